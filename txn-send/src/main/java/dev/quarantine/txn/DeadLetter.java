@@ -1,0 +1,111 @@
+package dev.quarantine.txn;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import org.apache.kafka.common.header.Header;
+
+/**
+ * What went wrong with one record, as input to {@link DeadLetterRecordBuilder}: its raw bytes and headers, the
+ * exception, and where it came from and was going.
+ */
+public final class DeadLetter {
+
+    private static final Header[] NO_HEADERS = new Header[0];
+
+    private final byte[] key;
+    private final byte[] value;
+    private final Header[] headers;
+    private final Throwable error;
+    private String sourceTopic;
+    private Integer sourcePartition;
+    private Long sourceOffset;
+    private String targetTopic;
+    private Integer targetPartition;
+    private final Map<String, String> context = new LinkedHashMap<>();
+
+    private DeadLetter(byte[] key, byte[] value, Header[] headers, Throwable error) {
+        this.key = key;
+        this.value = value;
+        this.headers = headers == null ? NO_HEADERS : headers;
+        this.error = Objects.requireNonNull(error, "error");
+    }
+
+    /** The failed record's serialized key and value (either may be null), its headers, and why it failed. */
+    public static DeadLetter of(byte[] key, byte[] value, Header[] headers, Throwable error) {
+        return new DeadLetter(key, value, headers, error);
+    }
+
+    /** Where the record was read from (the input record's topic, partition and offset). */
+    public DeadLetter source(String topic, int partition, long offset) {
+        this.sourceTopic = topic;
+        this.sourcePartition = partition;
+        this.sourceOffset = offset;
+        return this;
+    }
+
+    /** Where the record was being written; {@code partition} may be null. */
+    public DeadLetter target(String topic, Integer partition) {
+        this.targetTopic = topic;
+        this.targetPartition = partition;
+        return this;
+    }
+
+    /** An extra header, such as {@link DeadLetterHeaders#CONNECT_CONNECTOR_NAME}; null values are skipped. */
+    public DeadLetter context(String header, String value) {
+        if (value != null) {
+            context.put(header, value);
+        }
+        return this;
+    }
+
+    byte[] key() {
+        return key;
+    }
+
+    byte[] value() {
+        return value;
+    }
+
+    Header[] headers() {
+        return headers;
+    }
+
+    Throwable error() {
+        return error;
+    }
+
+    String sourceTopic() {
+        return sourceTopic;
+    }
+
+    Integer sourcePartition() {
+        return sourcePartition;
+    }
+
+    Long sourceOffset() {
+        return sourceOffset;
+    }
+
+    String targetTopic() {
+        return targetTopic;
+    }
+
+    Integer targetPartition() {
+        return targetPartition;
+    }
+
+    Map<String, String> context() {
+        return context;
+    }
+
+    /** {@code topic-partition@offset} of the source, for messages; never the key or value. */
+    public String describe() {
+        if (sourceTopic != null) {
+            return sourceTopic + "-" + sourcePartition + "@" + sourceOffset;
+        }
+        return targetTopic == null ? "(unknown record)"
+                : "a record to " + targetTopic + (targetPartition == null ? "" : "-" + targetPartition);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.quarantine.txn;
+
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * Header names of dead-letter records. Tools already read Kafka Connect's {@code __connect.errors.*} and Kafka
+ * Streams' {@code __streams.errors.*} names, so those are used on their paths; ours start with
+ * {@code __quarantine.}. All values are UTF-8 strings.
+ */
+public final class DeadLetterHeaders {
+
+    // Kafka Connect's names (DeadLetterQueueReporter)
+    public static final String CONNECT_TOPIC = "__connect.errors.topic";
+    public static final String CONNECT_PARTITION = "__connect.errors.partition";
+    public static final String CONNECT_OFFSET = "__connect.errors.offset";
+    public static final String CONNECT_CONNECTOR_NAME = "__connect.errors.connector.name";
+    public static final String CONNECT_TASK_ID = "__connect.errors.task.id";
+    public static final String CONNECT_STAGE = "__connect.errors.stage";
+    public static final String CONNECT_EXECUTING_CLASS = "__connect.errors.class.name";
+    public static final String CONNECT_EXCEPTION = "__connect.errors.exception.class.name";
+    public static final String CONNECT_EXCEPTION_MESSAGE = "__connect.errors.exception.message";
+    public static final String CONNECT_EXCEPTION_STACKTRACE = "__connect.errors.exception.stacktrace";
+
+    // Kafka Streams' names (KIP-1034)
+    public static final String STREAMS_EXCEPTION = "__streams.errors.exception";
+    public static final String STREAMS_EXCEPTION_MESSAGE = "__streams.errors.message";
+    public static final String STREAMS_EXCEPTION_STACKTRACE = "__streams.errors.stacktrace";
+    public static final String STREAMS_TOPIC = "__streams.errors.topic";
+    public static final String STREAMS_PARTITION = "__streams.errors.partition";
+    public static final String STREAMS_OFFSET = "__streams.errors.offset";
+
+    // ours
+    /** {@link SendErrorCategory} of the failure; its presence marks a record as a dead letter. */
+    public static final String ERROR_CATEGORY = "__quarantine.error.category";
+    /** The topic the failed record was sent to. */
+    public static final String TARGET_TOPIC = "__quarantine.target.topic";
+    /** The partition the failed record was sent to, when it named one. */
+    public static final String TARGET_PARTITION = "__quarantine.target.partition";
+    /** Serialized size of the failed record (key, value and headers, as the producer measures it). */
+    public static final String ORIGINAL_SIZE = "__quarantine.original.size";
+    /** {@code false}, or the parts cut to fit the dead-letter size limit: {@code key}, {@code value}, {@code headers}. */
+    public static final String PAYLOAD_TRUNCATED = "__quarantine.payload.truncated";
+
+    private DeadLetterHeaders() {
+    }
+
+    /** Whether a record with these headers is a dead letter built by {@link DeadLetterRecordBuilder}. */
+    public static boolean isDeadLetter(Headers headers) {
+        return headers != null && headers.lastHeader(ERROR_CATEGORY) != null;
+    }
+}

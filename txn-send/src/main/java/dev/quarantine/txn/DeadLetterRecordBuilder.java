@@ -1,0 +1,167 @@
+package dev.quarantine.txn;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * Builds the dead-letter record for a {@link DeadLetter}: the failed record's key, value and headers, plus context
+ * headers in Kafka Connect's or Kafka Streams' names and ours (see {@link DeadLetterHeaders}).
+ *
+ * <p>A dead letter must itself be writable, so the record is kept within {@code maxBytes} (as the producer measures
+ * a record): when too large, the stack trace is shortened first, then the value, then the key, then the original
+ * headers are left out; {@link DeadLetterHeaders#PAYLOAD_TRUNCATED} says what was cut and
+ * {@link DeadLetterHeaders#ORIGINAL_SIZE} the failed record's size. A dead letter is never dropped.
+ */
+public final class DeadLetterRecordBuilder {
+
+    /** Which tool's header names carry the source location and the exception. */
+    public enum HeaderStyle { CONNECT, STREAMS }
+
+    /** The smallest {@code maxBytes} accepted: room for the context headers. */
+    public static final int MIN_MAX_BYTES = 1024;
+
+    private static final int STACKTRACE_MAX_CHARS = 8 * 1024;
+    private static final int MESSAGE_MAX_CHARS = 1024;
+    private static final int SLACK = 16;
+
+    private final String topic;
+    private final HeaderStyle style;
+    private final int maxBytes;
+
+    /**
+     * @param topic    the dead-letter topic
+     * @param style    CONNECT or STREAMS header names
+     * @param maxBytes the largest dead-letter record to build, at least {@value #MIN_MAX_BYTES}; keep it at or
+     *                 below the producer's {@code max.request.size} and the dead-letter topic's
+     *                 {@code max.message.bytes}
+     */
+    public DeadLetterRecordBuilder(String topic, HeaderStyle style, int maxBytes) {
+        this.topic = Objects.requireNonNull(topic, "topic");
+        this.style = Objects.requireNonNull(style, "style");
+        if (maxBytes < MIN_MAX_BYTES) {
+            throw new IllegalArgumentException("maxBytes is " + maxBytes + ", must be at least " + MIN_MAX_BYTES);
+        }
+        this.maxBytes = maxBytes;
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public ProducerRecord<byte[], byte[]> build(DeadLetter letter) {
+        Throwable error = SendErrors.unwrap(letter.error());
+        int originalSize = RecordSizes.producerEstimate(letter.key(), letter.value(), letter.headers());
+        String stacktrace = clip(stacktrace(error), STACKTRACE_MAX_CHARS);
+        List<String> cut = new ArrayList<>();
+        Header[] original = letter.headers();
+
+        String message = error.getMessage() == null ? null : clip(error.getMessage(), MESSAGE_MAX_CHARS);
+        List<Header> context = contextHeaders(letter, error, originalSize, message, stacktrace, "false");
+        int room = maxBytes - sizeWith(original, context) - SLACK;
+        if (room < 0 && !stacktrace.isEmpty()) {
+            stacktrace = clip(stacktrace, Math.max(0, stacktrace.length() + room));
+            context = contextHeaders(letter, error, originalSize, message, stacktrace, "false");
+            room = maxBytes - sizeWith(original, context) - SLACK;
+        }
+        if (room < 0) {
+            original = new Header[0];
+            cut.add("headers");
+            room = maxBytes - sizeWith(original, context) - SLACK;
+        }
+        if (room < 0) {
+            stacktrace = "";
+            message = message == null ? null : clip(message, 64);
+            context = contextHeaders(letter, error, originalSize, message, stacktrace, "false");
+            room = Math.max(0, maxBytes - sizeWith(original, context) - SLACK);
+        }
+        byte[] key = letter.key();
+        byte[] value = letter.value();
+        int keyLength = key == null ? 0 : key.length;
+        int valueLength = value == null ? 0 : value.length;
+        if (keyLength + valueLength > room) {
+            int valueRoom = Math.max(0, room - Math.min(keyLength, room / 2));
+            if (valueLength > valueRoom) {
+                value = Arrays.copyOf(value, valueRoom);
+                cut.add(0, "value");
+            }
+            int keyRoom = Math.max(0, room - (value == null ? 0 : value.length));
+            if (keyLength > keyRoom) {
+                key = Arrays.copyOf(key, keyRoom);
+                cut.add(0, "key");
+            }
+        }
+        String truncated = cut.isEmpty() ? "false" : String.join(",", cut);
+        context = contextHeaders(letter, error, originalSize, message, stacktrace, truncated);
+        RecordHeaders headers = new RecordHeaders(original);
+        context.forEach(headers::add);
+        return new ProducerRecord<>(topic, null, null, key, value, headers);
+    }
+
+    private List<Header> contextHeaders(DeadLetter letter, Throwable error, int originalSize, String message,
+                                        String stacktrace, String truncated) {
+        boolean connect = style == HeaderStyle.CONNECT;
+        List<Header> headers = new ArrayList<>();
+        if (letter.sourceTopic() != null) {
+            add(headers, connect ? DeadLetterHeaders.CONNECT_TOPIC : DeadLetterHeaders.STREAMS_TOPIC,
+                    letter.sourceTopic());
+            add(headers, connect ? DeadLetterHeaders.CONNECT_PARTITION : DeadLetterHeaders.STREAMS_PARTITION,
+                    String.valueOf(letter.sourcePartition()));
+            add(headers, connect ? DeadLetterHeaders.CONNECT_OFFSET : DeadLetterHeaders.STREAMS_OFFSET,
+                    String.valueOf(letter.sourceOffset()));
+        }
+        letter.context().forEach((name, value) -> add(headers, name, value));
+        add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION : DeadLetterHeaders.STREAMS_EXCEPTION,
+                error.getClass().getName());
+        if (message != null) {
+            add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE
+                    : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE, message);
+        }
+        if (!stacktrace.isEmpty()) {
+            add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_STACKTRACE
+                    : DeadLetterHeaders.STREAMS_EXCEPTION_STACKTRACE, stacktrace);
+        }
+        add(headers, DeadLetterHeaders.ERROR_CATEGORY, SendErrors.classify(error).name());
+        if (letter.targetTopic() != null) {
+            add(headers, DeadLetterHeaders.TARGET_TOPIC, letter.targetTopic());
+        }
+        if (letter.targetPartition() != null) {
+            add(headers, DeadLetterHeaders.TARGET_PARTITION, String.valueOf(letter.targetPartition()));
+        }
+        add(headers, DeadLetterHeaders.ORIGINAL_SIZE, String.valueOf(originalSize));
+        add(headers, DeadLetterHeaders.PAYLOAD_TRUNCATED, truncated);
+        return headers;
+    }
+
+    private static int sizeWith(Header[] original, List<Header> context) {
+        Header[] all = new Header[original.length + context.size()];
+        System.arraycopy(original, 0, all, 0, original.length);
+        for (int i = 0; i < context.size(); i++) {
+            all[original.length + i] = context.get(i);
+        }
+        return RecordSizes.producerEstimate(null, null, all);
+    }
+
+    private static void add(List<Header> headers, String name, String value) {
+        headers.add(new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static String stacktrace(Throwable error) {
+        StringWriter text = new StringWriter();
+        error.printStackTrace(new PrintWriter(text));
+        return text.toString();
+    }
+
+    private static String clip(String text, int maxChars) {
+        return text.length() <= maxChars ? text : text.substring(0, maxChars);
+    }
+}

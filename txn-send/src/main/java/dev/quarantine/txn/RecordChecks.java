@@ -1,0 +1,95 @@
+package dev.quarantine.txn;
+
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InvalidTimestampException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * The up-front checks of {@link TxnSendOption#IGNORE_SEND_ERRORS}: everything that would make the producer or the
+ * broker reject one record, decided before the record enters a batch. A failed check throws the exception Kafka
+ * itself would raise for that record, with a message naming the topic and the limit.
+ */
+final class RecordChecks {
+
+    private final int maxRequestSize;
+    private final long bufferMemory;
+    private final TopicMetadataCache topics;
+
+    /**
+     * @param topics the topic metadata to check against, or null to check only what the producer checks
+     */
+    RecordChecks(int maxRequestSize, long bufferMemory, TopicMetadataCache topics) {
+        this.maxRequestSize = maxRequestSize;
+        this.bufferMemory = bufferMemory;
+        this.topics = topics;
+    }
+
+    /** Throws the exception that sending this serialized record would end in, or returns when it can be sent. */
+    void check(String topic, Integer partition, Long timestamp, byte[] key, byte[] value, Header[] headers) {
+        TopicNames.validate(topic);
+        int estimate = RecordSizes.producerEstimate(key, value, headers);
+        if (estimate > maxRequestSize) {
+            throw new RecordTooLargeException("The record to " + topic + " is " + estimate + " bytes when serialized,"
+                    + " larger than " + maxRequestSize + ", the value of " + ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        }
+        if (estimate > bufferMemory) {
+            throw new RecordTooLargeException("The record to " + topic + " is " + estimate + " bytes when serialized,"
+                    + " larger than " + bufferMemory + ", the value of " + ProducerConfig.BUFFER_MEMORY_CONFIG);
+        }
+        if (topics != null) {
+            checkAgainstTopic(topic, partition, timestamp, key, value, headers);
+        }
+    }
+
+    private void checkAgainstTopic(String topic, Integer partition, Long timestamp, byte[] key, byte[] value,
+                                   Header[] headers) {
+        TopicInfo info = topics.get(topic);
+        if (!info.exists()) {
+            if (topics.autoCreateEnabled()) {
+                return;
+            }
+            throw new UnknownTopicOrPartitionException("Topic " + topic + " does not exist and the brokers do not"
+                    + " create topics on first use (auto.create.topics.enable=false)");
+        }
+        if (partition != null && partition >= info.partitions()) {
+            info = topics.recheck(topic);
+            if (partition >= info.partitions()) {
+                throw new UnknownTopicOrPartitionException("Partition " + partition + " of topic " + topic
+                        + " does not exist: the topic has " + info.partitions() + " partitions");
+            }
+        }
+        if (info.compacted() && key == null) {
+            throw new InvalidRecordException("Topic " + topic + " is compacted (" + TopicConfig.CLEANUP_POLICY_CONFIG
+                    + " includes compact) and rejects records with a null key");
+        }
+        if (info.maxMessageBytes().isPresent()) {
+            int batch = RecordSizes.singleRecordBatch(key, value, headers);
+            int limit = info.maxMessageBytes().getAsInt();
+            if (batch > limit) {
+                throw new RecordTooLargeException("The record to " + topic + " is " + batch + " bytes in its batch,"
+                        + " larger than " + limit + ", the topic's " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            }
+        }
+        if (info.createTime() && timestamp != null) {
+            checkTimestamp(topic, timestamp, info);
+        }
+    }
+
+    private static void checkTimestamp(String topic, long timestamp, TopicInfo info) {
+        long now = System.currentTimeMillis();
+        if (info.beforeMaxMs().isPresent() && now - timestamp > info.beforeMaxMs().getAsLong()) {
+            throw new InvalidTimestampException("The record to " + topic + " has timestamp " + timestamp + ", "
+                    + (now - timestamp) + " ms in the past, more than the topic's "
+                    + TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG + " (" + info.beforeMaxMs().getAsLong() + ")");
+        }
+        if (info.afterMaxMs().isPresent() && timestamp - now > info.afterMaxMs().getAsLong()) {
+            throw new InvalidTimestampException("The record to " + topic + " has timestamp " + timestamp + ", "
+                    + (timestamp - now) + " ms in the future, more than the topic's "
+                    + TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG + " (" + info.afterMaxMs().getAsLong() + ")");
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package dev.quarantine.txn;
+
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Serializes a record's key and value for the up-front checks. When {@link TxnSendProducer} builds its own
+ * KafkaProducer, that producer gets {@link ReusingSerializer}s, so the bytes made here are handed over instead of
+ * being made twice; a wrapped producer serializes again on its own.
+ */
+final class RecordSerializer<K, V> implements AutoCloseable {
+
+    record Serialized(byte[] key, byte[] value) {
+    }
+
+    private final Serializer<K> key;
+    private final Serializer<V> value;
+    private final ReusingSerializer<K> reusingKey;
+    private final ReusingSerializer<V> reusingValue;
+    private final boolean owned;
+
+    private RecordSerializer(Serializer<K> key, Serializer<V> value, boolean reusing, boolean owned) {
+        this.key = key;
+        this.value = value;
+        this.reusingKey = reusing ? new ReusingSerializer<>(key) : null;
+        this.reusingValue = reusing ? new ReusingSerializer<>(value) : null;
+        this.owned = owned;
+    }
+
+    /** For a KafkaProducer built here: it gets (and closes) the reusing serializers. */
+    static <K, V> RecordSerializer<K, V> reusing(Map<String, ?> configs, Serializer<K> key, Serializer<V> value) {
+        return new RecordSerializer<>(orFromConfig(key, configs, true), orFromConfig(value, configs, false), true,
+                false);
+    }
+
+    /** For a wrapped producer: serializers of our own, closed with the TxnSendProducer when made from configs. */
+    static <K, V> RecordSerializer<K, V> separate(Map<String, ?> configs, Serializer<K> key, Serializer<V> value) {
+        return new RecordSerializer<>(orFromConfig(key, configs, true), orFromConfig(value, configs, false), false,
+                key == null || value == null);
+    }
+
+    Serializer<K> keyForProducer() {
+        return reusingKey;
+    }
+
+    Serializer<V> valueForProducer() {
+        return reusingValue;
+    }
+
+    Serialized serialize(ProducerRecord<K, V> record) {
+        byte[] keyBytes;
+        byte[] valueBytes;
+        try {
+            keyBytes = reusingKey != null
+                    ? reusingKey.serializeAndKeep(record.topic(), record.headers(), record.key())
+                    : key.serialize(record.topic(), record.headers(), record.key());
+        } catch (ClassCastException e) {
+            throw classCast("key", record.key(), ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, key, e);
+        }
+        try {
+            valueBytes = reusingValue != null
+                    ? reusingValue.serializeAndKeep(record.topic(), record.headers(), record.value())
+                    : value.serialize(record.topic(), record.headers(), record.value());
+        } catch (ClassCastException e) {
+            throw classCast("value", record.value(), ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, value, e);
+        }
+        return new Serialized(keyBytes, valueBytes);
+    }
+
+    /** Drops the bytes kept for the producer on this thread (after the send, or when the record is left out). */
+    void forget() {
+        if (reusingKey != null) {
+            reusingKey.forget();
+            reusingValue.forget();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (owned) {
+            key.close();
+            value.close();
+        }
+    }
+
+    private static SerializationException classCast(String what, Object data, String setting, Serializer<?> serializer,
+                                                     ClassCastException cause) {
+        return new SerializationException("Can't convert " + what + " of class " + data.getClass().getName()
+                + " with " + serializer.getClass().getName() + " specified in " + setting, cause);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> Serializer<T> orFromConfig(Serializer<T> given, Map<String, ?> configs, boolean isKey) {
+        if (given != null) {
+            return given;
+        }
+        String setting = isKey ? ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG : ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG;
+        ConfigDef def = new ConfigDef().define(setting, ConfigDef.Type.CLASS, ConfigDef.Importance.HIGH,
+                "Serializer class");
+        Serializer<T> serializer = new AbstractConfig(def, configs, false).getConfiguredInstance(setting, Serializer.class);
+        serializer.configure(configs, isKey);
+        return serializer;
+    }
+}

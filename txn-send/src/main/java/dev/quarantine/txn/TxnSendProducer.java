@@ -1,0 +1,305 @@
+package dev.quarantine.txn;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.metrics.KafkaMetric;
+import org.apache.kafka.common.serialization.Serializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Producer} whose {@link #send(ProducerRecord, Callback, TxnSendOption)} can leave a record that cannot be
+ * sent out of a transaction, instead of dooming the transaction (the idea of KIP-1059).
+ *
+ * <p>With {@link TxnSendOption#IGNORE_SEND_ERRORS}, a record is serialized and checked before it enters a batch:
+ * serialization (and a serializer's ClassCastException), {@code max.request.size} and {@code buffer.memory}, a legal
+ * topic name, that the topic exists (without waiting {@code max.block.ms} when the brokers do not create topics),
+ * that the partition exists, and, from the topic's configuration (read once with an admin client and cached), its
+ * {@code max.message.bytes}, a key on a compacted topic, and {@code message.timestamp.before.max.ms} /
+ * {@code after.max.ms}. A record that fails a check is not sent: its callback and future complete with the
+ * exception Kafka would have raised (RecordTooLargeException, SerializationException, InvalidTopicException,
+ * UnknownTopicOrPartitionException, InvalidRecordException, InvalidTimestampException), and the transaction commits
+ * every other record. A retriable failure of the check itself (the topic could not be described in time) is
+ * reported the same way, as a TimeoutException. Fatal errors (fencing, authorization, a closed producer, misuse)
+ * are thrown, never ignored.
+ *
+ * <p>What cannot be caught up front: a broker-side rejection the topic's configuration does not predict (a broker
+ * setting or a topic config changed since it was cached, a timestamp that crosses its limit while the record waits
+ * in the batch, a compressed batch layout, a custom broker policy, a disk or quota failure). Such a record fails in
+ * the batch, Kafka puts the producer into an abortable error state, and {@link #commitTransaction()} throws;
+ * abort, then replay the transaction without the failing record (its callback names it).
+ *
+ * <p>With {@link TxnSendOption#NONE}, and for the one- and two-argument {@code send} unless
+ * {@code txn.send.default.option} says otherwise, every call goes straight to {@code KafkaProducer}.
+ *
+ * <p>Thread-safe, like KafkaProducer. Its own settings are in {@link TxnSendConfig}.
+ */
+public class TxnSendProducer<K, V> implements Producer<K, V> {
+
+    private static final Logger log = LoggerFactory.getLogger(TxnSendProducer.class);
+
+    private final Producer<K, V> delegate;
+    private final RecordSerializer<K, V> serializer;
+    private final RecordChecks checks;
+    private final TopicMetadataCache topics;
+    private final TxnSendMetrics metrics;
+    private final boolean transactional;
+    private final TxnSendOption defaultOption;
+    private volatile boolean inTransaction;
+    private volatile boolean closed;
+
+    /** Like {@code new KafkaProducer<>(configs)}; {@code txn.send.*} settings are read and removed. */
+    public TxnSendProducer(Map<String, Object> configs) {
+        this(configs, null, null);
+    }
+
+    /** Like {@code new KafkaProducer<>(configs, keySerializer, valueSerializer)}; either serializer may be null. */
+    public TxnSendProducer(Map<String, Object> configs, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
+        this(new TxnSendConfig(configs), configs, RecordSerializer.reusing(configs, keySerializer, valueSerializer),
+                null);
+    }
+
+    /** Like {@code new KafkaProducer<>(properties)}. */
+    public TxnSendProducer(Properties properties) {
+        this(propertiesToMap(properties), null, null);
+    }
+
+    /** Like {@code new KafkaProducer<>(properties, keySerializer, valueSerializer)}. */
+    public TxnSendProducer(Properties properties, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
+        this(propertiesToMap(properties), keySerializer, valueSerializer);
+    }
+
+    private TxnSendProducer(TxnSendConfig config, Map<String, ?> configs, RecordSerializer<K, V> serializer,
+                            Producer<K, V> wrapped) {
+        this.serializer = serializer;
+        this.transactional = config.transactionalId().isPresent();
+        this.defaultOption = config.defaultOption();
+        this.topics = config.topicChecksEnabled()
+                ? new TopicMetadataCache(() -> Admin.create(adminConfigs(configs, config)), config.topicMetadataMaxAge(),
+                        config.maxBlock())
+                : null;
+        this.checks = new RecordChecks(config.maxRequestSize(), config.bufferMemory(), topics);
+        this.metrics = new TxnSendMetrics(config.clientId());
+        this.delegate = wrapped != null ? wrapped
+                : new KafkaProducer<>(TxnSendConfig.withoutOurs(configs), serializer.keyForProducer(),
+                        serializer.valueForProducer());
+    }
+
+    /**
+     * Wraps an existing producer. {@code configs} must be the ones it was built with (its limits, its
+     * {@code transactional.id}, and the connection settings for the admin client that reads topic configs); the
+     * serializers it names are instantiated for the up-front checks, so each record is serialized twice.
+     */
+    public static <K, V> TxnSendProducer<K, V> wrap(Producer<K, V> producer, Map<String, ?> configs) {
+        return wrap(producer, configs, null, null);
+    }
+
+    /** Wraps an existing producer built with {@code configs} and these serializer instances (either may be null). */
+    public static <K, V> TxnSendProducer<K, V> wrap(Producer<K, V> producer, Map<String, ?> configs,
+                                                    Serializer<K> keySerializer, Serializer<V> valueSerializer) {
+        Objects.requireNonNull(producer, "producer");
+        return new TxnSendProducer<>(new TxnSendConfig(configs), configs,
+                RecordSerializer.separate(configs, keySerializer, valueSerializer), producer);
+    }
+
+    /**
+     * Sends {@code record} as {@link TxnSendOption option} says; see the class documentation.
+     *
+     * @throws IllegalStateException with IGNORE_SEND_ERRORS, when the producer is not transactional, no
+     *                               transaction is in progress, or the producer is closed
+     */
+    public Future<RecordMetadata> send(ProducerRecord<K, V> record, Callback callback, TxnSendOption option) {
+        Objects.requireNonNull(option, "option");
+        if (option == TxnSendOption.NONE) {
+            return delegate.send(record, callback);
+        }
+        Objects.requireNonNull(record, "record");
+        requireTransactionInProgress();
+        try {
+            RecordSerializer.Serialized bytes = serializer.serialize(record);
+            checks.check(record.topic(), record.partition(), record.timestamp(), bytes.key(), bytes.value(),
+                    record.headers().toArray());
+        } catch (RuntimeException e) {
+            serializer.forget();
+            SendErrorCategory category = SendErrors.classify(e);
+            if (category == SendErrorCategory.RECORD || category == SendErrorCategory.RETRIABLE) {
+                return leaveOut(record, callback, e);
+            }
+            throw e;
+        }
+        try {
+            return delegate.send(record, callback);
+        } finally {
+            serializer.forget();
+        }
+    }
+
+    /** {@code send(record, null, defaultOption)}. */
+    @Override
+    public Future<RecordMetadata> send(ProducerRecord<K, V> record) {
+        return send(record, null, defaultOption);
+    }
+
+    /** {@code send(record, callback, defaultOption)}. */
+    @Override
+    public Future<RecordMetadata> send(ProducerRecord<K, V> record, Callback callback) {
+        return send(record, callback, defaultOption);
+    }
+
+    /** The option the one- and two-argument sends use ({@code txn.send.default.option}). */
+    public TxnSendOption defaultOption() {
+        return defaultOption;
+    }
+
+    @Override
+    public void initTransactions() {
+        delegate.initTransactions();
+    }
+
+    @Override
+    public void beginTransaction() throws ProducerFencedException {
+        delegate.beginTransaction();
+        inTransaction = true;
+    }
+
+    @Override
+    public void sendOffsetsToTransaction(Map<TopicPartition, OffsetAndMetadata> offsets,
+                                         ConsumerGroupMetadata groupMetadata) throws ProducerFencedException {
+        delegate.sendOffsetsToTransaction(offsets, groupMetadata);
+    }
+
+    @Override
+    public void commitTransaction() throws ProducerFencedException {
+        delegate.commitTransaction();
+        inTransaction = false;
+    }
+
+    @Override
+    public void abortTransaction() throws ProducerFencedException {
+        delegate.abortTransaction();
+        inTransaction = false;
+    }
+
+    @Override
+    public void registerMetricForSubscription(KafkaMetric metric) {
+        delegate.registerMetricForSubscription(metric);
+    }
+
+    @Override
+    public void unregisterMetricFromSubscription(KafkaMetric metric) {
+        delegate.unregisterMetricFromSubscription(metric);
+    }
+
+    @Override
+    public void flush() {
+        delegate.flush();
+    }
+
+    @Override
+    public List<PartitionInfo> partitionsFor(String topic) {
+        return delegate.partitionsFor(topic);
+    }
+
+    /** The producer's metrics and ours ({@code txn-send-metrics}: records left out, by error class). */
+    @Override
+    public Map<MetricName, ? extends Metric> metrics() {
+        Map<MetricName, Metric> all = new HashMap<>(delegate.metrics());
+        all.putAll(metrics.metrics());
+        return Collections.unmodifiableMap(all);
+    }
+
+    @Override
+    public Uuid clientInstanceId(Duration timeout) {
+        return delegate.clientInstanceId(timeout);
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofMillis(Long.MAX_VALUE));
+    }
+
+    @Override
+    public void close(Duration timeout) {
+        closed = true;
+        try {
+            delegate.close(timeout);
+        } finally {
+            if (topics != null) {
+                topics.close();
+            }
+            metrics.close();
+            serializer.close();
+        }
+    }
+
+    private void requireTransactionInProgress() {
+        if (closed) {
+            throw new IllegalStateException("Cannot send after the producer has been closed");
+        }
+        if (!transactional) {
+            throw new IllegalStateException("IGNORE_SEND_ERRORS needs a transactional producer: set "
+                    + ProducerConfig.TRANSACTIONAL_ID_CONFIG + ", or send with TxnSendOption.NONE");
+        }
+        if (!inTransaction) {
+            throw new IllegalStateException("IGNORE_SEND_ERRORS needs a transaction in progress: call"
+                    + " beginTransaction() before sending");
+        }
+    }
+
+    private Future<RecordMetadata> leaveOut(ProducerRecord<K, V> record, Callback callback, RuntimeException error) {
+        metrics.recordSkipped(error);
+        TopicPartition tp = new TopicPartition(record.topic(),
+                record.partition() == null ? RecordMetadata.UNKNOWN_PARTITION : record.partition());
+        log.debug("Left a record to {} out of the transaction: {}", tp, error.getClass().getName());
+        if (callback != null) {
+            try {
+                callback.onCompletion(new RecordMetadata(tp, -1, -1, -1, -1, -1), error);
+            } catch (RuntimeException callbackError) {
+                log.error("The callback of a record to {} threw", tp, callbackError);
+            }
+        }
+        return CompletableFuture.failedFuture(error);
+    }
+
+    private static Map<String, Object> adminConfigs(Map<String, ?> producerConfigs, TxnSendConfig config) {
+        Map<String, Object> admin = new HashMap<>();
+        producerConfigs.forEach((key, value) -> {
+            if (AdminClientConfig.configNames().contains(key)) {
+                admin.put(key, value);
+            }
+        });
+        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, config.clientId() + "-txn-send-admin");
+        return admin;
+    }
+
+    private static Map<String, Object> propertiesToMap(Properties properties) {
+        Map<String, Object> map = new HashMap<>();
+        properties.stringPropertyNames().forEach(name -> map.put(name, properties.getProperty(name)));
+        properties.forEach((key, value) -> map.putIfAbsent(String.valueOf(key), value));
+        return map;
+    }
+}
