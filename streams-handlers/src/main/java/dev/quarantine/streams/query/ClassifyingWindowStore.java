@@ -1,0 +1,105 @@
+package dev.quarantine.streams.query;
+
+import java.time.Instant;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+
+/** A drop-in {@link ReadOnlyWindowStore} whose reads and iterators throw only classified store errors. */
+final class ClassifyingWindowStore<K, V> implements ReadOnlyWindowStore<K, V> {
+
+    private final ReadOnlyWindowStore<K, V> delegate;
+    private final ReadGuard guard;
+
+    ClassifyingWindowStore(ReadOnlyWindowStore<K, V> delegate, ReadGuard guard) {
+        this.delegate = delegate;
+        this.guard = guard;
+    }
+
+    @Override
+    public V fetch(K key, long time) {
+        V value;
+        try {
+            value = delegate.fetch(key, time);
+        } catch (RuntimeException e) {
+            throw guard.translate(e, key);
+        }
+        if (value == null) {
+            guard.checkAbsentKey(key);
+        }
+        return value;
+    }
+
+    @Override
+    public WindowStoreIterator<V> fetch(K key, Instant timeFrom, Instant timeTo) {
+        return iterateKey(key, () -> delegate.fetch(key, timeFrom, timeTo));
+    }
+
+    @Override
+    public WindowStoreIterator<V> backwardFetch(K key, Instant timeFrom, Instant timeTo) {
+        return iterateKey(key, () -> delegate.backwardFetch(key, timeFrom, timeTo));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<K>, V> fetch(K keyFrom, K keyTo, Instant timeFrom, Instant timeTo) {
+        return iterate(() -> delegate.fetch(keyFrom, keyTo, timeFrom, timeTo));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<K>, V> backwardFetch(K keyFrom, K keyTo, Instant timeFrom, Instant timeTo) {
+        return iterate(() -> delegate.backwardFetch(keyFrom, keyTo, timeFrom, timeTo));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<K>, V> all() {
+        return iterate(delegate::all);
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<K>, V> backwardAll() {
+        return iterate(delegate::backwardAll);
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<K>, V> fetchAll(Instant timeFrom, Instant timeTo) {
+        return iterate(() -> delegate.fetchAll(timeFrom, timeTo));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<K>, V> backwardFetchAll(Instant timeFrom, Instant timeTo) {
+        return iterate(() -> delegate.backwardFetchAll(timeFrom, timeTo));
+    }
+
+    @Override
+    public ReadOnlyWindowStore<K, V> readOnly(IsolationLevel isolationLevel) {
+        try {
+            return new ClassifyingWindowStore<>(delegate.readOnly(isolationLevel), guard);
+        } catch (RuntimeException e) {
+            throw guard.translate(e, null);
+        }
+    }
+
+    private WindowStoreIterator<V> iterateKey(K key, Supplier<WindowStoreIterator<V>> open) {
+        Set<TaskId> atOpen = guard.openSnapshot();
+        try {
+            return new ClassifyingWindowStoreIterator<>(open.get(), guard, key, atOpen);
+        } catch (RuntimeException e) {
+            throw guard.translate(e, key);
+        }
+    }
+
+    private KeyValueIterator<Windowed<K>, V> iterate(Supplier<KeyValueIterator<Windowed<K>, V>> open) {
+        Set<TaskId> atOpen = guard.openSnapshot();
+        try {
+            return new ClassifyingIterator<>(open.get(), guard, null, atOpen);
+        } catch (RuntimeException e) {
+            throw guard.translate(e, null);
+        }
+    }
+}
