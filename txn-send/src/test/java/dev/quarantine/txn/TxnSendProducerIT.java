@@ -1,0 +1,193 @@
+package dev.quarantine.txn;
+
+import static dev.quarantine.txn.PoisonCase.StockFailure.SEND_THROWS;
+import static dev.quarantine.txn.PoisonCase.StockFailure.TRANSACTION_FAILS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InvalidTimestampException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
+
+@ExtendWith(LocalKafkaExtension.class)
+class TxnSendProducerIT {
+
+    private static final int GOOD = 99;
+    private static final int POISON_AT = 50;
+    private static final AtomicInteger TOPICS = new AtomicInteger();
+
+    /** Short timeouts so the stock failures (which wait for them) keep the suite fast. */
+    private static final Map<String, Object> STOCK_TIMEOUTS = Map.of(
+            ProducerConfig.MAX_BLOCK_MS_CONFIG, 3000,
+            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
+            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 4000);
+
+    static Stream<PoisonCase> poisons() {
+        return Stream.of(
+                new PoisonCase("larger than max.request.size", Map.of(), 1,
+                        Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 20_000),
+                        topic -> new ProducerRecord<>(topic, "k", PoisonCase.big(30_000)),
+                        RecordTooLargeException.class, TRANSACTION_FAILS),
+                new PoisonCase("larger than buffer.memory", Map.of(), 1,
+                        Map.of(ProducerConfig.BUFFER_MEMORY_CONFIG, 100_000, ProducerConfig.BATCH_SIZE_CONFIG, 16384),
+                        topic -> new ProducerRecord<>(topic, "k", PoisonCase.big(200_000)),
+                        RecordTooLargeException.class, TRANSACTION_FAILS),
+                new PoisonCase("unserializable value", Map.of(), 1, Map.of(),
+                        topic -> new ProducerRecord<>(topic, "k", PoisonAwareSerializer.UNSERIALIZABLE),
+                        SerializationException.class, SEND_THROWS),
+                new PoisonCase("value of the wrong type for its serializer", Map.of(), 1, Map.of(),
+                        topic -> new ProducerRecord<>(topic, "k", 42),
+                        SerializationException.class, SEND_THROWS),
+                new PoisonCase("partition that does not exist", Map.of(), 3, Map.of(),
+                        topic -> new ProducerRecord<>(topic, 7, "k", "v"),
+                        UnknownTopicOrPartitionException.class, TRANSACTION_FAILS),
+                new PoisonCase("invalid topic name", Map.of(), 1, Map.of(),
+                        topic -> new ProducerRecord<>("not a valid topic!", "k", "v"),
+                        InvalidTopicException.class, TRANSACTION_FAILS),
+                new PoisonCase("topic that does not exist, auto-creation off", Map.of(), 1, Map.of(),
+                        topic -> new ProducerRecord<>(topic + "-missing", "k", "v"),
+                        UnknownTopicOrPartitionException.class, TRANSACTION_FAILS),
+                new PoisonCase("larger than the topic's max.message.bytes", Map.of("max.message.bytes", "10000"), 1,
+                        Map.of(), topic -> new ProducerRecord<>(topic, "k", PoisonCase.big(20_000)),
+                        RecordTooLargeException.class, TRANSACTION_FAILS),
+                new PoisonCase("null key on a compacted topic", Map.of("cleanup.policy", "compact"), 1, Map.of(),
+                        topic -> new ProducerRecord<>(topic, null, "v"),
+                        InvalidRecordException.class, TRANSACTION_FAILS),
+                new PoisonCase("timestamp older than message.timestamp.before.max.ms",
+                        Map.of("message.timestamp.before.max.ms", "3600000"), 1, Map.of(),
+                        topic -> new ProducerRecord<>(topic, null, System.currentTimeMillis() - 7_200_000L, "k", "v"),
+                        InvalidTimestampException.class, TRANSACTION_FAILS),
+                new PoisonCase("timestamp further ahead than message.timestamp.after.max.ms",
+                        Map.of("message.timestamp.after.max.ms", "3600000"), 1, Map.of(),
+                        topic -> new ProducerRecord<>(topic, null, System.currentTimeMillis() + 7_200_000L, "k", "v"),
+                        InvalidTimestampException.class, TRANSACTION_FAILS));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("poisons")
+    void commitsTheOtherRecordsAndReportsThePoisonWithIgnoreSendErrors(PoisonCase poison, LocalKafka kafka)
+            throws Exception {
+        String topic = newTopic(poison, kafka);
+        try (TxnSendProducer<String, Object> producer =
+                     new TxnSendProducer<>(poison.producerConfigs(kafka, topic + "-txn"))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            CompletableFuture<Exception> poisonCallback = new CompletableFuture<>();
+            Future<RecordMetadata> poisonFuture = null;
+            for (int i = 0; i < GOOD; i++) {
+                if (i == POISON_AT) {
+                    poisonFuture = producer.send(poison.poison().apply(topic),
+                            (metadata, error) -> poisonCallback.complete(error), TxnSendOption.IGNORE_SEND_ERRORS);
+                }
+                producer.send(good(topic, i), null, TxnSendOption.IGNORE_SEND_ERRORS);
+            }
+            producer.commitTransaction();
+
+            assertThat(poisonCallback.get()).isInstanceOf(poison.expected());
+            Future<RecordMetadata> failed = poisonFuture;
+            assertThatThrownBy(failed::get).isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(poison.expected());
+
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, 0, "k", "after"), null, TxnSendOption.IGNORE_SEND_ERRORS);
+            producer.commitTransaction();
+        }
+        List<String> expected = new ArrayList<>(goodValues());
+        expected.add("after");
+        assertThat(committedValues(kafka, topic)).containsExactlyElementsOf(expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("poisons")
+    void failsAsStockKafkaDoesWithNone(PoisonCase poison, LocalKafka kafka) {
+        String topic = newTopic(poison, kafka);
+        Map<String, Object> configs = poison.producerConfigs(kafka, topic + "-txn");
+        STOCK_TIMEOUTS.forEach(configs::putIfAbsent);
+        try (TxnSendProducer<String, Object> producer = new TxnSendProducer<>(configs)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            List<Exception> sendErrors = new ArrayList<>();
+            for (int i = 0; i < GOOD; i++) {
+                if (i == POISON_AT) {
+                    sendPoisonAsStock(poison, producer, topic);
+                }
+                try {
+                    producer.send(good(topic, i), null, TxnSendOption.NONE);
+                } catch (KafkaException e) {
+                    sendErrors.add(e);
+                }
+            }
+            if (poison.stock() == SEND_THROWS) {
+                assertThat(sendErrors).isEmpty();
+                producer.commitTransaction();
+            } else {
+                assertThatThrownBy(producer::commitTransaction).isInstanceOf(KafkaException.class);
+                producer.abortTransaction();
+            }
+        }
+        List<String> committed = committedValues(kafka, topic);
+        if (poison.stock() == SEND_THROWS) {
+            assertThat(committed).containsExactlyElementsOf(goodValues());
+        } else {
+            assertThat(committed).as("stock Kafka loses the whole transaction").isEmpty();
+        }
+    }
+
+    private static void sendPoisonAsStock(PoisonCase poison, TxnSendProducer<String, Object> producer, String topic) {
+        ProducerRecord<String, Object> record = poison.poison().apply(topic);
+        if (poison.stock() == SEND_THROWS) {
+            assertThatThrownBy(() -> producer.send(record, null, TxnSendOption.NONE))
+                    .isInstanceOf(poison.expected());
+        } else {
+            producer.send(record, null, TxnSendOption.NONE);
+        }
+    }
+
+    private static String newTopic(PoisonCase poison, LocalKafka kafka) {
+        String topic = "txn-send-" + TOPICS.incrementAndGet();
+        poison.createTopic(kafka, topic);
+        return topic;
+    }
+
+    static ProducerRecord<String, Object> good(String topic, int i) {
+        return new ProducerRecord<>(topic, 0, "key-" + i, "good-" + i);
+    }
+
+    static List<String> goodValues() {
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < GOOD; i++) {
+            values.add("good-" + i);
+        }
+        return values;
+    }
+
+    static List<String> committedValues(LocalKafka kafka, String topic) {
+        return TopicReader.readCommitted(kafka, topic, Duration.ofSeconds(30)).stream()
+                .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+    }
+}
