@@ -1,0 +1,103 @@
+package dev.quarantine.txn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.junit.jupiter.api.Test;
+
+class DeadLetterRecordBuilderTest {
+
+    private static final Header[] ORIGINAL_HEADERS = {new RecordHeader("trace-id", bytes("abc"))};
+
+    @Test
+    void carriesThePayloadOriginalHeadersAndConnectContext() {
+        ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT,
+                100_000).build(DeadLetter.of(bytes("key"), bytes("value"), ORIGINAL_HEADERS,
+                        new RecordTooLargeException("too big"))
+                .source("orders", 3, 42L).target("orders-copy", null)
+                .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "copy"));
+
+        assertThat(dlq.topic()).isEqualTo("dlq");
+        assertThat(dlq.key()).isEqualTo(bytes("key"));
+        assertThat(dlq.value()).isEqualTo(bytes("value"));
+        Headers h = dlq.headers();
+        assertThat(text(h, "trace-id")).isEqualTo("abc");
+        assertThat(text(h, DeadLetterHeaders.CONNECT_TOPIC)).isEqualTo("orders");
+        assertThat(text(h, DeadLetterHeaders.CONNECT_PARTITION)).isEqualTo("3");
+        assertThat(text(h, DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("42");
+        assertThat(text(h, DeadLetterHeaders.CONNECT_CONNECTOR_NAME)).isEqualTo("copy");
+        assertThat(text(h, DeadLetterHeaders.CONNECT_EXCEPTION)).isEqualTo(RecordTooLargeException.class.getName());
+        assertThat(text(h, DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE)).isEqualTo("too big");
+        assertThat(text(h, DeadLetterHeaders.CONNECT_EXCEPTION_STACKTRACE)).contains("RecordTooLargeException");
+        assertThat(text(h, DeadLetterHeaders.ERROR_CATEGORY)).isEqualTo("RECORD");
+        assertThat(text(h, DeadLetterHeaders.TARGET_TOPIC)).isEqualTo("orders-copy");
+        assertThat(text(h, DeadLetterHeaders.PAYLOAD_TRUNCATED)).isEqualTo("false");
+        assertThat(Integer.parseInt(text(h, DeadLetterHeaders.ORIGINAL_SIZE)))
+                .isEqualTo(RecordSizes.producerEstimate(bytes("key"), bytes("value"), ORIGINAL_HEADERS));
+    }
+
+    @Test
+    void usesStreamsHeaderNamesOnTheStreamsPath() {
+        ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.STREAMS,
+                100_000).build(DeadLetter.of(null, bytes("v"), null, new RecordTooLargeException("x"))
+                .source("input", 0, 7L));
+
+        assertThat(text(dlq.headers(), DeadLetterHeaders.STREAMS_TOPIC)).isEqualTo("input");
+        assertThat(text(dlq.headers(), DeadLetterHeaders.STREAMS_OFFSET)).isEqualTo("7");
+        assertThat(text(dlq.headers(), DeadLetterHeaders.STREAMS_EXCEPTION)).isEqualTo(RecordTooLargeException.class.getName());
+        assertThat(dlq.headers().lastHeader(DeadLetterHeaders.CONNECT_TOPIC)).isNull();
+    }
+
+    @Test
+    void truncatesATooLargePayloadToTheLimitAndRecordsTheOriginalSize() {
+        byte[] value = new byte[50_000];
+        byte[] key = new byte[3_000];
+        int limit = 8_000;
+
+        ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT,
+                limit).build(DeadLetter.of(key, value, ORIGINAL_HEADERS, new RecordTooLargeException("x")));
+
+        assertThat(RecordSizes.producerEstimate(dlq.key(), dlq.value(), dlq.headers().toArray())).isLessThanOrEqualTo(limit);
+        assertThat(dlq.value()).isNotEmpty();
+        assertThat(dlq.key()).isEqualTo(key);
+        assertThat(text(dlq.headers(), DeadLetterHeaders.PAYLOAD_TRUNCATED)).isEqualTo("value");
+        assertThat(Integer.parseInt(text(dlq.headers(), DeadLetterHeaders.ORIGINAL_SIZE))).isGreaterThan(53_000);
+    }
+
+    @Test
+    void dropsOriginalHeadersAndShortensTheStackTraceWhenHeadersAloneAreTooLarge() {
+        Header[] huge = {new RecordHeader("blob", new byte[5_000])};
+
+        ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT,
+                DeadLetterRecordBuilder.MIN_MAX_BYTES).build(DeadLetter.of(new byte[100], new byte[100], huge,
+                        new RecordTooLargeException("x")));
+
+        assertThat(RecordSizes.producerEstimate(dlq.key(), dlq.value(), dlq.headers().toArray()))
+                .isLessThanOrEqualTo(DeadLetterRecordBuilder.MIN_MAX_BYTES);
+        assertThat(dlq.headers().lastHeader("blob")).isNull();
+        assertThat(text(dlq.headers(), DeadLetterHeaders.PAYLOAD_TRUNCATED)).contains("headers");
+    }
+
+    @Test
+    void refusesALimitTooSmallForTheContextHeaders() {
+        assertThatThrownBy(() -> new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT, 100))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBytes");
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(Headers headers, String name) {
+        Header header = headers.lastHeader(name);
+        assertThat(header).as("header %s", name).isNotNull();
+        return new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
