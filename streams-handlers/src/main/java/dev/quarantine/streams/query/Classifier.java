@@ -122,7 +122,7 @@ final class Classifier {
 
     private static StateStoreRetryableException retryable(KafkaStreams.State state, Target target, String what,
                                                           Throwable cause) {
-        return new StateStoreRetryableException(target.describe() + " is not queryable yet; Kafka Streams is "
+        return new StateStoreRetryableException(target.describe() + " cannot be read on this instance right now; Kafka Streams is "
                 + state + " (" + what + ")", cause);
     }
 
