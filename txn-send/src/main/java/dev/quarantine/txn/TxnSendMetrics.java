@@ -2,6 +2,7 @@ package dev.quarantine.txn;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.JmxReporter;
@@ -24,6 +25,7 @@ final class TxnSendMetrics implements AutoCloseable {
 
     private final Metrics metrics;
     private final String clientId;
+    private final Map<String, Sensor> sensors = new ConcurrentHashMap<>();
 
     TxnSendMetrics(String clientId) {
         this.clientId = clientId;
@@ -32,17 +34,17 @@ final class TxnSendMetrics implements AutoCloseable {
     }
 
     void recordSkipped(Throwable error) {
-        String errorClass = error.getClass().getSimpleName();
-        Sensor sensor = metrics.getSensor("records-skipped." + errorClass);
-        if (sensor == null) {
-            sensor = metrics.sensor("records-skipped." + errorClass);
-            Map<String, String> tags = Map.of("client-id", clientId, "error-class", errorClass);
-            sensor.add(metrics.metricName("records-skipped-total", GROUP,
-                    "Records left out of their transaction because they could not be sent", tags), new CumulativeCount());
-            sensor.add(metrics.metricName("records-skipped-rate", GROUP,
-                    "Records left out of their transaction per second", tags), new Rate(new WindowedCount()));
-        }
-        sensor.record();
+        sensors.computeIfAbsent(error.getClass().getSimpleName(), this::newSensor).record();
+    }
+
+    private Sensor newSensor(String errorClass) {
+        Sensor sensor = metrics.sensor("records-skipped." + errorClass);
+        Map<String, String> tags = Map.of("client-id", clientId, "error-class", errorClass);
+        sensor.add(metrics.metricName("records-skipped-total", GROUP,
+                "Records left out of their transaction because they could not be sent", tags), new CumulativeCount());
+        sensor.add(metrics.metricName("records-skipped-rate", GROUP,
+                "Records left out of their transaction per second", tags), new Rate(new WindowedCount()));
+        return sensor;
     }
 
     Map<MetricName, ? extends org.apache.kafka.common.Metric> metrics() {

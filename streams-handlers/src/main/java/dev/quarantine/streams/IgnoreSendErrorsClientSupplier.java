@@ -1,0 +1,71 @@
+package dev.quarantine.streams;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.Configurable;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaClientSupplier;
+import org.apache.kafka.streams.StreamsConfig;
+
+import dev.quarantine.txn.TxnSendConfig;
+import dev.quarantine.txn.TxnSendOption;
+
+/**
+ * A {@link KafkaClientSupplier} whose transactional producers are {@link dev.quarantine.txn.TxnSendProducer}s with
+ * {@link TxnSendOption#IGNORE_SEND_ERRORS} as their default option, so under {@code exactly_once_v2} a record the
+ * producer or its topic would reject is left out of the transaction and handed to the production exception handler,
+ * instead of dooming the transaction. Enable with {@code default.client.supplier} alone. Non-transactional producers,
+ * consumers and admin clients are Kafka's own. {@code txn.send.*} settings may be given with the {@code producer.}
+ * prefix.
+ */
+public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Configurable {
+
+    private String applicationId = "unknown";
+
+    @Override
+    public void configure(Map<String, ?> configs) {
+        Object id = configs.get(StreamsConfig.APPLICATION_ID_CONFIG);
+        if (id != null) {
+            applicationId = id.toString();
+        }
+    }
+
+    @Override
+    public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+        if (!config.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
+            return new KafkaProducer<>(TxnSendConfig.withoutOurs(config), new ByteArraySerializer(),
+                    new ByteArraySerializer());
+        }
+        Map<String, Object> configs = new HashMap<>(config);
+        configs.put(TxnSendConfig.DEFAULT_OPTION_CONFIG, TxnSendOption.IGNORE_SEND_ERRORS.name());
+        return new StreamsTxnSendProducer(configs, DeadLetterMetrics.of(applicationId));
+    }
+
+    @Override
+    public Admin getAdmin(Map<String, Object> config) {
+        return Admin.create(config);
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+}

@@ -1,0 +1,99 @@
+package dev.quarantine.streams;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Produced;
+
+import dev.quarantine.sandbox.LocalKafka;
+
+/**
+ * The test app: 1,000 inputs "0".."999"; inputs 50, 150, ..., 950 make poison outputs of three kinds, in turn:
+ * larger than max.request.size, larger than the output topic's max.message.bytes, a null key into a compacted topic.
+ */
+final class PoisonTopology {
+
+    static final int INPUTS = 1000;
+    static final int OUTPUT_MAX_MESSAGE_BYTES = 50_000;
+
+    final String input;
+    final String output;
+    final String compacted;
+    final String deadLetters;
+
+    PoisonTopology(String prefix) {
+        input = prefix + "-input";
+        output = prefix + "-output";
+        compacted = prefix + "-compacted";
+        deadLetters = prefix + "-dlq";
+    }
+
+    void createTopics(LocalKafka kafka) {
+        kafka.createTopic(input, 2, Map.of());
+        kafka.createTopic(output, 2, Map.of("max.message.bytes", String.valueOf(OUTPUT_MAX_MESSAGE_BYTES)));
+        kafka.createTopic(compacted, 1, Map.of("cleanup.policy", "compact"));
+        kafka.createTopic(deadLetters, 1, Map.of());
+    }
+
+    static boolean isPoison(int i) {
+        return i % 100 == 50;
+    }
+
+    /** 0: too large for the producer, 1: too large for the output topic, 2: null key into the compacted topic. */
+    static int kind(int i) {
+        return (i / 100) % 3;
+    }
+
+    static Set<String> goodOutputs() {
+        Set<String> values = new HashSet<>();
+        for (int i = 0; i < INPUTS; i++) {
+            if (!isPoison(i)) {
+                values.add("out-" + i);
+            }
+        }
+        return values;
+    }
+
+    Topology topology() {
+        StreamsBuilder builder = new StreamsBuilder();
+        KStream<String, String> in = builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()));
+        in.filter((k, v) -> !(isPoison(Integer.parseInt(v)) && kind(Integer.parseInt(v)) == 2))
+                .mapValues(PoisonTopology::outputValue)
+                .to(output, Produced.with(Serdes.String(), Serdes.String()));
+        in.filter((k, v) -> isPoison(Integer.parseInt(v)) && kind(Integer.parseInt(v)) == 2)
+                .selectKey((k, v) -> (String) null)
+                .to(compacted, Produced.with(Serdes.String(), Serdes.String()));
+        return builder.build();
+    }
+
+    private static String outputValue(String value) {
+        int i = Integer.parseInt(value);
+        if (!isPoison(i)) {
+            return "out-" + i;
+        }
+        return kind(i) == 0 ? "x".repeat(2_000_000) : "x".repeat(60_000);
+    }
+
+    Properties streamsConfig(LocalKafka kafka, String applicationId, Path stateDir) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, deadLetters);
+        props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 6000);
+        props.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), 1000);
+        props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        return props;
+    }
+}
