@@ -1,0 +1,73 @@
+package dev.quarantine.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.quarantine.benchmarks.TxnSendThroughput.Mode;
+import dev.quarantine.benchmarks.TxnSendThroughput.Result;
+import dev.quarantine.benchmarks.TxnSendThroughput.Run;
+
+/** The measurements of all rounds, and the table of their medians with the two targets. */
+final class Results {
+
+    private static final double TARGET_A_OVER_C_AT_0 = 0.95;
+    private static final double TARGET_A_OVER_B_AT_1_PERCENT = 5;
+
+    private final Map<Run, List<Result>> byRun = new HashMap<>();
+
+    void add(Run run, Result result) {
+        byRun.computeIfAbsent(run, r -> new ArrayList<>()).add(result);
+    }
+
+    /** Prints records/s (medians over the rounds) and a/c, a/b (medians of the ratios within each round). */
+    void print(int[] poisonPerThousand) {
+        System.out.println();
+        System.out.printf("%-7s %12s %12s %14s %12s %7s %7s%n", "poison", "(a) rec/s", "(b) rec/s",
+                "(b) txn tries", "(c) rec/s", "a/c", "a/b");
+        List<Result> c = byRun.get(new Run(Mode.C, 0));
+        double acAtZero = Double.NaN;
+        double abAtOnePercent = Double.NaN;
+        for (int poison : poisonPerThousand) {
+            List<Result> a = byRun.get(new Run(Mode.A, poison));
+            List<Result> b = byRun.get(new Run(Mode.B, poison));
+            double ac = medianRatio(a, c);
+            double ab = medianRatio(a, b);
+            System.out.printf("%-7s %12.0f %12.0f %14.1f %12.0f %7.2f %7.2f%n", TxnSendThroughput.percent(poison),
+                    median(a, false), median(b, false), median(b, true), median(c, false), ac, ab);
+            acAtZero = poison == 0 ? ac : acAtZero;
+            abAtOnePercent = poison == 10 ? ab : abAtOnePercent;
+        }
+        System.out.println("records/s: input records (poison included) per second, median over the rounds;"
+                + " (b) txn tries: transactions begun per batch; a/c, a/b: median of the ratios within a round");
+        System.out.println();
+        target("at 0% poison, a/c", acAtZero, TARGET_A_OVER_C_AT_0);
+        target("at 1% poison, a/b", abAtOnePercent, TARGET_A_OVER_B_AT_1_PERCENT);
+    }
+
+    private static void target(String what, double value, double goal) {
+        System.out.printf("target %s >= %.2f: %.2f %s%n", what, goal, value, value >= goal ? "PASS" : "MISS");
+    }
+
+    private static double median(List<Result> results, boolean attempts) {
+        return median(results.stream()
+                .mapToDouble(r -> attempts ? r.attemptsPerTransaction() : r.recordsPerSecond()).toArray());
+    }
+
+    private static double medianRatio(List<Result> numerators, List<Result> denominators) {
+        double[] ratios = new double[numerators.size()];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = numerators.get(i).recordsPerSecond() / denominators.get(i).recordsPerSecond();
+        }
+        return median(ratios);
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+}

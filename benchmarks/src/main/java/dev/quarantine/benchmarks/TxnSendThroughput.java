@@ -1,0 +1,214 @@
+package dev.quarantine.benchmarks;
+
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
+
+/**
+ * End-to-end throughput of transactions with poison records on a local broker, three ways side by side in one
+ * process: (a) TxnSendProducer with IGNORE_SEND_ERRORS, (b) a plain KafkaProducer that aborts and replays the batch
+ * without the failed records, (c) a plain KafkaProducer with no poison, the ceiling. Rounds alternate the modes, so
+ * machine noise hits all of them; every measurement is checked against what a read_committed consumer sees.
+ *
+ * <p>{@code -Drounds=5 -Dtransactions=50} (timed transactions per measurement) change the size of the run.
+ */
+public final class TxnSendThroughput {
+
+    enum Mode {
+        A("(a) TxnSendProducer, IGNORE_SEND_ERRORS"),
+        B("(b) KafkaProducer, abort and replay"),
+        C("(c) KafkaProducer, no poison");
+
+        final String label;
+
+        Mode(String label) {
+            this.label = label;
+        }
+    }
+
+    record Run(Mode mode, int poisonPerThousand) {
+    }
+
+    record Result(double recordsPerSecond, double attemptsPerTransaction) {
+    }
+
+    private static final int[] POISON_PER_THOUSAND = {0, 1, 10, 100};
+    private static final int PARTITIONS = 3;
+    private static final int WARM_UP_TRANSACTIONS = 10;
+
+    private final LocalKafka kafka;
+    private final Admin admin;
+    private final Map<Mode, TransactionWriter> writers;
+    private final Results results = new Results();
+    private int topics;
+
+    private TxnSendThroughput(LocalKafka kafka, Admin admin, Map<Mode, TransactionWriter> writers) {
+        this.kafka = kafka;
+        this.admin = admin;
+        this.writers = writers;
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
+        int rounds = Integer.getInteger("rounds", 5);
+        int transactions = Integer.getInteger("transactions", 50);
+        Map<Mode, TransactionWriter> writers = new EnumMap<>(Mode.class);
+        try (LocalKafka kafka = LocalKafka.create().start(); Admin admin = kafka.admin()) {
+            writers.put(Mode.A, new IgnoreSendErrorsWriter(producerConfigs(kafka, "bench-a")));
+            writers.put(Mode.B, new AbortAndReplayWriter(producerConfigs(kafka, "bench-b")));
+            writers.put(Mode.C, new PlainTransactionWriter(producerConfigs(kafka, "bench-c")));
+            printSetup(rounds, transactions);
+            TxnSendThroughput bench = new TxnSendThroughput(kafka, admin, writers);
+            bench.round(0, WARM_UP_TRANSACTIONS);
+            for (int round = 1; round <= rounds; round++) {
+                bench.round(round, transactions);
+            }
+            bench.results.print(POISON_PER_THOUSAND);
+        } finally {
+            writers.values().forEach(TransactionWriter::close);
+        }
+    }
+
+    /** Producer settings shared by all modes: Kafka's defaults, with timeouts a careful user sets. */
+    static Map<String, Object> producerConfigs(LocalKafka kafka, String transactionalId) {
+        Map<String, Object> configs = new HashMap<>();
+        configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        configs.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
+        configs.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        configs.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        configs.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        return configs;
+    }
+
+    /**
+     * One measurement of every (mode, poison ratio), the order rotating from round to round. Round 0 is the warm-up:
+     * not recorded, and without 10% poison ((b) would spend half a minute there).
+     */
+    private void round(int round, int transactions) throws ExecutionException, InterruptedException {
+        List<Run> runs = new ArrayList<>();
+        runs.add(new Run(Mode.C, 0));
+        for (int poison : POISON_PER_THOUSAND) {
+            if (round > 0 || poison < 100) {
+                runs.add(new Run(Mode.A, poison));
+                runs.add(new Run(Mode.B, poison));
+            }
+        }
+        Collections.rotate(runs, -round);
+        StringBuilder line = new StringBuilder(round == 0 ? "warm-up:" : "round " + round + ":");
+        for (Run run : runs) {
+            Result result = measure(run, transactionsFor(run, transactions));
+            if (round > 0) {
+                results.add(run, result);
+            }
+            line.append(String.format(" %s@%s=%.0f", run.mode().name().toLowerCase(), percent(run.poisonPerThousand()),
+                    result.recordsPerSecond()));
+        }
+        System.out.println(line);
+    }
+
+    /**
+     * (b) takes one attempt per poison record in a transaction (a later send fails as soon as the producer is in
+     * its error state, so the other poison records of the batch are not even tried), about 0.1 to 0.3 s each:
+     * it measures fewer transactions as poison grows, to keep the run within minutes.
+     */
+    private static int transactionsFor(Run run, int transactions) {
+        if (run.mode() != Mode.B) {
+            return transactions;
+        }
+        return switch (run.poisonPerThousand()) {
+            case 0 -> transactions;
+            case 1 -> Math.max(1, transactions / 5);
+            case 10 -> Math.max(1, transactions / 10);
+            default -> 1;
+        };
+    }
+
+    /**
+     * On a new topic: writes transaction 0 (one record, untimed, so the producer learns the topic), then the timed
+     * transactions; verifies what was committed and deletes the topic.
+     */
+    private Result measure(Run run, int transactions) throws ExecutionException, InterruptedException {
+        String topic = "bench-" + run.mode().name().toLowerCase() + "-" + run.poisonPerThousand() + "-" + (++topics);
+        createTopic(topic);
+        Workload workload = new Workload(topic, run.poisonPerThousand(), transactions);
+        TransactionWriter writer = writers.get(run.mode());
+        long failedBefore = writer.failures().total();
+        writer.write(workload.transaction(0));
+        long begunBefore = writer.transactionsBegun();
+        long start = System.nanoTime();
+        for (int t = 1; t < workload.transactionCount(); t++) {
+            writer.write(workload.transaction(t));
+        }
+        long elapsed = System.nanoTime() - start;
+        double attempts = (writer.transactionsBegun() - begunBefore) / (double) transactions;
+        verify(run, workload, writer.failures().total() - failedBefore, writer.failures());
+        admin.deleteTopics(List.of(topic)).all().get();
+        return new Result(transactions * (double) Workload.RECORDS_PER_TRANSACTION * 1e9 / elapsed, attempts);
+    }
+
+    /**
+     * Creates the topic and waits until the broker describes it: right after creation it may still answer "unknown
+     * topic" for a moment, and TxnSendProducer then leaves records out for up to a second (see docs/benchmarks.md).
+     */
+    private void createTopic(String topic) throws InterruptedException {
+        kafka.createTopic(topic, PARTITIONS,
+                Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(Workload.TOPIC_MAX_MESSAGE_BYTES)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                admin.describeTopics(List.of(topic)).allTopicNames().get();
+                return;
+            } catch (ExecutionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the broker did not describe the new topic " + topic
+                            + " within 10 s", e);
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    private void verify(Run run, Workload workload, long failed, Failures failures) {
+        if (failed != workload.poisonCount()) {
+            throw new IllegalStateException(run.mode().label + ": " + failed + " records failed, but the workload had "
+                    + workload.poisonCount() + " poison records; failures of this producer so far: " + failures);
+        }
+        workload.verify(TopicReader.readCommitted(kafka, workload.topic(), Duration.ofSeconds(120)), run.mode().label);
+    }
+
+    private static void printSetup(int rounds, int transactions) {
+        System.out.printf("txn-send throughput, %s, %d cores, Java %s, Kafka clients and broker 4.4.0 on 127.0.0.1%n",
+                LocalDate.now(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        System.out.printf("records of %d bytes, %d per transaction, %d topic partitions; a poison is a %d-byte value"
+                        + " on a topic with max.message.bytes=%d%n", Workload.RECORD_BYTES,
+                Workload.RECORDS_PER_TRANSACTION, PARTITIONS, Workload.POISON_BYTES, Workload.TOPIC_MAX_MESSAGE_BYTES);
+        System.out.printf("producers: Kafka defaults (acks=all, idempotent, batch.size=16384, linger.ms=5, no"
+                + " compression) and request.timeout.ms=10000, delivery.timeout.ms=30000, max.block.ms=10000%n");
+        System.out.printf("(b): send all with a callback each, commit; when a send or the commit throws: abort, drop"
+                + " the records whose callback reported their own error, replay the rest in a new transaction%n");
+        System.out.printf("per measurement: a new topic, 1 untimed record, then %d timed transactions (b with 0.1%%,"
+                        + " 1%%, 10%% poison: %d, %d, 1); %d rounds after a warm-up round; every measurement verified"
+                        + " with a read_committed consumer%n", transactions,
+                transactionsFor(new Run(Mode.B, 1), transactions), transactionsFor(new Run(Mode.B, 10), transactions),
+                rounds);
+    }
+
+    static String percent(int perThousand) {
+        return perThousand % 10 == 0 ? perThousand / 10 + "%" : perThousand / 10.0 + "%";
+    }
+}
