@@ -15,6 +15,7 @@ import org.apache.kafka.streams.errors.ProductionExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.txn.ErrorClassMetrics;
 import dev.quarantine.txn.DeadLetter;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
 import dev.quarantine.txn.SendErrorCategory;
@@ -58,7 +59,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
 
     private Optional<DeadLetterRecordBuilder> deadLetters = Optional.empty();
     private int maxRetries;
-    private DeadLetterMetrics metrics;
+    private ErrorClassMetrics metrics;
     private final Map<String, Integer> retries = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
@@ -121,7 +122,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
             letter.source(context.topic(), context.partition(), context.offset());
         }
         ProducerRecord<byte[], byte[]> deadLetter = deadLetters.get().build(letter);
-        metrics.recordDeadLetter(SendErrors.unwrap(exception));
+        metrics.record(SendErrors.unwrap(exception));
         log.warn("Dead-lettered the output to {} of input {} to {}: {}", topic, input(context), deadLetter.topic(),
                 exception.getClass().getName());
         return Response.resume(List.of(deadLetter));

@@ -7,14 +7,15 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import dev.quarantine.txn.ErrorClassMetrics;
 import dev.quarantine.txn.TxnSendProducer;
 
 /** The supplier's producer: a TxnSendProducer whose metrics also show the app's dead-letter counts. */
 final class StreamsTxnSendProducer extends TxnSendProducer<byte[], byte[]> {
 
-    private final DeadLetterMetrics deadLetterMetrics;
+    private final ErrorClassMetrics deadLetterMetrics;
 
-    StreamsTxnSendProducer(Map<String, Object> configs, DeadLetterMetrics deadLetterMetrics) {
+    StreamsTxnSendProducer(Map<String, Object> configs, ErrorClassMetrics deadLetterMetrics) {
         super(configs, new ByteArraySerializer(), new ByteArraySerializer());
         this.deadLetterMetrics = deadLetterMetrics;
     }

@@ -66,7 +66,7 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     private final RecordSerializer<K, V> serializer;
     private final RecordChecks checks;
     private final TopicMetadataCache topics;
-    private final TxnSendMetrics metrics;
+    private final ErrorClassMetrics metrics;
     private final boolean transactional;
     private final TxnSendOption defaultOption;
     private volatile boolean inTransaction;
@@ -103,7 +103,9 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
                         config.maxBlock())
                 : null;
         this.checks = new RecordChecks(config.maxRequestSize(), config.bufferMemory(), topics);
-        this.metrics = new TxnSendMetrics(config.clientId());
+        this.metrics = new ErrorClassMetrics("kafka.producer", "txn-send-metrics", "records-skipped",
+                "Records left out of their transaction because they could not be sent",
+                Map.of("client-id", config.clientId()));
         this.delegate = wrapped != null ? wrapped
                 : new KafkaProducer<>(TxnSendConfig.withoutOurs(configs), serializer.keyForProducer(),
                         serializer.valueForProducer());
@@ -271,7 +273,7 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     }
 
     private Future<RecordMetadata> leaveOut(ProducerRecord<K, V> record, Callback callback, RuntimeException error) {
-        metrics.recordSkipped(error);
+        metrics.record(error);
         TopicPartition tp = new TopicPartition(record.topic(),
                 record.partition() == null ? RecordMetadata.UNKNOWN_PARTITION : record.partition());
         log.debug("Left a record to {} out of the transaction: {}", tp, error.getClass().getName());
