@@ -1,0 +1,104 @@
+package dev.quarantine.connect.sink;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import org.apache.kafka.connect.sink.SinkConnector;
+import org.apache.kafka.connect.sink.SinkTask;
+
+import dev.quarantine.connect.sink.TransactionalSinkConfig.Tolerance;
+
+/**
+ * Rules between settings, written once: {@link TransactionalKafkaSinkConnector#validate} reports them on the
+ * offending key, the config's constructor throws the first as a ConfigException.
+ */
+final class ConfigRules {
+
+    /** Connect's per-connector override of the worker consumer's cluster: the source cluster, when given. */
+    static final String SOURCE_BOOTSTRAP_OVERRIDE = "consumer.override.bootstrap.servers";
+
+    private ConfigRules() {
+    }
+
+    /** Problems that need no cluster, by setting. */
+    static Map<String, List<String>> problems(TransactionalSinkConfig config) {
+        Map<String, List<String>> problems = new LinkedHashMap<>();
+        if (config.tolerance() == Tolerance.ALL && config.dlqTopic().isEmpty()) {
+            add(problems, TransactionalSinkConfig.DLQ_TOPIC_NAME_CONFIG, "is required with "
+                    + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=all: name the dead-letter topic on"
+                    + " the target cluster, or set " + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=none");
+        }
+        if (config.progressTopic().isEmpty()) {
+            add(problems, TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG, "is required when "
+                    + TransactionalSinkConfig.DLQ_TOPIC_NAME_CONFIG + " is empty: name an existing topic on the"
+                    + " target cluster to keep the connector's progress against");
+        }
+        return problems;
+    }
+
+    /** The first problem that needs no cluster, as a message naming the setting. */
+    static Optional<String> crossFieldProblem(TransactionalSinkConfig config) {
+        return problems(config).entrySet().stream().findFirst()
+                .map(e -> "Invalid value for " + e.getKey() + ": " + e.getValue().get(0));
+    }
+
+    /**
+     * Problems of a configuration that would write a topic onto itself, when source and target are (or may be) the
+     * same cluster: a target topic or the dead-letter topic equal to a source topic.
+     */
+    static Map<String, List<String>> selfCopyProblems(TransactionalSinkConfig config, Map<String, String> props) {
+        Map<String, List<String>> problems = new LinkedHashMap<>();
+        List<String> topics = sourceTopics(props);
+        Optional<Pattern> regex = sourceRegex(props);
+        TopicFormat format = config.topicFormat();
+        for (String topic : topics) {
+            if (format.targetTopic(topic).equals(topic)) {
+                add(problems, TransactionalSinkConfig.TARGET_TOPIC_FORMAT_CONFIG, "would copy topic " + topic
+                        + " onto itself on the same cluster: change the format (for example copy." 
+                        + TransactionalSinkConfig.TOPIC_PLACEHOLDER + "), or, when the target is another cluster,"
+                        + " name the source cluster with " + SOURCE_BOOTSTRAP_OVERRIDE);
+            }
+        }
+        if (regex.isPresent() && format.isIdentity()) {
+            add(problems, TransactionalSinkConfig.TARGET_TOPIC_FORMAT_CONFIG, "would copy every topic matching "
+                    + SinkTask.TOPICS_REGEX_CONFIG + " onto itself on the same cluster: change the format, or name"
+                    + " the source cluster with " + SOURCE_BOOTSTRAP_OVERRIDE);
+        }
+        config.dlqTopic().ifPresent(dlq -> {
+            if (topics.contains(dlq) || regex.map(r -> r.matcher(dlq).matches()).orElse(false)) {
+                add(problems, TransactionalSinkConfig.DLQ_TOPIC_NAME_CONFIG, "is also a source topic of this"
+                        + " connector on the same cluster: dead letters would be read back");
+            }
+        });
+        return problems;
+    }
+
+    static List<String> sourceTopics(Map<String, String> props) {
+        String topics = props.getOrDefault(SinkConnector.TOPICS_CONFIG, "");
+        List<String> list = new ArrayList<>();
+        Arrays.stream(topics.split(",")).map(String::trim).filter(t -> !t.isEmpty()).forEach(list::add);
+        return list;
+    }
+
+    private static Optional<Pattern> sourceRegex(Map<String, String> props) {
+        String regex = props.getOrDefault(SinkTask.TOPICS_REGEX_CONFIG, "");
+        if (regex.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Pattern.compile(regex.trim()));
+        } catch (PatternSyntaxException e) {
+            return Optional.empty(); // Connect's own validation reports it on topics.regex
+        }
+    }
+
+    static void add(Map<String, List<String>> problems, String key, String message) {
+        problems.computeIfAbsent(key, k -> new ArrayList<>()).add(message);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.quarantine.connect.sink;
+
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.connect.header.Header;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.storage.Converter;
+import org.apache.kafka.connect.storage.HeaderConverter;
+
+/**
+ * Turns a {@link SinkRecord} back into the bytes of a target record: topic from {@code target.topic.format}, the
+ * same partition, key, value and headers through the target converters (ByteArrayConverter passes bytes through
+ * unchanged), the same timestamp. Tombstones and null keys stay null.
+ */
+final class RecordConverter implements AutoCloseable {
+
+    private final TopicFormat topics;
+    private final Converter keyConverter;
+    private final Converter valueConverter;
+    private final HeaderConverter headerConverter;
+
+    RecordConverter(TopicFormat topics, Converter keyConverter, Converter valueConverter,
+                    HeaderConverter headerConverter) {
+        this.topics = topics;
+        this.keyConverter = keyConverter;
+        this.valueConverter = valueConverter;
+        this.headerConverter = headerConverter;
+    }
+
+    String targetTopic(SinkRecord record) {
+        return topics.targetTopic(record.topic());
+    }
+
+    /**
+     * @throws SerializationException when a converter cannot turn the record into bytes (a record problem: it is
+     *                                dead-lettered with the converter's exception as cause)
+     */
+    ProducerRecord<byte[], byte[]> convert(SinkRecord record) {
+        String topic = targetTopic(record);
+        try {
+            RecordHeaders headers = new RecordHeaders();
+            for (Header header : record.headers()) {
+                headers.add(header.key(), headerConverter.fromConnectHeader(topic, header.key(), header.schema(),
+                        header.value()));
+            }
+            byte[] key = keyConverter.fromConnectData(topic, headers, record.keySchema(), record.key());
+            byte[] value = valueConverter.fromConnectData(topic, headers, record.valueSchema(), record.value());
+            return new ProducerRecord<>(topic, record.kafkaPartition(), record.timestamp(), key, value, headers);
+        } catch (RuntimeException e) {
+            throw new SerializationException("The target converters could not turn the record into bytes for "
+                    + topic + ": " + e.getClass().getName(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(keyConverter);
+        closeQuietly(valueConverter);
+        closeQuietly(headerConverter);
+    }
+
+    private static void closeQuietly(Object converter) {
+        if (converter instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                // converters hold no resources that outlive the task
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.quarantine.connect.sink;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.Avg;
+import org.apache.kafka.common.metrics.stats.CumulativeSum;
+import org.apache.kafka.common.metrics.stats.Max;
+import org.apache.kafka.common.metrics.stats.Rate;
+
+/**
+ * The task's metrics, registered through {@code SinkTaskContext.pluginMetrics()} (Connect adds the connector and
+ * task tags): records written, records dead-lettered by error class, transactions committed and aborted, commit
+ * latency.
+ */
+final class SinkMetrics {
+
+    private final PluginMetrics metrics;
+    private final Sensor written;
+    private final Sensor committed;
+    private final Sensor aborted;
+    private final Sensor commitLatency;
+    private final Map<String, Sensor> deadLettered = new ConcurrentHashMap<>();
+
+    SinkMetrics(PluginMetrics metrics) {
+        this.metrics = metrics;
+        this.written = counter("records-written", "records written to the target topics");
+        this.committed = counter("transactions-committed", "transactions committed");
+        this.aborted = counter("transactions-aborted", "transactions aborted (and retried or handed back)");
+        this.commitLatency = metrics.addSensor("commit-latency");
+        commitLatency.add(metrics.metricName("commit-latency-avg", "average time to commit a transaction, in ms",
+                new LinkedHashMap<>()), new Avg());
+        commitLatency.add(metrics.metricName("commit-latency-max", "longest time to commit a transaction, in ms",
+                new LinkedHashMap<>()), new Max());
+    }
+
+    void recordsWritten(int count) {
+        written.record(count);
+    }
+
+    void deadLettered(Throwable error) {
+        String errorClass = error.getClass().getName();
+        deadLettered.computeIfAbsent(errorClass, this::deadLetterSensor).record();
+    }
+
+    void committed(long latencyMs) {
+        committed.record();
+        commitLatency.record(latencyMs);
+    }
+
+    void aborted() {
+        aborted.record();
+    }
+
+    private Sensor deadLetterSensor(String errorClass) {
+        LinkedHashMap<String, String> tags = new LinkedHashMap<>();
+        tags.put("error-class", errorClass);
+        Sensor sensor = metrics.addSensor("records-dead-lettered-" + errorClass);
+        sensor.add(metrics.metricName("records-dead-lettered-total", "records dead-lettered, by error class", tags),
+                new CumulativeSum());
+        sensor.add(metrics.metricName("records-dead-lettered-rate", "records dead-lettered per second, by error class",
+                tags), new Rate());
+        return sensor;
+    }
+
+    private Sensor counter(String name, String description) {
+        Sensor sensor = metrics.addSensor(name);
+        sensor.add(metrics.metricName(name + "-total", "total " + description, new LinkedHashMap<>()),
+                new CumulativeSum());
+        sensor.add(metrics.metricName(name + "-rate", description + " per second", new LinkedHashMap<>()), new Rate());
+        return sensor;
+    }
+}

@@ -1,0 +1,280 @@
+package dev.quarantine.connect.sink;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.connect.converters.ByteArrayConverter;
+import org.apache.kafka.connect.storage.Converter;
+import org.apache.kafka.connect.storage.HeaderConverter;
+
+import dev.quarantine.txn.DeadLetterRecordBuilder;
+
+/** Settings of {@link TransactionalKafkaSinkConnector}, parsed once into typed accessors. */
+public final class TransactionalSinkConfig extends AbstractConfig {
+
+    /** What to do with a record the target cluster would reject. */
+    public enum Tolerance {
+        /** Dead-letter it in the same transaction and go on. */
+        ALL,
+        /** Fail the task, naming the record. */
+        NONE
+    }
+
+    static final String TARGET_GROUP = "Target cluster";
+    static final String ERRORS_GROUP = "Poison records";
+    static final String TRANSACTIONS_GROUP = "Transactions and progress";
+    static final String CONVERTERS_GROUP = "Target converters";
+
+    public static final String TOPIC_PLACEHOLDER = "${topic}";
+
+    public static final String TARGET_BOOTSTRAP_SERVERS_CONFIG = "target.bootstrap.servers";
+    public static final String TARGET_BOOTSTRAP_SERVERS_DOC = "host:port pairs of the cluster to write to. Records,"
+            + " dead letters and the connector's progress all go to this cluster, in one transaction per source"
+            + " partition and batch. Connection and security settings for it are given with the target.producer."
+            + " and target.admin. prefixes (for example target.producer.security.protocol).";
+
+    public static final String TARGET_TOPIC_FORMAT_CONFIG = "target.topic.format";
+    public static final String TARGET_TOPIC_FORMAT_DEFAULT = TOPIC_PLACEHOLDER;
+    public static final String TARGET_TOPIC_FORMAT_DOC = "The target topic of a record: this text with "
+            + TOPIC_PLACEHOLDER + " replaced by the record's topic (after transforms). The record keeps its"
+            + " partition, so the target topic needs at least as many partitions; a record for a partition the"
+            + " target topic does not have is a poison record. A format that writes a topic onto itself is refused.";
+
+    public static final String TARGET_PRODUCER_PREFIX = "target.producer.";
+    public static final String TARGET_ADMIN_PREFIX = "target.admin.";
+
+    public static final String TARGET_KEY_CONVERTER_CONFIG = "target.key.converter";
+    public static final String TARGET_VALUE_CONVERTER_CONFIG = "target.value.converter";
+    public static final String TARGET_HEADER_CONVERTER_CONFIG = "target.header.converter";
+    static final String TARGET_CONVERTER_DOC = "Turns the record's %s back into bytes for the target cluster. With"
+            + " the recommended setup (the connector's key.converter, value.converter and header.converter all"
+            + " org.apache.kafka.connect.converters.ByteArrayConverter) the default writes the bytes exactly as they"
+            + " arrived. With other connector converters, set a matching converter here; its settings take the"
+            + " prefix %s.";
+
+    public static final String SEND_ERRORS_TOLERANCE_CONFIG = "send.errors.tolerance";
+    public static final String SEND_ERRORS_TOLERANCE_DEFAULT = "all";
+    public static final String SEND_ERRORS_TOLERANCE_DOC = "all: a record the target cluster would reject (too"
+            + " large for the topic, a null key for a compacted topic, a timestamp out of the topic's range, a"
+            + " partition it does not have, a conversion failure, ...) goes to dlq.topic.name in the same"
+            + " transaction, and the batch commits. none: the task fails on the first such record, naming its"
+            + " topic, partition and offset; nothing of its batch is committed.";
+
+    public static final String DLQ_TOPIC_NAME_CONFIG = "dlq.topic.name";
+    public static final String DLQ_TOPIC_NAME_DEFAULT = "";
+    public static final String DLQ_TOPIC_NAME_DOC = "The dead-letter topic, on the target cluster (it joins the same"
+            + " transaction as the records). Required with send.errors.tolerance=all. It must exist.";
+
+    public static final String DLQ_CONTEXT_HEADERS_ENABLE_CONFIG = "dlq.context.headers.enable";
+    public static final boolean DLQ_CONTEXT_HEADERS_ENABLE_DEFAULT = true;
+    public static final String DLQ_CONTEXT_HEADERS_ENABLE_DOC = "Whether dead letters carry Kafka Connect's"
+            + " __connect.errors.* headers (source topic, partition, offset, connector, task, exception class,"
+            + " message and stack trace). The __quarantine.* headers (error category, target topic, original size,"
+            + " what was truncated) are always added: they mark a record as a dead letter.";
+
+    public static final String DLQ_PAYLOAD_MAX_BYTES_CONFIG = "dlq.payload.max.bytes";
+    public static final int DLQ_PAYLOAD_MAX_BYTES_DEFAULT = 1_000_000;
+    public static final String DLQ_PAYLOAD_MAX_BYTES_DOC = "The largest dead-letter record (key, value and headers)."
+            + " A larger one is truncated (stack trace, then value, then key, then the original headers), never"
+            + " dropped; __quarantine.payload.truncated says what was cut. Keep it at or below the dead-letter"
+            + " topic's max.message.bytes and target.producer.max.request.size.";
+
+    public static final String TRANSACTIONAL_ID_PREFIX_CONFIG = "transactional.id.prefix";
+    public static final String TRANSACTIONAL_ID_PREFIX_DEFAULT = "";
+    public static final String TRANSACTIONAL_ID_PREFIX_DOC = "Prefix of the transactional ids and progress groups"
+            + " on the target cluster; empty means the connector's name. Each source partition gets transactional"
+            + " id and consumer group <prefix>.<topic>-<partition>, so a task instance that lost a partition is"
+            + " fenced when the partition's new owner starts. Keep it unique per connector and stable across"
+            + " restarts: a new prefix starts without progress.";
+
+    public static final String PROGRESS_TOPIC_NAME_CONFIG = "progress.topic.name";
+    public static final String PROGRESS_TOPIC_NAME_DEFAULT = "";
+    public static final String PROGRESS_TOPIC_NAME_DOC = "A topic on the target cluster that the connector's"
+            + " progress is committed against: offsets of the group <prefix>.<topic>-<partition> for partition 0"
+            + " of this topic, in the same transaction as the output (a source topic may not exist on the target"
+            + " cluster, so it cannot hold them). Nothing is written to it. Empty means dlq.topic.name; required"
+            + " with send.errors.tolerance=none. It must exist.";
+
+    public static final String TRANSACTION_RETRIES_CONFIG = "transaction.retries";
+    public static final int TRANSACTION_RETRIES_DEFAULT = 3;
+    public static final String TRANSACTION_RETRIES_DOC = "How many times a batch is retried within one put when the"
+            + " target cluster rejects records the up-front checks let through (the transaction is aborted, the"
+            + " rejected records are dead-lettered, the rest is written again) or fails transiently. After that,"
+            + " the batch is handed back to the worker to be delivered again.";
+
+    public static final String PROGRESS_READ_TIMEOUT_MS_CONFIG = "progress.read.timeout.ms";
+    public static final long PROGRESS_READ_TIMEOUT_MS_DEFAULT = 60_000L;
+    public static final String PROGRESS_READ_TIMEOUT_MS_DOC = "How long a task waits, when it is given partitions,"
+            + " to read their committed progress from the target cluster (a transaction still being completed makes"
+            + " the read wait). On timeout the task fails rather than guess a starting offset.";
+
+    /** Set by the connector on each task's config: the task's number, for dead-letter headers and client ids. */
+    static final String TASK_ID_CONFIG = "quarantine.task.id";
+    /** The connector's name, as Connect passes it. */
+    static final String NAME_CONFIG = "name";
+
+    public TransactionalSinkConfig(Map<String, String> props) {
+        super(configDef(), props);
+    }
+
+    /** Parses {@code props} and checks the rules between settings; throws ConfigException naming the setting. */
+    public static TransactionalSinkConfig parse(Map<String, String> props) {
+        TransactionalSinkConfig config = new TransactionalSinkConfig(props);
+        Optional<String> problem = ConfigRules.crossFieldProblem(config);
+        if (problem.isPresent()) {
+            throw new ConfigException(problem.get());
+        }
+        return config;
+    }
+
+    /** Every setting, with documentation, group, order and validator. */
+    public static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        int order = 0;
+        def.define(TARGET_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE,
+                new ConfigDef.NonEmptyString(), Importance.HIGH, TARGET_BOOTSTRAP_SERVERS_DOC, TARGET_GROUP,
+                ++order, Width.LONG, "Target bootstrap servers");
+        def.define(TARGET_TOPIC_FORMAT_CONFIG, Type.STRING, TARGET_TOPIC_FORMAT_DEFAULT, Validators.TOPIC_FORMAT,
+                Importance.HIGH, TARGET_TOPIC_FORMAT_DOC, TARGET_GROUP, ++order, Width.MEDIUM, "Target topic format");
+        order = 0;
+        def.define(SEND_ERRORS_TOLERANCE_CONFIG, Type.STRING, SEND_ERRORS_TOLERANCE_DEFAULT,
+                ConfigDef.CaseInsensitiveValidString.in("all", "none"), Importance.HIGH, SEND_ERRORS_TOLERANCE_DOC,
+                ERRORS_GROUP, ++order, Width.SHORT, "Send errors tolerance");
+        def.define(DLQ_TOPIC_NAME_CONFIG, Type.STRING, DLQ_TOPIC_NAME_DEFAULT, Validators.OPTIONAL_TOPIC_NAME,
+                Importance.HIGH, DLQ_TOPIC_NAME_DOC, ERRORS_GROUP, ++order, Width.MEDIUM, "Dead-letter topic");
+        def.define(DLQ_CONTEXT_HEADERS_ENABLE_CONFIG, Type.BOOLEAN, DLQ_CONTEXT_HEADERS_ENABLE_DEFAULT,
+                Importance.MEDIUM, DLQ_CONTEXT_HEADERS_ENABLE_DOC, ERRORS_GROUP, ++order, Width.SHORT,
+                "Dead-letter context headers");
+        def.define(DLQ_PAYLOAD_MAX_BYTES_CONFIG, Type.INT, DLQ_PAYLOAD_MAX_BYTES_DEFAULT,
+                ConfigDef.Range.atLeast(DeadLetterRecordBuilder.MIN_MAX_BYTES), Importance.MEDIUM,
+                DLQ_PAYLOAD_MAX_BYTES_DOC, ERRORS_GROUP, ++order, Width.SHORT, "Dead-letter max bytes");
+        order = 0;
+        def.define(TRANSACTIONAL_ID_PREFIX_CONFIG, Type.STRING, TRANSACTIONAL_ID_PREFIX_DEFAULT,
+                Validators.OPTIONAL_ID_PREFIX, Importance.MEDIUM, TRANSACTIONAL_ID_PREFIX_DOC, TRANSACTIONS_GROUP,
+                ++order, Width.MEDIUM, "Transactional id prefix");
+        def.define(PROGRESS_TOPIC_NAME_CONFIG, Type.STRING, PROGRESS_TOPIC_NAME_DEFAULT,
+                Validators.OPTIONAL_TOPIC_NAME, Importance.MEDIUM, PROGRESS_TOPIC_NAME_DOC, TRANSACTIONS_GROUP,
+                ++order, Width.MEDIUM, "Progress topic");
+        def.define(TRANSACTION_RETRIES_CONFIG, Type.INT, TRANSACTION_RETRIES_DEFAULT, ConfigDef.Range.between(0, 100),
+                Importance.LOW, TRANSACTION_RETRIES_DOC, TRANSACTIONS_GROUP, ++order, Width.SHORT,
+                "Transaction retries");
+        def.define(PROGRESS_READ_TIMEOUT_MS_CONFIG, Type.LONG, PROGRESS_READ_TIMEOUT_MS_DEFAULT,
+                ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, TRANSACTIONS_GROUP,
+                ++order, Width.SHORT, "Progress read timeout (ms)");
+        order = 0;
+        def.define(TARGET_KEY_CONVERTER_CONFIG, Type.CLASS, ByteArrayConverter.class,
+                Validators.implementing(Converter.class), Importance.LOW,
+                String.format(TARGET_CONVERTER_DOC, "key", TARGET_KEY_CONVERTER_CONFIG + "."), CONVERTERS_GROUP,
+                ++order, Width.LONG, "Target key converter");
+        def.define(TARGET_VALUE_CONVERTER_CONFIG, Type.CLASS, ByteArrayConverter.class,
+                Validators.implementing(Converter.class), Importance.LOW,
+                String.format(TARGET_CONVERTER_DOC, "value", TARGET_VALUE_CONVERTER_CONFIG + "."), CONVERTERS_GROUP,
+                ++order, Width.LONG, "Target value converter");
+        def.define(TARGET_HEADER_CONVERTER_CONFIG, Type.CLASS, ByteArrayConverter.class,
+                Validators.implementing(HeaderConverter.class), Importance.LOW,
+                String.format(TARGET_CONVERTER_DOC, "headers", TARGET_HEADER_CONVERTER_CONFIG + "."),
+                CONVERTERS_GROUP, ++order, Width.LONG, "Target header converter");
+        return def;
+    }
+
+    public String connectorName() {
+        return originalsStrings().getOrDefault(NAME_CONFIG, "transactional-kafka-sink");
+    }
+
+    public String taskId() {
+        return originalsStrings().getOrDefault(TASK_ID_CONFIG, "0");
+    }
+
+    public String targetBootstrapServers() {
+        return getString(TARGET_BOOTSTRAP_SERVERS_CONFIG);
+    }
+
+    public TopicFormat topicFormat() {
+        return new TopicFormat(getString(TARGET_TOPIC_FORMAT_CONFIG));
+    }
+
+    public Tolerance tolerance() {
+        return Tolerance.valueOf(getString(SEND_ERRORS_TOLERANCE_CONFIG).toUpperCase(Locale.ROOT));
+    }
+
+    public Optional<String> dlqTopic() {
+        return nonEmpty(getString(DLQ_TOPIC_NAME_CONFIG));
+    }
+
+    public boolean dlqContextHeaders() {
+        return getBoolean(DLQ_CONTEXT_HEADERS_ENABLE_CONFIG);
+    }
+
+    public int dlqPayloadMaxBytes() {
+        return getInt(DLQ_PAYLOAD_MAX_BYTES_CONFIG);
+    }
+
+    /** The prefix of transactional ids and progress groups: the setting, or the connector's name. */
+    public String transactionalIdPrefix() {
+        return nonEmpty(getString(TRANSACTIONAL_ID_PREFIX_CONFIG)).orElse(connectorName());
+    }
+
+    /** The progress topic: the setting, or the dead-letter topic. Present once the config is valid. */
+    public Optional<String> progressTopic() {
+        return nonEmpty(getString(PROGRESS_TOPIC_NAME_CONFIG)).or(this::dlqTopic);
+    }
+
+    public int transactionRetries() {
+        return getInt(TRANSACTION_RETRIES_CONFIG);
+    }
+
+    public Duration progressReadTimeout() {
+        return Duration.ofMillis(getLong(PROGRESS_READ_TIMEOUT_MS_CONFIG));
+    }
+
+    /** Producer configs for the target cluster: target.producer.* over the bootstrap servers. */
+    public Map<String, Object> producerConfigs() {
+        Map<String, Object> configs = new HashMap<>();
+        configs.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, targetBootstrapServers());
+        configs.putAll(originalsWithPrefix(TARGET_PRODUCER_PREFIX));
+        return configs;
+    }
+
+    /** Admin (and progress-reading consumer) configs for the target cluster: target.admin.* over the servers. */
+    public Map<String, Object> adminConfigs() {
+        Map<String, Object> configs = new HashMap<>();
+        configs.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, targetBootstrapServers());
+        configs.putAll(originalsWithPrefix(TARGET_ADMIN_PREFIX));
+        return configs;
+    }
+
+    Converter keyConverter() {
+        return converter(TARGET_KEY_CONVERTER_CONFIG, true);
+    }
+
+    Converter valueConverter() {
+        return converter(TARGET_VALUE_CONVERTER_CONFIG, false);
+    }
+
+    HeaderConverter headerConverter() {
+        HeaderConverter converter = (HeaderConverter) Utils.newInstance(getClass(TARGET_HEADER_CONVERTER_CONFIG));
+        converter.configure(originalsWithPrefix(TARGET_HEADER_CONVERTER_CONFIG + "."));
+        return converter;
+    }
+
+    private Converter converter(String key, boolean isKey) {
+        Converter converter = (Converter) Utils.newInstance(getClass(key));
+        converter.configure(originalsWithPrefix(key + "."), isKey);
+        return converter;
+    }
+
+    private static Optional<String> nonEmpty(String value) {
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+}

@@ -1,0 +1,206 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.bytes;
+import static dev.quarantine.connect.sink.TestData.committed;
+import static dev.quarantine.connect.sink.TestData.header;
+import static dev.quarantine.connect.sink.TestData.props;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.sinkRecord;
+import static dev.quarantine.connect.sink.TestData.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/** The task against a real broker, without a worker: transactions, progress, fencing, broker-side rejections. */
+@ExtendWith(LocalKafkaExtension.class)
+class TransactionalKafkaSinkTaskIT {
+
+    private final LocalKafka kafka;
+    private final String source = "in-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String target = "copy." + source;
+    private final String dlq = source + ".dlq";
+    private final TopicPartition partition = new TopicPartition(source, 0);
+    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
+
+    TransactionalKafkaSinkTaskIT(LocalKafka kafka) {
+        this.kafka = kafka;
+        kafka.createTopic(target, 1, Map.of());
+        kafka.createTopic(dlq, 1, Map.of());
+    }
+
+    @AfterEach
+    void stopTasks() {
+        tasks.forEach(TransactionalKafkaSinkTask::stop);
+    }
+
+    @Test
+    void copiesRecordsWithTheirKeysHeadersAndTimestampsAndResumesFromCommittedProgress() {
+        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
+        first.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 10);
+        batch.add(sinkRecord(source, 0, 10, null, null, 42L));
+        first.put(batch);
+        assertThat(first.preCommit(Map.of())).containsEntry(partition,
+                new org.apache.kafka.clients.consumer.OffsetAndMetadata(11));
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask second = start(context, config());
+        second.open(List.of(partition));
+
+        assertThat(context.seeks).containsExactly(Map.entry(partition, 11L));
+        var copied = committed(kafka, target);
+        assertThat(values(copied)).hasSize(11).startsWith("v0", "v1").contains("v9");
+        assertThat(copied.get(10).key()).as("null key").isNull();
+        assertThat(copied.get(10).value()).as("tombstone").isNull();
+        assertThat(copied.get(10).timestamp()).isEqualTo(42L);
+        assertThat(header(copied.get(3), "id")).isEqualTo("3");
+        assertThat(TestData.text(copied.get(3).key())).isEqualTo("k3");
+    }
+
+    @Test
+    void tellsACommitStillBeingCompletedFromNoProgressWhenAPartitionMovesRightAfterACommit() {
+        FakeSinkTaskContext fresh = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask owner = start(fresh, config());
+        owner.open(List.of(partition));
+        assertThat(fresh.seeks).as("a partition never written has no progress: the worker's offsets apply").isEmpty();
+        assertThat(owner.preCommit(Map.of())).isEmpty();
+
+        long next = 0;
+        for (int round = 0; round < 25; round++) {
+            owner.put(records(source, 0, next, next + 4));
+            next += 4;
+            // the owner "crashes" right after its commit: the next owner opens at once, without a close
+            FakeSinkTaskContext context = new FakeSinkTaskContext();
+            owner = start(context, config());
+            owner.open(List.of(partition));
+            assertThat(context.seeks).as("round %d", round).containsExactly(Map.entry(partition, next));
+        }
+        assertThat(committed(kafka, target)).hasSize((int) next);
+    }
+
+    @Test
+    void zombieInstanceCannotCommitForAPartitionItLost() {
+        TransactionalKafkaSinkTask zombie = start(new FakeSinkTaskContext(), config());
+        zombie.open(List.of(partition));
+        zombie.put(records(source, 0, 0, 10));
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask owner = start(context, config());
+        owner.open(List.of(partition));
+        zombie.put(records(source, 0, 10, 20));
+        owner.put(records(source, 0, context.seeks.get(partition), 20));
+        zombie.put(records(source, 0, 20, 30));
+
+        assertThat(values(committed(kafka, target)))
+                .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
+        assertThat(zombie.preCommit(Map.of())).as("the zombie reports no progress for the partition").isEmpty();
+        assertThat(owner.preCommit(Map.of()).get(partition).offset()).isEqualTo(20);
+    }
+
+    @Test
+    void deadLettersPoisonInTheSameTransactionWithConnectHeaders() {
+        kafka.createTopic(target + ".small", 1, Map.of("max.message.bytes", "2000"));
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = start(context, config("target.topic.format", "copy.${topic}.small"));
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 5);
+        batch.set(2, sinkRecord(source, 0, 2, "k2", new byte[5000], 1L));
+        task.put(batch);
+
+        assertThat(values(committed(kafka, target + ".small"))).containsExactly("v0", "v1", "v3", "v4");
+        var letters = committed(kafka, dlq);
+        assertThat(letters).hasSize(1);
+        assertThat(letters.get(0).value()).hasSize(5000);
+        assertThat(header(letters.get(0), DeadLetterHeaders.CONNECT_TOPIC)).isEqualTo(source);
+        assertThat(header(letters.get(0), DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("2");
+        assertThat(header(letters.get(0), DeadLetterHeaders.CONNECT_EXCEPTION))
+                .isEqualTo("org.apache.kafka.common.errors.RecordTooLargeException");
+        assertThat(header(letters.get(0), DeadLetterHeaders.CONNECT_CONNECTOR_NAME)).isEqualTo("task-it");
+        assertThat(header(letters.get(0), "id")).isEqualTo("2");
+        assertThat(context.metrics.value("records-written-total")).isEqualTo(4.0);
+        assertThat(context.metrics.value("records-dead-lettered-total", "error-class",
+                "org.apache.kafka.common.errors.RecordTooLargeException")).isEqualTo(1.0);
+        assertThat(context.metrics.value("transactions-committed-total")).isEqualTo(1.0);
+    }
+
+    @Test
+    void deadLettersARecordTheBrokerRejectsAfterTheUpFrontChecksPassed() throws Exception {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = start(context, config());
+        task.open(List.of(partition));
+        task.put(records(source, 0, 0, 2)); // the producer caches the target topic's config: not compacted
+        try (Admin admin = kafka.admin()) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, target),
+                    List.of(new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET))))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        List<SinkRecord> batch = records(source, 0, 2, 6);
+        batch.set(1, sinkRecord(source, 0, 3, null, bytes("v3"), System.currentTimeMillis()));
+        task.put(batch);
+
+        assertThat(values(committed(kafka, target))).containsExactly("v0", "v1", "v2", "v4", "v5");
+        var letters = committed(kafka, dlq);
+        assertThat(letters).singleElement().satisfies(letter -> {
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("3");
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                    .isEqualTo("org.apache.kafka.common.InvalidRecordException");
+        });
+        assertThat((Double) context.metrics.value("transactions-aborted-total")).isGreaterThanOrEqualTo(1.0);
+    }
+
+    @Test
+    void failsOnTheFirstPoisonRecordNamingItWhenToleranceIsNone() {
+        kafka.createTopic(target + ".small", 1, Map.of("max.message.bytes", "2000"));
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("send.errors.tolerance", "none",
+                "dlq.topic.name", "", "progress.topic.name", dlq, "target.topic.format", "copy.${topic}.small"));
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 5);
+        batch.set(3, sinkRecord(source, 0, 3, "k3", new byte[5000], 1L));
+
+        assertThatThrownBy(() -> task.put(batch))
+                .hasMessageContaining(source + "-0@3")
+                .hasMessageContaining("RecordTooLargeException")
+                .hasMessageContaining("send.errors.tolerance");
+        assertThat(committed(kafka, target + ".small")).as("nothing of the failed batch commits").isEmpty();
+    }
+
+    private Map<String, String> config(String... overrides) {
+        Map<String, String> config = props(
+                "name", "task-it",
+                "topics", source,
+                "target.bootstrap.servers", kafka.bootstrapServers(),
+                "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", dlq,
+                "transactional.id.prefix", source);
+        config.putAll(props(overrides));
+        return config;
+    }
+
+    private TransactionalKafkaSinkTask start(FakeSinkTaskContext context, Map<String, String> config) {
+        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
+        tasks.add(task);
+        task.initialize(context);
+        task.start(config);
+        return task;
+    }
+}
