@@ -34,9 +34,9 @@ final class ConfigRules {
                     + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=all: name the dead-letter topic on"
                     + " the target cluster, or set " + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=none");
         }
-        if (config.progressTopic().isEmpty()) {
-            add(problems, TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG, "is required when "
-                    + TransactionalSinkConfig.DLQ_TOPIC_NAME_CONFIG + " is empty: name an existing topic on the"
+        if (config.tolerance() == Tolerance.NONE && config.progressTopic().isEmpty()) {
+            add(problems, TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG, "is required with "
+                    + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=none and no dead-letter topic: name an existing topic on the"
                     + " target cluster to keep the connector's progress against");
         }
         return problems;
