@@ -100,14 +100,22 @@ class TransactionalKafkaSinkConnectorIT {
     void copies10000RecordsExactlyOnceAndDeadLettersTheOnePercentPoisonOfSeveralKinds() {
         Topics topics = new Topics("e2e");
         List<Integer> poison = produce(topics, 0, 10_000);
-        connect.createConnector(topics.name, connectorConfig(topics));
+        Map<String, String> config = connectorConfig(topics);
+        config.put("transforms", "via");
+        config.put("transforms.via.type", "org.apache.kafka.connect.transforms.InsertHeader");
+        config.put("transforms.via.header", "via");
+        config.put("transforms.via.value.literal", "quarantine");
+        connect.createConnector(topics.name, config);
         connect.awaitRunning(topics.name, 2, Duration.ofSeconds(60));
 
         try (TargetCollector copied = new TargetCollector(kafka, topics.targets());
              TargetCollector letters = new TargetCollector(kafka, List.of(topics.dlq))) {
             copied.awaitAtLeast(9_900, LANDED);
             letters.awaitAtLeast(100, LANDED);
-            assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO), 10_000, poison);
+            List<ConsumerRecord<byte[], byte[]>> all = copied.drain(Duration.ofSeconds(3));
+            assertExactlyOnce(all, letters.drain(Duration.ZERO), 10_000, poison);
+            assertThat(all).allSatisfy(r -> assertThat(header(r, "via")).as("the SMT ran").isEqualTo("quarantine"));
+            assertThat(all).allSatisfy(r -> assertThat(TestData.text(r.key())).startsWith("key-"));
             ConsumerRecord<byte[], byte[]> letter = letters.drain(Duration.ZERO).get(0);
             assertThat(header(letter, DeadLetterHeaders.CONNECT_TOPIC)).startsWith(topics.prefix);
             assertThat(header(letter, DeadLetterHeaders.CONNECT_CONNECTOR_NAME)).isEqualTo(topics.name);

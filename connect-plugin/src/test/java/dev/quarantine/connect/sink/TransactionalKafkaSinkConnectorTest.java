@@ -1,0 +1,49 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.props;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+
+class TransactionalKafkaSinkConnectorTest {
+
+    @Test
+    void reportsEachBadSettingOnItsOwnKeyBeforeContactingAnyCluster() {
+        Map<String, List<String>> errors = errors(new TransactionalKafkaSinkConnector().validate(props(
+                "name", "c", "topics", "orders", "target.topic.format", "copy", "send.errors.tolerance", "maybe",
+                "dlq.payload.max.bytes", "10")).configValues());
+
+        assertThat(errors).containsOnlyKeys("target.bootstrap.servers", "target.topic.format",
+                "send.errors.tolerance", "dlq.payload.max.bytes");
+    }
+
+    @Test
+    void givesEveryTaskItsNumber() {
+        TransactionalKafkaSinkConnector connector = new TransactionalKafkaSinkConnector();
+        connector.start(props("name", "c", "topics", "orders", "target.bootstrap.servers", "t:9092",
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq"));
+
+        assertThat(connector.taskConfigs(3)).extracting(c -> c.get("quarantine.task.id"))
+                .containsExactly("0", "1", "2");
+        assertThat(connector.taskClass()).isEqualTo(TransactionalKafkaSinkTask.class);
+    }
+
+    @Test
+    void refusesToStartWithToleranceAllAndNoDeadLetterTopic() {
+        assertThatThrownBy(() -> new TransactionalKafkaSinkConnector().start(props("name", "c", "topics", "orders",
+                "target.bootstrap.servers", "t:9092")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("dlq.topic.name");
+    }
+
+    private static Map<String, List<String>> errors(List<ConfigValue> values) {
+        return values.stream().filter(v -> !v.errorMessages().isEmpty())
+                .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+    }
+}
