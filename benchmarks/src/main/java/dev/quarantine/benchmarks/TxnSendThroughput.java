@@ -3,7 +3,6 @@ package dev.quarantine.benchmarks;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -96,27 +95,29 @@ public final class TxnSendThroughput {
     }
 
     /**
-     * One measurement of every (mode, poison ratio), the order rotating from round to round. Round 0 is the warm-up:
+     * One measurement of every (mode, poison ratio), in groups whose transactions interleave. Round 0 is the warm-up:
      * not recorded, and without 10% poison ((b) would spend half a minute there).
      */
     private void round(int round, int transactions) throws ExecutionException, InterruptedException {
-        List<Run> runs = new ArrayList<>();
-        runs.add(new Run(Mode.C, 0));
-        for (int poison : POISON_PER_THOUSAND) {
-            if (round > 0 || poison < 100) {
-                runs.add(new Run(Mode.A, poison));
-                runs.add(new Run(Mode.B, poison));
-            }
-        }
-        Collections.rotate(runs, -round);
         StringBuilder line = new StringBuilder(round == 0 ? "warm-up:" : "round " + round + ":");
-        for (Run run : runs) {
-            Result result = measure(run, transactionsFor(run, transactions));
-            if (round > 0) {
-                results.add(run, result);
+        for (int poison : POISON_PER_THOUSAND) {
+            if (round == 0 && poison == 100) {
+                continue;
             }
-            line.append(String.format(" %s@%s=%.0f", run.mode().name().toLowerCase(), percent(run.poisonPerThousand()),
-                    result.recordsPerSecond()));
+            List<Run> group = new ArrayList<>();
+            if (poison == 0) {
+                group.add(new Run(Mode.C, 0));
+            }
+            group.add(new Run(Mode.A, poison));
+            group.add(new Run(Mode.B, poison));
+            for (Measurement measurement : measureTogether(group, transactions)) {
+                Result result = measurement.result();
+                if (round > 0) {
+                    results.add(measurement.run(), result);
+                }
+                line.append(String.format(" %s@%s=%.0f", measurement.run().mode().name().toLowerCase(),
+                        percent(poison), result.recordsPerSecond()));
+            }
         }
         System.out.println(line);
     }
@@ -139,26 +140,29 @@ public final class TxnSendThroughput {
     }
 
     /**
-     * On a new topic: writes transaction 0 (one record, untimed, so the producer learns the topic), then the timed
-     * transactions; verifies what was committed and deletes the topic.
+     * Gives each run a new topic and primes it, then runs the group's timed transactions interleaved one by one (the
+     * order rotating), so noise on the machine hits every mode alike; verifies what was committed, deletes the topics.
      */
-    private Result measure(Run run, int transactions) throws ExecutionException, InterruptedException {
-        String topic = "bench-" + run.mode().name().toLowerCase() + "-" + run.poisonPerThousand() + "-" + (++topics);
-        createTopic(topic);
-        Workload workload = new Workload(topic, run.poisonPerThousand(), transactions);
-        TransactionWriter writer = writers.get(run.mode());
-        long failedBefore = writer.failures().total();
-        writer.write(workload.transaction(0));
-        long begunBefore = writer.transactionsBegun();
-        long start = System.nanoTime();
-        for (int t = 1; t < workload.transactionCount(); t++) {
-            writer.write(workload.transaction(t));
+    private List<Measurement> measureTogether(List<Run> group, int transactions)
+            throws ExecutionException, InterruptedException {
+        List<Measurement> measurements = new ArrayList<>();
+        for (Run run : group) {
+            String topic = "bench-" + run.mode().name().toLowerCase() + "-" + run.poisonPerThousand() + "-" + (++topics);
+            createTopic(topic);
+            Workload workload = new Workload(topic, run.poisonPerThousand(), transactionsFor(run, transactions));
+            measurements.add(new Measurement(run, workload, writers.get(run.mode())));
         }
-        long elapsed = System.nanoTime() - start;
-        double attempts = (writer.transactionsBegun() - begunBefore) / (double) transactions;
-        verify(run, workload, writer.failures().total() - failedBefore, writer.failures());
-        admin.deleteTopics(List.of(topic)).all().get();
-        return new Result(transactions * (double) Workload.RECORDS_PER_TRANSACTION * 1e9 / elapsed, attempts);
+        measurements.forEach(Measurement::prime);
+        for (int t = 1; t <= transactions; t++) {
+            for (int i = 0; i < measurements.size(); i++) {
+                measurements.get((i + t) % measurements.size()).writeTimed(t);
+            }
+        }
+        for (Measurement measurement : measurements) {
+            verify(measurement);
+            admin.deleteTopics(List.of(measurement.workload().topic())).all().get();
+        }
+        return measurements;
     }
 
     /**
@@ -183,12 +187,15 @@ public final class TxnSendThroughput {
         }
     }
 
-    private void verify(Run run, Workload workload, long failed, Failures failures) {
-        if (failed != workload.poisonCount()) {
-            throw new IllegalStateException(run.mode().label + ": " + failed + " records failed, but the workload had "
-                    + workload.poisonCount() + " poison records; failures of this producer so far: " + failures);
+    private void verify(Measurement measurement) {
+        Workload workload = measurement.workload();
+        String mode = measurement.run().mode().label;
+        if (measurement.failed() != workload.poisonCount()) {
+            throw new IllegalStateException(mode + ": " + measurement.failed() + " records failed, but the workload had "
+                    + workload.poisonCount() + " poison records; failures of this producer so far: "
+                    + measurement.failures());
         }
-        workload.verify(TopicReader.readCommitted(kafka, workload.topic(), Duration.ofSeconds(120)), run.mode().label);
+        workload.verify(TopicReader.readCommitted(kafka, workload.topic(), Duration.ofSeconds(120)), mode);
     }
 
     private static void printSetup(int rounds, int transactions) {
@@ -202,8 +209,9 @@ public final class TxnSendThroughput {
         System.out.printf("(b): send all with a callback each, commit; when a send or the commit throws: abort, drop"
                 + " the records whose callback reported their own error, replay the rest in a new transaction%n");
         System.out.printf("per measurement: a new topic, 1 untimed record, then %d timed transactions (b with 0.1%%,"
-                        + " 1%%, 10%% poison: %d, %d, 1); %d rounds after a warm-up round; every measurement verified"
-                        + " with a read_committed consumer%n", transactions,
+                        + " 1%%, 10%% poison: %d, %d, 1), interleaved one by one with the other modes at that ratio;"
+                        + " %d rounds after a warm-up round; each measurement verified with a read_committed"
+                        + " consumer%n", transactions,
                 transactionsFor(new Run(Mode.B, 1), transactions), transactionsFor(new Run(Mode.B, 10), transactions),
                 rounds);
     }
