@@ -181,9 +181,11 @@ public final class TransactionalSinkConfig extends AbstractConfig {
                 Validators.implementing(Converter.class), Importance.LOW,
                 String.format(TARGET_CONVERTER_DOC, "value", TARGET_VALUE_CONVERTER_CONFIG + "."), CONVERTERS_GROUP,
                 ++order, Width.LONG, "Target value converter");
-        def.define(TARGET_HEADER_CONVERTER_CONFIG, Type.CLASS, ByteArrayConverter.class,
+        def.define(TARGET_HEADER_CONVERTER_CONFIG, Type.CLASS, BytesOrStringHeaderConverter.class,
                 Validators.implementing(HeaderConverter.class), Importance.LOW,
-                String.format(TARGET_CONVERTER_DOC, "headers", TARGET_HEADER_CONVERTER_CONFIG + "."),
+                String.format(TARGET_CONVERTER_DOC, "headers", TARGET_HEADER_CONVERTER_CONFIG + ".")
+                        + " The default writes headers that arrived as bytes unchanged and headers an SMT added as"
+                        + " strings (UTF-8).",
                 CONVERTERS_GROUP, ++order, Width.LONG, "Target header converter");
         return def;
     }

@@ -75,6 +75,19 @@ class RecordConverterTest {
                 .hasCauseInstanceOf(org.apache.kafka.connect.errors.DataException.class);
     }
 
+    @Test
+    void writesHeadersThatArrivedAsBytesUnchangedAndHeadersAddedByTransformsAsStrings() {
+        SinkRecord record = sinkRecord("orders", 0, 4, "k", bytes("v"), 1L);
+        record.headers().addString("via", "quarantine");
+        RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), byteArrayConverter(true),
+                byteArrayConverter(false), new BytesOrStringHeaderConverter());
+
+        ProducerRecord<byte[], byte[]> converted = converter.convert(record);
+
+        assertThat(text(converted.headers().lastHeader("id").value())).isEqualTo("4");
+        assertThat(text(converted.headers().lastHeader("via").value())).isEqualTo("quarantine");
+    }
+
     private static RecordConverter byteArray(String format) {
         return new RecordConverter(new TopicFormat(format), byteArrayConverter(true), byteArrayConverter(false),
                 new ByteArrayConverter());
