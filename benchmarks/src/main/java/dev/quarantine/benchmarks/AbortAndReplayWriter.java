@@ -28,16 +28,19 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * of records still waiting in its buffer with the very exception instance of the record that caused the failure.
  * So a record counts as failed only when its callback is the first to report an exception instance (and the error is
  * neither retriable nor a TransactionAbortedException); the others were aborted because of it and are replayed. A
- * record sent after the producer entered its error state is not sent at all, so a batch with several poison records
- * may take several attempts.
+ * record sent after the producer entered its error state is not sent at all, and several poison records failing in
+ * one attempt all report the same instance (Kafka keeps one RecordTooLargeException for a MESSAGE_TOO_LARGE without
+ * message), so this code drops one record per failed attempt: a batch with n poison records takes n + 1 attempts.
+ * Each failed attempt costs the poison's round trip, the retries (after {@code retry.backoff.ms}) of the batches in
+ * flight behind it, which the broker answers with OUT_OF_ORDER_SEQUENCE_NUMBER, and the abort.
  */
 final class AbortAndReplayWriter implements TransactionWriter {
 
     private static final int MAX_ATTEMPTS = 1_000;
 
     private final Producer<byte[], byte[]> producer;
-    private long transactions;
     private final Failures dropped = new Failures();
+    private long transactions;
 
     AbortAndReplayWriter(Map<String, Object> configs) {
         producer = new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());

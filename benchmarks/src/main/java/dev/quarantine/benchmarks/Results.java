@@ -27,12 +27,12 @@ final class Results {
         System.out.println();
         System.out.printf("%-7s %12s %12s %14s %12s %7s %7s%n", "poison", "(a) rec/s", "(b) rec/s",
                 "(b) txn tries", "(c) rec/s", "a/c", "a/b");
-        List<Result> c = byRun.get(new Run(Mode.C, 0));
         double acAtZero = Double.NaN;
         double abAtOnePercent = Double.NaN;
         for (int poison : poisonPerThousand) {
             List<Result> a = byRun.get(new Run(Mode.A, poison));
             List<Result> b = byRun.get(new Run(Mode.B, poison));
+            List<Result> c = byRun.get(new Run(Mode.C, poison));
             double ac = medianRatio(a, c);
             double ab = medianRatio(a, b);
             System.out.printf("%-7s %12.0f %12.0f %14.1f %12.0f %7.2f %7.2f%n", TxnSendThroughput.percent(poison),
@@ -40,8 +40,9 @@ final class Results {
             acAtZero = poison == 0 ? ac : acAtZero;
             abAtOnePercent = poison == 10 ? ab : abAtOnePercent;
         }
-        System.out.println("records/s: input records (poison included) per second, median over the rounds;"
-                + " (b) txn tries: transactions begun per batch; a/c, a/b: median of the ratios within a round");
+        System.out.println("records/s: input records (poison included) per second, median over the rounds; (c) has"
+                + " no poison and runs interleaved with (a) and (b) at each ratio; (b) txn tries: transactions begun"
+                + " per batch of 1,000; a/c, a/b: median over the rounds of the ratio within a round");
         System.out.println();
         target("at 0% poison, a/c", acAtZero, TARGET_A_OVER_C_AT_0);
         target("at 1% poison, a/b", abAtOnePercent, TARGET_A_OVER_B_AT_1_PERCENT);

@@ -20,8 +20,9 @@ import dev.quarantine.sandbox.TopicReader;
 /**
  * End-to-end throughput of transactions with poison records on a local broker, three ways side by side in one
  * process: (a) TxnSendProducer with IGNORE_SEND_ERRORS, (b) a plain KafkaProducer that aborts and replays the batch
- * without the failed records, (c) a plain KafkaProducer with no poison, the ceiling. Rounds alternate the modes, so
- * machine noise hits all of them; every measurement is checked against what a read_committed consumer sees.
+ * without the failed records, (c) a plain KafkaProducer with no poison, the ceiling. At each poison ratio the three
+ * run interleaved, transaction by transaction, so machine noise hits them alike; every measurement is checked against
+ * what a read_committed consumer sees.
  *
  * <p>{@code -Drounds=5 -Dtransactions=50} (timed transactions per measurement) change the size of the run.
  */
@@ -95,8 +96,8 @@ public final class TxnSendThroughput {
     }
 
     /**
-     * One measurement of every (mode, poison ratio), in groups whose transactions interleave. Round 0 is the warm-up:
-     * not recorded, and without 10% poison ((b) would spend half a minute there).
+     * One measurement of every (mode, poison ratio): at each ratio, (a) and (b) interleaved with (c), which never has
+     * poison. Round 0 is the warm-up: not recorded, and without 10% poison ((b) would spend half a minute there).
      */
     private void round(int round, int transactions) throws ExecutionException, InterruptedException {
         StringBuilder line = new StringBuilder(round == 0 ? "warm-up:" : "round " + round + ":");
@@ -104,12 +105,7 @@ public final class TxnSendThroughput {
             if (round == 0 && poison == 100) {
                 continue;
             }
-            List<Run> group = new ArrayList<>();
-            if (poison == 0) {
-                group.add(new Run(Mode.C, 0));
-            }
-            group.add(new Run(Mode.A, poison));
-            group.add(new Run(Mode.B, poison));
+            List<Run> group = List.of(new Run(Mode.C, poison), new Run(Mode.A, poison), new Run(Mode.B, poison));
             for (Measurement measurement : measureTogether(group, transactions)) {
                 Result result = measurement.result();
                 if (round > 0) {
@@ -123,9 +119,8 @@ public final class TxnSendThroughput {
     }
 
     /**
-     * (b) takes one attempt per poison record in a transaction (a later send fails as soon as the producer is in
-     * its error state, so the other poison records of the batch are not even tried), about 0.1 to 0.3 s each:
-     * it measures fewer transactions as poison grows, to keep the run within minutes.
+     * (b) takes one attempt per poison record in a transaction (see {@link AbortAndReplayWriter}), 0.1 to 0.3 s each
+     * here: it measures fewer transactions as poison grows, to keep the run within minutes.
      */
     private static int transactionsFor(Run run, int transactions) {
         if (run.mode() != Mode.B) {
@@ -149,7 +144,8 @@ public final class TxnSendThroughput {
         for (Run run : group) {
             String topic = "bench-" + run.mode().name().toLowerCase() + "-" + run.poisonPerThousand() + "-" + (++topics);
             createTopic(topic);
-            Workload workload = new Workload(topic, run.poisonPerThousand(), transactionsFor(run, transactions));
+            int poison = run.mode() == Mode.C ? 0 : run.poisonPerThousand();
+            Workload workload = new Workload(topic, poison, transactionsFor(run, transactions));
             measurements.add(new Measurement(run, workload, writers.get(run.mode())));
         }
         measurements.forEach(Measurement::prime);
