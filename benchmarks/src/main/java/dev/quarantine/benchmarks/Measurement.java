@@ -1,15 +1,17 @@
 package dev.quarantine.benchmarks;
 
+import java.util.Arrays;
+
 import dev.quarantine.benchmarks.TxnSendThroughput.Result;
 import dev.quarantine.benchmarks.TxnSendThroughput.Run;
 
-/** One (mode, poison ratio) of a round: its workload, its writer, and the time its timed transactions took. */
+/** One (mode, poison ratio) of a round: its workload, its writer, and the time each timed transaction took. */
 final class Measurement {
 
     private final Run run;
     private final Workload workload;
     private final TransactionWriter writer;
-    private long nanos;
+    private final long[] nanos;
     private long failedBefore;
     private long begunBefore;
 
@@ -17,6 +19,7 @@ final class Measurement {
         this.run = run;
         this.workload = workload;
         this.writer = writer;
+        this.nanos = new long[workload.transactionCount() - 1];
     }
 
     Run run() {
@@ -39,7 +42,7 @@ final class Measurement {
         if (t < workload.transactionCount()) {
             long start = System.nanoTime();
             writer.write(workload.transaction(t));
-            nanos += System.nanoTime() - start;
+            nanos[t - 1] = System.nanoTime() - start;
         }
     }
 
@@ -53,9 +56,18 @@ final class Measurement {
         return writer.failures();
     }
 
+    /**
+     * Records per second from the median transaction (robust to stalls from other processes on the machine) and from
+     * the total time, and transactions begun per batch.
+     */
     Result result() {
-        int timed = workload.transactionCount() - 1;
-        return new Result(timed * (double) Workload.RECORDS_PER_TRANSACTION * 1e9 / nanos,
-                (writer.transactionsBegun() - begunBefore) / (double) timed);
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
+        double total = Arrays.stream(nanos).sum();
+        return new Result(Workload.RECORDS_PER_TRANSACTION * 1e9 / median,
+                nanos.length * (double) Workload.RECORDS_PER_TRANSACTION * 1e9 / total,
+                (writer.transactionsBegun() - begunBefore) / (double) nanos.length);
     }
 }

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 import dev.quarantine.benchmarks.TxnSendThroughput.Mode;
 import dev.quarantine.benchmarks.TxnSendThroughput.Result;
@@ -22,27 +23,34 @@ final class Results {
         byRun.computeIfAbsent(run, r -> new ArrayList<>()).add(result);
     }
 
-    /** Prints records/s (medians over the rounds) and a/c, a/b (medians of the ratios within each round). */
+    /**
+     * Prints records/s (medians over the rounds) and a/c, a/b (medians over the rounds of the ratio within a round),
+     * from the median transaction time, and the two ratios from the total time too.
+     */
     void print(int[] poisonPerThousand) {
         System.out.println();
-        System.out.printf("%-7s %12s %12s %14s %12s %7s %7s%n", "poison", "(a) rec/s", "(b) rec/s",
-                "(b) txn tries", "(c) rec/s", "a/c", "a/b");
+        System.out.printf("%-7s %11s %11s %11s %11s %7s %7s %11s %11s%n", "poison", "(a) rec/s", "(b) rec/s",
+                "(b) tries", "(c) rec/s", "a/c", "a/b", "a/c total", "a/b total");
         double acAtZero = Double.NaN;
         double abAtOnePercent = Double.NaN;
         for (int poison : poisonPerThousand) {
             List<Result> a = byRun.get(new Run(Mode.A, poison));
             List<Result> b = byRun.get(new Run(Mode.B, poison));
             List<Result> c = byRun.get(new Run(Mode.C, poison));
-            double ac = medianRatio(a, c);
-            double ab = medianRatio(a, b);
-            System.out.printf("%-7s %12.0f %12.0f %14.1f %12.0f %7.2f %7.2f%n", TxnSendThroughput.percent(poison),
-                    median(a, false), median(b, false), median(b, true), median(c, false), ac, ab);
+            double ac = medianRatio(a, c, Result::recordsPerSecond);
+            double ab = medianRatio(a, b, Result::recordsPerSecond);
+            System.out.printf("%-7s %11.0f %11.0f %11.1f %11.0f %7.2f %7.2f %11.2f %11.2f%n",
+                    TxnSendThroughput.percent(poison), median(a, Result::recordsPerSecond),
+                    median(b, Result::recordsPerSecond), median(b, Result::attemptsPerTransaction),
+                    median(c, Result::recordsPerSecond), ac, ab, medianRatio(a, c, Result::overallRecordsPerSecond),
+                    medianRatio(a, b, Result::overallRecordsPerSecond));
             acAtZero = poison == 0 ? ac : acAtZero;
             abAtOnePercent = poison == 10 ? ab : abAtOnePercent;
         }
-        System.out.println("records/s: input records (poison included) per second, median over the rounds; (c) has"
-                + " no poison and runs interleaved with (a) and (b) at each ratio; (b) txn tries: transactions begun"
-                + " per batch of 1,000; a/c, a/b: median over the rounds of the ratio within a round");
+        System.out.println("rec/s: input records (poison included) per second, from the median transaction time of a"
+                + " measurement, median over the rounds; (c) has no poison and runs interleaved with (a) and (b) at"
+                + " each ratio; (b) tries: transactions begun per batch of 1,000; a/c, a/b: median over the rounds of"
+                + " the ratio within a round; \"total\": the same ratios from the total time of each measurement");
         System.out.println();
         target("at 0% poison, a/c", acAtZero, TARGET_A_OVER_C_AT_0);
         target("at 1% poison, a/b", abAtOnePercent, TARGET_A_OVER_B_AT_1_PERCENT);
@@ -52,15 +60,15 @@ final class Results {
         System.out.printf("target %s >= %.2f: %.2f %s%n", what, goal, value, value >= goal ? "PASS" : "MISS");
     }
 
-    private static double median(List<Result> results, boolean attempts) {
-        return median(results.stream()
-                .mapToDouble(r -> attempts ? r.attemptsPerTransaction() : r.recordsPerSecond()).toArray());
+    private static double median(List<Result> results, ToDoubleFunction<Result> value) {
+        return median(results.stream().mapToDouble(value).toArray());
     }
 
-    private static double medianRatio(List<Result> numerators, List<Result> denominators) {
+    private static double medianRatio(List<Result> numerators, List<Result> denominators,
+                                      ToDoubleFunction<Result> value) {
         double[] ratios = new double[numerators.size()];
         for (int i = 0; i < ratios.length; i++) {
-            ratios[i] = numerators.get(i).recordsPerSecond() / denominators.get(i).recordsPerSecond();
+            ratios[i] = value.applyAsDouble(numerators.get(i)) / value.applyAsDouble(denominators.get(i));
         }
         return median(ratios);
     }
