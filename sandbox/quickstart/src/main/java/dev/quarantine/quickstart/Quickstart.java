@@ -1,6 +1,7 @@
 package dev.quarantine.quickstart;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,12 +44,18 @@ public final class Quickstart {
         this.out = out;
     }
 
+    /** Where bin/quickstart finds the plugin archive and the worker classpath that {@code mvn package} built. */
+    static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "connect-plugin/target/plugin"));
+    static final Path WORKER_CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
+            "connect-plugin/target/connect-worker-classpath.txt"));
+
     public static void main(String[] args) {
         System.out.println("Starting a local Kafka broker (KRaft, 127.0.0.1) ...");
         try (LocalKafka kafka = LocalKafka.create().start()) {
             System.out.println("Kafka is up on " + kafka.bootstrapServers() + "\n");
             new Quickstart(kafka, System.out).run(TxnSendOption.IGNORE_SEND_ERRORS);
             new Quickstart(kafka, System.out).run(TxnSendOption.NONE);
+            new ConnectQuickstart(kafka, PLUGIN_PATH, WORKER_CLASSPATH, System.out).run();
         }
     }
 

@@ -1,0 +1,146 @@
+package dev.quarantine.quickstart;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/**
+ * The Connect part of the demo: a real Connect worker (its own JVM, the plugin loaded from {@code plugin.path})
+ * copies 1,000 orders with {@code TransactionalKafkaSinkConnector}; 10 of them the target topic rejects (too large,
+ * too old) and go to the dead-letter topic in the same transactions.
+ */
+final class ConnectQuickstart {
+
+    /** What landed where, as a read_committed consumer sees it. */
+    record Outcome(int copied, int distinctCopied, int deadLettered) {
+    }
+
+    static final int ORDERS = 1000;
+    static final String SOURCE = "shop-orders";
+    static final String TARGET = "copy.shop-orders";
+    static final String DEAD_LETTERS = "copy.dead-letters";
+    private static final String CONNECTOR = "orders-copy";
+    private static final Duration DEADLINE = Duration.ofMinutes(2);
+
+    private final LocalKafka kafka;
+    private final Path pluginPath;
+    private final Path workerClasspath;
+    private final PrintStream out;
+
+    ConnectQuickstart(LocalKafka kafka, Path pluginPath, Path workerClasspath, PrintStream out) {
+        this.kafka = kafka;
+        this.pluginPath = pluginPath;
+        this.workerClasspath = workerClasspath;
+        this.out = out;
+    }
+
+    Outcome run() {
+        out.printf("== Kafka Connect: %d orders copied by TransactionalKafkaSinkConnector, 1%% poison ==%n", ORDERS);
+        kafka.createTopic(SOURCE, 3, Map.of());
+        kafka.createTopic(TARGET, 3, Map.of("max.message.bytes", "10000",
+                "message.timestamp.before.max.ms", String.valueOf(Duration.ofDays(1).toMillis())));
+        kafka.createTopic(DEAD_LETTERS, 1, Map.of());
+        produceOrders();
+        out.println("  starting a Connect worker (own JVM, plugin.path=" + pluginPath + ") ...");
+        try (LocalConnect connect = LocalConnect.create(kafka, pluginPath, LocalConnect.readClasspath(workerClasspath))
+                .start()) {
+            connect.createConnector(CONNECTOR, connectorConfig());
+            connect.awaitRunning(CONNECTOR, 2, Duration.ofSeconds(60));
+            out.println("  connector " + CONNECTOR + " is RUNNING with 2 tasks");
+            Outcome outcome = awaitAllLanded();
+            out.printf("  %s: %d records (%d distinct)%n", TARGET, outcome.copied(), outcome.distinctCopied());
+            out.printf("  %s: %d dead letters%n", DEAD_LETTERS, outcome.deadLettered());
+            deadLettersByError().forEach((error, count) -> out.printf("    %3d x %s%n", count, error));
+            out.println();
+            return outcome;
+        }
+    }
+
+    private void produceOrders() {
+        try (KafkaProducer<byte[], byte[]> producer =
+                     new KafkaProducer<>(kafka.clientProps(), new ByteArraySerializer(), new ByteArraySerializer())) {
+            long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+            for (int i = 0; i < ORDERS; i++) {
+                byte[] key = ("order-" + i).getBytes(StandardCharsets.UTF_8);
+                if (i % 100 == 42 && i % 200 == 42) {
+                    producer.send(new ProducerRecord<>(SOURCE, null, key, new byte[20_000]));
+                } else if (i % 100 == 42) {
+                    producer.send(new ProducerRecord<>(SOURCE, null, twoDaysAgo, key, value(i)));
+                } else {
+                    producer.send(new ProducerRecord<>(SOURCE, key, value(i)));
+                }
+            }
+        }
+    }
+
+    private static byte[] value(int i) {
+        return ("{\"order\":" + i + "}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private Map<String, String> connectorConfig() {
+        return Map.ofEntries(
+                Map.entry("connector.class", "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector"),
+                Map.entry("tasks.max", "2"),
+                Map.entry("topics", SOURCE),
+                Map.entry("key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter"),
+                Map.entry("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter"),
+                Map.entry("header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter"),
+                Map.entry("target.bootstrap.servers", kafka.bootstrapServers()),
+                Map.entry("target.topic.format", "copy.${topic}"),
+                Map.entry("dlq.topic.name", DEAD_LETTERS),
+                Map.entry("consumer.override.auto.offset.reset", "earliest"));
+    }
+
+    private Outcome awaitAllLanded() {
+        Instant deadline = Instant.now().plus(DEADLINE);
+        while (true) {
+            List<ConsumerRecord<byte[], byte[]>> copied = committed(TARGET);
+            int deadLettered = committed(DEAD_LETTERS).size();
+            Set<String> distinct = new HashSet<>();
+            copied.forEach(r -> distinct.add(new String(r.key(), StandardCharsets.UTF_8)));
+            if (copied.size() + deadLettered >= ORDERS || Instant.now().isAfter(deadline)) {
+                return new Outcome(copied.size(), distinct.size(), deadLettered);
+            }
+            sleep();
+        }
+    }
+
+    private Map<String, Long> deadLettersByError() {
+        return committed(DEAD_LETTERS).stream().collect(Collectors.groupingBy(r -> {
+            Header header = r.headers().lastHeader(DeadLetterHeaders.CONNECT_EXCEPTION);
+            return header == null ? "(no header)" : new String(header.value(), StandardCharsets.UTF_8);
+        }, TreeMap::new, Collectors.counting()));
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
+        return TopicReader.readCommitted(kafka, topic, Duration.ofSeconds(30));
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

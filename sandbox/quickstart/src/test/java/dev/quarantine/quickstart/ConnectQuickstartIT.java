@@ -1,0 +1,31 @@
+package dev.quarantine.quickstart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+
+@ExtendWith(LocalKafkaExtension.class)
+class ConnectQuickstartIT {
+
+    @Test
+    void connectorCopies990OrdersOnceAndDeadLettersTheTenTheTargetRejects(LocalKafka kafka) {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8);
+
+        ConnectQuickstart.Outcome outcome =
+                new ConnectQuickstart(kafka, Quickstart.PLUGIN_PATH, Quickstart.WORKER_CLASSPATH, out).run();
+
+        assertThat(outcome).isEqualTo(new ConnectQuickstart.Outcome(990, 990, 10));
+        assertThat(text.toString(StandardCharsets.UTF_8)).contains("RUNNING with 2 tasks",
+                "5 x org.apache.kafka.common.errors.RecordTooLargeException",
+                "5 x org.apache.kafka.common.errors.InvalidTimestampException");
+    }
+}
