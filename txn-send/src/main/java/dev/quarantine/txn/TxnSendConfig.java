@@ -46,6 +46,13 @@ public final class TxnSendConfig extends AbstractConfig {
             + " get before it is refreshed in the background. A topic seen as missing is looked up again after a"
             + " second; a partition beyond the cached count triggers an immediate refresh.";
 
+    public static final String MISSING_TOPIC_WAIT_MS_CONFIG = PREFIX + "missing.topic.wait.ms";
+    public static final long MISSING_TOPIC_WAIT_MS_DEFAULT = 1_000L;
+    public static final String MISSING_TOPIC_WAIT_MS_DOC = "How long a topic that the cluster describes as unknown"
+            + " the first time it is seen is looked up again before a record to it is left out with"
+            + " UnknownTopicOrPartitionException (a topic created a moment ago may not have reached every broker)."
+            + " KafkaProducer itself would wait max.block.ms and then fail the transaction.";
+
     private static final ConfigDef PRODUCER_LIMITS = new ConfigDef()
             .define(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Type.INT, 1024 * 1024, Importance.LOW, "")
             .define(ProducerConfig.BUFFER_MEMORY_CONFIG, Type.LONG, 32 * 1024 * 1024L, Importance.LOW, "")
@@ -71,7 +78,10 @@ public final class TxnSendConfig extends AbstractConfig {
                         TOPIC_CHECKS_ENABLE_DOC, GROUP, ++order, Width.SHORT, "Check records against their topic")
                 .define(TOPIC_METADATA_MAX_AGE_MS_CONFIG, Type.LONG, TOPIC_METADATA_MAX_AGE_MS_DEFAULT,
                         ConfigDef.Range.atLeast(0), Importance.LOW, TOPIC_METADATA_MAX_AGE_MS_DOC, GROUP, ++order,
-                        Width.SHORT, "Topic metadata max age (ms)");
+                        Width.SHORT, "Topic metadata max age (ms)")
+                .define(MISSING_TOPIC_WAIT_MS_CONFIG, Type.LONG, MISSING_TOPIC_WAIT_MS_DEFAULT,
+                        ConfigDef.Range.atLeast(0), Importance.LOW, MISSING_TOPIC_WAIT_MS_DOC, GROUP, ++order,
+                        Width.SHORT, "Missing topic wait (ms)");
     }
 
     /** The producer configs without the settings of this class, to hand to {@code KafkaProducer}. */
@@ -91,6 +101,10 @@ public final class TxnSendConfig extends AbstractConfig {
 
     public Duration topicMetadataMaxAge() {
         return Duration.ofMillis(getLong(TOPIC_METADATA_MAX_AGE_MS_CONFIG));
+    }
+
+    public Duration missingTopicWait() {
+        return Duration.ofMillis(getLong(MISSING_TOPIC_WAIT_MS_CONFIG));
     }
 
     int maxRequestSize() {

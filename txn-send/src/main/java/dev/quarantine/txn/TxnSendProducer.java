@@ -99,8 +99,8 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
         this.transactional = config.transactionalId().isPresent();
         this.defaultOption = config.defaultOption();
         this.topics = config.topicChecksEnabled()
-                ? new TopicMetadataCache(() -> Admin.create(adminConfigs(configs, config)), config.topicMetadataMaxAge(),
-                        config.maxBlock())
+                ? new TopicMetadataCache(new AdminTopicDescriber(() -> Admin.create(adminConfigs(configs, config))),
+                        config.topicMetadataMaxAge(), config.maxBlock(), config.missingTopicWait())
                 : null;
         this.checks = new RecordChecks(config.maxRequestSize(), config.bufferMemory(), topics);
         this.metrics = new ErrorClassMetrics("kafka.producer", "txn-send-metrics", "records-skipped",
