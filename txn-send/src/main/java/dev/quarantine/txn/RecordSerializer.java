@@ -21,15 +21,13 @@ final class RecordSerializer<K, V> implements AutoCloseable {
 
     private final Serializer<K> key;
     private final Serializer<V> value;
-    private final ReusingSerializer<K> reusingKey;
-    private final ReusingSerializer<V> reusingValue;
+    private final ThreadLocal<ReusingSerializer.Kept> kept;
     private final boolean owned;
 
     private RecordSerializer(Serializer<K> key, Serializer<V> value, boolean reusing, boolean owned) {
         this.key = key;
         this.value = value;
-        this.reusingKey = reusing ? new ReusingSerializer<>(key) : null;
-        this.reusingValue = reusing ? new ReusingSerializer<>(value) : null;
+        this.kept = reusing ? ThreadLocal.withInitial(ReusingSerializer.Kept::new) : null;
         this.owned = owned;
     }
 
@@ -45,39 +43,45 @@ final class RecordSerializer<K, V> implements AutoCloseable {
                 key == null || value == null);
     }
 
+    /** A serializer for the KafkaProducer built here, handing over the key bytes made by {@link #serialize}. */
     Serializer<K> keyForProducer() {
-        return reusingKey;
+        return new ReusingSerializer<>(key, kept, true);
     }
 
+    /** A serializer for the KafkaProducer built here, handing over the value bytes made by {@link #serialize}. */
     Serializer<V> valueForProducer() {
-        return reusingValue;
+        return new ReusingSerializer<>(value, kept, false);
     }
 
     Serialized serialize(ProducerRecord<K, V> record) {
         byte[] keyBytes;
         byte[] valueBytes;
         try {
-            keyBytes = reusingKey != null
-                    ? reusingKey.serializeAndKeep(record.topic(), record.headers(), record.key())
-                    : key.serialize(record.topic(), record.headers(), record.key());
+            keyBytes = key.serialize(record.topic(), record.headers(), record.key());
         } catch (ClassCastException e) {
             throw classCast("key", record.key(), ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, key, e);
         }
         try {
-            valueBytes = reusingValue != null
-                    ? reusingValue.serializeAndKeep(record.topic(), record.headers(), record.value())
-                    : value.serialize(record.topic(), record.headers(), record.value());
+            valueBytes = value.serialize(record.topic(), record.headers(), record.value());
         } catch (ClassCastException e) {
             throw classCast("value", record.value(), ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, value, e);
+        }
+        if (kept != null) {
+            ReusingSerializer.Kept slot = kept.get();
+            slot.key = record.key();
+            slot.keyBytes = keyBytes;
+            slot.hasKey = true;
+            slot.value = record.value();
+            slot.valueBytes = valueBytes;
+            slot.hasValue = true;
         }
         return new Serialized(keyBytes, valueBytes);
     }
 
     /** Drops the bytes kept for the producer on this thread (after the send, or when the record is left out). */
     void forget() {
-        if (reusingKey != null) {
-            reusingKey.forget();
-            reusingValue.forget();
+        if (kept != null) {
+            kept.get().clear();
         }
     }
 

@@ -6,47 +6,56 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Wraps the user's serializer inside the {@code KafkaProducer} of a {@link TxnSendProducer}, so a record that was
- * serialized for the up-front checks is not serialized a second time: {@link #serializeAndKeep} remembers the bytes
- * for the object it was given, on this thread, and the producer's next call for that same object gets them back.
+ * Wraps the user's serializer inside the {@code KafkaProducer} of a {@link TxnSendProducer}, so a record serialized
+ * for the up-front checks is not serialized a second time: {@link RecordSerializer} keeps the bytes it made for the
+ * key and value objects, on this thread, and the producer's next call for that same object gets them back.
  */
 final class ReusingSerializer<T> implements Serializer<T> {
 
-    private static final class Kept {
-        Object data;
-        byte[] bytes;
-        boolean present;
+    /** The bytes made for one record on one thread; key and value share it to save thread-local look-ups. */
+    static final class Kept {
+        Object key;
+        byte[] keyBytes;
+        boolean hasKey;
+        Object value;
+        byte[] valueBytes;
+        boolean hasValue;
+
+        void clear() {
+            key = null;
+            keyBytes = null;
+            hasKey = false;
+            value = null;
+            valueBytes = null;
+            hasValue = false;
+        }
     }
 
     private final Serializer<T> serializer;
-    private final ThreadLocal<Kept> kept = ThreadLocal.withInitial(Kept::new);
+    private final ThreadLocal<Kept> kept;
+    private final boolean isKey;
 
-    ReusingSerializer(Serializer<T> serializer) {
+    ReusingSerializer(Serializer<T> serializer, ThreadLocal<Kept> kept, boolean isKey) {
         this.serializer = serializer;
-    }
-
-    byte[] serializeAndKeep(String topic, Headers headers, T data) {
-        byte[] bytes = serializer.serialize(topic, headers, data);
-        Kept slot = kept.get();
-        slot.data = data;
-        slot.bytes = bytes;
-        slot.present = true;
-        return bytes;
-    }
-
-    void forget() {
-        Kept slot = kept.get();
-        slot.data = null;
-        slot.bytes = null;
-        slot.present = false;
+        this.kept = kept;
+        this.isKey = isKey;
     }
 
     @Override
     public byte[] serialize(String topic, Headers headers, T data) {
         Kept slot = kept.get();
-        if (slot.present && slot.data == data) {
-            byte[] bytes = slot.bytes;
-            forget();
+        if (isKey && slot.hasKey && slot.key == data) {
+            byte[] bytes = slot.keyBytes;
+            slot.key = null;
+            slot.keyBytes = null;
+            slot.hasKey = false;
+            return bytes;
+        }
+        if (!isKey && slot.hasValue && slot.value == data) {
+            byte[] bytes = slot.valueBytes;
+            slot.value = null;
+            slot.valueBytes = null;
+            slot.hasValue = false;
             return bytes;
         }
         return serializer.serialize(topic, headers, data);
