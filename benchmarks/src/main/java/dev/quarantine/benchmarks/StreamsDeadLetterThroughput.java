@@ -44,7 +44,7 @@ import dev.quarantine.streams.IgnoreSendErrorsClientSupplier;
 public final class StreamsDeadLetterThroughput {
 
     private static final int RECORDS = Integer.getInteger("records", 100_000);
-    private static final int ROUNDS = Integer.getInteger("rounds", 3);
+    private static final int ROUNDS = Integer.getInteger("rounds", 5);
     private static final int RECORD_BYTES = 1024;
     private static final int OUTPUT_MAX_MESSAGE_BYTES = 16 * 1024;
     private static final Duration STOCK_POISON_CAP = Duration.ofSeconds(60);
@@ -73,7 +73,8 @@ public final class StreamsDeadLetterThroughput {
         produceInputs(poisoned, 100);
         System.out.printf("Kafka Streams exactly_once_v2, %,d records of %d B, %d rounds (median)%n", RECORDS,
                 RECORD_BYTES, ROUNDS);
-        runApp("warm-up", clean, false, Duration.ofMinutes(5));
+        runApp("warm-up-stock", clean, false, Duration.ofMinutes(5));
+        runApp("warm-up-ours", poisoned, true, Duration.ofMinutes(5));
         List<Double> stock = new ArrayList<>();
         List<Double> ours = new ArrayList<>();
         List<Double> oursPoison = new ArrayList<>();
@@ -86,6 +87,14 @@ public final class StreamsDeadLetterThroughput {
         double stockRate = median(stock);
         double oursRate = median(ours);
         double oursPoisonRate = median(oursPoison);
+        List<Double> oursVsStock = new ArrayList<>();
+        List<Double> poisonVsClean = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            oursVsStock.add(ours.get(round) / stock.get(round));
+            poisonVsClean.add(oursPoison.get(round) / ours.get(round));
+        }
+        double ratio0 = median(oursVsStock);
+        double ratio1 = median(poisonVsClean);
         System.out.println();
         System.out.println("| app | poison | records/s |");
         System.out.println("| --- | --- | ---: |");
@@ -95,10 +104,12 @@ public final class StreamsDeadLetterThroughput {
         System.out.printf("| stock Kafka Streams | 1%% | %,.0f (stopped after %d s) |%n", stockPoison,
                 STOCK_POISON_CAP.toSeconds());
         System.out.println();
-        System.out.printf("ours / stock at 0%% poison: %.3f (target >= 0.97: %s)%n", oursRate / stockRate,
-                oursRate / stockRate >= 0.97 ? "PASS" : "MISS");
-        System.out.printf("ours at 1%% / ours at 0%%:   %.3f (target >= 0.90: %s)%n", oursPoisonRate / oursRate,
-                oursPoisonRate / oursRate >= 0.90 ? "PASS" : "MISS");
+        System.out.println("(records/s: median over the rounds; ratios: median over the rounds of the ratio within a"
+                + " round, as the apps of a round run one after the other under the same conditions)");
+        System.out.printf("ours / stock at 0%% poison: %.3f (target >= 0.97: %s)%n", ratio0,
+                ratio0 >= 0.97 ? "PASS" : "MISS");
+        System.out.printf("ours at 1%% / ours at 0%%:   %.3f (target >= 0.90: %s)%n", ratio1,
+                ratio1 >= 0.90 ? "PASS" : "MISS");
     }
 
     /** Runs one app over {@code input} until every record is committed (or {@code cap}); returns records/s. */
@@ -159,9 +170,9 @@ public final class StreamsDeadLetterThroughput {
         return props;
     }
 
-    /** A poison input (first byte 'P') becomes an output larger than the output topic accepts. */
+    /** A poison input (first byte 'P') becomes an output 1 KiB larger than the output topic accepts. */
     private static byte[] transform(byte[] value) {
-        return value[0] == 'P' ? new byte[OUTPUT_MAX_MESSAGE_BYTES * 2] : value;
+        return value[0] == 'P' ? new byte[OUTPUT_MAX_MESSAGE_BYTES + RECORD_BYTES] : value;
     }
 
     private void produceInputs(String topic, int poisonEvery) {

@@ -123,7 +123,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
         }
         ProducerRecord<byte[], byte[]> deadLetter = deadLetters.get().build(letter);
         metrics.record(SendErrors.unwrap(exception));
-        log.warn("Dead-lettered the output to {} of input {} to {}: {}", topic, input(context), deadLetter.topic(),
+        log.debug("Dead-lettered the output to {} of input {} to {}: {}", topic, input(context), deadLetter.topic(),
                 exception.getClass().getName());
         return Response.resume(List.of(deadLetter));
     }
