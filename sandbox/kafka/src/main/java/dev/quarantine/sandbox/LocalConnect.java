@@ -54,6 +54,8 @@ public final class LocalConnect implements AutoCloseable {
     private final String id = "sandbox-connect-" + UUID.randomUUID().toString().substring(0, 8);
     private final int restPort = FreePorts.next();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final List<String> jvmOptions = new ArrayList<>();
+    private String authorization;
     private Path workDir;
     private Process process;
     private Thread shutdownHook;
@@ -80,6 +82,27 @@ public final class LocalConnect implements AutoCloseable {
 
     public static LocalConnect create(LocalKafka kafka, Path pluginPath, List<Path> classpath) {
         return create(kafka, pluginPath, classpath, Map.of());
+    }
+
+    /** Adds JVM options of the worker (for example {@code -Djava.security.auth.login.config=...}); before start. */
+    public LocalConnect withJvmOptions(String... options) {
+        jvmOptions.addAll(List.of(options));
+        return this;
+    }
+
+    /**
+     * Makes every request of this fixture (its readiness check included) carry HTTP basic credentials, for a worker
+     * whose REST API requires them (Kafka's BasicAuthSecurityRestExtension).
+     */
+    public LocalConnect withBasicAuth(String user, String password) {
+        authorization = basicAuth(user, password);
+        return this;
+    }
+
+    /** The {@code Authorization} header value of HTTP basic authentication. */
+    public static String basicAuth(String user, String password) {
+        return "Basic " + java.util.Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Reads a classpath file as maven-dependency-plugin's build-classpath writes it. */
@@ -205,6 +228,11 @@ public final class LocalConnect implements AutoCloseable {
         send("DELETE", "/connectors/" + encode(name), null, 204, 200);
     }
 
+    /** {@code PUT /connectors/{name}/pause}: its tasks stop consuming, and stay paused when they move. */
+    public void pauseConnector(String name) {
+        send("PUT", "/connectors/" + encode(name) + "/pause", null, 202, 204, 200);
+    }
+
     /** {@code POST /connectors/{name}/restart?includeTasks=true}. */
     public void restartConnector(String name) {
         send("POST", "/connectors/" + encode(name) + "/restart?includeTasks=true", null, 202, 204, 200);
@@ -256,6 +284,24 @@ public final class LocalConnect implements AutoCloseable {
             running++;
         }
         return running == tasks;
+    }
+
+    /**
+     * Stops the worker the way an operator does (SIGTERM: Connect's shutdown hook stops the herder and the REST
+     * server and closes its extensions), and waits until it has exited. It can be started again.
+     */
+    public synchronized void stop() {
+        if (process != null) {
+            process.destroy();
+            try {
+                if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the Connect worker " + process.pid() + " did not stop in 60 s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while stopping the Connect worker", e);
+            }
+        }
     }
 
     /** Kills the worker and deletes its directory. */
@@ -338,6 +384,7 @@ public final class LocalConnect implements AutoCloseable {
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=" + System.getProperty("sandbox.connect.log", "warn"));
         command.add("-Dorg.slf4j.simpleLogger.log.dev.quarantine=info");
         command.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(workerClasspath());
         command.add(ConnectWorkerMain.class.getName());
@@ -372,8 +419,12 @@ public final class LocalConnect implements AutoCloseable {
                         + " while starting; its log:\n" + tail(logFile()));
             }
             try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(restUrl() + "/connectors"))
-                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                HttpRequest.Builder probe = HttpRequest.newBuilder(URI.create(restUrl() + "/connectors"))
+                        .timeout(Duration.ofSeconds(5)).GET();
+                if (authorization != null) {
+                    probe.header("Authorization", authorization);
+                }
+                HttpResponse<String> response = http.send(probe.build(), HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200) {
                     return;
                 }
@@ -400,6 +451,9 @@ public final class LocalConnect implements AutoCloseable {
                 HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(restUrl() + path))
                         .timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json")
                         .header("Accept", "application/json");
+                if (authorization != null) {
+                    request.header("Authorization", authorization);
+                }
                 request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
                 HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());

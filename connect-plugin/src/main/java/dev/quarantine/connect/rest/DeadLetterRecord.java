@@ -1,0 +1,166 @@
+package dev.quarantine.connect.rest;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Serde;
+
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/**
+ * What the monitor keeps of one dead-letter record: where it is, which error put it there (from Kafka Connect's
+ * {@code __connect.errors.*} or Kafka Streams' {@code __streams.errors.*} headers, when it has them), where the
+ * failed record came from, and sizes. The key and value are kept only when payloads are exposed.
+ *
+ * @param headers   which header family the record carries: {@code connect}, {@code streams} or {@code none}
+ * @param key       the record key, or {@code null} (always {@code null} unless payloads are exposed)
+ */
+record DeadLetterRecord(String topic, int partition, long offset, long timestamp, String headers,
+                        String errorClass, String errorMessage, String originalTopic, Integer originalPartition,
+                        Long originalOffset, String connector, String task, String stage, int keySize,
+                        int valueSize, Long originalSize, byte[] key, byte[] value) {
+
+    static final String UNKNOWN = "(unknown)";
+    static final int MAX_MESSAGE_CHARS = 500;
+    static final Serde<DeadLetterRecord> SERDE = Codec.serde(DeadLetterRecord::write, DeadLetterRecord::read);
+
+    /**
+     * Reads a dead letter's metadata from its headers.
+     *
+     * @param connectorHint the connector whose settings name this topic, used when the record does not say
+     * @param keepPayload   whether to keep the key and value (at most {@code payloadMaxBytes} of each)
+     */
+    static DeadLetterRecord parse(String topic, int partition, long offset, long timestamp, byte[] key,
+                                  byte[] value, Headers headers, String connectorHint, boolean keepPayload,
+                                  int payloadMaxBytes) {
+        boolean connect = text(headers, DeadLetterHeaders.CONNECT_EXCEPTION) != null
+                || text(headers, DeadLetterHeaders.CONNECT_TOPIC) != null;
+        boolean streams = !connect && (text(headers, DeadLetterHeaders.STREAMS_EXCEPTION) != null
+                || text(headers, DeadLetterHeaders.STREAMS_TOPIC) != null);
+        String connector = connect ? text(headers, DeadLetterHeaders.CONNECT_CONNECTOR_NAME) : null;
+        return new DeadLetterRecord(topic, partition, offset, timestamp,
+                connect ? "connect" : streams ? "streams" : "none",
+                text(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION : DeadLetterHeaders.STREAMS_EXCEPTION),
+                shorten(text(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE
+                        : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE)),
+                text(headers, connect ? DeadLetterHeaders.CONNECT_TOPIC : DeadLetterHeaders.STREAMS_TOPIC),
+                integer(text(headers, connect ? DeadLetterHeaders.CONNECT_PARTITION
+                        : DeadLetterHeaders.STREAMS_PARTITION)),
+                longValue(text(headers, connect ? DeadLetterHeaders.CONNECT_OFFSET : DeadLetterHeaders.STREAMS_OFFSET)),
+                connector != null ? connector : connectorHint,
+                connect ? text(headers, DeadLetterHeaders.CONNECT_TASK_ID) : null,
+                connect ? text(headers, DeadLetterHeaders.CONNECT_STAGE) : null,
+                key == null ? -1 : key.length, value == null ? -1 : value.length,
+                longValue(text(headers, DeadLetterHeaders.ORIGINAL_SIZE)),
+                keepPayload ? cut(key, payloadMaxBytes) : null, keepPayload ? cut(value, payloadMaxBytes) : null);
+    }
+
+    String originalTopicOrUnknown() {
+        return originalTopic == null ? UNKNOWN : originalTopic;
+    }
+
+    String connectorOrUnknown() {
+        return connector == null ? UNKNOWN : connector;
+    }
+
+    String errorClassOrUnknown() {
+        return errorClass == null ? UNKNOWN : errorClass;
+    }
+
+    /** {@code topic-partition@offset}, the way every log line of this project names a record. */
+    String coordinates() {
+        return topic + "-" + partition + "@" + offset;
+    }
+
+    /** Newest first: by timestamp, then by partition and offset. */
+    static int newestFirst(DeadLetterRecord a, DeadLetterRecord b) {
+        int byTime = Long.compare(b.timestamp, a.timestamp);
+        if (byTime != 0) {
+            return byTime;
+        }
+        int byPartition = Integer.compare(a.partition, b.partition);
+        return byPartition != 0 ? byPartition : Long.compare(b.offset, a.offset);
+    }
+
+    private static String text(Headers headers, String name) {
+        if (headers == null) {
+            return null;
+        }
+        Header header = headers.lastHeader(name);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    private static String shorten(String message) {
+        return message == null || message.length() <= MAX_MESSAGE_CHARS ? message
+                : message.substring(0, MAX_MESSAGE_CHARS) + "...";
+    }
+
+    private static Integer integer(String text) {
+        Long value = longValue(text);
+        return value == null || value < Integer.MIN_VALUE || value > Integer.MAX_VALUE ? null : value.intValue();
+    }
+
+    private static Long longValue(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            return null; // a header some other tool wrote differently: shown as unknown
+        }
+    }
+
+    private static byte[] cut(byte[] data, int max) {
+        return data == null || data.length <= max ? data : java.util.Arrays.copyOf(data, max);
+    }
+
+    static void write(DeadLetterRecord r, DataOutputStream out) throws IOException {
+        out.writeUTF(r.topic);
+        out.writeInt(r.partition);
+        out.writeLong(r.offset);
+        out.writeLong(r.timestamp);
+        out.writeUTF(r.headers);
+        Codec.writeNullable(r.errorClass, out);
+        Codec.writeNullable(r.errorMessage, out);
+        Codec.writeNullable(r.originalTopic, out);
+        out.writeLong(r.originalPartition == null ? Long.MIN_VALUE : r.originalPartition);
+        out.writeLong(r.originalOffset == null ? Long.MIN_VALUE : r.originalOffset);
+        Codec.writeNullable(r.connector, out);
+        Codec.writeNullable(r.task, out);
+        Codec.writeNullable(r.stage, out);
+        out.writeInt(r.keySize);
+        out.writeInt(r.valueSize);
+        out.writeLong(r.originalSize == null ? Long.MIN_VALUE : r.originalSize);
+        Codec.writeBytes(r.key, out);
+        Codec.writeBytes(r.value, out);
+    }
+
+    static DeadLetterRecord read(DataInputStream in) throws IOException {
+        String topic = in.readUTF();
+        int partition = in.readInt();
+        long offset = in.readLong();
+        long timestamp = in.readLong();
+        String headers = in.readUTF();
+        String errorClass = Codec.readNullable(in);
+        String errorMessage = Codec.readNullable(in);
+        String originalTopic = Codec.readNullable(in);
+        long originalPartition = in.readLong();
+        long originalOffset = in.readLong();
+        String connector = Codec.readNullable(in);
+        String task = Codec.readNullable(in);
+        String stage = Codec.readNullable(in);
+        int keySize = in.readInt();
+        int valueSize = in.readInt();
+        long originalSize = in.readLong();
+        return new DeadLetterRecord(topic, partition, offset, timestamp, headers, errorClass, errorMessage,
+                originalTopic, originalPartition == Long.MIN_VALUE ? null : (int) originalPartition,
+                originalOffset == Long.MIN_VALUE ? null : originalOffset, connector, task, stage, keySize,
+                valueSize, originalSize == Long.MIN_VALUE ? null : originalSize, Codec.readBytes(in),
+                Codec.readBytes(in));
+    }
+}

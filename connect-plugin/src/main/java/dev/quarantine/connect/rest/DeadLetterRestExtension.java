@@ -1,0 +1,57 @@
+package dev.quarantine.connect.rest;
+
+import java.time.Clock;
+import java.util.Map;
+
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.rest.ConnectRestExtension;
+import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
+
+/**
+ * Monitors the cluster's dead-letter topics and answers on the worker's own REST API: {@code GET /dead-letters},
+ * {@code /dead-letters/{topic}} and {@code /dead-letters/{topic}/records}. Enable it with the worker setting
+ * {@code rest.extension.classes=dev.quarantine.connect.rest.DeadLetterRestExtension}; its settings are worker settings
+ * starting with {@code quarantine.monitor.} ({@link MonitorConfig}).
+ *
+ * <p>An embedded Kafka Streams application aggregates the dead-letter topics; the workers of a Connect cluster share
+ * it and ask each other for their shares. This class only wires: configuration, the monitor, the endpoints.
+ */
+public final class DeadLetterRestExtension implements ConnectRestExtension {
+
+    private MonitorConfig config;
+    private WorkerSettings worker;
+    private Monitor monitor;
+
+    @Override
+    public void configure(Map<String, ?> workerConfigs) {
+        config = new MonitorConfig(workerConfigs);
+        worker = WorkerSettings.from(workerConfigs, config);
+    }
+
+    @Override
+    public void register(ConnectRestExtensionContext context) {
+        monitor = new Monitor(config, worker, new TopicDiscovery(context.clusterState(), config));
+        ClusterReader reader = new ClusterReader(monitor, worker, new Peers(config.forwardTimeout()),
+                Clock.systemUTC());
+        context.configurable().register(new DeadLetterResource(monitor, reader, Clock.systemUTC()));
+        monitor.start();
+    }
+
+    @Override
+    public ConfigDef config() {
+        return MonitorConfig.configDef();
+    }
+
+    @Override
+    public String version() {
+        String version = DeadLetterRestExtension.class.getPackage().getImplementationVersion();
+        return version == null ? "unknown (not running from the plugin jar)" : version;
+    }
+
+    @Override
+    public void close() {
+        if (monitor != null) {
+            monitor.close();
+        }
+    }
+}

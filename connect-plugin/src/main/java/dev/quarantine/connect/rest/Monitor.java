@@ -1,0 +1,133 @@
+package dev.quarantine.connect.rest;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.quarantine.streams.query.StateStoreFailException;
+import dev.quarantine.streams.query.StateStoreMigratedException;
+
+/**
+ * The dead-letter monitor of one worker: finds the topics to monitor every discovery interval, runs the Streams
+ * aggregation over them (a new run when they change or the run failed), and turns a classified store error into the
+ * answer to give. Starting never blocks the worker, and nothing here throws into it: while Kafka is unreachable the
+ * monitor answers 503 and keeps trying.
+ */
+final class Monitor implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Monitor.class);
+
+    private final MonitorConfig config;
+    private final WorkerSettings worker;
+    private final TopicDiscovery discovery;
+    private final ScheduledExecutorService scheduler;
+    private volatile MonitoredTopics topics;
+    private volatile MonitorStreams run;
+    private volatile boolean closed;
+
+    Monitor(MonitorConfig config, WorkerSettings worker, TopicDiscovery discovery) {
+        this.config = config;
+        this.worker = worker;
+        this.discovery = discovery;
+        this.topics = new MonitoredTopics(java.util.Map.of(), config.topics(), config.topicsRegex());
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "quarantine-dead-letter-monitor");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Starts discovery and the aggregation in the background. */
+    void start() {
+        long interval = config.discoveryInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(this::refresh, 0, interval, TimeUnit.MILLISECONDS);
+    }
+
+    MonitorConfig config() {
+        return config;
+    }
+
+    WorkerSettings worker() {
+        return worker;
+    }
+
+    /** The current run of the aggregation. @throws MonitorException 503 while there is none */
+    MonitorStreams current() {
+        MonitorStreams current = run;
+        if (current == null || closed) {
+            throw MonitorException.retryable("the dead-letter monitor is " + (closed ? "stopping" : "starting"), null);
+        }
+        return current;
+    }
+
+    /** The answer for a classified store error met while reading {@code from}. */
+    MonitorException answerFor(MonitorStreams from, InvalidStateStoreException error) {
+        if (error instanceof StateStoreMigratedException migrated) {
+            return migrated.owner().map(owner -> MonitorException.migrated(worker.url(owner), "the data moved to "
+                    + worker.url(owner), error)).orElseGet(() -> MonitorException.retryable("the data is moving"
+                    + " between workers; no worker holds it yet", error));
+        }
+        if (error instanceof StateStoreFailException && (from != run || closed)) {
+            return MonitorException.retryable("the dead-letter aggregation is restarting", error);
+        }
+        if (error instanceof StateStoreFailException) {
+            return MonitorException.fatal("the dead-letter aggregation failed: " + error.getMessage(), error);
+        }
+        return MonitorException.retryable("the dead-letter aggregation is not ready: " + error.getMessage(), error);
+    }
+
+    /** One discovery round; runs on the monitor's thread. */
+    void refresh() {
+        if (closed) {
+            return;
+        }
+        try {
+            topics = discovery.discover();
+        } catch (RuntimeException e) {
+            log.warn("Could not read the connector configs for dead-letter topics; monitoring {} meanwhile: {}",
+                    topics, e.toString());
+        }
+        MonitorStreams current = run;
+        if (current != null && current.topics().subscribesSame(topics) && !current.hasFailed()) {
+            return;
+        }
+        try {
+            if (current != null) {
+                log.info("Dead-letter monitor: restarting the aggregation ({})", current.hasFailed()
+                        ? "it stopped: " + current.streams().state() : "now reading " + topics);
+                run = null;
+                current.close();
+            } else {
+                log.info("Dead-letter monitor: reading {}", topics);
+            }
+            run = MonitorStreams.start(config, worker, topics, () -> this.topics);
+        } catch (RuntimeException e) {
+            log.error("Dead-letter monitor: could not start the aggregation; retrying in {} ms",
+                    config.discoveryInterval().toMillis(), e);
+        }
+    }
+
+    MonitoredTopics topics() {
+        return topics;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(MonitorStreams.CLOSE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        MonitorStreams current = run;
+        run = null;
+        if (current != null) {
+            current.close();
+        }
+    }
+}

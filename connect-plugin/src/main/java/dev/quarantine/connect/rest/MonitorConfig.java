@@ -1,0 +1,206 @@
+package dev.quarantine.connect.rest;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Settings of {@link DeadLetterRestExtension}: worker settings starting with {@code quarantine.monitor.}, parsed once.
+ * The worker's own settings it also reads (group.id, bootstrap.servers, client security, its REST address) are
+ * derived in {@link WorkerSettings}.
+ */
+public final class MonitorConfig extends AbstractConfig {
+
+    public static final String PREFIX = "quarantine.monitor.";
+    static final String TOPICS_GROUP = "Dead-letter topics";
+    static final String ANSWERS_GROUP = "REST answers";
+    static final String STREAMS_GROUP = "Aggregation (Kafka Streams)";
+
+    public static final String TOPICS_CONFIG = PREFIX + "topics";
+    public static final String TOPICS_DOC = "Dead-letter topics to monitor besides those the cluster's connectors"
+            + " name (errors.deadletterqueue.topic.name, and dlq.topic.name of the transactional sink). A topic"
+            + " that does not exist yet is picked up when it is created.";
+
+    public static final String TOPICS_REGEX_CONFIG = PREFIX + "topics.regex";
+    public static final String TOPICS_REGEX_DOC = "A Java regular expression: every topic of the cluster whose whole"
+            + " name matches it is monitored too (for example .*-dlq). Empty: none.";
+
+    public static final String DISCOVER_CONNECTORS_CONFIG = PREFIX + "discover.connectors";
+    public static final String DISCOVER_CONNECTORS_DOC = "Whether to monitor the dead-letter topics named in the"
+            + " configs of the cluster's connectors, read through the worker's cluster state.";
+
+    public static final String DISCOVERY_INTERVAL_MS_CONFIG = PREFIX + "discovery.interval.ms";
+    public static final long DISCOVERY_INTERVAL_MS_DEFAULT = 10_000L;
+    public static final String DISCOVERY_INTERVAL_MS_DOC = "How often the connector configs are read for new"
+            + " dead-letter topics. When the set changes, the aggregation restarts (a few seconds of 503 answers);"
+            + " a new set of topics starts a new aggregation (application.id suffixed with a digest of the set), rebuilt from the topics' contents.";
+
+    public static final String EXPOSE_PAYLOAD_CONFIG = PREFIX + "expose.payload";
+    public static final String EXPOSE_PAYLOAD_DOC = "Whether /dead-letters/{topic}/records shows record keys and"
+            + " values (base64). Off by default: then keys and values are never even kept by the monitor. Turn it on"
+            + " only when everyone who can reach the worker's REST API may read the data.";
+
+    public static final String PAYLOAD_MAX_BYTES_CONFIG = PREFIX + "payload.max.bytes";
+    public static final int PAYLOAD_MAX_BYTES_DEFAULT = 1024;
+    public static final String PAYLOAD_MAX_BYTES_DOC = "With " + EXPOSE_PAYLOAD_CONFIG + "=true, at most this many"
+            + " bytes of each key and value are kept and shown.";
+
+    public static final String RECENT_RECORDS_CONFIG = PREFIX + "recent.records";
+    public static final int RECENT_RECORDS_DEFAULT = 100;
+    public static final String RECENT_RECORDS_DOC = "How many of the most recent records are kept per dead-letter"
+            + " topic partition, for /dead-letters/{topic}/records (whose limit is at most this).";
+
+    public static final String APPLICATION_ID_CONFIG = PREFIX + "application.id";
+    public static final String APPLICATION_ID_DOC = "application.id of the embedded Kafka Streams aggregation."
+            + " Empty: the worker's group.id followed by -dead-letter-monitor, so every worker of a Connect cluster"
+            + " joins the same aggregation.";
+
+    public static final String BOOTSTRAP_SERVERS_CONFIG = PREFIX + "bootstrap.servers";
+    public static final String BOOTSTRAP_SERVERS_DOC = "The cluster holding the dead-letter topics. Empty: the"
+            + " worker's own bootstrap.servers and client security settings (security.*, sasl.*, ssl.*).";
+
+    public static final String STREAMS_PREFIX = PREFIX + "streams.";
+
+    public static final String QUERY_RETRY_MS_CONFIG = PREFIX + "query.retry.ms";
+    public static final long QUERY_RETRY_MS_DEFAULT = 2_000L;
+    public static final String QUERY_RETRY_MS_DOC = "How long a request waits for a state store that is not ready"
+            + " (a rebalance, a restore) before answering 503 with Retry-After.";
+
+    public static final String RETRY_AFTER_SECONDS_CONFIG = PREFIX + "retry.after.seconds";
+    public static final int RETRY_AFTER_SECONDS_DEFAULT = 2;
+    public static final String RETRY_AFTER_SECONDS_DOC = "The Retry-After header of a 503 answer.";
+
+    public static final String FORWARD_TIMEOUT_MS_CONFIG = PREFIX + "forward.timeout.ms";
+    public static final long FORWARD_TIMEOUT_MS_DEFAULT = 5_000L;
+    public static final String FORWARD_TIMEOUT_MS_DOC = "Timeout of a request to another worker of the aggregation"
+            + " (for its share of the figures, or for a store that moved there).";
+
+    public MonitorConfig(Map<?, ?> workerConfigs) {
+        super(configDef(), workerConfigs, false);
+    }
+
+    public static ConfigDef configDef() {
+        int order = 0;
+        ConfigDef def = new ConfigDef()
+                .define(TOPICS_CONFIG, Type.LIST, "", new ConfigDef.NonNullValidator(), Importance.HIGH, TOPICS_DOC,
+                        TOPICS_GROUP, ++order, Width.LONG, "Extra dead-letter topics")
+                .define(TOPICS_REGEX_CONFIG, Type.STRING, "", new RegexValidator(), Importance.MEDIUM,
+                        TOPICS_REGEX_DOC, TOPICS_GROUP, ++order, Width.LONG, "Dead-letter topic pattern")
+                .define(DISCOVER_CONNECTORS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM,
+                        DISCOVER_CONNECTORS_DOC, TOPICS_GROUP, ++order, Width.SHORT, "Discover from connectors")
+                .define(DISCOVERY_INTERVAL_MS_CONFIG, Type.LONG, DISCOVERY_INTERVAL_MS_DEFAULT, Range.between(100L,
+                        3_600_000L), Importance.LOW, DISCOVERY_INTERVAL_MS_DOC, TOPICS_GROUP, ++order, Width.SHORT,
+                        "Discovery interval");
+        order = 0;
+        def.define(EXPOSE_PAYLOAD_CONFIG, Type.BOOLEAN, false, null, Importance.HIGH, EXPOSE_PAYLOAD_DOC,
+                        ANSWERS_GROUP, ++order, Width.SHORT, "Expose keys and values")
+                .define(PAYLOAD_MAX_BYTES_CONFIG, Type.INT, PAYLOAD_MAX_BYTES_DEFAULT, Range.between(0, 1 << 20),
+                        Importance.LOW, PAYLOAD_MAX_BYTES_DOC, ANSWERS_GROUP, ++order, Width.SHORT,
+                        "Payload bytes shown")
+                .define(RECENT_RECORDS_CONFIG, Type.INT, RECENT_RECORDS_DEFAULT, Range.between(1, 1000),
+                        Importance.LOW, RECENT_RECORDS_DOC, ANSWERS_GROUP, ++order, Width.SHORT, "Recent records kept")
+                .define(QUERY_RETRY_MS_CONFIG, Type.LONG, QUERY_RETRY_MS_DEFAULT, Range.between(0L, 60_000L),
+                        Importance.LOW, QUERY_RETRY_MS_DOC, ANSWERS_GROUP, ++order, Width.SHORT, "Store wait")
+                .define(RETRY_AFTER_SECONDS_CONFIG, Type.INT, RETRY_AFTER_SECONDS_DEFAULT, Range.between(1, 300),
+                        Importance.LOW, RETRY_AFTER_SECONDS_DOC, ANSWERS_GROUP, ++order, Width.SHORT, "Retry-After")
+                .define(FORWARD_TIMEOUT_MS_CONFIG, Type.LONG, FORWARD_TIMEOUT_MS_DEFAULT, Range.between(100L,
+                        60_000L), Importance.LOW, FORWARD_TIMEOUT_MS_DOC, ANSWERS_GROUP, ++order, Width.SHORT,
+                        "Forward timeout");
+        order = 0;
+        def.define(APPLICATION_ID_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
+                        APPLICATION_ID_DOC, STREAMS_GROUP, ++order, Width.MEDIUM, "Streams application.id")
+                .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
+                        BOOTSTRAP_SERVERS_DOC + " Any Kafka Streams or client setting can be given with the prefix "
+                                + STREAMS_PREFIX + " (for example " + STREAMS_PREFIX + "num.stream.threads).",
+                        STREAMS_GROUP, ++order, Width.LONG, "Dead-letter cluster");
+        return def;
+    }
+
+    List<String> topics() {
+        return getList(TOPICS_CONFIG).stream().map(String::trim).filter(t -> !t.isEmpty()).toList();
+    }
+
+    Optional<Pattern> topicsRegex() {
+        String regex = getString(TOPICS_REGEX_CONFIG).trim();
+        return regex.isEmpty() ? Optional.empty() : Optional.of(Pattern.compile(regex));
+    }
+
+    boolean discoverConnectors() {
+        return getBoolean(DISCOVER_CONNECTORS_CONFIG);
+    }
+
+    Duration discoveryInterval() {
+        return Duration.ofMillis(getLong(DISCOVERY_INTERVAL_MS_CONFIG));
+    }
+
+    boolean exposePayload() {
+        return getBoolean(EXPOSE_PAYLOAD_CONFIG);
+    }
+
+    int payloadMaxBytes() {
+        return getInt(PAYLOAD_MAX_BYTES_CONFIG);
+    }
+
+    int recentRecords() {
+        return getInt(RECENT_RECORDS_CONFIG);
+    }
+
+    Duration queryRetry() {
+        return Duration.ofMillis(getLong(QUERY_RETRY_MS_CONFIG));
+    }
+
+    int retryAfterSeconds() {
+        return getInt(RETRY_AFTER_SECONDS_CONFIG);
+    }
+
+    Duration forwardTimeout() {
+        return Duration.ofMillis(getLong(FORWARD_TIMEOUT_MS_CONFIG));
+    }
+
+    Optional<String> applicationId() {
+        String id = getString(APPLICATION_ID_CONFIG).trim();
+        return id.isEmpty() ? Optional.empty() : Optional.of(id);
+    }
+
+    Optional<String> bootstrapServers() {
+        String servers = getString(BOOTSTRAP_SERVERS_CONFIG).trim();
+        return servers.isEmpty() ? Optional.empty() : Optional.of(servers);
+    }
+
+    /** Settings given with {@link #STREAMS_PREFIX}, without it. */
+    Map<String, Object> streamsOverrides() {
+        return new HashMap<>(originalsWithPrefix(STREAMS_PREFIX));
+    }
+
+    /** Accepts an empty string or a valid Java regular expression. */
+    static final class RegexValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (value == null) {
+                throw new ConfigException(name, null, "must be a regular expression or empty");
+            }
+            try {
+                Pattern.compile(((String) value).trim());
+            } catch (PatternSyntaxException e) {
+                throw new ConfigException(name, value, "not a valid Java regular expression: " + e.getDescription());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "a Java regular expression, or empty";
+        }
+    }
+}

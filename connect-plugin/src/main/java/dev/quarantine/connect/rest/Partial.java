@@ -1,0 +1,120 @@
+package dev.quarantine.connect.rest;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The figures of some partitions of the aggregation (of some tasks), as read from one worker's stores or received
+ * from another worker; partials of disjoint partitions add up to the cluster-wide figures. Not thread-safe.
+ */
+final class Partial {
+
+    /** What to read. @param topic one topic, or {@code null} for all; @param records recent records wanted (0: none) */
+    record Query(String topic, int records) {
+    }
+
+    private final SortedSet<Integer> partitions = new TreeSet<>();
+    private final SortedMap<String, TopicStats> stats = new TreeMap<>();
+    private final SortedMap<String, SortedMap<Long, Long>> minutes = new TreeMap<>();
+    private final List<DeadLetterRecord> records = new ArrayList<>();
+
+    SortedSet<Integer> partitions() {
+        return partitions;
+    }
+
+    SortedMap<String, TopicStats> stats() {
+        return stats;
+    }
+
+    /** Per topic: one-minute window start (epoch ms) to record count. */
+    SortedMap<String, SortedMap<Long, Long>> minutes() {
+        return minutes;
+    }
+
+    /** Newest first. */
+    List<DeadLetterRecord> records() {
+        return records;
+    }
+
+    void addStats(String topic, TopicStats topicStats) {
+        stats.merge(topic, topicStats, TopicStats::merge);
+    }
+
+    void addMinute(String topic, long windowStart, long count) {
+        minutes.computeIfAbsent(topic, t -> new TreeMap<>()).merge(windowStart, count, Long::sum);
+    }
+
+    /** Adds {@code other}'s figures; keeps the {@code limit} newest records. */
+    Partial merge(Partial other, int limit) {
+        if (!java.util.Collections.disjoint(partitions, other.partitions)) {
+            throw new IllegalStateException("partitions " + other.partitions + " counted twice (have " + partitions
+                    + ")");
+        }
+        partitions.addAll(other.partitions);
+        other.stats.forEach(this::addStats);
+        other.minutes.forEach((topic, windows) -> windows.forEach((start, count) -> addMinute(topic, start, count)));
+        addRecords(other.records, limit);
+        return this;
+    }
+
+    void addRecords(List<DeadLetterRecord> more, int limit) {
+        records.addAll(more);
+        records.sort(DeadLetterRecord::newestFirst);
+        if (records.size() > limit) {
+            records.subList(limit, records.size()).clear();
+        }
+    }
+
+    static void write(Partial partial, DataOutputStream out) throws IOException {
+        out.writeInt(partial.partitions.size());
+        for (int partition : partial.partitions) {
+            out.writeInt(partition);
+        }
+        out.writeInt(partial.stats.size());
+        for (Map.Entry<String, TopicStats> entry : partial.stats.entrySet()) {
+            out.writeUTF(entry.getKey());
+            TopicStats.write(entry.getValue(), out);
+        }
+        out.writeInt(partial.minutes.size());
+        for (Map.Entry<String, SortedMap<Long, Long>> entry : partial.minutes.entrySet()) {
+            out.writeUTF(entry.getKey());
+            out.writeInt(entry.getValue().size());
+            for (Map.Entry<Long, Long> window : entry.getValue().entrySet()) {
+                out.writeLong(window.getKey());
+                out.writeLong(window.getValue());
+            }
+        }
+        out.writeInt(partial.records.size());
+        for (DeadLetterRecord record : partial.records) {
+            DeadLetterRecord.write(record, out);
+        }
+    }
+
+    static Partial read(DataInputStream in) throws IOException {
+        Partial partial = new Partial();
+        for (int i = in.readInt(); i > 0; i--) {
+            partial.partitions.add(in.readInt());
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            partial.stats.put(in.readUTF(), TopicStats.read(in));
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            String topic = in.readUTF();
+            for (int j = in.readInt(); j > 0; j--) {
+                partial.addMinute(topic, in.readLong(), in.readLong());
+            }
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            partial.records.add(DeadLetterRecord.read(in));
+        }
+        return partial;
+    }
+}

@@ -1,0 +1,130 @@
+package dev.quarantine.connect.rest;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+
+/**
+ * The JSON shapes of the answers, as maps and lists, from cluster-wide figures. Times are ISO-8601 UTC; rates are
+ * records per second.
+ */
+final class Views {
+
+    private static final long MINUTE_MS = MonitorTopology.WINDOW.toMillis();
+
+    private Views() {
+    }
+
+    /** {@code GET /dead-letters}: every topic with its total, last record and rates. */
+    static Map<String, Object> summary(SortedSet<String> topics, Partial figures, long nowMs) {
+        List<Object> rows = new ArrayList<>();
+        SortedSet<String> all = new java.util.TreeSet<>(topics);
+        all.addAll(figures.stats().keySet());
+        long total = 0;
+        for (String topic : all) {
+            Map<String, Object> row = topicHeader(topic, figures, nowMs);
+            total += (long) row.get("total");
+            rows.add(row);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("total", total);
+        body.put("topics", rows);
+        return body;
+    }
+
+    /** {@code GET /dead-letters/{topic}}: the totals and their breakdowns, and the per-minute counts. */
+    static Map<String, Object> detail(String topic, Partial figures, long nowMs) {
+        Map<String, Object> body = topicHeader(topic, figures, nowMs);
+        TopicStats stats = figures.stats().getOrDefault(topic, new TopicStats());
+        body.put("first_seen", time(stats.firstSeen()));
+        body.put("by_original_topic", stats.byOriginalTopic());
+        body.put("by_connector_or_application", stats.byConnector());
+        body.put("by_error_class", stats.byErrorClass());
+        List<Object> minutes = new ArrayList<>();
+        figures.minutes().getOrDefault(topic, new TreeMap<>()).forEach((start, count) -> {
+            Map<String, Object> window = new LinkedHashMap<>();
+            window.put("start", time(start));
+            window.put("count", count);
+            minutes.add(window);
+        });
+        body.put("per_minute", minutes);
+        return body;
+    }
+
+    /** {@code GET /dead-letters/{topic}/records}: the newest records, payloads only when exposed. */
+    static Map<String, Object> records(String topic, Partial figures, boolean exposePayload) {
+        List<Object> rows = new ArrayList<>();
+        for (DeadLetterRecord r : figures.records()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("topic", r.topic());
+            row.put("partition", r.partition());
+            row.put("offset", r.offset());
+            row.put("timestamp", time(r.timestamp()));
+            row.put("headers", r.headers());
+            row.put("error_class", r.errorClass());
+            row.put("error_message", r.errorMessage());
+            Map<String, Object> original = new LinkedHashMap<>();
+            original.put("topic", r.originalTopic());
+            original.put("partition", r.originalPartition());
+            original.put("offset", r.originalOffset());
+            row.put("original", original);
+            row.put("connector_or_application", r.connector());
+            row.put("task", r.task());
+            row.put("stage", r.stage());
+            row.put("key_size", r.keySize() < 0 ? null : r.keySize());
+            row.put("value_size", r.valueSize() < 0 ? null : r.valueSize());
+            row.put("original_size", r.originalSize());
+            if (exposePayload) {
+                row.put("key_base64", r.key() == null ? null : Base64.getEncoder().encodeToString(r.key()));
+                row.put("value_base64", r.value() == null ? null : Base64.getEncoder().encodeToString(r.value()));
+            }
+            rows.add(row);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("topic", topic);
+        body.put("records", rows);
+        return body;
+    }
+
+    /**
+     * Records per second over the last {@code minutes} minutes, from one-minute counts: a window partly inside the
+     * period counts in proportion (records assumed spread evenly over their minute).
+     */
+    static double rate(SortedMap<Long, Long> windows, long nowMs, int minutes) {
+        long periodMs = minutes * MINUTE_MS;
+        long from = nowMs - periodMs;
+        double count = 0;
+        for (Map.Entry<Long, Long> window : windows.entrySet()) {
+            long start = window.getKey();
+            long end = start + MINUTE_MS;
+            if (end <= from || start > nowMs) {
+                continue;
+            }
+            double inside = start >= from ? 1.0 : (double) (end - from) / MINUTE_MS;
+            count += window.getValue() * inside;
+        }
+        return Math.round(count / (periodMs / 1000.0) * 1000.0) / 1000.0;
+    }
+
+    private static Map<String, Object> topicHeader(String topic, Partial figures, long nowMs) {
+        TopicStats stats = figures.stats().getOrDefault(topic, new TopicStats());
+        SortedMap<Long, Long> windows = figures.minutes().getOrDefault(topic, new TreeMap<>());
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("topic", topic);
+        row.put("total", stats.total());
+        row.put("last_seen", time(stats.lastSeen()));
+        row.put("rate_1m", rate(windows, nowMs, 1));
+        row.put("rate_15m", rate(windows, nowMs, 15));
+        return row;
+    }
+
+    private static String time(Long epochMs) {
+        return epochMs == null ? null : Instant.ofEpochMilli(epochMs).toString();
+    }
+}
