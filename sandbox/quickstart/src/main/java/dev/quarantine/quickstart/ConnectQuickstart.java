@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -61,8 +63,8 @@ final class ConnectQuickstart {
         kafka.createTopic(DEAD_LETTERS, 1, Map.of());
         produceOrders();
         out.println("  starting a Connect worker (own JVM, plugin.path=" + pluginPath + ") ...");
-        try (LocalConnect connect = LocalConnect.create(kafka, pluginPath, LocalConnect.readClasspath(workerClasspath))
-                .start()) {
+        try (LocalConnect connect = LocalConnect.create(kafka, pluginPath, LocalConnect.readClasspath(workerClasspath),
+                Map.of("rest.extension.classes", "dev.quarantine.connect.rest.DeadLetterRestExtension")).start()) {
             connect.createConnector(CONNECTOR, connectorConfig());
             connect.awaitRunning(CONNECTOR, 2, Duration.ofSeconds(60));
             out.println("  connector " + CONNECTOR + " is RUNNING with 2 tasks");
@@ -70,6 +72,7 @@ final class ConnectQuickstart {
             out.printf("  %s: %d records (%d distinct)%n", TARGET, outcome.copied(), outcome.distinctCopied());
             out.printf("  %s: %d dead letters%n", DEAD_LETTERS, outcome.deadLettered());
             deadLettersByError().forEach((error, count) -> out.printf("    %3d x %s%n", count, error));
+            printMonitor(connect, outcome.deadLettered());
             out.println();
             return outcome;
         }
@@ -119,6 +122,34 @@ final class ConnectQuickstart {
             copied.forEach(r -> distinct.add(new String(r.key(), StandardCharsets.UTF_8)));
             if (copied.size() + deadLettered >= ORDERS || Instant.now().isAfter(deadline)) {
                 return new Outcome(copied.size(), distinct.size(), deadLettered);
+            }
+            sleep();
+        }
+    }
+
+    /** What the dead-letter monitor (our REST extension on the worker) answers, once it has counted them all. */
+    private void printMonitor(LocalConnect connect, int expected) {
+        JsonNode topic = awaitMonitor(connect, expected);
+        out.printf("  GET %s/dead-letters/%s (the dead-letter monitor REST extension):%n", connect.restUrl(),
+                DEAD_LETTERS);
+        out.printf("    total %d, last seen %s, by error class %s, by original topic %s%n",
+                topic.path("total").asLong(), topic.path("last_seen").asText(), topic.path("by_error_class"),
+                topic.path("by_original_topic"));
+    }
+
+    private JsonNode awaitMonitor(LocalConnect connect, int expected) {
+        Instant deadline = Instant.now().plus(DEADLINE);
+        while (true) {
+            try {
+                JsonNode topic = connect.get("/dead-letters/" + DEAD_LETTERS);
+                if (topic.path("total").asLong() >= expected || Instant.now().isAfter(deadline)) {
+                    return topic;
+                }
+            } catch (IllegalStateException e) {
+                // 503 while the monitor starts or rebalances, 404 until it discovered the connector's DLQ
+                if (Instant.now().isAfter(deadline)) {
+                    throw e;
+                }
             }
             sleep();
         }

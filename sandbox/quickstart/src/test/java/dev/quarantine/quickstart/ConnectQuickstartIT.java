@@ -26,6 +26,7 @@ class ConnectQuickstartIT {
         assertThat(outcome).isEqualTo(new ConnectQuickstart.Outcome(990, 990, 10));
         assertThat(text.toString(StandardCharsets.UTF_8)).contains("RUNNING with 2 tasks",
                 "5 x org.apache.kafka.common.errors.RecordTooLargeException",
-                "5 x org.apache.kafka.common.errors.InvalidTimestampException");
+                "5 x org.apache.kafka.common.errors.InvalidTimestampException",
+                "GET ", "/dead-letters/copy.dead-letters", "total 10,");
     }
 }
