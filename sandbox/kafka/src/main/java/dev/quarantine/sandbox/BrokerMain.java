@@ -1,7 +1,5 @@
 package dev.quarantine.sandbox;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
@@ -22,7 +20,7 @@ public final class BrokerMain {
         if (args.length != 2) {
             throw new IllegalArgumentException("usage: BrokerMain <server.properties> <cluster-id>");
         }
-        exitWhenParentGoes(System.in);
+        ChildJvm.exitWhenParentGoes(System.in);
         int formatted = kafka.tools.StorageTool$.MODULE$.execute(
                 new String[] {"format", "--ignore-formatted", "-t", args[1], "-c", args[0]},
                 new PrintStream(System.out, true, StandardCharsets.UTF_8));
@@ -30,20 +28,5 @@ public final class BrokerMain {
             throw new IllegalStateException("kafka-storage format failed with exit code " + formatted);
         }
         kafka.Kafka.main(new String[] {args[0]});
-    }
-
-    private static void exitWhenParentGoes(InputStream parentPipe) {
-        Thread watchdog = new Thread(() -> {
-            try {
-                while (parentPipe.read() >= 0) {
-                    // the parent writes nothing; end of stream means it is gone
-                }
-            } catch (IOException e) {
-                // the pipe broke: the parent is gone as well
-            }
-            Runtime.getRuntime().halt(0);
-        }, "sandbox-parent-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
     }
 }

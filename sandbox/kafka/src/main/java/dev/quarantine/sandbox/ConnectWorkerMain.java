@@ -1,7 +1,5 @@
 package dev.quarantine.sandbox;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -24,24 +22,9 @@ public final class ConnectWorkerMain {
         if (args.length != 1) {
             throw new IllegalArgumentException("usage: ConnectWorkerMain <worker.properties>");
         }
-        exitWhenParentGoes(System.in);
+        ChildJvm.exitWhenParentGoes(System.in);
         MethodHandle main = MethodHandles.publicLookup().findStatic(Class.forName(CONNECT_DISTRIBUTED), "main",
                 MethodType.methodType(void.class, String[].class));
         main.invoke((Object) args);
-    }
-
-    private static void exitWhenParentGoes(InputStream parentPipe) {
-        Thread watchdog = new Thread(() -> {
-            try {
-                while (parentPipe.read() >= 0) {
-                    // the parent writes nothing; end of stream means it is gone
-                }
-            } catch (IOException e) {
-                // the pipe broke: the parent is gone as well
-            }
-            Runtime.getRuntime().halt(0);
-        }, "sandbox-parent-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
     }
 }

@@ -14,14 +14,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -337,7 +335,7 @@ public final class LocalConnect implements AutoCloseable {
             process = null;
         }
         if (workDir != null && !Boolean.getBoolean("sandbox.keep")) {
-            deleteRecursively(workDir);
+            ChildJvm.deleteRecursively(workDir);
             workDir = null;
         }
     }
@@ -416,7 +414,7 @@ public final class LocalConnect implements AutoCloseable {
         while (true) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the Connect worker exited with code " + process.exitValue()
-                        + " while starting; its log:\n" + tail(logFile()));
+                        + " while starting; its log:\n" + ChildJvm.tail(logFile(), 60));
             }
             try {
                 HttpRequest.Builder probe = HttpRequest.newBuilder(URI.create(restUrl() + "/connectors"))
@@ -438,7 +436,7 @@ public final class LocalConnect implements AutoCloseable {
             }
             if (Instant.now().isAfter(deadline)) {
                 throw new IllegalStateException("the Connect worker did not answer on " + restUrl() + " within "
-                        + START_TIMEOUT.toSeconds() + " s; its log:\n" + tail(logFile()));
+                        + START_TIMEOUT.toSeconds() + " s; its log:\n" + ChildJvm.tail(logFile(), 60));
             }
             sleepQuietly(Duration.ofMillis(200));
         }
@@ -500,22 +498,5 @@ public final class LocalConnect implements AutoCloseable {
 
     private static String encode(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // best effort: the directory lives under the temp dir
-        }
     }
 }

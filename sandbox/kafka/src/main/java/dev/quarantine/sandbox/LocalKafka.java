@@ -7,14 +7,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -143,7 +141,7 @@ public final class LocalKafka implements AutoCloseable {
             process = null;
         }
         if (dataDir != null) {
-            deleteRecursively(dataDir);
+            ChildJvm.deleteRecursively(dataDir);
             dataDir = null;
         }
     }
@@ -201,7 +199,7 @@ public final class LocalKafka implements AutoCloseable {
             while (true) {
                 if (!process.isAlive()) {
                     throw new IllegalStateException("the local Kafka broker exited with code " + process.exitValue()
-                            + " while starting; its log:\n" + tail(dataDir.resolve("broker.log")));
+                            + " while starting; its log:\n" + ChildJvm.tail(dataDir.resolve("broker.log"), 40));
                 }
                 try {
                     if (!admin.describeCluster().nodes().get().isEmpty()) {
@@ -215,26 +213,10 @@ public final class LocalKafka implements AutoCloseable {
                 }
                 if (Instant.now().isAfter(deadline)) {
                     throw new IllegalStateException("the local Kafka broker did not answer on " + bootstrapServers()
-                            + " within " + START_TIMEOUT.toSeconds() + " s; its log:\n" + tail(dataDir.resolve("broker.log")));
+                            + " within " + START_TIMEOUT.toSeconds() + " s; its log:\n"
+                            + ChildJvm.tail(dataDir.resolve("broker.log"), 40));
                 }
             }
-        }
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // best effort: the directory lives under the temp dir
         }
     }
 }
