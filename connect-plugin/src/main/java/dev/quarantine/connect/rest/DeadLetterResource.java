@@ -40,17 +40,19 @@ public final class DeadLetterResource {
     private final Monitor monitor;
     private final ClusterReader reader;
     private final Clock clock;
+    private final RecentFigures recent;
 
     DeadLetterResource(Monitor monitor, ClusterReader reader, Clock clock) {
         this.monitor = monitor;
         this.reader = reader;
         this.clock = clock;
+        this.recent = new RecentFigures(monitor.config().cache(), clock);
     }
 
     @GET
     public Response topics(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
         return answer(() -> {
-            Partial figures = reader.readCluster(new Partial.Query(null, 0), authorization);
+            Partial figures = recent.get("", () -> reader.readCluster(new Partial.Query(null, 0), authorization));
             return Views.summary(reader.knownTopics(), figures, clock.millis());
         });
     }
@@ -61,7 +63,8 @@ public final class DeadLetterResource {
                           @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
         return answer(() -> {
             checkTopic(topic);
-            return Views.detail(topic, reader.readCluster(new Partial.Query(topic, 0), authorization), clock.millis());
+            Partial figures = recent.get(topic, () -> reader.readCluster(new Partial.Query(topic, 0), authorization));
+            return Views.detail(topic, figures, clock.millis());
         });
     }
 

@@ -87,6 +87,12 @@ public final class MonitorConfig extends AbstractConfig {
     public static final String FORWARD_TIMEOUT_MS_DOC = "Timeout of a request to another worker of the aggregation"
             + " (for its share of the figures, or for a store that moved there).";
 
+    public static final String CACHE_MS_CONFIG = PREFIX + "cache.ms";
+    public static final long CACHE_MS_DEFAULT = 1_000L;
+    public static final String CACHE_MS_DOC = "How long cluster-wide figures (GET /dead-letters and"
+            + " GET /dead-letters/{topic}) are served from the last complete answer before they are read again from"
+            + " every worker. Concurrent requests share one read. 0 reads on every request.";
+
     public MonitorConfig(Map<?, ?> workerConfigs) {
         super(configDef(), workerConfigs, false);
     }
@@ -117,7 +123,9 @@ public final class MonitorConfig extends AbstractConfig {
                         Importance.LOW, RETRY_AFTER_SECONDS_DOC, ANSWERS_GROUP, ++order, Width.SHORT, "Retry-After")
                 .define(FORWARD_TIMEOUT_MS_CONFIG, Type.LONG, FORWARD_TIMEOUT_MS_DEFAULT, Range.between(100L,
                         60_000L), Importance.LOW, FORWARD_TIMEOUT_MS_DOC, ANSWERS_GROUP, ++order, Width.SHORT,
-                        "Forward timeout");
+                        "Forward timeout")
+                .define(CACHE_MS_CONFIG, Type.LONG, CACHE_MS_DEFAULT, Range.between(0L, 60_000L), Importance.LOW,
+                        CACHE_MS_DOC, ANSWERS_GROUP, ++order, Width.SHORT, "Figures cache");
         order = 0;
         def.define(APPLICATION_ID_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
                         APPLICATION_ID_DOC, STREAMS_GROUP, ++order, Width.MEDIUM, "Streams application.id")
@@ -163,6 +171,10 @@ public final class MonitorConfig extends AbstractConfig {
 
     int retryAfterSeconds() {
         return getInt(RETRY_AFTER_SECONDS_CONFIG);
+    }
+
+    Duration cache() {
+        return Duration.ofMillis(getLong(CACHE_MS_CONFIG));
     }
 
     Duration forwardTimeout() {

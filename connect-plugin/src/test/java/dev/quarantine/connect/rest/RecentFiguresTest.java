@@ -1,0 +1,112 @@
+package dev.quarantine.connect.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+class RecentFiguresTest {
+
+    private static final class SettableClock extends Clock {
+        long millis;
+
+        @Override
+        public long millis() {
+            return millis;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
+    @Test
+    void servesTheLastAnswerUntilItIsOlderThanTheMaxAge() {
+        SettableClock clock = new SettableClock();
+        RecentFigures recent = new RecentFigures(Duration.ofSeconds(1), clock);
+        AtomicInteger reads = new AtomicInteger();
+
+        Partial first = recent.get("", () -> countRead(reads));
+        clock.millis += 999;
+        assertThat(recent.get("", () -> countRead(reads))).isSameAs(first);
+        clock.millis += 1;
+        assertThat(recent.get("", () -> countRead(reads))).isNotSameAs(first);
+        assertThat(reads).hasValue(2);
+    }
+
+    @Test
+    void neverKeepsAFailedRead() {
+        RecentFigures recent = new RecentFigures(Duration.ofSeconds(1), new SettableClock());
+
+        assertThatThrownBy(() -> recent.get("t", () -> {
+            throw MonitorException.retryable("not ready", null);
+        })).isInstanceOf(MonitorException.class);
+        assertThat(recent.get("t", Partial::new)).isNotNull();
+    }
+
+    @Test
+    void concurrentRequestsShareOneRead() throws Exception {
+        RecentFigures recent = new RecentFigures(Duration.ZERO, new SettableClock());
+        AtomicInteger reads = new AtomicInteger();
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Partial> first = pool.submit(() -> recent.get("", () -> {
+                inside.countDown();
+                await(release);
+                return countRead(reads);
+            }));
+            assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+            Partial[] second = new Partial[1];
+            Thread waiter = new Thread(() -> second[0] = recent.get("", () -> countRead(reads)));
+            waiter.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (waiter.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            release.countDown();
+            waiter.join(10_000);
+
+            assertThat(second[0]).isSameAs(first.get(10, TimeUnit.SECONDS));
+            assertThat(reads).hasValue(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Partial countRead(AtomicInteger reads) {
+        reads.incrementAndGet();
+        return new Partial();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
