@@ -44,7 +44,8 @@ import dev.quarantine.streams.IgnoreSendErrorsClientSupplier;
 public final class StreamsDeadLetterThroughput {
 
     private static final int RECORDS = Integer.getInteger("records", 100_000);
-    private static final int ROUNDS = Integer.getInteger("rounds", 5);
+    private static final int ROUNDS = Integer.getInteger("rounds", 7);
+    private static final int WARM_UP_ROUNDS = Integer.getInteger("warmup.rounds", 2);
     private static final int RECORD_BYTES = 1024;
     private static final int OUTPUT_MAX_MESSAGE_BYTES = 16 * 1024;
     private static final Duration STOCK_POISON_CAP = Duration.ofSeconds(60);
@@ -73,8 +74,11 @@ public final class StreamsDeadLetterThroughput {
         produceInputs(poisoned, 100);
         System.out.printf("Kafka Streams exactly_once_v2, %,d records of %d B, %d rounds (median)%n", RECORDS,
                 RECORD_BYTES, ROUNDS);
-        runApp("warm-up-stock", clean, false, Duration.ofMinutes(5));
-        runApp("warm-up-ours", poisoned, true, Duration.ofMinutes(5));
+        for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+            runApp("warm-up-stock-" + round, clean, false, Duration.ofMinutes(5));
+            runApp("warm-up-ours-" + round, clean, true, Duration.ofMinutes(5));
+            runApp("warm-up-ours-poison-" + round, poisoned, true, Duration.ofMinutes(5));
+        }
         List<Double> stock = new ArrayList<>();
         List<Double> ours = new ArrayList<>();
         List<Double> oursPoison = new ArrayList<>();
