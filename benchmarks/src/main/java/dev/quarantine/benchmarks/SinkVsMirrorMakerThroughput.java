@@ -1,0 +1,238 @@
+package dev.quarantine.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.quarantine.benchmarks.SinkVsMirrorMakerCounter.Landed;
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+
+/**
+ * Records of 1 KiB copied from one topic to another on one local broker by Connect workers (their own JVMs, plugins
+ * through plugin.path), side by side in one run: MirrorMaker 2's MirrorSourceConnector with exactly-once source
+ * support, the same at least once, and our {@code TransactionalKafkaSinkConnector} dead-lettering 1% poison (inputs
+ * two days old, which its target topic's {@code message.timestamp.before.max.ms} of an hour rejects; MirrorMaker
+ * copies the same input). Each run is timed from creating the connector (and, separately, from its first committed
+ * record) until a read_committed consumer has seen every input record in the output (target + DLQ for the sink).
+ * The modes alternate over the rounds; records/s are medians.
+ *
+ * <p>Needs the plugin archive and the worker classpath of connect-plugin, and MirrorMaker 2's plugin folder that
+ * benchmarks' build copies; from the repository root:
+ * <pre>
+ * mvn -B -q -pl connect-plugin,benchmarks -am package -DskipTests
+ * java -cp benchmarks/target/benchmarks.jar dev.quarantine.benchmarks.SinkVsMirrorMakerThroughput
+ * </pre>
+ * {@code -Drecords=200000 -Drounds=3 -Dpartitions=4 -Dtasks=2} change the run; {@code -Dsink.config=k=v,...} and
+ * {@code -Dmirror.config=k=v,...} add connector settings to one side; {@code -Dplugin.path},
+ * {@code -Dmirror.plugin.path}, {@code -Dworker.classpath} the inputs.
+ */
+public final class SinkVsMirrorMakerThroughput {
+
+    /**
+     * Records/s of one run, from the connector's creation and from its first committed record; CPU seconds the
+     * worker running it and the broker used meanwhile.
+     */
+    record Result(double fromCreation, double fromFirstRecord, double workerCpu, double brokerCpu) {
+    }
+
+    private static final int RECORDS = Integer.getInteger("records", 200_000);
+    private static final int WARM_UP_RECORDS = Integer.getInteger("warmup.records", 20_000);
+    private static final int ROUNDS = Integer.getInteger("rounds", 3);
+    private static final int PARTITIONS = Integer.getInteger("partitions", 4);
+    private static final int TASKS = Integer.getInteger("tasks", 2);
+    private static final int RECORD_BYTES = 1024;
+    private static final int POISON_EVERY = 100;
+    private static final long POISON_AGE_MS = TimeUnit.DAYS.toMillis(2);
+    private static final Duration RUN_CAP = Duration.ofSeconds(Long.getLong("run.cap.seconds", 300));
+    private static final Duration SETTLE = Duration.ofSeconds(3);
+
+    private final LocalKafka kafka;
+    private final LocalConnect exactlyOnceWorker;
+    private final LocalConnect atLeastOnceWorker;
+
+    private SinkVsMirrorMakerThroughput(LocalKafka kafka, LocalConnect exactlyOnceWorker,
+                                        LocalConnect atLeastOnceWorker) {
+        this.kafka = kafka;
+        this.exactlyOnceWorker = exactlyOnceWorker;
+        this.atLeastOnceWorker = atLeastOnceWorker;
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
+        Path sinkPlugins = existing("plugin.path", "connect-plugin/target/plugin");
+        Path mirrorPlugins = existing("mirror.plugin.path", "benchmarks/target/mirror-plugin");
+        List<Path> classpath = LocalConnect.readClasspath(existing("worker.classpath",
+                "connect-plugin/target/connect-worker-classpath.txt"));
+        try (LocalKafka kafka = LocalKafka.create().start();
+             LocalConnect exactlyOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "enabled");
+             LocalConnect atLeastOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "disabled")) {
+            new SinkVsMirrorMakerThroughput(kafka, exactlyOnce, atLeastOnce).run();
+        }
+    }
+
+    private void run() {
+        printSetup();
+        produce("bench-warmup", WARM_UP_RECORDS);
+        produce("bench-input", RECORDS);
+        System.out.printf("load average before the runs: %s%n", loadAverage());
+        System.out.println("warm-up, not counted:");
+        for (SinkVsMirrorMakerMode mode : SinkVsMirrorMakerMode.values()) {
+            runOne(mode, mode.slug + "-warmup", "bench-warmup", WARM_UP_RECORDS);
+        }
+        SinkVsMirrorMakerResults results = new SinkVsMirrorMakerResults();
+        SinkVsMirrorMakerMode[] modes = SinkVsMirrorMakerMode.values();
+        for (int round = 0; round < ROUNDS; round++) {
+            System.out.printf("round %d (load average %s):%n", round + 1, loadAverage());
+            for (int i = 0; i < modes.length; i++) {
+                SinkVsMirrorMakerMode mode = modes[(i + round) % modes.length];
+                results.add(mode, runOne(mode, mode.slug + "-r" + (round + 1), "bench-input", RECORDS));
+            }
+        }
+        results.print();
+        System.out.printf("load average after the runs: %s%n", loadAverage());
+    }
+
+    /** Copies {@code records} of {@code input} with a new connector named {@code name}; returns its rates. */
+    private Result runOne(SinkVsMirrorMakerMode mode, String name, String input, int records) {
+        List<String> counted = mode.countedTopics(name, input);
+        kafka.createTopic(mode.targetTopic(name, input), PARTITIONS, mode.targetTopicConfigs());
+        if (mode == SinkVsMirrorMakerMode.SINK) {
+            kafka.createTopic(SinkVsMirrorMakerMode.deadLetterTopic(name), 1, Map.of());
+        }
+        LocalConnect worker = mode.onExactlyOnceWorker ? exactlyOnceWorker : atLeastOnceWorker;
+        Landed landed;
+        long start;
+        double workerCpu;
+        double brokerCpu;
+        try (SinkVsMirrorMakerCounter counter = new SinkVsMirrorMakerCounter(kafka, counted)) {
+            double workerCpuBefore = cpuSeconds(worker.pid());
+            double brokerCpuBefore = brokerCpuSeconds();
+            start = System.nanoTime();
+            worker.createConnector(name, mode.connectorConfig(name, input, kafka.bootstrapServers(), TASKS));
+            try {
+                landed = counter.await(records, start + RUN_CAP.toNanos(), () -> "status: " + worker.status(name));
+                workerCpu = cpuSeconds(worker.pid()) - workerCpuBefore;
+                brokerCpu = brokerCpuSeconds() - brokerCpuBefore;
+            } finally {
+                remove(worker, name, counted);
+            }
+        }
+        double fromCreation = records / ((landed.doneNanos() - start) / 1e9);
+        double fromFirst = records / ((landed.doneNanos() - landed.firstNanos()) / 1e9);
+        System.out.printf("  %-58s %,8.0f records/s from creation (%5.1f s), %,8.0f from first record;"
+                        + " CPU s: worker %.1f, broker %.1f; committed %s%s%n", mode.label + " [" + name + "]",
+                fromCreation, (landed.doneNanos() - start) / 1e9, fromFirst, workerCpu, brokerCpu, landed.byTopic(),
+                landed.total() > records ? " MORE THAN WRITTEN" : "");
+        return new Result(fromCreation, fromFirst, workerCpu, brokerCpu);
+    }
+
+    /** Deletes the connector, waits until the worker no longer lists it, and deletes its topics. */
+    private void remove(LocalConnect worker, String name, List<String> topics) {
+        worker.deleteConnector(name);
+        LocalConnect.await(Duration.ofSeconds(60), () -> !worker.get("/connectors").toString().contains(
+                '"' + name + '"'), () -> "connector " + name + " to be deleted");
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
+            Thread.sleep(SETTLE.toMillis()); // its tasks stop asynchronously: let them finish before the next run
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while removing " + name, e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("could not delete the topics " + topics, e);
+        }
+    }
+
+    /** {@code records} of 1 KiB; every 100th is two days old, which the sink's target topic rejects. */
+    private void produce(String topic, int records) {
+        kafka.createTopic(topic, PARTITIONS, Map.of());
+        Properties props = kafka.clientProps();
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        Random random = new Random(42);
+        long old = System.currentTimeMillis() - POISON_AGE_MS;
+        try (KafkaProducer<byte[], byte[]> producer =
+                     new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < records; i++) {
+                byte[] value = new byte[RECORD_BYTES];
+                random.nextBytes(value);
+                Long timestamp = i % POISON_EVERY == 0 ? old : null;
+                producer.send(new ProducerRecord<>(topic, null, timestamp, String.valueOf(i).getBytes(), value));
+            }
+        }
+    }
+
+    private static LocalConnect worker(LocalKafka kafka, Path sinkPlugins, Path mirrorPlugins, List<Path> classpath,
+                                       String exactlyOnceSourceSupport) {
+        // plugin.path is a list: our plugin archive's folder, and MirrorMaker 2's plugin folder
+        return LocalConnect.create(kafka, sinkPlugins, classpath, Map.of(
+                "plugin.path", sinkPlugins.toAbsolutePath() + "," + mirrorPlugins.toAbsolutePath(),
+                "exactly.once.source.support", exactlyOnceSourceSupport)).start();
+    }
+
+    private void printSetup() {
+        System.out.printf("%,d records of %d B, 1%% poison for the sink, %d partitions, tasks.max=%d, %d rounds"
+                        + " (median), %d cores, JDK %s%n", RECORDS, RECORD_BYTES, PARTITIONS, TASKS, ROUNDS,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        JsonNode plugins = exactlyOnceWorker.get("/connector-plugins?connectorsOnly=true");
+        for (String type : List.of(SinkVsMirrorMakerMode.MIRROR_CONNECTOR, SinkVsMirrorMakerMode.SINK_CONNECTOR)) {
+            String version = null;
+            for (JsonNode plugin : plugins) {
+                if (type.equals(plugin.path("class").asText())) {
+                    version = plugin.path("version").asText();
+                }
+            }
+            if (version == null) {
+                throw new IllegalStateException("the worker did not load " + type + "; its plugins: " + plugins);
+            }
+            System.out.printf("  %s %s%n", type, version);
+        }
+        System.out.printf("  worker %s%n", exactlyOnceWorker.get("/").path("version").asText());
+        System.out.printf("  extra settings: sink %s, mirror %s%n", SinkVsMirrorMakerMode.extraSettings("sink.config"),
+                SinkVsMirrorMakerMode.extraSettings("mirror.config"));
+    }
+
+    private static Path existing(String property, String fallback) {
+        Path path = Path.of(System.getProperty(property, fallback));
+        if (!Files.exists(path)) {
+            throw new IllegalStateException(path.toAbsolutePath() + " does not exist: run from the repository root"
+                    + " after `mvn -B -q -pl connect-plugin,benchmarks -am package -DskipTests`, or set -D"
+                    + property);
+        }
+        return path;
+    }
+
+    private static double cpuSeconds(long pid) {
+        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(d -> d.toNanos() / 1e9)
+                .orElse(Double.NaN);
+    }
+
+    /** The CPU time of the broker: the child process of this JVM that is neither worker. */
+    private double brokerCpuSeconds() {
+        return ProcessHandle.current().children()
+                .filter(p -> p.pid() != exactlyOnceWorker.pid() && p.pid() != atLeastOnceWorker.pid())
+                .mapToDouble(p -> cpuSeconds(p.pid())).sum();
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}
