@@ -37,7 +37,7 @@ import dev.quarantine.txn.DeadLetterHeaders;
 @ExtendWith(LocalKafkaExtension.class)
 class DeadLetterStreamsIT {
 
-    private static final Duration DEADLINE = Duration.ofSeconds(90);
+    private static final Duration DEADLINE = Duration.ofSeconds(180);
 
     @TempDir
     Path stateDir;
