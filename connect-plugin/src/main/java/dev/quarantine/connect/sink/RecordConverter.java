@@ -34,10 +34,12 @@ final class RecordConverter implements AutoCloseable {
     }
 
     /**
+     * Synchronized: partitions are written by parallel threads, and converters need not be thread-safe.
+     *
      * @throws SerializationException when a converter cannot turn the record into bytes (a record problem: it is
      *                                dead-lettered with the converter's exception as cause)
      */
-    ProducerRecord<byte[], byte[]> convert(SinkRecord record) {
+    synchronized ProducerRecord<byte[], byte[]> convert(SinkRecord record) {
         String topic = targetTopic(record);
         try {
             RecordHeaders headers = new RecordHeaders();

@@ -7,6 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -32,6 +39,7 @@ final class SinkTaskHandler implements AutoCloseable {
     private final WriterFactory writers;
     private final ProgressStore progress;
     private final Map<TopicPartition, PartitionWriter> open = new HashMap<>();
+    private final ExecutorService writerThreads = Executors.newCachedThreadPool(daemonThreads());
 
     SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress) {
         this.context = context;
@@ -55,23 +63,36 @@ final class SinkTaskHandler implements AutoCloseable {
         partitions.forEach(this::closeWriter);
     }
 
-    /** Writes the records, one transaction per source partition. */
+    /**
+     * Writes the records, one transaction per source partition. The partitions' transactions run at the same time
+     * (each partition has its own producer), so a batch waits for its slowest partition, not for the sum of them.
+     */
     void put(Collection<SinkRecord> records) {
         Map<TopicPartition, List<SinkRecord>> byPartition = new LinkedHashMap<>();
         for (SinkRecord record : records) {
             TopicPartition source = new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
             byPartition.computeIfAbsent(source, p -> new ArrayList<>()).add(record);
         }
-        RetriableException retry = null;
-        for (Map.Entry<TopicPartition, List<SinkRecord>> batch : byPartition.entrySet()) {
-            try {
-                write(batch.getKey(), batch.getValue());
-            } catch (RetriableException e) {
-                retry = retry == null ? e : retry;
+        Map<TopicPartition, CompletableFuture<Void>> running = new LinkedHashMap<>();
+        byPartition.forEach((partition, batch) -> {
+            PartitionWriter writer = open.get(partition);
+            if (writer == null) {
+                log.warn("Skipping {} records of {}: this task instance does not own the partition (fenced by its"
+                        + " new owner, or not opened)", batch.size(), partition);
+            } else {
+                Executor executor = byPartition.size() == 1 ? Runnable::run : writerThreads;
+                running.put(partition, CompletableFuture.runAsync(() -> writer.write(batch), executor));
+            }
+        });
+        RuntimeException failure = null;
+        for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {
+            RuntimeException error = outcome(written.getKey(), written.getValue());
+            if (error != null && (failure == null || failure instanceof RetriableException)) {
+                failure = error;
             }
         }
-        if (retry != null) {
-            throw retry;
+        if (failure != null) {
+            throw failure;
         }
     }
 
@@ -85,28 +106,34 @@ final class SinkTaskHandler implements AutoCloseable {
 
     @Override
     public void close() {
+        writerThreads.shutdownNow();
         close(List.copyOf(open.keySet()));
         progress.close();
         writers.close();
     }
 
-    private void write(TopicPartition partition, List<SinkRecord> records) {
-        PartitionWriter writer = open.get(partition);
-        if (writer == null) {
-            log.warn("Skipping {} records of {}: this task instance does not own the partition (fenced by its new"
-                    + " owner, or not opened)", records.size(), partition);
-            return;
-        }
+    /** What a partition's write ended in, handled on the task's thread: null, or the error the task throws. */
+    private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write) {
         try {
-            writer.write(records);
-        } catch (PartitionWriter.Fenced e) {
-            log.warn("{}: its records stay for the new owner to write", e.getMessage());
-            closeWriter(partition);
-        } catch (PartitionWriter.BrokenProducer e) {
-            log.warn("Recreating the producer of {} after: {}", partition, e.getCause().toString());
-            open(List.of(partition));
-            throw new RetriableException("The producer of " + partition + " was recreated; the batch is delivered"
-                    + " again and written from the committed progress", e);
+            write.join();
+            return null;
+        } catch (CompletionException wrapped) {
+            Throwable e = wrapped.getCause();
+            if (e instanceof PartitionWriter.Fenced fenced) {
+                log.warn("{}: its records stay for the new owner to write", fenced.getMessage());
+                closeWriter(partition);
+                return null;
+            }
+            if (e instanceof PartitionWriter.BrokenProducer broken) {
+                log.warn("Recreating the producer of {} after: {}", partition, broken.getCause().toString());
+                open(List.of(partition));
+                return new RetriableException("The producer of " + partition + " was recreated; the batch is"
+                        + " delivered again and written from the committed progress", broken);
+            }
+            if (e instanceof RuntimeException runtime) {
+                return runtime;
+            }
+            throw wrapped;
         }
     }
 
@@ -130,6 +157,15 @@ final class SinkTaskHandler implements AutoCloseable {
         if (!seek.isEmpty()) {
             context.offset(seek);
         }
+    }
+
+    private static ThreadFactory daemonThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "quarantine-sink-writer-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private void closeWriter(TopicPartition partition) {
