@@ -45,6 +45,9 @@ final class WriterFactory implements AutoCloseable {
         configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
+        // a partition's producer writes mostly one target partition and flushes at every commit: Kafka's 16 KiB
+        // default would mean ~15 records per produce request; target.producer.batch.size overrides it
+        configs.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         TxnSendProducer<byte[], byte[]> producer =
                 new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());
         try {
