@@ -95,9 +95,4 @@ public final class SendErrors {
         }
         return e;
     }
-
-    /** True when the exception names a record problem, see {@link #classify(Throwable)}. */
-    static boolean isRecordError(Throwable error) {
-        return classify(error) == SendErrorCategory.RECORD;
-    }
 }
