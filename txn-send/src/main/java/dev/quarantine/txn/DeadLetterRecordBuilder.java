@@ -8,7 +8,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -21,6 +24,11 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * a record): when too large, the stack trace is shortened first, then the value, then the key, then the original
  * headers are left out; {@link DeadLetterHeaders#PAYLOAD_TRUNCATED} says what was cut and
  * {@link DeadLetterHeaders#ORIGINAL_SIZE} the failed record's size. A dead letter is never dropped.
+ *
+ * <p>The limit of one dead letter is the smallest of the builder's {@code maxBytes} and what the producer that sends
+ * it accepts for the dead-letter topic: pass {@link TxnSendProducer#maxRecordBytes(String)} to
+ * {@link #build(DeadLetter, int)}, so that lowered producer limits and a small topic {@code max.message.bytes} never
+ * make a dead letter unwritable.
  */
 public final class DeadLetterRecordBuilder {
 
@@ -33,6 +41,8 @@ public final class DeadLetterRecordBuilder {
     private static final int STACKTRACE_MAX_CHARS = 8 * 1024;
     private static final int MESSAGE_MAX_CHARS = 1024;
     private static final int SLACK = 16;
+    /** The longest {@link DeadLetterHeaders#PAYLOAD_TRUNCATED} value: room for it is kept while fitting. */
+    private static final String LONGEST_CUT = "key,value,headers";
 
     private final String topic;
     private final HeaderStyle style;
@@ -58,7 +68,30 @@ public final class DeadLetterRecordBuilder {
         return topic;
     }
 
+    /** Builds the dead letter within this builder's {@code maxBytes}. */
     public ProducerRecord<byte[], byte[]> build(DeadLetter letter) {
+        return fit(letter, maxBytes);
+    }
+
+    /**
+     * Builds the dead letter within the smaller of this builder's {@code maxBytes} and {@code acceptedBytes}, the
+     * largest record the sending producer accepts for the dead-letter topic
+     * ({@link TxnSendProducer#maxRecordBytes(String)}).
+     *
+     * @throws RecordTooLargeException when {@code acceptedBytes} is below {@value #MIN_MAX_BYTES}: no dead letter
+     *                                 fits, and the message names the dead-letter topic
+     */
+    public ProducerRecord<byte[], byte[]> build(DeadLetter letter, int acceptedBytes) {
+        if (acceptedBytes < MIN_MAX_BYTES) {
+            throw new RecordTooLargeException("No dead letter fits in dead-letter topic " + topic + ": its producer"
+                    + " and topic accept records of up to " + acceptedBytes + " bytes, a dead letter needs at least "
+                    + MIN_MAX_BYTES + " (raise the topic's " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG + " or the"
+                    + " producer's " + ProducerConfig.MAX_REQUEST_SIZE_CONFIG + ")");
+        }
+        return fit(letter, Math.min(maxBytes, acceptedBytes));
+    }
+
+    private ProducerRecord<byte[], byte[]> fit(DeadLetter letter, int maxBytes) {
         Throwable error = SendErrors.unwrap(letter.error());
         int originalSize = RecordSizes.producerEstimate(letter.key(), letter.value(), letter.headers());
         String stacktrace = clip(stacktrace(error), STACKTRACE_MAX_CHARS);
@@ -66,11 +99,11 @@ public final class DeadLetterRecordBuilder {
         Header[] original = letter.headers();
 
         String message = error.getMessage() == null ? null : clip(error.getMessage(), MESSAGE_MAX_CHARS);
-        List<Header> context = contextHeaders(letter, error, originalSize, message, stacktrace, "false");
+        List<Header> context = contextHeaders(letter, error, originalSize, message, stacktrace, LONGEST_CUT);
         int room = maxBytes - sizeWith(original, context) - SLACK;
         if (room < 0 && !stacktrace.isEmpty()) {
             stacktrace = clip(stacktrace, Math.max(0, stacktrace.length() + room));
-            context = contextHeaders(letter, error, originalSize, message, stacktrace, "false");
+            context = contextHeaders(letter, error, originalSize, message, stacktrace, LONGEST_CUT);
             room = maxBytes - sizeWith(original, context) - SLACK;
         }
         if (room < 0) {
@@ -81,7 +114,7 @@ public final class DeadLetterRecordBuilder {
         if (room < 0) {
             stacktrace = "";
             message = message == null ? null : clip(message, 64);
-            context = contextHeaders(letter, error, originalSize, message, stacktrace, "false");
+            context = contextHeaders(letter, error, originalSize, message, stacktrace, LONGEST_CUT);
             room = Math.max(0, maxBytes - sizeWith(original, context) - SLACK);
         }
         byte[] key = letter.key();

@@ -28,6 +28,22 @@ final class RecordChecks {
         this.topics = topics;
     }
 
+    /**
+     * The largest record, as {@link RecordSizes#producerEstimate} measures it, that passes these checks for
+     * {@code topic}: the smallest of {@code max.request.size}, {@code buffer.memory} and, when it is known, the
+     * topic's {@code max.message.bytes} (the estimate is never below the size of the batch the broker checks).
+     */
+    int maxRecordBytes(String topic) {
+        int limit = (int) Math.min(maxRequestSize, bufferMemory);
+        if (topics != null) {
+            TopicInfo info = topics.get(topic);
+            if (info.maxMessageBytes().isPresent()) {
+                limit = Math.min(limit, info.maxMessageBytes().getAsInt());
+            }
+        }
+        return limit;
+    }
+
     /** Throws the exception that sending this serialized record would end in, or returns when it can be sent. */
     void check(String topic, Integer partition, Long timestamp, byte[] key, byte[] value, Header[] headers) {
         TopicNames.validate(topic);

@@ -172,6 +172,21 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
         return send(record, callback, defaultOption);
     }
 
+    /**
+     * The largest record, as the producer measures it (the serialized key, value and headers plus a batch's
+     * overhead), that this producer sends to {@code topic}: the smallest of {@code max.request.size},
+     * {@code buffer.memory} and the topic's {@code max.message.bytes} as read for the up-front checks (cached like
+     * them; left out when the topic does not exist or topic checks are off). The limit to build a dead letter
+     * within: {@link DeadLetterRecordBuilder#build(DeadLetter, int)}.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException when the topic's configuration could not be read within
+     *                                                         {@code max.block.ms} (retriable)
+     */
+    public int maxRecordBytes(String topic) {
+        TopicNames.validate(topic);
+        return checks.maxRecordBytes(topic);
+    }
+
     /** The option the one- and two-argument sends use ({@code txn.send.default.option}). */
     public TxnSendOption defaultOption() {
         return defaultOption;

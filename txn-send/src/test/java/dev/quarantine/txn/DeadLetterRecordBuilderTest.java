@@ -86,6 +86,41 @@ class DeadLetterRecordBuilderTest {
     }
 
     @Test
+    void keepsEveryDeadLetterWithinTheBytesItsProducerAccepts() {
+        DeadLetterRecordBuilder builder = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT,
+                1_000_000);
+        Header[] huge = {new RecordHeader("blob", new byte[3_000]), new RecordHeader("trace-id", bytes("abc"))};
+        for (int accepted = DeadLetterRecordBuilder.MIN_MAX_BYTES; accepted < 34_000; accepted += 397) {
+            ProducerRecord<byte[], byte[]> dlq = builder.build(DeadLetter.of(new byte[2_000], new byte[30_000], huge,
+                    new RecordTooLargeException("x")).source("orders", 1, 9L), accepted);
+
+            assertThat(RecordSizes.producerEstimate(dlq.key(), dlq.value(), dlq.headers().toArray()))
+                    .as("dead letter built for %d accepted bytes", accepted).isLessThanOrEqualTo(accepted);
+            assertThat(text(dlq.headers(), DeadLetterHeaders.PAYLOAD_TRUNCATED)).isNotEqualTo("false");
+        }
+    }
+
+    @Test
+    void keepsTheBuildersOwnLimitWhenTheProducerAcceptsMore() {
+        ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT,
+                5_000).build(DeadLetter.of(null, new byte[20_000], null, new RecordTooLargeException("x")), 1_000_000);
+
+        assertThat(RecordSizes.producerEstimate(dlq.key(), dlq.value(), dlq.headers().toArray())).isLessThanOrEqualTo(5_000);
+        assertThat(text(dlq.headers(), DeadLetterHeaders.PAYLOAD_TRUNCATED)).isEqualTo("value");
+    }
+
+    @Test
+    void refusesWhenTheProducerAcceptsLessThanAnyDeadLetterNeeds() {
+        DeadLetterRecordBuilder builder = new DeadLetterRecordBuilder("orders-dlq",
+                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 100_000);
+
+        assertThatThrownBy(() -> builder.build(DeadLetter.of(null, bytes("v"), null,
+                new RecordTooLargeException("x")), 500))
+                .isInstanceOf(RecordTooLargeException.class)
+                .hasMessageContaining("orders-dlq").hasMessageContaining("500").hasMessageContaining("max.message.bytes");
+    }
+
+    @Test
     void refusesALimitTooSmallForTheContextHeaders() {
         assertThatThrownBy(() -> new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT, 100))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBytes");

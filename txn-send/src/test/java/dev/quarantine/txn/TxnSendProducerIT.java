@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -26,6 +27,8 @@ import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -156,6 +159,44 @@ class TxnSendProducerIT {
         } else {
             assertThat(committed).as("stock Kafka loses the whole transaction").isEmpty();
         }
+    }
+
+    @Test
+    void deadLetterOfARecordLargerThanTheDeadLetterTopicAcceptsIsTruncatedAndCommitted(LocalKafka kafka)
+            throws Exception {
+        String topic = "txn-send-" + TOPICS.incrementAndGet();
+        String dlq = topic + "-dlq";
+        kafka.createTopic(topic, 1, Map.of());
+        kafka.createTopic(dlq, 1, Map.of("max.message.bytes", "6000"));
+        DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
+                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
+        byte[] poison = new byte[50_000];
+        try (TxnSendProducer<byte[], byte[]> producer = new TxnSendProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-txn",
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 20_000), new ByteArraySerializer(), new ByteArraySerializer())) {
+            assertThat(producer.maxRecordBytes(dlq)).as("the DLQ topic's max.message.bytes").isEqualTo(6000);
+            assertThat(producer.maxRecordBytes(topic)).as("the producer's max.request.size").isEqualTo(20_000);
+            producer.initTransactions();
+            producer.beginTransaction();
+            CompletableFuture<Exception> failed = new CompletableFuture<>();
+            producer.send(new ProducerRecord<>(topic, 0, bytes("k"), poison), (m, e) -> failed.complete(e),
+                    TxnSendOption.IGNORE_SEND_ERRORS);
+            producer.send(new ProducerRecord<>(topic, 0, bytes("k"), bytes("good")), null,
+                    TxnSendOption.IGNORE_SEND_ERRORS);
+            producer.send(deadLetters.build(DeadLetter.of(bytes("k"), poison, null, failed.get())
+                    .source(topic, 0, 0L), producer.maxRecordBytes(dlq)), null, TxnSendOption.NONE);
+            producer.commitTransaction();
+        }
+        List<ConsumerRecord<byte[], byte[]>> parked = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(30));
+        assertThat(parked).hasSize(1);
+        assertThat(new String(parked.get(0).headers().lastHeader(DeadLetterHeaders.PAYLOAD_TRUNCATED).value(),
+                StandardCharsets.UTF_8)).isEqualTo("value");
+        assertThat(committedValues(kafka, topic)).containsExactly("good");
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static void sendPoisonAsStock(PoisonCase poison, TxnSendProducer<String, Object> producer, String topic) {

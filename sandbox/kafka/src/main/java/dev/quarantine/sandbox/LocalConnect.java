@@ -152,16 +152,18 @@ public final class LocalConnect implements AutoCloseable {
     /** Kills the worker with SIGKILL (kill -9), as in a crash, and waits until it is gone. */
     public synchronized void kill() {
         if (process != null) {
-            process.destroyForcibly();
-            try {
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("the Connect worker " + process.pid() + " did not die");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while killing the Connect worker", e);
-            }
+            ChildJvm.killNow(process, "the Connect worker");
         }
+    }
+
+    /** Stops the worker with SIGSTOP: it holds its sockets but answers nothing (no heartbeats) until resumed. */
+    public synchronized void pause() {
+        ChildJvm.signal(process, "STOP");
+    }
+
+    /** Resumes a worker stopped with {@link #pause()} (SIGCONT). */
+    public synchronized void resume() {
+        ChildJvm.signal(process, "CONT");
     }
 
     /** Kills the worker (kill -9) if it runs, and starts it again with the same config and port. */

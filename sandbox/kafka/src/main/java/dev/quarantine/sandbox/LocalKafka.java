@@ -33,6 +33,7 @@ public final class LocalKafka implements AutoCloseable {
     private final Map<String, String> overrides;
     private final int brokerPort = FreePorts.next();
     private final int controllerPort = FreePorts.next();
+    private final String clusterId = Uuid.randomUuid().toString();
     private Path dataDir;
     private Process process;
     private Thread shutdownHook;
@@ -58,15 +59,10 @@ public final class LocalKafka implements AutoCloseable {
         }
         try {
             dataDir = Files.createTempDirectory("quarantine-kafka-");
-            Path config = dataDir.resolve("server.properties");
-            Files.writeString(config, serverProperties());
-            process = new ProcessBuilder(command(config))
-                    .redirectErrorStream(true)
-                    .redirectOutput(dataDir.resolve("broker.log").toFile())
-                    .start();
+            Files.writeString(dataDir.resolve("server.properties"), serverProperties());
             shutdownHook = new Thread(this::destroy, "sandbox-kafka-shutdown");
             Runtime.getRuntime().addShutdownHook(shutdownHook);
-            awaitReady();
+            launch();
             return this;
         } catch (IOException e) {
             destroy();
@@ -75,6 +71,40 @@ public final class LocalKafka implements AutoCloseable {
             destroy();
             throw e;
         }
+    }
+
+    /**
+     * Kills the broker with SIGKILL (kill -9), as in a crash, keeping its data directory; {@link #restart()} starts
+     * it again on the same data and ports.
+     */
+    public synchronized void kill() {
+        if (process != null) {
+            ChildJvm.killNow(process, "the local Kafka broker");
+        }
+    }
+
+    /** Starts a killed broker again on the same data directory and ports, and waits until it answers. */
+    public synchronized LocalKafka restart() {
+        if (dataDir == null) {
+            throw new IllegalStateException("the local Kafka broker was closed; start() a new one");
+        }
+        kill();
+        try {
+            launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not restart the local Kafka broker", e);
+        }
+        return this;
+    }
+
+    /** Stops the broker with SIGSTOP: connections stay open but nothing answers, until {@link #resume()}. */
+    public synchronized void pause() {
+        ChildJvm.signal(process, "STOP");
+    }
+
+    /** Resumes a broker stopped with {@link #pause()} (SIGCONT). */
+    public synchronized void resume() {
+        ChildJvm.signal(process, "CONT");
     }
 
     /** {@code host:port} of the broker's PLAINTEXT listener on 127.0.0.1. */
@@ -146,6 +176,15 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
+    private void launch() throws IOException {
+        Path config = dataDir.resolve("server.properties");
+        process = new ProcessBuilder(command(config))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("broker.log").toFile()))
+                .start();
+        awaitReady();
+    }
+
     private String serverProperties() {
         Map<String, String> props = new LinkedHashMap<>();
         props.put("process.roles", "broker,controller");
@@ -186,7 +225,7 @@ public final class LocalKafka implements AutoCloseable {
         command.add(System.getProperty("java.class.path"));
         command.add(BrokerMain.class.getName());
         command.add(config.toString());
-        command.add(Uuid.randomUuid().toString());
+        command.add(clusterId);
         return command;
     }
 
@@ -202,6 +241,11 @@ public final class LocalKafka implements AutoCloseable {
                             + " while starting; its log:\n" + ChildJvm.tail(dataDir.resolve("broker.log"), 40));
                 }
                 try {
+                    String answering = admin.describeCluster().clusterId().get();
+                    if (!clusterId.equals(answering)) {
+                        throw new IllegalStateException("another Kafka (cluster " + answering + ") answers on "
+                                + bootstrapServers() + ", not the broker started here (cluster " + clusterId + ")");
+                    }
                     if (!admin.describeCluster().nodes().get().isEmpty()) {
                         return;
                     }

@@ -23,7 +23,9 @@ public final class TopicReader {
 
     /**
      * Every committed record of {@code topic} (all partitions, from the start up to the current end), as raw bytes.
-     * Waits until the consumer's position reaches the end offsets, so aborted and pending data is never counted.
+     * Waits until the read_committed consumer's position reaches the log end offsets (as a read_uncommitted reader
+     * sees them), so aborted and pending data is never counted and a transaction whose commit has returned but
+     * whose markers are still being written is waited for, not missed.
      */
     public static List<ConsumerRecord<byte[], byte[]>> readCommitted(LocalKafka kafka, String topic, Duration timeout) {
         Properties props = kafka.clientProps();
@@ -35,7 +37,7 @@ public final class TopicReader {
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+            Map<TopicPartition, Long> end = logEndOffsets(kafka, partitions, timeout);
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
             Instant deadline = Instant.now().plus(timeout);
             while (!reached(consumer, end)) {
@@ -61,6 +63,17 @@ public final class TopicReader {
             consumer.poll(Duration.ofMillis(200)).forEach(records::add);
         }
         return records;
+    }
+
+    private static Map<TopicPartition, Long> logEndOffsets(LocalKafka kafka, List<TopicPartition> partitions,
+                                                           Duration timeout) {
+        Properties props = kafka.clientProps();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "topic-reader-end-" + UUID.randomUUID());
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                     new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            return consumer.endOffsets(partitions, timeout);
+        }
     }
 
     private static boolean reached(Consumer<?, ?> consumer, Map<TopicPartition, Long> end) {
