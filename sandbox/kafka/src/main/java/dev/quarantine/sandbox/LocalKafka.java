@@ -1,7 +1,9 @@
 package dev.quarantine.sandbox;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,10 +25,18 @@ import org.apache.kafka.common.Uuid;
  * A real single-node Apache Kafka broker in KRaft combined mode (broker and controller in one process), started
  * as a child JVM from Kafka's own Maven artifacts, listening on 127.0.0.1 only.
  *
+ * <p>The broker runs on this JVM's classpath, or, when the system property {@value #BROKER_CLASSPATH_PROPERTY} names
+ * a classpath file (as {@code maven-dependency-plugin:build-classpath} writes it; this module's build writes
+ * {@code target/broker-classpath.txt}), on that one: so tests whose own classpath holds another kafka-clients
+ * version (the compatibility tests) still get a Kafka 4.4 broker.
+ *
  * <p>It starts in a few seconds and leaves nothing behind: {@link #close()} kills the process and deletes its data
  * directory, a JVM shutdown hook does the same, and the child exits by itself when its parent dies.
  */
 public final class LocalKafka implements AutoCloseable {
+
+    /** System property naming the broker's classpath file; unset: the broker runs on this JVM's classpath. */
+    public static final String BROKER_CLASSPATH_PROPERTY = "sandbox.broker.classpath";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -222,11 +232,28 @@ public final class LocalKafka implements AutoCloseable {
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         command.add("-Dlog4j2.level=warn");
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(brokerClasspath());
         command.add(BrokerMain.class.getName());
         command.add(config.toString());
         command.add(clusterId);
         return command;
+    }
+
+    private static String brokerClasspath() {
+        String file = System.getProperty(BROKER_CLASSPATH_PROPERTY);
+        if (file == null || file.isBlank()) {
+            return System.getProperty("java.class.path");
+        }
+        try {
+            String own = Path.of(BrokerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .toString();
+            return own + File.pathSeparator + Files.readString(Path.of(file)).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read the broker classpath file " + file + " ("
+                    + BROKER_CLASSPATH_PROPERTY + ")", e);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the sandbox classes", e);
+        }
     }
 
     private void awaitReady() {

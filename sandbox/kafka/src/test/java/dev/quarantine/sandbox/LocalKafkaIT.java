@@ -1,18 +1,24 @@
 package dev.quarantine.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -52,5 +58,51 @@ class LocalKafkaIT {
         assertThat(Files.exists(dataDir)).as("data dir %s deleted", dataDir).isFalse();
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count())
                 .as("no broker process left").isZero();
+    }
+
+    @Test
+    void keepsItsDataAcrossAKillAndARestartOnTheSamePort() throws Exception {
+        try (LocalKafka kafka = LocalKafka.create().start()) {
+            String address = kafka.bootstrapServers();
+            kafka.createTopic("sandbox-restart");
+            Properties producerProps = kafka.clientProps();
+            producerProps.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "sandbox-restart");
+            try (KafkaProducer<String, String> producer =
+                         new KafkaProducer<>(producerProps, new StringSerializer(), new StringSerializer())) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>("sandbox-restart", "k", "before the crash"));
+                producer.commitTransaction();
+            }
+            // the commit markers are written after commitTransaction() returns: wait for them, so the kill loses
+            // nothing that was acknowledged as written
+            assertThat(TopicReader.readCommitted(kafka, "sandbox-restart", Duration.ofSeconds(30))).hasSize(1);
+
+            kafka.kill();
+            kafka.restart();
+
+            assertThat(kafka.bootstrapServers()).isEqualTo(address);
+            assertThat(TopicReader.readCommitted(kafka, "sandbox-restart", Duration.ofSeconds(60)))
+                    .extracting(r -> new String(r.value(), StandardCharsets.UTF_8)).containsExactly("before the crash");
+        }
+    }
+
+    @Test
+    void answersNothingWhilePausedAndEverythingAfterResume() throws Exception {
+        try (LocalKafka kafka = LocalKafka.create().start()) {
+            Properties props = kafka.clientProps();
+            props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2000");
+            props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "1000");
+            try (Admin admin = Admin.create(props)) {
+                kafka.pause();
+                try {
+                    assertThatThrownBy(() -> admin.listTopics().names().get())
+                            .hasCauseInstanceOf(TimeoutException.class);
+                } finally {
+                    kafka.resume();
+                }
+                assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
+            }
+        }
     }
 }
