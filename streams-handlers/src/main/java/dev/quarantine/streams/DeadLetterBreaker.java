@@ -43,7 +43,7 @@ final class DeadLetterBreaker {
         int after = deadLetters + 1 - (outcomes[next] == null ? 0 : 1);
         if (after > maxRatio * window) {
             return Optional.of(after + " of the last " + window + " outputs would be dead-lettered ("
-                    + describe(errorClass) + ")");
+                    + describe(errorClass) + "), more than " + maxRatio + " of them");
         }
         add(errorClass);
         return Optional.empty();

@@ -181,10 +181,9 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
         String errorClass = SendErrors.unwrap(exception).getClass().getSimpleName();
         Optional<String> tripped = producer.flatMap(p -> p.breaker().deadLettered(errorClass));
         if (tripped.isPresent()) {
-            log.error("Failing instead of dead-lettering the output to {} of input {}: {}, more than {}. That is"
-                    + " not a few poison records: check the output topics and their settings, or raise {} (1.0 turns"
-                    + " this off)", topic, input(context), tripped.get(), DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG,
-                    DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG);
+            log.error("Failing instead of dead-lettering the output to {} of input {}: {}. That is not a few poison"
+                    + " records: check the output topics and their settings, or raise {} (1.0 turns this off)", topic,
+                    input(context), tripped.get(), DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG);
             return Response.fail();
         }
         metrics.record(SendErrors.unwrap(exception));

@@ -101,6 +101,28 @@ class DeadLetterLimitsIT {
         assertThat(committed(kafka, topics.deadLetters)).hasSize(10);
     }
 
+    @Test
+    void failsWhenMostOutputsWouldBeDeadLetteredInsteadOfParkingTheStream(LocalKafka kafka) throws Exception {
+        Topics topics = new Topics("breaker");
+        kafka.createTopic(topics.input, 2, Map.of());
+        kafka.createTopic(topics.output, 2, Map.of("max.message.bytes", "60"));
+        kafka.createTopic(topics.deadLetters, 1, Map.of());
+        RunningApp.produce(kafka, topics.input, inputs());
+        Properties props = RunningApp.exactlyOnceProps(kafka, "breaker-app", stateDir.toString(), topics.deadLetters);
+        props.put(DeadLetterHandlerConfig.DLQ_WINDOW_RECORDS_CONFIG, 20);
+        props.put(DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG, 0.5);
+
+        RunningApp app = RunningApp.start(topology(topics), props, StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        Throwable error = app.awaitError();
+        app.close();
+
+        assertThat(messages(error)).as("the failure names the output topic and the cause").contains(topics.output)
+                .contains("RecordTooLargeException");
+        assertThat(committed(kafka, topics.output)).as("every output is too large for its topic").isEmpty();
+        assertThat(committed(kafka, topics.deadLetters).size()).as("dead letters committed before the breaker")
+                .isLessThanOrEqualTo(10);
+    }
+
     private static Topology topology(Topics topics) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(topics.input, Consumed.with(Serdes.String(), Serdes.String()))

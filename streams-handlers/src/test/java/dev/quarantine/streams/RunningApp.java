@@ -70,6 +70,10 @@ record RunningApp(KafkaStreams streams, List<String> transitions, List<Throwable
         assertThat(streams.state()).isEqualTo(KafkaStreams.State.RUNNING);
         assertThat(transitions).as("state transitions").containsExactly("CREATED->REBALANCING",
                 "REBALANCING->RUNNING");
+        assertThat(streams.metrics().entrySet()).as("tasks closed").noneSatisfy(metric -> {
+            assertThat(metric.getKey().name()).isEqualTo("task-closed-total");
+            assertThat((Double) metric.getValue().metricValue()).isPositive();
+        });
     }
 
     /** Waits for the ERROR state and returns the one exception that took the app there. */
