@@ -39,6 +39,13 @@ import dev.quarantine.txn.SendErrors;
  * topic's limits, read through the supplier's producer). The breaker ({@code quarantine.dlq.max.ratio}) fails the
  * task when most outputs are being dead-lettered.
  *
+ * <p>Why a changelog write must never be answered with RESUME and a dead letter, besides the state it would lose:
+ * Kafka Streams 4.4 sends a changelog record with no processor context, and sends the dead letters of a
+ * RESUME with the context of the failed record; when such a dead letter is written, {@code RecordCollectorImpl}'s
+ * send callback records a metric through that null context and fails with a NullPointerException, which kills the
+ * stream thread. This handler never answers RESUME for a record without a processor node, so that path is never
+ * taken.
+ *
  * <p>The dead letter holds the failing output record's key, value and headers ({@value #PAYLOAD_ORIGIN_HEADER}
  * {@code output}), or, for a serialization error, the input record's raw key and value ({@code input}) or nothing
  * ({@code none}: Kafka Streams passes the raw input only with the first output of an input record); Kafka Streams'
@@ -195,8 +202,9 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
     private static String internalTopicAdvice(TopicKind kind) {
         String limits = " and, for records larger than the producer's max.request.size, producer.max.request.size";
         return kind == TopicKind.CHANGELOG
-                ? "Raise the changelog's max.message.bytes (Materialized.withLoggingEnabled(Map.of(\"max.message.bytes\","
-                        + " ...)) or the topic's config)" + limits + "; or keep the store's values smaller"
+                ? "Raise the changelog's max.message.bytes (Materialized.withLoggingEnabled(Map.of("
+                        + "\"max.message.bytes\", ...)) or the topic's config)" + limits
+                        + "; or keep the store's values smaller"
                 : "Raise the topic's max.message.bytes (its topic config)" + limits + "; or keep the records smaller";
     }
 

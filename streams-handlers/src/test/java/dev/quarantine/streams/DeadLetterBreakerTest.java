@@ -17,7 +17,8 @@ class DeadLetterBreakerTest {
         assertThat(breaker.deadLettered("UnknownTopicOrPartitionException")).isEmpty();
 
         assertThat(breaker.deadLettered("UnknownTopicOrPartitionException")).hasValue("4 of the last 10 outputs"
-                + " would be dead-lettered (RecordTooLargeException: 2, UnknownTopicOrPartitionException: 2), more than 0.3 of them");
+                + " would be dead-lettered (RecordTooLargeException: 2, UnknownTopicOrPartitionException: 2), more"
+                + " than 0.3 of them");
     }
 
     @Test
@@ -32,7 +33,8 @@ class DeadLetterBreakerTest {
         assertThat(breaker.deadLettered("InvalidRecordException")).isEmpty();
         assertThat(breaker.deadLettered("InvalidRecordException")).isEmpty();
         Optional<String> tripped = breaker.deadLettered("InvalidRecordException");
-        assertThat(tripped).hasValue("3 of the last 4 outputs would be dead-lettered (InvalidRecordException: 3), more than 0.5 of them");
+        assertThat(tripped).hasValue("3 of the last 4 outputs would be dead-lettered (InvalidRecordException: 3),"
+                + " more than 0.5 of them");
     }
 
     @Test
