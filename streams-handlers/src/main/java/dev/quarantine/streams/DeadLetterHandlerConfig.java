@@ -43,7 +43,8 @@ public final class DeadLetterHandlerConfig extends AbstractConfig {
             + "quarantine.dlq.window.records outputs of a stream thread would be dead-lettered, the task fails (FAIL)"
             + " with a message that says what they failed with, instead of parking the whole stream (an output topic"
             + " deleted or misconfigured is not a poison record). Outputs not yet written count as written. 1.0"
-            + " turns the breaker off.";
+            + " turns the breaker off. The outputs are counted by the producers of IgnoreSendErrorsClientSupplier:"
+            + " without the supplier there is no breaker.";
 
     public static final String DLQ_WINDOW_RECORDS_CONFIG = "quarantine.dlq.window.records";
     public static final int DLQ_WINDOW_RECORDS_DEFAULT = 1000;

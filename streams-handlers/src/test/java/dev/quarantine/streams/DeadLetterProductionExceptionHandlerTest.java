@@ -191,6 +191,9 @@ class DeadLetterProductionExceptionHandlerTest {
         assertThatThrownBy(() -> handler(Map.of(DeadLetterHandlerConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG, 10)))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(DeadLetterHandlerConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG);
+        assertThatThrownBy(() -> handler(Map.of(DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG, 1.5)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG);
     }
 
     @Test
