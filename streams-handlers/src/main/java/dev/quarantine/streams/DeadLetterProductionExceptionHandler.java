@@ -175,28 +175,39 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
             letter.source(context.topic(), context.partition(), context.offset());
         }
         Optional<StreamsTxnSendProducer> producer = StreamsTxnSendProducer.ofCurrentThread();
-        ProducerRecord<byte[], byte[]> deadLetter;
-        try {
-            deadLetter = producer.isPresent()
-                    ? deadLetters.get().build(letter, producer.get().maxRecordBytes(deadLetters.get().topic()))
-                    : deadLetters.get().build(letter);
-        } catch (KafkaException e) {
-            log.error("Cannot dead-letter the output to {} of input {} to dead-letter topic {}: {}; failing", topic,
-                    input(context), deadLetters.get().topic(), e.toString());
-            return Response.fail();
-        }
-        String errorClass = SendErrors.unwrap(exception).getClass().getSimpleName();
-        Optional<String> tripped = producer.flatMap(p -> p.breaker().deadLettered(errorClass));
-        if (tripped.isPresent()) {
-            log.error("Failing instead of dead-lettering the output to {} of input {}: {}. That is not a few poison"
-                    + " records: check the output topics and their settings, or raise {} (1.0 turns this off)", topic,
-                    input(context), tripped.get(), DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG);
+        Optional<ProducerRecord<byte[], byte[]>> deadLetter = fit(letter, producer, topic, context);
+        if (deadLetter.isEmpty() || tripsBreaker(producer, exception, topic, context)) {
             return Response.fail();
         }
         metrics.record(SendErrors.unwrap(exception));
-        log.debug("Dead-lettered the output to {} of input {} to {}: {}", topic, input(context), deadLetter.topic(),
-                exception.getClass().getName());
-        return Response.resume(List.of(deadLetter));
+        log.debug("Dead-lettered the output to {} of input {} to {}: {}", topic, input(context),
+                deadLetter.get().topic(), exception.getClass().getName());
+        return Response.resume(List.of(deadLetter.get()));
+    }
+
+    /** The dead letter within the limits of the producer that sends it, when known; empty when none fits. */
+    private Optional<ProducerRecord<byte[], byte[]>> fit(DeadLetter letter, Optional<StreamsTxnSendProducer> producer,
+                                                         String topic, ErrorHandlerContext context) {
+        DeadLetterRecordBuilder builder = deadLetters.orElseThrow();
+        try {
+            return Optional.of(producer.isPresent()
+                    ? builder.build(letter, producer.get().maxRecordBytes(builder.topic()))
+                    : builder.build(letter));
+        } catch (KafkaException e) {
+            log.error("Cannot dead-letter the output to {} of input {} to dead-letter topic {}: {}; failing", topic,
+                    input(context), builder.topic(), e.toString());
+            return Optional.empty();
+        }
+    }
+
+    private boolean tripsBreaker(Optional<StreamsTxnSendProducer> producer, Exception exception, String topic,
+                                 ErrorHandlerContext context) {
+        String errorClass = SendErrors.unwrap(exception).getClass().getSimpleName();
+        Optional<String> tripped = producer.flatMap(p -> p.breaker().deadLettered(errorClass));
+        tripped.ifPresent(why -> log.error("Failing instead of dead-lettering the output to {} of input {}: {}. That"
+                + " is not a few poison records: check the output topics and their settings, or raise {} (1.0 turns"
+                + " this off)", topic, input(context), why, DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG));
+        return tripped.isPresent();
     }
 
     private static String internalTopicAdvice(TopicKind kind) {
