@@ -74,6 +74,39 @@ class DeadLetterLimitsIT {
     }
 
     @Test
+    void deadLettersFitTheDeadLetterTopicsMaxMessageBytesAndFailOnlyWhenNotEvenAMinimalOneFits(LocalKafka kafka)
+            throws Exception {
+        Topics fits = new Topics("small-dlq");
+        fits.create(kafka, false);
+        kafka.createTopic(fits.deadLetters, 1, Map.of("max.message.bytes", "5000"));
+        Topics tooSmall = new Topics("tiny-dlq");
+        tooSmall.create(kafka, false);
+        kafka.createTopic(tooSmall.deadLetters, 1, Map.of("max.message.bytes", "500"));
+        RunningApp.produce(kafka, fits.input, inputs());
+        RunningApp.produce(kafka, tooSmall.input, inputs());
+
+        RunningApp small = RunningApp.start(topology(fits), limitedProps(kafka, "small-dlq-app", fits),
+                StreamThreadExceptionResponse.REPLACE_THREAD);
+        await("990 outputs and 10 dead letters committed", () -> committed(kafka, fits.output).size() >= 990
+                && committed(kafka, fits.deadLetters).size() >= 10);
+        small.assertRanWithoutFailures();
+        small.close();
+        assertThat(committed(kafka, fits.deadLetters)).hasSize(10).allSatisfy(r -> {
+            assertThat(r.serializedValueSize()).isLessThan(5000);
+            assertThat(header(r, DeadLetterHeaders.PAYLOAD_TRUNCATED)).isEqualTo("value");
+        });
+
+        RunningApp tiny = RunningApp.start(topology(tooSmall), limitedProps(kafka, "tiny-dlq-app", tooSmall),
+                StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        Throwable error = tiny.awaitError();
+        tiny.close();
+        assertThat(messages(error)).contains(tooSmall.output).contains("RecordTooLargeException");
+        assertThat(committed(kafka, tooSmall.output).size()).as("outputs committed before the poison")
+                .isLessThan(990);
+        assertThat(committed(kafka, tooSmall.deadLetters)).isEmpty();
+    }
+
+    @Test
     void failsNamingAMissingDeadLetterTopicAndCommitsEverythingOnceItExists(LocalKafka kafka) throws Exception {
         Topics topics = new Topics("missing-dlq");
         topics.create(kafka, false);
@@ -121,6 +154,13 @@ class DeadLetterLimitsIT {
         assertThat(committed(kafka, topics.output)).as("every output is too large for its topic").isEmpty();
         assertThat(committed(kafka, topics.deadLetters).size()).as("dead letters committed before the breaker")
                 .isLessThanOrEqualTo(10);
+    }
+
+    private Properties limitedProps(LocalKafka kafka, String applicationId, Topics topics) {
+        Properties props = RunningApp.exactlyOnceProps(kafka, applicationId, stateDir.resolve(applicationId).toString(),
+                topics.deadLetters);
+        props.put(StreamsConfig.producerPrefix("max.request.size"), PRODUCER_MAX_REQUEST_SIZE);
+        return props;
     }
 
     private static Topology topology(Topics topics) {

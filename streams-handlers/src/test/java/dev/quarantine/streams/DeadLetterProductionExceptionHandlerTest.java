@@ -34,7 +34,8 @@ class DeadLetterProductionExceptionHandlerTest {
 
     @Test
     void resumesWithADeadLetterForARecordError() {
-        Response response = handler(Map.of()).handleError(context(null, null), OUTPUT, new RecordTooLargeException("big"));
+        Response response = handler(Map.of()).handleError(context(null, null), OUTPUT,
+                new RecordTooLargeException("big"));
 
         assertThat(response.result()).isEqualTo(Result.RESUME);
         assertThat(response.deadLetterQueueRecords()).singleElement().satisfies(dlq -> {
