@@ -25,14 +25,33 @@ public final class DeadLetterHandlerConfig extends AbstractConfig {
     public static final String PRODUCTION_RETRIES_DOC = "How often a retriable production error (a timeout, a"
             + " broker without enough replicas) of the same input record is answered with RETRY, which makes Kafka"
             + " Streams abort the transaction and process the task's input again. After that many tries the failing"
-            + " output is dead-lettered like a poison record.";
+            + " output is dead-lettered like a poison record; a record to one of the app's internal topics or to the"
+            + " dead-letter topic fails the task instead.";
 
     public static final String DLQ_PAYLOAD_MAX_BYTES_CONFIG = "quarantine.dlq.payload.max.bytes";
     public static final int DLQ_PAYLOAD_MAX_BYTES_DEFAULT = 1_000_000;
     public static final String DLQ_PAYLOAD_MAX_BYTES_DOC = "The largest dead-letter record to write, as the producer"
-            + " measures it. A larger failing record is truncated (stack trace, then value, then key, then its"
-            + " headers) and its original size recorded in __quarantine.original.size. Keep it at or below the"
-            + " producer's max.request.size and the dead-letter topic's max.message.bytes.";
+            + " measures it. A dead letter is kept within the smallest of this, the producer's max.request.size and"
+            + " buffer.memory, and the dead-letter topic's max.message.bytes (read through the producer of"
+            + " IgnoreSendErrorsClientSupplier): a larger failing record is truncated (stack trace, then value, then"
+            + " key, then its headers), what was cut said in __quarantine.payload.truncated and its original size in"
+            + " __quarantine.original.size.";
+
+    public static final String DLQ_MAX_RATIO_CONFIG = "quarantine.dlq.max.ratio";
+    public static final double DLQ_MAX_RATIO_DEFAULT = 0.5;
+    public static final String DLQ_MAX_RATIO_DOC = "The breaker: when more than this share of the last "
+            + "quarantine.dlq.window.records outputs of a stream thread would be dead-lettered, the task fails (FAIL)"
+            + " with a message that says what they failed with, instead of parking the whole stream (an output topic"
+            + " deleted or misconfigured is not a poison record). Outputs not yet written count as written. 1.0"
+            + " turns the breaker off. The outputs are counted by the producers of IgnoreSendErrorsClientSupplier:"
+            + " without the supplier there is no breaker.";
+
+    public static final String DLQ_WINDOW_RECORDS_CONFIG = "quarantine.dlq.window.records";
+    public static final int DLQ_WINDOW_RECORDS_DEFAULT = 1000;
+    public static final String DLQ_WINDOW_RECORDS_DOC = "How many of a stream thread's latest outputs (records to"
+            + " the topology's output topics, written or dead-lettered) the breaker (quarantine.dlq.max.ratio) looks"
+            + " at. Under exactly_once_v2 the tasks of a stream thread share one producer and one transaction, so"
+            + " the window is per stream thread.";
 
     public DeadLetterHandlerConfig(Map<?, ?> configs) {
         super(configDef(), configs, false);
@@ -46,7 +65,12 @@ public final class DeadLetterHandlerConfig extends AbstractConfig {
                         Importance.LOW, PRODUCTION_RETRIES_DOC, GROUP, ++order, Width.SHORT, "Production retries")
                 .define(DLQ_PAYLOAD_MAX_BYTES_CONFIG, Type.INT, DLQ_PAYLOAD_MAX_BYTES_DEFAULT,
                         ConfigDef.Range.atLeast(DeadLetterRecordBuilder.MIN_MAX_BYTES), Importance.LOW,
-                        DLQ_PAYLOAD_MAX_BYTES_DOC, GROUP, ++order, Width.SHORT, "Dead-letter max bytes");
+                        DLQ_PAYLOAD_MAX_BYTES_DOC, GROUP, ++order, Width.SHORT, "Dead-letter max bytes")
+                .define(DLQ_MAX_RATIO_CONFIG, Type.DOUBLE, DLQ_MAX_RATIO_DEFAULT, ConfigDef.Range.between(0.0, 1.0),
+                        Importance.MEDIUM, DLQ_MAX_RATIO_DOC, GROUP, ++order, Width.SHORT, "Dead-letter max ratio")
+                .define(DLQ_WINDOW_RECORDS_CONFIG, Type.INT, DLQ_WINDOW_RECORDS_DEFAULT, ConfigDef.Range.atLeast(1),
+                        Importance.LOW, DLQ_WINDOW_RECORDS_DOC, GROUP, ++order, Width.SHORT,
+                        "Dead-letter ratio window");
     }
 
     /** Kafka's {@code errors.dead.letter.queue.topic.name}, when set. */
@@ -67,5 +91,15 @@ public final class DeadLetterHandlerConfig extends AbstractConfig {
 
     int payloadMaxBytes() {
         return getInt(DLQ_PAYLOAD_MAX_BYTES_CONFIG);
+    }
+
+    /** A new breaker with this config's window and ratio. */
+    DeadLetterBreaker breaker() {
+        return new DeadLetterBreaker(getInt(DLQ_WINDOW_RECORDS_CONFIG), getDouble(DLQ_MAX_RATIO_CONFIG));
+    }
+
+    /** The app's topics as this config names them. */
+    StreamsTopics topics() {
+        return new StreamsTopics(applicationId(), deadLetterTopic());
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.streams.StreamsConfig;
@@ -15,9 +16,10 @@ import org.apache.kafka.streams.errors.ProductionExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.quarantine.txn.ErrorClassMetrics;
+import dev.quarantine.streams.HandlerDecisions.Decision;
 import dev.quarantine.txn.DeadLetter;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
+import dev.quarantine.txn.ErrorClassMetrics;
 import dev.quarantine.txn.SendErrorCategory;
 import dev.quarantine.txn.SendErrors;
 
@@ -30,35 +32,47 @@ import dev.quarantine.txn.SendErrors;
  * record out of the transaction before it can doom it: the dead letter then commits in the same transaction as the
  * good output. Without the supplier, a record rejected by the broker still aborts the transaction (stock Kafka).
  *
- * <table>
- * <caption>Answers, by the error's {@link SendErrors} category</caption>
- * <tr><th>category</th><th>answer</th></tr>
- * <tr><td>RECORD (too large, rejected by its topic, unserializable)</td><td>RESUME with a dead letter</td></tr>
- * <tr><td>RETRIABLE</td><td>RETRY, up to {@code quarantine.production.retries} times for the same input record;
- *     then RESUME with a dead letter</td></tr>
- * <tr><td>ABORTABLE, FATAL, or a dead letter that itself failed</td><td>FAIL</td></tr>
- * <tr><td>any, when no dead-letter topic is set</td><td>FAIL (nothing is dropped silently)</td></tr>
- * </table>
+ * <p>What it answers is the table of {@link HandlerDecisions}: a poison output is dead-lettered, a retriable error
+ * retried a few times, and a record to one of the app's internal topics or to the dead-letter topic itself is never
+ * dead-lettered (FAIL, with a message that names the topic and the setting to change). A dead letter is kept within
+ * the smallest limit that applies ({@code quarantine.dlq.payload.max.bytes}, and the producer's and the dead-letter
+ * topic's limits, read through the supplier's producer). The breaker ({@code quarantine.dlq.max.ratio}) fails the
+ * task when most outputs are being dead-lettered.
  *
- * <p>The dead letter holds the failing output record's key and value (truncated to
- * {@code quarantine.dlq.payload.max.bytes} when too large) and headers; Kafka Streams' {@code __streams.errors.*}
- * headers with the input record's topic, partition and offset and the exception; ours ({@code __quarantine.*}) with
- * the output topic, the output's size and the error category; and, where Kafka provides them, the input record's raw
- * key and value in {@code __quarantine.source.raw.key} / {@code __quarantine.source.raw.value} (Kafka passes none on
- * the production-error path, only for serialization errors).
+ * <p>Why a changelog write must never be answered with RESUME and a dead letter, besides the state it would lose:
+ * Kafka Streams 4.4 sends a changelog record with no processor context, and sends the dead letters of a
+ * RESUME with the context of the failed record; when such a dead letter is written, {@code RecordCollectorImpl}'s
+ * send callback records a metric through that null context and fails with a NullPointerException, which kills the
+ * stream thread. This handler never answers RESUME for a record without a processor node, so that path is never
+ * taken.
+ *
+ * <p>The dead letter holds the failing output record's key, value and headers ({@value #PAYLOAD_ORIGIN_HEADER}
+ * {@code output}), or, for a serialization error, the input record's raw key and value ({@code input}) or nothing
+ * ({@code none}: Kafka Streams passes the raw input only with the first output of an input record); Kafka Streams'
+ * {@code __streams.errors.*} headers with the input record's topic, partition and offset and the exception; ours
+ * ({@code __quarantine.*}) with the output topic, the output's size and the error category.
  */
 public class DeadLetterProductionExceptionHandler implements ProductionExceptionHandler {
 
-    /** Header with the input record's raw key, when Kafka Streams provides it. */
+    /** Header with the input record's raw key, when Kafka Streams provides it with a production error. */
     public static final String SOURCE_RAW_KEY_HEADER = "__quarantine.source.raw.key";
-    /** Header with the input record's raw value, when Kafka Streams provides it. */
+    /** Header with the input record's raw value, when Kafka Streams provides it with a production error. */
     public static final String SOURCE_RAW_VALUE_HEADER = "__quarantine.source.raw.value";
+    /**
+     * Header saying whose key and value the dead letter carries: {@code output} (the failing output's),
+     * {@code input} (the input record's raw bytes: the output could not be serialized) or {@code none} (the output
+     * could not be serialized and Kafka Streams did not pass the input's raw bytes: key and value are null).
+     */
+    public static final String PAYLOAD_ORIGIN_HEADER = "__quarantine.payload.origin";
+    /** Header with the part of the output that could not be serialized: {@code KEY} or {@code VALUE}. */
+    public static final String SERIALIZATION_ORIGIN_HEADER = "__quarantine.serialization.origin";
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetterProductionExceptionHandler.class);
     private static final int MAX_TRACKED_RETRIES = 10_000;
 
+    private StreamsTopics topics;
+    private HandlerDecisions decisions;
     private Optional<DeadLetterRecordBuilder> deadLetters = Optional.empty();
-    private int maxRetries;
     private ErrorClassMetrics metrics;
     private final Map<String, Integer> retries = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -70,7 +84,8 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
     @Override
     public void configure(Map<String, ?> configs) {
         DeadLetterHandlerConfig config = new DeadLetterHandlerConfig(configs);
-        maxRetries = config.productionRetries();
+        topics = config.topics();
+        decisions = new HandlerDecisions(config.productionRetries());
         metrics = DeadLetterMetrics.of(config.applicationId());
         deadLetters = config.deadLetterTopic().map(topic -> new DeadLetterRecordBuilder(topic,
                 DeadLetterRecordBuilder.HeaderStyle.STREAMS, config.payloadMaxBytes()));
@@ -78,64 +93,130 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
             log.warn("{} is not set: an output record that cannot be written will stop the task (FAIL). Set it to"
                     + " write such records to a dead-letter topic and go on.",
                     StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
-        } else {
-            log.info("Output records that cannot be written go to dead-letter topic {}", deadLetters.get().topic());
         }
     }
 
     @Override
     public Response handleError(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record,
                                 Exception exception) {
-        SendErrorCategory category = SendErrors.classify(record, exception);
-        if (category == SendErrorCategory.RETRIABLE && retry(context, record)) {
-            log.warn("Retrying the output to {} of input {} after {}", record.topic(), input(context),
-                    exception.getClass().getName());
-            return Response.retry();
+        TopicKind kind = topics.kind(record.topic(), context.processorNodeId());
+        SendErrorCategory category = SendErrors.classify(exception);
+        Decision decision = decide(context, record.topic(), category, kind);
+        if (decision != Decision.DEAD_LETTER) {
+            return answer(decision, context, record.topic(), kind, category, exception);
         }
-        if (category == SendErrorCategory.RECORD || category == SendErrorCategory.RETRIABLE) {
-            return deadLetter(context, record.topic(), record.partition(), record.key(), record.value(),
-                    record.headers().toArray(), exception);
-        }
-        log.error("Cannot write the output to {} of input {}: {} error, failing", record.topic(), input(context),
-                category, exception);
-        return Response.fail();
+        DeadLetter letter = DeadLetter.of(record.key(), record.value(),
+                withSourceRaw(record.headers().toArray(), context), exception).context(PAYLOAD_ORIGIN_HEADER, "output");
+        return deadLetter(context, record.topic(), record.partition(), letter, exception);
     }
 
     @Override
     @SuppressWarnings("rawtypes")
     public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record, Exception exception,
                                              SerializationExceptionOrigin origin) {
-        return deadLetter(context, record.topic(), record.partition(), context.sourceRawKey(),
-                context.sourceRawValue(), record.headers().toArray(), exception);
+        TopicKind kind = topics.kind(record.topic(), context.processorNodeId());
+        Decision decision = decide(context, record.topic(), SendErrorCategory.RECORD, kind);
+        if (decision != Decision.DEAD_LETTER) {
+            return answer(decision, context, record.topic(), kind, SendErrorCategory.RECORD, exception);
+        }
+        boolean input = context.sourceRawKey() != null || context.sourceRawValue() != null;
+        DeadLetter letter = DeadLetter.of(context.sourceRawKey(), context.sourceRawValue(),
+                        record.headers().toArray(), exception)
+                .context(PAYLOAD_ORIGIN_HEADER, input ? "input" : "none")
+                .context(SERIALIZATION_ORIGIN_HEADER, origin.name());
+        return deadLetter(context, record.topic(), record.partition(), letter, exception);
     }
 
-    private Response deadLetter(ErrorHandlerContext context, String topic, Integer partition, byte[] key,
-                                byte[] value, Header[] headers, Exception exception) {
+    private synchronized Decision decide(ErrorHandlerContext context, String topic, SendErrorCategory category,
+                                         TopicKind kind) {
+        String key = context.taskId() + "/" + input(context) + "/" + topic;
+        int attempt = category == SendErrorCategory.RETRIABLE ? retries.getOrDefault(key, 0) : 0;
+        Decision decision = decisions.decide(category, kind, attempt);
+        if (decision == Decision.RETRY) {
+            retries.put(key, attempt + 1);
+        } else {
+            retries.remove(key);
+        }
+        return decision;
+    }
+
+    private Response answer(Decision decision, ErrorHandlerContext context, String topic, TopicKind kind,
+                            SendErrorCategory category, Exception exception) {
+        String error = exception.getClass().getName();
+        switch (decision) {
+            case RETRY -> {
+                log.warn("Retrying the output to {} of input {} after {}", topic, input(context), error);
+                return Response.retry();
+            }
+            case FAIL_INTERNAL_TOPIC -> log.error("Cannot write to {}, {} of this app ({}, {} error); failing, as"
+                    + " it is never dead-lettered (the store or the next sub-topology would silently lose it). {}",
+                    topic, kind == TopicKind.CHANGELOG ? "the changelog of a state store" : "a repartition topic",
+                    error, category, internalTopicAdvice(kind));
+            case FAIL_DEAD_LETTER_TOPIC -> log.error("Cannot write a dead letter to dead-letter topic {} ({}: {});"
+                    + " failing rather than dropping it. Check {}: the topic must exist and accept the producer's"
+                    + " writes", topic, error, exception.getMessage(),
+                    StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
+            default -> log.error("Cannot write the output to {} of input {}: {} error ({}), failing", topic,
+                    input(context), category, error);
+        }
+        return Response.fail();
+    }
+
+    private Response deadLetter(ErrorHandlerContext context, String topic, Integer partition, DeadLetter letter,
+                                Exception exception) {
         if (deadLetters.isEmpty()) {
-            log.error("Cannot write the output to {} of input {} and {} is not set: failing", topic, input(context),
-                    StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, exception);
+            log.error("Cannot write the output to {} of input {} ({}) and {} is not set: failing", topic,
+                    input(context), exception.getClass().getName(),
+                    StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
             return Response.fail();
         }
-        DeadLetter letter = DeadLetter.of(key, value, withSourceRaw(headers, context), exception)
-                .target(topic, partition);
+        letter.target(topic, partition);
         if (context.topic() != null) {
             letter.source(context.topic(), context.partition(), context.offset());
         }
-        ProducerRecord<byte[], byte[]> deadLetter = deadLetters.get().build(letter);
+        Optional<StreamsTxnSendProducer> producer = StreamsTxnSendProducer.ofCurrentThread();
+        Optional<ProducerRecord<byte[], byte[]>> deadLetter = fit(letter, producer, topic, context);
+        if (deadLetter.isEmpty() || tripsBreaker(producer, exception, topic, context)) {
+            return Response.fail();
+        }
         metrics.record(SendErrors.unwrap(exception));
-        log.debug("Dead-lettered the output to {} of input {} to {}: {}", topic, input(context), deadLetter.topic(),
-                exception.getClass().getName());
-        return Response.resume(List.of(deadLetter));
+        log.debug("Dead-lettered the output to {} of input {} to {}: {}", topic, input(context),
+                deadLetter.get().topic(), exception.getClass().getName());
+        return Response.resume(List.of(deadLetter.get()));
     }
 
-    private synchronized boolean retry(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record) {
-        String key = context.taskId() + "/" + input(context) + "/" + record.topic();
-        int tries = retries.merge(key, 1, Integer::sum);
-        if (tries > maxRetries) {
-            retries.remove(key);
-            return false;
+    /** The dead letter within the limits of the producer that sends it, when known; empty when none fits. */
+    private Optional<ProducerRecord<byte[], byte[]>> fit(DeadLetter letter, Optional<StreamsTxnSendProducer> producer,
+                                                         String topic, ErrorHandlerContext context) {
+        DeadLetterRecordBuilder builder = deadLetters.orElseThrow();
+        try {
+            return Optional.of(producer.isPresent()
+                    ? builder.build(letter, producer.get().maxRecordBytes(builder.topic()))
+                    : builder.build(letter));
+        } catch (KafkaException e) {
+            log.error("Cannot dead-letter the output to {} of input {} to dead-letter topic {}: {}; failing", topic,
+                    input(context), builder.topic(), e.toString());
+            return Optional.empty();
         }
-        return true;
+    }
+
+    private boolean tripsBreaker(Optional<StreamsTxnSendProducer> producer, Exception exception, String topic,
+                                 ErrorHandlerContext context) {
+        String errorClass = SendErrors.unwrap(exception).getClass().getSimpleName();
+        Optional<String> tripped = producer.flatMap(p -> p.breaker().deadLettered(errorClass));
+        tripped.ifPresent(why -> log.error("Failing instead of dead-lettering the output to {} of input {}: {}. That"
+                + " is not a few poison records: check the output topics and their settings, or raise {} (1.0 turns"
+                + " this off)", topic, input(context), why, DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG));
+        return tripped.isPresent();
+    }
+
+    private static String internalTopicAdvice(TopicKind kind) {
+        String limits = " and, for records larger than the producer's max.request.size, producer.max.request.size";
+        return kind == TopicKind.CHANGELOG
+                ? "Raise the changelog's max.message.bytes (Materialized.withLoggingEnabled(Map.of("
+                        + "\"max.message.bytes\", ...)) or the topic's config)" + limits
+                        + "; or keep the store's values smaller"
+                : "Raise the topic's max.message.bytes (its topic config)" + limits + "; or keep the records smaller";
     }
 
     private static Header[] withSourceRaw(Header[] headers, ErrorHandlerContext context) {
@@ -153,8 +234,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
     }
 
     private static String input(ErrorHandlerContext context) {
-        return context.topic() == null ? "(punctuation)" : context.topic() + "-" + context.partition() + "@"
-                + context.offset();
+        return context.topic() == null ? "(none: a punctuation or a store's changelog write)"
+                : context.topic() + "-" + context.partition() + "@" + context.offset();
     }
-
 }

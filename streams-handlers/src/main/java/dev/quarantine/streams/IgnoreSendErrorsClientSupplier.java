@@ -13,7 +13,6 @@ import org.apache.kafka.common.Configurable;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
-import org.apache.kafka.streams.StreamsConfig;
 
 import dev.quarantine.txn.TxnSendConfig;
 import dev.quarantine.txn.TxnSendOption;
@@ -22,20 +21,18 @@ import dev.quarantine.txn.TxnSendOption;
  * A {@link KafkaClientSupplier} whose transactional producers are {@link dev.quarantine.txn.TxnSendProducer}s with
  * {@link TxnSendOption#IGNORE_SEND_ERRORS} as their default option, so under {@code exactly_once_v2} a record the
  * producer or its topic would reject is left out of the transaction and handed to the production exception handler,
- * instead of dooming the transaction. Enable with {@code default.client.supplier} alone. Non-transactional producers,
+ * instead of dooming the transaction; a record to one of the app's internal topics (changelog, repartition) is never
+ * left out. Enable with {@code default.client.supplier} alone. Non-transactional producers,
  * consumers and admin clients are Kafka's own. {@code txn.send.*} settings may be given with the {@code producer.}
  * prefix.
  */
 public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Configurable {
 
-    private String applicationId = "unknown";
+    private DeadLetterHandlerConfig settings = new DeadLetterHandlerConfig(Map.of());
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Object id = configs.get(StreamsConfig.APPLICATION_ID_CONFIG);
-        if (id != null) {
-            applicationId = id.toString();
-        }
+        settings = new DeadLetterHandlerConfig(configs);
     }
 
     @Override
@@ -46,7 +43,8 @@ public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Conf
         }
         Map<String, Object> configs = new HashMap<>(config);
         configs.put(TxnSendConfig.DEFAULT_OPTION_CONFIG, TxnSendOption.IGNORE_SEND_ERRORS.name());
-        return new StreamsTxnSendProducer(configs, DeadLetterMetrics.of(applicationId));
+        return new StreamsTxnSendProducer(configs, DeadLetterMetrics.of(settings.applicationId()), settings.topics(),
+                settings.breaker());
     }
 
     @Override

@@ -34,7 +34,8 @@ class DeadLetterProductionExceptionHandlerTest {
 
     @Test
     void resumesWithADeadLetterForARecordError() {
-        Response response = handler(Map.of()).handleError(context(null, null), OUTPUT, new RecordTooLargeException("big"));
+        Response response = handler(Map.of()).handleError(context(null, null), OUTPUT,
+                new RecordTooLargeException("big"));
 
         assertThat(response.result()).isEqualTo(Result.RESUME);
         assertThat(response.deadLetterQueueRecords()).singleElement().satisfies(dlq -> {
@@ -46,6 +47,8 @@ class DeadLetterProductionExceptionHandlerTest {
             assertThat(header(dlq.headers(), DeadLetterHeaders.STREAMS_OFFSET)).isEqualTo("42");
             assertThat(header(dlq.headers(), DeadLetterHeaders.TARGET_TOPIC)).isEqualTo("output");
             assertThat(header(dlq.headers(), DeadLetterHeaders.ERROR_CATEGORY)).isEqualTo("RECORD");
+            assertThat(header(dlq.headers(), DeadLetterProductionExceptionHandler.PAYLOAD_ORIGIN_HEADER))
+                    .isEqualTo("output");
         });
     }
 
@@ -84,8 +87,94 @@ class DeadLetterProductionExceptionHandlerTest {
         assertThat(response.deadLetterQueueRecords()).singleElement().satisfies(dlq -> {
             assertThat(dlq.key()).isEqualTo(bytes("in-key"));
             assertThat(dlq.value()).isEqualTo(bytes("in-value"));
-            assertThat(header(dlq.headers(), DeadLetterProductionExceptionHandler.SOURCE_RAW_VALUE_HEADER))
-                    .isEqualTo("in-value");
+        });
+    }
+
+    @Test
+    void retriesADeadLetterThatFailedWithARetriableErrorThenFailsWithoutDeadLetteringItAgain() {
+        DeadLetterProductionExceptionHandler handler =
+                handler(Map.of(DeadLetterHandlerConfig.PRODUCTION_RETRIES_CONFIG, 2));
+        ErrorHandlerContext context = context(null, null);
+        ProducerRecord<byte[], byte[]> deadLetter = handler.handleError(context, OUTPUT,
+                new RecordTooLargeException("big")).deadLetterQueueRecords().get(0);
+
+        assertThat(handler.handleError(context, deadLetter, new TimeoutException("t")).result())
+                .isEqualTo(Result.RETRY);
+        assertThat(handler.handleError(context, deadLetter, new TimeoutException("t")).result())
+                .isEqualTo(Result.RETRY);
+        Response third = handler.handleError(context, deadLetter, new TimeoutException("t"));
+        assertThat(third.result()).isEqualTo(Result.FAIL);
+        assertThat(third.deadLetterQueueRecords()).isEmpty();
+    }
+
+    @Test
+    void deadLettersAnOutputThatCarriesQuarantineHeadersLikeAReplayedDeadLetter() {
+        Headers replayed = new RecordHeaders();
+        replayed.add(DeadLetterHeaders.ERROR_CATEGORY, bytes("RECORD"));
+        replayed.add(DeadLetterHeaders.TARGET_TOPIC, bytes("output"));
+        ProducerRecord<byte[], byte[]> output =
+                new ProducerRecord<>("output", null, bytes("out-key"), bytes("out-value"), replayed);
+
+        Response response = handler(Map.of()).handleError(context(null, null), output,
+                new RecordTooLargeException("big"));
+
+        assertThat(response.result()).isEqualTo(Result.RESUME);
+        assertThat(response.deadLetterQueueRecords()).singleElement()
+                .satisfies(dlq -> assertThat(dlq.value()).isEqualTo(bytes("out-value")));
+    }
+
+    @Test
+    void failsOnAChangelogWriteInsteadOfDeadLetteringIt() {
+        ProducerRecord<byte[], byte[]> changelog = new ProducerRecord<>("unit-app-store-changelog", 0,
+                bytes("k"), bytes("aggregate"), new RecordHeaders());
+
+        Response response = handler(Map.of()).handleError(changelogWriteContext(), changelog,
+                new RecordTooLargeException("big"));
+
+        assertThat(response.result()).isEqualTo(Result.FAIL);
+        assertThat(response.deadLetterQueueRecords()).isEmpty();
+    }
+
+    @Test
+    void failsOnARepartitionWriteButDeadLettersAnotherAppsTopicThatOnlyEndsLikeOne() {
+        DeadLetterProductionExceptionHandler handler = handler(Map.of());
+        ProducerRecord<byte[], byte[]> ours = new ProducerRecord<>("unit-app-KSTREAM-KEY-SELECT-0000000001-repartition",
+                null, bytes("k"), bytes("v"), new RecordHeaders());
+        ProducerRecord<byte[], byte[]> theirs = new ProducerRecord<>("other-app-orders-repartition", null,
+                bytes("k"), bytes("v"), new RecordHeaders());
+
+        Response internal = handler.handleError(context(null, null), ours, new RecordTooLargeException("big"));
+        Response output = handler.handleError(context(null, null), theirs, new RecordTooLargeException("big"));
+
+        assertThat(internal.result()).isEqualTo(Result.FAIL);
+        assertThat(internal.deadLetterQueueRecords()).isEmpty();
+        assertThat(output.result()).isEqualTo(Result.RESUME);
+        assertThat(output.deadLetterQueueRecords()).hasSize(1);
+    }
+
+    @Test
+    void saysWhoseKeyAndValueTheDeadLetterOfASerializationErrorCarries() {
+        DeadLetterProductionExceptionHandler handler = handler(Map.of());
+        ProducerRecord<Object, Object> output = new ProducerRecord<>("output", new Object(), new Object());
+
+        Response firstOutput = handler.handleSerializationError(context(bytes("in-key"), bytes("in-value")), output,
+                new SerializationException("no"), SerializationExceptionOrigin.VALUE);
+        Response laterOutput = handler.handleSerializationError(context(null, null), output,
+                new SerializationException("no"), SerializationExceptionOrigin.KEY);
+
+        assertThat(firstOutput.deadLetterQueueRecords()).singleElement().satisfies(dlq -> {
+            assertThat(header(dlq.headers(), DeadLetterProductionExceptionHandler.PAYLOAD_ORIGIN_HEADER))
+                    .isEqualTo("input");
+            assertThat(header(dlq.headers(), DeadLetterProductionExceptionHandler.SERIALIZATION_ORIGIN_HEADER))
+                    .isEqualTo("VALUE");
+        });
+        assertThat(laterOutput.deadLetterQueueRecords()).singleElement().satisfies(dlq -> {
+            assertThat(dlq.key()).isNull();
+            assertThat(dlq.value()).isNull();
+            assertThat(header(dlq.headers(), DeadLetterProductionExceptionHandler.PAYLOAD_ORIGIN_HEADER))
+                    .isEqualTo("none");
+            assertThat(header(dlq.headers(), DeadLetterProductionExceptionHandler.SERIALIZATION_ORIGIN_HEADER))
+                    .isEqualTo("KEY");
         });
     }
 
@@ -103,6 +192,9 @@ class DeadLetterProductionExceptionHandlerTest {
         assertThatThrownBy(() -> handler(Map.of(DeadLetterHandlerConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG, 10)))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(DeadLetterHandlerConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG);
+        assertThatThrownBy(() -> handler(Map.of(DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG, 1.5)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG);
     }
 
     @Test
@@ -126,12 +218,21 @@ class DeadLetterProductionExceptionHandlerTest {
     }
 
     private static ErrorHandlerContext context(byte[] rawKey, byte[] rawValue) {
+        return context("input", "sink", rawKey, rawValue);
+    }
+
+    /** What Kafka Streams passes for a store's changelog write: no input record, no processor node. */
+    private static ErrorHandlerContext changelogWriteContext() {
+        return context(null, null, null, null);
+    }
+
+    private static ErrorHandlerContext context(String topic, String nodeId, byte[] rawKey, byte[] rawValue) {
         return new ErrorHandlerContext() {
-            public String topic() { return "input"; }
-            public int partition() { return 1; }
-            public long offset() { return 42; }
+            public String topic() { return topic; }
+            public int partition() { return topic == null ? -1 : 1; }
+            public long offset() { return topic == null ? -1 : 42; }
             public Headers headers() { return new RecordHeaders(); }
-            public String processorNodeId() { return "sink"; }
+            public String processorNodeId() { return nodeId; }
             public TaskId taskId() { return new TaskId(0, 1); }
             public long timestamp() { return 0; }
             public byte[] sourceRawKey() { return rawKey; }

@@ -1,0 +1,211 @@
+package dev.quarantine.streams;
+
+import static dev.quarantine.streams.RunningApp.await;
+import static dev.quarantine.streams.RunningApp.committed;
+import static dev.quarantine.streams.RunningApp.header;
+import static dev.quarantine.streams.RunningApp.messages;
+import static dev.quarantine.streams.RunningApp.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/**
+ * Dead letters within the limits of the producer the supplier built, and a dead-letter topic that is missing: real
+ * exactly_once_v2 apps configured by properties alone.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class DeadLetterLimitsIT {
+
+    private static final int INPUTS = 1000;
+    private static final int PRODUCER_MAX_REQUEST_SIZE = 100_000;
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void deadLettersFitALoweredProducerMaxRequestSizeWithoutAThreadDeath(LocalKafka kafka) throws Exception {
+        Topics topics = new Topics("limits");
+        topics.create(kafka, true);
+        RunningApp.produce(kafka, topics.input, inputs());
+        Properties props = RunningApp.exactlyOnceProps(kafka, "limits-app", stateDir.toString(), topics.deadLetters);
+        props.put(StreamsConfig.producerPrefix("max.request.size"), PRODUCER_MAX_REQUEST_SIZE);
+
+        RunningApp app = RunningApp.start(topology(topics), props, StreamThreadExceptionResponse.REPLACE_THREAD);
+        await("990 outputs and 10 dead letters committed", () -> committed(kafka, topics.output).size() >= 990
+                && committed(kafka, topics.deadLetters).size() >= 10);
+        app.assertRanWithoutFailures();
+        app.close();
+
+        assertThat(committed(kafka, topics.output).stream().map(r -> text(r.value())))
+                .as("no duplicates, nothing lost").hasSize(990).containsExactlyInAnyOrderElementsOf(goodOutputs());
+        List<ConsumerRecord<byte[], byte[]>> deadLetters = committed(kafka, topics.deadLetters);
+        assertThat(deadLetters).hasSize(10).allSatisfy(r -> {
+            assertThat(r.serializedValueSize()).isLessThan(PRODUCER_MAX_REQUEST_SIZE);
+            assertThat(header(r, DeadLetterHeaders.PAYLOAD_TRUNCATED)).isEqualTo("value");
+            assertThat(Integer.parseInt(header(r, DeadLetterHeaders.ORIGINAL_SIZE))).isGreaterThan(200_000);
+            assertThat(header(r, DeadLetterHeaders.TARGET_TOPIC)).isEqualTo(topics.output);
+            assertThat(header(r, DeadLetterHeaders.STREAMS_EXCEPTION))
+                    .isEqualTo("org.apache.kafka.common.errors.RecordTooLargeException");
+        });
+        assertThat(deadLetters.stream().map(r -> Long.parseLong(header(r, DeadLetterHeaders.STREAMS_OFFSET))))
+                .as("one dead letter per poison input").doesNotHaveDuplicates();
+    }
+
+    @Test
+    void deadLettersFitTheDeadLetterTopicsMaxMessageBytesAndFailOnlyWhenNotEvenAMinimalOneFits(LocalKafka kafka)
+            throws Exception {
+        Topics fits = new Topics("small-dlq");
+        fits.create(kafka, false);
+        kafka.createTopic(fits.deadLetters, 1, Map.of("max.message.bytes", "5000"));
+        Topics tooSmall = new Topics("tiny-dlq");
+        tooSmall.create(kafka, false);
+        kafka.createTopic(tooSmall.deadLetters, 1, Map.of("max.message.bytes", "500"));
+        RunningApp.produce(kafka, fits.input, inputs());
+        RunningApp.produce(kafka, tooSmall.input, inputs());
+
+        RunningApp small = RunningApp.start(topology(fits), limitedProps(kafka, "small-dlq-app", fits),
+                StreamThreadExceptionResponse.REPLACE_THREAD);
+        await("990 outputs and 10 dead letters committed", () -> committed(kafka, fits.output).size() >= 990
+                && committed(kafka, fits.deadLetters).size() >= 10);
+        small.assertRanWithoutFailures();
+        small.close();
+        assertThat(committed(kafka, fits.deadLetters)).hasSize(10).allSatisfy(r -> {
+            assertThat(r.serializedValueSize()).isLessThan(5000);
+            assertThat(header(r, DeadLetterHeaders.PAYLOAD_TRUNCATED)).isEqualTo("value");
+        });
+
+        RunningApp tiny = RunningApp.start(topology(tooSmall), limitedProps(kafka, "tiny-dlq-app", tooSmall),
+                StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        Throwable error = tiny.awaitError();
+        tiny.close();
+        assertThat(messages(error)).contains(tooSmall.output).contains("RecordTooLargeException");
+        assertThat(committed(kafka, tooSmall.output).size()).as("outputs committed before the poison")
+                .isLessThan(990);
+        assertThat(committed(kafka, tooSmall.deadLetters)).isEmpty();
+    }
+
+    @Test
+    void failsNamingAMissingDeadLetterTopicAndCommitsEverythingOnceItExists(LocalKafka kafka) throws Exception {
+        Topics topics = new Topics("missing-dlq");
+        topics.create(kafka, false);
+        RunningApp.produce(kafka, topics.input, inputs());
+        Properties props = RunningApp.exactlyOnceProps(kafka, "missing-dlq-app", stateDir.toString(),
+                topics.deadLetters);
+        props.put(StreamsConfig.producerPrefix("max.request.size"), PRODUCER_MAX_REQUEST_SIZE);
+
+        RunningApp first = RunningApp.start(topology(topics), props, StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        Throwable error = first.awaitError();
+        first.close();
+        assertThat(messages(error)).as("the failure names the dead-letter topic and why")
+                .contains(topics.deadLetters).contains("UnknownTopicOrPartitionException");
+        assertThat(committed(kafka, topics.output).size()).as("outputs committed before the poison")
+                .isLessThan(990);
+
+        kafka.createTopic(topics.deadLetters, 1, Map.of());
+        RunningApp second = RunningApp.start(topology(topics), props, StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        await("990 outputs and 10 dead letters committed", () -> committed(kafka, topics.output).size() >= 990
+                && committed(kafka, topics.deadLetters).size() >= 10);
+        second.assertRanWithoutFailures();
+        second.close();
+        assertThat(committed(kafka, topics.output).stream().map(r -> text(r.value())))
+                .as("no duplicates, nothing lost").hasSize(990).containsExactlyInAnyOrderElementsOf(goodOutputs());
+        assertThat(committed(kafka, topics.deadLetters)).hasSize(10);
+    }
+
+    @Test
+    void failsWhenMostOutputsWouldBeDeadLetteredInsteadOfParkingTheStream(LocalKafka kafka) throws Exception {
+        Topics topics = new Topics("breaker");
+        kafka.createTopic(topics.input, 2, Map.of());
+        kafka.createTopic(topics.output, 2, Map.of("max.message.bytes", "60"));
+        kafka.createTopic(topics.deadLetters, 1, Map.of());
+        RunningApp.produce(kafka, topics.input, inputs());
+        Properties props = RunningApp.exactlyOnceProps(kafka, "breaker-app", stateDir.toString(), topics.deadLetters);
+        props.put(DeadLetterHandlerConfig.DLQ_WINDOW_RECORDS_CONFIG, 20);
+        props.put(DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG, 0.5);
+
+        RunningApp app = RunningApp.start(topology(topics), props, StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        Throwable error = app.awaitError();
+        app.close();
+
+        assertThat(messages(error)).as("the failure names the output topic and the cause").contains(topics.output)
+                .contains("RecordTooLargeException");
+        assertThat(committed(kafka, topics.output)).as("every output is too large for its topic").isEmpty();
+        assertThat(committed(kafka, topics.deadLetters).size()).as("dead letters committed before the breaker")
+                .isLessThanOrEqualTo(10);
+    }
+
+    private Properties limitedProps(LocalKafka kafka, String applicationId, Topics topics) {
+        Properties props = RunningApp.exactlyOnceProps(kafka, applicationId, stateDir.resolve(applicationId).toString(),
+                topics.deadLetters);
+        props.put(StreamsConfig.producerPrefix("max.request.size"), PRODUCER_MAX_REQUEST_SIZE);
+        return props;
+    }
+
+    private static Topology topology(Topics topics) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(topics.input, Consumed.with(Serdes.String(), Serdes.String()))
+                .mapValues(DeadLetterLimitsIT::output)
+                .to(topics.output, Produced.with(Serdes.String(), Serdes.String()));
+        return builder.build();
+    }
+
+    /** Inputs 50, 150, ..., 950 make outputs of 200 KB, twice the producer's max.request.size. */
+    private static String output(String input) {
+        int i = Integer.parseInt(input);
+        return i % 100 == 50 ? "x".repeat(200_000) : "out-" + i;
+    }
+
+    private static Set<String> goodOutputs() {
+        Set<String> outputs = new HashSet<>();
+        for (int i = 0; i < INPUTS; i++) {
+            if (i % 100 != 50) {
+                outputs.add("out-" + i);
+            }
+        }
+        return outputs;
+    }
+
+    private static List<String[]> inputs() {
+        List<String[]> inputs = new ArrayList<>();
+        for (int i = 0; i < INPUTS; i++) {
+            inputs.add(new String[] {"key-" + i, String.valueOf(i)});
+        }
+        return inputs;
+    }
+
+    private record Topics(String input, String output, String deadLetters) {
+        Topics(String prefix) {
+            this(prefix + "-input", prefix + "-output", prefix + "-dlq");
+        }
+
+        void create(LocalKafka kafka, boolean withDeadLetterTopic) {
+            kafka.createTopic(input, 2, Map.of());
+            kafka.createTopic(output, 2, Map.of());
+            if (withDeadLetterTopic) {
+                kafka.createTopic(deadLetters, 1, Map.of());
+            }
+        }
+    }
+}

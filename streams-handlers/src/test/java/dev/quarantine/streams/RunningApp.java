@@ -1,0 +1,130 @@
+package dev.quarantine.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
+
+/**
+ * A Streams app under test with its state transitions and uncaught exceptions recorded, and the helpers the
+ * integration tests share (inputs, committed reads, headers, waits).
+ */
+record RunningApp(KafkaStreams streams, List<String> transitions, List<Throwable> uncaught) {
+
+    static final Duration DEADLINE = Duration.ofSeconds(180);
+
+    /** Starts the app; an uncaught exception gets {@code response} (Kafka's default is SHUTDOWN_CLIENT). */
+    static RunningApp start(Topology topology, Properties props, StreamThreadExceptionResponse response)
+            throws InterruptedException {
+        KafkaStreams streams = new KafkaStreams(topology, props);
+        RunningApp app = new RunningApp(streams, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+        streams.setStateListener((now, before) -> app.transitions.add(before + "->" + now));
+        streams.setUncaughtExceptionHandler(e -> {
+            app.uncaught.add(e);
+            return response;
+        });
+        streams.start();
+        await("the app to reach RUNNING", () -> streams.state() == KafkaStreams.State.RUNNING
+                || streams.state() == KafkaStreams.State.ERROR);
+        return app;
+    }
+
+    /** Properties every test app sets: exactly_once_v2, our supplier and handler, fast commits. */
+    static Properties exactlyOnceProps(LocalKafka kafka, String applicationId, String stateDir, String deadLetters) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        props.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, IgnoreSendErrorsClientSupplier.class.getName());
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                DeadLetterProductionExceptionHandler.class.getName());
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, deadLetters);
+        props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), "6000");
+        props.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "1000");
+        props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        return props;
+    }
+
+    void assertRanWithoutFailures() {
+        assertThat(uncaught).as("uncaught exceptions (stream thread deaths)").isEmpty();
+        assertThat(streams.state()).isEqualTo(KafkaStreams.State.RUNNING);
+        assertThat(transitions).as("state transitions").containsExactly("CREATED->REBALANCING",
+                "REBALANCING->RUNNING");
+        assertThat(streams.metrics().entrySet()).as("tasks closed").noneSatisfy(metric -> {
+            assertThat(metric.getKey().name()).isEqualTo("task-closed-total");
+            assertThat((Double) metric.getValue().metricValue()).isPositive();
+        });
+    }
+
+    /** Waits for the ERROR state and returns the one exception that took the app there. */
+    Throwable awaitError() throws InterruptedException {
+        await("the app to reach ERROR", () -> streams.state() == KafkaStreams.State.ERROR);
+        assertThat(uncaught).as("uncaught exceptions").hasSize(1);
+        return uncaught.get(0);
+    }
+
+    void close() {
+        streams.close(Duration.ofSeconds(30));
+    }
+
+    static void produce(LocalKafka kafka, String topic, List<String[]> keysAndValues) {
+        try (KafkaProducer<String, String> producer =
+                     new KafkaProducer<>(kafka.clientProps(), new StringSerializer(), new StringSerializer())) {
+            for (String[] kv : keysAndValues) {
+                producer.send(new ProducerRecord<>(topic, kv[0], kv[1]));
+            }
+        }
+    }
+
+    static List<ConsumerRecord<byte[], byte[]>> committed(LocalKafka kafka, String topic) {
+        return TopicReader.readCommitted(kafka, topic, Duration.ofSeconds(60));
+    }
+
+    static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : text(header.value());
+    }
+
+    static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** The messages of {@code error} and its causes, one per line. */
+    static String messages(Throwable error) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable e = error; e != null; e = e.getCause()) {
+            text.append(e.getClass().getName()).append(": ").append(e.getMessage()).append('\n');
+        }
+        return text.toString();
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        Instant deadline = Instant.now().plus(DEADLINE);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("timed out after " + DEADLINE.toSeconds() + " s waiting for " + what);
+            }
+            Thread.sleep(250);
+        }
+    }
+}
