@@ -1,6 +1,5 @@
 package dev.quarantine.connect.rest;
 
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -80,12 +79,12 @@ final class Partial {
         }
         out.writeInt(partial.stats.size());
         for (Map.Entry<String, TopicStats> entry : partial.stats.entrySet()) {
-            out.writeUTF(entry.getKey());
+            Codec.writeString(entry.getKey(), out);
             TopicStats.write(entry.getValue(), out);
         }
         out.writeInt(partial.minutes.size());
         for (Map.Entry<String, SortedMap<Long, Long>> entry : partial.minutes.entrySet()) {
-            out.writeUTF(entry.getKey());
+            Codec.writeString(entry.getKey(), out);
             out.writeInt(entry.getValue().size());
             for (Map.Entry<Long, Long> window : entry.getValue().entrySet()) {
                 out.writeLong(window.getKey());
@@ -98,21 +97,21 @@ final class Partial {
         }
     }
 
-    static Partial read(DataInputStream in) throws IOException {
+    static Partial read(Codec.Input in) throws IOException {
         Partial partial = new Partial();
-        for (int i = in.readInt(); i > 0; i--) {
+        for (int i = in.readCount(); i > 0; i--) {
             partial.partitions.add(in.readInt());
         }
-        for (int i = in.readInt(); i > 0; i--) {
-            partial.stats.put(in.readUTF(), TopicStats.read(in));
+        for (int i = in.readCount(); i > 0; i--) {
+            partial.stats.put(in.readString(), TopicStats.read(in));
         }
-        for (int i = in.readInt(); i > 0; i--) {
-            String topic = in.readUTF();
-            for (int j = in.readInt(); j > 0; j--) {
+        for (int i = in.readCount(); i > 0; i--) {
+            String topic = in.readString();
+            for (int j = in.readCount(); j > 0; j--) {
                 partial.addMinute(topic, in.readLong(), in.readLong());
             }
         }
-        for (int i = in.readInt(); i > 0; i--) {
+        for (int i = in.readCount(); i > 0; i--) {
             partial.records.add(DeadLetterRecord.read(in));
         }
         return partial;

@@ -31,9 +31,9 @@ class HostileRecordsTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T10:00:30Z");
     private static final int RECORDS = 3_000;
-    private static final String UNPARSEABLE = "(unparseable)";
-    private static final String UNKNOWN = "(unknown)";
-    private static final int MAX_NAME_CHARS = 255;
+    private static final String UNPARSEABLE = HeaderText.UNPARSEABLE;
+    private static final String UNKNOWN = DeadLetterRecord.UNKNOWN;
+    private static final int MAX_NAME_CHARS = HeaderText.MAX_NAME_CHARS;
 
     @Test
     void countsEveryHostileRecordExactlyAndKeepsCountingAfterThem() {
@@ -42,8 +42,8 @@ class HostileRecordsTest {
         Map<String, Long> expectedClasses = new HashMap<>();
         Map<String, Long> expectedTopics = new HashMap<>();
         long hugeCount = 0;
-        try (TopologyTestDriver driver = new TopologyTestDriver(MonitorTopology.build(topics, 50, true, 64,
-                () -> topics), props(), NOW)) {
+        try (TopologyTestDriver driver = new TopologyTestDriver(MonitorTopology.build(topics,
+                new MonitorTopology.Limits(50, true, 64, 10), () -> topics), props(), NOW)) {
             TestInputTopic<byte[], byte[]> dlq = driver.createInputTopic("dlq", new ByteArraySerializer(),
                     new ByteArraySerializer());
             for (int i = 0; i < RECORDS; i++) {
