@@ -31,9 +31,10 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
     @Override
     public void register(ConnectRestExtensionContext context) {
         monitor = new Monitor(config, worker, new TopicDiscovery(context.clusterState(), config));
-        ClusterReader reader = new ClusterReader(monitor, worker, new Peers(config.forwardTimeout()),
-                Clock.systemUTC());
-        context.configurable().register(new DeadLetterResource(monitor, reader, Clock.systemUTC()));
+        PeerAuth auth = new PeerAuth(config.peerSecret(), Clock.systemUTC());
+        Peers peers = new Peers(worker, auth, config.forwardTimeout(), config.maxPeerAnswerBytes());
+        ClusterReader reader = new ClusterReader(monitor, worker, peers, auth.enabled(), Clock.systemUTC());
+        context.configurable().register(new DeadLetterResource(monitor, reader, auth, Clock.systemUTC()));
         monitor.start();
     }
 

@@ -221,6 +221,15 @@ public final class MonitorConfig extends AbstractConfig {
         return Duration.ofMillis(getLong(FORWARD_TIMEOUT_MS_CONFIG));
     }
 
+    /**
+     * The largest answer another worker may send: its share of the recent records (each at most two payloads and
+     * 6 KiB of bounded strings) and 8 MiB of figures.
+     */
+    long maxPeerAnswerBytes() {
+        long perRecord = 2L * (exposePayload() ? payloadMaxBytes() : 0) + 6 * 1024;
+        return recentRecords() * perRecord + (8L << 20);
+    }
+
     int maxTopics() {
         return getInt(MAX_TOPICS_CONFIG);
     }

@@ -3,6 +3,7 @@ package dev.quarantine.connect.rest;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -21,12 +22,21 @@ final class Partial {
     }
 
     private final SortedSet<Integer> partitions = new TreeSet<>();
+    private final SortedSet<Integer> missing = new TreeSet<>();
     private final SortedMap<String, TopicStats> stats = new TreeMap<>();
     private final SortedMap<String, SortedMap<Long, Long>> minutes = new TreeMap<>();
     private final List<DeadLetterRecord> records = new ArrayList<>();
 
     SortedSet<Integer> partitions() {
         return partitions;
+    }
+
+    /**
+     * Partitions of the aggregation whose figures are not in here because the workers holding them are not trusted
+     * (no peer secret): the answer says it is incomplete. Only in cluster-wide figures, never sent between workers.
+     */
+    SortedSet<Integer> missing() {
+        return missing;
     }
 
     SortedMap<String, TopicStats> stats() {
@@ -53,7 +63,7 @@ final class Partial {
 
     /** Adds {@code other}'s figures; keeps the {@code limit} newest records. */
     Partial merge(Partial other, int limit) {
-        if (!java.util.Collections.disjoint(partitions, other.partitions)) {
+        if (!Collections.disjoint(partitions, other.partitions)) {
             throw new IllegalStateException("partitions " + other.partitions + " counted twice (have " + partitions
                     + ")");
         }
