@@ -20,7 +20,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
- * Turns what an endpoint computed into the HTTP answer: JSON for users, {@link Codec} bytes signed for peers, and for
+ * Turns what an endpoint computed into the answer: JSON for users, {@link Codec} bytes signed for peers, and for
  * an error a short body with a request id, whose details (addresses, causes) go to the worker log under that id.
  * Bounds how many monitor requests run at once (users and peers apart, so users waiting for peers never starve
  * them); one beyond waits up to the store wait, then gets 503.
@@ -50,9 +50,9 @@ final class Answers {
             return limited(users, () -> Response.ok(JSON.writeValueAsString(body.get()),
                     MediaType.APPLICATION_JSON_TYPE).build());
         } catch (MonitorException e) {
-            return error(e, null);
+            return error(e);
         } catch (RuntimeException e) {
-            return error(unexpected(e), null);
+            return error(unexpected(e));
         }
     }
 
@@ -60,20 +60,19 @@ final class Answers {
      * A peer's request: {@code verify} checks its proof (an error then is not signed), {@code body} reads the share;
      * the answer, share or error, is signed for the request's {@code signature}.
      */
-    Response peer(Runnable verify, String signature, Supplier<byte[]> body) {
+    PeerServer.Answer peer(Runnable verify, String signature, Supplier<byte[]> body) {
         try {
             verify.run();
         } catch (MonitorException e) {
-            return error(e, null);
+            return peerError(e, null);
         }
         try {
             byte[] bytes = limited(peers, body::get);
-            return Response.ok(bytes, MediaType.APPLICATION_OCTET_STREAM_TYPE)
-                    .header(PeerAuth.SIGNATURE_HEADER, auth.signAnswer(signature, 200, bytes)).build();
+            return new PeerServer.Answer(200, auth.signAnswer(signature, 200, bytes), null, bytes);
         } catch (MonitorException e) {
-            return error(e, signature);
+            return peerError(e, signature);
         } catch (RuntimeException e) {
-            return error(unexpected(e), signature);
+            return peerError(unexpected(e), signature);
         }
     }
 
@@ -106,7 +105,23 @@ final class Answers {
         return MonitorException.fatal("unexpected error", e);
     }
 
-    private Response error(MonitorException e, String signature) {
+    private Response error(MonitorException e) {
+        Response.ResponseBuilder response = Response.status(e.status()).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(errorBody(e));
+        if (e.status() == 503) {
+            response.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds);
+        }
+        return response.build();
+    }
+
+    private PeerServer.Answer peerError(MonitorException e, String signature) {
+        byte[] body = errorBody(e);
+        return new PeerServer.Answer(e.status(), signature == null ? null : auth.signAnswer(signature, e.status(),
+                body), e.status() == 503 ? retryAfterSeconds : null, body);
+    }
+
+    /** The short body of an error answer; its details go to the log under the request id in it. */
+    private static byte[] errorBody(MonitorException e) {
         String requestId = UUID.randomUUID().toString();
         logError(requestId, e);
         Map<String, Object> body = new LinkedHashMap<>();
@@ -114,16 +129,7 @@ final class Answers {
         body.put("message", e.publicMessage());
         body.put("category", e.category());
         body.put("request_id", requestId);
-        byte[] bytes = toJson(body).getBytes(StandardCharsets.UTF_8);
-        Response.ResponseBuilder response = Response.status(e.status()).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(bytes);
-        if (e.status() == 503) {
-            response.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds);
-        }
-        if (signature != null) {
-            response.header(PeerAuth.SIGNATURE_HEADER, auth.signAnswer(signature, e.status(), bytes));
-        }
-        return response.build();
+        return toJson(body).getBytes(StandardCharsets.UTF_8);
     }
 
     private static void logError(String requestId, MonitorException e) {

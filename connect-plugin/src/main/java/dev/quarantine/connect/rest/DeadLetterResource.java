@@ -1,14 +1,11 @@
 package dev.quarantine.connect.rest;
 
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -29,18 +26,16 @@ public final class DeadLetterResource {
 
     private final Monitor monitor;
     private final ClusterReader reader;
-    private final PeerAuth auth;
     private final Clock clock;
     private final RecentFigures recent;
     private final Answers answers;
 
-    DeadLetterResource(Monitor monitor, ClusterReader reader, PeerAuth auth, Clock clock) {
+    DeadLetterResource(Monitor monitor, ClusterReader reader, Answers answers, Clock clock) {
         this.monitor = monitor;
         this.reader = reader;
-        this.auth = auth;
+        this.answers = answers;
         this.clock = clock;
         this.recent = new RecentFigures(monitor.config().cache(), clock);
-        this.answers = new Answers(monitor.config(), auth);
     }
 
     @GET
@@ -74,32 +69,8 @@ public final class DeadLetterResource {
         });
     }
 
-    /** A peer's request for this worker's share: only with a valid peer signature; {@link Codec} form. */
-    @GET
-    @Path("/" + Peers.PARTIALS_PATH)
-    @Produces({MediaType.APPLICATION_OCTET_STREAM, MediaType.APPLICATION_JSON})
-    public Response partials(@QueryParam("partitions") String partitions, @QueryParam("topic") String topic,
-                             @QueryParam("records") String records,
-                             @HeaderParam(PeerAuth.TIME_HEADER) String time,
-                             @HeaderParam(PeerAuth.SIGNATURE_HEADER) String signature) {
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("partitions", partitions == null ? "" : partitions);
-        params.put("records", records == null ? "" : records);
-        if (topic != null) {
-            params.put("topic", topic);
-        }
-        return answers.peer(() -> auth.verifyRequest(Peers.address(monitor.worker().self()),
-                Peers.PARTIALS_FULL_PATH, params, time, signature), signature, () -> {
-                    if (topic != null) {
-                        checkTopic(topic);
-                    }
-                    Partial.Query wanted = new Partial.Query(topic, intParam("records", records, 0, 0,
-                            monitor.config().recentRecords()));
-                    return Codec.encode(reader.readLocal(partitionList(partitions), wanted), Partial::write);
-                });
-    }
-
-    private static Set<Integer> partitionList(String partitions) {
+    /** The partitions a peer asks for: {@code 0,1,2}. */
+    static Set<Integer> partitionList(String partitions) {
         Set<Integer> wanted = new TreeSet<>();
         for (String partition : (partitions == null ? "" : partitions).split(",")) {
             if (!partition.isBlank()) {
@@ -110,6 +81,11 @@ public final class DeadLetterResource {
     }
 
     private void checkTopic(String topic) {
+        checkTopic(monitor, reader, topic);
+    }
+
+    /** A legal topic name the monitor reads. @throws MonitorException 400 or 404 */
+    static void checkTopic(Monitor monitor, ClusterReader reader, String topic) {
         if (!TOPIC_NAME.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
             throw MonitorException.badRequest("'" + abbreviate(topic) + "' is not a legal topic name (at most 249 of"
                     + " a-z, A-Z, 0-9, '.', '_', '-')");
@@ -120,7 +96,7 @@ public final class DeadLetterResource {
         }
     }
 
-    private static int intParam(String name, String value, int defaultValue, int min, int max) {
+    static int intParam(String name, String value, int defaultValue, int min, int max) {
         if (value == null || value.isBlank()) {
             return defaultValue;
         }

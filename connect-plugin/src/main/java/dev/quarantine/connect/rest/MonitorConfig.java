@@ -98,7 +98,16 @@ public final class MonitorConfig extends AbstractConfig {
             + " requests for each other's share of the figures, and the answers, with it (HMAC-SHA256); a user's"
             + " credentials never go to another worker. Required when more than one worker runs the monitor: without"
             + " it a worker serves only the figures it holds itself, says so in the answer (complete: false) and"
-            + " answers no other worker's request (403).";
+            + " answers no other worker's request (403). A ${provider:path:key} config provider reference keeps it"
+            + " out of the worker's properties file.";
+
+    public static final String PEER_PORT_CONFIG = PREFIX + "peer.port";
+    public static final String PEER_PORT_DOC = "Port of the listener where other workers ask this one for its share of"
+            + " the figures (plain HTTP, every request and answer signed with " + PEER_SECRET_CONFIG + "), on the"
+            + " interface of the worker's REST listener, advertised with the worker's REST host through the"
+            + " aggregation's group metadata. It is apart from the REST API so that the worker's REST"
+            + " authentication never asks a worker for a credential to send. 0: any free port; set a fixed port"
+            + " where a firewall stands between workers.";
 
     public static final String STREAMS_PREFIX = PREFIX + "streams.";
 
@@ -165,7 +174,9 @@ public final class MonitorConfig extends AbstractConfig {
                         "Concurrent requests");
         order = 0;
         def.define(PEER_SECRET_CONFIG, Type.PASSWORD, null, new SecretValidator(), Importance.HIGH, PEER_SECRET_DOC,
-                PEERS_GROUP, ++order, Width.MEDIUM, "Peer secret");
+                PEERS_GROUP, ++order, Width.MEDIUM, "Peer secret")
+                .define(PEER_PORT_CONFIG, Type.INT, 0, Range.between(0, 65_535), Importance.MEDIUM, PEER_PORT_DOC,
+                        PEERS_GROUP, ++order, Width.SHORT, "Peer port");
         order = 0;
         def.define(APPLICATION_ID_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
                         APPLICATION_ID_DOC, STREAMS_GROUP, ++order, Width.MEDIUM, "Streams application.id")
@@ -228,6 +239,10 @@ public final class MonitorConfig extends AbstractConfig {
     long maxPeerAnswerBytes() {
         long perRecord = 2L * (exposePayload() ? payloadMaxBytes() : 0) + 6 * 1024;
         return recentRecords() * perRecord + (8L << 20);
+    }
+
+    int peerPort() {
+        return getInt(PEER_PORT_CONFIG);
     }
 
     int maxTopics() {

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -40,7 +42,8 @@ import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
  * End to end: two real Connect workers of one group, each its own JVM loading the plugin from plugin.path, both with
- * the monitor (and a peer secret) and Kafka's BasicAuthSecurityRestExtension. The first worker's classpath has no
+ * the monitor (and a peer secret) and Kafka's BasicAuthSecurityRestExtension (which the workers' calls to each other
+ * never meet: they go to the monitor's peer listener). The first worker's classpath has no
  * kafka-streams (the plugin's copy runs), the second's has it (the worker's copy runs). Dead-letter topics: the
  * transactional sink's, Kafka Connect's own (a connector whose converter fails), and ones named in the settings
  * holding records with Kafka Streams' headers, with none, and hostile ones (headers over 64 KB, not UTF-8).
@@ -72,6 +75,7 @@ class DeadLetterMonitorIT {
     private static final int SINK_POISON = 6;
     private static final int BAD_JSON = 4;
     private static final int HOSTILE = 9;
+    private static final Pattern PEER_LISTENER = Pattern.compile("answering other workers on (127\\.0\\.0\\.1:\\d+)");
 
     private static LocalKafka kafka;
     private static LocalConnect plain;
@@ -256,7 +260,8 @@ class DeadLetterMonitorIT {
         PeerAuth.Proof stale = peerAuth(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-90)))
                 .signRequest(address(plain), Peers.PARTIALS_FULL_PATH, params);
 
-        Answer unsigned = http.get(plain.restUrl(), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", AUTH);
+        Answer unsigned = http.get(peerUrl(plain), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
+        Answer onTheRestApi = http.get(plain.restUrl(), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", AUTH);
         Answer forged = sharesRequest(plain, params, new PeerAuth.Proof(System.currentTimeMillis(), "Zm9yZ2Vk"));
         Answer replayed = sharesRequest(plain, params, forOther);
         Answer old = sharesRequest(plain, params, stale);
@@ -270,6 +275,7 @@ class DeadLetterMonitorIT {
             assertThat(a.text()).doesNotContain(SINK_DLQ, "127.0.0.1");
         });
         assertThat(notMonitored.status()).as(notMonitored.text()).isEqualTo(404);
+        assertThat(onTheRestApi.status()).as("the REST API serves no shares").isEqualTo(400);
     }
 
     @Test
@@ -449,8 +455,23 @@ class DeadLetterMonitorIT {
         return new PeerAuth(Optional.of(new Password(PEER_SECRET)), clock);
     }
 
+    /** {@code host:port} of the worker's monitor peer listener, as its log says (the last start's). */
     private static String address(LocalConnect worker) {
-        return worker.restUrl().substring("http://".length());
+        String address = null;
+        try {
+            Matcher matcher = PEER_LISTENER.matcher(Files.readString(worker.logFile()));
+            while (matcher.find()) {
+                address = matcher.group(1);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertThat(address).as("the peer listener line in " + worker.logFile()).isNotNull();
+        return address;
+    }
+
+    private static String peerUrl(LocalConnect worker) {
+        return "http://" + address(worker);
     }
 
     private static Answer signedShare(PeerAuth auth, LocalConnect worker, int partition) {
@@ -461,8 +482,8 @@ class DeadLetterMonitorIT {
     private static Answer sharesRequest(LocalConnect worker, Map<String, String> params, PeerAuth.Proof proof) {
         String query = params.entrySet().stream().map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(),
                 StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
-        return http.get(worker.restUrl(), Peers.PARTIALS_FULL_PATH + "?" + query, Map.of("Authorization", AUTH,
-                PeerAuth.TIME_HEADER, String.valueOf(proof.timeMs()), PeerAuth.SIGNATURE_HEADER, proof.signature()));
+        return http.get(peerUrl(worker), Peers.PARTIALS_FULL_PATH + "?" + query, Map.of(PeerAuth.TIME_HEADER,
+                String.valueOf(proof.timeMs()), PeerAuth.SIGNATURE_HEADER, proof.signature()));
     }
 
     /** The application.id the workers' aggregation has once it monitors every test topic. */
