@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -142,7 +141,7 @@ public final class MonitorConfig extends AbstractConfig {
         ConfigDef def = new ConfigDef()
                 .define(TOPICS_CONFIG, Type.LIST, "", new ConfigDef.NonNullValidator(), Importance.HIGH, TOPICS_DOC,
                         TOPICS_GROUP, ++order, Width.LONG, "Extra dead-letter topics")
-                .define(TOPICS_REGEX_CONFIG, Type.STRING, "", new RegexValidator(), Importance.MEDIUM,
+                .define(TOPICS_REGEX_CONFIG, Type.STRING, "", new MonitorValidators.Regex(), Importance.MEDIUM,
                         TOPICS_REGEX_DOC, TOPICS_GROUP, ++order, Width.LONG, "Dead-letter topic pattern")
                 .define(DISCOVER_CONNECTORS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM,
                         DISCOVER_CONNECTORS_DOC, TOPICS_GROUP, ++order, Width.SHORT, "Discover from connectors")
@@ -173,7 +172,7 @@ public final class MonitorConfig extends AbstractConfig {
                         1_000), Importance.LOW, MAX_CONCURRENT_REQUESTS_DOC, ANSWERS_GROUP, ++order, Width.SHORT,
                         "Concurrent requests");
         order = 0;
-        def.define(PEER_SECRET_CONFIG, Type.PASSWORD, null, new SecretValidator(), Importance.HIGH, PEER_SECRET_DOC,
+        def.define(PEER_SECRET_CONFIG, Type.PASSWORD, null, new MonitorValidators.Secret(), Importance.HIGH, PEER_SECRET_DOC,
                 PEERS_GROUP, ++order, Width.MEDIUM, "Peer secret")
                 .define(PEER_PORT_CONFIG, Type.INT, 0, Range.between(0, 65_535), Importance.MEDIUM, PEER_PORT_DOC,
                         PEERS_GROUP, ++order, Width.SHORT, "Peer port");
@@ -271,41 +270,5 @@ public final class MonitorConfig extends AbstractConfig {
     /** Settings given with {@link #STREAMS_PREFIX}, without it. */
     Map<String, Object> streamsOverrides() {
         return new HashMap<>(originalsWithPrefix(STREAMS_PREFIX));
-    }
-
-    /** Accepts no secret, or one of at least {@link #PEER_SECRET_MIN_CHARS} characters. */
-    static final class SecretValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            if (value != null && ((Password) value).value().length() < PEER_SECRET_MIN_CHARS) {
-                // the value is a secret: never in the message
-                throw new ConfigException(name + " must have at least " + PEER_SECRET_MIN_CHARS + " characters");
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "null, or a secret of at least " + PEER_SECRET_MIN_CHARS + " characters";
-        }
-    }
-
-    /** Accepts an empty string or a valid Java regular expression. */
-    static final class RegexValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            if (value == null) {
-                throw new ConfigException(name, null, "must be a regular expression or empty");
-            }
-            try {
-                Pattern.compile(((String) value).trim());
-            } catch (PatternSyntaxException e) {
-                throw new ConfigException(name, value, "not a valid Java regular expression: " + e.getDescription());
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "a Java regular expression, or empty";
-        }
     }
 }

@@ -9,8 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The last complete cluster-wide figures per query, served for {@code maxAge}; concurrent requests for the same query
- * share one read. Only complete answers are kept (a read that fails is not), so a cached answer is never partial.
+ * The last cluster-wide figures per query, served for {@code maxAge}; concurrent requests for the same query share one
+ * read. Only answers are kept (a read that fails is not), so a cached answer is never wrongly partial (it may say it
+ * is incomplete: no peer secret).
  * Callers are already authenticated by the worker, so one caller's answer serves another.
  */
 final class RecentFigures {
