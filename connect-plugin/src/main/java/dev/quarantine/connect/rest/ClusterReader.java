@@ -71,14 +71,16 @@ final class ClusterReader {
         long deadline = clock.millis() + monitor.config().queryRetry().toMillis();
         for (int partition : owners.getOrDefault(worker.self(), new TreeSet<>())) {
             try {
-                total.merge(readLocalOrOwner(run, partition, query, deadline), query.records());
+                add(total, readLocalOrOwner(run, partition, query, deadline), query);
             } catch (MonitorException e) {
                 failures.add(e);
             }
         }
         remote.forEach((host, share) -> {
             try {
-                total.merge(share.join(), query.records());
+                add(total, share.join(), query);
+            } catch (MonitorException e) {
+                failures.add(e);
             } catch (CompletionException e) {
                 failures.add(e.getCause() instanceof MonitorException m ? m
                         : MonitorException.fatal("the share of worker " + worker.url(host) + " failed", e.getCause()));
@@ -88,6 +90,16 @@ final class ClusterReader {
             throw mostSevere(failures);
         }
         return total;
+    }
+
+    /** Adds a share; one whose partitions were already counted (metadata changing under the read) means retry. */
+    private static void add(Partial total, Partial share, Partial.Query query) {
+        try {
+            total.merge(share, query.records());
+        } catch (IllegalStateException e) {
+            throw MonitorException.retryable("the aggregation's assignment changed during the read: " + e.getMessage(),
+                    null);
+        }
     }
 
     /** The figures of {@code partitions} from this worker's stores only (a peer's request). */
