@@ -19,6 +19,12 @@ final class RecentFigures {
     private record Snapshot(Partial figures, long atMillis) {
     }
 
+    /**
+     * At most this many queries are kept: a topic pattern matches names without end, and a caller could otherwise
+     * fill the heap with one cached answer per name it makes up.
+     */
+    static final int MAX_ENTRIES = 1_000;
+
     private final long maxAgeMillis;
     private final Clock clock;
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
@@ -42,7 +48,7 @@ final class RecentFigures {
         }
         try {
             Partial figures = read.get();
-            snapshots.put(key, new Snapshot(figures, clock.millis()));
+            keep(key, figures);
             mine.complete(figures);
             return figures;
         } catch (RuntimeException e) {
@@ -50,6 +56,16 @@ final class RecentFigures {
             throw e;
         } finally {
             reads.remove(key, mine);
+        }
+    }
+
+    private void keep(String key, Partial figures) {
+        long now = clock.millis();
+        if (snapshots.size() >= MAX_ENTRIES) {
+            snapshots.values().removeIf(s -> now - s.atMillis() >= maxAgeMillis);
+        }
+        if (snapshots.size() < MAX_ENTRIES || snapshots.containsKey(key)) {
+            snapshots.put(key, new Snapshot(figures, now));
         }
     }
 
