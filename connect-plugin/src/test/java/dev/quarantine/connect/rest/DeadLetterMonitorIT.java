@@ -2,7 +2,6 @@ package dev.quarantine.connect.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -75,12 +72,12 @@ class DeadLetterMonitorIT {
     private static final int SINK_POISON = 6;
     private static final int BAD_JSON = 4;
     private static final int HOSTILE = 9;
-    private static final Pattern PEER_LISTENER = Pattern.compile("answering other workers on (127\\.0\\.0\\.1:\\d+)");
 
     private static LocalKafka kafka;
     private static LocalConnect plain;
     private static LocalConnect withStreams;
     private static final MonitorHttp http = new MonitorHttp();
+    private static final PeerRequests peers = new PeerRequests(http);
 
     @BeforeAll
     static void startTwoWorkersAndDeadLetterRecords(LocalKafka localKafka) throws Exception {
@@ -258,15 +255,15 @@ class DeadLetterMonitorIT {
         Map<String, String> params = Peers.params(List.of(0), new Partial.Query(null, 0));
         PeerAuth.Proof forOther = auth.signRequest("127.0.0.1:1", Peers.PARTIALS_FULL_PATH, params);
         PeerAuth.Proof stale = peerAuth(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-90)))
-                .signRequest(address(plain), Peers.PARTIALS_FULL_PATH, params);
+                .signRequest(PeerRequests.address(plain), Peers.PARTIALS_FULL_PATH, params);
 
-        Answer unsigned = http.get(peerUrl(plain), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
+        Answer unsigned = http.get(PeerRequests.url(plain), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
         Answer onTheRestApi = http.get(plain.restUrl(), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", AUTH);
-        Answer forged = sharesRequest(plain, params, new PeerAuth.Proof(System.currentTimeMillis(), "Zm9yZ2Vk"));
-        Answer replayed = sharesRequest(plain, params, forOther);
-        Answer old = sharesRequest(plain, params, stale);
+        Answer forged = peers.send(plain, params, new PeerAuth.Proof(System.currentTimeMillis(), "Zm9yZ2Vk"));
+        Answer replayed = peers.send(plain, params, forOther);
+        Answer old = peers.send(plain, params, stale);
         Map<String, String> unmonitored = Peers.params(List.of(0), new Partial.Query("not-monitored", 0));
-        Answer notMonitored = sharesRequest(plain, unmonitored, auth.signRequest(address(plain),
+        Answer notMonitored = peers.send(plain, unmonitored, auth.signRequest(PeerRequests.address(plain),
                 Peers.PARTIALS_FULL_PATH, unmonitored));
 
         assertThat(List.of(unsigned, forged, replayed, old)).allSatisfy(a -> {
@@ -285,13 +282,13 @@ class DeadLetterMonitorIT {
         Map<Integer, Answer> byPartition = new HashMap<>();
         LocalConnect.await(SETTLED, () -> {
             for (int partition = 0; partition < 3; partition++) {
-                byPartition.put(partition, signedShare(auth, plain, partition));
+                byPartition.put(partition, peers.signedShare(auth, plain, partition));
             }
             return byPartition.values().stream().anyMatch(a -> a.status() == 200)
                     && byPartition.values().stream().anyMatch(a -> a.status() == 421);
         }, () -> "one partition held here (200) and one elsewhere (421): " + byPartition);
         Answer moved = byPartition.values().stream().filter(a -> a.status() == 421).findFirst().orElseThrow();
-        Answer nobody = signedShare(auth, plain, 40);
+        Answer nobody = peers.signedShare(auth, plain, 40);
 
         assertThat(moved.body().path("category").asText()).isEqualTo("MIGRATED");
         assertThat(nobody.status()).as(nobody.text()).isEqualTo(500);
@@ -364,7 +361,7 @@ class DeadLetterMonitorIT {
         } finally {
             kafka.resume();
         }
-        produceDeadLetters(LATER_DLQ, 3);
+        DeadLetterTestData.produce(kafka, LATER_DLQ, 3, "org.example.Later");
         Map<String, Long> after = expectedTotals();
 
         assertThat(seen).allSatisfy(answer -> assertExactOrRetryLater(answer, before));
@@ -384,7 +381,7 @@ class DeadLetterMonitorIT {
         kafka.createTopic(QUIET_DLQ, 1, Map.of());
         kafka.createTopic(HOSTILE_DLQ, 2, Map.of());
         kafka.createTopic(LATER_DLQ, 1, Map.of());
-        produceHostileDeadLetters();
+        DeadLetterTestData.produceHostile(kafka, HOSTILE_DLQ);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < 60; i++) {
@@ -455,37 +452,6 @@ class DeadLetterMonitorIT {
         return new PeerAuth(Optional.of(new Password(PEER_SECRET)), clock);
     }
 
-    /** {@code host:port} of the worker's monitor peer listener, as its log says (the last start's). */
-    private static String address(LocalConnect worker) {
-        String address = null;
-        try {
-            Matcher matcher = PEER_LISTENER.matcher(Files.readString(worker.logFile()));
-            while (matcher.find()) {
-                address = matcher.group(1);
-            }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        assertThat(address).as("the peer listener line in " + worker.logFile()).isNotNull();
-        return address;
-    }
-
-    private static String peerUrl(LocalConnect worker) {
-        return "http://" + address(worker);
-    }
-
-    private static Answer signedShare(PeerAuth auth, LocalConnect worker, int partition) {
-        Map<String, String> params = Peers.params(List.of(partition), new Partial.Query(null, 0));
-        return sharesRequest(worker, params, auth.signRequest(address(worker), Peers.PARTIALS_FULL_PATH, params));
-    }
-
-    private static Answer sharesRequest(LocalConnect worker, Map<String, String> params, PeerAuth.Proof proof) {
-        String query = params.entrySet().stream().map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(),
-                StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
-        return http.get(peerUrl(worker), Peers.PARTIALS_FULL_PATH + "?" + query, Map.of(PeerAuth.TIME_HEADER,
-                String.valueOf(proof.timeMs()), PeerAuth.SIGNATURE_HEADER, proof.signature()));
-    }
-
     /** The application.id the workers' aggregation has once it monitors every test topic. */
     private static String monitorApplicationId() {
         return PREFIX + "-connect" + WorkerSettings.APPLICATION_ID_SUFFIX + "-"
@@ -497,55 +463,6 @@ class DeadLetterMonitorIT {
         Map<String, Long> totals = new HashMap<>();
         DLQS.forEach(topic -> totals.put(topic, held(topic)));
         return totals;
-    }
-
-    private static void produceDeadLetters(String topic, int count) throws Exception {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < count; i++) {
-                RecordHeaders headers = new RecordHeaders();
-                headers.add(DeadLetterHeaders.STREAMS_EXCEPTION, bytes("org.example.Later"));
-                producer.send(new ProducerRecord<>(topic, null, null, bytes("k"), bytes("secret-payload"), headers))
-                        .get();
-            }
-        }
-    }
-
-    private static void produceHostileDeadLetters() throws Exception {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            List<RecordHeaders> hostile = new ArrayList<>();
-            for (int size : new int[] {70_000, 100_000, 131_072}) { // each header over writeUTF's 64 KB
-                String big = "x".repeat(size);
-                hostile.add(headers(DeadLetterHeaders.CONNECT_EXCEPTION, "H" + big, DeadLetterHeaders.CONNECT_TOPIC,
-                        big, DeadLetterHeaders.CONNECT_CONNECTOR_NAME, big, DeadLetterHeaders.CONNECT_TASK_ID, big,
-                        DeadLetterHeaders.CONNECT_STAGE, big, DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, big));
-            }
-            for (int i = 0; i < 2; i++) {
-                RecordHeaders notUtf8 = new RecordHeaders();
-                notUtf8.add(DeadLetterHeaders.CONNECT_EXCEPTION, new byte[] {(byte) 0xC3, 0x28, (byte) 0xFF});
-                hostile.add(notUtf8);
-                RecordHeaders repeated = new RecordHeaders();
-                for (int h = 0; h < 20; h++) {
-                    repeated.add(DeadLetterHeaders.STREAMS_EXCEPTION, bytes(h < 19 ? "D" + h : "D"));
-                }
-                hostile.add(repeated);
-            }
-            hostile.add(new RecordHeaders());
-            hostile.add(headers(DeadLetterHeaders.STREAMS_EXCEPTION, "org.example.After"));
-            for (int i = 0; i < hostile.size(); i++) {
-                producer.send(new ProducerRecord<>(HOSTILE_DLQ, i % 2, null, bytes("secret-payload-key"),
-                        bytes("secret-payload-" + i), hostile.get(i))).get();
-            }
-        }
-    }
-
-    private static RecordHeaders headers(String... namesAndValues) {
-        RecordHeaders headers = new RecordHeaders();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], bytes(namesAndValues[i + 1]));
-        }
-        return headers;
     }
 
     private static LocalConnect worker(List<Path> classpath, Path jaas) {

@@ -3,14 +3,11 @@ package dev.quarantine.connect.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -41,7 +38,6 @@ class DeadLetterMonitorWithoutSecretIT {
     private static final String DLQ = PREFIX + "-dlq";
     private static final int PARTITIONS = 3;
     private static final int PER_PARTITION = 4;
-    private static final Pattern PEER_LISTENER = Pattern.compile("answering other workers on (127\\.0\\.0\\.1:\\d+)");
 
     private static final List<LocalConnect> workers = new ArrayList<>();
     private static final MonitorHttp http = new MonitorHttp();
@@ -93,12 +89,9 @@ class DeadLetterMonitorWithoutSecretIT {
     }
 
     @Test
-    void answersNoOtherWorkerWithoutASecret() throws Exception {
+    void answersNoOtherWorkerWithoutASecret() {
         for (LocalConnect worker : workers) {
-            Matcher matcher = PEER_LISTENER.matcher(Files.readString(worker.logFile()));
-            assertThat(matcher.find()).as("the peer listener line in " + worker.logFile()).isTrue();
-
-            Answer answer = http.get("http://" + matcher.group(1), Peers.PARTIALS_FULL_PATH
+            Answer answer = http.get(PeerRequests.url(worker), Peers.PARTIALS_FULL_PATH
                     + "?partitions=0&records=0", Map.of(PeerAuth.TIME_HEADER, String.valueOf(System.currentTimeMillis()),
                     PeerAuth.SIGNATURE_HEADER, "Zm9yZ2Vk"));
 
