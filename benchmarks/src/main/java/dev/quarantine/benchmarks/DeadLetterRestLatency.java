@@ -199,6 +199,7 @@ public final class DeadLetterRestLatency {
                 "offset.storage.topic", "bench-rest-offsets",
                 "status.storage.topic", "bench-rest-status",
                 "rest.extension.classes", "dev.quarantine.connect.rest.DeadLetterRestExtension",
+                "quarantine.monitor.peer.secret", "bench-rest-peer-secret-0123456789",
                 "quarantine.monitor.topics", String.join(",", DeadLetterRestData.CONNECT_DLQ,
                         DeadLetterRestData.STREAMS_DLQ, DeadLetterRestData.PLAIN_DLQ)));
     }

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.rest;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,55 +17,73 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.quarantine.streams.query.StateStoreMigratedException;
 import dev.quarantine.streams.query.StateStoreRetryableException;
 
 /**
  * Cluster-wide figures: this worker's partitions of the aggregation read from its own stores, every other worker's
- * asked over HTTP, and the shares added up only when every partition answered exactly once; otherwise an error,
- * never a partial figure.
+ * asked over HTTP ({@link Peers}, only with a peer secret), and the shares added up only when every partition
+ * answered exactly once; otherwise an error, never a wrong figure. Without a peer secret the figures of other workers
+ * are left out and marked missing, never taken on trust. Local reads share one deadline (the store wait), peer calls
+ * run in parallel, each with its own deadline.
  */
 final class ClusterReader {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterReader.class);
+    private static final long UNTRUSTED_LOG_INTERVAL_MS = 60_000;
 
     private final Monitor monitor;
     private final WorkerSettings worker;
     private final Peers peers;
+    private final boolean trustPeers;
     private final Clock clock;
+    private volatile long untrustedLoggedAt = Long.MIN_VALUE;
 
-    ClusterReader(Monitor monitor, WorkerSettings worker, Peers peers, Clock clock) {
+    ClusterReader(Monitor monitor, WorkerSettings worker, Peers peers, boolean trustPeers, Clock clock) {
         this.monitor = monitor;
         this.worker = worker;
         this.peers = peers;
+        this.trustPeers = trustPeers;
         this.clock = clock;
     }
 
     /** The figures of every partition of the aggregation, from whichever worker holds each. */
-    Partial readCluster(Partial.Query query, String authorization) {
+    Partial readCluster(Partial.Query query) {
         MonitorStreams run = monitor.current();
         Map<HostInfo, SortedSet<Integer>> owners = owners(run);
-        long now = clock.millis();
+        Partial total = new Partial();
         Map<HostInfo, CompletableFuture<Partial>> remote = new TreeMap<>(ClusterReader::byAddress);
         owners.forEach((host, partitions) -> {
-            if (!host.equals(worker.self())) {
-                remote.put(host, peers.fetch(worker.url(host), partitions, query, authorization));
+            if (host.equals(worker.self())) {
+                return;
+            }
+            if (trustPeers) {
+                remote.put(host, peers.fetch(host, partitions, query));
+            } else {
+                total.missing().addAll(partitions);
             }
         });
-        Partial total = new Partial();
+        logUntrusted(total.missing());
         List<MonitorException> failures = new ArrayList<>();
+        long deadline = clock.millis() + monitor.config().queryRetry().toMillis();
         for (int partition : owners.getOrDefault(worker.self(), new TreeSet<>())) {
             try {
-                total.merge(readLocalOrOwner(run, partition, query, now, authorization), query.records());
+                add(total, readLocalOrOwner(run, partition, query, deadline), query);
             } catch (MonitorException e) {
                 failures.add(e);
             }
         }
         remote.forEach((host, share) -> {
             try {
-                total.merge(share.join(), query.records());
+                add(total, share.join(), query);
+            } catch (MonitorException e) {
+                failures.add(e);
             } catch (CompletionException e) {
                 failures.add(e.getCause() instanceof MonitorException m ? m
-                        : MonitorException.retryable("worker " + worker.url(host) + " failed: " + e.getCause(), null));
+                        : MonitorException.fatal("the share of worker " + worker.url(host) + " failed", e.getCause()));
             }
         });
         if (!failures.isEmpty()) {
@@ -73,15 +92,24 @@ final class ClusterReader {
         return total;
     }
 
+    /** Adds a share; one whose partitions were already counted (metadata changing under the read) means retry. */
+    private static void add(Partial total, Partial share, Partial.Query query) {
+        try {
+            total.merge(share, query.records());
+        } catch (IllegalStateException e) {
+            throw MonitorException.retryable("the aggregation's assignment changed during the read: " + e.getMessage(),
+                    null);
+        }
+    }
+
     /** The figures of {@code partitions} from this worker's stores only (a peer's request). */
     Partial readLocal(Set<Integer> partitions, Partial.Query query) {
         MonitorStreams run = monitor.current();
-        long now = clock.millis();
+        long deadline = clock.millis() + monitor.config().queryRetry().toMillis();
         Partial total = new Partial();
         for (int partition : partitions) {
             try {
-                total.merge(new LocalReader(run.queries(), monitor.config().queryRetry()).read(partition, query, now),
-                        query.records());
+                total.merge(localReader(run, deadline).read(partition, query, clock.millis()), query.records());
             } catch (InvalidStateStoreException e) {
                 throw monitor.answerFor(run, e);
             }
@@ -103,19 +131,24 @@ final class ClusterReader {
         return topics;
     }
 
-    private Partial readLocalOrOwner(MonitorStreams run, int partition, Partial.Query query, long now,
-                                     String authorization) {
+    private LocalReader localReader(MonitorStreams run, long deadline) {
+        return new LocalReader(run.queries(), Duration.ofMillis(Math.max(1, deadline - clock.millis())));
+    }
+
+    private Partial readLocalOrOwner(MonitorStreams run, int partition, Partial.Query query, long deadline) {
         try {
-            return new LocalReader(run.queries(), monitor.config().queryRetry()).read(partition, query, now);
+            return localReader(run, deadline).read(partition, query, clock.millis());
         } catch (StateStoreMigratedException e) {
-            HostInfo owner = e.owner().orElseThrow(() -> MonitorException.retryable("partition " + partition
-                    + " of the aggregation is moving and no worker holds it yet", e));
-            String ownerUrl = worker.url(owner);
+            HostInfo owner = e.owner().orElse(null);
+            if (owner == null || !trustPeers) {
+                throw MonitorException.retryable("partition " + partition + " of the aggregation is moving"
+                        + (owner == null ? " and no worker holds it yet" : " and no peer secret is set"), e);
+            }
             try {
-                return peers.fetch(ownerUrl, List.of(partition), query, authorization).join();
+                return peers.fetch(owner, List.of(partition), query).join();
             } catch (CompletionException forwarding) {
-                throw MonitorException.migrated(ownerUrl, "partition " + partition + " of the aggregation moved to "
-                        + ownerUrl + ", which did not answer: ask it directly", e);
+                throw MonitorException.migrated("partition " + partition + " of the aggregation moved to "
+                        + worker.url(owner) + ", which did not answer: " + forwarding.getCause().getMessage(), e);
             }
         } catch (InvalidStateStoreException e) {
             throw monitor.answerFor(run, e);
@@ -125,7 +158,7 @@ final class ClusterReader {
     /** Which worker holds which partitions (tasks) of the aggregation; waits for a rebalance up to the retry time. */
     private Map<HostInfo, SortedSet<Integer>> owners(MonitorStreams run) {
         try {
-            return run.queries().retrying(monitor.config().queryRetry().isZero() ? java.time.Duration.ofMillis(1)
+            return run.queries().retrying(monitor.config().queryRetry().isZero() ? Duration.ofMillis(1)
                     : monitor.config().queryRetry()).call(() -> assignment(run)).value();
         } catch (InvalidStateStoreException e) {
             throw monitor.answerFor(run, e);
@@ -144,6 +177,16 @@ final class ClusterReader {
             }
         }
         return owners;
+    }
+
+    private void logUntrusted(SortedSet<Integer> missing) {
+        long now = clock.millis();
+        if (!missing.isEmpty() && now - untrustedLoggedAt >= UNTRUSTED_LOG_INTERVAL_MS) {
+            untrustedLoggedAt = now;
+            log.warn("Dead-letter monitor: other workers run the monitor too, but {} is not set on this worker: its"
+                    + " answers hold only its own share (partitions {} are missing). Set the same secret on every"
+                    + " worker", MonitorConfig.PEER_SECRET_CONFIG, missing);
+        }
     }
 
     private static MonitorException mostSevere(List<MonitorException> failures) {

@@ -1,11 +1,8 @@
 package dev.quarantine.connect.rest;
 
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serde;
 
@@ -25,38 +22,47 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
                         int valueSize, Long originalSize, byte[] key, byte[] value) {
 
     static final String UNKNOWN = "(unknown)";
-    static final int MAX_MESSAGE_CHARS = 500;
     static final Serde<DeadLetterRecord> SERDE = Codec.serde(DeadLetterRecord::write, DeadLetterRecord::read);
 
     /**
-     * Reads a dead letter's metadata from its headers.
+     * Reads a dead letter's metadata from its headers, every string bounded ({@link HeaderText}).
      *
      * @param connectorHint the connector whose settings name this topic, used when the record does not say
-     * @param keepPayload   whether to keep the key and value (at most {@code payloadMaxBytes} of each)
+     * @param keepPayload   whether to keep the key and value (at most {@code payloadMaxBytes} of each) and the error
+     *                      message (which often quotes the payload)
      */
     static DeadLetterRecord parse(String topic, int partition, long offset, long timestamp, byte[] key,
                                   byte[] value, Headers headers, String connectorHint, boolean keepPayload,
                                   int payloadMaxBytes) {
-        boolean connect = text(headers, DeadLetterHeaders.CONNECT_EXCEPTION) != null
-                || text(headers, DeadLetterHeaders.CONNECT_TOPIC) != null;
-        boolean streams = !connect && (text(headers, DeadLetterHeaders.STREAMS_EXCEPTION) != null
-                || text(headers, DeadLetterHeaders.STREAMS_TOPIC) != null);
-        String connector = connect ? text(headers, DeadLetterHeaders.CONNECT_CONNECTOR_NAME) : null;
+        boolean connect = name(headers, DeadLetterHeaders.CONNECT_EXCEPTION) != null
+                || name(headers, DeadLetterHeaders.CONNECT_TOPIC) != null;
+        boolean streams = !connect && (name(headers, DeadLetterHeaders.STREAMS_EXCEPTION) != null
+                || name(headers, DeadLetterHeaders.STREAMS_TOPIC) != null);
+        String connector = connect ? name(headers, DeadLetterHeaders.CONNECT_CONNECTOR_NAME) : null;
+        Long originalPartition = HeaderText.number(headers, connect ? DeadLetterHeaders.CONNECT_PARTITION
+                : DeadLetterHeaders.STREAMS_PARTITION);
         return new DeadLetterRecord(topic, partition, offset, timestamp,
                 connect ? "connect" : streams ? "streams" : "none",
-                text(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION : DeadLetterHeaders.STREAMS_EXCEPTION),
-                shorten(text(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE
-                        : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE)),
-                text(headers, connect ? DeadLetterHeaders.CONNECT_TOPIC : DeadLetterHeaders.STREAMS_TOPIC),
-                integer(text(headers, connect ? DeadLetterHeaders.CONNECT_PARTITION
-                        : DeadLetterHeaders.STREAMS_PARTITION)),
-                longValue(text(headers, connect ? DeadLetterHeaders.CONNECT_OFFSET : DeadLetterHeaders.STREAMS_OFFSET)),
+                name(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION : DeadLetterHeaders.STREAMS_EXCEPTION),
+                keepPayload ? HeaderText.last(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE
+                        : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE, HeaderText.MAX_MESSAGE_CHARS) : null,
+                name(headers, connect ? DeadLetterHeaders.CONNECT_TOPIC : DeadLetterHeaders.STREAMS_TOPIC),
+                originalPartition == null || originalPartition != originalPartition.intValue() ? null
+                        : originalPartition.intValue(),
+                HeaderText.number(headers, connect ? DeadLetterHeaders.CONNECT_OFFSET
+                        : DeadLetterHeaders.STREAMS_OFFSET),
                 connector != null ? connector : connectorHint,
-                connect ? text(headers, DeadLetterHeaders.CONNECT_TASK_ID) : null,
-                connect ? text(headers, DeadLetterHeaders.CONNECT_STAGE) : null,
+                connect ? name(headers, DeadLetterHeaders.CONNECT_TASK_ID) : null,
+                connect ? name(headers, DeadLetterHeaders.CONNECT_STAGE) : null,
                 key == null ? -1 : key.length, value == null ? -1 : value.length,
-                longValue(text(headers, DeadLetterHeaders.ORIGINAL_SIZE)),
+                HeaderText.number(headers, DeadLetterHeaders.ORIGINAL_SIZE),
                 keepPayload ? cut(key, payloadMaxBytes) : null, keepPayload ? cut(value, payloadMaxBytes) : null);
+    }
+
+    /** A record whose headers could not be read at all: counted under {@link HeaderText#UNPARSEABLE}. */
+    static DeadLetterRecord unparseable(String topic, int partition, long offset, long timestamp, String hint) {
+        return new DeadLetterRecord(topic, partition, offset, timestamp, "none", HeaderText.UNPARSEABLE, null,
+                HeaderText.UNPARSEABLE, null, null, hint, null, null, -1, -1, null, null, null);
     }
 
     String originalTopicOrUnknown() {
@@ -73,6 +79,11 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
 
     /** {@code topic-partition@offset}, the way every log line of this project names a record. */
     String coordinates() {
+        return coordinates(topic, partition, offset);
+    }
+
+    /** {@code topic-partition@offset} of any record the monitor reads. */
+    static String coordinates(String topic, int partition, long offset) {
         return topic + "-" + partition + "@" + offset;
     }
 
@@ -86,33 +97,8 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
         return byPartition != 0 ? byPartition : Long.compare(b.offset, a.offset);
     }
 
-    private static String text(Headers headers, String name) {
-        if (headers == null) {
-            return null;
-        }
-        Header header = headers.lastHeader(name);
-        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
-    }
-
-    private static String shorten(String message) {
-        return message == null || message.length() <= MAX_MESSAGE_CHARS ? message
-                : message.substring(0, MAX_MESSAGE_CHARS) + "...";
-    }
-
-    private static Integer integer(String text) {
-        Long value = longValue(text);
-        return value == null || value < Integer.MIN_VALUE || value > Integer.MAX_VALUE ? null : value.intValue();
-    }
-
-    private static Long longValue(String text) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            return Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            return null; // a header some other tool wrote differently: shown as unknown
-        }
+    private static String name(Headers headers, String header) {
+        return HeaderText.last(headers, header, HeaderText.MAX_NAME_CHARS);
     }
 
     private static byte[] cut(byte[] data, int max) {
@@ -120,11 +106,11 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
     }
 
     static void write(DeadLetterRecord r, DataOutputStream out) throws IOException {
-        out.writeUTF(r.topic);
+        Codec.writeString(r.topic, out);
         out.writeInt(r.partition);
         out.writeLong(r.offset);
         out.writeLong(r.timestamp);
-        out.writeUTF(r.headers);
+        Codec.writeString(r.headers, out);
         Codec.writeNullable(r.errorClass, out);
         Codec.writeNullable(r.errorMessage, out);
         Codec.writeNullable(r.originalTopic, out);
@@ -140,12 +126,12 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
         Codec.writeBytes(r.value, out);
     }
 
-    static DeadLetterRecord read(DataInputStream in) throws IOException {
-        String topic = in.readUTF();
+    static DeadLetterRecord read(Codec.Input in) throws IOException {
+        String topic = in.readString();
         int partition = in.readInt();
         long offset = in.readLong();
         long timestamp = in.readLong();
-        String headers = in.readUTF();
+        String headers = in.readString();
         String errorClass = Codec.readNullable(in);
         String errorMessage = Codec.readNullable(in);
         String originalTopic = Codec.readNullable(in);

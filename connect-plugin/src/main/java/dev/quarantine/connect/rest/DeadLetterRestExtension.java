@@ -21,6 +21,7 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
     private MonitorConfig config;
     private WorkerSettings worker;
     private Monitor monitor;
+    private PeerServer peerServer;
 
     @Override
     public void configure(Map<String, ?> workerConfigs) {
@@ -30,10 +31,15 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
 
     @Override
     public void register(ConnectRestExtensionContext context) {
-        monitor = new Monitor(config, worker, new TopicDiscovery(context.clusterState(), config));
-        ClusterReader reader = new ClusterReader(monitor, worker, new Peers(config.forwardTimeout()),
-                Clock.systemUTC());
-        context.configurable().register(new DeadLetterResource(monitor, reader, Clock.systemUTC()));
+        peerServer = PeerServer.start(worker.bindHost(), config.peerPort(), config.maxConcurrentRequests());
+        WorkerSettings reachable = worker.withPeerPort(peerServer.port());
+        monitor = new Monitor(config, reachable, new TopicDiscovery(context.clusterState(), config));
+        PeerAuth auth = new PeerAuth(config.peerSecret(), Clock.systemUTC());
+        Peers peers = new Peers(reachable, auth, config.forwardTimeout(), config.maxPeerAnswerBytes());
+        ClusterReader reader = new ClusterReader(monitor, reachable, peers, auth.enabled(), Clock.systemUTC());
+        Answers answers = new Answers(config, auth);
+        peerServer.serve(new PeerEndpoint(monitor, reader, auth, answers));
+        context.configurable().register(new DeadLetterResource(monitor, reader, answers, Clock.systemUTC()));
         monitor.start();
     }
 
@@ -52,6 +58,9 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
     public void close() {
         if (monitor != null) {
             monitor.close();
+        }
+        if (peerServer != null) {
+            peerServer.close();
         }
     }
 }

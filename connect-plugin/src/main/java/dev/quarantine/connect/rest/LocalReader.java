@@ -57,9 +57,11 @@ final class LocalReader {
                 all.forEachRemaining(entry -> partial.addStats(entry.key, entry.value));
             }
         } else {
-            TopicStats one = stats.get(query.topic());
-            if (one != null) {
-                partial.addStats(query.topic(), one);
+            for (String key : List.of(query.topic(), DeadLetterProcessor.OVER_CAP)) {
+                TopicStats one = stats.get(key);
+                if (one != null) {
+                    partial.addStats(key, one);
+                }
             }
         }
         readMinutes(partition, partial, nowMs);
@@ -75,6 +77,9 @@ final class LocalReader {
                 .withPartition(partition));
         long from = nowMs - HISTORY.toMillis() - MonitorTopology.WINDOW.toMillis();
         for (String topic : List.copyOf(partial.stats().keySet())) {
+            if (topic.equals(DeadLetterProcessor.OVER_CAP)) {
+                continue;
+            }
             try (WindowStoreIterator<Long> windows = minutes.fetch(topic, java.time.Instant.ofEpochMilli(from),
                     java.time.Instant.ofEpochMilli(nowMs))) {
                 while (windows.hasNext()) {

@@ -1,5 +1,6 @@
 package dev.quarantine.connect.rest;
 
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,7 @@ final class Monitor implements AutoCloseable {
         this.config = config;
         this.worker = worker;
         this.discovery = discovery;
-        this.topics = new MonitoredTopics(java.util.Map.of(), config.topics(), config.topicsRegex());
+        this.topics = new MonitoredTopics(Map.of(), config.topics(), config.topicsRegex());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "quarantine-dead-letter-monitor");
             thread.setDaemon(true);
@@ -67,7 +68,7 @@ final class Monitor implements AutoCloseable {
     /** The answer for a classified store error met while reading {@code from}. */
     MonitorException answerFor(MonitorStreams from, InvalidStateStoreException error) {
         if (error instanceof StateStoreMigratedException migrated) {
-            return migrated.owner().map(owner -> MonitorException.migrated(worker.url(owner), "the data moved to "
+            return migrated.owner().map(owner -> MonitorException.migrated("the data moved to "
                     + worker.url(owner), error)).orElseGet(() -> MonitorException.retryable("the data is moving"
                     + " between workers; no worker holds it yet", error));
         }
@@ -75,7 +76,7 @@ final class Monitor implements AutoCloseable {
             return MonitorException.retryable("the dead-letter aggregation is restarting", error);
         }
         if (error instanceof StateStoreFailException) {
-            return MonitorException.fatal("the dead-letter aggregation failed: " + error.getMessage(), error);
+            return MonitorException.fatal("the dead-letter aggregation failed", error);
         }
         return MonitorException.retryable("the dead-letter aggregation is not ready: " + error.getMessage(), error);
     }

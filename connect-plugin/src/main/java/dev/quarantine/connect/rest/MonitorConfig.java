@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -15,6 +14,7 @@ import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * Settings of {@link DeadLetterRestExtension}: worker settings starting with {@code quarantine.monitor.}, parsed once.
@@ -27,6 +27,7 @@ public final class MonitorConfig extends AbstractConfig {
     static final String TOPICS_GROUP = "Dead-letter topics";
     static final String ANSWERS_GROUP = "REST answers";
     static final String STREAMS_GROUP = "Aggregation (Kafka Streams)";
+    static final String PEERS_GROUP = "Workers of the aggregation";
 
     public static final String TOPICS_CONFIG = PREFIX + "topics";
     public static final String TOPICS_DOC = "Dead-letter topics to monitor besides those the cluster's connectors"
@@ -49,13 +50,16 @@ public final class MonitorConfig extends AbstractConfig {
 
     public static final String EXPOSE_PAYLOAD_CONFIG = PREFIX + "expose.payload";
     public static final String EXPOSE_PAYLOAD_DOC = "Whether /dead-letters/{topic}/records shows record keys and"
-            + " values (base64). Off by default: then keys and values are never even kept by the monitor. Turn it on"
-            + " only when everyone who can reach the worker's REST API may read the data.";
+            + " values (base64) and error messages (which often quote the payload). Off by default: then keys, values"
+            + " and error messages are never even kept by the monitor, and a record shows its error class only. Turn"
+            + " it on only when everyone who can reach the worker's REST API may read the data.";
 
     public static final String PAYLOAD_MAX_BYTES_CONFIG = PREFIX + "payload.max.bytes";
     public static final int PAYLOAD_MAX_BYTES_DEFAULT = 1024;
+    public static final int PAYLOAD_MAX_BYTES_MAX = 65_536;
     public static final String PAYLOAD_MAX_BYTES_DOC = "With " + EXPOSE_PAYLOAD_CONFIG + "=true, at most this many"
-            + " bytes of each key and value are kept and shown.";
+            + " bytes of each key and value are kept and shown (at most 64 KiB, so that a kept record stays far"
+            + " below the 1 MB a changelog record may have).";
 
     public static final String RECENT_RECORDS_CONFIG = PREFIX + "recent.records";
     public static final int RECENT_RECORDS_DEFAULT = 100;
@@ -71,6 +75,39 @@ public final class MonitorConfig extends AbstractConfig {
     public static final String BOOTSTRAP_SERVERS_DOC = "The cluster holding the dead-letter topics. Empty: the"
             + " worker's own bootstrap.servers and client security settings (security.*, sasl.*, ssl.*).";
 
+    public static final String MAX_TOPICS_CONFIG = PREFIX + "max.topics";
+    public static final int MAX_TOPICS_DEFAULT = 100;
+    public static final String MAX_TOPICS_DOC = "At most this many dead-letter topics are kept in memory (per partition"
+            + " number). Records of further topics (for example matched by a broad " + TOPICS_REGEX_CONFIG + ")"
+            + " are only counted as over the cap, with a log line and a 'capped' field in the answers. Memory kept,"
+            + " at most: max.topics x partitions per topic x " + PREFIX + "recent.records x (2 x "
+            + PREFIX + "payload.max.bytes when exposed + 6 KiB).";
+
+    public static final String MAX_CONCURRENT_REQUESTS_CONFIG = PREFIX + "max.concurrent.requests";
+    public static final int MAX_CONCURRENT_REQUESTS_DEFAULT = 8;
+    public static final String MAX_CONCURRENT_REQUESTS_DOC = "At most this many monitor requests of users (and as"
+            + " many of other workers) are answered at the same time on this worker; a request beyond them waits"
+            + " up to " + PREFIX + "query.retry.ms, then gets 503 with Retry-After. It keeps the worker's REST"
+            + " threads for Kafka Connect's own API.";
+
+    public static final String PEER_SECRET_CONFIG = PREFIX + "peer.secret";
+    public static final int PEER_SECRET_MIN_CHARS = 16;
+    public static final String PEER_SECRET_DOC = "A secret every worker of the Connect cluster is configured with"
+            + " (at least " + PEER_SECRET_MIN_CHARS + " characters, the same on every worker). Workers sign the"
+            + " requests for each other's share of the figures, and the answers, with it (HMAC-SHA256); a user's"
+            + " credentials never go to another worker. Required when more than one worker runs the monitor: without"
+            + " it a worker serves only the figures it holds itself, says so in the answer (complete: false) and"
+            + " answers no other worker's request (403). A ${provider:path:key} config provider reference keeps it"
+            + " out of the worker's properties file.";
+
+    public static final String PEER_PORT_CONFIG = PREFIX + "peer.port";
+    public static final String PEER_PORT_DOC = "Port of the listener where other workers ask this one for its share of"
+            + " the figures (plain HTTP, every request and answer signed with " + PEER_SECRET_CONFIG + "), on the"
+            + " interface of the worker's REST listener, advertised with the worker's REST host through the"
+            + " aggregation's group metadata. It is apart from the REST API so that the worker's REST"
+            + " authentication never asks a worker for a credential to send. 0: any free port; set a fixed port"
+            + " where a firewall stands between workers.";
+
     public static final String STREAMS_PREFIX = PREFIX + "streams.";
 
     public static final String QUERY_RETRY_MS_CONFIG = PREFIX + "query.retry.ms";
@@ -84,8 +121,10 @@ public final class MonitorConfig extends AbstractConfig {
 
     public static final String FORWARD_TIMEOUT_MS_CONFIG = PREFIX + "forward.timeout.ms";
     public static final long FORWARD_TIMEOUT_MS_DEFAULT = 5_000L;
-    public static final String FORWARD_TIMEOUT_MS_DOC = "Timeout of a request to another worker of the aggregation"
-            + " (for its share of the figures, or for a store that moved there).";
+    public static final String FORWARD_TIMEOUT_MS_DOC = "Deadline of a whole request to another worker of the"
+            + " aggregation (connecting, waiting for and reading its answer), for its share of the figures or for a"
+            + " store that moved there. A worker that does not answer in time makes the answer a 503 with"
+            + " Retry-After.";
 
     public static final String CACHE_MS_CONFIG = PREFIX + "cache.ms";
     public static final long CACHE_MS_DEFAULT = 1_000L;
@@ -102,7 +141,7 @@ public final class MonitorConfig extends AbstractConfig {
         ConfigDef def = new ConfigDef()
                 .define(TOPICS_CONFIG, Type.LIST, "", new ConfigDef.NonNullValidator(), Importance.HIGH, TOPICS_DOC,
                         TOPICS_GROUP, ++order, Width.LONG, "Extra dead-letter topics")
-                .define(TOPICS_REGEX_CONFIG, Type.STRING, "", new RegexValidator(), Importance.MEDIUM,
+                .define(TOPICS_REGEX_CONFIG, Type.STRING, "", new MonitorValidators.Regex(), Importance.MEDIUM,
                         TOPICS_REGEX_DOC, TOPICS_GROUP, ++order, Width.LONG, "Dead-letter topic pattern")
                 .define(DISCOVER_CONNECTORS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM,
                         DISCOVER_CONNECTORS_DOC, TOPICS_GROUP, ++order, Width.SHORT, "Discover from connectors")
@@ -112,7 +151,8 @@ public final class MonitorConfig extends AbstractConfig {
         order = 0;
         def.define(EXPOSE_PAYLOAD_CONFIG, Type.BOOLEAN, false, null, Importance.HIGH, EXPOSE_PAYLOAD_DOC,
                         ANSWERS_GROUP, ++order, Width.SHORT, "Expose keys and values")
-                .define(PAYLOAD_MAX_BYTES_CONFIG, Type.INT, PAYLOAD_MAX_BYTES_DEFAULT, Range.between(0, 1 << 20),
+                .define(PAYLOAD_MAX_BYTES_CONFIG, Type.INT, PAYLOAD_MAX_BYTES_DEFAULT, Range.between(0,
+                        PAYLOAD_MAX_BYTES_MAX),
                         Importance.LOW, PAYLOAD_MAX_BYTES_DOC, ANSWERS_GROUP, ++order, Width.SHORT,
                         "Payload bytes shown")
                 .define(RECENT_RECORDS_CONFIG, Type.INT, RECENT_RECORDS_DEFAULT, Range.between(1, 1000),
@@ -125,7 +165,17 @@ public final class MonitorConfig extends AbstractConfig {
                         60_000L), Importance.LOW, FORWARD_TIMEOUT_MS_DOC, ANSWERS_GROUP, ++order, Width.SHORT,
                         "Forward timeout")
                 .define(CACHE_MS_CONFIG, Type.LONG, CACHE_MS_DEFAULT, Range.between(0L, 60_000L), Importance.LOW,
-                        CACHE_MS_DOC, ANSWERS_GROUP, ++order, Width.SHORT, "Figures cache");
+                        CACHE_MS_DOC, ANSWERS_GROUP, ++order, Width.SHORT, "Figures cache")
+                .define(MAX_TOPICS_CONFIG, Type.INT, MAX_TOPICS_DEFAULT, Range.between(1, 10_000), Importance.LOW,
+                        MAX_TOPICS_DOC, ANSWERS_GROUP, ++order, Width.SHORT, "Topics kept at most")
+                .define(MAX_CONCURRENT_REQUESTS_CONFIG, Type.INT, MAX_CONCURRENT_REQUESTS_DEFAULT, Range.between(1,
+                        1_000), Importance.LOW, MAX_CONCURRENT_REQUESTS_DOC, ANSWERS_GROUP, ++order, Width.SHORT,
+                        "Concurrent requests");
+        order = 0;
+        def.define(PEER_SECRET_CONFIG, Type.PASSWORD, null, new MonitorValidators.Secret(), Importance.HIGH, PEER_SECRET_DOC,
+                PEERS_GROUP, ++order, Width.MEDIUM, "Peer secret")
+                .define(PEER_PORT_CONFIG, Type.INT, 0, Range.between(0, 65_535), Importance.MEDIUM, PEER_PORT_DOC,
+                        PEERS_GROUP, ++order, Width.SHORT, "Peer port");
         order = 0;
         def.define(APPLICATION_ID_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
                         APPLICATION_ID_DOC, STREAMS_GROUP, ++order, Width.MEDIUM, "Streams application.id")
@@ -181,6 +231,32 @@ public final class MonitorConfig extends AbstractConfig {
         return Duration.ofMillis(getLong(FORWARD_TIMEOUT_MS_CONFIG));
     }
 
+    /**
+     * The largest answer another worker may send: its share of the recent records (each at most two payloads and
+     * 6 KiB of bounded strings) and 8 MiB of figures.
+     */
+    long maxPeerAnswerBytes() {
+        long perRecord = 2L * (exposePayload() ? payloadMaxBytes() : 0) + 6 * 1024;
+        return recentRecords() * perRecord + (8L << 20);
+    }
+
+    int peerPort() {
+        return getInt(PEER_PORT_CONFIG);
+    }
+
+    int maxTopics() {
+        return getInt(MAX_TOPICS_CONFIG);
+    }
+
+    int maxConcurrentRequests() {
+        return getInt(MAX_CONCURRENT_REQUESTS_CONFIG);
+    }
+
+    /** The secret workers prove membership with; empty when this worker trusts no other worker. */
+    Optional<Password> peerSecret() {
+        return Optional.ofNullable(getPassword(PEER_SECRET_CONFIG));
+    }
+
     Optional<String> applicationId() {
         String id = getString(APPLICATION_ID_CONFIG).trim();
         return id.isEmpty() ? Optional.empty() : Optional.of(id);
@@ -194,25 +270,5 @@ public final class MonitorConfig extends AbstractConfig {
     /** Settings given with {@link #STREAMS_PREFIX}, without it. */
     Map<String, Object> streamsOverrides() {
         return new HashMap<>(originalsWithPrefix(STREAMS_PREFIX));
-    }
-
-    /** Accepts an empty string or a valid Java regular expression. */
-    static final class RegexValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            if (value == null) {
-                throw new ConfigException(name, null, "must be a regular expression or empty");
-            }
-            try {
-                Pattern.compile(((String) value).trim());
-            } catch (PatternSyntaxException e) {
-                throw new ConfigException(name, value, "not a valid Java regular expression: " + e.getDescription());
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "a Java regular expression, or empty";
-        }
     }
 }

@@ -2,8 +2,9 @@ package dev.quarantine.connect.rest;
 
 /**
  * An answer other than 200, decided where the error was classified: its HTTP status, the category shown in the body
- * ({@code RETRYABLE}, {@code MIGRATED}, {@code FATAL} for store errors; {@code BAD_REQUEST}, {@code NOT_FOUND} for
- * the caller's), and for a 421 the worker that owns the data.
+ * ({@code RETRYABLE}, {@code MIGRATED}, {@code FATAL} for store errors; {@code BAD_REQUEST}, {@code NOT_FOUND},
+ * {@code UNAUTHORIZED}, {@code FORBIDDEN} for the caller's), a short public message, and the details (addresses,
+ * causes) for the worker log only: an answer never carries another worker's address or an exception's message.
  */
 final class MonitorException extends RuntimeException {
 
@@ -11,33 +12,45 @@ final class MonitorException extends RuntimeException {
 
     private final int status;
     private final String category;
-    private final String owner;
+    private final String publicMessage;
 
-    private MonitorException(int status, String category, String message, String owner, Throwable cause) {
-        super(message, cause);
+    private MonitorException(int status, String category, String publicMessage, String detail, Throwable cause) {
+        super(detail, cause);
         this.status = status;
         this.category = category;
-        this.owner = owner;
+        this.publicMessage = publicMessage;
     }
 
-    static MonitorException retryable(String message, Throwable cause) {
-        return new MonitorException(503, "RETRYABLE", message, null, cause);
+    static MonitorException retryable(String detail, Throwable cause) {
+        return new MonitorException(503, "RETRYABLE", "the dead-letter figures are not available right now (the"
+                + " monitor is starting or rebalancing, or a worker did not answer); retry later", detail, cause);
     }
 
-    static MonitorException migrated(String owner, String message, Throwable cause) {
-        return new MonitorException(MISDIRECTED, "MIGRATED", message, owner, cause);
+    static MonitorException migrated(String detail, Throwable cause) {
+        return new MonitorException(MISDIRECTED, "MIGRATED", "the dead-letter figures moved to another worker, which"
+                + " did not answer; retry later", detail, cause);
     }
 
-    static MonitorException fatal(String message, Throwable cause) {
-        return new MonitorException(500, "FATAL", message, null, cause);
+    static MonitorException fatal(String detail, Throwable cause) {
+        return new MonitorException(500, "FATAL", "the dead-letter monitor failed; the worker log has the details",
+                detail, cause);
     }
 
     static MonitorException badRequest(String message) {
-        return new MonitorException(400, "BAD_REQUEST", message, null, null);
+        return new MonitorException(400, "BAD_REQUEST", message, message, null);
     }
 
     static MonitorException notFound(String message) {
-        return new MonitorException(404, "NOT_FOUND", message, null, null);
+        return new MonitorException(404, "NOT_FOUND", message, message, null);
+    }
+
+    static MonitorException unauthorized(String detail) {
+        return new MonitorException(401, "UNAUTHORIZED", "this endpoint answers only workers of the dead-letter"
+                + " monitor that prove it", detail, null);
+    }
+
+    static MonitorException forbidden(String detail) {
+        return new MonitorException(403, "FORBIDDEN", "this worker answers no other worker", detail, null);
     }
 
     int status() {
@@ -48,8 +61,8 @@ final class MonitorException extends RuntimeException {
         return category;
     }
 
-    /** For a 421: the owner's REST URL, or {@code null} when no worker is known to own the data. */
-    String owner() {
-        return owner;
+    /** What the answer says; {@link #getMessage()} has the details for the log. */
+    String publicMessage() {
+        return publicMessage;
     }
 }

@@ -15,6 +15,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 
 import dev.quarantine.streams.query.StoreQueries;
@@ -50,8 +51,8 @@ final class MonitorStreams implements AutoCloseable {
         // stream threads inherit this loader: the plugin's, which sees Kafka Streams whether or not the worker has it
         thread.setContextClassLoader(MonitorStreams.class.getClassLoader());
         try {
-            KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, config.recentRecords(),
-                    config.exposePayload(), config.payloadMaxBytes(), current),
+            KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, MonitorTopology.Limits.of(config),
+                    current),
                     properties(config, worker, applicationId, stateDir));
             streams.setUncaughtExceptionHandler(error -> StreamThreadExceptionResponse.REPLACE_THREAD);
             streams.start();
@@ -76,6 +77,10 @@ final class MonitorStreams implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, worker.self().host() + ":" + worker.self().port());
         props.put(StreamsConfig.CLIENT_ID_CONFIG, applicationId + "-" + worker.self().port());
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        // the processor catches what a record can cause; should anything still escape, the record is skipped (and
+        // logged by its coordinates) rather than retried forever by a replaced thread
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueProcessingExceptionHandler.class);
         // read_committed, and counts that stay exact across crashes: a dead letter of an aborted transaction is
         // never counted, a committed one exactly once
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);

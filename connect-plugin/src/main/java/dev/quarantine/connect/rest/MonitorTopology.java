@@ -27,16 +27,27 @@ final class MonitorTopology {
     private static final String SOURCE = "dead-letter-topics";
     private static final String PROCESSOR = "dead-letter-aggregation";
 
+    /**
+     * What the aggregation keeps, at most: {@code recentRecords} per topic partition, payloads (and error messages)
+     * only when {@code keepPayload}, {@code payloadMaxBytes} of each key and value, {@code maxTopics} topics per
+     * partition number (task).
+     */
+    record Limits(int recentRecords, boolean keepPayload, int payloadMaxBytes, int maxTopics) {
+
+        static Limits of(MonitorConfig config) {
+            return new Limits(config.recentRecords(), config.exposePayload(), config.payloadMaxBytes(),
+                    config.maxTopics());
+        }
+    }
+
     private MonitorTopology() {
     }
 
-    static Topology build(MonitoredTopics topics, int recentRecords, boolean keepPayload, int payloadMaxBytes,
-                          Supplier<MonitoredTopics> current) {
+    static Topology build(MonitoredTopics topics, Limits limits, Supplier<MonitoredTopics> current) {
         Topology topology = new Topology();
         topology.addSource(AutoOffsetReset.earliest(), SOURCE, Serdes.ByteArray().deserializer(),
                 Serdes.ByteArray().deserializer(), topics.subscription());
-        topology.addProcessor(PROCESSOR, () -> new DeadLetterProcessor(recentRecords, keepPayload, payloadMaxBytes,
-                current), SOURCE);
+        topology.addProcessor(PROCESSOR, () -> new DeadLetterProcessor(limits, current), SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STATS_STORE),
                 Serdes.String(), TopicStats.SERDE).withCachingDisabled(), PROCESSOR);
         topology.addStateStore(Stores.windowStoreBuilder(Stores.inMemoryWindowStore(MINUTES_STORE, WINDOW_RETENTION,

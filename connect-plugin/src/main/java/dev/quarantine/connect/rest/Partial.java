@@ -1,9 +1,9 @@
 package dev.quarantine.connect.rest;
 
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -22,12 +22,21 @@ final class Partial {
     }
 
     private final SortedSet<Integer> partitions = new TreeSet<>();
+    private final SortedSet<Integer> missing = new TreeSet<>();
     private final SortedMap<String, TopicStats> stats = new TreeMap<>();
     private final SortedMap<String, SortedMap<Long, Long>> minutes = new TreeMap<>();
     private final List<DeadLetterRecord> records = new ArrayList<>();
 
     SortedSet<Integer> partitions() {
         return partitions;
+    }
+
+    /**
+     * Partitions of the aggregation whose figures are not in here because the workers holding them are not trusted
+     * (no peer secret): the answer says it is incomplete. Only in cluster-wide figures, never sent between workers.
+     */
+    SortedSet<Integer> missing() {
+        return missing;
     }
 
     SortedMap<String, TopicStats> stats() {
@@ -54,7 +63,7 @@ final class Partial {
 
     /** Adds {@code other}'s figures; keeps the {@code limit} newest records. */
     Partial merge(Partial other, int limit) {
-        if (!java.util.Collections.disjoint(partitions, other.partitions)) {
+        if (!Collections.disjoint(partitions, other.partitions)) {
             throw new IllegalStateException("partitions " + other.partitions + " counted twice (have " + partitions
                     + ")");
         }
@@ -80,12 +89,12 @@ final class Partial {
         }
         out.writeInt(partial.stats.size());
         for (Map.Entry<String, TopicStats> entry : partial.stats.entrySet()) {
-            out.writeUTF(entry.getKey());
+            Codec.writeString(entry.getKey(), out);
             TopicStats.write(entry.getValue(), out);
         }
         out.writeInt(partial.minutes.size());
         for (Map.Entry<String, SortedMap<Long, Long>> entry : partial.minutes.entrySet()) {
-            out.writeUTF(entry.getKey());
+            Codec.writeString(entry.getKey(), out);
             out.writeInt(entry.getValue().size());
             for (Map.Entry<Long, Long> window : entry.getValue().entrySet()) {
                 out.writeLong(window.getKey());
@@ -98,21 +107,21 @@ final class Partial {
         }
     }
 
-    static Partial read(DataInputStream in) throws IOException {
+    static Partial read(Codec.Input in) throws IOException {
         Partial partial = new Partial();
-        for (int i = in.readInt(); i > 0; i--) {
+        for (int i = in.readCount(); i > 0; i--) {
             partial.partitions.add(in.readInt());
         }
-        for (int i = in.readInt(); i > 0; i--) {
-            partial.stats.put(in.readUTF(), TopicStats.read(in));
+        for (int i = in.readCount(); i > 0; i--) {
+            partial.stats.put(in.readString(), TopicStats.read(in));
         }
-        for (int i = in.readInt(); i > 0; i--) {
-            String topic = in.readUTF();
-            for (int j = in.readInt(); j > 0; j--) {
+        for (int i = in.readCount(); i > 0; i--) {
+            String topic = in.readString();
+            for (int j = in.readCount(); j > 0; j--) {
                 partial.addMinute(topic, in.readLong(), in.readLong());
             }
         }
-        for (int i = in.readInt(); i > 0; i--) {
+        for (int i = in.readCount(); i > 0; i--) {
             partial.records.add(DeadLetterRecord.read(in));
         }
         return partial;

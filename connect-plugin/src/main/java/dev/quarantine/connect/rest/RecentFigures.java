@@ -9,14 +9,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The last complete cluster-wide figures per query, served for {@code maxAge}; concurrent requests for the same query
- * share one read. Only complete answers are kept (a read that fails is not), so a cached answer is never partial.
+ * The last cluster-wide figures per query, served for {@code maxAge}; concurrent requests for the same query share one
+ * read. Only answers are kept (a read that fails is not), so a cached answer is never wrongly partial (it may say it
+ * is incomplete: no peer secret).
  * Callers are already authenticated by the worker, so one caller's answer serves another.
  */
 final class RecentFigures {
 
     private record Snapshot(Partial figures, long atMillis) {
     }
+
+    /**
+     * At most this many queries are kept: a topic pattern matches names without end, and a caller could otherwise
+     * fill the heap with one cached answer per name it makes up.
+     */
+    static final int MAX_ENTRIES = 1_000;
 
     private final long maxAgeMillis;
     private final Clock clock;
@@ -41,7 +48,7 @@ final class RecentFigures {
         }
         try {
             Partial figures = read.get();
-            snapshots.put(key, new Snapshot(figures, clock.millis()));
+            keep(key, figures);
             mine.complete(figures);
             return figures;
         } catch (RuntimeException e) {
@@ -49,6 +56,16 @@ final class RecentFigures {
             throw e;
         } finally {
             reads.remove(key, mine);
+        }
+    }
+
+    private void keep(String key, Partial figures) {
+        long now = clock.millis();
+        if (snapshots.size() >= MAX_ENTRIES) {
+            snapshots.values().removeIf(s -> now - s.atMillis() >= maxAgeMillis);
+        }
+        if (snapshots.size() < MAX_ENTRIES || snapshots.containsKey(key)) {
+            snapshots.put(key, new Snapshot(figures, now));
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.quarantine.connect.rest;
 
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Map;
@@ -11,11 +10,13 @@ import org.apache.kafka.common.serialization.Serde;
 /**
  * Totals of one dead-letter topic (in a store: of one of its partitions): the record count, first and last record
  * timestamps, and counts by original topic, by connector or application and by error class. Each breakdown keeps at
- * most {@link #MAX_KEYS} names; records beyond that are counted under {@link #OTHER}. Not thread-safe.
+ * most {@link #MAX_KEYS} names; records beyond that are counted under {@link #OTHER}. With names of at most
+ * {@link HeaderText#MAX_NAME_CHARS} characters, one value stays far below the 1 MB a changelog record may have
+ * (3 x 200 x 255 characters, at most 3 UTF-8 bytes each: about 460 KB). Not thread-safe.
  */
 final class TopicStats {
 
-    static final int MAX_KEYS = 500;
+    static final int MAX_KEYS = 200;
     static final String OTHER = "(other)";
     static final Serde<TopicStats> SERDE = Codec.serde(TopicStats::write, TopicStats::read);
 
@@ -33,6 +34,17 @@ final class TopicStats {
         count(byOriginalTopic, record.originalTopicOrUnknown(), 1);
         count(byConnector, record.connectorOrUnknown(), 1);
         count(byErrorClass, record.errorClassOrUnknown(), 1);
+    }
+
+    /**
+     * Counts a record of {@code topic} that is not monitored because of the topic cap: in the total, and in
+     * {@link #byOriginalTopic()} under its own (dead-letter) topic. Only for {@link DeadLetterProcessor#OVER_CAP}.
+     */
+    void addUncounted(String topic, long timestamp) {
+        total++;
+        firstSeen = Math.min(firstSeen, timestamp);
+        lastSeen = Math.max(lastSeen, timestamp);
+        count(byOriginalTopic, topic, 1);
     }
 
     /** Adds {@code other}'s figures (another partition of the same topic) to these. */
@@ -85,7 +97,7 @@ final class TopicStats {
         writeCounts(stats.byErrorClass, out);
     }
 
-    static TopicStats read(DataInputStream in) throws IOException {
+    static TopicStats read(Codec.Input in) throws IOException {
         TopicStats stats = new TopicStats();
         stats.total = in.readLong();
         stats.firstSeen = in.readLong();
@@ -99,15 +111,15 @@ final class TopicStats {
     private static void writeCounts(Map<String, Long> counts, DataOutputStream out) throws IOException {
         out.writeInt(counts.size());
         for (Map.Entry<String, Long> entry : counts.entrySet()) {
-            out.writeUTF(entry.getKey());
+            Codec.writeString(entry.getKey(), out);
             out.writeLong(entry.getValue());
         }
     }
 
-    private static void readCounts(Map<String, Long> counts, DataInputStream in) throws IOException {
-        int size = in.readInt();
+    private static void readCounts(Map<String, Long> counts, Codec.Input in) throws IOException {
+        int size = in.readCount();
         for (int i = 0; i < size; i++) {
-            counts.put(in.readUTF(), in.readLong());
+            counts.put(in.readString(), in.readLong());
         }
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The JSON shapes of the answers, as maps and lists, from cluster-wide figures. Times are ISO-8601 UTC; rates are
@@ -24,8 +25,9 @@ final class Views {
     /** {@code GET /dead-letters}: every topic with its total, last record and rates. */
     static Map<String, Object> summary(SortedSet<String> topics, Partial figures, long nowMs) {
         List<Object> rows = new ArrayList<>();
-        SortedSet<String> all = new java.util.TreeSet<>(topics);
+        SortedSet<String> all = new TreeSet<>(topics);
         all.addAll(figures.stats().keySet());
+        all.remove(DeadLetterProcessor.OVER_CAP);
         long total = 0;
         for (String topic : all) {
             Map<String, Object> row = topicHeader(topic, figures, nowMs);
@@ -33,14 +35,41 @@ final class Views {
             rows.add(row);
         }
         Map<String, Object> body = new LinkedHashMap<>();
+        completeness(body, figures);
         body.put("total", total);
         body.put("topics", rows);
+        TopicStats over = figures.stats().get(DeadLetterProcessor.OVER_CAP);
+        if (over != null) {
+            Map<String, Object> capped = new LinkedHashMap<>();
+            capped.put("records_not_kept", over.total());
+            capped.put("topics_not_kept", over.byOriginalTopic().keySet());
+            body.put("capped", capped);
+        }
         return body;
+    }
+
+    /**
+     * {@code complete}, and when the figures lack partitions (other workers not trusted, no peer secret) which ones
+     * and why.
+     */
+    private static void completeness(Map<String, Object> body, Partial figures) {
+        body.put("complete", figures.missing().isEmpty());
+        if (!figures.missing().isEmpty()) {
+            body.put("missing_partitions", figures.missing());
+            body.put("incomplete_because", "other workers run the monitor and " + MonitorConfig.PEER_SECRET_CONFIG
+                    + " is not set: this worker shows only its own share");
+        }
     }
 
     /** {@code GET /dead-letters/{topic}}: the totals and their breakdowns, and the per-minute counts. */
     static Map<String, Object> detail(String topic, Partial figures, long nowMs) {
-        Map<String, Object> body = topicHeader(topic, figures, nowMs);
+        Map<String, Object> body = new LinkedHashMap<>();
+        completeness(body, figures);
+        body.putAll(topicHeader(topic, figures, nowMs));
+        TopicStats over = figures.stats().get(DeadLetterProcessor.OVER_CAP);
+        if (over != null && over.byOriginalTopic().containsKey(topic)) {
+            body.put("capped", Map.of("records_not_kept", over.byOriginalTopic().get(topic)));
+        }
         TopicStats stats = figures.stats().getOrDefault(topic, new TopicStats());
         body.put("first_seen", time(stats.firstSeen()));
         body.put("by_original_topic", stats.byOriginalTopic());
@@ -57,10 +86,13 @@ final class Views {
         return body;
     }
 
-    /** {@code GET /dead-letters/{topic}/records}: the newest records, payloads only when exposed. */
-    static Map<String, Object> records(String topic, Partial figures, boolean exposePayload) {
+    /**
+     * {@code GET /dead-letters/{topic}/records}: the {@code limit} newest records; payloads and error messages (which
+     * often quote the payload) only when exposed.
+     */
+    static Map<String, Object> records(String topic, Partial figures, boolean exposePayload, int limit) {
         List<Object> rows = new ArrayList<>();
-        for (DeadLetterRecord r : figures.records()) {
+        for (DeadLetterRecord r : figures.records().subList(0, Math.min(limit, figures.records().size()))) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("topic", r.topic());
             row.put("partition", r.partition());
@@ -68,7 +100,9 @@ final class Views {
             row.put("timestamp", time(r.timestamp()));
             row.put("headers", r.headers());
             row.put("error_class", r.errorClass());
-            row.put("error_message", r.errorMessage());
+            if (exposePayload) {
+                row.put("error_message", r.errorMessage());
+            }
             Map<String, Object> original = new LinkedHashMap<>();
             original.put("topic", r.originalTopic());
             original.put("partition", r.originalPartition());
@@ -87,6 +121,7 @@ final class Views {
             rows.add(row);
         }
         Map<String, Object> body = new LinkedHashMap<>();
+        completeness(body, figures);
         body.put("topic", topic);
         body.put("records", rows);
         return body;

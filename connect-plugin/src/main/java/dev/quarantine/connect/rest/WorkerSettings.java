@@ -11,10 +11,14 @@ import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * What the monitor takes from the worker's own settings: its group (for the Streams application.id), its Kafka
- * connection and client security, and its advertised REST address (the Streams application.server, so that workers
- * can ask each other).
+ * connection and client security, its advertised REST host, and the interface of its REST listener (where the
+ * monitor's peer listener binds too). {@code self} is where other workers reach this one's monitor: the advertised
+ * host and, once the peer listener is up ({@link #withPeerPort}), its port; it is the Streams application.server.
+ *
+ * @param bindHost the REST listener's host, {@code null} for every interface
  */
-record WorkerSettings(String applicationId, Map<String, Object> clientConfigs, String scheme, HostInfo self) {
+record WorkerSettings(String applicationId, Map<String, Object> clientConfigs, String scheme, HostInfo self,
+                      String bindHost) {
 
     static final String APPLICATION_ID_SUFFIX = "-dead-letter-monitor";
 
@@ -38,10 +42,24 @@ record WorkerSettings(String applicationId, Map<String, Object> clientConfigs, S
         }
         URI advertised = advertised(worker);
         return new WorkerSettings(applicationId, clients, advertised.getScheme(),
-                new HostInfo(advertised.getHost(), advertised.getPort()));
+                new HostInfo(advertised.getHost(), advertised.getPort()), listenerHost(worker));
     }
 
-    /** {@code http://host:port} of this worker's REST API as other workers reach it. */
+    /** These settings with {@code self} at the monitor's peer listener (plain HTTP) on {@code port}. */
+    WorkerSettings withPeerPort(int port) {
+        return new WorkerSettings(applicationId, clientConfigs, "http", new HostInfo(self.host(), port), bindHost);
+    }
+
+    private static String listenerHost(Map<String, ?> worker) {
+        String listeners = string(worker, "listeners");
+        if (listeners == null || listeners.isBlank()) {
+            return null;
+        }
+        String host = URI.create(listeners.split(",")[0].trim().replace("://:", "://0.0.0.0:")).getHost();
+        return host == null || host.equals("0.0.0.0") ? null : host;
+    }
+
+    /** {@code http://host:port} of this worker's REST API (or, after {@link #withPeerPort}, its peer listener). */
     String selfUrl() {
         return url(self);
     }

@@ -5,27 +5,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -39,13 +39,17 @@ import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
  * End to end: two real Connect workers of one group, each its own JVM loading the plugin from plugin.path, both with
- * the monitor and Kafka's BasicAuthSecurityRestExtension. The first worker's classpath has no kafka-streams (the
- * plugin's copy runs), the second's has it (the worker's copy runs). Three dead-letter topics: the transactional
- * sink's, Kafka Connect's own (a connector whose converter fails), and one named in the settings holding records
- * with Kafka Streams' headers and with none.
+ * the monitor (and a peer secret) and Kafka's BasicAuthSecurityRestExtension (which the workers' calls to each other
+ * never meet: they go to the monitor's peer listener). The first worker's classpath has no
+ * kafka-streams (the plugin's copy runs), the second's has it (the worker's copy runs). Dead-letter topics: the
+ * transactional sink's, Kafka Connect's own (a connector whose converter fails), and ones named in the settings
+ * holding records with Kafka Streams' headers, with none, and hostile ones (headers over 64 KB, not UTF-8).
+ *
+ * <p>The connectors are paused once their dead letters are written, so every topic holds still; a test that stops a
+ * worker, freezes the broker or lets a forged peer join restores the cluster before it ends, and expects the totals
+ * the topics hold at its start: the tests do not depend on their order.
  */
 @ExtendWith(LocalKafkaExtension.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DeadLetterMonitorIT {
 
     private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
@@ -53,19 +57,27 @@ class DeadLetterMonitorIT {
             "target/connect-worker-classpath.txt"));
     private static final String SINK = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
     private static final String AUTH = LocalConnect.basicAuth("operator", "s3cret");
+    private static final String PEER_SECRET = "monitor-it-peer-secret-0123456789";
     private static final Duration SETTLED = Duration.ofSeconds(120);
     private static final String PREFIX = "mon-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String SINK_DLQ = PREFIX + "-sink-dlq";
     private static final String CONNECT_DLQ = PREFIX + "-connect-dlq";
     private static final String MANUAL_DLQ = PREFIX + "-manual-dlq";
     private static final String QUIET_DLQ = PREFIX + "-quiet-dlq";
+    private static final String HOSTILE_DLQ = PREFIX + "-hostile-dlq";
+    private static final String LATER_DLQ = PREFIX + "-later-dlq";
+    private static final List<String> DLQS = List.of(SINK_DLQ, CONNECT_DLQ, MANUAL_DLQ, QUIET_DLQ, HOSTILE_DLQ,
+            LATER_DLQ);
+    private static final List<String> PAYLOADS = List.of("poison-value", "not json", "secret-payload");
     private static final int SINK_POISON = 6;
     private static final int BAD_JSON = 4;
+    private static final int HOSTILE = 9;
 
     private static LocalKafka kafka;
     private static LocalConnect plain;
     private static LocalConnect withStreams;
     private static final MonitorHttp http = new MonitorHttp();
+    private static final PeerRequests peers = new PeerRequests(http);
 
     @BeforeAll
     static void startTwoWorkersAndDeadLetterRecords(LocalKafka localKafka) throws Exception {
@@ -82,6 +94,15 @@ class DeadLetterMonitorIT {
         plain = worker(basicAuth, jaas).start();
         withStreams = worker(streamsToo, jaas).start();
         createTopicsAndConnectors();
+        awaitTotals(plain, Map.of(SINK_DLQ, (long) SINK_POISON, CONNECT_DLQ, (long) BAD_JSON, MANUAL_DLQ, 5L,
+                QUIET_DLQ, 0L, HOSTILE_DLQ, (long) HOSTILE, LATER_DLQ, 0L));
+        // a task that moves re-delivers records since its last commit, and Kafka Connect's own dead-letter queue
+        // (not transactional) then holds duplicates: paused connectors keep every topic still
+        for (String connector : List.of(PREFIX + "-copy", PREFIX + "-json-copy")) {
+            plain.pauseConnector(connector);
+            LocalConnect.await(SETTLED, () -> plain.status(connector).findValuesAsText("state").stream()
+                    .allMatch("PAUSED"::equals), () -> connector + " PAUSED: " + plain.status(connector));
+        }
     }
 
     @AfterAll
@@ -94,7 +115,6 @@ class DeadLetterMonitorIT {
     }
 
     @Test
-    @Order(0)
     void pluginArchiveBundlesKafkaStreamsButNotRocksDbJacksonOrJaxRs() throws Exception {
         Path zip;
         try (var files = Files.list(PLUGIN_PATH.getParent())) {
@@ -112,14 +132,13 @@ class DeadLetterMonitorIT {
     }
 
     @Test
-    @Order(1)
     void bothWorkersReportExactlyWhatWasDeadLetteredFromEveryPartition() {
-        awaitTotals(plain, Map.of(SINK_DLQ, (long) SINK_POISON, CONNECT_DLQ, (long) BAD_JSON, MANUAL_DLQ, 5L,
-                QUIET_DLQ, 0L));
+        awaitTotals(plain, expectedTotals());
         assertThat(held(SINK_DLQ)).isEqualTo(SINK_POISON);
         assertThat(held(CONNECT_DLQ)).isEqualTo(BAD_JSON);
         for (LocalConnect worker : List.of(plain, withStreams)) {
             JsonNode sink = ok(worker, "/dead-letters/" + SINK_DLQ);
+            assertThat(sink.path("complete").asBoolean()).isTrue();
             assertThat(sink.path("total").asLong()).isEqualTo(SINK_POISON);
             assertThat(sink.path("by_original_topic").path(PREFIX + "-a").asLong()).isEqualTo(SINK_POISON);
             assertThat(sink.path("by_connector_or_application").path(PREFIX + "-copy").asLong()).isEqualTo(SINK_POISON);
@@ -146,9 +165,7 @@ class DeadLetterMonitorIT {
     }
 
     @Test
-    @Order(2)
-    void recentRecordsShowWhereAndWhyButNoPayloadByDefault() {
-        awaitTotals(plain, Map.of(SINK_DLQ, (long) SINK_POISON));
+    void recentRecordsShowWhereAndWhy() {
         JsonNode answer = ok(withStreams, "/dead-letters/" + SINK_DLQ + "/records?limit=4");
 
         assertThat(answer.path("records")).hasSize(4);
@@ -159,26 +176,59 @@ class DeadLetterMonitorIT {
         assertThat(first.path("original").path("offset").isIntegralNumber()).isTrue();
         assertThat(first.path("value_size").asInt()).isGreaterThan(0);
         assertThat(first.path("headers").asText()).isEqualTo("connect");
-        assertThat(first.has("key_base64")).isFalse();
-        assertThat(first.has("value_base64")).isFalse();
-        assertThat(answer.toString()).doesNotContain("poison-value");
     }
 
     @Test
-    @Order(3)
+    void noEndpointOfEitherWorkerShowsKeysValuesOrErrorMessagesByDefault() {
+        for (LocalConnect worker : List.of(plain, withStreams)) {
+            List<String> paths = new ArrayList<>(List.of("/dead-letters"));
+            for (String topic : DLQS) {
+                paths.add("/dead-letters/" + topic);
+                paths.add("/dead-letters/" + topic + "/records?limit=100");
+            }
+            for (String path : paths) {
+                JsonNode answer = ok(worker, path);
+                assertThat(answer.findValues("key_base64")).as(path).isEmpty();
+                assertThat(answer.findValues("value_base64")).as(path).isEmpty();
+                assertThat(answer.findValues("error_message")).as(path).isEmpty();
+                assertThat(answer.toString()).as(path).doesNotContain(PAYLOADS);
+            }
+        }
+        assertThat(ok(plain, "/dead-letters/" + CONNECT_DLQ + "/records?limit=100").path("records")).hasSize(BAD_JSON);
+    }
+
+    @Test
+    void countsRecordsWithHeadersOver64KbAndNotUtf8AndKeepsEveryStringShort() {
+        for (LocalConnect worker : List.of(plain, withStreams)) {
+            JsonNode hostile = ok(worker, "/dead-letters/" + HOSTILE_DLQ);
+            Map<String, Long> classes = fields(hostile.path("by_error_class"));
+            String cut = classes.keySet().stream().filter(k -> k.startsWith("Hxxx")).findFirst().orElseThrow();
+
+            assertThat(hostile.path("total").asLong()).isEqualTo(HOSTILE).isEqualTo(held(HOSTILE_DLQ));
+            assertThat(cut).hasSizeLessThanOrEqualTo(HeaderText.MAX_NAME_CHARS + HeaderText.CUT_MARK.length())
+                    .endsWith(HeaderText.CUT_MARK);
+            assertThat(classes).containsExactlyInAnyOrderEntriesOf(Map.of(cut, 3L, HeaderText.UNPARSEABLE, 2L,
+                    "D", 2L, DeadLetterRecord.UNKNOWN, 1L, "org.example.After", 1L));
+            JsonNode records = ok(worker, "/dead-letters/" + HOSTILE_DLQ + "/records?limit=100").path("records");
+            assertThat(records).hasSize(HOSTILE);
+            records.forEach(r -> List.of("error_class", "connector_or_application", "task", "stage").forEach(f ->
+                    assertThat(r.path(f).asText()).as(f).hasSizeLessThanOrEqualTo(HeaderText.MAX_NAME_CHARS + 3)));
+        }
+    }
+
+    @Test
     void refusesACallWithoutCredentialsAndAcceptsItWithThem() {
-        Answer anonymous = http.get(plain.restUrl(), "/dead-letters", null);
+        Answer anonymous = http.get(plain.restUrl(), "/dead-letters", (String) null);
         Answer wrong = http.get(plain.restUrl(), "/dead-letters", LocalConnect.basicAuth("operator", "guess"));
 
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(wrong.status()).isEqualTo(401);
         assertThat(anonymous.text()).doesNotContain(SINK_DLQ);
-        assertThat(http.get(plain.restUrl(), "/dead-letters", AUTH).status()).isIn(200, 503);
+        assertThat(ok(plain, "/dead-letters").path("topics").findValuesAsText("topic")).contains(SINK_DLQ);
     }
 
     @Test
-    @Order(4)
-    void answersBadParametersWithAClearFourHundred() {
+    void answersBadParametersWithAClearFourHundredAndARequestId() {
         Answer unknown = http.get(plain.restUrl(), "/dead-letters/no-such-dlq", AUTH);
         Answer malformed = http.get(plain.restUrl(), "/dead-letters/bad%20name", AUTH);
         Answer tooMany = http.get(plain.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=100000", AUTH);
@@ -194,49 +244,130 @@ class DeadLetterMonitorIT {
         assertThat(notANumber.status()).isEqualTo(400);
         assertThat(List.of(unknown, malformed, tooMany, notANumber)).allSatisfy(a -> {
             assertThat(a.body().path("error_code").asInt()).isEqualTo(a.status());
+            assertThat(a.body().path("request_id").asText()).isNotBlank();
             assertThat(a.text()).doesNotContain("\tat ", "Exception:");
         });
     }
 
     @Test
-    @Order(5)
-    void theOtherWorkerAnswersRightDuringAndAfterTheRebalanceWhenOneStops() throws Exception {
-        // the connectors pause first: a task that moves re-delivers records since its last commit, and Kafka
-        // Connect's own dead-letter queue (not transactional) then holds duplicates; the figures must be what the
-        // topics hold, so they must hold still
-        for (String connector : List.of(PREFIX + "-copy", PREFIX + "-json-copy")) {
-            withStreams.pauseConnector(connector);
-            LocalConnect.await(SETTLED, () -> withStreams.status(connector).findValuesAsText("state").stream()
-                    .allMatch("PAUSED"::equals), () -> connector + " PAUSED: " + withStreams.status(connector));
+    void answersASharesRequestOnlyWithAValidPeerSignature() {
+        PeerAuth auth = peerAuth(Clock.systemUTC());
+        Map<String, String> params = Peers.params(List.of(0), new Partial.Query(null, 0));
+        PeerAuth.Proof forOther = auth.signRequest("127.0.0.1:1", Peers.PARTIALS_FULL_PATH, params);
+        PeerAuth.Proof stale = peerAuth(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-90)))
+                .signRequest(PeerRequests.address(plain), Peers.PARTIALS_FULL_PATH, params);
+
+        Answer unsigned = http.get(PeerRequests.url(plain), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
+        Answer onTheRestApi = http.get(plain.restUrl(), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", AUTH);
+        Answer forged = peers.send(plain, params, new PeerAuth.Proof(System.currentTimeMillis(), "Zm9yZ2Vk"));
+        Answer replayed = peers.send(plain, params, forOther);
+        Answer old = peers.send(plain, params, stale);
+        Map<String, String> unmonitored = Peers.params(List.of(0), new Partial.Query("not-monitored", 0));
+        Answer notMonitored = peers.send(plain, unmonitored, auth.signRequest(PeerRequests.address(plain),
+                Peers.PARTIALS_FULL_PATH, unmonitored));
+
+        assertThat(List.of(unsigned, forged, replayed, old)).allSatisfy(a -> {
+            assertThat(a.status()).as(a.text()).isEqualTo(401);
+            assertThat(a.body().path("category").asText()).isEqualTo("UNAUTHORIZED");
+            assertThat(a.text()).doesNotContain(SINK_DLQ, "127.0.0.1");
+        });
+        assertThat(notMonitored.status()).as(notMonitored.text()).isEqualTo(404);
+        assertThat(onTheRestApi.status()).as("the REST API serves no shares").isEqualTo(400);
+    }
+
+    @Test
+    void answersASignedRequestForAPartitionElsewhereWith421AndForOneNobodyHoldsWith500WithoutDetails() {
+        awaitTotals(plain, expectedTotals());
+        PeerAuth auth = peerAuth(Clock.systemUTC());
+        Map<Integer, Answer> byPartition = new HashMap<>();
+        LocalConnect.await(SETTLED, () -> {
+            for (int partition = 0; partition < 3; partition++) {
+                byPartition.put(partition, peers.signedShare(auth, plain, partition));
+            }
+            return byPartition.values().stream().anyMatch(a -> a.status() == 200)
+                    && byPartition.values().stream().anyMatch(a -> a.status() == 421);
+        }, () -> "one partition held here (200) and one elsewhere (421): " + byPartition);
+        Answer moved = byPartition.values().stream().filter(a -> a.status() == 421).findFirst().orElseThrow();
+        Answer nobody = peers.signedShare(auth, plain, 40);
+
+        assertThat(moved.body().path("category").asText()).isEqualTo("MIGRATED");
+        assertThat(nobody.status()).as(nobody.text()).isEqualTo(500);
+        assertThat(nobody.body().path("category").asText()).isEqualTo("FATAL");
+        assertThat(List.of(moved, nobody)).allSatisfy(a -> {
+            assertThat(a.body().has("owner")).isFalse();
+            assertThat(a.body().path("request_id").asText()).isNotBlank();
+            assertThat(a.text()).doesNotContain("127.0.0.1", "Exception", "\tat ");
+            assertThat(a.headers().firstValue(PeerAuth.SIGNATURE_HEADER)).as("a signed answer").isPresent();
+        });
+    }
+
+    @Test
+    void aForgedPeerGetsNoCredentialAndItsFiguresAreNeverServed() throws Exception {
+        Map<String, Long> expected = expectedTotals();
+        awaitTotals(plain, expected);
+        List<Answer> seen = new ArrayList<>();
+        try (ForgedPeer forger = ForgedPeer.join(kafka, monitorApplicationId(), new MonitoredTopics(Map.of(), DLQS,
+                Optional.empty()), SINK_DLQ)) {
+            LocalConnect.await(SETTLED, () -> {
+                seen.add(http.get(plain.restUrl(), "/dead-letters", AUTH));
+                seen.add(http.get(withStreams.restUrl(), "/dead-letters", AUTH));
+                return !forger.requests().isEmpty();
+            }, () -> "a worker asking the forged peer for its share; answers: " + statuses(seen));
+
+            assertThat(forger.requests()).allSatisfy(headers -> {
+                assertThat(headers.keySet()).noneMatch(name -> name.equalsIgnoreCase("Authorization"))
+                        .anyMatch(name -> name.equalsIgnoreCase(PeerAuth.SIGNATURE_HEADER));
+                assertThat(headers.toString()).doesNotContain(AUTH.substring("Basic ".length()));
+            });
         }
-        Map<String, Long> expected = new HashMap<>();
-        for (String topic : List.of(SINK_DLQ, CONNECT_DLQ, MANUAL_DLQ, QUIET_DLQ)) {
-            expected.put(topic, held(topic));
+        assertThat(seen).allSatisfy(answer -> assertExactOrRetryLater(answer, expected))
+                .anyMatch(answer -> answer.status() == 503);
+        awaitTotals(plain, expected);
+        awaitTotals(withStreams, expected);
+    }
+
+    @Test
+    void whenAWorkerIsKilledTheOtherAnswers503ThenExactFiguresAgain() {
+        Map<String, Long> expected = expectedTotals();
+        awaitTotals(plain, expected);
+        awaitTotals(withStreams, expected);
+        List<Answer> seen = new ArrayList<>();
+        withStreams.kill();
+        try {
+            awaitAnswer(plain, seen, a -> a.status() == 503, "a 503 while the killed worker still holds its share");
+            awaitAnswer(plain, seen, a -> a.status() == 200, "exact figures once the survivor holds every partition");
+        } finally {
+            withStreams.start();
         }
+        assertThat(seen).allSatisfy(answer -> assertExactOrRetryLater(answer, expected));
         awaitTotals(withStreams, expected);
         awaitTotals(plain, expected);
-        List<Answer> seen = new CopyOnWriteArrayList<>();
-        AtomicBoolean polling = new AtomicBoolean(true);
-        Thread poller = new Thread(() -> {
-            while (polling.get()) {
-                seen.add(http.get(withStreams.restUrl(), "/dead-letters", AUTH));
-            }
-        }, "monitor-poller");
-        poller.start();
-        plain.stop();
-        awaitTotals(withStreams, expected);
-        polling.set(false);
-        poller.join(60_000);
+    }
 
-        assertThat(seen).isNotEmpty().allSatisfy(answer -> {
-            assertThat(answer.status()).as(answer.text()).isIn(200, 503);
-            if (answer.status() == 503) {
-                assertThat(answer.retryAfter()).isNotBlank();
-                assertThat(answer.body().path("category").asText()).isEqualTo("RETRYABLE");
-            } else {
-                assertThat(totals(answer.body())).containsAllEntriesOf(expected);
+    @Test
+    void whileKafkaIsFrozenAnswersAreExactOr503AndAfterwardsNewDeadLettersAreCounted() throws Exception {
+        Map<String, Long> before = expectedTotals();
+        awaitTotals(plain, before);
+        awaitTotals(withStreams, before);
+        List<Answer> seen = new ArrayList<>();
+        kafka.suspend();
+        try {
+            Instant resume = Instant.now().plusSeconds(30);
+            while (Instant.now().isBefore(resume)) {
+                seen.add(http.get(plain.restUrl(), "/dead-letters", AUTH));
+                seen.add(http.get(withStreams.restUrl(), "/dead-letters", AUTH));
+                Thread.sleep(250); // pacing the polls over the freeze, not waiting for anything
             }
-        });
+        } finally {
+            kafka.resume();
+        }
+        DeadLetterTestData.produce(kafka, LATER_DLQ, 3, "org.example.Later");
+        Map<String, Long> after = expectedTotals();
+
+        assertThat(seen).allSatisfy(answer -> assertExactOrRetryLater(answer, before));
+        assertThat(after.get(LATER_DLQ)).isEqualTo(before.get(LATER_DLQ) + 3);
+        awaitTotals(plain, after);
+        awaitTotals(withStreams, after);
     }
 
     private static void createTopicsAndConnectors() throws Exception {
@@ -248,6 +379,9 @@ class DeadLetterMonitorIT {
         kafka.createTopic(CONNECT_DLQ, 3, Map.of());
         kafka.createTopic(MANUAL_DLQ, 2, Map.of());
         kafka.createTopic(QUIET_DLQ, 1, Map.of());
+        kafka.createTopic(HOSTILE_DLQ, 2, Map.of());
+        kafka.createTopic(LATER_DLQ, 1, Map.of());
+        DeadLetterTestData.produceHostile(kafka, HOSTILE_DLQ);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < 60; i++) {
@@ -289,6 +423,48 @@ class DeadLetterMonitorIT {
         plain.awaitRunning(PREFIX + "-json-copy", 1, SETTLED);
     }
 
+    private static void assertExactOrRetryLater(Answer answer, Map<String, Long> expected) {
+        assertThat(answer.status()).as(answer.text()).isIn(200, 503);
+        if (answer.status() == 503) {
+            assertThat(answer.retryAfter()).isNotBlank();
+            assertThat(answer.body().path("category").asText()).isEqualTo("RETRYABLE");
+            assertThat(answer.text()).doesNotContain("127.0.0.1", "Exception");
+        } else {
+            assertThat(answer.body().path("complete").asBoolean()).isTrue();
+            assertThat(totals(answer.body())).containsAllEntriesOf(expected);
+        }
+    }
+
+    private static void awaitAnswer(LocalConnect worker, List<Answer> seen, Predicate<Answer> wanted, String what) {
+        LocalConnect.await(SETTLED, () -> {
+            Answer answer = http.get(worker.restUrl(), "/dead-letters", AUTH);
+            seen.add(answer);
+            return wanted.test(answer);
+        }, () -> what + " from " + worker.restUrl() + "; answers: " + statuses(seen));
+    }
+
+    private static String statuses(List<Answer> answers) {
+        return answers.stream().map(a -> String.valueOf(a.status())).collect(Collectors.joining(","))
+                + (answers.isEmpty() ? "" : "; last: " + answers.get(answers.size() - 1).text());
+    }
+
+    private static PeerAuth peerAuth(Clock clock) {
+        return new PeerAuth(Optional.of(new Password(PEER_SECRET)), clock);
+    }
+
+    /** The application.id the workers' aggregation has once it monitors every test topic. */
+    private static String monitorApplicationId() {
+        return PREFIX + "-connect" + WorkerSettings.APPLICATION_ID_SUFFIX + "-"
+                + new MonitoredTopics(Map.of(), DLQS, Optional.empty()).fingerprint();
+    }
+
+    /** What every dead-letter topic holds now. */
+    private static Map<String, Long> expectedTotals() {
+        Map<String, Long> totals = new HashMap<>();
+        DLQS.forEach(topic -> totals.put(topic, held(topic)));
+        return totals;
+    }
+
     private static LocalConnect worker(List<Path> classpath, Path jaas) {
         Map<String, String> overrides = props(
                 "group.id", PREFIX + "-connect",
@@ -297,9 +473,13 @@ class DeadLetterMonitorIT {
                 "status.storage.topic", PREFIX + "-status",
                 "rest.extension.classes", DeadLetterRestExtension.class.getName() + ","
                         + BasicAuthOnKafka44.class.getName(),
-                MonitorConfig.TOPICS_CONFIG, MANUAL_DLQ,
+                MonitorConfig.TOPICS_CONFIG, String.join(",", MANUAL_DLQ, HOSTILE_DLQ, LATER_DLQ),
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
-                MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1");
+                MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1",
+                MonitorConfig.PEER_SECRET_CONFIG, PEER_SECRET,
+                MonitorConfig.FORWARD_TIMEOUT_MS_CONFIG, "3000",
+                MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000",
+                MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
         return LocalConnect.create(kafka, PLUGIN_PATH, classpath, overrides)
                 .withJvmOptions("-Djava.security.auth.login.config=" + jaas)
                 .withBasicAuth("operator", "s3cret");

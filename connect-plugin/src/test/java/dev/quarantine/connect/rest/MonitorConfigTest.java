@@ -68,6 +68,27 @@ class MonitorConfigTest {
     }
 
     @Test
+    void refusesAShortPeerSecretWithoutShowingIt() {
+        Map<String, Object> worker = worker();
+        worker.put(MonitorConfig.PEER_SECRET_CONFIG, "short-secret");
+
+        assertThatThrownBy(() -> new MonitorConfig(worker)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(MonitorConfig.PEER_SECRET_CONFIG).hasMessageNotContaining("short-secret");
+    }
+
+    @Test
+    void hasNoPeerSecretUnlessSetAndKeepsItAsAPassword() {
+        Map<String, Object> worker = worker();
+        assertThat(new MonitorConfig(worker).peerSecret()).isEmpty();
+
+        worker.put(MonitorConfig.PEER_SECRET_CONFIG, "sixteen-chars-or-more");
+        MonitorConfig config = new MonitorConfig(worker);
+
+        assertThat(config.peerSecret()).get().extracting(p -> p.value()).isEqualTo("sixteen-chars-or-more");
+        assertThat(config.peerSecret().get().toString()).doesNotContain("sixteen");
+    }
+
+    @Test
     void passesPrefixedStreamsSettingsWithoutThePrefix() {
         Map<String, Object> worker = worker();
         worker.put("quarantine.monitor.streams.num.standby.replicas", "1");

@@ -32,8 +32,8 @@ class MonitorTopologyTest {
     @Test
     void countsEveryRecordAndKeepsOnlyTheNewestInItsRing() {
         MonitoredTopics topics = new MonitoredTopics(Map.of(), List.of("dlq"), Optional.empty());
-        try (TopologyTestDriver driver = new TopologyTestDriver(MonitorTopology.build(topics, 3, false, 0,
-                () -> topics), props(), NOW)) {
+        try (TopologyTestDriver driver = new TopologyTestDriver(MonitorTopology.build(topics,
+                new MonitorTopology.Limits(3, false, 0, 10), () -> topics), props(), NOW)) {
             TestInputTopic<byte[], byte[]> dlq = driver.createInputTopic("dlq", new ByteArraySerializer(),
                     new ByteArraySerializer());
             for (int i = 0; i < 5; i++) {
@@ -63,6 +63,27 @@ class MonitorTopologyTest {
                 }
             }
             assertThat(counted).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void keepsNoFiguresOfTopicsBeyondTheCapButCountsTheirRecordsAsOverIt() {
+        MonitoredTopics topics = new MonitoredTopics(Map.of(), List.of(), Optional.of(java.util.regex.Pattern
+                .compile("dlq-.*")));
+        try (TopologyTestDriver driver = new TopologyTestDriver(MonitorTopology.build(topics,
+                new MonitorTopology.Limits(3, false, 0, 2), () -> topics), props(), NOW)) {
+            for (String topic : List.of("dlq-a", "dlq-b", "dlq-c", "dlq-a", "dlq-c")) {
+                driver.createInputTopic(topic, new ByteArraySerializer(), new ByteArraySerializer())
+                        .pipeInput(bytes("k"), bytes("v"), NOW);
+            }
+
+            KeyValueStore<String, TopicStats> stats = driver.getKeyValueStore(MonitorTopology.STATS_STORE);
+
+            assertThat(stats.get("dlq-a").total()).isEqualTo(2);
+            assertThat(stats.get("dlq-b").total()).isEqualTo(1);
+            assertThat(stats.get("dlq-c")).isNull();
+            assertThat(stats.get(DeadLetterProcessor.OVER_CAP).byOriginalTopic()).containsExactly(
+                    Map.entry("dlq-c", 2L));
         }
     }
 

@@ -57,6 +57,24 @@ class RecentFiguresTest {
     }
 
     @Test
+    void keepsAtMostTheCapOfQueriesDroppingExpiredOnesFirst() {
+        SettableClock clock = new SettableClock();
+        RecentFigures recent = new RecentFigures(Duration.ofSeconds(1), clock);
+        AtomicInteger reads = new AtomicInteger();
+        for (int i = 0; i < RecentFigures.MAX_ENTRIES; i++) {
+            recent.get("topic-" + i, () -> countRead(reads));
+        }
+
+        Partial beyond = recent.get("one-more", () -> countRead(reads));
+        assertThat(recent.get("one-more", () -> countRead(reads))).as("not kept: the cap is reached")
+                .isNotSameAs(beyond);
+        clock.millis += 1_000;
+        Partial afterExpiry = recent.get("one-more", () -> countRead(reads));
+        assertThat(recent.get("one-more", () -> countRead(reads))).as("kept: expired ones made room")
+                .isSameAs(afterExpiry);
+    }
+
+    @Test
     void neverKeepsAFailedRead() {
         RecentFigures recent = new RecentFigures(Duration.ofSeconds(1), new SettableClock());
 

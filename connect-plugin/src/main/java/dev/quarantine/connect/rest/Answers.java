@@ -1,0 +1,153 @@
+package dev.quarantine.connect.rest;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * Turns what an endpoint computed into the answer: JSON for users, {@link Codec} bytes signed for peers, and for
+ * an error a short body with a request id, whose details (addresses, causes) go to the worker log under that id.
+ * Bounds how many monitor requests run at once (users and peers apart, so users waiting for peers never starve
+ * them); one beyond waits up to the store wait, then gets 503.
+ */
+final class Answers {
+
+    private static final Logger log = LoggerFactory.getLogger(Answers.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Semaphore users;
+    private final Semaphore peers;
+    private final Duration wait;
+    private final int retryAfterSeconds;
+    private final PeerAuth auth;
+
+    Answers(MonitorConfig config, PeerAuth auth) {
+        this.users = new Semaphore(config.maxConcurrentRequests());
+        this.peers = new Semaphore(config.maxConcurrentRequests());
+        this.wait = config.queryRetry();
+        this.retryAfterSeconds = config.retryAfterSeconds();
+        this.auth = auth;
+    }
+
+    /** A user's request: {@code body} as JSON, or the error it throws. */
+    Response json(Supplier<Object> body) {
+        try {
+            return limited(users, () -> Response.ok(JSON.writeValueAsString(body.get()),
+                    MediaType.APPLICATION_JSON_TYPE).build());
+        } catch (MonitorException e) {
+            return error(e);
+        } catch (RuntimeException e) {
+            return error(unexpected(e));
+        }
+    }
+
+    /**
+     * A peer's request: {@code verify} checks its proof (an error then is not signed), {@code body} reads the share;
+     * the answer, share or error, is signed for the request's {@code signature}.
+     */
+    PeerServer.Answer peer(Runnable verify, String signature, Supplier<byte[]> body) {
+        try {
+            verify.run();
+        } catch (MonitorException e) {
+            return peerError(e, null);
+        }
+        try {
+            byte[] bytes = limited(peers, body::get);
+            return new PeerServer.Answer(200, auth.signAnswer(signature, 200, bytes), null, bytes);
+        } catch (MonitorException e) {
+            return peerError(e, signature);
+        } catch (RuntimeException e) {
+            return peerError(unexpected(e), signature);
+        }
+    }
+
+    private interface Answer<T> {
+        T get() throws JsonProcessingException;
+    }
+
+    private <T> T limited(Semaphore permits, Answer<T> answer) {
+        boolean acquired;
+        try {
+            acquired = permits.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw MonitorException.retryable("interrupted while waiting for a free monitor request slot", e);
+        }
+        if (!acquired) {
+            throw MonitorException.retryable("more monitor requests at once than "
+                    + MonitorConfig.MAX_CONCURRENT_REQUESTS_CONFIG, null);
+        }
+        try {
+            return answer.get();
+        } catch (JsonProcessingException e) {
+            throw MonitorException.fatal("could not write the answer as JSON", e);
+        } finally {
+            permits.release();
+        }
+    }
+
+    private static MonitorException unexpected(RuntimeException e) {
+        return MonitorException.fatal("unexpected error", e);
+    }
+
+    private Response error(MonitorException e) {
+        Response.ResponseBuilder response = Response.status(e.status()).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(errorBody(e));
+        if (e.status() == 503) {
+            response.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds);
+        }
+        return response.build();
+    }
+
+    private PeerServer.Answer peerError(MonitorException e, String signature) {
+        byte[] body = errorBody(e);
+        return new PeerServer.Answer(e.status(), signature == null ? null : auth.signAnswer(signature, e.status(),
+                body), e.status() == 503 ? retryAfterSeconds : null, body);
+    }
+
+    /** The short body of an error answer; its details go to the log under the request id in it. */
+    private static byte[] errorBody(MonitorException e) {
+        String requestId = UUID.randomUUID().toString();
+        logError(requestId, e);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error_code", e.status());
+        body.put("message", e.publicMessage());
+        body.put("category", e.category());
+        body.put("request_id", requestId);
+        return toJson(body).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void logError(String requestId, MonitorException e) {
+        if (e.status() == 500) {
+            log.warn("Dead-letter monitor: request {} answered 500: {}", requestId, e.getMessage(), e.getCause());
+        } else if (e.status() >= 500 || e.status() == MonitorException.MISDIRECTED) {
+            log.info("Dead-letter monitor: request {} answered {}: {}{}", requestId, e.status(), e.getMessage(),
+                    e.getCause() == null ? "" : " (" + e.getCause() + ")");
+        } else {
+            log.info("Dead-letter monitor: request {} answered {}: {}", requestId, e.status(), e.getMessage());
+        }
+    }
+
+    private static String toJson(Map<String, Object> body) {
+        try {
+            return JSON.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            return "{\"error_code\":500,\"message\":\"could not write the error\",\"category\":\"FATAL\"}";
+        }
+    }
+}

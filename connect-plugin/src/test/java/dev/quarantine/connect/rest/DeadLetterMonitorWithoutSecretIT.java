@@ -1,0 +1,102 @@
+package dev.quarantine.connect.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.quarantine.connect.rest.MonitorHttp.Answer;
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+
+/**
+ * Two real workers running the monitor without {@code quarantine.monitor.peer.secret}: each shows only the share it
+ * holds itself, says the answer is incomplete and which partitions are missing, and answers no other worker.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class DeadLetterMonitorWithoutSecretIT {
+
+    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
+    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
+            "target/connect-worker-classpath.txt"));
+    private static final String PREFIX = "nosecret-" + Long.toHexString(System.nanoTime()).substring(6);
+    private static final String DLQ = PREFIX + "-dlq";
+    private static final int PARTITIONS = 3;
+    private static final int PER_PARTITION = 4;
+
+    private static final List<LocalConnect> workers = new ArrayList<>();
+    private static final MonitorHttp http = new MonitorHttp();
+
+    @BeforeAll
+    static void startTwoWorkersWithoutSecret(LocalKafka kafka) throws Exception {
+        kafka.createTopic(DLQ, PARTITIONS, Map.of());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < PARTITIONS * PER_PARTITION; i++) {
+                producer.send(new ProducerRecord<>(DLQ, i % PARTITIONS, null, "v".getBytes(StandardCharsets.UTF_8)))
+                        .get();
+            }
+        }
+        List<Path> classpath = LocalConnect.readClasspath(CLASSPATH);
+        for (int i = 0; i < 2; i++) {
+            workers.add(LocalConnect.create(kafka, PLUGIN_PATH, classpath, Map.of(
+                    "group.id", PREFIX + "-connect",
+                    "config.storage.topic", PREFIX + "-configs",
+                    "offset.storage.topic", PREFIX + "-offsets",
+                    "status.storage.topic", PREFIX + "-status",
+                    "rest.extension.classes", DeadLetterRestExtension.class.getName(),
+                    MonitorConfig.TOPICS_CONFIG, DLQ)).start());
+        }
+    }
+
+    @AfterAll
+    static void stopWorkers() {
+        workers.forEach(LocalConnect::close);
+    }
+
+    @Test
+    void eachWorkerShowsOnlyItsOwnShareAndSaysWhichPartitionsAreMissing() {
+        for (LocalConnect worker : workers) {
+            JsonNode[] last = new JsonNode[1];
+            LocalConnect.await(Duration.ofSeconds(120), () -> {
+                Answer answer = http.get(worker.restUrl(), "/dead-letters/" + DLQ, (String) null);
+                last[0] = answer.body();
+                return answer.status() == 200 && answer.body().path("missing_partitions").size() > 0
+                        && answer.body().path("total").asLong() > 0;
+            }, () -> "an incomplete answer from " + worker.restUrl() + "; last: " + last[0]);
+            JsonNode answer = last[0];
+            int missing = answer.path("missing_partitions").size();
+
+            assertThat(answer.path("complete").asBoolean()).isFalse();
+            assertThat(answer.path("incomplete_because").asText()).contains(MonitorConfig.PEER_SECRET_CONFIG);
+            assertThat(answer.path("total").asLong()).isEqualTo((long) (PARTITIONS - missing) * PER_PARTITION);
+        }
+    }
+
+    @Test
+    void answersNoOtherWorkerWithoutASecret() {
+        for (LocalConnect worker : workers) {
+            Answer answer = http.get(PeerRequests.url(worker), Peers.PARTIALS_FULL_PATH
+                    + "?partitions=0&records=0", Map.of(PeerAuth.TIME_HEADER, String.valueOf(System.currentTimeMillis()),
+                    PeerAuth.SIGNATURE_HEADER, "Zm9yZ2Vk"));
+
+            assertThat(answer.status()).as(answer.text()).isEqualTo(403);
+            assertThat(answer.body().path("category").asText()).isEqualTo("FORBIDDEN");
+        }
+    }
+}
