@@ -350,7 +350,7 @@ class DeadLetterMonitorIT {
         awaitTotals(plain, before);
         awaitTotals(withStreams, before);
         List<Answer> seen = new ArrayList<>();
-        kafka.suspend();
+        kafka.pause();
         try {
             Instant resume = Instant.now().plusSeconds(30);
             while (Instant.now().isBefore(resume)) {

@@ -156,36 +156,6 @@ public final class LocalKafka implements AutoCloseable {
         createTopic(name, 1, Map.of());
     }
 
-    /**
-     * Freezes the broker (SIGSTOP), as a long GC pause or a hung machine: its connections stay open but nothing
-     * answers. {@link #resume()} continues it.
-     */
-    public void suspend() {
-        signal("-STOP");
-    }
-
-    /** Continues a broker frozen with {@link #suspend()} (SIGCONT). */
-    public void resume() {
-        signal("-CONT");
-    }
-
-    private synchronized void signal(String signal) {
-        if (process == null || !process.isAlive()) {
-            throw new IllegalStateException("the local Kafka broker is not running");
-        }
-        try {
-            Process kill = new ProcessBuilder("kill", signal, String.valueOf(process.pid())).inheritIO().start();
-            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not signal the local Kafka broker", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling the local Kafka broker", e);
-        }
-    }
-
     /** Kills the broker process and deletes its data directory. */
     @Override
     public synchronized void close() {
