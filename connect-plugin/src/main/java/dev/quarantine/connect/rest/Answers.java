@@ -51,7 +51,7 @@ final class Answers {
                     MediaType.APPLICATION_JSON_TYPE).build());
         } catch (MonitorException e) {
             return error(e);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             return error(unexpected(e));
         }
     }
@@ -71,7 +71,7 @@ final class Answers {
             return new PeerServer.Answer(200, auth.signAnswer(signature, 200, bytes), null, bytes);
         } catch (MonitorException e) {
             return peerError(e, signature);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             return peerError(unexpected(e), signature);
         }
     }
@@ -101,7 +101,16 @@ final class Answers {
         }
     }
 
-    private static MonitorException unexpected(RuntimeException e) {
+    /** 501 with {@code reason}: the monitor cannot run on this worker (not logged: said once at start). */
+    static Response unsupported(String reason) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error_code", 501);
+        body.put("message", "the dead-letter monitor " + reason);
+        body.put("category", "UNSUPPORTED");
+        return Response.status(501).type(MediaType.APPLICATION_JSON_TYPE).entity(toJson(body)).build();
+    }
+
+    private static MonitorException unexpected(Throwable e) {
         return MonitorException.fatal("unexpected error", e);
     }
 

@@ -1,11 +1,13 @@
 package dev.quarantine.connect.rest;
 
-import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.rest.ConnectRestExtension;
 import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Monitors the cluster's dead-letter topics and answers on the worker's own REST API: {@code GET /dead-letters},
@@ -13,34 +15,39 @@ import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
  * {@code rest.extension.classes=dev.quarantine.connect.rest.DeadLetterRestExtension}; its settings are worker settings
  * starting with {@code quarantine.monitor.} ({@link MonitorConfig}).
  *
- * <p>An embedded Kafka Streams application aggregates the dead-letter topics; the workers of a Connect cluster share
- * it and ask each other for their shares. This class only wires: configuration, the monitor, the endpoints.
+ * <p>An embedded Kafka Streams application, on the worker's own kafka-streams, aggregates the dead-letter topics; the
+ * workers of a Connect cluster share it and ask each other for their shares. On a worker that cannot run it
+ * ({@link MonitorRequirements}: Connect 3.x, no kafka-streams) the worker still starts: one ERROR line says what is
+ * missing and how to fix it, and {@code /dead-letters} answers 501 with the same words where it can be registered.
+ * This class only wires: configuration, the requirements, the monitor.
  */
 public final class DeadLetterRestExtension implements ConnectRestExtension {
 
+    private static final Logger log = LoggerFactory.getLogger(DeadLetterRestExtension.class);
+
+    private Map<String, ?> workerConfigs;
     private MonitorConfig config;
-    private WorkerSettings worker;
-    private Monitor monitor;
-    private PeerServer peerServer;
+    private Optional<MonitorRequirements.Refusal> refusal = Optional.empty();
+    private RunningMonitor running;
 
     @Override
     public void configure(Map<String, ?> workerConfigs) {
+        this.workerConfigs = workerConfigs;
         config = new MonitorConfig(workerConfigs);
-        worker = WorkerSettings.from(workerConfigs, config);
+        refusal = MonitorRequirements.refusal(
+                MonitorRequirements.Worker.detect(DeadLetterRestExtension.class.getClassLoader()));
     }
 
     @Override
     public void register(ConnectRestExtensionContext context) {
-        peerServer = PeerServer.start(worker.bindHost(), config.peerPort(), config.maxConcurrentRequests());
-        WorkerSettings reachable = worker.withPeerPort(peerServer.port());
-        monitor = new Monitor(config, reachable, new TopicDiscovery(context.clusterState(), config));
-        PeerAuth auth = new PeerAuth(config.peerSecret(), Clock.systemUTC());
-        Peers peers = new Peers(reachable, auth, config.forwardTimeout(), config.maxPeerAnswerBytes());
-        ClusterReader reader = new ClusterReader(monitor, reachable, peers, auth.enabled(), Clock.systemUTC());
-        Answers answers = new Answers(config, auth);
-        peerServer.serve(new PeerEndpoint(monitor, reader, auth, answers));
-        context.configurable().register(new DeadLetterResource(monitor, reader, answers, Clock.systemUTC()));
-        monitor.start();
+        if (refusal.isEmpty()) {
+            running = RunningMonitor.start(config, workerConfigs, context);
+            return;
+        }
+        log.error("Dead-letter monitor disabled: {} {}", getClass().getSimpleName(), refusal.get().reason());
+        if (refusal.get().canAnswer()) {
+            context.configurable().register(new UnavailableResource(refusal.get().reason()));
+        }
     }
 
     @Override
@@ -56,11 +63,8 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
 
     @Override
     public void close() {
-        if (monitor != null) {
-            monitor.close();
-        }
-        if (peerServer != null) {
-            peerServer.close();
+        if (running != null) {
+            running.close();
         }
     }
 }

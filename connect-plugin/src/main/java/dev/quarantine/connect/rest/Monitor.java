@@ -16,7 +16,9 @@ import dev.quarantine.streams.query.StateStoreMigratedException;
  * The dead-letter monitor of one worker: finds the topics to monitor every discovery interval, runs the Streams
  * aggregation over them (a new run when they change or the run failed), and turns a classified store error into the
  * answer to give. Starting never blocks the worker, and nothing here throws into it: while Kafka is unreachable the
- * monitor answers 503 and keeps trying.
+ * monitor answers 503 and keeps trying. A round that fails with anything at all (a linkage error from a kafka-streams
+ * that does not fit the worker included) is logged at ERROR once, with its cause, and answered 503 with what failed
+ * until a round succeeds: a scheduled task that threw would never run again, and the monitor would say nothing.
  */
 final class Monitor implements AutoCloseable {
 
@@ -29,6 +31,8 @@ final class Monitor implements AutoCloseable {
     private volatile MonitoredTopics topics;
     private volatile MonitorStreams run;
     private volatile boolean closed;
+    private volatile String failure;
+    private String loggedFailure;
 
     Monitor(MonitorConfig config, WorkerSettings worker, TopicDiscovery discovery) {
         this.config = config;
@@ -59,6 +63,10 @@ final class Monitor implements AutoCloseable {
     /** The current run of the aggregation. @throws MonitorException 503 while there is none */
     MonitorStreams current() {
         MonitorStreams current = run;
+        String failed = failure;
+        if (current == null && failed != null && !closed) {
+            throw MonitorException.notRunning(failed);
+        }
         if (current == null || closed) {
             throw MonitorException.retryable("the dead-letter monitor is " + (closed ? "stopping" : "starting"), null);
         }
@@ -81,11 +89,20 @@ final class Monitor implements AutoCloseable {
         return MonitorException.retryable("the dead-letter aggregation is not ready: " + error.getMessage(), error);
     }
 
-    /** One discovery round; runs on the monitor's thread. */
+    /** One discovery round; runs on the monitor's thread and never throws (see the class comment). */
     void refresh() {
         if (closed) {
             return;
         }
+        try {
+            round();
+            recovered();
+        } catch (Throwable e) {
+            failed(e);
+        }
+    }
+
+    private void round() {
         try {
             topics = discovery.discover();
         } catch (RuntimeException e) {
@@ -96,20 +113,36 @@ final class Monitor implements AutoCloseable {
         if (current != null && current.topics().subscribesSame(topics) && !current.hasFailed()) {
             return;
         }
-        try {
-            if (current != null) {
-                log.info("Dead-letter monitor: restarting the aggregation ({})", current.hasFailed()
-                        ? "it stopped: " + current.streams().state() : "now reading " + topics);
-                run = null;
-                current.close();
-            } else {
-                log.info("Dead-letter monitor: reading {}", topics);
-            }
-            run = MonitorStreams.start(config, worker, topics, () -> this.topics);
-        } catch (RuntimeException e) {
-            log.error("Dead-letter monitor: could not start the aggregation; retrying in {} ms",
-                    config.discoveryInterval().toMillis(), e);
+        if (current != null) {
+            log.info("Dead-letter monitor: restarting the aggregation ({})", current.hasFailed()
+                    ? "it stopped: " + current.streams().state() : "now reading " + topics);
+            run = null;
+            current.close();
+        } else {
+            log.info("Dead-letter monitor: reading {}", topics);
         }
+        run = MonitorStreams.start(config, worker, topics, () -> this.topics);
+    }
+
+    /** Logs a failure once (again only when it changes) and makes every answer say what failed. */
+    private void failed(Throwable error) {
+        failure = "the dead-letter aggregation could not start (" + error.getClass().getName() + "); the worker log"
+                + " has the details; retrying every " + config.discoveryInterval().toSeconds() + " s";
+        if (error.toString().equals(loggedFailure)) {
+            log.debug("Dead-letter monitor: still failing: {}", error.toString());
+            return;
+        }
+        loggedFailure = error.toString();
+        log.error("Dead-letter monitor: the aggregation could not start; /dead-letters answers 503 until it does;"
+                + " retrying every {} ms", config.discoveryInterval().toMillis(), error);
+    }
+
+    private void recovered() {
+        if (loggedFailure != null) {
+            log.info("Dead-letter monitor: running again (after {})", loggedFailure);
+        }
+        loggedFailure = null;
+        failure = null;
     }
 
     MonitoredTopics topics() {

@@ -26,6 +26,11 @@ final class MonitorException extends RuntimeException {
                 + " monitor is starting or rebalancing, or a worker did not answer); retry later", detail, cause);
     }
 
+    /** 503 while the monitor cannot run: {@code reason} says what failed (no address, no exception message). */
+    static MonitorException notRunning(String reason) {
+        return new MonitorException(503, "RETRYABLE", reason, reason, null);
+    }
+
     static MonitorException migrated(String detail, Throwable cause) {
         return new MonitorException(MISDIRECTED, "MIGRATED", "the dead-letter figures moved to another worker, which"
                 + " did not answer; retry later", detail, cause);

@@ -12,7 +12,6 @@ import java.util.stream.Stream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
@@ -54,7 +53,10 @@ final class MonitorStreams implements AutoCloseable {
             KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, MonitorTopology.Limits.of(config),
                     current),
                     properties(config, worker, applicationId, stateDir));
-            streams.setUncaughtExceptionHandler(error -> StreamThreadExceptionResponse.REPLACE_THREAD);
+            // a new thread for what a thread met; but an Error (a linkage error) would meet every new thread too: the
+            // run stops, and the monitor's next round says so and starts a new one
+            streams.setUncaughtExceptionHandler(error -> error instanceof Exception
+                    ? StreamThreadExceptionResponse.REPLACE_THREAD : StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
             streams.start();
             return new MonitorStreams(streams, StoreQueries.of(streams, worker.self()), topics, stateDir);
         } catch (RuntimeException e) {
@@ -76,7 +78,7 @@ final class MonitorStreams implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, worker.self().host() + ":" + worker.self().port());
         props.put(StreamsConfig.CLIENT_ID_CONFIG, applicationId + "-" + worker.self().port());
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        StreamsFeatures.putIfKnown(props, StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         // the processor catches what a record can cause; should anything still escape, the record is skipped (and
         // logged by its coordinates) rather than retried forever by a replaced thread
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
@@ -116,8 +118,7 @@ final class MonitorStreams implements AutoCloseable {
     @Override
     public void close() {
         try {
-            streams.close(CloseOptions.timeout(CLOSE_TIMEOUT)
-                    .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+            StreamsFeatures.close(streams, CLOSE_TIMEOUT);
         } finally {
             deleteQuietly(stateDir);
         }

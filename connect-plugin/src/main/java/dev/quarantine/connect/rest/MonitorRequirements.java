@@ -1,0 +1,164 @@
+package dev.quarantine.connect.rest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+import java.util.Properties;
+
+import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
+
+/**
+ * Whether the worker can run the monitor, decided before any class of Kafka Streams or JAX-RS is touched, so that a
+ * worker that cannot still starts, with one clear reason:
+ *
+ * <pre>
+ * worker's REST API      | kafka-streams in the worker          | answer
+ * -----------------------+--------------------------------------+----------------------------------------------
+ * javax.ws.rs (Connect 3) | any                                  | refused: needs Connect 4.0+, nothing registered
+ * jakarta.ws.rs          | none                                 | refused: add the worker's own kafka-streams
+ * jakarta.ws.rs          | older than 4.0                       | refused: needs kafka-streams 4.0+
+ * jakarta.ws.rs          | newer than the worker's kafka-clients | refused: use the worker's own version
+ * jakarta.ws.rs          | 4.0 or later, not newer than clients | runs
+ * </pre>
+ * A version that cannot be read (no version file) is not held against the worker.
+ *
+ * The plugin archive carries no kafka-streams: Connect loads {@code org.apache.kafka.*} from the worker first, so a
+ * bundled copy would only ever run on a worker without one, on that worker's kafka-clients, which a kafka-streams of
+ * another version does not fit.
+ */
+final class MonitorRequirements {
+
+    static final String CLIENTS_VERSION_FILE = "kafka/kafka-version.properties";
+    static final String STREAMS_VERSION_FILE = "kafka/kafka-streams-version.properties";
+    static final String STREAMS_CLASS = "org.apache.kafka.streams.KafkaStreams";
+    private static final Version OLDEST_STREAMS = new Version(4, 0);
+    private static final String REMOVE = " Or remove " + DeadLetterRestExtension.class.getSimpleName()
+            + " from rest.extension.classes.";
+
+    /**
+     * What the worker offers.
+     *
+     * @param kafkaVersion   the worker's Kafka version (its kafka-clients)
+     * @param jakartaRest    whether its REST API is jakarta.ws.rs (Connect 4.0+) rather than javax.ws.rs
+     * @param streamsVersion the version of the kafka-streams in its classpath, if it has one
+     */
+    record Worker(String kafkaVersion, boolean jakartaRest, Optional<String> streamsVersion) {
+
+        /** The worker this code runs in, seen through {@code loader} (the plugin's, which delegates to the worker). */
+        static Worker detect(ClassLoader loader) {
+            return new Worker(versionFile(loader, CLIENTS_VERSION_FILE), restApiIsJakarta(), readStreamsVersion(loader));
+        }
+    }
+
+    /**
+     * Why the monitor cannot run, and how to fix it.
+     *
+     * @param canAnswer whether {@code /dead-letters} can still be registered to answer 501 with the reason
+     */
+    record Refusal(String reason, boolean canAnswer) {
+    }
+
+    private MonitorRequirements() {
+    }
+
+    /** Why the monitor cannot run on {@code worker}; empty when it can. */
+    static Optional<Refusal> refusal(Worker worker) {
+        if (!worker.jakartaRest()) {
+            return refused(false, "needs Kafka Connect 4.0 or later (jakarta.ws.rs); this worker runs Kafka "
+                    + worker.kafkaVersion() + " (javax.ws.rs), so /dead-letters is not registered. Upgrade the"
+                    + " worker to Kafka Connect 4.0 or later." + REMOVE);
+        }
+        return streamsRefusal(worker);
+    }
+
+    private static Optional<Refusal> streamsRefusal(Worker worker) {
+        if (worker.streamsVersion().isEmpty()) {
+            return refused(true, "needs kafka-streams in the worker's classpath, and this worker has none (the plugin"
+                    + " archive does not bundle it). Add kafka-streams-" + worker.kafkaVersion() + ".jar (the"
+                    + " worker's own Kafka version, as the libs/ folder of the Apache Kafka distribution has it) to"
+                    + " the worker's classpath." + REMOVE);
+        }
+        Optional<Version> parsed = Version.parse(worker.streamsVersion().get());
+        if (parsed.isEmpty()) {
+            return Optional.empty();
+        }
+        Version streams = parsed.get();
+        if (streams.compareTo(OLDEST_STREAMS) < 0) {
+            return refused(true, "needs kafka-streams " + OLDEST_STREAMS + " or later; this worker's classpath has"
+                    + " kafka-streams " + worker.streamsVersion().get() + ". Upgrade the worker to Kafka 4.0 or later."
+                    + REMOVE);
+        }
+        if (Version.parse(worker.kafkaVersion()).filter(clients -> streams.compareTo(clients) > 0).isPresent()) {
+            return refused(true, "needs the worker's own version of kafka-streams; this worker runs kafka-clients "
+                    + worker.kafkaVersion() + " with kafka-streams " + worker.streamsVersion().get() + ", which"
+                    + " needs newer clients. Put kafka-streams-" + worker.kafkaVersion() + ".jar in the worker's"
+                    + " classpath instead." + REMOVE);
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Refusal> refused(boolean canAnswer, String reason) {
+        return Optional.of(new Refusal(reason, canAnswer));
+    }
+
+    /**
+     * Whether the worker's {@link ConnectRestExtensionContext#configurable()} is jakarta.ws.rs: the signature of
+     * Connect's public extension API is the one fact that tells (Kafka 4.0 moved it from javax.ws.rs).
+     */
+    private static boolean restApiIsJakarta() {
+        try {
+            return ConnectRestExtensionContext.class.getMethod("configurable").getReturnType().getName()
+                    .startsWith("jakarta.");
+        } catch (NoSuchMethodException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static Optional<String> readStreamsVersion(ClassLoader loader) {
+        try {
+            Class.forName(STREAMS_CLASS, false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return Optional.empty();
+        }
+        return Optional.of(versionFile(loader, STREAMS_VERSION_FILE));
+    }
+
+    /** The version a Kafka jar states in its version file (the class that reads it moved between versions). */
+    private static String versionFile(ClassLoader loader, String path) {
+        try (InputStream in = loader.getResourceAsStream(path)) {
+            if (in == null) {
+                return "unknown";
+            }
+            Properties file = new Properties();
+            file.load(in);
+            return file.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    /** Major and minor of a Kafka version ({@code 4.2.1}, {@code 4.3.0-SNAPSHOT}). */
+    record Version(int major, int minor) implements Comparable<Version> {
+
+        /** The version, or empty when {@code text} is none ({@code unknown}): then nothing is refused for it. */
+        static Optional<Version> parse(String text) {
+            String[] parts = text.split("[.-]");
+            try {
+                return Optional.of(new Version(Integer.parseInt(parts[0]),
+                        parts.length > 1 ? Integer.parseInt(parts[1]) : 0));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+
+        @Override
+        public int compareTo(Version other) {
+            return major != other.major ? Integer.compare(major, other.major) : Integer.compare(minor, other.minor);
+        }
+
+        @Override
+        public String toString() {
+            return major + "." + minor;
+        }
+    }
+}

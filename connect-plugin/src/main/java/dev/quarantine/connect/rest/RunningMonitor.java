@@ -1,0 +1,49 @@
+package dev.quarantine.connect.rest;
+
+import java.time.Clock;
+import java.util.Map;
+
+import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
+
+/**
+ * The monitor of a worker that can run it ({@link MonitorRequirements}): its peer listener, the aggregation and the
+ * endpoints, wired together. The only class that {@link DeadLetterRestExtension} reaches Kafka Streams through, so
+ * that a worker without kafka-streams never loads any of it.
+ */
+final class RunningMonitor implements AutoCloseable {
+
+    private final Monitor monitor;
+    private final PeerServer peerServer;
+
+    private RunningMonitor(Monitor monitor, PeerServer peerServer) {
+        this.monitor = monitor;
+        this.peerServer = peerServer;
+    }
+
+    /**
+     * Starts the monitor in the background and registers its endpoints.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException when the worker's settings do not fit the monitor
+     */
+    static RunningMonitor start(MonitorConfig config, Map<String, ?> workerConfigs,
+                                ConnectRestExtensionContext context) {
+        WorkerSettings worker = WorkerSettings.from(workerConfigs, config);
+        PeerServer peerServer = PeerServer.start(worker.bindHost(), config.peerPort(), config.maxConcurrentRequests());
+        WorkerSettings reachable = worker.withPeerPort(peerServer.port());
+        Monitor monitor = new Monitor(config, reachable, new TopicDiscovery(context.clusterState(), config));
+        PeerAuth auth = new PeerAuth(config.peerSecret(), Clock.systemUTC());
+        Peers peers = new Peers(reachable, auth, config.forwardTimeout(), config.maxPeerAnswerBytes());
+        ClusterReader reader = new ClusterReader(monitor, reachable, peers, auth.enabled(), Clock.systemUTC());
+        Answers answers = new Answers(config, auth);
+        peerServer.serve(new PeerEndpoint(monitor, reader, auth, answers));
+        context.configurable().register(new DeadLetterResource(monitor, reader, answers, Clock.systemUTC()));
+        monitor.start();
+        return new RunningMonitor(monitor, peerServer);
+    }
+
+    @Override
+    public void close() {
+        monitor.close();
+        peerServer.close();
+    }
+}
