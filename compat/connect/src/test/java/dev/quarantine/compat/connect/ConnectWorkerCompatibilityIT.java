@@ -1,0 +1,232 @@
+package dev.quarantine.compat.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.quarantine.compat.connect.Expected.Outcome;
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
+
+/**
+ * The plugin archive, as users install it (plugin.path), on a real Connect worker JVM of {@code compat.connect.version}
+ * against a Kafka 4.4 broker: what {@link Expected} says, and what it saw in {@link Results}.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class ConnectWorkerCompatibilityIT {
+
+    static final String VERSION = System.getProperty("compat.connect.version");
+    private static final String EXTENSION = "dev.quarantine.connect.rest.DeadLetterRestExtension";
+    private static final String SINK = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
+    private static final String REFUSAL_LINE = "Dead-letter monitor disabled: DeadLetterRestExtension";
+    private static final int RECORDS = 200;
+    private static final Duration DEADLINE = Duration.ofMinutes(2);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final String prefix = "compat-" + UUID.randomUUID().toString().substring(0, 6);
+
+    @Test
+    void sinkAndMonitorOnAWorkerWithItsOwnKafkaStreams(LocalKafka kafka) throws Exception {
+        String dlq = prefix + "-monitored-dlq";
+        kafka.createTopic(dlq, 1, Map.of());
+        produceDeadLetters(kafka, dlq, 3);
+        try (LocalConnect connect = worker(kafka, "compat.worker.classpath", dlq).start()) {
+            sinkFlow(kafka, connect);
+            if (Expected.monitorWithOwnStreams(VERSION) == Outcome.WORKS) {
+                JsonNode answer = awaitMonitorCount(connect, dlq, 3);
+                assertThat(answer.path("by_error_class").toString()).contains("RecordTooLargeException\":3");
+                assertThat(errorLines(connect)).as("ERROR lines of the plugin in the worker log").isEmpty();
+                Results.record(VERSION, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3");
+            } else {
+                String line = assertRefusedOnce(connect);
+                assertThat(get(connect, "/dead-letters").statusCode()).isEqualTo(404);
+                Results.record(VERSION, "monitor.own-streams", "refused", line);
+            }
+        }
+    }
+
+    @Test
+    void monitorRefusesCleanlyOnAWorkerWithoutKafkaStreams(LocalKafka kafka) throws Exception {
+        try (LocalConnect connect = worker(kafka, "compat.worker.classpath.without.streams", prefix + "-dlq")
+                .start()) {
+            String line = assertRefusedOnce(connect);
+            HttpResponse<String> summary = get(connect, "/dead-letters");
+            HttpResponse<String> records = get(connect, "/dead-letters/" + prefix + "-dlq/records");
+            if (Expected.monitorWithoutStreams(VERSION) == Outcome.REFUSED_501) {
+                assertThat(line).contains("needs kafka-streams in the worker's classpath");
+                assertThat(summary.statusCode()).isEqualTo(501);
+                assertThat(records.statusCode()).isEqualTo(501);
+                assertThat(JSON.readTree(summary.body()).path("message").asText())
+                        .contains("needs kafka-streams in the worker's classpath", "Add kafka-streams-" + VERSION);
+            } else {
+                assertThat(line).contains("needs Kafka Connect 4.0 or later");
+                assertThat(summary.statusCode()).isEqualTo(404);
+            }
+            Results.record(VERSION, "monitor.without-streams", "refused", "HTTP " + summary.statusCode() + "; " + line);
+        }
+    }
+
+    /** 200 records, 4 of them poison for the target topic (2 too large, 2 too old): copied, or dead-lettered. */
+    private void sinkFlow(LocalKafka kafka, LocalConnect connect) {
+        String source = prefix + "-orders";
+        String target = "copy." + source;
+        String dlq = prefix + "-sink-dlq";
+        kafka.createTopic(source, 3, Map.of());
+        kafka.createTopic(target, 3, Map.of("max.message.bytes", "10000",
+                "message.timestamp.before.max.ms", String.valueOf(Duration.ofDays(1).toMillis())));
+        kafka.createTopic(dlq, 1, Map.of());
+        produceOrders(kafka, source);
+        connect.createConnector(prefix + "-copy", sinkConfig(kafka, source, dlq));
+        connect.awaitRunning(prefix + "-copy", 2, Duration.ofSeconds(90));
+        List<ConsumerRecord<byte[], byte[]>>[] landed = awaitLanded(kafka, target, dlq);
+
+        assertThat(landed[0].size()).as("records copied").isEqualTo(RECORDS - 4);
+        assertThat(landed[0].stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)).distinct().count())
+                .as("distinct records copied").isEqualTo(RECORDS - 4);
+        assertThat(errorClasses(landed[1])).isEqualTo(Map.of(
+                "org.apache.kafka.common.errors.RecordTooLargeException", 2L,
+                "org.apache.kafka.common.errors.InvalidTimestampException", 2L));
+        Results.record(VERSION, "sink", "works", (RECORDS - 4) + " copied exactly once, 4 poison records"
+                + " dead-lettered in the same transactions");
+    }
+
+    private LocalConnect worker(LocalKafka kafka, String classpathProperty, String monitoredTopic) {
+        Path pluginPath = Path.of(System.getProperty("quarantine.plugin.path"));
+        List<Path> classpath = LocalConnect.readClasspath(Path.of(System.getProperty(classpathProperty)));
+        return LocalConnect.create(kafka, pluginPath, classpath, Map.of("rest.extension.classes", EXTENSION,
+                "quarantine.monitor.topics", monitoredTopic, "quarantine.monitor.discovery.interval.ms", "2000"));
+    }
+
+    private static Map<String, String> sinkConfig(LocalKafka kafka, String source, String dlq) {
+        return Map.of("connector.class", SINK, "tasks.max", "2", "topics", source,
+                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", dlq, "consumer.override.auto.offset.reset", "earliest");
+    }
+
+    private static void produceOrders(LocalKafka kafka, String topic) {
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        try (KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
+            for (int i = 0; i < RECORDS; i++) {
+                byte[] key = ("order-" + i).getBytes(StandardCharsets.UTF_8);
+                byte[] value = ("{\"order\":" + i + "}").getBytes(StandardCharsets.UTF_8);
+                if (i % 100 == 7) {
+                    producer.send(new ProducerRecord<>(topic, null, key, new byte[20_000]));
+                } else if (i % 100 == 57) {
+                    producer.send(new ProducerRecord<>(topic, null, twoDaysAgo, key, value));
+                } else {
+                    producer.send(new ProducerRecord<>(topic, key, value));
+                }
+            }
+        }
+    }
+
+    /** Dead letters as Kafka Connect writes them, with its context headers. */
+    private static void produceDeadLetters(LocalKafka kafka, String topic, int count) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
+            for (int i = 0; i < count; i++) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, new byte[] {1});
+                header(record, "__connect.errors.topic", "orders");
+                header(record, "__connect.errors.partition", "0");
+                header(record, "__connect.errors.offset", String.valueOf(i));
+                header(record, "__connect.errors.connector.name", "orders-sink");
+                header(record, "__connect.errors.exception.class.name",
+                        "org.apache.kafka.common.errors.RecordTooLargeException");
+                producer.send(record);
+            }
+        }
+    }
+
+    private static void header(ProducerRecord<byte[], byte[]> record, String name, String value) {
+        record.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(LocalKafka kafka) {
+        return new KafkaProducer<>(kafka.clientProps(), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<ConsumerRecord<byte[], byte[]>>[] awaitLanded(LocalKafka kafka, String target, String dlq) {
+        List<ConsumerRecord<byte[], byte[]>>[] landed = new List[2];
+        LocalConnect.await(DEADLINE, () -> {
+            landed[0] = TopicReader.readCommitted(kafka, target, Duration.ofSeconds(30));
+            landed[1] = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(30));
+            return landed[0].size() + landed[1].size() >= RECORDS;
+        }, () -> RECORDS + " records copied or dead-lettered; saw " + landed[0].size() + " + " + landed[1].size());
+        return landed;
+    }
+
+    private static Map<String, Long> errorClasses(List<ConsumerRecord<byte[], byte[]>> deadLetters) {
+        return deadLetters.stream().collect(Collectors.groupingBy(r -> {
+            var header = r.headers().lastHeader("__connect.errors.exception.class.name");
+            return header == null ? "(none)" : new String(header.value(), StandardCharsets.UTF_8);
+        }, Collectors.counting()));
+    }
+
+    private static JsonNode awaitMonitorCount(LocalConnect connect, String topic, long total) {
+        JsonNode[] last = {null};
+        LocalConnect.await(DEADLINE, () -> {
+            HttpResponse<String> answer = get(connect, "/dead-letters/" + topic);
+            last[0] = answer.statusCode() == 200 ? read(answer.body()) : null;
+            return last[0] != null && last[0].path("total").asLong() == total;
+        }, () -> "GET /dead-letters/" + topic + " counting " + total + "; last answer " + last[0]);
+        return last[0];
+    }
+
+    /** The one ERROR line of a refusal; the worker started (it answers) and says nothing else at ERROR. */
+    private static String assertRefusedOnce(LocalConnect connect) throws IOException {
+        List<String> errors = errorLines(connect);
+        assertThat(errors).as("ERROR lines of the plugin in the worker log").hasSize(1);
+        assertThat(errors.get(0)).contains(REFUSAL_LINE, "rest.extension.classes");
+        return errors.get(0).substring(errors.get(0).indexOf(REFUSAL_LINE));
+    }
+
+    private static List<String> errorLines(LocalConnect connect) throws IOException {
+        return Files.readAllLines(connect.logFile()).stream()
+                .filter(line -> line.contains(" ERROR dev.quarantine")).toList();
+    }
+
+    private static HttpResponse<String> get(LocalConnect connect, String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(connect.restUrl() + path))
+                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during GET " + path, e);
+        }
+    }
+
+    private static JsonNode read(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            throw new IllegalStateException("not JSON: " + body, e);
+        }
+    }
+}
