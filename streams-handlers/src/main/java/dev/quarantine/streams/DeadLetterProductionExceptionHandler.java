@@ -83,6 +83,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
 
     @Override
     public void configure(Map<String, ?> configs) {
+        KafkaStreamsRequirement.require(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, getClass());
         DeadLetterHandlerConfig config = new DeadLetterHandlerConfig(configs);
         topics = config.topics();
         decisions = new HandlerDecisions(config.productionRetries());

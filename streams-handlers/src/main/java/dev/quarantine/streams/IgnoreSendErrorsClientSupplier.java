@@ -13,6 +13,7 @@ import org.apache.kafka.common.Configurable;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
+import org.apache.kafka.streams.StreamsConfig;
 
 import dev.quarantine.txn.TxnSendConfig;
 import dev.quarantine.txn.TxnSendOption;
@@ -32,6 +33,7 @@ public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Conf
 
     @Override
     public void configure(Map<String, ?> configs) {
+        KafkaStreamsRequirement.require(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, getClass());
         settings = new DeadLetterHandlerConfig(configs);
     }
 

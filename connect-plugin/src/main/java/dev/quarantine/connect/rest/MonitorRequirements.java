@@ -1,11 +1,10 @@
 package dev.quarantine.connect.rest;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.Optional;
-import java.util.Properties;
 
 import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
+
+import dev.quarantine.txn.KafkaVersion;
 
 /**
  * Whether the worker can run the monitor, decided before any class of Kafka Streams or JAX-RS is touched, so that a
@@ -28,10 +27,7 @@ import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
  */
 final class MonitorRequirements {
 
-    static final String CLIENTS_VERSION_FILE = "kafka/kafka-version.properties";
-    static final String STREAMS_VERSION_FILE = "kafka/kafka-streams-version.properties";
     static final String STREAMS_CLASS = "org.apache.kafka.streams.KafkaStreams";
-    private static final Version OLDEST_STREAMS = new Version(4, 0);
     private static final String REMOVE = " Or remove " + DeadLetterRestExtension.class.getSimpleName()
             + " from rest.extension.classes.";
 
@@ -46,7 +42,8 @@ final class MonitorRequirements {
 
         /** The worker this code runs in, seen through {@code loader} (the plugin's, which delegates to the worker). */
         static Worker detect(ClassLoader loader) {
-            return new Worker(versionFile(loader, CLIENTS_VERSION_FILE), restApiIsJakarta(), readStreamsVersion(loader));
+            return new Worker(KafkaVersion.stated(loader, KafkaVersion.CLIENTS_FILE).orElse("unknown"),
+                    restApiIsJakarta(), streamsIn(loader));
         }
     }
 
@@ -78,17 +75,17 @@ final class MonitorRequirements {
                     + " worker's own Kafka version, as the libs/ folder of the Apache Kafka distribution has it) to"
                     + " the worker's classpath." + REMOVE);
         }
-        Optional<Version> parsed = Version.parse(worker.streamsVersion().get());
+        Optional<KafkaVersion> parsed = KafkaVersion.parse(worker.streamsVersion().get());
         if (parsed.isEmpty()) {
             return Optional.empty();
         }
-        Version streams = parsed.get();
-        if (streams.compareTo(OLDEST_STREAMS) < 0) {
-            return refused(true, "needs kafka-streams " + OLDEST_STREAMS + " or later; this worker's classpath has"
+        KafkaVersion streams = parsed.get();
+        if (streams.isBefore(4, 0)) {
+            return refused(true, "needs kafka-streams 4.0 or later; this worker's classpath has"
                     + " kafka-streams " + worker.streamsVersion().get() + ". Upgrade the worker to Kafka 4.0 or later."
                     + REMOVE);
         }
-        if (Version.parse(worker.kafkaVersion()).filter(clients -> streams.compareTo(clients) > 0).isPresent()) {
+        if (KafkaVersion.parse(worker.kafkaVersion()).filter(streams::isAfter).isPresent()) {
             return refused(true, "needs the worker's own version of kafka-streams; this worker runs kafka-clients "
                     + worker.kafkaVersion() + " with kafka-streams " + worker.streamsVersion().get() + ", which"
                     + " needs newer clients. Put kafka-streams-" + worker.kafkaVersion() + ".jar in the worker's"
@@ -114,51 +111,12 @@ final class MonitorRequirements {
         }
     }
 
-    private static Optional<String> readStreamsVersion(ClassLoader loader) {
+    private static Optional<String> streamsIn(ClassLoader loader) {
         try {
             Class.forName(STREAMS_CLASS, false, loader);
         } catch (ClassNotFoundException | LinkageError e) {
             return Optional.empty();
         }
-        return Optional.of(versionFile(loader, STREAMS_VERSION_FILE));
-    }
-
-    /** The version a Kafka jar states in its version file (the class that reads it moved between versions). */
-    private static String versionFile(ClassLoader loader, String path) {
-        try (InputStream in = loader.getResourceAsStream(path)) {
-            if (in == null) {
-                return "unknown";
-            }
-            Properties file = new Properties();
-            file.load(in);
-            return file.getProperty("version", "unknown");
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
-    /** Major and minor of a Kafka version ({@code 4.2.1}, {@code 4.3.0-SNAPSHOT}). */
-    record Version(int major, int minor) implements Comparable<Version> {
-
-        /** The version, or empty when {@code text} is none ({@code unknown}): then nothing is refused for it. */
-        static Optional<Version> parse(String text) {
-            String[] parts = text.split("[.-]");
-            try {
-                return Optional.of(new Version(Integer.parseInt(parts[0]),
-                        parts.length > 1 ? Integer.parseInt(parts[1]) : 0));
-            } catch (NumberFormatException e) {
-                return Optional.empty();
-            }
-        }
-
-        @Override
-        public int compareTo(Version other) {
-            return major != other.major ? Integer.compare(major, other.major) : Integer.compare(minor, other.minor);
-        }
-
-        @Override
-        public String toString() {
-            return major + "." + minor;
-        }
+        return Optional.of(KafkaVersion.stated(loader, KafkaVersion.STREAMS_FILE).orElse("unknown"));
     }
 }

@@ -56,16 +56,11 @@ class ConnectWorkerCompatibilityIT {
         kafka.createTopic(dlq, 1, Map.of());
         produceDeadLetters(kafka, dlq, 3);
         try (LocalConnect connect = worker(kafka, "compat.worker.classpath", dlq).start()) {
-            sinkFlow(kafka, connect);
-            if (Expected.monitorWithOwnStreams(VERSION) == Outcome.WORKS) {
-                JsonNode answer = awaitMonitorCount(connect, dlq, 3);
-                assertThat(answer.path("by_error_class").toString()).contains("RecordTooLargeException\":3");
-                assertThat(errorLines(connect)).as("ERROR lines of the plugin in the worker log").isEmpty();
-                Results.record(VERSION, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3");
+            monitorWithOwnStreams(connect, dlq);
+            if (Expected.sink(VERSION) == Outcome.WORKS) {
+                sinkFlow(kafka, connect);
             } else {
-                String line = assertRefusedOnce(connect);
-                assertThat(get(connect, "/dead-letters").statusCode()).isEqualTo(404);
-                Results.record(VERSION, "monitor.own-streams", "refused", line);
+                sinkTasksFail(kafka, connect);
             }
         }
     }
@@ -91,15 +86,35 @@ class ConnectWorkerCompatibilityIT {
         }
     }
 
+    private static void monitorWithOwnStreams(LocalConnect connect, String dlq) throws IOException {
+        if (Expected.monitorWithOwnStreams(VERSION) == Outcome.WORKS) {
+            JsonNode answer = awaitMonitorCount(connect, dlq, 3);
+            assertThat(answer.path("by_error_class").toString()).contains("RecordTooLargeException\":3");
+            assertThat(errorLines(connect)).as("ERROR lines of the plugin in the worker log").isEmpty();
+            Results.record(VERSION, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3");
+        } else {
+            String line = assertRefusedOnce(connect);
+            assertThat(get(connect, "/dead-letters").statusCode()).isEqualTo(404);
+            Results.record(VERSION, "monitor.own-streams", "refused", line);
+        }
+    }
+
+    /** A worker older than 4.1 has no SinkTaskContext.pluginMetrics(): the tasks fail at start, and say why. */
+    private void sinkTasksFail(LocalKafka kafka, LocalConnect connect) {
+        String source = createSinkTopics(kafka);
+        connect.createConnector(prefix + "-copy", sinkConfig(kafka, source, prefix + "-sink-dlq"));
+        String trace = connect.awaitFailedTask(prefix + "-copy", Duration.ofSeconds(90)).path("trace").asText();
+
+        assertThat(trace).contains("NoSuchMethodError", "SinkTaskContext.pluginMetrics()");
+        Results.record(VERSION, "sink", "not supported", "the tasks FAIL at start: "
+                + trace.lines().findFirst().orElse(trace) + " (SinkTaskContext.pluginMetrics() is Kafka 4.1+)");
+    }
+
     /** 200 records, 4 of them poison for the target topic (2 too large, 2 too old): copied, or dead-lettered. */
     private void sinkFlow(LocalKafka kafka, LocalConnect connect) {
-        String source = prefix + "-orders";
+        String source = createSinkTopics(kafka);
         String target = "copy." + source;
         String dlq = prefix + "-sink-dlq";
-        kafka.createTopic(source, 3, Map.of());
-        kafka.createTopic(target, 3, Map.of("max.message.bytes", "10000",
-                "message.timestamp.before.max.ms", String.valueOf(Duration.ofDays(1).toMillis())));
-        kafka.createTopic(dlq, 1, Map.of());
         produceOrders(kafka, source);
         connect.createConnector(prefix + "-copy", sinkConfig(kafka, source, dlq));
         connect.awaitRunning(prefix + "-copy", 2, Duration.ofSeconds(90));
@@ -113,6 +128,16 @@ class ConnectWorkerCompatibilityIT {
                 "org.apache.kafka.common.errors.InvalidTimestampException", 2L));
         Results.record(VERSION, "sink", "works", (RECORDS - 4) + " copied exactly once, 4 poison records"
                 + " dead-lettered in the same transactions");
+    }
+
+    /** The source, its copy (which rejects records over 10,000 bytes or a day old) and the DLQ; returns the source. */
+    private String createSinkTopics(LocalKafka kafka) {
+        String source = prefix + "-orders";
+        kafka.createTopic(source, 3, Map.of());
+        kafka.createTopic("copy." + source, 3, Map.of("max.message.bytes", "10000",
+                "message.timestamp.before.max.ms", String.valueOf(Duration.ofDays(1).toMillis())));
+        kafka.createTopic(prefix + "-sink-dlq", 1, Map.of());
+        return source;
     }
 
     private LocalConnect worker(LocalKafka kafka, String classpathProperty, String monitoredTopic) {
