@@ -57,12 +57,29 @@ class ConnectWorkerCompatibilityIT {
         produceDeadLetters(kafka, dlq, 3);
         try (LocalConnect connect = worker(kafka, "compat.worker.classpath", dlq).start()) {
             monitorWithOwnStreams(connect, dlq);
-            if (Expected.sink(VERSION) == Outcome.WORKS) {
+            boolean sinkWorks = Expected.sink(VERSION) == Outcome.WORKS;
+            if (sinkWorks) {
                 sinkFlow(kafka, connect);
             } else {
                 sinkTasksFail(kafka, connect);
             }
+            if (Expected.monitorWithOwnStreams(VERSION) == Outcome.WORKS) {
+                monitorFollowsANewDeadLetterTopic(connect, sinkWorks ? 4 : 0);
+            }
         }
+    }
+
+    /**
+     * The sink connector's DLQ changes the monitored set: the aggregation closes and a new one starts (Kafka Streams
+     * before 4.2 has no CloseOptions); it counts the sink's dead letters, and nothing was logged at ERROR.
+     */
+    private void monitorFollowsANewDeadLetterTopic(LocalConnect connect, long deadLetters) throws IOException {
+        awaitMonitorCount(connect, prefix + "-sink-dlq", deadLetters);
+
+        assertThat(errorLines(connect)).as("ERROR lines of the plugin in the worker log").isEmpty();
+        Results.record(VERSION, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3; after"
+                + " the monitored set changed (the sink's DLQ discovered), the new aggregation counted its "
+                + deadLetters);
     }
 
     @Test
