@@ -12,6 +12,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.streams.DeadLetterProductionExceptionHandler;
@@ -34,21 +35,29 @@ class OlderKafkaStreamsTest {
         assertStartsOrIsRefused(props, "IgnoreSendErrorsClientSupplier");
     }
 
+    /** Kafka Streams creates the handler with each task: the test driver creates its task at once. */
     @Test
     void theProductionExceptionHandlerStartsOrIsRefusedNamingTheVersionNeeded() {
         Properties props = props();
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterProductionExceptionHandler.class.getName());
 
-        assertStartsOrIsRefused(props, "DeadLetterProductionExceptionHandler");
+        assertStartsOrIsRefused(catchThrowable(() -> {
+            try (TopologyTestDriver driver = new TopologyTestDriver(topology(), props)) {
+                driver.producedTopicNames();
+            }
+        }), "DeadLetterProductionExceptionHandler");
     }
 
     private static void assertStartsOrIsRefused(Properties props, String plugin) {
-        Throwable refusal = catchThrowable(() -> {
+        assertStartsOrIsRefused(catchThrowable(() -> {
             try (KafkaStreams streams = new KafkaStreams(topology(), props)) {
                 streams.state();
             }
-        });
+        }), plugin);
+    }
+
+    private static void assertStartsOrIsRefused(Throwable refusal, String plugin) {
         if (SUPPORTED) {
             assertThat(refusal).as("kafka-streams %s", VERSION).isNull();
         } else {
