@@ -51,7 +51,7 @@ class RecordConverterTest {
         JsonConverter json = new JsonConverter();
         json.configure(Map.of("schemas.enable", "false"), false);
         SimpleHeaderConverter headers = new SimpleHeaderConverter();
-        RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), byteArrayConverter(true), json,
+        RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), TestData.targetTopicsNeverSeen(), byteArrayConverter(true), json,
                 headers);
         Schema schema = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
         ConnectHeaders connectHeaders = new ConnectHeaders();
@@ -79,7 +79,7 @@ class RecordConverterTest {
     void writesHeadersThatArrivedAsBytesUnchangedAndHeadersAddedByTransformsAsStrings() {
         SinkRecord record = sinkRecord("orders", 0, 4, "k", bytes("v"), 1L);
         record.headers().addString("via", "quarantine");
-        RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), byteArrayConverter(true),
+        RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), TestData.targetTopicsNeverSeen(), byteArrayConverter(true),
                 byteArrayConverter(false), new BytesOrStringHeaderConverter());
 
         ProducerRecord<byte[], byte[]> converted = converter.convert(record);
@@ -89,7 +89,7 @@ class RecordConverterTest {
     }
 
     private static RecordConverter byteArray(String format) {
-        return new RecordConverter(new TopicFormat(format), byteArrayConverter(true), byteArrayConverter(false),
+        return new RecordConverter(new TopicFormat(format), TestData.targetTopicsNeverSeen(), byteArrayConverter(true), byteArrayConverter(false),
                 new ByteArrayConverter());
     }
 
