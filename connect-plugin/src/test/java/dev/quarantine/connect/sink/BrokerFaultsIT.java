@@ -75,9 +75,9 @@ class BrokerFaultsIT {
 
             producer.join(TimeUnit.MINUTES.toMillis(3));
             assertThat(produced.get()).isEqualTo(total);
-            copied.awaitAtLeast(NumberedRecords.good(total), LANDED);
-            letters.awaitAtLeast(NumberedRecords.poison(total), LANDED);
-            NumberedRecords.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO),
+            copied.awaitAtLeast(records.good(total), LANDED);
+            letters.awaitAtLeast(records.poison(total), LANDED);
+            records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO),
                     total);
         }
         connect.awaitRunning(name, 2, Duration.ofSeconds(60));

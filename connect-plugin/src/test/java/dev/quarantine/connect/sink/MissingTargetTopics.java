@@ -40,14 +40,14 @@ final class MissingTargetTopics {
         connect.awaitRunning(name, 2, Duration.ofSeconds(90));
         try (TargetCollector copied = new TargetCollector(kafka, awaitTopic(kafka, records.target()));
              TargetCollector letters = new TargetCollector(kafka, List.of(dlq))) {
-            copied.awaitAtLeast(NumberedRecords.good(2_000), LANDED);
-            letters.awaitAtLeast(NumberedRecords.poison(2_000), LANDED);
+            copied.awaitAtLeast(records.good(2_000), LANDED);
+            letters.awaitAtLeast(records.poison(2_000), LANDED);
             records.produce(2_000, 2_400);
-            copied.awaitAtLeast(NumberedRecords.good(2_400), LANDED);
-            letters.awaitAtLeast(NumberedRecords.poison(2_400), LANDED);
+            copied.awaitAtLeast(records.good(2_400), LANDED);
+            letters.awaitAtLeast(records.poison(2_400), LANDED);
 
             List<ConsumerRecord<byte[], byte[]>> all = copied.drain(Duration.ofSeconds(3));
-            NumberedRecords.assertExactlyOnce(all, letters.drain(Duration.ZERO), 2_400);
+            records.assertExactlyOnce(all, letters.drain(Duration.ZERO), 2_400);
             assertThat(all).allSatisfy(r -> assertThat(r.partition()).as("keeps its partition")
                     .isEqualTo(NumberedRecords.id(r) % 4));
             assertThat(letters.drain(Duration.ZERO)).allSatisfy(letter -> assertThat(

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -25,8 +26,8 @@ import dev.quarantine.sandbox.LocalKafka;
 
 /**
  * Numbered input records of the fault tests: record {@code i} goes to source partition {@code i % partitions} with key
- * {@code key-i} and header {@code id=i}; one in 50 has a 6,000-byte value, too large for the target topics'
- * max.message.bytes of 4096 (a poison record). Checks that each landed exactly once in the target or the DLQ.
+ * {@code key-i} and header {@code id=i}; one in 50 (unless a test says otherwise) has a 6,000-byte value, too large
+ * for the target topics' max.message.bytes of 4096 (a poison record). Checks that each landed exactly once in the target or the DLQ.
  */
 final class NumberedRecords {
 
@@ -36,11 +37,19 @@ final class NumberedRecords {
     private final LocalKafka kafka;
     private final String topic;
     private final int partitions;
+    private final IntPredicate poison;
 
+    /** Records whose poison ones are those of {@link #isPoison}. */
     NumberedRecords(LocalKafka kafka, String topic, int partitions) {
+        this(kafka, topic, partitions, NumberedRecords::isPoison);
+    }
+
+    /** Records whose poison ones are those {@code poison} accepts. */
+    NumberedRecords(LocalKafka kafka, String topic, int partitions, IntPredicate poison) {
         this.kafka = kafka;
         this.topic = topic;
         this.partitions = partitions;
+        this.poison = poison;
     }
 
     /** A Connect worker on {@code kafka} as its own JVM, loading the plugin from plugin.path. */
@@ -83,7 +92,7 @@ final class NumberedRecords {
                      new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = from; i < to; i++) {
                 byte[] value = ("id=" + i + ";").getBytes(StandardCharsets.UTF_8);
-                if (isPoison(i)) {
+                if (poison.test(i)) {
                     value = Arrays.copyOf(value, 6000);
                 }
                 RecordHeaders headers = new RecordHeaders();
@@ -95,27 +104,26 @@ final class NumberedRecords {
     }
 
     /** How many of records {@code 0..total-1} are good (to be copied) and poison (to be dead-lettered). */
-    static int good(int total) {
-        return (int) IntStream.range(0, total).filter(i -> !isPoison(i)).count();
+    int good(int total) {
+        return (int) IntStream.range(0, total).filter(i -> !poison.test(i)).count();
     }
 
-    static int poison(int total) {
+    int poison(int total) {
         return total - good(total);
     }
 
     /** Every good record of {@code 0..total-1} once in {@code copied}, every poison record once in {@code letters}. */
-    static void assertExactlyOnce(List<ConsumerRecord<byte[], byte[]>> copied,
-                                  List<ConsumerRecord<byte[], byte[]>> letters, int total) {
-        Set<Integer> good = IntStream.range(0, total).filter(i -> !isPoison(i)).boxed().collect(Collectors.toSet());
-        Set<Integer> poison = IntStream.range(0, total).filter(NumberedRecords::isPoison).boxed()
-                .collect(Collectors.toSet());
+    void assertExactlyOnce(List<ConsumerRecord<byte[], byte[]>> copied, List<ConsumerRecord<byte[], byte[]>> letters,
+                           int total) {
+        Set<Integer> good = IntStream.range(0, total).filter(i -> !poison.test(i)).boxed().collect(Collectors.toSet());
+        Set<Integer> bad = IntStream.range(0, total).filter(poison).boxed().collect(Collectors.toSet());
         List<Integer> copiedIds = copied.stream().map(NumberedRecords::id).toList();
         assertThat(copiedIds).as("target: each good record exactly once").doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(good);
         assertThat(copied.stream().map(r -> TestData.text(r.key())).toList()).as("target: each key once")
                 .doesNotHaveDuplicates();
         assertThat(letters.stream().map(NumberedRecords::id).toList()).as("dead letters: each poison record once")
-                .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(poison);
+                .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(bad);
     }
 
     static int id(ConsumerRecord<byte[], byte[]> record) {
