@@ -14,6 +14,7 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,7 +70,7 @@ final class LegacyProgress {
                 }
             }
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("Could not move the progress from "
+            throw new TimeoutException("Could not move the progress from "
                     + legacyPartition.get() + " to " + progressPartition, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

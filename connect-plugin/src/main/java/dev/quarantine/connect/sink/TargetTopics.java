@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -37,6 +39,8 @@ final class TargetTopics implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(TargetTopics.class);
     static final Duration MISSING_RECHECK = Duration.ofSeconds(10);
+    /** How long a describe or create call may take before the batch is handed back to the worker. */
+    static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(60);
 
     private final TopicFormat format;
     private final TargetTopicSettings settings;
@@ -130,18 +134,18 @@ final class TargetTopics implements AutoCloseable {
         }
     }
 
-    private <T> T await(org.apache.kafka.common.KafkaFuture<T> future) throws ExecutionException {
+    private <T> T await(KafkaFuture<T> future) throws ExecutionException {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new ExecutionException(new org.apache.kafka.common.errors.TimeoutException(
-                    "no answer within " + timeout.toMillis() + " ms", e));
+            throw new ExecutionException(new TimeoutException("no answer within " + timeout.toMillis() + " ms", e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectException("Interrupted while checking target topics", e);
         }
     }
 
+    /** Connect's RetriableException (Kafka's, imported, is what the admin client fails with). */
     private static org.apache.kafka.connect.errors.RetriableException transientFailure(String what, Throwable cause) {
         return new org.apache.kafka.connect.errors.RetriableException("Could not " + what + " on time; the batch is"
                 + " delivered again", cause);

@@ -28,7 +28,7 @@ public class TransactionalKafkaSinkTask extends SinkTask {
         ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
                 config.legacyProgressTopic(), config.progressReadTimeout());
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
-                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), config.progressReadTimeout());
+                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
         Optional<DeadLetters> deadLetters = config.tolerance() == TransactionalSinkConfig.Tolerance.ALL
                 ? Optional.of(new DeadLetters(config.dlqTopic().orElseThrow(), config.dlqPayloadMaxBytes(),
                         config.dlqContextHeaders(), config.connectorName(), config.taskId()))

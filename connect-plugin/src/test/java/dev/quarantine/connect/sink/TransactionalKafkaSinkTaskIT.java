@@ -227,6 +227,32 @@ class TransactionalKafkaSinkTaskIT {
                 .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
     }
 
+    @Test
+    void movesTheProgressThatEarlierVersionsKeptOnTheDeadLetterTopicOnce() throws Exception {
+        String name = source + "-upgraded";
+        kafka.createTopic(name + ".progress.internal", 1, Map.of("cleanup.policy", "compact"));
+        TransactionalKafkaSinkTask before = start(new FakeSinkTaskContext(), config("name", name,
+                "progress.topic.name", dlq)); // where earlier versions kept it by default
+        before.open(List.of(partition));
+        before.put(records(source, 0, 0, 10));
+        before.stop();
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask upgraded = start(context, config("name", name, "progress.topic.name", ""));
+        upgraded.open(List.of(partition));
+        upgraded.put(records(source, 0, 10, 15));
+
+        assertThat(context.seeks).containsExactly(Map.entry(partition, 10L));
+        assertThat(values(committed(kafka, target))).hasSize(15).doesNotHaveDuplicates();
+        try (Admin admin = kafka.admin()) {
+            var offsets = admin.listConsumerGroupOffsets(source + "." + source + "-0").partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            assertThat(offsets).as("the old place holds nothing, so it can never rewind the partition later")
+                    .doesNotContainKey(new TopicPartition(dlq, 0));
+            assertThat(offsets.get(new TopicPartition(name + ".progress.internal", 0)).offset()).isEqualTo(15);
+        }
+    }
+
     /** Deletes a topic and creates it again, as operators purge a dead-letter topic. */
     private void recreate(String topic) throws Exception {
         try (Admin admin = kafka.admin()) {
