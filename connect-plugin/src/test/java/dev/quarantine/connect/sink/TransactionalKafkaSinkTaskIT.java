@@ -208,7 +208,25 @@ class TransactionalKafkaSinkTaskIT {
     }
 
     @Test
-    void refusesToWriteAPartitionWhoseProgressCannotBeRead() throws Exception {
+    void refusesToWriteAPartitionWhoseProgressCannotBeRead() {
+        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
+        first.open(List.of(partition));
+        first.put(records(source, 0, 0, 10));
+        first.stop();
+
+        // the new owner's producer initializes, but its progress read cannot finish in 1 ms
+        TransactionalKafkaSinkTask second = start(new FakeSinkTaskContext(), config("progress.read.timeout.ms", "1"));
+        assertThatThrownBy(() -> second.open(List.of(partition)))
+                .as("unknown progress is never taken for no progress")
+                .hasMessageContaining(source + "-0").hasMessageContaining("progress.read.timeout.ms");
+        catchThrowable(() -> second.put(records(source, 0, 0, 20))); // refusing the batch is fine, writing it is not
+
+        assertThat(values(committed(kafka, target))).as("the redelivered batch is not written again")
+                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void failsNamingTheProgressTopicWhenItWasDeletedInsteadOfStartingOver() throws Exception {
         TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
         first.open(List.of(partition));
         first.put(records(source, 0, 0, 10));
@@ -219,12 +237,8 @@ class TransactionalKafkaSinkTaskIT {
 
         TransactionalKafkaSinkTask second = start(new FakeSinkTaskContext(), config());
         assertThatThrownBy(() -> second.open(List.of(partition)))
-                .as("unknown progress is never taken for no progress")
-                .hasMessageContaining(source + "-0").hasMessageContaining(progress);
-        catchThrowable(() -> second.put(records(source, 0, 0, 20))); // refusing the batch is fine, writing it is not
-
-        assertThat(values(committed(kafka, target))).as("the redelivered batch is not written again")
-                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+                .hasMessageContaining("The progress topic " + progress + " does not exist")
+                .hasMessageContaining(source + "-0");
     }
 
     @Test
@@ -251,6 +265,54 @@ class TransactionalKafkaSinkTaskIT {
                     .doesNotContainKey(new TopicPartition(dlq, 0));
             assertThat(offsets.get(new TopicPartition(name + ".progress.internal", 0)).offset()).isEqualTo(15);
         }
+    }
+
+    @Test
+    void mapsRecordsOfPartitionsTheTargetTopicLacksByTheirKeyHash() {
+        TopicPartition third = new TopicPartition(source, 2);
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config());
+        task.open(List.of(partition, third));
+        List<SinkRecord> batch = records(source, 0, 0, 5);
+        batch.addAll(records(source, 2, 0, 5));
+        task.put(batch);
+
+        assertThat(committed(kafka, target)).as("the target topic has one partition").hasSize(10)
+                .allSatisfy(r -> assertThat(r.partition()).isZero());
+        assertThat(committed(kafka, dlq)).isEmpty();
+    }
+
+    @Test
+    void deadLettersRecordsOfPartitionsTheTargetTopicLacksWithKeep() {
+        TopicPartition third = new TopicPartition(source, 2);
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("target.partition.mapping", "keep"));
+        task.open(List.of(partition, third));
+        List<SinkRecord> batch = records(source, 0, 0, 5);
+        batch.addAll(records(source, 2, 0, 5));
+        task.put(batch);
+
+        assertThat(committed(kafka, target)).hasSize(5);
+        assertThat(committed(kafka, dlq)).hasSize(5).allSatisfy(letter -> assertThat(
+                header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                .isEqualTo("org.apache.kafka.common.errors.UnknownTopicOrPartitionException"));
+    }
+
+    @Test
+    void createsAMissingTargetTopicWithThePartitionsAndConfigsGiven() throws Exception {
+        String created = "created." + source;
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+                "target.topic.format", "created.${topic}", "target.topic.creation.partitions", "3",
+                "target.topic.creation.cleanup.policy", "compact"));
+        task.open(List.of(new TopicPartition(source, 2)));
+        task.put(records(source, 2, 0, 5));
+
+        try (Admin admin = kafka.admin()) {
+            assertThat(admin.describeTopics(List.of(created)).allTopicNames().get(30, TimeUnit.SECONDS).get(created)
+                    .partitions()).hasSize(3);
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, created);
+            assertThat(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource)
+                    .get("cleanup.policy").value()).isEqualTo("compact");
+        }
+        assertThat(committed(kafka, created)).hasSize(5).allSatisfy(r -> assertThat(r.partition()).isEqualTo(2));
     }
 
     /** Deletes a topic and creates it again, as operators purge a dead-letter topic. */
