@@ -18,7 +18,7 @@ import dev.quarantine.connect.sink.TransactionalSinkConfig.Tolerance;
 
 /**
  * Rules between settings, written once: {@link TransactionalKafkaSinkConnector#validate} reports them on the
- * offending key, the config's constructor throws the first as a ConfigException.
+ * offending key, {@link TransactionalSinkConfig#parse} (at start) throws the first as a ConfigException.
  */
 final class ConfigRules {
 

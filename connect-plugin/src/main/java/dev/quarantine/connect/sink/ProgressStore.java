@@ -131,7 +131,8 @@ final class ProgressStore implements AutoCloseable {
 
     private Map<String, Long> readOnce(Set<String> groups, Instant deadline) {
         Map<String, ListConsumerGroupOffsetsSpec> specs = new LinkedHashMap<>();
-        groups.forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(progressPartition))));
+        groups.forEach(g -> specs.put(g,
+                new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(progressPartition))));
         Duration remaining = remaining(deadline);
         var result = admin.listConsumerGroupOffsets(specs, new ListConsumerGroupOffsetsOptions().requireStable(true)
                 .timeoutMs((int) remaining.toMillis()));

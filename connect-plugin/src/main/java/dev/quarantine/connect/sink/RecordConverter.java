@@ -11,8 +11,9 @@ import org.apache.kafka.connect.storage.HeaderConverter;
 
 /**
  * Turns a {@link SinkRecord} back into the bytes of a target record: topic from {@code target.topic.format}, the
- * same partition (or, where the target topic does not have it, the one {@link TargetTopics} maps it to), key, value and headers through the target converters (ByteArrayConverter passes bytes through
- * unchanged), the same timestamp. Tombstones and null keys stay null.
+ * same partition (or, where the target topic does not have it, the one {@link TargetTopics} maps it to), key, value
+ * and headers through the target converters (ByteArrayConverter passes bytes through unchanged), the same timestamp.
+ * Tombstones and null keys stay null.
  */
 final class RecordConverter implements AutoCloseable {
 

@@ -50,8 +50,9 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final String TARGET_TOPIC_FORMAT_DEFAULT = TOPIC_PLACEHOLDER;
     public static final String TARGET_TOPIC_FORMAT_DOC = "The target topic of a record: this text with "
             + TOPIC_PLACEHOLDER + " replaced by the record's topic (after transforms). The record keeps its"
-            + " partition, so the target topic needs at least as many partitions; a record for a partition the"
-            + " target topic does not have is a poison record. A format that writes a topic onto itself is refused.";
+            + " partition where the target topic has it (otherwise see target.partition.mapping); a missing target"
+            + " topic is created first (see target.topic.creation.enable). A format that writes a topic onto itself"
+            + " is refused.";
 
     public static final String TARGET_PRODUCER_PREFIX = "target.producer.";
     public static final String TARGET_ADMIN_PREFIX = "target.admin.";

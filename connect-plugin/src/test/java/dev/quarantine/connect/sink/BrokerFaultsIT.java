@@ -65,7 +65,8 @@ class BrokerFaultsIT {
         connect.createConnector(name, records.connectorConfig(dlq));
         connect.awaitRunning(name, 2, Duration.ofSeconds(90));
         producer.start();
-        try (TargetCollector copied = new TargetCollector(kafka, MissingTargetTopics.awaitTopic(kafka, records.target()));
+        List<String> target = MissingTargetTopics.awaitTopic(kafka, records.target());
+        try (TargetCollector copied = new TargetCollector(kafka, target);
              TargetCollector letters = new TargetCollector(kafka, List.of(dlq))) {
             copied.awaitAtLeast(500, LANDED);
             int landed = copied.size() + letters.size();

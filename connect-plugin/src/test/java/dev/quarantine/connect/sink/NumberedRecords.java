@@ -27,7 +27,8 @@ import dev.quarantine.sandbox.LocalKafka;
 /**
  * Numbered input records of the fault tests: record {@code i} goes to source partition {@code i % partitions} with key
  * {@code key-i} and header {@code id=i}; one in 50 (unless a test says otherwise) has a 6,000-byte value, too large
- * for the target topics' max.message.bytes of 4096 (a poison record). Checks that each landed exactly once in the target or the DLQ.
+ * for the target topics' max.message.bytes of 4096 (a poison record). Checks that each landed exactly once in the
+ * target or the DLQ.
  */
 final class NumberedRecords {
 
