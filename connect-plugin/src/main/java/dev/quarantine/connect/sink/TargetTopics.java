@@ -3,10 +3,12 @@ package dev.quarantine.connect.sink;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +67,11 @@ final class TargetTopics implements AutoCloseable {
      */
     void ensure(Collection<SinkRecord> records) {
         Map<String, String> unknown = new LinkedHashMap<>();
+        Set<String> seen = new HashSet<>();
         for (SinkRecord record : records) {
+            if (!seen.add(record.topic())) {
+                continue;
+            }
             String target = format.targetTopic(record.topic());
             if (!partitions.containsKey(target) && !unknown.containsKey(target) && !recentlyMissing(target)) {
                 unknown.put(target, record.originalTopic());

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -138,7 +139,7 @@ class TopicFaultsIT {
         final NumberedRecords records;
         final Map<String, String> config;
 
-        Run(String test, java.util.function.IntPredicate poison) {
+        Run(String test, IntPredicate poison) {
             name = test + "-" + Long.toHexString(System.nanoTime()).substring(6);
             dlq = name + "-dlq";
             kafka.createTopic(name, 2, Map.of());

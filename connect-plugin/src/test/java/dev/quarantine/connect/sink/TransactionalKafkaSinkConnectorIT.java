@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -211,7 +212,7 @@ class TransactionalKafkaSinkConnectorIT {
                 "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", prefix + "-dlq");
 
-        Map<String, String> aboveProducer = new java.util.HashMap<>(base);
+        Map<String, String> aboveProducer = new HashMap<>(base);
         aboveProducer.put("dlq.payload.max.bytes", "50000");
         aboveProducer.put("target.producer.max.request.size", "20000");
         aboveProducer.put("target.producer.buffer.memory", "lots");
@@ -222,7 +223,7 @@ class TransactionalKafkaSinkConnectorIT {
         assertThat(producerLimits.get("dlq.payload.max.bytes")).singleElement().asString()
                 .contains("target.producer.max.request.size=20000");
 
-        Map<String, String> aboveTopic = new java.util.HashMap<>(base);
+        Map<String, String> aboveTopic = new HashMap<>(base);
         aboveTopic.put("dlq.payload.max.bytes", "500000");
         aboveTopic.put("target.partition.mapping", "keep");
         Map<String, List<String>> topicLimits = LocalConnect.validationErrors(connect.validate(PLUGIN, aboveTopic));

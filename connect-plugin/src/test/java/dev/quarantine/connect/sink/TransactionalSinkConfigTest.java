@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.OptionalInt;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
@@ -169,10 +170,10 @@ class TransactionalSinkConfigTest {
         props.put("dlq.payload.max.bytes", "500000");
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(props);
 
-        assertThat(ConfigRules.deadLetterTopicLimitProblems(config, "dead-letters", java.util.OptionalInt.of(100_000))
+        assertThat(ConfigRules.deadLetterTopicLimitProblems(config, "dead-letters", OptionalInt.of(100_000))
                 .get("dlq.payload.max.bytes")).singleElement().asString().contains("max.message.bytes");
         assertThat(ConfigRules.deadLetterTopicLimitProblems(config, "dead-letters",
-                java.util.OptionalInt.of(600_000))).isEmpty();
+                OptionalInt.of(600_000))).isEmpty();
     }
 
     @Test
