@@ -12,6 +12,7 @@ import java.util.function.IntPredicate;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -96,6 +97,11 @@ class TopicFaultsIT {
         }
 
         try (Admin admin = kafka.admin()) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, progress);
+            assertThat(admin.describeTopics(List.of(progress)).allTopicNames().get(30, TimeUnit.SECONDS).get(progress)
+                    .partitions()).as("created by the connector, like Connect's internal topics").hasSize(1);
+            assertThat(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource)
+                    .get("cleanup.policy").value()).isEqualTo("compact");
             admin.deleteTopics(List.of(progress)).all().get(30, TimeUnit.SECONDS);
         }
         run.records.produce(600, 1_200);
