@@ -27,8 +27,9 @@ import dev.quarantine.sandbox.LocalKafka;
  * requests/s alternating between the two workers, a warm-up and the measured run, with the CPU time each process
  * spent per request. Latency runs from each request's scheduled send time to the end of its answer; a 200 whose
  * totals are wrong counts as an error.
- * Then, to show where the time goes, the same load on Connect's own {@code GET /} (the REST stack alone) and on
- * {@code GET /dead-letters/~partials} for each worker's own partitions (its local store reads, no peer call).
+ * Then, to show where the time goes, the same load on Connect's own {@code GET /} (the REST stack alone). (Each
+ * worker's own share of the figures is served only on the monitor's signed peer listener since the peer hardening,
+ * so it is no longer loaded from here.)
  *
  * <p>From the repository root:
  * <pre>
@@ -119,25 +120,16 @@ public final class DeadLetterRestLatency {
         System.out.println(cpu.perSecond(IDLE.toSeconds()));
     }
 
-    /** The same load on Connect's own root resource, and on each worker's local share of the figures. */
+    /** The same load on Connect's own root resource: what the REST stack alone costs. */
     private void breakdown() {
         List<Target> root = targets("/", body -> true, List.of("", ""));
-        List<String> owned = new ArrayList<>();
-        for (LocalConnect worker : workers) {
-            owned.add(ownedPartitions(worker));
-        }
-        System.out.println("each worker's partitions of the aggregation: " + owned);
-        List<Target> partials = targets("/dead-letters/~partials?records=0&partitions=", body -> true,
-                owned);
-        for (List<Target> targets : List.of(root, partials)) {
-            load.sequential(targets, 100).print("breakdown, one request at a time:");
-            load.run(targets, RATE, Duration.ofSeconds(5));
-            System.out.printf("load average: %s%n", loadAverage());
-            DeadLetterRestCpu cpu = new DeadLetterRestCpu(workers.stream().map(LocalConnect::pid).toList());
-            DeadLetterRestSamples samples = load.run(targets, RATE, BREAKDOWN_RUN);
-            samples.print("breakdown, " + BREAKDOWN_RUN.toSeconds() + " s:");
-            System.out.println("  " + cpu.perRequest(samples.requests()));
-        }
+        load.sequential(root, 100).print("breakdown, one request at a time:");
+        load.run(root, RATE, Duration.ofSeconds(5));
+        System.out.printf("load average: %s%n", loadAverage());
+        DeadLetterRestCpu cpu = new DeadLetterRestCpu(workers.stream().map(LocalConnect::pid).toList());
+        DeadLetterRestSamples samples = load.run(root, RATE, BREAKDOWN_RUN);
+        samples.print("breakdown, " + BREAKDOWN_RUN.toSeconds() + " s:");
+        System.out.println("  " + cpu.perRequest(samples.requests()));
     }
 
     /** One target per worker: {@code path} + that worker's suffix. */
@@ -149,19 +141,6 @@ public final class DeadLetterRestLatency {
                     URI.create(workers.get(i).restUrl() + pathAndQuery), rightBody));
         }
         return targets;
-    }
-
-    /** The partitions whose figures the worker reads from its own stores: those its ~partials answers 200 for. */
-    private String ownedPartitions(LocalConnect worker) {
-        List<String> owned = new ArrayList<>();
-        for (int p = 0; p < DeadLetterRestData.PARTITIONS; p++) {
-            Target one = new Target("partition " + p, URI.create(worker.restUrl()
-                    + "/dead-letters/~partials?records=0&partitions=" + p), body -> true);
-            if (load.sequential(List.of(one), 1).errors() == 0) {
-                owned.add(String.valueOf(p));
-            }
-        }
-        return String.join(",", owned);
     }
 
     private boolean rightTotals(String body) {

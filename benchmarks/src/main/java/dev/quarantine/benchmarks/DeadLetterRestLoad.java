@@ -91,7 +91,7 @@ final class DeadLetterRestLoad implements AutoCloseable {
         return samples;
     }
 
-    /** A GET without an Accept header (any type): the JSON endpoints answer JSON, ~partials its binary form. */
+    /** A GET without an Accept header (any type): the JSON endpoints answer JSON. */
     private static HttpRequest get(Target target) {
         return HttpRequest.newBuilder(target.uri()).timeout(TIMEOUT).GET().build();
     }

@@ -6,9 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.connect.sink.SinkConnector;
 import org.apache.kafka.connect.sink.SinkTask;
 
@@ -16,12 +18,13 @@ import dev.quarantine.connect.sink.TransactionalSinkConfig.Tolerance;
 
 /**
  * Rules between settings, written once: {@link TransactionalKafkaSinkConnector#validate} reports them on the
- * offending key, the config's constructor throws the first as a ConfigException.
+ * offending key, {@link TransactionalSinkConfig#parse} (at start) throws the first as a ConfigException.
  */
 final class ConfigRules {
 
     /** Connect's per-connector override of the worker consumer's cluster: the source cluster, when given. */
-    static final String SOURCE_BOOTSTRAP_OVERRIDE = "consumer.override.bootstrap.servers";
+    static final String CONSUMER_OVERRIDE_PREFIX = "consumer.override.";
+    static final String SOURCE_BOOTSTRAP_OVERRIDE = CONSUMER_OVERRIDE_PREFIX + "bootstrap.servers";
 
     private ConfigRules() {
     }
@@ -34,10 +37,49 @@ final class ConfigRules {
                     + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=all: name the dead-letter topic on"
                     + " the target cluster, or set " + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=none");
         }
-        if (config.tolerance() == Tolerance.NONE && config.progressTopic().isEmpty()) {
-            add(problems, TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG, "is required with "
-                    + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=none and no dead-letter topic: name an existing topic on the"
-                    + " target cluster to keep the connector's progress against");
+        payloadLimitProblems(config).forEach((key, messages) -> messages.forEach(m -> add(problems, key, m)));
+        return problems;
+    }
+
+    /**
+     * A dlq.payload.max.bytes set larger than a limit of the target producers (max.request.size, buffer.memory):
+     * no dead letter could ever be that large. Only when it is set: its default yields to smaller limits silently.
+     */
+    static Map<String, List<String>> payloadLimitProblems(TransactionalSinkConfig config) {
+        Map<String, List<String>> problems = new LinkedHashMap<>();
+        if (!config.originals().containsKey(TransactionalSinkConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG)) {
+            return problems;
+        }
+        for (String limit : List.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, ProducerConfig.BUFFER_MEMORY_CONFIG)) {
+            String key = TransactionalSinkConfig.TARGET_PRODUCER_PREFIX + limit;
+            Object value = config.originals().get(key);
+            if (value == null) {
+                continue;
+            }
+            try {
+                long bytes = Long.parseLong(String.valueOf(value).trim());
+                if (config.dlqPayloadMaxBytes() > bytes) {
+                    add(problems, TransactionalSinkConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG, "is "
+                            + config.dlqPayloadMaxBytes() + ", larger than " + key + "=" + bytes + ": a dead letter"
+                            + " can be at most " + bytes + " bytes; set it to " + bytes + " or less");
+                }
+            } catch (NumberFormatException e) {
+                add(problems, key, "is not a number of bytes: " + value);
+            }
+        }
+        return problems;
+    }
+
+    /** A dlq.payload.max.bytes set larger than the dead-letter topic's max.message.bytes. */
+    static Map<String, List<String>> deadLetterTopicLimitProblems(TransactionalSinkConfig config, String dlqTopic,
+                                                                   OptionalInt maxMessageBytes) {
+        Map<String, List<String>> problems = new LinkedHashMap<>();
+        if (config.originals().containsKey(TransactionalSinkConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG)
+                && maxMessageBytes.isPresent() && config.dlqPayloadMaxBytes() > maxMessageBytes.getAsInt()) {
+            add(problems, TransactionalSinkConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG, "is " + config.dlqPayloadMaxBytes()
+                    + ", larger than the max.message.bytes (" + maxMessageBytes.getAsInt() + ") of the dead-letter"
+                    + " topic " + dlqTopic + ": set it to " + maxMessageBytes.getAsInt() + " or less, or raise the"
+                    + " topic's max.message.bytes");
         }
         return problems;
     }

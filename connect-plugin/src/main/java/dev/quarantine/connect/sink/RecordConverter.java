@@ -11,19 +11,22 @@ import org.apache.kafka.connect.storage.HeaderConverter;
 
 /**
  * Turns a {@link SinkRecord} back into the bytes of a target record: topic from {@code target.topic.format}, the
- * same partition, key, value and headers through the target converters (ByteArrayConverter passes bytes through
- * unchanged), the same timestamp. Tombstones and null keys stay null.
+ * same partition (or, where the target topic does not have it, the one {@link TargetTopics} maps it to), key, value
+ * and headers through the target converters (ByteArrayConverter passes bytes through unchanged), the same timestamp.
+ * Tombstones and null keys stay null.
  */
 final class RecordConverter implements AutoCloseable {
 
     private final TopicFormat topics;
+    private final TargetTopics targetTopics;
     private final Converter keyConverter;
     private final Converter valueConverter;
     private final HeaderConverter headerConverter;
 
-    RecordConverter(TopicFormat topics, Converter keyConverter, Converter valueConverter,
+    RecordConverter(TopicFormat topics, TargetTopics targetTopics, Converter keyConverter, Converter valueConverter,
                     HeaderConverter headerConverter) {
         this.topics = topics;
+        this.targetTopics = targetTopics;
         this.keyConverter = keyConverter;
         this.valueConverter = valueConverter;
         this.headerConverter = headerConverter;
@@ -49,7 +52,8 @@ final class RecordConverter implements AutoCloseable {
             }
             byte[] key = keyConverter.fromConnectData(topic, headers, record.keySchema(), record.key());
             byte[] value = valueConverter.fromConnectData(topic, headers, record.valueSchema(), record.value());
-            return new ProducerRecord<>(topic, record.kafkaPartition(), record.timestamp(), key, value, headers);
+            Integer partition = targetTopics.partition(topic, record.kafkaPartition(), key); // target.partition.mapping
+            return new ProducerRecord<>(topic, partition, record.timestamp(), key, value, headers);
         } catch (RuntimeException e) {
             throw new SerializationException("The target converters could not turn the record into bytes for "
                     + topic + ": " + e.getClass().getName(), e);

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -14,7 +13,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -38,25 +36,34 @@ final class SinkTaskHandler implements AutoCloseable {
     private final SinkTaskContext context;
     private final WriterFactory writers;
     private final ProgressStore progress;
+    private final TargetTopics targetTopics;
     private final Map<TopicPartition, PartitionWriter> open = new HashMap<>();
     private final ExecutorService writerThreads = Executors.newCachedThreadPool(daemonThreads());
 
-    SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress) {
+    SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress,
+                    TargetTopics targetTopics) {
         this.context = context;
         this.writers = writers;
         this.progress = progress;
+        this.targetTopics = targetTopics;
     }
 
     /** Creates the partitions' writers (fencing their previous owners) and seeks to their committed progress. */
     void open(Collection<TopicPartition> partitions) {
-        List<PartitionWriter> created = new ArrayList<>();
-        for (TopicPartition partition : partitions) {
-            closeWriter(partition);
-            PartitionWriter writer = writers.create(partition);
-            open.put(partition, writer);
-            created.add(writer);
+        Map<TopicPartition, PartitionWriter> created = new LinkedHashMap<>();
+        try {
+            for (TopicPartition partition : partitions) {
+                closeWriter(partition);
+                created.put(partition, writers.create(partition));
+            }
+            restore(created);
+        } catch (RuntimeException e) {
+            // a writer whose progress is unknown must never be registered: it would write a redelivered batch
+            // again from its first record (duplicates). Close them all; the task fails with the read's error.
+            created.values().forEach(PartitionWriter::close);
+            throw e;
         }
-        restore(created);
+        open.putAll(created);
     }
 
     void close(Collection<TopicPartition> partitions) {
@@ -68,6 +75,7 @@ final class SinkTaskHandler implements AutoCloseable {
      * (each partition has its own producer), so a batch waits for its slowest partition, not for the sum of them.
      */
     void put(Collection<SinkRecord> records) {
+        targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
         Map<TopicPartition, List<SinkRecord>> byPartition = new LinkedHashMap<>();
         for (SinkRecord record : records) {
             TopicPartition source = new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
@@ -84,6 +92,7 @@ final class SinkTaskHandler implements AutoCloseable {
                 running.put(partition, CompletableFuture.runAsync(() -> writer.write(batch), executor));
             }
         });
+        requireProgressTopicAfterFailures(running);
         RuntimeException failure = null;
         for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {
             RuntimeException error = outcome(written.getKey(), written.getValue());
@@ -93,6 +102,18 @@ final class SinkTaskHandler implements AutoCloseable {
         }
         if (failure != null) {
             throw failure;
+        }
+    }
+
+    /**
+     * When a write failed, and before any writer is recreated: a deleted progress topic fails the task at once, while
+     * every writer still knows its committed progress (Connect commits it to its own group when the task closes),
+     * instead of retrying commits that can never succeed.
+     */
+    private void requireProgressTopicAfterFailures(Map<TopicPartition, CompletableFuture<Void>> running) {
+        CompletableFuture.allOf(running.values().toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
+        if (running.values().stream().anyMatch(CompletableFuture::isCompletedExceptionally)) {
+            progress.requireTopic(running.keySet());
         }
     }
 
@@ -109,6 +130,7 @@ final class SinkTaskHandler implements AutoCloseable {
         writerThreads.shutdownNow();
         close(List.copyOf(open.keySet()));
         progress.close();
+        targetTopics.close();
         writers.close();
     }
 
@@ -137,17 +159,17 @@ final class SinkTaskHandler implements AutoCloseable {
         }
     }
 
-    private void restore(List<PartitionWriter> created) {
+    private void restore(Map<TopicPartition, PartitionWriter> created) {
         if (created.isEmpty()) {
             return;
         }
-        Map<String, PartitionWriter> byGroup = created.stream()
-                .collect(Collectors.toMap(PartitionWriter::group, w -> w));
-        Map<String, Long> committed = progress.read(Set.copyOf(byGroup.keySet()));
+        Map<String, TopicPartition> byGroup = new LinkedHashMap<>();
+        created.forEach((partition, writer) -> byGroup.put(writer.group(), partition));
+        Map<String, Long> committed = progress.read(byGroup);
         Map<TopicPartition, Long> seek = new HashMap<>();
-        open.forEach((partition, writer) -> {
+        created.forEach((partition, writer) -> {
             Long next = committed.get(writer.group());
-            if (next != null && byGroup.containsKey(writer.group())) {
+            if (next != null) {
                 writer.restored(next);
                 seek.put(partition, next);
             }

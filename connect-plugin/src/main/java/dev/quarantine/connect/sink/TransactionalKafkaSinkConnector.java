@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -21,16 +22,27 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
 
     private static final Duration VALIDATE_TIMEOUT = Duration.ofSeconds(15);
 
+    private final Consumer<TransactionalSinkConfig> progressTopic;
     private Map<String, String> props;
+
+    public TransactionalKafkaSinkConnector() {
+        this(ProgressTopic::createIfMissing);
+    }
+
+    /** For tests: {@code progressTopic} stands in for creating the progress topic on the target cluster. */
+    TransactionalKafkaSinkConnector(Consumer<TransactionalSinkConfig> progressTopic) {
+        this.progressTopic = progressTopic;
+    }
 
     @Override
     public String version() {
         return Version.get();
     }
 
+    /** Checks the settings and creates the progress topic on the target cluster if it is missing. */
     @Override
     public void start(Map<String, String> props) {
-        TransactionalSinkConfig.parse(props);
+        progressTopic.accept(TransactionalSinkConfig.parse(props));
         this.props = Map.copyOf(props);
     }
 
@@ -74,9 +86,19 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
             new TargetClusterChecks(VALIDATE_TIMEOUT).problems(parsed, connectorConfigs)
                     .forEach((key, messages) -> problems.computeIfAbsent(key, k -> new ArrayList<>()).addAll(messages));
         }
-        for (ConfigValue value : config.configValues()) {
-            problems.getOrDefault(value.name(), List.of()).forEach(value::addErrorMessage);
+        List<ConfigValue> values = new ArrayList<>(config.configValues());
+        for (ConfigValue value : values) {
+            List<String> messages = problems.remove(value.name());
+            if (messages != null) {
+                messages.forEach(value::addErrorMessage);
+            }
         }
-        return config;
+        // problems of settings outside the ConfigDef (target.producer.*, consumer.override.*) on their own keys
+        problems.forEach((key, messages) -> {
+            ConfigValue value = new ConfigValue(key, connectorConfigs.get(key), List.of(), new ArrayList<>());
+            messages.forEach(value::addErrorMessage);
+            values.add(value);
+        });
+        return new Config(values);
     }
 }

@@ -25,17 +25,19 @@ public class TransactionalKafkaSinkTask extends SinkTask {
     @Override
     public void start(Map<String, String> props) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(props);
-        String progressTopic = config.progressTopic().orElseThrow();
-        ProgressStore progress = new ProgressStore(config.adminConfigs(), progressTopic, config.progressReadTimeout());
+        ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
+                config.legacyProgressTopic(), config.progressReadTimeout());
+        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
+                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
         Optional<DeadLetters> deadLetters = config.tolerance() == TransactionalSinkConfig.Tolerance.ALL
                 ? Optional.of(new DeadLetters(config.dlqTopic().orElseThrow(), config.dlqPayloadMaxBytes(),
                         config.dlqContextHeaders(), config.connectorName(), config.taskId()))
                 : Optional.empty();
-        RecordConverter converter = new RecordConverter(config.topicFormat(), config.keyConverter(),
+        RecordConverter converter = new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter());
         SinkMetrics metrics = new SinkMetrics(context.pluginMetrics());
         handler = new SinkTaskHandler(context,
-                new WriterFactory(config, converter, deadLetters, metrics, progress), progress);
+                new WriterFactory(config, converter, deadLetters, metrics, progress), progress, targetTopics);
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -35,6 +36,7 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     static final String ERRORS_GROUP = "Poison records";
     static final String TRANSACTIONS_GROUP = "Transactions and progress";
     static final String CONVERTERS_GROUP = "Target converters";
+    static final String TARGET_TOPICS_GROUP = "Target topics";
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -48,8 +50,9 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final String TARGET_TOPIC_FORMAT_DEFAULT = TOPIC_PLACEHOLDER;
     public static final String TARGET_TOPIC_FORMAT_DOC = "The target topic of a record: this text with "
             + TOPIC_PLACEHOLDER + " replaced by the record's topic (after transforms). The record keeps its"
-            + " partition, so the target topic needs at least as many partitions; a record for a partition the"
-            + " target topic does not have is a poison record. A format that writes a topic onto itself is refused.";
+            + " partition where the target topic has it (otherwise see target.partition.mapping); a missing target"
+            + " topic is created first (see target.topic.creation.enable). A format that writes a topic onto itself"
+            + " is refused.";
 
     public static final String TARGET_PRODUCER_PREFIX = "target.producer.";
     public static final String TARGET_ADMIN_PREFIX = "target.admin.";
@@ -100,11 +103,55 @@ public final class TransactionalSinkConfig extends AbstractConfig {
 
     public static final String PROGRESS_TOPIC_NAME_CONFIG = "progress.topic.name";
     public static final String PROGRESS_TOPIC_NAME_DEFAULT = "";
-    public static final String PROGRESS_TOPIC_NAME_DOC = "A topic on the target cluster that the connector's"
+    public static final String PROGRESS_TOPIC_SUFFIX = ".progress.internal";
+    public static final String PROGRESS_TOPIC_NAME_DOC = "The connector's own topic on the target cluster that its"
             + " progress is committed against: offsets of the group <prefix>.<topic>-<partition> for partition 0"
             + " of this topic, in the same transaction as the output (a source topic may not exist on the target"
-            + " cluster, so it cannot hold them). Nothing is written to it. Empty means dlq.topic.name; required"
-            + " with send.errors.tolerance=none. It must exist.";
+            + " cluster, so it cannot hold them). Nothing is written to it. Empty means <connector name>"
+            + PROGRESS_TOPIC_SUFFIX + " (characters a topic name cannot hold become _). The connector creates it"
+            + " when it starts, if missing: one partition, compacted, replication factor"
+            + " progress.topic.replication.factor. Deleting it deletes the progress: a task that finds it missing"
+            + " fails, naming it.";
+
+    public static final String PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG = "progress.topic.replication.factor";
+    public static final short PROGRESS_TOPIC_REPLICATION_FACTOR_DEFAULT = -1;
+    public static final String PROGRESS_TOPIC_REPLICATION_FACTOR_DOC = "Replication factor of the progress topic"
+            + " when the connector creates it; -1 means the target cluster's default.replication.factor.";
+
+    public static final String TARGET_TOPIC_CREATION_PREFIX = "target.topic.creation.";
+    public static final String TARGET_TOPIC_CREATION_ENABLE_CONFIG = TARGET_TOPIC_CREATION_PREFIX + "enable";
+    public static final boolean TARGET_TOPIC_CREATION_ENABLE_DEFAULT = true;
+    public static final String TARGET_TOPIC_CREATION_ENABLE_DOC = "Whether the connector creates a target topic that"
+            + " does not exist, before anything is sent to it, as MirrorMaker 2 does: with as many partitions as its"
+            + " source topic, and the replication factor and topic configs below. Any other setting with the prefix "
+            + TARGET_TOPIC_CREATION_PREFIX + " is a topic config of the topics it creates (for example "
+            + TARGET_TOPIC_CREATION_PREFIX + "cleanup.policy=compact, as Connect's topic.creation.default.*). false:"
+            + " a missing target topic is left alone, so its records are poison records, or, on brokers with"
+            + " auto.create.topics.enable=true, the broker creates it at the first send with its num.partitions.";
+
+    public static final String TARGET_TOPIC_CREATION_PARTITIONS_CONFIG = TARGET_TOPIC_CREATION_PREFIX + "partitions";
+    public static final int TARGET_TOPIC_CREATION_PARTITIONS_DEFAULT = -1;
+    public static final String TARGET_TOPIC_CREATION_PARTITIONS_DOC = "Partitions of a target topic the connector"
+            + " creates. -1: as many as its source topic, read from the source cluster (the cluster named by"
+            + " consumer.override.bootstrap.servers and consumer.override.* client settings, else the target"
+            + " cluster, which the source cluster is then assumed to be); where the source topic cannot be found"
+            + " there, the target cluster's num.partitions.";
+
+    public static final String TARGET_TOPIC_CREATION_REPLICATION_FACTOR_CONFIG =
+            TARGET_TOPIC_CREATION_PREFIX + "replication.factor";
+    public static final short TARGET_TOPIC_CREATION_REPLICATION_FACTOR_DEFAULT = -1;
+    public static final String TARGET_TOPIC_CREATION_REPLICATION_FACTOR_DOC = "Replication factor of a target"
+            + " topic the connector creates; -1 means the target cluster's default.replication.factor.";
+
+    public static final String TARGET_PARTITION_MAPPING_CONFIG = "target.partition.mapping";
+    public static final String TARGET_PARTITION_MAPPING_DEFAULT = "hash";
+    public static final String TARGET_PARTITION_MAPPING_DOC = "The target partition of a record whose partition the"
+            + " target topic does not have (the target topic has fewer partitions than the source). A record whose"
+            + " partition exists in the target topic always keeps it. hash: Kafka's default partitioner on the"
+            + " key bytes (murmur2 modulo the target's partition count; a record without a key goes to its"
+            + " partition modulo that count), so no good record is dead-lettered and a key always lands in the same"
+            + " partition. keep: the record keeps its partition and is a poison record (dead-lettered); validation"
+            + " refuses keep for a listed topic whose target topic has fewer partitions than its source.";
 
     public static final String TRANSACTION_RETRIES_CONFIG = "transaction.retries";
     public static final int TRANSACTION_RETRIES_DEFAULT = 3;
@@ -187,7 +234,28 @@ public final class TransactionalSinkConfig extends AbstractConfig {
                         + " The default writes headers that arrived as bytes unchanged and headers an SMT added as"
                         + " strings (UTF-8).",
                 CONVERTERS_GROUP, ++order, Width.LONG, "Target header converter");
+        defineTargetTopics(def);
+        def.define(PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG, Type.SHORT, PROGRESS_TOPIC_REPLICATION_FACTOR_DEFAULT,
+                Validators.REPLICATION_FACTOR, Importance.LOW, PROGRESS_TOPIC_REPLICATION_FACTOR_DOC,
+                TRANSACTIONS_GROUP, 100, Width.SHORT, "Progress topic replication factor");
         return def;
+    }
+
+    private static void defineTargetTopics(ConfigDef def) {
+        int order = 0;
+        def.define(TARGET_TOPIC_CREATION_ENABLE_CONFIG, Type.BOOLEAN, TARGET_TOPIC_CREATION_ENABLE_DEFAULT,
+                Importance.MEDIUM, TARGET_TOPIC_CREATION_ENABLE_DOC, TARGET_TOPICS_GROUP, ++order, Width.SHORT,
+                "Create missing target topics");
+        def.define(TARGET_TOPIC_CREATION_PARTITIONS_CONFIG, Type.INT, TARGET_TOPIC_CREATION_PARTITIONS_DEFAULT,
+                Validators.PARTITIONS, Importance.LOW, TARGET_TOPIC_CREATION_PARTITIONS_DOC, TARGET_TOPICS_GROUP,
+                ++order, Width.SHORT, "Created topics' partitions");
+        def.define(TARGET_TOPIC_CREATION_REPLICATION_FACTOR_CONFIG, Type.SHORT,
+                TARGET_TOPIC_CREATION_REPLICATION_FACTOR_DEFAULT, Validators.REPLICATION_FACTOR, Importance.LOW,
+                TARGET_TOPIC_CREATION_REPLICATION_FACTOR_DOC, TARGET_TOPICS_GROUP, ++order, Width.SHORT,
+                "Created topics' replication factor");
+        def.define(TARGET_PARTITION_MAPPING_CONFIG, Type.STRING, TARGET_PARTITION_MAPPING_DEFAULT,
+                ConfigDef.CaseInsensitiveValidString.in("hash", "keep"), Importance.MEDIUM,
+                TARGET_PARTITION_MAPPING_DOC, TARGET_TOPICS_GROUP, ++order, Width.SHORT, "Target partition mapping");
     }
 
     public String connectorName() {
@@ -227,9 +295,63 @@ public final class TransactionalSinkConfig extends AbstractConfig {
         return nonEmpty(getString(TRANSACTIONAL_ID_PREFIX_CONFIG)).orElse(connectorName());
     }
 
-    /** The progress topic: the setting, or the dead-letter topic. Present once the config is valid. */
-    public Optional<String> progressTopic() {
-        return nonEmpty(getString(PROGRESS_TOPIC_NAME_CONFIG)).or(this::dlqTopic);
+    /** The progress topic: the setting, or {@code <connector name>.progress.internal}. */
+    public String progressTopic() {
+        return nonEmpty(getString(PROGRESS_TOPIC_NAME_CONFIG)).orElseGet(() -> defaultProgressTopic(connectorName()));
+    }
+
+    /**
+     * Where earlier versions kept the progress when progress.topic.name was not set: the dead-letter topic. Read
+     * once when the progress topic holds nothing for a partition (see {@link ProgressStore}).
+     */
+    public Optional<String> legacyProgressTopic() {
+        return nonEmpty(getString(PROGRESS_TOPIC_NAME_CONFIG)).isPresent() ? Optional.empty() : dlqTopic();
+    }
+
+    /** The replication factor of a progress topic the connector creates; empty means the target's default. */
+    public Optional<Short> progressTopicReplicationFactor() {
+        return replicationFactor(getShort(PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG));
+    }
+
+    /** How target topics are created and records mapped onto their partitions. */
+    TargetTopicSettings targetTopicSettings() {
+        Map<String, String> topicConfigs = new HashMap<>();
+        originalsWithPrefix(TARGET_TOPIC_CREATION_PREFIX).forEach((key, value) -> {
+            if (!configDef().names().contains(TARGET_TOPIC_CREATION_PREFIX + key)) {
+                topicConfigs.put(key, String.valueOf(value));
+            }
+        });
+        int partitions = getInt(TARGET_TOPIC_CREATION_PARTITIONS_CONFIG);
+        return new TargetTopicSettings(getBoolean(TARGET_TOPIC_CREATION_ENABLE_CONFIG),
+                partitions == -1 ? Optional.empty() : Optional.of(partitions),
+                replicationFactor(getShort(TARGET_TOPIC_CREATION_REPLICATION_FACTOR_CONFIG)), Map.copyOf(topicConfigs),
+                PartitionMapping.valueOf(getString(TARGET_PARTITION_MAPPING_CONFIG).toUpperCase(Locale.ROOT)));
+    }
+
+    /**
+     * Admin configs for the source cluster, to read a source topic's partition count: the consumer.override.*
+     * client settings when the connector names its source cluster with consumer.override.bootstrap.servers, else
+     * the target cluster's (the source is then assumed to be the same cluster).
+     */
+    public Map<String, Object> sourceAdminConfigs() {
+        Map<String, Object> overrides = new HashMap<>();
+        originalsWithPrefix(ConfigRules.CONSUMER_OVERRIDE_PREFIX).forEach((name, value) -> {
+            if (AdminClientConfig.configNames().contains(name)) {
+                overrides.put(name, value);
+            }
+        });
+        return overrides.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) ? overrides : adminConfigs();
+    }
+
+    /** {@code <name>.progress.internal}, with characters a topic name cannot hold replaced, within 249 characters. */
+    static String defaultProgressTopic(String connectorName) {
+        String base = connectorName.replaceAll("[^a-zA-Z0-9._-]", "_");
+        int room = 249 - PROGRESS_TOPIC_SUFFIX.length();
+        return (base.length() > room ? base.substring(0, room) : base) + PROGRESS_TOPIC_SUFFIX;
+    }
+
+    private static Optional<Short> replicationFactor(short value) {
+        return value == -1 ? Optional.empty() : Optional.of(value);
     }
 
     public int transactionRetries() {

@@ -64,7 +64,30 @@ final class Validators {
         }
     };
 
+    /** -1 (decided elsewhere, see the setting), or at least 1: partitions of a topic to create. */
+    static final ConfigDef.Validator PARTITIONS = minusOneOrPositive("partitions");
+
+    /** -1 (the target cluster's default.replication.factor), or at least 1. */
+    static final ConfigDef.Validator REPLICATION_FACTOR = minusOneOrPositive("replicas");
+
     private Validators() {
+    }
+
+    private static ConfigDef.Validator minusOneOrPositive(String what) {
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                long number = ((Number) value).longValue();
+                if (number != -1 && number < 1) {
+                    throw new ConfigException(name, value, "must be -1 (the default) or at least 1 " + what);
+                }
+            }
+
+            @Override
+            public String toString() {
+                return "-1, or at least 1";
+            }
+        };
     }
 
     /** Kafka's rule for topic names. */

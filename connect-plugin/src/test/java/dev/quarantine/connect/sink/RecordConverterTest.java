@@ -51,8 +51,8 @@ class RecordConverterTest {
         JsonConverter json = new JsonConverter();
         json.configure(Map.of("schemas.enable", "false"), false);
         SimpleHeaderConverter headers = new SimpleHeaderConverter();
-        RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), byteArrayConverter(true), json,
-                headers);
+        RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), TestData.targetTopicsNeverSeen(),
+                byteArrayConverter(true), json, headers);
         Schema schema = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
         ConnectHeaders connectHeaders = new ConnectHeaders();
         connectHeaders.addString("source", "erp");
@@ -79,8 +79,8 @@ class RecordConverterTest {
     void writesHeadersThatArrivedAsBytesUnchangedAndHeadersAddedByTransformsAsStrings() {
         SinkRecord record = sinkRecord("orders", 0, 4, "k", bytes("v"), 1L);
         record.headers().addString("via", "quarantine");
-        RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), byteArrayConverter(true),
-                byteArrayConverter(false), new BytesOrStringHeaderConverter());
+        RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), TestData.targetTopicsNeverSeen(),
+                byteArrayConverter(true), byteArrayConverter(false), new BytesOrStringHeaderConverter());
 
         ProducerRecord<byte[], byte[]> converted = converter.convert(record);
 
@@ -89,8 +89,8 @@ class RecordConverterTest {
     }
 
     private static RecordConverter byteArray(String format) {
-        return new RecordConverter(new TopicFormat(format), byteArrayConverter(true), byteArrayConverter(false),
-                new ByteArrayConverter());
+        return new RecordConverter(new TopicFormat(format), TestData.targetTopicsNeverSeen(), byteArrayConverter(true),
+                byteArrayConverter(false), new ByteArrayConverter());
     }
 
     private static ByteArrayConverter byteArrayConverter(boolean isKey) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -30,6 +31,13 @@ final class TestData {
             props.put(keysAndValues[i], keysAndValues[i + 1]);
         }
         return props;
+    }
+
+    /** Target topics none of which was ever resolved: every record keeps its partition; nothing is contacted. */
+    static TargetTopics targetTopicsNeverSeen() {
+        return new TargetTopics(new TopicFormat("${topic}"), new TargetTopicSettings(false, Optional.empty(),
+                Optional.empty(), Map.of(), PartitionMapping.HASH), new ClusterAdmins(Map.of(), Map.of()),
+                Duration.ofSeconds(1));
     }
 
     static byte[] bytes(String text) {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -199,6 +200,41 @@ class TransactionalKafkaSinkConnectorIT {
                 "dlq.topic.name", "no-such-dlq")));
         assertThat(absentDlq).containsOnlyKeys("dlq.topic.name");
         assertThat(absentDlq.get("dlq.topic.name").get(0)).contains("does not exist");
+    }
+
+    @Test
+    void reportsSettingsThatContradictEachOtherOnTheirKeysThroughTheValidateEndpoint() {
+        String prefix = "contradict-" + Long.toHexString(System.nanoTime()).substring(6);
+        kafka.createTopic(prefix + "-dlq", 1, Map.of("max.message.bytes", "100000"));
+        kafka.createTopic(prefix + "-in", 4, Map.of());
+        kafka.createTopic("copy." + prefix + "-in", 1, Map.of());
+        Map<String, String> base = props("connector.class", PLUGIN, "name", prefix, "topics", prefix + "-in",
+                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", prefix + "-dlq");
+
+        Map<String, String> aboveProducer = new HashMap<>(base);
+        aboveProducer.put("dlq.payload.max.bytes", "50000");
+        aboveProducer.put("target.producer.max.request.size", "20000");
+        aboveProducer.put("target.producer.buffer.memory", "lots");
+        Map<String, List<String>> producerLimits = LocalConnect.validationErrors(connect.validate(PLUGIN,
+                aboveProducer));
+        assertThat(producerLimits).as("problems of settings outside the ConfigDef are kept, on their keys")
+                .containsOnlyKeys("dlq.payload.max.bytes", "target.producer.buffer.memory");
+        assertThat(producerLimits.get("dlq.payload.max.bytes")).singleElement().asString()
+                .contains("target.producer.max.request.size=20000");
+
+        Map<String, String> aboveTopic = new HashMap<>(base);
+        aboveTopic.put("dlq.payload.max.bytes", "500000");
+        aboveTopic.put("target.partition.mapping", "keep");
+        Map<String, List<String>> topicLimits = LocalConnect.validationErrors(connect.validate(PLUGIN, aboveTopic));
+        assertThat(topicLimits).containsOnlyKeys("dlq.payload.max.bytes", "target.partition.mapping");
+        assertThat(topicLimits.get("dlq.payload.max.bytes")).singleElement().asString()
+                .contains("max.message.bytes (100000)");
+        assertThat(topicLimits.get("target.partition.mapping")).singleElement().asString()
+                .contains("has 1 partitions and source topic " + prefix + "-in has 4");
+
+        assertThat(LocalConnect.validationErrors(connect.validate(PLUGIN, base))).as("hash maps what 1 lacks")
+                .isEmpty();
     }
 
     @Test

@@ -26,7 +26,7 @@ class TransactionalKafkaSinkConnectorTest {
 
     @Test
     void givesEveryTaskItsNumber() {
-        TransactionalKafkaSinkConnector connector = new TransactionalKafkaSinkConnector();
+        TransactionalKafkaSinkConnector connector = new TransactionalKafkaSinkConnector(config -> { });
         connector.start(props("name", "c", "topics", "orders", "target.bootstrap.servers", "t:9092",
                 "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq"));
 

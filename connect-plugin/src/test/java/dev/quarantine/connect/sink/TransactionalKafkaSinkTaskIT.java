@@ -9,6 +9,7 @@ import static dev.quarantine.connect.sink.TestData.sinkRecord;
 import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterHeaders;
@@ -39,6 +41,7 @@ class TransactionalKafkaSinkTaskIT {
     private final String source = "in-" + UUID.randomUUID().toString().substring(0, 8);
     private final String target = "copy." + source;
     private final String dlq = source + ".dlq";
+    private final String progress = source + ".progress";
     private final TopicPartition partition = new TopicPartition(source, 0);
     private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
 
@@ -46,6 +49,7 @@ class TransactionalKafkaSinkTaskIT {
         this.kafka = kafka;
         kafka.createTopic(target, 1, Map.of());
         kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
     }
 
     @AfterEach
@@ -184,6 +188,148 @@ class TransactionalKafkaSinkTaskIT {
         assertThat(committed(kafka, target + ".small")).as("nothing of the failed batch commits").isEmpty();
     }
 
+    @Test
+    void keepsItsProgressWhenTheDeadLetterTopicIsDeletedAndCreatedAgain() throws Exception {
+        String name = source + "-connector";
+        kafka.createTopic(name + ".progress.internal", 1, Map.of("cleanup.policy", "compact"));
+        String[] defaultProgressTopic = {"name", name, "progress.topic.name", ""};
+        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config(defaultProgressTopic));
+        first.open(List.of(partition));
+        first.put(records(source, 0, 0, 10));
+        first.stop();
+
+        recreate(dlq);
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask second = start(context, config(defaultProgressTopic));
+        second.open(List.of(partition));
+
+        assertThat(context.seeks).as("purging the dead-letter topic must not lose the progress")
+                .containsExactly(Map.entry(partition, 10L));
+    }
+
+    @Test
+    void refusesToWriteAPartitionWhoseProgressCannotBeRead() {
+        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
+        first.open(List.of(partition));
+        first.put(records(source, 0, 0, 10));
+        first.stop();
+
+        // the new owner's producer initializes, but its progress read cannot finish in 1 ms
+        TransactionalKafkaSinkTask second = start(new FakeSinkTaskContext(), config("progress.read.timeout.ms", "1"));
+        assertThatThrownBy(() -> second.open(List.of(partition)))
+                .as("unknown progress is never taken for no progress")
+                .hasMessageContaining(source + "-0").hasMessageContaining("progress.read.timeout.ms");
+        catchThrowable(() -> second.put(records(source, 0, 0, 20))); // refusing the batch is fine, writing it is not
+
+        assertThat(values(committed(kafka, target))).as("the redelivered batch is not written again")
+                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void failsNamingTheProgressTopicWhenItWasDeletedInsteadOfStartingOver() throws Exception {
+        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
+        first.open(List.of(partition));
+        first.put(records(source, 0, 0, 10));
+        first.stop();
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(progress)).all().get(30, TimeUnit.SECONDS);
+        }
+
+        TransactionalKafkaSinkTask second = start(new FakeSinkTaskContext(), config());
+        assertThatThrownBy(() -> second.open(List.of(partition)))
+                .hasMessageContaining("The progress topic " + progress + " does not exist")
+                .hasMessageContaining(source + "-0");
+    }
+
+    @Test
+    void movesTheProgressThatEarlierVersionsKeptOnTheDeadLetterTopicOnce() throws Exception {
+        String name = source + "-upgraded";
+        kafka.createTopic(name + ".progress.internal", 1, Map.of("cleanup.policy", "compact"));
+        TransactionalKafkaSinkTask before = start(new FakeSinkTaskContext(), config("name", name,
+                "progress.topic.name", dlq)); // where earlier versions kept it by default
+        before.open(List.of(partition));
+        before.put(records(source, 0, 0, 10));
+        before.stop();
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask upgraded = start(context, config("name", name, "progress.topic.name", ""));
+        upgraded.open(List.of(partition));
+        upgraded.put(records(source, 0, 10, 15));
+
+        assertThat(context.seeks).containsExactly(Map.entry(partition, 10L));
+        assertThat(values(committed(kafka, target))).hasSize(15).doesNotHaveDuplicates();
+        try (Admin admin = kafka.admin()) {
+            var offsets = admin.listConsumerGroupOffsets(source + "." + source + "-0").partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            assertThat(offsets).as("the old place holds nothing, so it can never rewind the partition later")
+                    .doesNotContainKey(new TopicPartition(dlq, 0));
+            assertThat(offsets.get(new TopicPartition(name + ".progress.internal", 0)).offset()).isEqualTo(15);
+        }
+    }
+
+    @Test
+    void mapsRecordsOfPartitionsTheTargetTopicLacksByTheirKeyHash() {
+        TopicPartition third = new TopicPartition(source, 2);
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config());
+        task.open(List.of(partition, third));
+        List<SinkRecord> batch = records(source, 0, 0, 5);
+        batch.addAll(records(source, 2, 0, 5));
+        task.put(batch);
+
+        assertThat(committed(kafka, target)).as("the target topic has one partition").hasSize(10)
+                .allSatisfy(r -> assertThat(r.partition()).isZero());
+        assertThat(committed(kafka, dlq)).isEmpty();
+    }
+
+    @Test
+    void deadLettersRecordsOfPartitionsTheTargetTopicLacksWithKeep() {
+        TopicPartition third = new TopicPartition(source, 2);
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("target.partition.mapping", "keep"));
+        task.open(List.of(partition, third));
+        List<SinkRecord> batch = records(source, 0, 0, 5);
+        batch.addAll(records(source, 2, 0, 5));
+        task.put(batch);
+
+        assertThat(committed(kafka, target)).hasSize(5);
+        assertThat(committed(kafka, dlq)).hasSize(5).allSatisfy(letter -> assertThat(
+                header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                .isEqualTo("org.apache.kafka.common.errors.UnknownTopicOrPartitionException"));
+    }
+
+    @Test
+    void createsAMissingTargetTopicWithThePartitionsAndConfigsGiven() throws Exception {
+        String created = "created." + source;
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+                "target.topic.format", "created.${topic}", "target.topic.creation.partitions", "3",
+                "target.topic.creation.cleanup.policy", "compact"));
+        task.open(List.of(new TopicPartition(source, 2)));
+        task.put(records(source, 2, 0, 5));
+
+        try (Admin admin = kafka.admin()) {
+            assertThat(admin.describeTopics(List.of(created)).allTopicNames().get(30, TimeUnit.SECONDS).get(created)
+                    .partitions()).hasSize(3);
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, created);
+            assertThat(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource)
+                    .get("cleanup.policy").value()).isEqualTo("compact");
+        }
+        assertThat(committed(kafka, created)).hasSize(5).allSatisfy(r -> assertThat(r.partition()).isEqualTo(2));
+    }
+
+    /** Deletes a topic and creates it again, as operators purge a dead-letter topic. */
+    private void recreate(String topic) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        }
+        LocalConnect.await(java.time.Duration.ofSeconds(30), () -> {
+            try {
+                kafka.createTopic(topic, 1, Map.of());
+                return true;
+            } catch (IllegalStateException stillBeingDeleted) {
+                return false;
+            }
+        }, () -> "topic " + topic + " created again after its deletion");
+    }
+
     private Map<String, String> config(String... overrides) {
         Map<String, String> config = props(
                 "name", "task-it",
@@ -191,6 +337,7 @@ class TransactionalKafkaSinkTaskIT {
                 "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", dlq,
+                "progress.topic.name", progress,
                 "transactional.id.prefix", source);
         config.putAll(props(overrides));
         return config;

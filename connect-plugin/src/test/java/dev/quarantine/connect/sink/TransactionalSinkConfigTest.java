@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.OptionalInt;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
@@ -30,11 +31,13 @@ class TransactionalSinkConfigTest {
     }
 
     @Test
-    void defaultsTheTransactionalIdPrefixToTheConnectorNameAndTheProgressTopicToTheDeadLetterTopic() {
+    void defaultsTheTransactionalIdPrefixToTheConnectorNameAndTheProgressTopicToTheConnectorsOwn() {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(valid());
 
         assertThat(config.transactionalIdPrefix()).isEqualTo("orders-copy");
-        assertThat(config.progressTopic()).contains("dead-letters");
+        assertThat(config.progressTopic()).isEqualTo("orders-copy.progress.internal");
+        assertThat(config.legacyProgressTopic()).as("earlier versions kept it on the dead-letter topic")
+                .contains("dead-letters");
         assertThat(config.tolerance()).isEqualTo(TransactionalSinkConfig.Tolerance.ALL);
         assertThat(WriterFactory.transactionalId(config.transactionalIdPrefix(), new TopicPartition("orders", 3)))
                 .isEqualTo("orders-copy.orders-3");
@@ -80,13 +83,110 @@ class TransactionalSinkConfigTest {
     }
 
     @Test
-    void requiresAProgressTopicWithToleranceNoneAndNoDeadLetterTopic() {
+    void derivesALegalProgressTopicNameFromAnyConnectorName() {
+        assertThat(TransactionalSinkConfig.defaultProgressTopic("orders copy/2")).isEqualTo(
+                "orders_copy_2.progress.internal");
+        assertThat(TransactionalSinkConfig.defaultProgressTopic("x".repeat(300)))
+                .hasSize(249).endsWith(".progress.internal");
+    }
+
+    @Test
+    void readsNoLegacyProgressWhenTheProgressTopicIsNamed() {
+        Map<String, String> props = valid();
+        props.put("progress.topic.name", "my-progress");
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(props);
+
+        assertThat(config.progressTopic()).isEqualTo("my-progress");
+        assertThat(config.legacyProgressTopic()).isEmpty();
+    }
+
+    @Test
+    void needsNoDeadLetterTopicForProgressWithToleranceNone() {
         Map<String, String> props = valid();
         props.remove("dlq.topic.name");
         props.put("send.errors.tolerance", "none");
 
+        assertThat(TransactionalSinkConfig.parse(props).progressTopic()).isEqualTo("orders-copy.progress.internal");
+    }
+
+    @Test
+    void createsTargetTopicsLikeTheSourceAndHashesPartitionsTheTargetLacksByDefault() {
+        TargetTopicSettings settings = TransactionalSinkConfig.parse(valid()).targetTopicSettings();
+
+        assertThat(settings.create()).isTrue();
+        assertThat(settings.partitions()).as("as many as the source topic").isEmpty();
+        assertThat(settings.replicationFactor()).as("the target cluster's default").isEmpty();
+        assertThat(settings.topicConfigs()).isEmpty();
+        assertThat(settings.mapping()).isEqualTo(PartitionMapping.HASH);
+    }
+
+    @Test
+    void passesOtherTargetTopicCreationSettingsAsTopicConfigs() {
+        Map<String, String> props = valid();
+        props.put("target.topic.creation.partitions", "6");
+        props.put("target.topic.creation.replication.factor", "3");
+        props.put("target.topic.creation.cleanup.policy", "compact");
+        props.put("target.partition.mapping", "KEEP");
+        TargetTopicSettings settings = TransactionalSinkConfig.parse(props).targetTopicSettings();
+
+        assertThat(settings.partitions()).contains(6);
+        assertThat(settings.replicationFactor()).contains((short) 3);
+        assertThat(settings.topicConfigs()).containsExactly(Map.entry("cleanup.policy", "compact"));
+        assertThat(settings.mapping()).isEqualTo(PartitionMapping.KEEP);
+    }
+
+    @Test
+    void refusesZeroPartitionsForCreatedTopicsNamingTheSetting() {
+        Map<String, String> props = valid();
+        props.put("target.topic.creation.partitions", "0");
+
         assertThatThrownBy(() -> TransactionalSinkConfig.parse(props)).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("progress.topic.name");
+                .hasMessageContaining("target.topic.creation.partitions");
+    }
+
+    @Test
+    void refusesADeadLetterLimitAboveTheTargetProducersMaxRequestSize() {
+        Map<String, String> props = valid();
+        props.put("dlq.payload.max.bytes", "500000");
+        props.put("target.producer.max.request.size", "20000");
+
+        assertThatThrownBy(() -> TransactionalSinkConfig.parse(props)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("dlq.payload.max.bytes").hasMessageContaining("target.producer.max.request.size");
+        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props))).containsOnlyKeys("dlq.payload.max.bytes");
+    }
+
+    @Test
+    void letsTheDefaultDeadLetterLimitYieldToASmallerProducerLimit() {
+        Map<String, String> props = valid();
+        props.put("target.producer.max.request.size", "20000");
+
+        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props))).isEmpty();
+        assertThat(TransactionalSinkConfig.parse(props).dlqPayloadMaxBytes()).isEqualTo(1_000_000);
+    }
+
+    @Test
+    void refusesADeadLetterLimitAboveTheDeadLetterTopicsMaxMessageBytes() {
+        Map<String, String> props = valid();
+        props.put("dlq.payload.max.bytes", "500000");
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(props);
+
+        assertThat(ConfigRules.deadLetterTopicLimitProblems(config, "dead-letters", OptionalInt.of(100_000))
+                .get("dlq.payload.max.bytes")).singleElement().asString().contains("max.message.bytes");
+        assertThat(ConfigRules.deadLetterTopicLimitProblems(config, "dead-letters",
+                OptionalInt.of(600_000))).isEmpty();
+    }
+
+    @Test
+    void readsTheSourceClusterFromTheConsumerOverridesWhenNamed() {
+        Map<String, String> props = valid();
+        assertThat(TransactionalSinkConfig.parse(props).sourceAdminConfigs())
+                .containsEntry("bootstrap.servers", "target:9092");
+        props.put("consumer.override.bootstrap.servers", "source:9092");
+        props.put("consumer.override.security.protocol", "SSL");
+        props.put("consumer.override.max.poll.records", "10");
+
+        assertThat(TransactionalSinkConfig.parse(props).sourceAdminConfigs()).containsOnly(
+                Map.entry("bootstrap.servers", "source:9092"), Map.entry("security.protocol", "SSL"));
     }
 
     @Test
