@@ -1,14 +1,17 @@
 package dev.quarantine.compat.connect;
 
+import static dev.quarantine.compat.connect.CompatRecords.RECORDS;
+import static dev.quarantine.compat.connect.CompatRecords.produceDeadLetters;
+import static dev.quarantine.compat.connect.CompatRecords.produceOrders;
+import static dev.quarantine.compat.connect.WorkerProbe.JSON;
+import static dev.quarantine.compat.connect.WorkerProbe.awaitMonitorCount;
+import static dev.quarantine.compat.connect.WorkerProbe.errorLines;
+import static dev.quarantine.compat.connect.WorkerProbe.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,14 +20,10 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.quarantine.compat.connect.Expected.Outcome;
 import dev.quarantine.sandbox.LocalConnect;
@@ -43,10 +42,7 @@ class ConnectWorkerCompatibilityIT {
     private static final String EXTENSION = "dev.quarantine.connect.rest.DeadLetterRestExtension";
     private static final String SINK = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
     private static final String REFUSAL_LINE = "Dead-letter monitor disabled: DeadLetterRestExtension";
-    private static final int RECORDS = 200;
     private static final Duration DEADLINE = Duration.ofMinutes(2);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final String prefix = "compat-" + UUID.randomUUID().toString().substring(0, 6);
 
@@ -170,47 +166,6 @@ class ConnectWorkerCompatibilityIT {
                 "dlq.topic.name", dlq, "consumer.override.auto.offset.reset", "earliest");
     }
 
-    private static void produceOrders(LocalKafka kafka, String topic) {
-        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
-        try (KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
-            for (int i = 0; i < RECORDS; i++) {
-                byte[] key = ("order-" + i).getBytes(StandardCharsets.UTF_8);
-                byte[] value = ("{\"order\":" + i + "}").getBytes(StandardCharsets.UTF_8);
-                if (i % 100 == 7) {
-                    producer.send(new ProducerRecord<>(topic, null, key, new byte[20_000]));
-                } else if (i % 100 == 57) {
-                    producer.send(new ProducerRecord<>(topic, null, twoDaysAgo, key, value));
-                } else {
-                    producer.send(new ProducerRecord<>(topic, key, value));
-                }
-            }
-        }
-    }
-
-    /** Dead letters as Kafka Connect writes them, with its context headers. */
-    private static void produceDeadLetters(LocalKafka kafka, String topic, int count) {
-        try (KafkaProducer<byte[], byte[]> producer = producer(kafka)) {
-            for (int i = 0; i < count; i++) {
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, new byte[] {1});
-                header(record, "__connect.errors.topic", "orders");
-                header(record, "__connect.errors.partition", "0");
-                header(record, "__connect.errors.offset", String.valueOf(i));
-                header(record, "__connect.errors.connector.name", "orders-sink");
-                header(record, "__connect.errors.exception.class.name",
-                        "org.apache.kafka.common.errors.RecordTooLargeException");
-                producer.send(record);
-            }
-        }
-    }
-
-    private static void header(ProducerRecord<byte[], byte[]> record, String name, String value) {
-        record.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static KafkaProducer<byte[], byte[]> producer(LocalKafka kafka) {
-        return new KafkaProducer<>(kafka.clientProps(), new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
     @SuppressWarnings("unchecked")
     private static List<ConsumerRecord<byte[], byte[]>>[] awaitLanded(LocalKafka kafka, String target, String dlq) {
         List<ConsumerRecord<byte[], byte[]>>[] landed = new List[2];
@@ -229,46 +184,11 @@ class ConnectWorkerCompatibilityIT {
         }, Collectors.counting()));
     }
 
-    private static JsonNode awaitMonitorCount(LocalConnect connect, String topic, long total) {
-        JsonNode[] last = {null};
-        LocalConnect.await(DEADLINE, () -> {
-            HttpResponse<String> answer = get(connect, "/dead-letters/" + topic);
-            last[0] = answer.statusCode() == 200 ? read(answer.body()) : null;
-            return last[0] != null && last[0].path("total").asLong() == total;
-        }, () -> "GET /dead-letters/" + topic + " counting " + total + "; last answer " + last[0]);
-        return last[0];
-    }
-
     /** The one ERROR line of a refusal; the worker started (it answers) and says nothing else at ERROR. */
     private static String assertRefusedOnce(LocalConnect connect) throws IOException {
         List<String> errors = errorLines(connect);
         assertThat(errors).as("ERROR lines of the plugin in the worker log").hasSize(1);
         assertThat(errors.get(0)).contains(REFUSAL_LINE, "rest.extension.classes");
         return errors.get(0).substring(errors.get(0).indexOf(REFUSAL_LINE));
-    }
-
-    private static List<String> errorLines(LocalConnect connect) throws IOException {
-        return Files.readAllLines(connect.logFile()).stream()
-                .filter(line -> line.contains(" ERROR dev.quarantine")).toList();
-    }
-
-    private static HttpResponse<String> get(LocalConnect connect, String path) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(connect.restUrl() + path))
-                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException("GET " + path + " failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted during GET " + path, e);
-        }
-    }
-
-    private static JsonNode read(String body) {
-        try {
-            return JSON.readTree(body);
-        } catch (IOException e) {
-            throw new IllegalStateException("not JSON: " + body, e);
-        }
     }
 }
