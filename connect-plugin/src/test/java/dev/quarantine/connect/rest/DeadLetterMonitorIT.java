@@ -22,7 +22,6 @@ import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension;
-import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,8 +39,8 @@ import dev.quarantine.txn.DeadLetterHeaders;
 /**
  * End to end: two real Connect workers of one group, each its own JVM loading the plugin from plugin.path, both with
  * the monitor (and a peer secret) and Kafka's BasicAuthSecurityRestExtension (which the workers' calls to each other
- * never meet: they go to the monitor's peer listener). The first worker's classpath has no
- * kafka-streams (the plugin's copy runs), the second's has it (the worker's copy runs). Dead-letter topics: the
+ * never meet: they go to the monitor's peer listener). Both run the monitor on their own kafka-streams (the
+ * Apache Kafka distribution's layout; the plugin archive has none). Dead-letter topics: the
  * transactional sink's, Kafka Connect's own (a connector whose converter fails), and ones named in the settings
  * holding records with Kafka Streams' headers, with none, and hostile ones (headers over 64 KB, not UTF-8).
  *
@@ -74,8 +73,8 @@ class DeadLetterMonitorIT {
     private static final int HOSTILE = 9;
 
     private static LocalKafka kafka;
-    private static LocalConnect plain;
-    private static LocalConnect withStreams;
+    private static LocalConnect first;
+    private static LocalConnect second;
     private static final MonitorHttp http = new MonitorHttp();
     private static final PeerRequests peers = new PeerRequests(http);
 
@@ -87,27 +86,25 @@ class DeadLetterMonitorIT {
         List<Path> basicAuth = new ArrayList<>(classpath);
         basicAuth.add(jarOf(BasicAuthSecurityRestExtension.class));
         basicAuth.add(jarOf(BasicAuthOnKafka44.class)); // target/test-classes: the shim and its service file
-        List<Path> streamsToo = new ArrayList<>(basicAuth);
-        streamsToo.add(jarOf(KafkaStreams.class));
-        assertThat(classpath).noneMatch(p -> p.getFileName().toString().startsWith("kafka-streams"));
+        assertThat(classpath).anyMatch(p -> p.getFileName().toString().startsWith("kafka-streams"));
 
-        plain = worker(basicAuth, jaas).start();
-        withStreams = worker(streamsToo, jaas).start();
+        first = worker(basicAuth, jaas).start();
+        second = worker(basicAuth, jaas).start();
         createTopicsAndConnectors();
-        awaitTotals(plain, Map.of(SINK_DLQ, (long) SINK_POISON, CONNECT_DLQ, (long) BAD_JSON, MANUAL_DLQ, 5L,
+        awaitTotals(first, Map.of(SINK_DLQ, (long) SINK_POISON, CONNECT_DLQ, (long) BAD_JSON, MANUAL_DLQ, 5L,
                 QUIET_DLQ, 0L, HOSTILE_DLQ, (long) HOSTILE, LATER_DLQ, 0L));
         // a task that moves re-delivers records since its last commit, and Kafka Connect's own dead-letter queue
         // (not transactional) then holds duplicates: paused connectors keep every topic still
         for (String connector : List.of(PREFIX + "-copy", PREFIX + "-json-copy")) {
-            plain.pauseConnector(connector);
-            LocalConnect.await(SETTLED, () -> plain.status(connector).findValuesAsText("state").stream()
-                    .allMatch("PAUSED"::equals), () -> connector + " PAUSED: " + plain.status(connector));
+            first.pauseConnector(connector);
+            LocalConnect.await(SETTLED, () -> first.status(connector).findValuesAsText("state").stream()
+                    .allMatch("PAUSED"::equals), () -> connector + " PAUSED: " + first.status(connector));
         }
     }
 
     @AfterAll
     static void stopWorkers() {
-        for (LocalConnect worker : new LocalConnect[] {plain, withStreams}) {
+        for (LocalConnect worker : new LocalConnect[] {first, second}) {
             if (worker != null) {
                 worker.close();
             }
@@ -115,7 +112,7 @@ class DeadLetterMonitorIT {
     }
 
     @Test
-    void pluginArchiveBundlesKafkaStreamsButNotRocksDbJacksonOrJaxRs() throws Exception {
+    void pluginArchiveBundlesNeitherKafkaStreamsNorRocksDbJacksonOrJaxRs() throws Exception {
         Path zip;
         try (var files = Files.list(PLUGIN_PATH.getParent())) {
             zip = files.filter(p -> p.getFileName().toString().matches("kafka-quarantine-connect-.*\\.zip"))
@@ -126,17 +123,17 @@ class DeadLetterMonitorIT {
             jars = archive.stream().map(e -> e.getName()).filter(n -> n.endsWith(".jar"))
                     .map(n -> n.replaceAll(".*/", "")).toList();
         }
-        assertThat(jars).contains("kafka-streams-4.4.0.jar", "streams-handlers-0.1.0-SNAPSHOT.jar")
-                .noneMatch(j -> j.matches("(rocksdbjni|jackson|jakarta|jersey|kafka-clients|slf4j).*"));
+        assertThat(jars).contains("streams-handlers-0.1.0-SNAPSHOT.jar")
+                .noneMatch(j -> j.matches("(kafka-streams|rocksdbjni|jackson|jakarta|jersey|kafka-clients|slf4j).*"));
         assertThat(Files.size(zip)).as("archive size").isLessThan(5L << 20);
     }
 
     @Test
     void bothWorkersReportExactlyWhatWasDeadLetteredFromEveryPartition() {
-        awaitTotals(plain, expectedTotals());
+        awaitTotals(first, expectedTotals());
         assertThat(held(SINK_DLQ)).isEqualTo(SINK_POISON);
         assertThat(held(CONNECT_DLQ)).isEqualTo(BAD_JSON);
-        for (LocalConnect worker : List.of(plain, withStreams)) {
+        for (LocalConnect worker : List.of(first, second)) {
             JsonNode sink = ok(worker, "/dead-letters/" + SINK_DLQ);
             assertThat(sink.path("complete").asBoolean()).isTrue();
             assertThat(sink.path("total").asLong()).isEqualTo(SINK_POISON);
@@ -166,7 +163,7 @@ class DeadLetterMonitorIT {
 
     @Test
     void recentRecordsShowWhereAndWhy() {
-        JsonNode answer = ok(withStreams, "/dead-letters/" + SINK_DLQ + "/records?limit=4");
+        JsonNode answer = ok(second, "/dead-letters/" + SINK_DLQ + "/records?limit=4");
 
         assertThat(answer.path("records")).hasSize(4);
         JsonNode first = answer.path("records").get(0);
@@ -180,7 +177,7 @@ class DeadLetterMonitorIT {
 
     @Test
     void noEndpointOfEitherWorkerShowsKeysValuesOrErrorMessagesByDefault() {
-        for (LocalConnect worker : List.of(plain, withStreams)) {
+        for (LocalConnect worker : List.of(first, second)) {
             List<String> paths = new ArrayList<>(List.of("/dead-letters"));
             for (String topic : DLQS) {
                 paths.add("/dead-letters/" + topic);
@@ -194,12 +191,12 @@ class DeadLetterMonitorIT {
                 assertThat(answer.toString()).as(path).doesNotContain(PAYLOADS);
             }
         }
-        assertThat(ok(plain, "/dead-letters/" + CONNECT_DLQ + "/records?limit=100").path("records")).hasSize(BAD_JSON);
+        assertThat(ok(first, "/dead-letters/" + CONNECT_DLQ + "/records?limit=100").path("records")).hasSize(BAD_JSON);
     }
 
     @Test
     void countsRecordsWithHeadersOver64KbAndNotUtf8AndKeepsEveryStringShort() {
-        for (LocalConnect worker : List.of(plain, withStreams)) {
+        for (LocalConnect worker : List.of(first, second)) {
             JsonNode hostile = ok(worker, "/dead-letters/" + HOSTILE_DLQ);
             Map<String, Long> classes = fields(hostile.path("by_error_class"));
             String cut = classes.keySet().stream().filter(k -> k.startsWith("Hxxx")).findFirst().orElseThrow();
@@ -218,21 +215,21 @@ class DeadLetterMonitorIT {
 
     @Test
     void refusesACallWithoutCredentialsAndAcceptsItWithThem() {
-        Answer anonymous = http.get(plain.restUrl(), "/dead-letters", (String) null);
-        Answer wrong = http.get(plain.restUrl(), "/dead-letters", LocalConnect.basicAuth("operator", "guess"));
+        Answer anonymous = http.get(first.restUrl(), "/dead-letters", (String) null);
+        Answer wrong = http.get(first.restUrl(), "/dead-letters", LocalConnect.basicAuth("operator", "guess"));
 
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(wrong.status()).isEqualTo(401);
         assertThat(anonymous.text()).doesNotContain(SINK_DLQ);
-        assertThat(ok(plain, "/dead-letters").path("topics").findValuesAsText("topic")).contains(SINK_DLQ);
+        assertThat(ok(first, "/dead-letters").path("topics").findValuesAsText("topic")).contains(SINK_DLQ);
     }
 
     @Test
     void answersBadParametersWithAClearFourHundredAndARequestId() {
-        Answer unknown = http.get(plain.restUrl(), "/dead-letters/no-such-dlq", AUTH);
-        Answer malformed = http.get(plain.restUrl(), "/dead-letters/bad%20name", AUTH);
-        Answer tooMany = http.get(plain.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=100000", AUTH);
-        Answer notANumber = http.get(plain.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=ten", AUTH);
+        Answer unknown = http.get(first.restUrl(), "/dead-letters/no-such-dlq", AUTH);
+        Answer malformed = http.get(first.restUrl(), "/dead-letters/bad%20name", AUTH);
+        Answer tooMany = http.get(first.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=100000", AUTH);
+        Answer notANumber = http.get(first.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=ten", AUTH);
 
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.body().path("category").asText()).isEqualTo("NOT_FOUND");
@@ -255,15 +252,15 @@ class DeadLetterMonitorIT {
         Map<String, String> params = Peers.params(List.of(0), new Partial.Query(null, 0));
         PeerAuth.Proof forOther = auth.signRequest("127.0.0.1:1", Peers.PARTIALS_FULL_PATH, params);
         PeerAuth.Proof stale = peerAuth(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-90)))
-                .signRequest(PeerRequests.address(plain), Peers.PARTIALS_FULL_PATH, params);
+                .signRequest(PeerRequests.address(first), Peers.PARTIALS_FULL_PATH, params);
 
-        Answer unsigned = http.get(PeerRequests.url(plain), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
-        Answer onTheRestApi = http.get(plain.restUrl(), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", AUTH);
-        Answer forged = peers.send(plain, params, new PeerAuth.Proof(System.currentTimeMillis(), "Zm9yZ2Vk"));
-        Answer replayed = peers.send(plain, params, forOther);
-        Answer old = peers.send(plain, params, stale);
+        Answer unsigned = http.get(PeerRequests.url(first), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
+        Answer onTheRestApi = http.get(first.restUrl(), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", AUTH);
+        Answer forged = peers.send(first, params, new PeerAuth.Proof(System.currentTimeMillis(), "Zm9yZ2Vk"));
+        Answer replayed = peers.send(first, params, forOther);
+        Answer old = peers.send(first, params, stale);
         Map<String, String> unmonitored = Peers.params(List.of(0), new Partial.Query("not-monitored", 0));
-        Answer notMonitored = peers.send(plain, unmonitored, auth.signRequest(PeerRequests.address(plain),
+        Answer notMonitored = peers.send(first, unmonitored, auth.signRequest(PeerRequests.address(first),
                 Peers.PARTIALS_FULL_PATH, unmonitored));
 
         assertThat(List.of(unsigned, forged, replayed, old)).allSatisfy(a -> {
@@ -277,18 +274,18 @@ class DeadLetterMonitorIT {
 
     @Test
     void answersASignedRequestForAPartitionElsewhereWith421AndForOneNobodyHoldsWith500WithoutDetails() {
-        awaitTotals(plain, expectedTotals());
+        awaitTotals(first, expectedTotals());
         PeerAuth auth = peerAuth(Clock.systemUTC());
         Map<Integer, Answer> byPartition = new HashMap<>();
         LocalConnect.await(SETTLED, () -> {
             for (int partition = 0; partition < 3; partition++) {
-                byPartition.put(partition, peers.signedShare(auth, plain, partition));
+                byPartition.put(partition, peers.signedShare(auth, first, partition));
             }
             return byPartition.values().stream().anyMatch(a -> a.status() == 200)
                     && byPartition.values().stream().anyMatch(a -> a.status() == 421);
         }, () -> "one partition held here (200) and one elsewhere (421): " + byPartition);
         Answer moved = byPartition.values().stream().filter(a -> a.status() == 421).findFirst().orElseThrow();
-        Answer nobody = peers.signedShare(auth, plain, 40);
+        Answer nobody = peers.signedShare(auth, first, 40);
 
         assertThat(moved.body().path("category").asText()).isEqualTo("MIGRATED");
         assertThat(nobody.status()).as(nobody.text()).isEqualTo(500);
@@ -304,13 +301,13 @@ class DeadLetterMonitorIT {
     @Test
     void aForgedPeerGetsNoCredentialAndItsFiguresAreNeverServed() throws Exception {
         Map<String, Long> expected = expectedTotals();
-        awaitTotals(plain, expected);
+        awaitTotals(first, expected);
         List<Answer> seen = new ArrayList<>();
         try (ForgedPeer forger = ForgedPeer.join(kafka, monitorApplicationId(), new MonitoredTopics(Map.of(), DLQS,
                 Optional.empty()), SINK_DLQ)) {
             LocalConnect.await(SETTLED, () -> {
-                seen.add(http.get(plain.restUrl(), "/dead-letters", AUTH));
-                seen.add(http.get(withStreams.restUrl(), "/dead-letters", AUTH));
+                seen.add(http.get(first.restUrl(), "/dead-letters", AUTH));
+                seen.add(http.get(second.restUrl(), "/dead-letters", AUTH));
                 return !forger.requests().isEmpty();
             }, () -> "a worker asking the forged peer for its share; answers: " + statuses(seen));
 
@@ -322,40 +319,40 @@ class DeadLetterMonitorIT {
         }
         assertThat(seen).allSatisfy(answer -> assertExactOrRetryLater(answer, expected))
                 .anyMatch(answer -> answer.status() == 503);
-        awaitTotals(plain, expected);
-        awaitTotals(withStreams, expected);
+        awaitTotals(first, expected);
+        awaitTotals(second, expected);
     }
 
     @Test
     void whenAWorkerIsKilledTheOtherAnswers503ThenExactFiguresAgain() {
         Map<String, Long> expected = expectedTotals();
-        awaitTotals(plain, expected);
-        awaitTotals(withStreams, expected);
+        awaitTotals(first, expected);
+        awaitTotals(second, expected);
         List<Answer> seen = new ArrayList<>();
-        withStreams.kill();
+        second.kill();
         try {
-            awaitAnswer(plain, seen, a -> a.status() == 503, "a 503 while the killed worker still holds its share");
-            awaitAnswer(plain, seen, a -> a.status() == 200, "exact figures once the survivor holds every partition");
+            awaitAnswer(first, seen, a -> a.status() == 503, "a 503 while the killed worker still holds its share");
+            awaitAnswer(first, seen, a -> a.status() == 200, "exact figures once the survivor holds every partition");
         } finally {
-            withStreams.start();
+            second.start();
         }
         assertThat(seen).allSatisfy(answer -> assertExactOrRetryLater(answer, expected));
-        awaitTotals(withStreams, expected);
-        awaitTotals(plain, expected);
+        awaitTotals(second, expected);
+        awaitTotals(first, expected);
     }
 
     @Test
     void whileKafkaIsFrozenAnswersAreExactOr503AndAfterwardsNewDeadLettersAreCounted() throws Exception {
         Map<String, Long> before = expectedTotals();
-        awaitTotals(plain, before);
-        awaitTotals(withStreams, before);
+        awaitTotals(first, before);
+        awaitTotals(second, before);
         List<Answer> seen = new ArrayList<>();
         kafka.pause();
         try {
             Instant resume = Instant.now().plusSeconds(30);
             while (Instant.now().isBefore(resume)) {
-                seen.add(http.get(plain.restUrl(), "/dead-letters", AUTH));
-                seen.add(http.get(withStreams.restUrl(), "/dead-letters", AUTH));
+                seen.add(http.get(first.restUrl(), "/dead-letters", AUTH));
+                seen.add(http.get(second.restUrl(), "/dead-letters", AUTH));
                 Thread.sleep(250); // pacing the polls over the freeze, not waiting for anything
             }
         } finally {
@@ -366,8 +363,8 @@ class DeadLetterMonitorIT {
 
         assertThat(seen).allSatisfy(answer -> assertExactOrRetryLater(answer, before));
         assertThat(after.get(LATER_DLQ)).isEqualTo(before.get(LATER_DLQ) + 3);
-        awaitTotals(plain, after);
-        awaitTotals(withStreams, after);
+        awaitTotals(first, after);
+        awaitTotals(second, after);
     }
 
     private static void createTopicsAndConnectors() throws Exception {
@@ -404,11 +401,11 @@ class DeadLetterMonitorIT {
                 producer.send(new ProducerRecord<>(MANUAL_DLQ, i % 2, null, bytes("m" + i), bytes("v" + i), headers));
             }
         }
-        plain.createConnector(PREFIX + "-copy", props(
+        first.createConnector(PREFIX + "-copy", props(
                 "connector.class", SINK, "tasks.max", "2", "topics", PREFIX + "-a",
                 "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", SINK_DLQ));
-        withStreams.createConnector(PREFIX + "-json-copy", props(
+        second.createConnector(PREFIX + "-json-copy", props(
                 "connector.class", SINK, "tasks.max", "1", "topics", PREFIX + "-json",
                 "value.converter", "org.apache.kafka.connect.json.JsonConverter",
                 "value.converter.schemas.enable", "false",
@@ -419,8 +416,8 @@ class DeadLetterMonitorIT {
                 "errors.tolerance", "all", "errors.deadletterqueue.topic.name", CONNECT_DLQ,
                 "errors.deadletterqueue.context.headers.enable", "true",
                 "errors.deadletterqueue.topic.replication.factor", "1"));
-        plain.awaitRunning(PREFIX + "-copy", 2, SETTLED);
-        plain.awaitRunning(PREFIX + "-json-copy", 1, SETTLED);
+        first.awaitRunning(PREFIX + "-copy", 2, SETTLED);
+        first.awaitRunning(PREFIX + "-json-copy", 1, SETTLED);
     }
 
     private static void assertExactOrRetryLater(Answer answer, Map<String, Long> expected) {
