@@ -87,6 +87,26 @@ public final class SendErrors {
         return category;
     }
 
+    /** Whether {@code error} or one of its causes is ProducerFencedException or InvalidProducerEpochException. */
+    public static boolean isFencing(Throwable error) {
+        for (Throwable e = error; e != null; e = e.getCause()) {
+            if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code error} or one of its causes is RETRIABLE (see the table): a transient failure. */
+    public static boolean isTransient(Throwable error) {
+        for (Throwable e = error; e != null; e = e.getCause()) {
+            if (classify(e) == SendErrorCategory.RETRIABLE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The exception inside ExecutionException / CompletionException wrappers. */
     public static Throwable unwrap(Throwable error) {
         Throwable e = error;

@@ -1,23 +1,24 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -27,40 +28,63 @@ import org.slf4j.LoggerFactory;
 /**
  * What a {@link TransactionalKafkaSinkTask} does, without Connect: one {@link PartitionWriter} per assigned source
  * partition, created when the partition is opened (its producer's initTransactions fences the previous owner and
- * completes its last transaction), its progress read back from the target cluster and handed to the worker's
- * consumer as the position to resume from, and reported back in {@link #preCommit()} so Connect's consumer lag stays
+ * completes its last transaction), registered once its progress is read back from the target cluster, the worker's
+ * consumer sought to that progress, and reported back in {@link #preCommit()} so Connect's consumer lag stays
  * meaningful.
+ *
+ * <p>Ownership is never given up silently: a writer whose producer was fenced (or broken) is re-established (see
+ * {@link Reestablisher}) as long as Connect still assigns the partition to this task. A partition that truly moved
+ * is closed by the rebalance that moved it.
  */
 final class SinkTaskHandler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SinkTaskHandler.class);
+    /** Within Connect's default task.shutdown.graceful.timeout.ms (5 s), for all producers at once. */
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(4);
+    private static final long RETRY_BACKOFF_MS = 1_000;
 
     private final SinkTaskContext context;
     private final WriterFactory writers;
     private final ProgressStore progress;
+    private final TransientFailures transients;
+    private final Reestablisher reestablisher;
     private final Map<TopicPartition, PartitionWriter> open = new HashMap<>();
     private final ExecutorService writerThreads = Executors.newCachedThreadPool(daemonThreads());
 
-    SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress) {
+    SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress,
+                    TransientFailures transients) {
         this.context = context;
         this.writers = writers;
         this.progress = progress;
+        this.transients = transients;
+        this.reestablisher = new Reestablisher(context, writers, progress);
     }
 
     /** Creates the partitions' writers (fencing their previous owners) and seeks to their committed progress. */
     void open(Collection<TopicPartition> partitions) {
+        close(partitions);
         List<PartitionWriter> created = new ArrayList<>();
-        for (TopicPartition partition : partitions) {
-            closeWriter(partition);
-            PartitionWriter writer = writers.create(partition);
-            open.put(partition, writer);
-            created.add(writer);
+        try {
+            partitions.forEach(partition -> created.add(writers.create(partition)));
+            Map<TopicPartition, Long> seek = reestablisher.restore(created);
+            log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the"
+                    + " worker's own offsets", created.size(), seek.size(), seek);
+        } catch (RuntimeException e) {
+            closeInParallel(created);
+            throw e;
         }
-        restore(created);
+        created.forEach(writer -> open.put(writer.source(), writer));
     }
 
     void close(Collection<TopicPartition> partitions) {
-        partitions.forEach(this::closeWriter);
+        List<PartitionWriter> closing = new ArrayList<>();
+        partitions.forEach(partition -> {
+            PartitionWriter writer = open.remove(partition);
+            if (writer != null) {
+                closing.add(writer);
+            }
+        });
+        closeInParallel(closing);
     }
 
     /**
@@ -77,8 +101,8 @@ final class SinkTaskHandler implements AutoCloseable {
         byPartition.forEach((partition, batch) -> {
             PartitionWriter writer = open.get(partition);
             if (writer == null) {
-                log.warn("Skipping {} records of {}: this task instance does not own the partition (fenced by its"
-                        + " new owner, or not opened)", batch.size(), partition);
+                log.warn("Skipping {} records of {}: this task does not own the partition (not opened, or closed"
+                        + " because Connect revoked it)", batch.size(), partition);
             } else {
                 Executor executor = byPartition.size() == 1 ? Runnable::run : writerThreads;
                 running.put(partition, CompletableFuture.runAsync(() -> writer.write(batch), executor));
@@ -86,14 +110,12 @@ final class SinkTaskHandler implements AutoCloseable {
         });
         RuntimeException failure = null;
         for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {
-            RuntimeException error = outcome(written.getKey(), written.getValue());
+            RuntimeException error = outcome(written.getKey(), written.getValue(), byPartition.get(written.getKey()));
             if (error != null && (failure == null || failure instanceof RetriableException)) {
                 failure = error;
             }
         }
-        if (failure != null) {
-            throw failure;
-        }
+        finish(failure);
     }
 
     /** The committed progress of every open partition, for Connect to commit to its own consumer group. */
@@ -104,6 +126,7 @@ final class SinkTaskHandler implements AutoCloseable {
         return offsets;
     }
 
+    /** Closes every producer at the same time, within {@link #CLOSE_TIMEOUT} together, then the rest. */
     @Override
     public void close() {
         writerThreads.shutdownNow();
@@ -112,23 +135,31 @@ final class SinkTaskHandler implements AutoCloseable {
         writers.close();
     }
 
+    private void finish(RuntimeException failure) {
+        if (failure == null) {
+            transients.succeeded();
+            return;
+        }
+        if (failure instanceof RetriableException retriable) {
+            context.timeout(RETRY_BACKOFF_MS);
+            throw transients.failed(retriable);
+        }
+        throw failure;
+    }
+
     /** What a partition's write ended in, handled on the task's thread: null, or the error the task throws. */
-    private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write) {
+    private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write, List<SinkRecord> batch) {
         try {
             write.join();
+            reestablisher.written(partition);
             return null;
         } catch (CompletionException wrapped) {
             Throwable e = wrapped.getCause();
-            if (e instanceof PartitionWriter.Fenced fenced) {
-                log.warn("{}: its records stay for the new owner to write", fenced.getMessage());
-                closeWriter(partition);
+            if (e instanceof WriterErrors.Fenced || e instanceof WriterErrors.BrokenProducer) {
+                PartitionWriter lost = open.remove(partition);
+                closeInParallel(List.of(lost));
+                reestablisher.reestablish(partition, batch, (ConnectException) e).ifPresent(w -> open.put(partition, w));
                 return null;
-            }
-            if (e instanceof PartitionWriter.BrokenProducer broken) {
-                log.warn("Recreating the producer of {} after: {}", partition, broken.getCause().toString());
-                open(List.of(partition));
-                return new RetriableException("The producer of " + partition + " was recreated; the batch is"
-                        + " delivered again and written from the committed progress", broken);
             }
             if (e instanceof RuntimeException runtime) {
                 return runtime;
@@ -137,25 +168,24 @@ final class SinkTaskHandler implements AutoCloseable {
         }
     }
 
-    private void restore(List<PartitionWriter> created) {
-        if (created.isEmpty()) {
+    private static void closeInParallel(List<PartitionWriter> writers) {
+        if (writers.isEmpty()) {
             return;
         }
-        Map<String, PartitionWriter> byGroup = created.stream()
-                .collect(Collectors.toMap(PartitionWriter::group, w -> w));
-        Map<String, Long> committed = progress.read(Set.copyOf(byGroup.keySet()));
-        Map<TopicPartition, Long> seek = new HashMap<>();
-        open.forEach((partition, writer) -> {
-            Long next = committed.get(writer.group());
-            if (next != null && byGroup.containsKey(writer.group())) {
-                writer.restored(next);
-                seek.put(partition, next);
+        List<Thread> closing = new ArrayList<>();
+        for (PartitionWriter writer : writers) {
+            Thread thread = new Thread(() -> writer.close(CLOSE_TIMEOUT), "quarantine-sink-close-" + writer.source());
+            thread.setDaemon(true);
+            thread.start();
+            closing.add(thread);
+        }
+        long deadline = System.nanoTime() + CLOSE_TIMEOUT.toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
+        try {
+            for (Thread thread : closing) {
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             }
-        });
-        log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the worker's"
-                + " own offsets", created.size(), seek.size(), seek);
-        if (!seek.isEmpty()) {
-            context.offset(seek);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -166,12 +196,5 @@ final class SinkTaskHandler implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    private void closeWriter(TopicPartition partition) {
-        PartitionWriter writer = open.remove(partition);
-        if (writer != null) {
-            writer.close();
-        }
     }
 }

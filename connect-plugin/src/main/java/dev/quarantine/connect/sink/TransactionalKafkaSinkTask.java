@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -22,20 +23,27 @@ public class TransactionalKafkaSinkTask extends SinkTask {
         return Version.get();
     }
 
+    /**
+     * Builds the parts that can fail on bad settings (the converters) first, then the clients: a converter whose
+     * configure() throws leaves no admin client or producer behind.
+     */
     @Override
     public void start(Map<String, String> props) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(props);
-        String progressTopic = config.progressTopic().orElseThrow();
-        ProgressStore progress = new ProgressStore(config.adminConfigs(), progressTopic, config.progressReadTimeout());
+        RecordConverter converter = new RecordConverter(config.topicFormat(), config.keyConverter(),
+                config.valueConverter(), config.headerConverter());
         Optional<DeadLetters> deadLetters = config.tolerance() == TransactionalSinkConfig.Tolerance.ALL
                 ? Optional.of(new DeadLetters(config.dlqTopic().orElseThrow(), config.dlqPayloadMaxBytes(),
                         config.dlqContextHeaders(), config.connectorName(), config.taskId()))
                 : Optional.empty();
-        RecordConverter converter = new RecordConverter(config.topicFormat(), config.keyConverter(),
-                config.valueConverter(), config.headerConverter());
         SinkMetrics metrics = new SinkMetrics(context.pluginMetrics());
-        handler = new SinkTaskHandler(context,
-                new WriterFactory(config, converter, deadLetters, metrics, progress), progress);
+        String progressTopic = config.progressTopic().orElseThrow();
+        ProgressStore progress = new ProgressStore(config.adminConfigs(), progressTopic, config.progressReadTimeout());
+        WriteSetup setup = new WriteSetup(converter, deadLetters, metrics,
+                new DeadLetterBreaker(config.dlqMaxRatio(), config.dlqWindowRecords()), progress.progressPartition(),
+                config.transactionRetries());
+        handler = new SinkTaskHandler(context, new WriterFactory(config, setup), progress,
+                new TransientFailures(config.transientErrorsTimeout(), Clock.systemUTC()));
     }
 
     @Override
