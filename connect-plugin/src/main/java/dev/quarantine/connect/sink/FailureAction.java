@@ -13,6 +13,8 @@ import dev.quarantine.txn.SendErrors;
  * <tr><td>ProducerFencedException, InvalidProducerEpochException</td><td>FENCED: re-establish the partition</td></tr>
  * <tr><td>SendErrors RECORD</td><td>POISON: dead-letter the record</td></tr>
  * <tr><td>SendErrors RETRIABLE or ABORTABLE</td><td>RETRY: abort, write the batch again</td></tr>
+ * <tr><td>a plain KafkaException without a cause (what the other records of a produce batch get when one of them
+ *     was invalid)</td><td>RETRY: collateral damage, judged by the record that caused it</td></tr>
  * <tr><td>SendErrors FATAL (authorization, unsupported version, ...)</td><td>FATAL: abort, fail the task</td></tr>
  * </table>
  *
@@ -29,6 +31,9 @@ enum FailureAction {
         Throwable e = SendErrors.unwrap(error);
         while (e.getClass() == KafkaException.class && e.getCause() != null) {
             e = SendErrors.unwrap(e.getCause());
+        }
+        if (e.getClass() == KafkaException.class) {
+            return RETRY;
         }
         return switch (SendErrors.classify(e)) {
             case RECORD -> POISON;
