@@ -55,7 +55,7 @@ final class WriterFactory implements AutoCloseable {
         Producer<byte[], byte[]> given = producers.apply(configs);
         TxnSendProducer<byte[], byte[]> producer = given == null
                 ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer())
-                : TxnSendProducer.wrap(given, configs);
+                : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer());
         try {
             producer.initTransactions();
         } catch (KafkaException e) {

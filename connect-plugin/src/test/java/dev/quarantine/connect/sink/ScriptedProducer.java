@@ -26,7 +26,7 @@ import dev.quarantine.txn.TxnSendProducer;
  * (their callbacks fail at commit time, as a produce response would, and the commit then fails in the transaction
  * manager's "error state"). What committed is {@link #history()}.
  */
-final class ScriptedProducer extends MockProducer<byte[], byte[]> {
+class ScriptedProducer extends MockProducer<byte[], byte[]> {
 
     final Deque<RuntimeException> commitFailures = new ArrayDeque<>();
     Function<ProducerRecord<byte[], byte[]>, RuntimeException> broker = record -> null;

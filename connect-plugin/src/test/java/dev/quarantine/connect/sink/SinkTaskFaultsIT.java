@@ -11,10 +11,15 @@ import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -154,6 +159,38 @@ class SinkTaskFaultsIT {
             assertThat(text(letter.value())).isEqualTo("data-error");
             assertThat(header(letter, DeadLetterHeaders.VALUE_ENCODING)).isEqualTo("bytes");
         });
+    }
+
+    @Test
+    void closesAllPartitionProducersAtTheSameTimeOnStop() {
+        int partitions = 6;
+        CountDownLatch allClosing = new CountDownLatch(partitions);
+        List<Boolean> sawAllClosing = Collections.synchronizedList(new ArrayList<>());
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(config());
+        ProgressStore progress = new ProgressStore(config.adminConfigs(), dlq, Duration.ofSeconds(30));
+        WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), config.keyConverter(),
+                config.valueConverter(), config.headerConverter()), Optional.empty(),
+                new SinkMetrics(new TestPluginMetrics()), new DeadLetterBreaker(1.0, 10), progress.progressPartition(), 3);
+        WriterFactory writers = new WriterFactory(config, setup, configs -> new ScriptedProducer() {
+            @Override
+            public void close(Duration timeout) {
+                allClosing.countDown();
+                try {
+                    sawAllClosing.add(allClosing.await(timeout.toMillis(), TimeUnit.MILLISECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                super.close(timeout);
+            }
+        });
+        SinkTaskHandler handler = new SinkTaskHandler(new FakeSinkTaskContext(), writers, progress,
+                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
+        handler.open(IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(source, p)).toList());
+
+        handler.close();
+
+        assertThat(sawAllClosing).as("each close saw every other close under way").hasSize(partitions)
+                .containsOnly(true);
     }
 
     private Map<String, String> config(String... overrides) {
