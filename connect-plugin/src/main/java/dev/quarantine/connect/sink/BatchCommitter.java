@@ -84,9 +84,7 @@ final class BatchCommitter {
         }
         Optional<TransactionAttempt.Failure> fatal = attempt.first(FailureAction.FATAL);
         if (fatal.isPresent() || FailureAction.of(e) == FailureAction.FATAL) {
-            SinkRecord record = fatal.map(f -> find(records, f.offset())).orElseGet(attempt::current);
-            WriterErrors.FatalWrite failure = new WriterErrors.FatalWrite(record,
-                    setup.converter().targetTopic(record), fatal.map(TransactionAttempt.Failure::error).orElse(e));
+            RuntimeException failure = fatal(fatal, e, attempt, records);
             abortQuietly(failure);
             throw failure;
         }
@@ -96,6 +94,17 @@ final class BatchCommitter {
             retryOrHandBack(records, e);
         }
         return rejected;
+    }
+
+    /** The task's error for a fatal failure: of the record's dead letter, or of the record (or the attempt). */
+    private ConnectException fatal(Optional<TransactionAttempt.Failure> fatal, RuntimeException e,
+                                   TransactionAttempt attempt, List<SinkRecord> records) {
+        SinkRecord record = fatal.map(f -> find(records, f.offset())).orElseGet(attempt::current);
+        Throwable cause = fatal.map(TransactionAttempt.Failure::error).orElse(e);
+        if (fatal.isPresent() && fatal.get().deadLetter()) {
+            return new WriterErrors.DeadLetterFailed(record, setup.deadLetters().orElseThrow().topic(), cause);
+        }
+        return new WriterErrors.FatalWrite(record, setup.converter().targetTopic(record), cause);
     }
 
     private void retryOrHandBack(List<SinkRecord> records, RuntimeException e) {

@@ -88,9 +88,11 @@ final class Reestablisher {
                 + " again from there", cause.getMessage());
         PartitionWriter writer = writers.create(partition);
         try {
-            long next = restore(List.of(writer)).getOrDefault(partition, batch.get(0).originalKafkaOffset());
-            writer.restored(next);
-            context.offset(partition, next);
+            if (!restore(List.of(writer)).containsKey(partition)) {
+                // never committed: the batch is the partition's first, delivered again from its first record
+                writer.restored(batch.get(0).originalKafkaOffset());
+                context.offset(partition, batch.get(0).originalKafkaOffset());
+            }
             return Optional.of(writer);
         } catch (RuntimeException e) {
             writer.close(SinkTaskHandler.CLOSE_TIMEOUT);

@@ -39,8 +39,8 @@ final class TransactionAttempt {
     private int written;
     private int deadLettered;
 
-    /** A record (by source offset) whose send, or dead letter, failed, and why. */
-    record Failure(long offset, Throwable error) {
+    /** A record (by source offset) whose send, or dead letter ({@code deadLetter}), failed, and why. */
+    record Failure(long offset, Throwable error, boolean deadLetter) {
     }
 
     TransactionAttempt(TopicPartition source, TargetProducer producer, WriteSetup setup, List<SinkRecord> records,
@@ -75,11 +75,17 @@ final class TransactionAttempt {
 
     /** After a failure: the lowest source offset whose record or dead letter failed with {@code action}. */
     Optional<Failure> first(FailureAction action) {
-        return records.stream().map(r -> r.originalKafkaOffset())
-                .flatMap(offset -> Optional.ofNullable(deadLetterErrors.getOrDefault(offset, recordErrors.get(offset)))
-                        .filter(error -> FailureAction.of(error) == action)
-                        .map(error -> new Failure(offset, error)).stream())
+        return records.stream().map(SinkRecord::originalKafkaOffset).flatMap(offset -> failure(offset).stream())
+                .filter(failure -> FailureAction.of(failure.error()) == action)
                 .findFirst();
+    }
+
+    private Optional<Failure> failure(long offset) {
+        Exception deadLetter = deadLetterErrors.get(offset);
+        if (deadLetter != null) {
+            return Optional.of(new Failure(offset, deadLetter, true));
+        }
+        return Optional.ofNullable(recordErrors.get(offset)).map(error -> new Failure(offset, error, false));
     }
 
     /** The record being sent when the attempt threw, or the first of the batch once all were sent. */
