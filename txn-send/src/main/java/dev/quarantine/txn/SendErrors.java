@@ -10,6 +10,7 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
@@ -87,10 +88,16 @@ public final class SendErrors {
         return category;
     }
 
-    /** Whether {@code error} or one of its causes is ProducerFencedException or InvalidProducerEpochException. */
+    /**
+     * Whether {@code error} or one of its causes says the producer lost its transaction to someone else:
+     * ProducerFencedException, InvalidProducerEpochException, or InvalidTxnStateException (the broker's transaction
+     * verification rejects a produce whose transaction the coordinator already ended, after a fence or a timeout).
+     * The producer cannot go on; a new one, after {@code initTransactions()}, can.
+     */
     public static boolean isFencing(Throwable error) {
         for (Throwable e = error; e != null; e = e.getCause()) {
-            if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException) {
+            if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException
+                    || e instanceof InvalidTxnStateException) {
                 return true;
             }
         }

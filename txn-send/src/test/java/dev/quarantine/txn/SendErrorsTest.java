@@ -50,6 +50,8 @@ class SendErrorsTest {
         assertThat(SendErrors.isFencing(new KafkaException("error state",
                 new org.apache.kafka.common.errors.InvalidProducerEpochException("x")))).isTrue();
         assertThat(SendErrors.isFencing(new ProducerFencedException("x"))).isTrue();
+        assertThat(SendErrors.isFencing(new KafkaException("error state",
+                new org.apache.kafka.common.errors.InvalidTxnStateException("ended by the coordinator")))).isTrue();
         assertThat(SendErrors.isFencing(new KafkaException("x", new TimeoutException("x")))).isFalse();
     }
 

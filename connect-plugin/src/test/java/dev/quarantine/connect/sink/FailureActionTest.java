@@ -24,6 +24,8 @@ class FailureActionTest {
         assertThat(FailureAction.of(new ProducerFencedException("x"))).isEqualTo(FailureAction.FENCED);
         assertThat(FailureAction.of(new KafkaException(ERROR_STATE, new InvalidProducerEpochException("x"))))
                 .isEqualTo(FailureAction.FENCED);
+        assertThat(FailureAction.of(new org.apache.kafka.common.errors.InvalidTxnStateException("ended")))
+                .as("the coordinator ended the transaction after a fence").isEqualTo(FailureAction.FENCED);
     }
 
     @Test
