@@ -83,6 +83,31 @@ class SinkTaskFaultsIT {
     }
 
     @Test
+    void twoLiveInstancesFencingEachOtherWriteEveryRecordOnceUntilConnectRevokesOne() {
+        FakeSinkTaskContext first = new FakeSinkTaskContext();
+        FakeSinkTaskContext second = new FakeSinkTaskContext();
+        first.assigned.add(partition);
+        second.assigned.add(partition);
+        TransactionalKafkaSinkTask zombie = start(first, config());
+        zombie.open(List.of(partition));
+        zombie.put(records(source, 0, 0, 10));
+        TransactionalKafkaSinkTask owner = start(second, config());
+        owner.open(List.of(partition)); // fences the zombie
+
+        zombie.put(records(source, 0, 10, 20)); // fenced: re-established (fencing the owner), sought back
+        zombie.put(records(source, 0, first.seeks.get(partition), 20));
+        owner.put(records(source, 0, 10, 20)); // fenced: re-established, sought to the zombie's progress
+        owner.put(records(source, 0, second.seeks.get(partition), 30));
+        first.assigned.clear(); // the rebalance reaches the zombie
+        zombie.put(records(source, 0, 20, 30));
+
+        assertThat(values(committed(kafka, target)))
+                .containsExactlyElementsOf(IntStream.range(0, 30).mapToObj(i -> "v" + i).toList());
+        assertThat(owner.preCommit(Map.of()).get(partition).offset()).isEqualTo(30);
+        assertThat(zombie.preCommit(Map.of())).as("the zombie closed the partition").isEmpty();
+    }
+
+    @Test
     void truncatesADeadLetterLargerThanTheTargetProducersMaxRequestSize() {
         TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
                 "target.producer.max.request.size", "20000"));
