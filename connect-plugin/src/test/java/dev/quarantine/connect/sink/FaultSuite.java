@@ -37,7 +37,7 @@ final class FaultSuite {
 
     static final String PLUGIN = TransactionalKafkaSinkConnector.class.getName();
     static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    static final Duration LANDED = Duration.ofSeconds(180);
+    static final Duration LANDED = Duration.ofSeconds(Long.getLong("quarantine.faults.wait.seconds", 180));
 
     private FaultSuite() {
     }
