@@ -63,29 +63,38 @@ final class Reestablisher {
         return seek;
     }
 
-    /** A batch of the partition committed: its count of fences in a row starts again. */
-    void written(TopicPartition partition) {
-        fencesInARow.remove(partition);
-    }
-
-    /**
-     * After the partition's writer was fenced (or broke) writing {@code batch}: a new writer from the committed
-     * progress, the consumer sought to it; or empty when Connect no longer assigns the partition to this task.
-     */
-    Optional<PartitionWriter> reestablish(TopicPartition partition, List<SinkRecord> batch, ConnectException cause) {
-        if (!context.assignment().contains(partition)) {
-            log.info("{}; the partition is no longer assigned to this task, its new owner writes it",
-                    cause.getMessage());
-            return Optional.empty();
-        }
+    private void countFence(TopicPartition partition, ConnectException cause) {
         int fences = fencesInARow.merge(partition, 1, Integer::sum);
         if (fences > MAX_FENCES_IN_A_ROW) {
             throw new ConnectException("The producer of " + partition + " was fenced " + fences + " times in a row:"
                     + " another running instance writes the same partition with the same transactional ids. Give"
                     + " each connector its own " + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG, cause);
         }
+    }
+
+    /** A batch of the partition committed: its count of fences in a row starts again. */
+    void written(TopicPartition partition) {
+        fencesInARow.remove(partition);
+    }
+
+    /**
+     * A new writer for a partition from its committed progress, the consumer sought to it so that {@code batch} is
+     * delivered again; or empty when Connect no longer assigns the partition to this task. {@code cause} is the
+     * fencing that lost the old writer, or empty when there is none (an earlier re-establishment failed).
+     */
+    Optional<PartitionWriter> reestablish(TopicPartition partition, List<SinkRecord> batch,
+                                          Optional<ConnectException> cause) {
+        String why = cause.map(ConnectException::getMessage)
+                .orElse("The partition " + partition + " has no writer (not opened, or its re-establishment failed)");
+        if (!context.assignment().contains(partition)) {
+            log.info("{}; the partition is no longer assigned to this task, its new owner writes it", why);
+            return Optional.empty();
+        }
+        if (cause.isPresent()) {
+            countFence(partition, cause.get());
+        }
         log.warn("{}; re-establishing the partition: a new producer, its progress read again, the batch delivered"
-                + " again from there", cause.getMessage());
+                + " again from there", why);
         PartitionWriter writer = writers.create(partition);
         try {
             if (!restore(List.of(writer)).containsKey(partition)) {

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -98,11 +99,11 @@ final class SinkTaskHandler implements AutoCloseable {
             byPartition.computeIfAbsent(source, p -> new ArrayList<>()).add(record);
         }
         Map<TopicPartition, CompletableFuture<Void>> running = new LinkedHashMap<>();
+        Map<TopicPartition, Optional<ConnectException>> lost = new LinkedHashMap<>();
         byPartition.forEach((partition, batch) -> {
             PartitionWriter writer = open.get(partition);
             if (writer == null) {
-                log.warn("Skipping {} records of {}: this task does not own the partition (not opened, or closed"
-                        + " because Connect revoked it)", batch.size(), partition);
+                lost.put(partition, Optional.empty());
             } else {
                 Executor executor = byPartition.size() == 1 ? Runnable::run : writerThreads;
                 running.put(partition, CompletableFuture.runAsync(() -> writer.write(batch), executor));
@@ -110,10 +111,11 @@ final class SinkTaskHandler implements AutoCloseable {
         });
         RuntimeException failure = null;
         for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {
-            RuntimeException error = outcome(written.getKey(), written.getValue(), byPartition.get(written.getKey()));
-            if (error != null && (failure == null || failure instanceof RetriableException)) {
-                failure = error;
-            }
+            failure = worse(failure, outcome(written.getKey(), written.getValue(), lost));
+        }
+        for (Map.Entry<TopicPartition, Optional<ConnectException>> partition : lost.entrySet()) {
+            failure = worse(failure, reestablish(partition.getKey(), byPartition.get(partition.getKey()),
+                    partition.getValue()));
         }
         finish(failure);
     }
@@ -147,8 +149,12 @@ final class SinkTaskHandler implements AutoCloseable {
         throw failure;
     }
 
-    /** What a partition's write ended in, handled on the task's thread: null, or the error the task throws. */
-    private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write, List<SinkRecord> batch) {
+    /**
+     * What a partition's write ended in, handled on the task's thread: null, or the error the task throws. A fenced
+     * or broken writer is closed and its partition goes into {@code lost}, to be re-established.
+     */
+    private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write,
+                                     Map<TopicPartition, Optional<ConnectException>> lost) {
         try {
             write.join();
             reestablisher.written(partition);
@@ -156,9 +162,8 @@ final class SinkTaskHandler implements AutoCloseable {
         } catch (CompletionException wrapped) {
             Throwable e = wrapped.getCause();
             if (e instanceof WriterErrors.Fenced || e instanceof WriterErrors.BrokenProducer) {
-                PartitionWriter lost = open.remove(partition);
-                closeInParallel(List.of(lost));
-                reestablisher.reestablish(partition, batch, (ConnectException) e).ifPresent(w -> open.put(partition, w));
+                closeInParallel(List.of(open.remove(partition)));
+                lost.put(partition, Optional.of((ConnectException) e));
                 return null;
             }
             if (e instanceof RuntimeException runtime) {
@@ -166,6 +171,26 @@ final class SinkTaskHandler implements AutoCloseable {
             }
             throw wrapped;
         }
+    }
+
+    /**
+     * A partition without a writer: fenced just now ({@code cause}), or left without one by a re-establishment that
+     * failed. Re-established while Connect assigns it to this task; returns the error if that fails.
+     */
+    private RuntimeException reestablish(TopicPartition partition, List<SinkRecord> batch,
+                                         Optional<ConnectException> cause) {
+        try {
+            reestablisher.reestablish(partition, batch, cause).ifPresent(writer -> open.put(partition, writer));
+            return null;
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    /** The error the put throws of two: a fatal one wins over a retriable one, the first over a later one. */
+    private static RuntimeException worse(RuntimeException first, RuntimeException second) {
+        return first == null || (first instanceof RetriableException && second != null
+                && !(second instanceof RetriableException)) ? second : first;
     }
 
     private static void closeInParallel(List<PartitionWriter> writers) {

@@ -12,7 +12,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 
+import dev.quarantine.txn.SendErrors;
 import dev.quarantine.txn.TxnSendProducer;
 
 /**
@@ -60,6 +62,10 @@ final class WriterFactory implements AutoCloseable {
             producer.initTransactions();
         } catch (KafkaException e) {
             producer.close(Duration.ZERO);
+            if (SendErrors.isTransient(e)) {
+                throw new RetriableException("Could not initialize the transactional producer " + transactionalId
+                        + " of " + source + " on the target cluster in time; trying again", e);
+            }
             throw new ConnectException("Could not initialize the transactional producer " + transactionalId
                     + " of " + source + " on the target cluster" + (e instanceof AuthorizationException
                     ? ": the target producer's principal needs WRITE and DESCRIBE on transactional ids starting with "

@@ -20,10 +20,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
@@ -187,16 +189,40 @@ class SinkTaskFaultsIT {
     }
 
     @Test
+    void keepsTryingToReestablishAFencedPartitionWhoseNewProducerFailedAtFirst() {
+        List<ScriptedProducer> producers = new ArrayList<>();
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        SinkTaskHandler handler = handler(context, configs -> {
+            ScriptedProducer producer = new ScriptedProducer();
+            if (producers.size() == 1) {
+                producer.initTransactionException = new org.apache.kafka.common.errors.TimeoutException("coordinator");
+            }
+            producers.add(producer);
+            return producer;
+        });
+        handler.open(List.of(partition));
+        handler.put(records(source, 0, 0, 5));
+        producers.get(0).fenceProducer();
+
+        assertThatThrownBy(() -> handler.put(records(source, 0, 5, 10))).isInstanceOf(RetriableException.class)
+                .hasMessageContaining("Could not initialize the transactional producer");
+        handler.put(records(source, 0, 5, 10)); // delivered again: the partition is re-established, sought back
+        handler.put(records(source, 0, context.seeks.get(partition), 10));
+        handler.close();
+
+        assertThat(producers).hasSize(3);
+        assertThat(producers.get(0).history()).hasSize(5);
+        assertThat(producers.get(2).history()).extracting(r -> text(r.value()))
+                .containsExactly("v5", "v6", "v7", "v8", "v9");
+    }
+
+    @Test
     void closesAllPartitionProducersAtTheSameTimeOnStop() {
         int partitions = 6;
         CountDownLatch allClosing = new CountDownLatch(partitions);
         List<Boolean> sawAllClosing = Collections.synchronizedList(new ArrayList<>());
-        TransactionalSinkConfig config = TransactionalSinkConfig.parse(config());
-        ProgressStore progress = new ProgressStore(config.adminConfigs(), dlq, Duration.ofSeconds(30));
-        WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), config.keyConverter(),
-                config.valueConverter(), config.headerConverter()), Optional.empty(),
-                new SinkMetrics(new TestPluginMetrics()), new DeadLetterBreaker(1.0, 10), progress.progressPartition(), 3);
-        WriterFactory writers = new WriterFactory(config, setup, configs -> new ScriptedProducer() {
+        SinkTaskHandler handler = handler(new FakeSinkTaskContext(), configs -> new ScriptedProducer() {
             @Override
             public void close(Duration timeout) {
                 allClosing.countDown();
@@ -208,14 +234,24 @@ class SinkTaskFaultsIT {
                 super.close(timeout);
             }
         });
-        SinkTaskHandler handler = new SinkTaskHandler(new FakeSinkTaskContext(), writers, progress,
-                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
         handler.open(IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(source, p)).toList());
 
         handler.close();
 
         assertThat(sawAllClosing).as("each close saw every other close under way").hasSize(partitions)
                 .containsOnly(true);
+    }
+
+    /** A handler over the real broker for progress, whose writers' producers {@code producers} builds. */
+    private SinkTaskHandler handler(FakeSinkTaskContext context,
+                                    Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(config());
+        ProgressStore progress = new ProgressStore(config.adminConfigs(), dlq, Duration.ofSeconds(30));
+        WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), config.keyConverter(),
+                config.valueConverter(), config.headerConverter()), Optional.empty(),
+                new SinkMetrics(new TestPluginMetrics()), new DeadLetterBreaker(1.0, 10), progress.progressPartition(), 3);
+        return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), progress,
+                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
     }
 
     private Map<String, String> config(String... overrides) {
