@@ -102,6 +102,7 @@ final class Reestablisher {
                 writer.restored(batch.get(0).originalKafkaOffset());
                 context.offset(partition, batch.get(0).originalKafkaOffset());
             }
+            writers.metrics().reestablished();
             return Optional.of(writer);
         } catch (RuntimeException e) {
             writer.close(SinkTaskHandler.CLOSE_TIMEOUT);

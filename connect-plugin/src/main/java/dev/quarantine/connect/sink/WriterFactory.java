@@ -40,6 +40,10 @@ final class WriterFactory implements AutoCloseable {
         this.producers = producers;
     }
 
+    SinkMetrics metrics() {
+        return setup.metrics();
+    }
+
     /** The transactional id, and progress group, of a source partition. */
     static String transactionalId(String prefix, TopicPartition source) {
         return prefix + "." + source.topic() + "-" + source.partition();

@@ -82,6 +82,7 @@ class SinkTaskFaultsIT {
         assertThat(values(committed(kafka, target)))
                 .containsExactlyElementsOf(IntStream.range(0, 30).mapToObj(i -> "v" + i).toList());
         assertThat(task.preCommit(Map.of()).get(partition).offset()).isEqualTo(30);
+        assertThat(context.metrics.value("partitions-reestablished-total")).isEqualTo(1.0);
     }
 
     @Test
