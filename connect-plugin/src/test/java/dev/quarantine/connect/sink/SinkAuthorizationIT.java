@@ -33,10 +33,10 @@ import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 
 /**
- * Write permission on the target topic missing: a broker with Kafka's StandardAuthorizer that allows everything
- * without ACLs, and a DENY WRITE ACL for the (anonymous) connector on the target topic, Describe still allowed. The
- * task fails at once with a message naming the record and the ACL to check, never retrying forever, and copies
- * everything once after the ACL is removed and the task restarted.
+ * Write permission missing: a broker with Kafka's StandardAuthorizer that allows everything without ACLs, and on
+ * the target topic (or the DLQ) ACLs that allow the (anonymous) connector everything but WRITE. The task fails at
+ * once with a message naming the record (or its dead letter's topic) and the ACL to check, never retrying forever,
+ * and copies everything once after the ACLs are removed and the task restarted.
  */
 class SinkAuthorizationIT {
 
@@ -62,15 +62,37 @@ class SinkAuthorizationIT {
     }
 
     @Test
+    void failsTheTaskNamingTheDeadLetterTopicWhenWritingItIsDeniedAndCopiesOnceItIsGranted() throws Exception {
+        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "dlqdenied");
+        List<AclBinding> denyWrite = denyWrite(topics.dlq());
+        produce(kafka, topics.source(), 0, 300, i -> i == 150 ? new byte[50_000] : value("id=" + i));
+        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+                "target.producer.max.request.size", "20000"));
+
+        JsonNode failed = connect.awaitFailedTask(topics.name(), LANDED);
+
+        assertThat(failed.path("trace").asText())
+                .containsPattern("The dead letter of " + topics.source() + "-\\d@\\d+ cannot be written to"
+                        + " dead-letter topic " + topics.dlq())
+                .contains("TopicAuthorizationException");
+        allow(denyWrite);
+        connect.restartConnector(topics.name());
+        connect.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
+        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
+             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+            target.awaitAtLeast(299, LANDED);
+            dlq.awaitAtLeast(1, LANDED);
+            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
+                    IntStream.range(0, 300).filter(i -> i != 150).boxed().collect(Collectors.toSet()), Set.of(150));
+        }
+        connect.deleteConnector(topics.name());
+    }
+
+    @Test
     void failsTheTaskNamingTheRecordAndTheAclWhenWritingTheTargetIsDeniedAndCopiesOnceItIsGranted()
             throws Exception {
         FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "denied");
-        AclBinding denyWrite = new AclBinding(new ResourcePattern(ResourceType.TOPIC, topics.target(),
-                PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.WRITE,
-                AclPermissionType.DENY));
-        try (Admin admin = kafka.admin()) {
-            admin.createAcls(List.of(denyWrite)).all().get(30, TimeUnit.SECONDS);
-        }
+        List<AclBinding> denyWrite = denyWrite(topics.target());
         produce(kafka, topics.source(), 0, 300, i -> value("id=" + i));
         connect.createConnector(topics.name(), connectorConfig(kafka, topics));
 
@@ -81,9 +103,7 @@ class SinkAuthorizationIT {
                 .contains("TopicAuthorizationException")
                 .contains("Check the ACLs of the target producer's principal (WRITE and DESCRIBE on topic "
                         + topics.target());
-        try (Admin admin = kafka.admin()) {
-            admin.deleteAcls(List.of(denyWrite.toFilter())).all().get(30, TimeUnit.SECONDS);
-        }
+        allow(denyWrite);
         connect.restartConnector(topics.name());
         connect.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
         try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
@@ -93,5 +113,28 @@ class SinkAuthorizationIT {
                     IntStream.range(0, 300).boxed().collect(Collectors.toSet()), Set.of());
         }
         connect.deleteConnector(topics.name());
+    }
+
+    /**
+     * Everything but WRITE on {@code topic} for the anonymous principal: an ALLOW ALL (an ACL on a topic ends
+     * allow.everyone.if.no.acl.found for it) and a DENY WRITE, which wins.
+     */
+    private static List<AclBinding> denyWrite(String topic) throws Exception {
+        ResourcePattern pattern = new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL);
+        List<AclBinding> acls = List.of(
+                new AclBinding(pattern, new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.ALL,
+                        AclPermissionType.ALLOW)),
+                new AclBinding(pattern, new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.WRITE,
+                        AclPermissionType.DENY)));
+        try (Admin admin = kafka.admin()) {
+            admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
+        }
+        return acls;
+    }
+
+    private static void allow(List<AclBinding> acls) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            admin.deleteAcls(acls.stream().map(AclBinding::toFilter).toList()).all().get(30, TimeUnit.SECONDS);
+        }
     }
 }

@@ -129,6 +129,37 @@ class SinkTaskFaultsIT {
     }
 
     @Test
+    void stopsNamingTheDeadLetterTopicWhenNotEvenAMinimalDeadLetterFitsIt() {
+        kafka.createTopic(dlq + ".tiny", 1, Map.of("max.message.bytes", "600"));
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+                "dlq.topic.name", dlq + ".tiny", "progress.topic.name", dlq,
+                "target.producer.max.request.size", "2000"));
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 3);
+        batch.set(1, sinkRecord(source, 0, 1, "k1", new byte[5000], System.currentTimeMillis()));
+
+        assertThatThrownBy(() -> task.put(batch))
+                .hasMessageContaining("dead letter of " + source + "-0@1")
+                .hasMessageContaining("dead-letter topic " + dlq + ".tiny")
+                .hasMessageContaining("RecordTooLargeException");
+        assertThat(committed(kafka, target)).as("nothing of the failed batch commits").isEmpty();
+    }
+
+    @Test
+    void stopsNamingTheDeadLetterTopicWhenItDoesNotExist() {
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+                "dlq.topic.name", dlq + ".missing", "progress.topic.name", dlq,
+                "target.producer.max.request.size", "2000"));
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 3);
+        batch.set(1, sinkRecord(source, 0, 1, "k1", new byte[5000], System.currentTimeMillis()));
+
+        assertThatThrownBy(() -> task.put(batch))
+                .hasMessageContaining("dead-letter topic " + dlq + ".missing")
+                .hasMessageContaining("UnknownTopicOrPartitionException");
+    }
+
+    @Test
     void stopsNamingTheRecordWhenATransformLeftItWithoutATopicAndLeavesNoTransactionOpen() {
         TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config());
         task.open(List.of(partition));
