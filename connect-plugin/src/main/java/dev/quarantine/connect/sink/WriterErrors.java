@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -15,6 +16,15 @@ final class WriterErrors {
     private static String describe(Throwable cause) {
         Throwable e = SendErrors.unwrap(cause);
         return e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+
+    private static boolean isAuthorization(Throwable cause) {
+        for (Throwable e = cause; e != null; e = e.getCause()) {
+            if (e instanceof AuthorizationException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -68,10 +78,12 @@ final class WriterErrors {
     static final class FatalWrite extends ConnectException {
         FatalWrite(SinkRecord record, String targetTopic, Throwable cause) {
             super("Record " + Coordinates.of(record) + " cannot be written to " + targetTopic + ": "
-                    + describe(cause) + ". The task stops: retrying or dead-lettering does not help. Check the ACLs"
-                    + " of the target producer's principal (WRITE and DESCRIBE on topic " + targetTopic
+                    + describe(cause) + ". The task stops: retrying or dead-lettering does not help. "
+                    + (isAuthorization(cause)
+                    ? "Check the ACLs of the target producer's principal (WRITE and DESCRIBE on topic " + targetTopic
                     + ", WRITE on the transactional ids of " + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG
-                    + ") and its target.producer.* settings", cause);
+                    + ") and its security settings (target.producer.*)"
+                    : "Check the target cluster's version and the target.producer.* settings"), cause);
         }
     }
 
