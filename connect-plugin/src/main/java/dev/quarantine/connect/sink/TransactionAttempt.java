@@ -60,7 +60,7 @@ final class TransactionAttempt {
             send(record);
         }
         sending = null;
-        setup.breaker().admit(outcomes);
+        askBreaker();
         long next = records.get(records.size() - 1).originalKafkaOffset() + 1;
         long start = System.nanoTime();
         producer.commit(setup.progressPartition(), next, "source=" + source);
@@ -71,6 +71,19 @@ final class TransactionAttempt {
                     next - 1, deadLettered);
         }
         return next;
+    }
+
+    /** Counts the batch's outcomes; fails the batch (and the task) when too many of them were dead-lettered. */
+    private void askBreaker() {
+        for (String outcome : outcomes) {
+            if (outcome == null) {
+                setup.breaker().written();
+            } else {
+                setup.breaker().deadLettered(outcome).ifPresent(trip -> {
+                    throw new WriterErrors.BreakerTripped(trip);
+                });
+            }
+        }
     }
 
     /** After a failure: the lowest source offset whose record or dead letter failed with {@code action}. */

@@ -12,6 +12,8 @@ import org.apache.kafka.connect.sink.SinkTask;
 import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.HeaderConverter;
 
+import dev.quarantine.txn.DeadLetterBreaker;
+
 /**
  * The task of {@link TransactionalKafkaSinkConnector}: parses its config, builds its collaborators and hands every
  * call to {@link SinkTaskHandler}.
@@ -47,7 +49,7 @@ public class TransactionalKafkaSinkTask extends SinkTask {
         RecordConverter converter = new RecordConverter(config.topicFormat(), targetTopics, keyConverter,
                 valueConverter, headerConverter);
         WriteSetup setup = new WriteSetup(converter, deadLetters, metrics,
-                new DeadLetterBreaker(config.dlqMaxRatio(), config.dlqWindowRecords()), progress.progressPartition(),
+                new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.progressPartition(),
                 config.transactionRetries());
         handler = new SinkTaskHandler(context, new WriterFactory(config, setup), progress, targetTopics,
                 new TransientFailures(config.transientErrorsTimeout(), Clock.systemUTC()));

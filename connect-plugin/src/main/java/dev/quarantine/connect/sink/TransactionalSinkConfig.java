@@ -184,7 +184,8 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final String DLQ_WINDOW_RECORDS_CONFIG = "dlq.window.records";
     public static final int DLQ_WINDOW_RECORDS_DEFAULT = 1000;
     public static final String DLQ_WINDOW_RECORDS_DOC = "How many of a task's most recent records the breaker of "
-            + "dlq.max.ratio looks at. It judges only once that many records were written or dead-lettered.";
+            + "dlq.max.ratio looks at. Records not yet seen count as written, so a few poison records at the start do"
+            + " not trip it.";
 
     /** Set by the connector on each task's config: the task's number, for dead-letter headers and client ids. */
     static final String TASK_ID_CONFIG = "quarantine.task.id";

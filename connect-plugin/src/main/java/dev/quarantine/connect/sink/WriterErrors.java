@@ -5,6 +5,7 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
+import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.SendErrors;
 
 /** What writing a partition's batch can end in besides success; each message names the record or the setting. */
@@ -93,6 +94,22 @@ final class WriterErrors {
             super("Record " + Coordinates.of(record) + " has no topic after the connector's transforms (an SMT set"
                     + " it to null), so " + TransactionalSinkConfig.TARGET_TOPIC_FORMAT_CONFIG + " cannot name its"
                     + " target; check the transforms of the connector");
+        }
+    }
+
+    /**
+     * Too many of the task's latest records were dead-lettered ({@code dlq.max.ratio}): that is a broken target, not
+     * poison, and the task stops instead of draining good records into the dead-letter topic.
+     */
+    static final class BreakerTripped extends ConnectException {
+        BreakerTripped(DeadLetterBreaker.Trip trip) {
+            super(trip.deadLetters() + " of the last " + trip.window() + " records of this task were dead-lettered,"
+                    + " more than " + TransactionalSinkConfig.DLQ_MAX_RATIO_CONFIG + "=" + trip.maxRatio() + "; most"
+                    + " of them (" + trip.mostCommon().getValue() + ") failed with " + trip.mostCommon().getKey()
+                    + ". That looks like a broken target (a deleted or misconfigured topic), not poison records, so"
+                    + " the task stops instead of draining good records into the dead-letter topic. Fix the target"
+                    + " and restart the task, or raise " + TransactionalSinkConfig.DLQ_MAX_RATIO_CONFIG
+                    + " (1.0 turns this check off)");
         }
     }
 }

@@ -22,6 +22,7 @@ import org.apache.kafka.connect.errors.RetriableException;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.txn.DeadLetterBreaker;
 
 /** The writer and its parts (attempt, committer, isolator, classification) over a scripted MockProducer. */
 class PartitionWriterTest {
@@ -142,7 +143,7 @@ class PartitionWriterTest {
 
     private WriteSetup setup(RecordConverter converter, int retries) {
         return new WriteSetup(converter, Optional.of(new DeadLetters("dlq", 1_000_000, true, "sink", "0")),
-                new SinkMetrics(metrics), new DeadLetterBreaker(1.0, 100), PROGRESS, retries);
+                new SinkMetrics(metrics), new DeadLetterBreaker(100, 1.0), PROGRESS, retries);
     }
 
     private static List<String> values(List<ProducerRecord<byte[], byte[]>> records) {

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /** The task against a real broker, without a worker, under the faults of issue 9 that need no worker. */
@@ -286,7 +287,7 @@ class SinkTaskFaultsIT {
                 new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), Optional.empty(),
-                new SinkMetrics(new TestPluginMetrics()), new DeadLetterBreaker(1.0, 10), store.progressPartition(), 3);
+                new SinkMetrics(new TestPluginMetrics()), new DeadLetterBreaker(10, 1.0), store.progressPartition(), 3);
         return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
                 new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
     }
