@@ -10,6 +10,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.streams.StreamsConfig;
 
+import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
 
 /**

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.quarantine.streams.HandlerDecisions.Decision;
 import dev.quarantine.txn.DeadLetter;
+import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
 import dev.quarantine.txn.ErrorClassMetrics;
 import dev.quarantine.txn.SendErrorCategory;
@@ -204,10 +205,11 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
     private boolean tripsBreaker(Optional<StreamsTxnSendProducer> producer, Exception exception, String topic,
                                  ErrorHandlerContext context) {
         String errorClass = SendErrors.unwrap(exception).getClass().getSimpleName();
-        Optional<String> tripped = producer.flatMap(p -> p.breaker().deadLettered(errorClass));
-        tripped.ifPresent(why -> log.error("Failing instead of dead-lettering the output to {} of input {}: {}. That"
-                + " is not a few poison records: check the output topics and their settings, or raise {} (1.0 turns"
-                + " this off)", topic, input(context), why, DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG));
+        Optional<DeadLetterBreaker.Trip> tripped = producer.flatMap(p -> p.breaker().deadLettered(errorClass));
+        tripped.ifPresent(trip -> log.error("Failing instead of dead-lettering the output to {} of input {}: {}, more"
+                + " than {} of them. That is not a few poison records: check the output topics and their settings, or"
+                + " raise {} (1.0 turns this off)", topic, input(context), trip.describe("outputs"), trip.maxRatio(),
+                DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG));
         return tripped.isPresent();
     }
 

@@ -16,6 +16,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.ErrorClassMetrics;
 import dev.quarantine.txn.TxnSendOption;
 import dev.quarantine.txn.TxnSendProducer;

@@ -41,6 +41,15 @@ public final class DeadLetterHeaders {
     /** {@code false}, or the parts cut to fit the dead-letter size limit: {@code key}, {@code value}, {@code headers}. */
     public static final String PAYLOAD_TRUNCATED = "__quarantine.payload.truncated";
 
+    /**
+     * How the key of a dead letter was encoded when the target converters failed on it (Connect only):
+     * {@code bytes} (as delivered), {@code string} (a String, UTF-8) or {@code connect-values} (Connect's
+     * {@code Values.convertToString}, UTF-8). Absent when the converters succeeded (the key is the target bytes).
+     */
+    public static final String KEY_ENCODING = "__quarantine.key.encoding";
+    /** Like {@link #KEY_ENCODING}, for the value. */
+    public static final String VALUE_ENCODING = "__quarantine.value.encoding";
+
     private DeadLetterHeaders() {
     }
 

@@ -10,6 +10,7 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
@@ -85,6 +86,32 @@ public final class SendErrors {
             return SendErrorCategory.FATAL;
         }
         return category;
+    }
+
+    /**
+     * Whether {@code error} or one of its causes says the producer lost its transaction to someone else:
+     * ProducerFencedException, InvalidProducerEpochException, or InvalidTxnStateException (the broker's transaction
+     * verification rejects a produce whose transaction the coordinator already ended, after a fence or a timeout).
+     * The producer cannot go on; a new one, after {@code initTransactions()}, can.
+     */
+    public static boolean isFencing(Throwable error) {
+        for (Throwable e = error; e != null; e = e.getCause()) {
+            if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException
+                    || e instanceof InvalidTxnStateException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code error} or one of its causes is RETRIABLE (see the table): a transient failure. */
+    public static boolean isTransient(Throwable error) {
+        for (Throwable e = error; e != null; e = e.getCause()) {
+            if (classify(e) == SendErrorCategory.RETRIABLE) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The exception inside ExecutionException / CompletionException wrappers. */

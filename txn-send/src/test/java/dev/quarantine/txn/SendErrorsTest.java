@@ -46,6 +46,26 @@ class SendErrorsTest {
     }
 
     @Test
+    void fencingIsFoundAnywhereInTheCauseChain() {
+        assertThat(SendErrors.isFencing(new KafkaException("error state",
+                new org.apache.kafka.common.errors.InvalidProducerEpochException("x")))).isTrue();
+        assertThat(SendErrors.isFencing(new ProducerFencedException("x"))).isTrue();
+        assertThat(SendErrors.isFencing(new KafkaException("error state",
+                new org.apache.kafka.common.errors.InvalidTxnStateException("ended by the coordinator")))).isTrue();
+        assertThat(SendErrors.isFencing(new KafkaException("x", new TimeoutException("x")))).isFalse();
+    }
+
+    @Test
+    void aFailureWrappingATimeoutIsTransientOneWrappingARecordErrorIsNot() {
+        assertThat(SendErrors.isTransient(new RuntimeException("schema registry",
+                new org.apache.kafka.common.errors.NetworkException("x")))).isTrue();
+        assertThat(SendErrors.isTransient(new TimeoutException("x"))).isTrue();
+        assertThat(SendErrors.isTransient(new RuntimeException("bad data", new SerializationException("x"))))
+                .isFalse();
+        assertThat(SendErrors.isTransient(new IllegalArgumentException("x"))).isFalse();
+    }
+
+    @Test
     void looksThroughExecutionExceptions() {
         assertThat(SendErrors.classify(new ExecutionException(new RecordTooLargeException("x"))))
                 .isEqualTo(SendErrorCategory.RECORD);

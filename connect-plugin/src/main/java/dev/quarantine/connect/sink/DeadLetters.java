@@ -32,25 +32,37 @@ final class DeadLetters {
     }
 
     /**
+     * Builds the dead letter within {@code acceptedBytes}, the largest record the sending producer accepts for the
+     * dead-letter topic ({@link TargetProducer#maxRecordBytes}) and within {@code dlq.payload.max.bytes}.
+     *
      * @param record    the input record
-     * @param converted its target record, or null when conversion failed (then the key and value are kept only if
-     *                  they arrived as bytes)
+     * @param converted its target record, or null when the target converters failed on it: then the key, value and
+     *                  headers are the input's in the fallback encoding of {@link PayloadFallback}, named by the
+     *                  {@code __quarantine.key.encoding} and {@code __quarantine.value.encoding} headers
      * @param error     why it was rejected
+     * @throws org.apache.kafka.common.errors.RecordTooLargeException when not even a minimal dead letter fits
      */
     ProducerRecord<byte[], byte[]> build(SinkRecord record, ProducerRecord<byte[], byte[]> converted, String targetTopic,
-                                         Throwable error) {
-        byte[] key = converted != null ? converted.key() : bytesOrNull(record.key());
-        byte[] value = converted != null ? converted.value() : bytesOrNull(record.value());
-        Header[] headers = converted != null ? converted.headers().toArray() : new Header[0];
-        DeadLetter letter = DeadLetter.of(key, value, headers, error)
-                .source(record.originalTopic(), record.originalKafkaPartition(), record.originalKafkaOffset())
+                                         Throwable error, int acceptedBytes) {
+        DeadLetter letter = converted != null
+                ? DeadLetter.of(converted.key(), converted.value(), converted.headers().toArray(), error)
+                : fallback(record, error);
+        letter.source(record.originalTopic(), record.originalKafkaPartition(), record.originalKafkaOffset())
                 .target(targetTopic, record.kafkaPartition())
                 .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, connectorName)
                 .context(DeadLetterHeaders.CONNECT_TASK_ID, taskId)
                 .context(DeadLetterHeaders.CONNECT_STAGE, STAGE)
                 .context(DeadLetterHeaders.CONNECT_EXECUTING_CLASS, TransactionalKafkaSinkTask.class.getName());
-        ProducerRecord<byte[], byte[]> built = builder.build(letter);
+        ProducerRecord<byte[], byte[]> built = builder.build(letter, acceptedBytes);
         return contextHeaders ? built : withoutConnectHeaders(built);
+    }
+
+    private static DeadLetter fallback(SinkRecord record, Throwable error) {
+        PayloadFallback.Encoded key = PayloadFallback.encode(record.keySchema(), record.key());
+        PayloadFallback.Encoded value = PayloadFallback.encode(record.valueSchema(), record.value());
+        return DeadLetter.of(key.bytes(), value.bytes(), PayloadFallback.headers(record), error)
+                .context(DeadLetterHeaders.KEY_ENCODING, key.encoding())
+                .context(DeadLetterHeaders.VALUE_ENCODING, value.encoding());
     }
 
     private static ProducerRecord<byte[], byte[]> withoutConnectHeaders(ProducerRecord<byte[], byte[]> record) {
@@ -62,9 +74,5 @@ final class DeadLetters {
         }
         return new ProducerRecord<>(record.topic(), record.partition(), record.timestamp(), record.key(),
                 record.value(), headers);
-    }
-
-    private static byte[] bytesOrNull(Object data) {
-        return data instanceof byte[] bytes ? bytes : null;
     }
 }

@@ -1,13 +1,15 @@
 package dev.quarantine.connect.sink;
 
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.HeaderConverter;
+
+import dev.quarantine.txn.SendErrors;
 
 /**
  * Turns a {@link SinkRecord} back into the bytes of a target record: topic from {@code target.topic.format}, the
@@ -41,6 +43,10 @@ final class RecordConverter implements AutoCloseable {
      *
      * @throws SerializationException when a converter cannot turn the record into bytes (a record problem: it is
      *                                dead-lettered with the converter's exception as cause)
+     * @throws RetriableException     when a converter failed transiently (Connect's RetriableException, or a
+     *                                RETRIABLE cause such as a schema registry timeout, see
+     *                                {@link SendErrors#isTransient}): the batch is written again later, the record is
+     *                                not poison
      */
     synchronized ProducerRecord<byte[], byte[]> convert(SinkRecord record) {
         String topic = targetTopic(record);
@@ -54,10 +60,20 @@ final class RecordConverter implements AutoCloseable {
             byte[] value = valueConverter.fromConnectData(topic, headers, record.valueSchema(), record.value());
             Integer partition = targetTopics.partition(topic, record.kafkaPartition(), key); // target.partition.mapping
             return new ProducerRecord<>(topic, partition, record.timestamp(), key, value, headers);
+        } catch (RetriableException e) {
+            throw transientFailure(record, e);
         } catch (RuntimeException e) {
+            if (SendErrors.isTransient(e)) {
+                throw transientFailure(record, e);
+            }
             throw new SerializationException("The target converters could not turn the record into bytes for "
                     + topic + ": " + e.getClass().getName(), e);
         }
+    }
+
+    private static RetriableException transientFailure(SinkRecord record, RuntimeException e) {
+        return new RetriableException("The target converters failed transiently on " + Coordinates.of(record) + " ("
+                + e.getClass().getName() + "); the batch is written again", e);
     }
 
     @Override

@@ -14,7 +14,7 @@ import org.apache.kafka.common.metrics.stats.Rate;
 /**
  * The task's metrics, registered through {@code SinkTaskContext.pluginMetrics()} (Connect adds the connector and
  * task tags): records written, records dead-lettered by error class, transactions committed and aborted, commit
- * latency.
+ * latency, partitions re-established after their producer was fenced.
  */
 final class SinkMetrics {
 
@@ -23,6 +23,7 @@ final class SinkMetrics {
     private final Sensor committed;
     private final Sensor aborted;
     private final Sensor commitLatency;
+    private final Sensor reestablished;
     private final Map<String, Sensor> deadLettered = new ConcurrentHashMap<>();
 
     SinkMetrics(PluginMetrics metrics) {
@@ -30,6 +31,8 @@ final class SinkMetrics {
         this.written = counter("records-written", "records written to the target topics");
         this.committed = counter("transactions-committed", "transactions committed");
         this.aborted = counter("transactions-aborted", "transactions aborted (and retried or handed back)");
+        this.reestablished = counter("partitions-reestablished", "partitions re-established (a new producer, the"
+                + " progress read again) after their producer was fenced or broke");
         this.commitLatency = metrics.addSensor("commit-latency");
         commitLatency.add(metrics.metricName("commit-latency-avg", "average time to commit a transaction, in ms",
                 new LinkedHashMap<>()), new Avg());
@@ -53,6 +56,10 @@ final class SinkMetrics {
 
     void aborted() {
         aborted.record();
+    }
+
+    void reestablished() {
+        reestablished.record();
     }
 
     private Sensor deadLetterSensor(String errorClass) {

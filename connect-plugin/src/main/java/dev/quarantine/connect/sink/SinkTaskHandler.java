@@ -1,21 +1,25 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -25,49 +29,65 @@ import org.slf4j.LoggerFactory;
 /**
  * What a {@link TransactionalKafkaSinkTask} does, without Connect: one {@link PartitionWriter} per assigned source
  * partition, created when the partition is opened (its producer's initTransactions fences the previous owner and
- * completes its last transaction), its progress read back from the target cluster and handed to the worker's
- * consumer as the position to resume from, and reported back in {@link #preCommit()} so Connect's consumer lag stays
+ * completes its last transaction), registered once its progress is read back from the target cluster, the worker's
+ * consumer sought to that progress, and reported back in {@link #preCommit()} so Connect's consumer lag stays
  * meaningful.
+ *
+ * <p>Ownership is never given up silently: a writer whose producer was fenced (or broken) is re-established (see
+ * {@link Reestablisher}) as long as Connect still assigns the partition to this task. A partition that truly moved
+ * is closed by the rebalance that moved it.
  */
 final class SinkTaskHandler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SinkTaskHandler.class);
+    /** Within Connect's default task.shutdown.graceful.timeout.ms (5 s), for all producers at once. */
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(4);
+    private static final long RETRY_BACKOFF_MS = 1_000;
 
     private final SinkTaskContext context;
     private final WriterFactory writers;
     private final ProgressStore progress;
     private final TargetTopics targetTopics;
+    private final TransientFailures transients;
+    private final Reestablisher reestablisher;
     private final Map<TopicPartition, PartitionWriter> open = new HashMap<>();
     private final ExecutorService writerThreads = Executors.newCachedThreadPool(daemonThreads());
 
     SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress,
-                    TargetTopics targetTopics) {
+                    TargetTopics targetTopics, TransientFailures transients) {
         this.context = context;
         this.writers = writers;
         this.progress = progress;
         this.targetTopics = targetTopics;
+        this.transients = transients;
+        this.reestablisher = new Reestablisher(context, writers, progress);
     }
 
     /** Creates the partitions' writers (fencing their previous owners) and seeks to their committed progress. */
     void open(Collection<TopicPartition> partitions) {
-        Map<TopicPartition, PartitionWriter> created = new LinkedHashMap<>();
+        close(partitions);
+        List<PartitionWriter> created = new ArrayList<>();
         try {
-            for (TopicPartition partition : partitions) {
-                closeWriter(partition);
-                created.put(partition, writers.create(partition));
-            }
-            restore(created);
+            partitions.forEach(partition -> created.add(writers.create(partition)));
+            Map<TopicPartition, Long> seek = reestablisher.restore(created);
+            log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the"
+                    + " worker's own offsets", created.size(), seek.size(), seek);
         } catch (RuntimeException e) {
-            // a writer whose progress is unknown must never be registered: it would write a redelivered batch
-            // again from its first record (duplicates). Close them all; the task fails with the read's error.
-            created.values().forEach(PartitionWriter::close);
+            closeInParallel(created);
             throw e;
         }
-        open.putAll(created);
+        created.forEach(writer -> open.put(writer.source(), writer));
     }
 
     void close(Collection<TopicPartition> partitions) {
-        partitions.forEach(this::closeWriter);
+        List<PartitionWriter> closing = new ArrayList<>();
+        partitions.forEach(partition -> {
+            PartitionWriter writer = open.remove(partition);
+            if (writer != null) {
+                closing.add(writer);
+            }
+        });
+        closeInParallel(closing);
     }
 
     /**
@@ -82,11 +102,11 @@ final class SinkTaskHandler implements AutoCloseable {
             byPartition.computeIfAbsent(source, p -> new ArrayList<>()).add(record);
         }
         Map<TopicPartition, CompletableFuture<Void>> running = new LinkedHashMap<>();
+        Map<TopicPartition, Optional<ConnectException>> lost = new LinkedHashMap<>();
         byPartition.forEach((partition, batch) -> {
             PartitionWriter writer = open.get(partition);
             if (writer == null) {
-                log.warn("Skipping {} records of {}: this task instance does not own the partition (fenced by its"
-                        + " new owner, or not opened)", batch.size(), partition);
+                lost.put(partition, Optional.empty());
             } else {
                 Executor executor = byPartition.size() == 1 ? Runnable::run : writerThreads;
                 running.put(partition, CompletableFuture.runAsync(() -> writer.write(batch), executor));
@@ -95,14 +115,13 @@ final class SinkTaskHandler implements AutoCloseable {
         requireProgressTopicAfterFailures(running);
         RuntimeException failure = null;
         for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {
-            RuntimeException error = outcome(written.getKey(), written.getValue());
-            if (error != null && (failure == null || failure instanceof RetriableException)) {
-                failure = error;
-            }
+            failure = worse(failure, outcome(written.getKey(), written.getValue(), lost));
         }
-        if (failure != null) {
-            throw failure;
+        for (Map.Entry<TopicPartition, Optional<ConnectException>> partition : lost.entrySet()) {
+            failure = worse(failure, reestablish(partition.getKey(), byPartition.get(partition.getKey()),
+                    partition.getValue()));
         }
+        finish(failure);
     }
 
     /**
@@ -125,6 +144,7 @@ final class SinkTaskHandler implements AutoCloseable {
         return offsets;
     }
 
+    /** Closes every producer at the same time, within {@link #CLOSE_TIMEOUT} together, then the rest. */
     @Override
     public void close() {
         writerThreads.shutdownNow();
@@ -134,23 +154,34 @@ final class SinkTaskHandler implements AutoCloseable {
         writers.close();
     }
 
-    /** What a partition's write ended in, handled on the task's thread: null, or the error the task throws. */
-    private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write) {
+    private void finish(RuntimeException failure) {
+        if (failure == null) {
+            transients.succeeded();
+            return;
+        }
+        if (failure instanceof RetriableException retriable) {
+            context.timeout(RETRY_BACKOFF_MS);
+            throw transients.failed(retriable);
+        }
+        throw failure;
+    }
+
+    /**
+     * What a partition's write ended in, handled on the task's thread: null, or the error the task throws. A fenced
+     * or broken writer is closed and its partition goes into {@code lost}, to be re-established.
+     */
+    private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write,
+                                     Map<TopicPartition, Optional<ConnectException>> lost) {
         try {
             write.join();
+            reestablisher.written(partition);
             return null;
         } catch (CompletionException wrapped) {
             Throwable e = wrapped.getCause();
-            if (e instanceof PartitionWriter.Fenced fenced) {
-                log.warn("{}: its records stay for the new owner to write", fenced.getMessage());
-                closeWriter(partition);
+            if (e instanceof WriterErrors.Fenced || e instanceof WriterErrors.BrokenProducer) {
+                closeInParallel(List.of(open.remove(partition)));
+                lost.put(partition, Optional.of((ConnectException) e));
                 return null;
-            }
-            if (e instanceof PartitionWriter.BrokenProducer broken) {
-                log.warn("Recreating the producer of {} after: {}", partition, broken.getCause().toString());
-                open(List.of(partition));
-                return new RetriableException("The producer of " + partition + " was recreated; the batch is"
-                        + " delivered again and written from the committed progress", broken);
             }
             if (e instanceof RuntimeException runtime) {
                 return runtime;
@@ -159,25 +190,44 @@ final class SinkTaskHandler implements AutoCloseable {
         }
     }
 
-    private void restore(Map<TopicPartition, PartitionWriter> created) {
-        if (created.isEmpty()) {
+    /**
+     * A partition without a writer: fenced just now ({@code cause}), or left without one by a re-establishment that
+     * failed. Re-established while Connect assigns it to this task; returns the error if that fails.
+     */
+    private RuntimeException reestablish(TopicPartition partition, List<SinkRecord> batch,
+                                         Optional<ConnectException> cause) {
+        try {
+            reestablisher.reestablish(partition, batch, cause).ifPresent(writer -> open.put(partition, writer));
+            return null;
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    /** The error the put throws of two: a fatal one wins over a retriable one, the first over a later one. */
+    private static RuntimeException worse(RuntimeException first, RuntimeException second) {
+        return first == null || (first instanceof RetriableException && second != null
+                && !(second instanceof RetriableException)) ? second : first;
+    }
+
+    private static void closeInParallel(List<PartitionWriter> writers) {
+        if (writers.isEmpty()) {
             return;
         }
-        Map<String, TopicPartition> byGroup = new LinkedHashMap<>();
-        created.forEach((partition, writer) -> byGroup.put(writer.group(), partition));
-        Map<String, Long> committed = progress.read(byGroup);
-        Map<TopicPartition, Long> seek = new HashMap<>();
-        created.forEach((partition, writer) -> {
-            Long next = committed.get(writer.group());
-            if (next != null) {
-                writer.restored(next);
-                seek.put(partition, next);
+        List<Thread> closing = new ArrayList<>();
+        for (PartitionWriter writer : writers) {
+            Thread thread = new Thread(() -> writer.close(CLOSE_TIMEOUT), "quarantine-sink-close-" + writer.source());
+            thread.setDaemon(true);
+            thread.start();
+            closing.add(thread);
+        }
+        long deadline = System.nanoTime() + CLOSE_TIMEOUT.toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
+        try {
+            for (Thread thread : closing) {
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             }
-        });
-        log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the worker's"
-                + " own offsets", created.size(), seek.size(), seek);
-        if (!seek.isEmpty()) {
-            context.offset(seek);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -188,12 +238,5 @@ final class SinkTaskHandler implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    private void closeWriter(TopicPartition partition) {
-        PartitionWriter writer = open.remove(partition);
-        if (writer != null) {
-            writer.close();
-        }
     }
 }

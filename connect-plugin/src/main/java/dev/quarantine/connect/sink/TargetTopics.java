@@ -69,8 +69,8 @@ final class TargetTopics implements AutoCloseable {
         Map<String, String> unknown = new LinkedHashMap<>();
         Set<String> seen = new HashSet<>();
         for (SinkRecord record : records) {
-            if (!seen.add(record.topic())) {
-                continue;
+            if (record.topic() == null || !seen.add(record.topic())) {
+                continue; // a record an SMT left without a topic fails the task in its writer, naming the record
             }
             String target = format.targetTopic(record.topic());
             if (!partitions.containsKey(target) && !unknown.containsKey(target) && !recentlyMissing(target)) {

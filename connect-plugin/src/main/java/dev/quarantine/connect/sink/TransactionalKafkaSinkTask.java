@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -8,6 +9,10 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
+import org.apache.kafka.connect.storage.Converter;
+import org.apache.kafka.connect.storage.HeaderConverter;
+
+import dev.quarantine.txn.DeadLetterBreaker;
 
 /**
  * The task of {@link TransactionalKafkaSinkConnector}: parses its config, builds its collaborators and hands every
@@ -22,22 +27,32 @@ public class TransactionalKafkaSinkTask extends SinkTask {
         return Version.get();
     }
 
+    /**
+     * Builds the parts that can fail on bad settings (the converters) first, then the clients: a converter whose
+     * configure() throws leaves no admin client or producer behind.
+     */
     @Override
     public void start(Map<String, String> props) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(props);
-        ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
-                config.legacyProgressTopic(), config.progressReadTimeout());
-        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
-                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
+        Converter keyConverter = config.keyConverter();
+        Converter valueConverter = config.valueConverter();
+        HeaderConverter headerConverter = config.headerConverter();
         Optional<DeadLetters> deadLetters = config.tolerance() == TransactionalSinkConfig.Tolerance.ALL
                 ? Optional.of(new DeadLetters(config.dlqTopic().orElseThrow(), config.dlqPayloadMaxBytes(),
                         config.dlqContextHeaders(), config.connectorName(), config.taskId()))
                 : Optional.empty();
-        RecordConverter converter = new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
-                config.valueConverter(), config.headerConverter());
         SinkMetrics metrics = new SinkMetrics(context.pluginMetrics());
-        handler = new SinkTaskHandler(context,
-                new WriterFactory(config, converter, deadLetters, metrics, progress), progress, targetTopics);
+        ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
+                config.legacyProgressTopic(), config.progressReadTimeout());
+        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
+                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
+        RecordConverter converter = new RecordConverter(config.topicFormat(), targetTopics, keyConverter,
+                valueConverter, headerConverter);
+        WriteSetup setup = new WriteSetup(converter, deadLetters, metrics,
+                new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.progressPartition(),
+                config.transactionRetries());
+        handler = new SinkTaskHandler(context, new WriterFactory(config, setup), progress, targetTopics,
+                new TransientFailures(config.transientErrorsTimeout(), Clock.systemUTC()));
     }
 
     @Override

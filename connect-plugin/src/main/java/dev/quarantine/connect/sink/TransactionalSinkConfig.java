@@ -37,6 +37,7 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     static final String TRANSACTIONS_GROUP = "Transactions and progress";
     static final String CONVERTERS_GROUP = "Target converters";
     static final String TARGET_TOPICS_GROUP = "Target topics";
+    static final String FAULTS_GROUP = "Fault handling";
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -166,6 +167,26 @@ public final class TransactionalSinkConfig extends AbstractConfig {
             + " to read their committed progress from the target cluster (a transaction still being completed makes"
             + " the read wait). On timeout the task fails rather than guess a starting offset.";
 
+    public static final String TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG = "transient.errors.timeout.ms";
+    public static final long TRANSIENT_ERRORS_TIMEOUT_MS_DEFAULT = 300_000L;
+    public static final String TRANSIENT_ERRORS_TIMEOUT_MS_DOC = "How long writing may keep failing with transient"
+            + " errors (timeouts, an unavailable leader, a converter's schema registry outage) before the task"
+            + " fails. Until then each failed batch is handed back to the worker and delivered again a second later;"
+            + " such records are never dead-lettered.";
+
+    public static final String DLQ_MAX_RATIO_CONFIG = "dlq.max.ratio";
+    public static final double DLQ_MAX_RATIO_DEFAULT = 0.5;
+    public static final String DLQ_MAX_RATIO_DOC = "The breaker: when more than this share of the task's last "
+            + "dlq.window.records records were dead-lettered, the task fails with a message saying what most of them"
+            + " failed with, instead of draining the stream into the dead-letter topic (a deleted or misconfigured"
+            + " target topic makes every record look like poison). 1.0 turns the breaker off.";
+
+    public static final String DLQ_WINDOW_RECORDS_CONFIG = "dlq.window.records";
+    public static final int DLQ_WINDOW_RECORDS_DEFAULT = 1000;
+    public static final String DLQ_WINDOW_RECORDS_DOC = "How many of a task's most recent records the breaker of "
+            + "dlq.max.ratio looks at. Records not yet seen count as written, so a few poison records at the start do"
+            + " not trip it.";
+
     /** Set by the connector on each task's config: the task's number, for dead-letter headers and client ids. */
     static final String TASK_ID_CONFIG = "quarantine.task.id";
     /** The connector's name, as Connect passes it. */
@@ -238,6 +259,7 @@ public final class TransactionalSinkConfig extends AbstractConfig {
         def.define(PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG, Type.SHORT, PROGRESS_TOPIC_REPLICATION_FACTOR_DEFAULT,
                 Validators.REPLICATION_FACTOR, Importance.LOW, PROGRESS_TOPIC_REPLICATION_FACTOR_DOC,
                 TRANSACTIONS_GROUP, 100, Width.SHORT, "Progress topic replication factor");
+        defineFaultHandling(def);
         return def;
     }
 
@@ -256,6 +278,18 @@ public final class TransactionalSinkConfig extends AbstractConfig {
         def.define(TARGET_PARTITION_MAPPING_CONFIG, Type.STRING, TARGET_PARTITION_MAPPING_DEFAULT,
                 ConfigDef.CaseInsensitiveValidString.in("hash", "keep"), Importance.MEDIUM,
                 TARGET_PARTITION_MAPPING_DOC, TARGET_TOPICS_GROUP, ++order, Width.SHORT, "Target partition mapping");
+    }
+
+    private static void defineFaultHandling(ConfigDef def) {
+        int order = 0;
+        def.define(TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, Type.LONG, TRANSIENT_ERRORS_TIMEOUT_MS_DEFAULT,
+                ConfigDef.Range.atLeast(0), Importance.LOW, TRANSIENT_ERRORS_TIMEOUT_MS_DOC, FAULTS_GROUP, ++order,
+                Width.SHORT, "Transient errors timeout");
+        def.define(DLQ_MAX_RATIO_CONFIG, Type.DOUBLE, DLQ_MAX_RATIO_DEFAULT, ConfigDef.Range.between(0.0, 1.0),
+                Importance.MEDIUM, DLQ_MAX_RATIO_DOC, FAULTS_GROUP, ++order, Width.SHORT, "Dead-letter max ratio");
+        def.define(DLQ_WINDOW_RECORDS_CONFIG, Type.INT, DLQ_WINDOW_RECORDS_DEFAULT, ConfigDef.Range.between(1,
+                1_000_000), Importance.LOW, DLQ_WINDOW_RECORDS_DOC, FAULTS_GROUP, ++order, Width.SHORT,
+                "Dead-letter window records");
     }
 
     public String connectorName() {
@@ -400,5 +434,17 @@ public final class TransactionalSinkConfig extends AbstractConfig {
 
     private static Optional<String> nonEmpty(String value) {
         return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+
+    public Duration transientErrorsTimeout() {
+        return Duration.ofMillis(getLong(TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG));
+    }
+
+    public double dlqMaxRatio() {
+        return getDouble(DLQ_MAX_RATIO_CONFIG);
+    }
+
+    public int dlqWindowRecords() {
+        return getInt(DLQ_WINDOW_RECORDS_CONFIG);
     }
 }

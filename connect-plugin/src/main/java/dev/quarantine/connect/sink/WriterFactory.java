@@ -1,15 +1,20 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
+import java.util.function.Function;
 
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 
+import dev.quarantine.txn.SendErrors;
 import dev.quarantine.txn.TxnSendProducer;
 
 /**
@@ -20,18 +25,23 @@ import dev.quarantine.txn.TxnSendProducer;
 final class WriterFactory implements AutoCloseable {
 
     private final TransactionalSinkConfig config;
-    private final RecordConverter converter;
-    private final Optional<DeadLetters> deadLetters;
-    private final SinkMetrics metrics;
-    private final ProgressStore progress;
+    private final WriteSetup setup;
+    private final Function<Map<String, Object>, Producer<byte[], byte[]>> producers;
 
-    WriterFactory(TransactionalSinkConfig config, RecordConverter converter, Optional<DeadLetters> deadLetters,
-                  SinkMetrics metrics, ProgressStore progress) {
+    WriterFactory(TransactionalSinkConfig config, WriteSetup setup) {
+        this(config, setup, configs -> null);
+    }
+
+    /** For tests: {@code producers} builds the producer under each writer's TxnSendProducer from its configs. */
+    WriterFactory(TransactionalSinkConfig config, WriteSetup setup,
+                  Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
         this.config = config;
-        this.converter = converter;
-        this.deadLetters = deadLetters;
-        this.metrics = metrics;
-        this.progress = progress;
+        this.setup = setup;
+        this.producers = producers;
+    }
+
+    SinkMetrics metrics() {
+        return setup.metrics();
     }
 
     /** The transactional id, and progress group, of a source partition. */
@@ -48,21 +58,29 @@ final class WriterFactory implements AutoCloseable {
         // a partition's producer writes mostly one target partition and flushes at every commit: Kafka's 16 KiB
         // default would mean ~15 records per produce request; target.producer.batch.size overrides it
         configs.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        TxnSendProducer<byte[], byte[]> producer =
-                new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());
+        Producer<byte[], byte[]> given = producers.apply(configs);
+        TxnSendProducer<byte[], byte[]> producer = given == null
+                ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer())
+                : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer());
         try {
             producer.initTransactions();
         } catch (KafkaException e) {
-            producer.close(java.time.Duration.ZERO);
+            producer.close(Duration.ZERO);
+            if (SendErrors.isTransient(e)) {
+                throw new RetriableException("Could not initialize the transactional producer " + transactionalId
+                        + " of " + source + " on the target cluster in time; trying again", e);
+            }
             throw new ConnectException("Could not initialize the transactional producer " + transactionalId
-                    + " of " + source + " on the target cluster", e);
+                    + " of " + source + " on the target cluster" + (e instanceof AuthorizationException
+                    ? ": the target producer's principal needs WRITE and DESCRIBE on transactional ids starting with "
+                    + config.transactionalIdPrefix() + " (" + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG
+                    + ")" : ""), e);
         }
-        return new PartitionWriter(source, transactionalId, producer, progress.progressPartition(), converter,
-                deadLetters, metrics, config.transactionRetries());
+        return new PartitionWriter(source, new TargetProducer(producer, transactionalId), setup);
     }
 
     @Override
     public void close() {
-        converter.close();
+        setup.converter().close();
     }
 }

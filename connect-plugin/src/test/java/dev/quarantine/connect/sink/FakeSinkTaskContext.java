@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -8,10 +9,14 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
-/** A SinkTaskContext that records the offsets a task asks the worker to seek to. */
+/**
+ * A SinkTaskContext that records the offsets a task asks the worker to seek to, with an assignment the test sets
+ * (empty: as after Connect revoked everything).
+ */
 final class FakeSinkTaskContext implements SinkTaskContext {
 
     final Map<TopicPartition, Long> seeks = new HashMap<>();
+    final Set<TopicPartition> assigned = new HashSet<>();
     final TestPluginMetrics metrics = new TestPluginMetrics();
 
     @Override
@@ -35,7 +40,7 @@ final class FakeSinkTaskContext implements SinkTaskContext {
 
     @Override
     public Set<TopicPartition> assignment() {
-        return Set.of();
+        return Set.copyOf(assigned);
     }
 
     @Override

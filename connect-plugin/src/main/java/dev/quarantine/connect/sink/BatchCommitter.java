@@ -1,0 +1,146 @@
+package dev.quarantine.connect.sink;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongConsumer;
+
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.quarantine.txn.SendErrors;
+
+/**
+ * Commits a batch of one source partition in one transaction, deciding after each failed attempt, by
+ * {@link FailureAction}, what happens next:
+ *
+ * <table>
+ * <caption>After a failed attempt</caption>
+ * <tr><th>failure</th><th>then</th></tr>
+ * <tr><td>fenced (the attempt's error, or any of its records')</td><td>{@link WriterErrors.Fenced}, no abort (the
+ *     epoch is gone)</td></tr>
+ * <tr><td>the producer misused or closed (IllegalStateException)</td><td>{@link WriterErrors.BrokenProducer}</td></tr>
+ * <tr><td>our own verdict (strict-mode poison, dead letter failed, no topic, breaker, a transient converter failure)
+ *     </td><td>abort, rethrow</td></tr>
+ * <tr><td>a record, or the attempt, failed FATAL</td><td>abort, {@link WriterErrors.FatalWrite} naming it</td></tr>
+ * <tr><td>a record was rejected as POISON by the broker</td><td>abort, return it for isolation</td></tr>
+ * <tr><td>anything else (RETRY)</td><td>abort, try again; after {@code transaction.retries} attempts a
+ *     RetriableException hands the batch back to Connect</td></tr>
+ * </table>
+ */
+final class BatchCommitter {
+
+    private static final Logger log = LoggerFactory.getLogger(BatchCommitter.class);
+
+    private final TopicPartition source;
+    private final TargetProducer producer;
+    private final WriteSetup setup;
+    private final LongConsumer committed;
+    private int failures;
+
+    BatchCommitter(TopicPartition source, TargetProducer producer, WriteSetup setup, LongConsumer committed) {
+        this.source = source;
+        this.producer = producer;
+        this.setup = setup;
+        this.committed = committed;
+    }
+
+    /** Starts a new batch: the retry budget is per batch delivered by Connect. */
+    void newBatch() {
+        failures = 0;
+    }
+
+    /** Commits {@code records}; returns the first record the broker rejected (after aborting), or empty. */
+    Optional<TransactionAttempt.Failure> commit(List<SinkRecord> records, Map<Long, Throwable> poison) {
+        while (true) {
+            TransactionAttempt attempt = new TransactionAttempt(source, producer, setup, records, poison);
+            try {
+                committed.accept(attempt.run());
+                return Optional.empty();
+            } catch (RuntimeException e) {
+                Optional<TransactionAttempt.Failure> rejected = afterFailure(e, attempt, records);
+                if (rejected.isPresent()) {
+                    return rejected;
+                }
+            }
+        }
+    }
+
+    private Optional<TransactionAttempt.Failure> afterFailure(RuntimeException e, TransactionAttempt attempt,
+                                                              List<SinkRecord> records) {
+        if (SendErrors.isFencing(e) || attempt.first(FailureAction.FENCED).isPresent()) {
+            throw new WriterErrors.Fenced(source, e);
+        }
+        if (e instanceof IllegalStateException) {
+            throw new WriterErrors.BrokenProducer(source, e);
+        }
+        if (e instanceof ConnectException) {
+            abort(e);
+            throw e;
+        }
+        Optional<TransactionAttempt.Failure> fatal = attempt.first(FailureAction.FATAL);
+        if (fatal.isPresent() || FailureAction.of(e) == FailureAction.FATAL) {
+            RuntimeException failure = fatal(fatal, e, attempt, records);
+            abortQuietly(failure);
+            throw failure;
+        }
+        abort(e);
+        Optional<TransactionAttempt.Failure> rejected = attempt.first(FailureAction.POISON);
+        if (rejected.isEmpty()) {
+            retryOrHandBack(records, e);
+        }
+        return rejected;
+    }
+
+    /** The task's error for a fatal failure: of the record's dead letter, or of the record (or the attempt). */
+    private ConnectException fatal(Optional<TransactionAttempt.Failure> fatal, RuntimeException e,
+                                   TransactionAttempt attempt, List<SinkRecord> records) {
+        SinkRecord record = fatal.map(f -> find(records, f.offset())).orElseGet(attempt::current);
+        Throwable cause = fatal.map(TransactionAttempt.Failure::error).orElse(e);
+        if (fatal.isPresent() && fatal.get().deadLetter()) {
+            return new WriterErrors.DeadLetterFailed(record, setup.deadLetters().orElseThrow().topic(), cause);
+        }
+        return new WriterErrors.FatalWrite(record, setup.converter().targetTopic(record), cause);
+    }
+
+    private void retryOrHandBack(List<SinkRecord> records, RuntimeException e) {
+        if (++failures > setup.retries()) {
+            throw new RetriableException("Could not commit the batch of " + source + " (offsets "
+                    + records.get(0).originalKafkaOffset() + " to " + records.get(records.size() - 1)
+                    .originalKafkaOffset() + ") in " + failures + " attempts; the worker will deliver it again", e);
+        }
+        log.info("Transaction of {} failed and was aborted ({}); writing it again", source, e.getClass().getName());
+    }
+
+    private static SinkRecord find(List<SinkRecord> records, long offset) {
+        return records.stream().filter(r -> r.originalKafkaOffset() == offset).findFirst().orElseThrow();
+    }
+
+    /** Aborts the open transaction; a failed abort is attached to {@code cause} and leaves the producer broken. */
+    void abort(RuntimeException cause) {
+        try {
+            producer.abort();
+            setup.metrics().aborted();
+        } catch (RuntimeException abortFailure) {
+            cause.addSuppressed(abortFailure);
+            if (SendErrors.isFencing(abortFailure)) {
+                throw new WriterErrors.Fenced(source, cause);
+            }
+            throw new WriterErrors.BrokenProducer(source, cause);
+        }
+    }
+
+    /** Aborts before the task fails anyway: a failed abort is only attached to {@code cause}. */
+    private void abortQuietly(RuntimeException cause) {
+        try {
+            producer.abort();
+            setup.metrics().aborted();
+        } catch (RuntimeException abortFailure) {
+            cause.addSuppressed(abortFailure);
+        }
+    }
+}

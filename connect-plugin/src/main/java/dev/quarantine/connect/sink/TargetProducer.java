@@ -1,0 +1,63 @@
+package dev.quarantine.connect.sink;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+import dev.quarantine.txn.TxnSendOption;
+import dev.quarantine.txn.TxnSendProducer;
+
+/**
+ * The narrow part of a partition's transactional producer that writing a batch uses: begin, send leaving poison out
+ * ({@link TxnSendOption#IGNORE_SEND_ERRORS}), commit with the partition's progress, abort, and the largest record a
+ * dead letter may be. Tests build it over a {@code MockProducer} with {@link TxnSendProducer#wrap}.
+ */
+final class TargetProducer {
+
+    private final TxnSendProducer<byte[], byte[]> producer;
+    private final String transactionalId;
+
+    TargetProducer(TxnSendProducer<byte[], byte[]> producer, String transactionalId) {
+        this.producer = producer;
+        this.transactionalId = transactionalId;
+    }
+
+    /** The transactional id, also the group that holds the partition's progress. */
+    String transactionalId() {
+        return transactionalId;
+    }
+
+    void begin() {
+        producer.beginTransaction();
+    }
+
+    /** Sends with IGNORE_SEND_ERRORS: a record the up-front checks reject reaches {@code callback} at once. */
+    void send(ProducerRecord<byte[], byte[]> record, Callback callback) {
+        producer.send(record, callback, TxnSendOption.IGNORE_SEND_ERRORS);
+    }
+
+    /** The largest record (as the producer measures it) this producer sends to {@code topic}. */
+    int maxRecordBytes(String topic) {
+        return producer.maxRecordBytes(topic);
+    }
+
+    /** Adds the progress ({@code next} source offset) to the transaction and commits it. */
+    void commit(TopicPartition progressPartition, long next, String metadata) {
+        producer.sendOffsetsToTransaction(Map.of(progressPartition, new OffsetAndMetadata(next, metadata)),
+                new ConsumerGroupMetadata(transactionalId));
+        producer.commitTransaction();
+    }
+
+    void abort() {
+        producer.abortTransaction();
+    }
+
+    void close(Duration timeout) {
+        producer.close(timeout);
+    }
+}

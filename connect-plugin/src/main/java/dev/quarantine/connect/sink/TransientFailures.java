@@ -1,0 +1,47 @@
+package dev.quarantine.connect.sink;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+
+/**
+ * Bounds the retries of transient failures: a put that fails with a RetriableException is delivered again by
+ * Connect, but not forever. Once puts have kept failing for {@code transient.errors.timeout.ms} without one
+ * succeeding, the failure becomes fatal and the task stops, naming the last error.
+ */
+final class TransientFailures {
+
+    private final Duration timeout;
+    private final Clock clock;
+    private Instant failingSince;
+
+    TransientFailures(Duration timeout, Clock clock) {
+        this.timeout = timeout;
+        this.clock = clock;
+    }
+
+    /** A put succeeded: the budget starts again. */
+    void succeeded() {
+        failingSince = null;
+    }
+
+    /** A put failed transiently: returns what the task throws, the failure itself or, past the budget, a fatal one. */
+    RuntimeException failed(RetriableException failure) {
+        Instant now = clock.instant();
+        if (failingSince == null) {
+            failingSince = now;
+        }
+        Duration failing = Duration.between(failingSince, now);
+        if (failing.compareTo(timeout) <= 0) {
+            return failure;
+        }
+        return new ConnectException("Writing has kept failing with transient errors for " + failing.toSeconds()
+                + " s, longer than " + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + "="
+                + timeout.toMillis() + "; the task stops. The last error: " + failure.getMessage()
+                + ". Check the target cluster and converters, or raise "
+                + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, failure);
+    }
+}

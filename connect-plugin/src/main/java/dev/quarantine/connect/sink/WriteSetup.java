@@ -1,0 +1,15 @@
+package dev.quarantine.connect.sink;
+
+import java.util.Optional;
+
+import org.apache.kafka.common.TopicPartition;
+
+import dev.quarantine.txn.DeadLetterBreaker;
+
+/**
+ * What every partition's writer of a task shares: the converters, the dead letters (absent with
+ * {@code send.errors.tolerance=none}), the metrics, the breaker, where progress is committed and the retry budget.
+ */
+record WriteSetup(RecordConverter converter, Optional<DeadLetters> deadLetters, SinkMetrics metrics,
+                  DeadLetterBreaker breaker, TopicPartition progressPartition, int retries) {
+}

@@ -1,0 +1,152 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.bytes;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.connect.converters.ByteArrayConverter;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.txn.DeadLetterBreaker;
+
+/** The writer and its parts (attempt, committer, isolator, classification) over a scripted MockProducer. */
+class PartitionWriterTest {
+
+    private static final String GROUP = "sink.orders-0";
+    private static final TopicPartition SOURCE = new TopicPartition("orders", 0);
+    private static final TopicPartition PROGRESS = new TopicPartition("progress", 0);
+
+    private final ScriptedProducer producer = new ScriptedProducer();
+    private final TestPluginMetrics metrics = new TestPluginMetrics();
+
+    @Test
+    void commitsTheBatchAndItsProgressInOneTransaction() {
+        PartitionWriter writer = writer(3);
+
+        writer.write(records("orders", 0, 0, 3));
+
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
+        assertThat(producer.consumerGroupOffsetsHistory())
+                .containsExactly(Map.of(GROUP, Map.of(PROGRESS, new OffsetAndMetadata(3, "source=orders-0"))));
+        assertThat(writer.nextOffset()).hasValue(3);
+    }
+
+    @Test
+    void abortsAndWritesTheBatchAgainAfterATransientCommitFailure() {
+        producer.commitFailures.add(new TimeoutException("coordinator slow"));
+        PartitionWriter writer = writer(3);
+
+        writer.write(records("orders", 0, 0, 3));
+
+        assertThat(producer.aborts).isEqualTo(1);
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
+        assertThat(metrics.value("transactions-aborted-total")).isEqualTo(1.0);
+    }
+
+    @Test
+    void handsTheBatchBackToConnectOnceTheRetryBudgetIsSpent() {
+        for (int i = 0; i < 3; i++) {
+            producer.commitFailures.add(new TimeoutException("coordinator down"));
+        }
+        PartitionWriter writer = writer(2);
+
+        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isInstanceOf(RetriableException.class)
+                .hasMessageContaining("in 3 attempts");
+        assertThat(producer.history()).isEmpty();
+        assertThat(producer.aborts).isEqualTo(3);
+        assertThat(writer.nextOffset()).isEmpty();
+    }
+
+    @Test
+    void isolatesTheRecordTheBrokerRejectsAndDeadLettersItBetweenTheOthers() {
+        producer.broker = r -> "v2".equals(text(r.value())) && r.topic().startsWith("copy.")
+                ? new InvalidRecordException("compacted topic needs a key") : null;
+        PartitionWriter writer = writer(3);
+
+        writer.write(records("orders", 0, 0, 5));
+
+        assertThat(producer.history()).extracting(ProducerRecord::topic)
+                .containsExactly("copy.orders", "copy.orders", "dlq", "copy.orders", "copy.orders");
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3", "v4");
+        assertThat(writer.nextOffset()).hasValue(5);
+    }
+
+    @Test
+    void reportsFencingWithoutAbortingForTheTaskToReestablishThePartition() {
+        producer.commitFailures.add(new ProducerFencedException("a newer producer"));
+        PartitionWriter writer = writer(3);
+
+        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isInstanceOf(WriterErrors.Fenced.class)
+                .hasMessageContaining("orders-0");
+        assertThat(producer.aborts).isZero();
+    }
+
+    @Test
+    void stopsNamingTheRecordOnAnAuthorizationErrorAfterAbortingWithoutRetrying() {
+        producer.broker = r -> "v1".equals(text(r.value())) ? new TopicAuthorizationException("copy.orders") : null;
+        PartitionWriter writer = writer(3);
+
+        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isInstanceOf(WriterErrors.FatalWrite.class)
+                .hasMessageContaining("orders-0@1").hasMessageContaining("TopicAuthorizationException")
+                .hasMessageContaining("ACLs");
+        assertThat(producer.aborts).isEqualTo(1);
+        assertThat(producer.history()).isEmpty();
+    }
+
+    @Test
+    void skipsRecordsBelowTheCommittedProgress() {
+        PartitionWriter writer = writer(3);
+        writer.restored(2);
+
+        writer.write(records("orders", 0, 0, 4));
+
+        assertThat(values(producer.history())).containsExactly("v2", "v3");
+    }
+
+    @Test
+    void retriesATransientConverterFailureThroughConnectWithoutDeadLettering() {
+        PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP), setup(new RecordConverter(
+                new TopicFormat("copy.${topic}"), TestData.targetTopicsNeverSeen(), new ByteArrayConverter(),
+                new FaultyConverter(), new BytesOrStringHeaderConverter()), 3));
+        var batch = records("orders", 0, 0, 2);
+        batch.set(1, TestData.sinkRecord("orders", 0, 1, "k1", bytes("flaky-unit"), 1L));
+
+        assertThatThrownBy(() -> writer.write(batch)).isInstanceOf(RetriableException.class);
+        assertThatThrownBy(() -> writer.write(batch)).isInstanceOf(RetriableException.class);
+        writer.write(batch);
+
+        assertThat(producer.history()).extracting(ProducerRecord::topic).containsOnly("copy.orders").hasSize(2);
+        assertThat(producer.aborts).isEqualTo(2);
+    }
+
+    private PartitionWriter writer(int retries) {
+        RecordConverter converter = new RecordConverter(new TopicFormat("copy.${topic}"),
+                TestData.targetTopicsNeverSeen(), new ByteArrayConverter(), new ByteArrayConverter(),
+                new BytesOrStringHeaderConverter());
+        return new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter, retries));
+    }
+
+    private WriteSetup setup(RecordConverter converter, int retries) {
+        return new WriteSetup(converter, Optional.of(new DeadLetters("dlq", 1_000_000, true, "sink", "0")),
+                new SinkMetrics(metrics), new DeadLetterBreaker(100, 1.0), PROGRESS, retries);
+    }
+
+    private static List<String> values(List<ProducerRecord<byte[], byte[]>> records) {
+        return records.stream().map(r -> text(r.value())).toList();
+    }
+}

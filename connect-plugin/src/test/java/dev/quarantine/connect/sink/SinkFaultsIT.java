@@ -1,0 +1,216 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.FaultSuite.LANDED;
+import static dev.quarantine.connect.sink.FaultSuite.assertExactlyOnce;
+import static dev.quarantine.connect.sink.FaultSuite.connectorConfig;
+import static dev.quarantine.connect.sink.FaultSuite.produce;
+import static dev.quarantine.connect.sink.FaultSuite.value;
+import static dev.quarantine.connect.sink.TestData.header;
+import static dev.quarantine.connect.sink.TestData.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/**
+ * The fault suite of the sink's writer: one broker (which aborts timed-out transactions within a second) and one
+ * Connect worker JVM loading the plugin from plugin.path, shared by the tests. Each ends with the target and the DLQ
+ * holding every input exactly once (read_committed, by key) and the connector RUNNING, or FAILED with its
+ * documented message, and copying going on after the fault.
+ */
+class SinkFaultsIT {
+
+    private static LocalKafka kafka;
+    private static LocalConnect connect;
+
+    @BeforeAll
+    static void start() {
+        kafka = LocalKafka.create(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"))
+                .start();
+        connect = LocalConnect.create(kafka, FaultSuite.PLUGIN_PATH, FaultSuite.workerClasspath()).start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (connect != null) {
+            connect.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void reestablishesEveryPartitionFencedFromOutsideMidRunAndWritesEveryRecordOnce() throws Exception {
+        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "fenced");
+        produce(kafka, topics.source(), 0, 1500, i -> value("id=" + i));
+        connect.createConnector(topics.name(), connectorConfig(kafka, topics));
+        connect.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
+
+        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
+             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+            target.awaitAtLeast(300, LANDED);
+            fenceAll(topics);
+            produce(kafka, topics.source(), 1500, 3000, i -> value("id=" + i));
+            target.awaitAtLeast(2000, LANDED);
+            fenceAll(topics);
+            produce(kafka, topics.source(), 3000, 4000, i -> value("id=" + i));
+
+            target.awaitAtLeast(4000, LANDED);
+            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO), range(0, 4000),
+                    Set.of());
+        }
+        assertThat(LocalConnect.isRunning(connect.status(topics.name()), 2)).isTrue();
+        connect.deleteConnector(topics.name());
+    }
+
+    @Test
+    void writesEveryRecordOnceWhenAPutOutlivesTheTransactionTimeout() {
+        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "slow");
+        IntPredicate slow = i -> i % 200 == 50;
+        produce(kafka, topics.source(), 0, 600, i -> value((slow.test(i) ? "slow-" + topics.name() : "id") + "=" + i));
+        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+                "target.value.converter", FaultyConverter.class.getName(),
+                "target.value.converter.slow.ms", "8000",
+                "target.producer.transaction.timeout.ms", "2000"));
+
+        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
+             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+            target.awaitAtLeast(600, LANDED);
+            produce(kafka, topics.source(), 600, 700, i -> value("id=" + i));
+            target.awaitAtLeast(700, LANDED);
+            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO), range(0, 700),
+                    Set.of());
+        }
+        assertThat(LocalConnect.isRunning(connect.status(topics.name()), 2)).isTrue();
+        connect.deleteConnector(topics.name());
+    }
+
+    @Test
+    void deadLettersConverterFailuresWithTheirOriginalBytesAndRetriesATransientOneUntilItHeals() {
+        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "converter");
+        IntPredicate dataError = i -> i % 50 == 7;
+        IntPredicate badArgument = i -> i % 50 == 23;
+        IntPredicate flaky = i -> i % 100 == 41;
+        produce(kafka, topics.source(), 0, 1000, i -> value((dataError.test(i) ? "data-error"
+                : badArgument.test(i) ? "bad-argument" : flaky.test(i) ? "flaky-" + topics.name() : "id") + "=" + i));
+        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+                "target.value.converter", FaultyConverter.class.getName()));
+        Set<Integer> poison = IntStream.range(0, 1000).filter(dataError.or(badArgument)).boxed()
+                .collect(Collectors.toSet());
+
+        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
+             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+            target.awaitAtLeast(1000 - poison.size(), LANDED);
+            List<ConsumerRecord<byte[], byte[]>> letters = dlq.awaitAtLeast(poison.size(), LANDED);
+            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
+                    difference(range(0, 1000), poison), poison);
+            assertThat(letters).allSatisfy(letter -> {
+                assertThat(text(letter.value())).matches("(data-error|bad-argument)=\\d+");
+                assertThat(header(letter, DeadLetterHeaders.VALUE_ENCODING)).isEqualTo("bytes");
+                assertThat(header(letter, DeadLetterHeaders.ERROR_CATEGORY)).isEqualTo("RECORD");
+            });
+        }
+        assertThat(LocalConnect.isRunning(connect.status(topics.name()), 2)).isTrue();
+        connect.deleteConnector(topics.name());
+    }
+
+    @Test
+    void truncatesDeadLettersOfPoisonLargerThanTheTargetProducersMaxRequestSize() {
+        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "maxrequest");
+        IntPredicate large = i -> i % 100 == 0;
+        produce(kafka, topics.source(), 0, 1000, i -> large.test(i) ? Arrays.copyOf(value("id=" + i), 50_000)
+                : value("id=" + i));
+        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+                "target.producer.max.request.size", "20000"));
+        Set<Integer> poison = IntStream.range(0, 1000).filter(large).boxed().collect(Collectors.toSet());
+
+        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
+             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+            target.awaitAtLeast(1000 - poison.size(), LANDED);
+            List<ConsumerRecord<byte[], byte[]>> letters = dlq.awaitAtLeast(poison.size(), LANDED);
+            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
+                    difference(range(0, 1000), poison), poison);
+            assertThat(letters).allSatisfy(letter -> {
+                assertThat(letter.serializedValueSize()).isLessThan(20_000);
+                assertThat(header(letter, DeadLetterHeaders.PAYLOAD_TRUNCATED)).contains("value");
+            });
+        }
+        assertThat(LocalConnect.isRunning(connect.status(topics.name()), 2)).isTrue();
+        connect.deleteConnector(topics.name());
+    }
+
+    @Test
+    void theBreakerFailsTheTaskInsteadOfDrainingTheStreamWhenTheTargetTopicIsDeletedMidRun() throws Exception {
+        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "breaker");
+        produce(kafka, topics.source(), 0, 300, i -> value("id=" + i));
+        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+                "dlq.window.records", "100",
+                "dlq.max.ratio", "0.5",
+                "target.topic.creation.enable", "false", // should the connector create missing targets (issue 9)
+                "target.producer.max.block.ms", "5000",
+                "target.producer.txn.send.topic.metadata.max.age.ms", "1000"));
+        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()))) {
+            target.awaitAtLeast(300, LANDED);
+        }
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(topics.target())).all().get(30, TimeUnit.SECONDS);
+        }
+        produce(kafka, topics.source(), 300, 1200, i -> value("id=" + i));
+
+        JsonNode failed = connect.awaitFailedTask(topics.name(), LANDED);
+
+        assertThat(failed.path("trace").asText()).contains("dlq.max.ratio=0.5")
+                .contains("failed with org.apache.kafka.common.errors.UnknownTopicOrPartitionException");
+        kafka.createTopic(topics.target(), 3, Map.of());
+        connect.restartConnector(topics.name());
+        connect.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
+        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
+             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+            List<ConsumerRecord<byte[], byte[]>> letters = dlq.drain(Duration.ofSeconds(3));
+            target.awaitAtLeast(900 - letters.size(), LANDED);
+            List<String> after = FaultSuite.keys(target.drain(Duration.ofSeconds(3)));
+            after.addAll(FaultSuite.keys(dlq.drain(Duration.ZERO)));
+            assertThat(letters.size()).as("the breaker stopped the drain").isLessThan(450);
+            assertThat(after).as("every record after the deletion once, in the new target or the DLQ")
+                    .doesNotHaveDuplicates()
+                    .containsExactlyInAnyOrderElementsOf(IntStream.range(300, 1200).mapToObj(i -> "key-" + i).toList());
+        }
+        connect.deleteConnector(topics.name());
+    }
+
+    private static void fenceAll(FaultSuite.Topics topics) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            admin.fenceProducers(IntStream.range(0, 3).mapToObj(p -> topics.name() + "." + topics.source() + "-" + p)
+                    .toList()).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Set<Integer> range(int from, int to) {
+        return IntStream.range(from, to).boxed().collect(Collectors.toSet());
+    }
+
+    private static Set<Integer> difference(Set<Integer> all, Set<Integer> removed) {
+        return all.stream().filter(i -> !removed.contains(i)).collect(Collectors.toSet());
+    }
+}

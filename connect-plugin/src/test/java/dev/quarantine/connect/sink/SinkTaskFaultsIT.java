@@ -1,0 +1,315 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.bytes;
+import static dev.quarantine.connect.sink.TestData.committed;
+import static dev.quarantine.connect.sink.TestData.header;
+import static dev.quarantine.connect.sink.TestData.props;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.sinkRecord;
+import static dev.quarantine.connect.sink.TestData.text;
+import static dev.quarantine.connect.sink.TestData.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.txn.DeadLetterBreaker;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/** The task against a real broker, without a worker, under the faults of issue 9 that need no worker. */
+@ExtendWith(LocalKafkaExtension.class)
+class SinkTaskFaultsIT {
+
+    private final LocalKafka kafka;
+    private final String source = "faults-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String target = "copy." + source;
+    private final String dlq = source + ".dlq";
+    private final String progress = source + ".progress";
+    private final TopicPartition partition = new TopicPartition(source, 0);
+    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
+
+    SinkTaskFaultsIT(LocalKafka kafka) {
+        this.kafka = kafka;
+        kafka.createTopic(target, 1, Map.of());
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+    }
+
+    @AfterEach
+    void stopTasks() {
+        tasks.forEach(TransactionalKafkaSinkTask::stop);
+    }
+
+    @Test
+    void reestablishesAPartitionWhoseProducerWasFencedFromOutsideAndWritesEveryRecordOnce() throws Exception {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask task = start(context, config());
+        task.open(List.of(partition));
+        task.put(records(source, 0, 0, 10));
+        try (Admin admin = kafka.admin()) {
+            admin.fenceProducers(List.of(source + "." + source + "-0")).all().get(30, TimeUnit.SECONDS);
+        }
+
+        task.put(records(source, 0, 10, 20));
+        // the worker delivers again from where the task sought (its committed progress), as after a rewind
+        long resumeAt = context.seeks.getOrDefault(partition, 20L);
+        task.put(records(source, 0, resumeAt, 30));
+
+        assertThat(values(committed(kafka, target)))
+                .containsExactlyElementsOf(IntStream.range(0, 30).mapToObj(i -> "v" + i).toList());
+        assertThat(task.preCommit(Map.of()).get(partition).offset()).isEqualTo(30);
+        assertThat(context.metrics.value("partitions-reestablished-total")).isEqualTo(1.0);
+    }
+
+    @Test
+    void twoLiveInstancesFencingEachOtherWriteEveryRecordOnceUntilConnectRevokesOne() {
+        FakeSinkTaskContext first = new FakeSinkTaskContext();
+        FakeSinkTaskContext second = new FakeSinkTaskContext();
+        first.assigned.add(partition);
+        second.assigned.add(partition);
+        TransactionalKafkaSinkTask zombie = start(first, config());
+        zombie.open(List.of(partition));
+        zombie.put(records(source, 0, 0, 10));
+        TransactionalKafkaSinkTask owner = start(second, config());
+        owner.open(List.of(partition)); // fences the zombie
+
+        zombie.put(records(source, 0, 10, 20)); // fenced: re-established (fencing the owner), sought back
+        zombie.put(records(source, 0, first.seeks.get(partition), 20));
+        owner.put(records(source, 0, 10, 20)); // fenced: re-established, sought to the zombie's progress
+        owner.put(records(source, 0, second.seeks.get(partition), 30));
+        first.assigned.clear(); // the rebalance reaches the zombie
+        zombie.put(records(source, 0, 20, 30));
+
+        assertThat(values(committed(kafka, target)))
+                .containsExactlyElementsOf(IntStream.range(0, 30).mapToObj(i -> "v" + i).toList());
+        assertThat(owner.preCommit(Map.of()).get(partition).offset()).isEqualTo(30);
+        assertThat(zombie.preCommit(Map.of())).as("the zombie closed the partition").isEmpty();
+    }
+
+    @Test
+    void truncatesADeadLetterLargerThanTheTargetProducersMaxRequestSize() {
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+                "target.producer.max.request.size", "20000"));
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 5);
+        batch.set(2, sinkRecord(source, 0, 2, "k2", new byte[50_000], System.currentTimeMillis()));
+
+        task.put(batch);
+
+        assertThat(values(committed(kafka, target))).containsExactly("v0", "v1", "v3", "v4");
+        assertThat(committed(kafka, dlq)).singleElement().satisfies(letter -> {
+            assertThat(letter.serializedValueSize()).isLessThan(20_000);
+            assertThat(header(letter, DeadLetterHeaders.PAYLOAD_TRUNCATED)).contains("value");
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("2");
+        });
+    }
+
+    @Test
+    void stopsNamingTheDeadLetterTopicWhenNotEvenAMinimalDeadLetterFitsIt() {
+        kafka.createTopic(dlq + ".tiny", 1, Map.of("max.message.bytes", "600"));
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+                "dlq.topic.name", dlq + ".tiny", "progress.topic.name", progress,
+                "target.producer.max.request.size", "2000"));
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 3);
+        batch.set(1, sinkRecord(source, 0, 1, "k1", new byte[5000], System.currentTimeMillis()));
+
+        assertThatThrownBy(() -> task.put(batch))
+                .hasMessageContaining("dead letter of " + source + "-0@1")
+                .hasMessageContaining("dead-letter topic " + dlq + ".tiny")
+                .hasMessageContaining("RecordTooLargeException");
+        assertThat(committed(kafka, target)).as("nothing of the failed batch commits").isEmpty();
+    }
+
+    @Test
+    void stopsNamingTheDeadLetterTopicWhenItDoesNotExist() {
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+                "dlq.topic.name", dlq + ".missing", "progress.topic.name", progress,
+                "target.producer.max.request.size", "2000"));
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 3);
+        batch.set(1, sinkRecord(source, 0, 1, "k1", new byte[5000], System.currentTimeMillis()));
+
+        assertThatThrownBy(() -> task.put(batch))
+                .hasMessageContaining("dead-letter topic " + dlq + ".missing")
+                .hasMessageContaining("UnknownTopicOrPartitionException");
+    }
+
+    @Test
+    void stopsNamingTheRecordWhenATransformLeftItWithoutATopicAndLeavesNoTransactionOpen() {
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config());
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 3);
+        SinkRecord original = batch.get(1);
+        batch.set(1, original.newRecord(null, original.kafkaPartition(), original.keySchema(), original.key(),
+                original.valueSchema(), original.value(), original.timestamp()));
+
+        assertThatThrownBy(() -> task.put(batch))
+                .hasMessageContaining(source + "-0@1")
+                .hasMessageContaining("no topic after the connector's transforms");
+        task.put(records(source, 0, 0, 3));
+        assertThat(values(committed(kafka, target))).as("the failed transaction was aborted, the next one commits")
+                .containsExactly("v0", "v1", "v2");
+    }
+
+    @Test
+    void aDeadLetterOfAConverterFailureKeepsTheOriginalKeyAndValueInAFallbackEncoding() {
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config());
+        task.open(List.of(partition));
+        ConnectHeaders headers = new ConnectHeaders();
+        headers.addString("origin", "erp");
+        SinkRecord textValue = new SinkRecord(source, 0, Schema.STRING_SCHEMA, "order-7", Schema.STRING_SCHEMA,
+                "not bytes", 0, 1L, TimestampType.CREATE_TIME, headers);
+
+        task.put(List.of(textValue));
+
+        assertThat(committed(kafka, target)).isEmpty();
+        assertThat(committed(kafka, dlq)).singleElement().satisfies(letter -> {
+            assertThat(text(letter.key())).isEqualTo("order-7");
+            assertThat(text(letter.value())).isEqualTo("not bytes");
+            assertThat(header(letter, DeadLetterHeaders.KEY_ENCODING)).isEqualTo("string");
+            assertThat(header(letter, DeadLetterHeaders.VALUE_ENCODING)).isEqualTo("string");
+            assertThat(header(letter, "origin")).isEqualTo("erp");
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                    .isEqualTo("org.apache.kafka.common.errors.SerializationException");
+        });
+    }
+
+    @Test
+    void retriesATransientConverterFailureWithoutDeadLetteringAndDeadLettersDeterministicOnes() {
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+                "target.value.converter", FaultyConverter.class.getName()));
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 4);
+        batch.set(1, sinkRecord(source, 0, 1, "k1", bytes("flaky-" + source), System.currentTimeMillis()));
+        batch.set(2, sinkRecord(source, 0, 2, "k2", bytes("data-error"), System.currentTimeMillis()));
+
+        assertThatThrownBy(() -> task.put(batch)).isInstanceOf(RetriableException.class)
+                .hasMessageContaining(source + "-0@1");
+        assertThatThrownBy(() -> task.put(batch)).isInstanceOf(RetriableException.class);
+        task.put(batch);
+
+        assertThat(values(committed(kafka, target))).containsExactly("v0", "flaky-" + source, "v3");
+        assertThat(committed(kafka, dlq)).singleElement().satisfies(letter -> {
+            assertThat(text(letter.value())).isEqualTo("data-error");
+            assertThat(header(letter, DeadLetterHeaders.VALUE_ENCODING)).isEqualTo("bytes");
+        });
+    }
+
+    @Test
+    void keepsTryingToReestablishAFencedPartitionWhoseNewProducerFailedAtFirst() {
+        List<ScriptedProducer> producers = new ArrayList<>();
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        SinkTaskHandler handler = handler(context, configs -> {
+            ScriptedProducer producer = new ScriptedProducer();
+            if (producers.size() == 1) {
+                producer.initTransactionException = new org.apache.kafka.common.errors.TimeoutException("coordinator");
+            }
+            producers.add(producer);
+            return producer;
+        });
+        handler.open(List.of(partition));
+        handler.put(records(source, 0, 0, 5));
+        producers.get(0).fenceProducer();
+
+        assertThatThrownBy(() -> handler.put(records(source, 0, 5, 10))).isInstanceOf(RetriableException.class)
+                .hasMessageContaining("Could not initialize the transactional producer");
+        handler.put(records(source, 0, 5, 10)); // delivered again: the partition is re-established, sought back
+        handler.put(records(source, 0, context.seeks.get(partition), 10));
+        handler.close();
+
+        assertThat(producers).hasSize(3);
+        assertThat(producers.get(0).history()).hasSize(5);
+        assertThat(producers.get(2).history()).extracting(r -> text(r.value()))
+                .containsExactly("v5", "v6", "v7", "v8", "v9");
+    }
+
+    @Test
+    void closesAllPartitionProducersAtTheSameTimeOnStop() {
+        int partitions = 6;
+        CountDownLatch allClosing = new CountDownLatch(partitions);
+        List<Boolean> sawAllClosing = Collections.synchronizedList(new ArrayList<>());
+        SinkTaskHandler handler = handler(new FakeSinkTaskContext(), configs -> new ScriptedProducer() {
+            @Override
+            public void close(Duration timeout) {
+                allClosing.countDown();
+                try {
+                    sawAllClosing.add(allClosing.await(timeout.toMillis(), TimeUnit.MILLISECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                super.close(timeout);
+            }
+        });
+        handler.open(IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(source, p)).toList());
+
+        handler.close();
+
+        assertThat(sawAllClosing).as("each close saw every other close under way").hasSize(partitions)
+                .containsOnly(true);
+    }
+
+    /** A handler over the real broker for progress, whose writers' producers {@code producers} builds. */
+    private SinkTaskHandler handler(FakeSinkTaskContext context,
+                                    Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(config());
+        ProgressStore store = new ProgressStore(config.adminConfigs(), progress, Optional.empty(),
+                Duration.ofSeconds(30));
+        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
+                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
+        WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
+                config.valueConverter(), config.headerConverter()), Optional.empty(),
+                new SinkMetrics(new TestPluginMetrics()), new DeadLetterBreaker(10, 1.0), store.progressPartition(), 3);
+        return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
+                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
+    }
+
+    private Map<String, String> config(String... overrides) {
+        Map<String, String> config = props(
+                "name", "faults-it",
+                "topics", source,
+                "target.bootstrap.servers", kafka.bootstrapServers(),
+                "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", dlq,
+                "progress.topic.name", progress,
+                "transactional.id.prefix", source);
+        config.putAll(props(overrides));
+        return config;
+    }
+
+    private TransactionalKafkaSinkTask start(FakeSinkTaskContext context, Map<String, String> config) {
+        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
+        tasks.add(task);
+        task.initialize(context);
+        task.start(config);
+        return task;
+    }
+}
