@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
@@ -13,12 +12,13 @@ import org.apache.kafka.common.metrics.stats.Rate;
 
 /**
  * The task's metrics, registered through {@code SinkTaskContext.pluginMetrics()} (Connect adds the connector and
- * task tags): records written, records dead-lettered by error class, transactions committed and aborted, commit
- * latency, partitions re-established after their producer was fenced.
+ * task tags), or on a worker older than 4.1 the same names of the task's own ({@link TaskMetrics}): records written,
+ * records dead-lettered by error class, transactions committed and aborted, commit latency, partitions re-established
+ * after their producer was fenced.
  */
 final class SinkMetrics {
 
-    private final PluginMetrics metrics;
+    private final TaskMetrics metrics;
     private final Sensor written;
     private final Sensor committed;
     private final Sensor aborted;
@@ -26,7 +26,7 @@ final class SinkMetrics {
     private final Sensor reestablished;
     private final Map<String, Sensor> deadLettered = new ConcurrentHashMap<>();
 
-    SinkMetrics(PluginMetrics metrics) {
+    SinkMetrics(TaskMetrics metrics) {
         this.metrics = metrics;
         this.written = counter("records-written", "records written to the target topics");
         this.committed = counter("transactions-committed", "transactions committed");
@@ -38,6 +38,11 @@ final class SinkMetrics {
                 new LinkedHashMap<>()), new Avg());
         commitLatency.add(metrics.metricName("commit-latency-max", "longest time to commit a transaction, in ms",
                 new LinkedHashMap<>()), new Max());
+    }
+
+    /** Removes the task's own metrics (before Connect 4.1; Connect removes plugin metrics itself). */
+    void close() {
+        metrics.close();
     }
 
     void recordsWritten(int count) {

@@ -21,6 +21,7 @@ import dev.quarantine.txn.DeadLetterBreaker;
 public class TransactionalKafkaSinkTask extends SinkTask {
 
     private SinkTaskHandler handler;
+    private SinkMetrics metrics;
 
     @Override
     public String version() {
@@ -41,7 +42,7 @@ public class TransactionalKafkaSinkTask extends SinkTask {
                 ? Optional.of(new DeadLetters(config.dlqTopic().orElseThrow(), config.dlqPayloadMaxBytes(),
                         config.dlqContextHeaders(), config.connectorName(), config.taskId()))
                 : Optional.empty();
-        SinkMetrics metrics = new SinkMetrics(context.pluginMetrics());
+        metrics = new SinkMetrics(TaskMetrics.of(context, config.connectorName(), config.taskId()));
         ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
                 config.legacyProgressTopic(), config.progressReadTimeout());
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
@@ -80,6 +81,9 @@ public class TransactionalKafkaSinkTask extends SinkTask {
     public void stop() {
         if (handler != null) {
             handler.close();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
     }
 }

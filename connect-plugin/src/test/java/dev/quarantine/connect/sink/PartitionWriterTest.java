@@ -143,7 +143,7 @@ class PartitionWriterTest {
 
     private WriteSetup setup(RecordConverter converter, int retries) {
         return new WriteSetup(converter, Optional.of(new DeadLetters("dlq", 1_000_000, true, "sink", "0")),
-                new SinkMetrics(metrics), new DeadLetterBreaker(100, 1.0), PROGRESS, retries);
+                new SinkMetrics(new WorkerPluginMetrics(metrics)), new DeadLetterBreaker(100, 1.0), PROGRESS, retries);
     }
 
     private static List<String> values(List<ProducerRecord<byte[], byte[]>> records) {

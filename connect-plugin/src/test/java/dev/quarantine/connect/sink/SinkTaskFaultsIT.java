@@ -287,7 +287,8 @@ class SinkTaskFaultsIT {
                 new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), Optional.empty(),
-                new SinkMetrics(new TestPluginMetrics()), new DeadLetterBreaker(10, 1.0), store.progressPartition(), 3);
+                new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
+                store.progressPartition(), 3);
         return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
                 new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
     }

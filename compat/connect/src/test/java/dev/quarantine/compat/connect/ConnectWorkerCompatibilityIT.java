@@ -53,14 +53,9 @@ class ConnectWorkerCompatibilityIT {
         produceDeadLetters(kafka, dlq, 3);
         try (LocalConnect connect = worker(kafka, "compat.worker.classpath", dlq).start()) {
             monitorWithOwnStreams(connect, dlq);
-            boolean sinkWorks = Expected.sink(VERSION) == Outcome.WORKS;
-            if (sinkWorks) {
-                sinkFlow(kafka, connect);
-            } else {
-                sinkTasksFail(kafka, connect);
-            }
+            sinkFlow(kafka, connect);
             if (Expected.monitorWithOwnStreams(VERSION) == Outcome.WORKS) {
-                monitorFollowsANewDeadLetterTopic(connect, sinkWorks ? 4 : 0);
+                monitorFollowsANewDeadLetterTopic(connect, 4);
             }
         }
     }
@@ -110,17 +105,6 @@ class ConnectWorkerCompatibilityIT {
             assertThat(get(connect, "/dead-letters").statusCode()).isEqualTo(404);
             Results.record(VERSION, "monitor.own-streams", "refused", line);
         }
-    }
-
-    /** A worker older than 4.1 has no SinkTaskContext.pluginMetrics(): the tasks fail at start, and say why. */
-    private void sinkTasksFail(LocalKafka kafka, LocalConnect connect) {
-        String source = createSinkTopics(kafka);
-        connect.createConnector(prefix + "-copy", sinkConfig(kafka, source, prefix + "-sink-dlq"));
-        String trace = connect.awaitFailedTask(prefix + "-copy", Duration.ofSeconds(90)).path("trace").asText();
-
-        assertThat(trace).contains("NoSuchMethodError", "SinkTaskContext.pluginMetrics()");
-        Results.record(VERSION, "sink", "not supported", "the tasks FAIL at start: "
-                + trace.lines().findFirst().orElse(trace) + " (SinkTaskContext.pluginMetrics() is Kafka 4.1+)");
     }
 
     /** 200 records, 4 of them poison for the target topic (2 too large, 2 too old): copied, or dead-lettered. */
