@@ -11,17 +11,17 @@ import dev.quarantine.txn.KafkaVersion;
  * worker that cannot still starts, with one clear reason:
  *
  * <pre>
- * worker's REST API      | kafka-streams in the worker          | answer
- * -----------------------+--------------------------------------+----------------------------------------------
- * javax.ws.rs (Connect 3) | any                                  | refused: needs Connect 4.0+, nothing registered
- * jakarta.ws.rs          | none                                 | refused: add the worker's own kafka-streams
- * jakarta.ws.rs          | older than 4.0                       | refused: needs kafka-streams 4.0+
- * jakarta.ws.rs          | newer than the worker's kafka-clients | refused: use the worker's own version
- * jakarta.ws.rs          | 4.0 or later, not newer than clients | runs
+ * worker's REST API       | kafka-streams in the worker           | answer
+ * ------------------------+---------------------------------------+---------------------------------------------
+ * javax.ws.rs (Connect 3) | any                                   | refused: needs Connect 4.0+, nothing registered
+ * jakarta.ws.rs           | none                                  | refused (501): add the worker's own kafka-streams
+ * jakarta.ws.rs           | older than 4.0                        | refused (501): needs kafka-streams 4.0+
+ * jakarta.ws.rs           | newer than the worker's kafka-clients | refused (501): use the worker's own version
+ * jakarta.ws.rs           | 4.0 or later, not newer than clients  | runs
  * </pre>
  * A version that cannot be read (no version file) is not held against the worker.
  *
- * The plugin archive carries no kafka-streams: Connect loads {@code org.apache.kafka.*} from the worker first, so a
+ * <p>The plugin archive carries no kafka-streams: Connect loads {@code org.apache.kafka.*} from the worker first, so a
  * bundled copy would only ever run on a worker without one, on that worker's kafka-clients, which a kafka-streams of
  * another version does not fit.
  */
