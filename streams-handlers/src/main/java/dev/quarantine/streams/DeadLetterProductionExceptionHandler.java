@@ -21,6 +21,7 @@ import dev.quarantine.txn.DeadLetter;
 import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
 import dev.quarantine.txn.ErrorClassMetrics;
+import dev.quarantine.txn.RecordPositions;
 import dev.quarantine.txn.SendErrorCategory;
 import dev.quarantine.txn.SendErrors;
 
@@ -237,6 +238,6 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
 
     private static String input(ErrorHandlerContext context) {
         return context.topic() == null ? "(none: a punctuation or a store's changelog write)"
-                : context.topic() + "-" + context.partition() + "@" + context.offset();
+                : RecordPositions.of(context.topic(), context.partition(), context.offset());
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
@@ -37,5 +38,22 @@ class TxnSendConfigTest {
     void keepsOurSettingsAwayFromKafkaProducer() {
         assertThat(TxnSendConfig.withoutOurs(Map.of(TxnSendConfig.DEFAULT_OPTION_CONFIG, "NONE", "acks", "all")))
                 .containsOnlyKeys("acks");
+    }
+
+    @Test
+    void readsTheProducerDefaultsFromKafkasProducerConfig() {
+        Map<String, Object> kafka = ProducerConfig.configDef().defaultValues();
+        TxnSendConfig config = new TxnSendConfig(Map.of());
+
+        assertThat(config.maxRequestSize()).isEqualTo(kafka.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG));
+        assertThat(config.bufferMemory()).isEqualTo(kafka.get(ProducerConfig.BUFFER_MEMORY_CONFIG));
+        assertThat(config.maxBlock().toMillis()).isEqualTo(kafka.get(ProducerConfig.MAX_BLOCK_MS_CONFIG));
+        assertThat(config.transactionalId()).isEmpty();
+    }
+
+    @Test
+    void rejectsAProducerLimitKafkaWouldRejectNamingTheSetting() {
+        assertThatThrownBy(() -> new TxnSendConfig(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, "-1")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining(ProducerConfig.MAX_BLOCK_MS_CONFIG);
     }
 }
