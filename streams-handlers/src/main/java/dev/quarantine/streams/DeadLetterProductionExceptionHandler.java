@@ -204,7 +204,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
 
     private boolean tripsBreaker(Optional<StreamsTxnSendProducer> producer, Exception exception, String topic,
                                  ErrorHandlerContext context) {
-        String errorClass = SendErrors.unwrap(exception).getClass().getSimpleName();
+        String errorClass = ErrorClassMetrics.errorClass(exception);
         Optional<DeadLetterBreaker.Trip> tripped = producer.flatMap(p -> p.breaker().deadLettered(errorClass));
         tripped.ifPresent(trip -> log.error("Failing instead of dead-lettering the output to {} of input {}: {}, more"
                 + " than {} of them. That is not a few poison records: check the output topics and their settings, or"

@@ -15,6 +15,8 @@ import java.util.Properties;
 import javax.management.ObjectName;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.junit.jupiter.api.Test;
@@ -79,6 +81,12 @@ class DeadLetterStreamsIT {
         await("the stream thread to die on the poison", () -> !stock.uncaught().isEmpty());
         stock.close();
 
+        // the death must be the poison itself, not a misconfiguration: a poison output's own send error (too
+        // large, or a null key into the compacted topic) is what the doomed transaction reports
+        Throwable death = stock.uncaught().get(0);
+        assertThat(causes(death)).as("causes of the first stream-thread death, %s", death).anySatisfy(cause ->
+                assertThat(cause).isInstanceOfAny(RecordTooLargeException.class, InvalidRecordException.class));
+
         // the poison fails every attempt the same way, so stock Kafka can never get past it
         assertThat(committed(kafka, app.output).size()).as("good outputs committed by stock Kafka").isLessThan(990);
         assertThat(committed(kafka, app.deadLetters).size()).as("dead letters committed by stock Kafka")
@@ -101,6 +109,14 @@ class DeadLetterStreamsIT {
                 .hasSize(3);
         assertThat(deadLetters.stream().filter(r -> "value".equals(header(r, DeadLetterHeaders.PAYLOAD_TRUNCATED))))
                 .as("the 2 MB outputs, cut to the dead-letter limit").hasSize(4);
+    }
+
+    private static List<Throwable> causes(Throwable death) {
+        List<Throwable> chain = new ArrayList<>();
+        for (Throwable t = death; t != null && !chain.contains(t); t = t.getCause()) {
+            chain.add(t);
+        }
+        return chain;
     }
 
     private static void produceInputs(LocalKafka kafka, String topic) {

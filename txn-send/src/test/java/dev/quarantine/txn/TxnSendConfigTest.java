@@ -3,29 +3,19 @@ package dev.quarantine.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
-class TxnSendConfigTest {
+import dev.quarantine.sandbox.ConfigDocs;
 
-    /** Run with -Dquarantine.docs.write=true to regenerate the committed doc. */
-    private static final Path DOC = Path.of("..", "docs", "config", "txn-send.rst");
+class TxnSendConfigTest {
 
     @Test
     void committedConfigDocIsGeneratedFromTheConfigDef() throws Exception {
-        String generated = TxnSendConfig.configDef().toEnrichedRst();
-        if (Boolean.getBoolean("quarantine.docs.write")) {
-            Files.createDirectories(DOC.getParent());
-            Files.writeString(DOC, generated);
-        }
-        assertThat(DOC).as("docs/config/txn-send.rst is stale: run `mvn -pl txn-send test"
-                + " -Dtest=TxnSendConfigTest -Dquarantine.docs.write=true`").exists();
-        assertThat(Files.readString(DOC)).isEqualTo(generated);
+        ConfigDocs.assertCurrent(TxnSendConfig.configDef(), "txn-send.rst", TxnSendConfigTest.class);
     }
 
     @Test

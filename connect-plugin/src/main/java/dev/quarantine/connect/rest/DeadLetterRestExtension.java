@@ -7,6 +7,8 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.rest.ConnectRestExtension;
 import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
 
+import dev.quarantine.txn.PluginVersion;
+
 /**
  * Monitors the cluster's dead-letter topics and answers on the worker's own REST API: {@code GET /dead-letters},
  * {@code /dead-letters/{topic}} and {@code /dead-letters/{topic}/records}. Enable it with the worker setting
@@ -50,8 +52,7 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
 
     @Override
     public String version() {
-        String version = DeadLetterRestExtension.class.getPackage().getImplementationVersion();
-        return version == null ? "unknown (not running from the plugin jar)" : version;
+        return PluginVersion.of(DeadLetterRestExtension.class);
     }
 
     @Override

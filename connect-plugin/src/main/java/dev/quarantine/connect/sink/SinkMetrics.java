@@ -11,10 +11,13 @@ import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.common.metrics.stats.Max;
 import org.apache.kafka.common.metrics.stats.Rate;
 
+import dev.quarantine.txn.ErrorClassMetrics;
+
 /**
  * The task's metrics, registered through {@code SinkTaskContext.pluginMetrics()} (Connect adds the connector and
  * task tags): records written, records dead-lettered by error class, transactions committed and aborted, commit
- * latency, partitions re-established after their producer was fenced.
+ * latency, partitions re-established after their producer was fenced. The {@code error-class} tag is
+ * {@link ErrorClassMetrics#errorClass}, as on the producer's and the Streams handler's metrics.
  */
 final class SinkMetrics {
 
@@ -45,7 +48,7 @@ final class SinkMetrics {
     }
 
     void deadLettered(Throwable error) {
-        String errorClass = error.getClass().getName();
+        String errorClass = ErrorClassMetrics.errorClass(error);
         deadLettered.computeIfAbsent(errorClass, this::deadLetterSensor).record();
     }
 

@@ -228,7 +228,7 @@ class DeadLetterMonitorIT {
     }
 
     @Test
-    void answersBadParametersWithAClearFourHundredAndARequestId() {
+    void answersBadParametersWithA400AndAnUnknownTopicWithA404EachNamingTheProblemAndARequestId() {
         Answer unknown = http.get(plain.restUrl(), "/dead-letters/no-such-dlq", AUTH);
         Answer malformed = http.get(plain.restUrl(), "/dead-letters/bad%20name", AUTH);
         Answer tooMany = http.get(plain.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=100000", AUTH);
