@@ -38,7 +38,7 @@ class DeadLetterStreamsIT {
     void deadLettersPoisonOutputAndCommitsTheRestExactlyOnceAcrossARestart(LocalKafka kafka) throws Exception {
         PoisonTopology app = new PoisonTopology("ours");
         app.createTopics(kafka);
-        produceInputs(kafka, app.input);
+        RunningApp.produce(kafka, app.input, PoisonTopology.inputs(PoisonTopology.INPUTS));
         Properties props = app.streamsConfig(kafka, "ours-app", stateDir);
         props.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, IgnoreSendErrorsClientSupplier.class.getName());
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
@@ -73,7 +73,7 @@ class DeadLetterStreamsIT {
             throws Exception {
         PoisonTopology app = new PoisonTopology("stock");
         app.createTopics(kafka);
-        produceInputs(kafka, app.input);
+        RunningApp.produce(kafka, app.input, PoisonTopology.inputs(PoisonTopology.INPUTS));
         Properties props = app.streamsConfig(kafka, "stock-app", stateDir);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, ResumeHandler.class.getName());
 
@@ -117,13 +117,5 @@ class DeadLetterStreamsIT {
             chain.add(t);
         }
         return chain;
-    }
-
-    private static void produceInputs(LocalKafka kafka, String topic) {
-        List<String[]> inputs = new ArrayList<>();
-        for (int i = 0; i < PoisonTopology.INPUTS; i++) {
-            inputs.add(new String[] {"key-" + i, String.valueOf(i)});
-        }
-        RunningApp.produce(kafka, topic, inputs);
     }
 }

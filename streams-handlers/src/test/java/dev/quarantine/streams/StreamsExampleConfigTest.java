@@ -19,6 +19,8 @@ class StreamsExampleConfigTest {
 
     private static final String EXAMPLE = "streams-app.properties";
 
+    // A deliberate parallel to the other *ExampleConfigTest classes (one a module): the shape is shared, the settings
+    // each example is checked against are its own.
     @Test
     void everySettingOfTheExampleIsReadByStreamsTheHandlerOrTheSuppliersProducer() throws Exception {
         Map<String, String> example = ExampleConfigs.properties(EXAMPLE);

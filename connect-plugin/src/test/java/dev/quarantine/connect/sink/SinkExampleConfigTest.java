@@ -23,6 +23,8 @@ class SinkExampleConfigTest {
 
     private static final String EXAMPLE = "transactional-sink.json";
 
+    // A deliberate parallel to the other *ExampleConfigTest classes (one a module): the shape is shared, the settings
+    // each example is checked against are its own.
     @Test
     void everySettingOfTheExampleIsReadByTheWorkerTheConnectorOrAClientBehindItsPrefix() throws Exception {
         Map<String, String> example = ExampleConfigs.connectorConfig(EXAMPLE);

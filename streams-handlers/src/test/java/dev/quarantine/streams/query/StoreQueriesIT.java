@@ -3,8 +3,7 @@ package dev.quarantine.streams.query;
 import static dev.quarantine.streams.query.QueryApp.MEMORY;
 import static dev.quarantine.streams.query.QueryApp.MEMORY_STORE;
 import static dev.quarantine.streams.query.QueryApp.ROCKS_STORE;
-import static dev.quarantine.streams.query.QueryApp.await;
-import static dev.quarantine.streams.query.QueryApp.awaitValue;
+import static dev.quarantine.sandbox.Await.until;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -117,7 +116,7 @@ class StoreQueriesIT {
         QueryApp b = newInstance("b").start();
         awaitOnePartitionEach(a, b);
         // the reader must have met the move, or the checks below would hold over nothing
-        await("the reader of " + a.host + " to meet keys migrated to " + b.host, SETTLE, () ->
+        until("the reader of " + a.host + " to meet keys migrated to " + b.host, SETTLE, () ->
                 reader.classified.stream().anyMatch(StateStoreMigratedException.class::isInstance)
                         && reader.outcomes.stream().anyMatch(QueryOutcome::isMigrated));
         reader.stop(readerThread);
@@ -158,7 +157,7 @@ class StoreQueriesIT {
     }
 
     private static void awaitLoaded(QueryApp app) {
-        await("all " + KEYS + " keys in both stores of " + app.host, SETTLE, () -> {
+        until("all " + KEYS + " keys in both stores of " + app.host, SETTLE, () -> {
             try {
                 return app.queries.store(MEMORY_STORE).approximateNumEntries() == KEYS
                         && app.queries.store(ROCKS_STORE).get("key-" + (KEYS - 1)) != null;
@@ -169,7 +168,7 @@ class StoreQueriesIT {
     }
 
     private static void awaitOnePartitionEach(QueryApp a, QueryApp b) {
-        await("both instances RUNNING with one partition each, as the metadata of both says", SETTLE, () ->
+        until("both instances RUNNING with one partition each, as the metadata of both says", SETTLE, () ->
                 a.streams.state() == KafkaStreams.State.RUNNING && b.streams.state() == KafkaStreams.State.RUNNING
                         && a.activeTasks() == 1 && b.activeTasks() == 1
                         && hostsOnePartitionEach(a) && hostsOnePartitionEach(b));
@@ -254,7 +253,7 @@ class StoreQueriesIT {
 
         void stop(Thread thread) {
             running.set(false);
-            awaitValue("the reader to stop", SETTLE, () -> thread.isAlive() ? null : Boolean.TRUE);
+            until("the reader to stop", SETTLE, () -> !thread.isAlive());
         }
     }
 }
