@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -14,6 +16,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Settings of a {@link TxnSendProducer}, given among its producer configs. They start with {@code txn.send.} and are
@@ -63,8 +66,10 @@ public final class TxnSendConfig extends AbstractConfig {
 
     private final AbstractConfig producerLimits;
 
+    /** @throws ConfigException for a bad value, or a {@code txn.send.} setting this class does not define (a typo) */
     public TxnSendConfig(Map<String, ?> producerConfigs) {
         super(configDef(), ours(producerConfigs), false);
+        rejectUnknown(originals().keySet());
         this.producerLimits = new AbstractConfig(PRODUCER_LIMITS, producerConfigs, false);
     }
 
@@ -134,6 +139,16 @@ public final class TxnSendConfig extends AbstractConfig {
         ConfigDef settings = new ConfigDef();
         PRODUCER_SETTINGS.forEach(name -> settings.define(kafka.get(name)));
         return settings;
+    }
+
+    private static void rejectUnknown(Set<String> ourKeys) {
+        Set<String> known = configDef().names();
+        for (String key : ourKeys) {
+            if (!known.contains(key)) {
+                throw new ConfigException(key + " is not a setting of txn-send (known: " + new TreeSet<>(known)
+                        + "); KafkaProducer would ignore it too");
+            }
+        }
     }
 
     private static Map<String, Object> ours(Map<String, ?> producerConfigs) {

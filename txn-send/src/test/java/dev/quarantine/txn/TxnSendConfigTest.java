@@ -25,6 +25,13 @@ class TxnSendConfigTest {
     }
 
     @Test
+    void rejectsAMisspeltTxnSendSettingNamingIt() {
+        assertThatThrownBy(() -> new TxnSendConfig(Map.of("txn.send.defualt.option", "IGNORE_SEND_ERRORS")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("txn.send.defualt.option")
+                .hasMessageContaining(TxnSendConfig.DEFAULT_OPTION_CONFIG);
+    }
+
+    @Test
     void keepsOurSettingsAwayFromKafkaProducer() {
         assertThat(TxnSendConfig.withoutOurs(Map.of(TxnSendConfig.DEFAULT_OPTION_CONFIG, "NONE", "acks", "all")))
                 .containsOnlyKeys("acks");
