@@ -21,6 +21,7 @@ import dev.quarantine.txn.DeadLetter;
 import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
 import dev.quarantine.txn.ErrorClassMetrics;
+import dev.quarantine.txn.RecordPositions;
 import dev.quarantine.txn.SendErrorCategory;
 import dev.quarantine.txn.SendErrors;
 
@@ -204,7 +205,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
 
     private boolean tripsBreaker(Optional<StreamsTxnSendProducer> producer, Exception exception, String topic,
                                  ErrorHandlerContext context) {
-        String errorClass = SendErrors.unwrap(exception).getClass().getSimpleName();
+        String errorClass = ErrorClassMetrics.errorClass(exception);
         Optional<DeadLetterBreaker.Trip> tripped = producer.flatMap(p -> p.breaker().deadLettered(errorClass));
         tripped.ifPresent(trip -> log.error("Failing instead of dead-lettering the output to {} of input {}: {}, more"
                 + " than {} of them. That is not a few poison records: check the output topics and their settings, or"
@@ -238,6 +239,6 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
 
     private static String input(ErrorHandlerContext context) {
         return context.topic() == null ? "(none: a punctuation or a store's changelog write)"
-                : context.topic() + "-" + context.partition() + "@" + context.offset();
+                : RecordPositions.of(context.topic(), context.partition(), context.offset());
     }
 }

@@ -7,12 +7,9 @@ import static dev.quarantine.streams.RunningApp.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -60,7 +57,7 @@ class BrokerCrashIT {
         kafka.createTopic("crash-input", 2, Map.of());
         kafka.createTopic("crash-output", 2, Map.of("max.message.bytes", String.valueOf(OUTPUT_MAX_MESSAGE_BYTES)));
         kafka.createTopic("crash-dlq", 1, Map.of());
-        RunningApp.produce(kafka, "crash-input", inputs());
+        RunningApp.produce(kafka, "crash-input", PoisonTopology.inputs(INPUTS));
         Properties props = RunningApp.exactlyOnceProps(kafka, "crash-app", stateDir.toString(), "crash-dlq");
 
         RunningApp app = RunningApp.start(topology(), props, StreamThreadExceptionResponse.REPLACE_THREAD);
@@ -76,7 +73,7 @@ class BrokerCrashIT {
 
         assertThat(committed(kafka, "crash-output").stream().map(r -> text(r.value())))
                 .as("no duplicates, nothing lost").hasSize(INPUTS - INPUTS / 100)
-                .containsExactlyInAnyOrderElementsOf(goodOutputs());
+                .containsExactlyInAnyOrderElementsOf(PoisonTopology.goodOutputs(INPUTS));
         List<ConsumerRecord<byte[], byte[]>> deadLetters = committed(kafka, "crash-dlq");
         assertThat(deadLetters).hasSize(INPUTS / 100).allSatisfy(r -> {
             assertThat(header(r, DeadLetterHeaders.TARGET_TOPIC)).isEqualTo("crash-output");
@@ -105,23 +102,5 @@ class BrokerCrashIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static Set<String> goodOutputs() {
-        Set<String> outputs = new HashSet<>();
-        for (int i = 0; i < INPUTS; i++) {
-            if (i % 100 != 50) {
-                outputs.add("out-" + i);
-            }
-        }
-        return outputs;
-    }
-
-    private static List<String[]> inputs() {
-        List<String[]> inputs = new ArrayList<>();
-        for (int i = 0; i < INPUTS; i++) {
-            inputs.add(new String[] {"key-" + i, String.valueOf(i)});
-        }
-        return inputs;
     }
 }

@@ -8,12 +8,9 @@ import static dev.quarantine.streams.RunningApp.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -48,7 +45,7 @@ class DeadLetterLimitsIT {
     void deadLettersFitALoweredProducerMaxRequestSizeWithoutAThreadDeath(LocalKafka kafka) throws Exception {
         Topics topics = new Topics("limits");
         topics.create(kafka, true);
-        RunningApp.produce(kafka, topics.input, inputs());
+        RunningApp.produce(kafka, topics.input, PoisonTopology.inputs(INPUTS));
         Properties props = RunningApp.exactlyOnceProps(kafka, "limits-app", stateDir.toString(), topics.deadLetters);
         props.put(StreamsConfig.producerPrefix("max.request.size"), PRODUCER_MAX_REQUEST_SIZE);
 
@@ -59,7 +56,7 @@ class DeadLetterLimitsIT {
         app.close();
 
         assertThat(committed(kafka, topics.output).stream().map(r -> text(r.value())))
-                .as("no duplicates, nothing lost").hasSize(990).containsExactlyInAnyOrderElementsOf(goodOutputs());
+                .as("no duplicates, nothing lost").hasSize(990).containsExactlyInAnyOrderElementsOf(PoisonTopology.goodOutputs(INPUTS));
         List<ConsumerRecord<byte[], byte[]>> deadLetters = committed(kafka, topics.deadLetters);
         assertThat(deadLetters).hasSize(10).allSatisfy(r -> {
             assertThat(r.serializedValueSize()).isLessThan(PRODUCER_MAX_REQUEST_SIZE);
@@ -82,8 +79,8 @@ class DeadLetterLimitsIT {
         Topics tooSmall = new Topics("tiny-dlq");
         tooSmall.create(kafka, false);
         kafka.createTopic(tooSmall.deadLetters, 1, Map.of("max.message.bytes", "500"));
-        RunningApp.produce(kafka, fits.input, inputs());
-        RunningApp.produce(kafka, tooSmall.input, inputs());
+        RunningApp.produce(kafka, fits.input, PoisonTopology.inputs(INPUTS));
+        RunningApp.produce(kafka, tooSmall.input, PoisonTopology.inputs(INPUTS));
 
         RunningApp small = RunningApp.start(topology(fits), limitedProps(kafka, "small-dlq-app", fits),
                 StreamThreadExceptionResponse.REPLACE_THREAD);
@@ -110,7 +107,7 @@ class DeadLetterLimitsIT {
     void failsNamingAMissingDeadLetterTopicAndCommitsEverythingOnceItExists(LocalKafka kafka) throws Exception {
         Topics topics = new Topics("missing-dlq");
         topics.create(kafka, false);
-        RunningApp.produce(kafka, topics.input, inputs());
+        RunningApp.produce(kafka, topics.input, PoisonTopology.inputs(INPUTS));
         Properties props = RunningApp.exactlyOnceProps(kafka, "missing-dlq-app", stateDir.toString(),
                 topics.deadLetters);
         props.put(StreamsConfig.producerPrefix("max.request.size"), PRODUCER_MAX_REQUEST_SIZE);
@@ -130,7 +127,7 @@ class DeadLetterLimitsIT {
         second.assertRanWithoutFailures();
         second.close();
         assertThat(committed(kafka, topics.output).stream().map(r -> text(r.value())))
-                .as("no duplicates, nothing lost").hasSize(990).containsExactlyInAnyOrderElementsOf(goodOutputs());
+                .as("no duplicates, nothing lost").hasSize(990).containsExactlyInAnyOrderElementsOf(PoisonTopology.goodOutputs(INPUTS));
         assertThat(committed(kafka, topics.deadLetters)).hasSize(10);
     }
 
@@ -140,7 +137,7 @@ class DeadLetterLimitsIT {
         kafka.createTopic(topics.input, 2, Map.of());
         kafka.createTopic(topics.output, 2, Map.of("max.message.bytes", "60"));
         kafka.createTopic(topics.deadLetters, 1, Map.of());
-        RunningApp.produce(kafka, topics.input, inputs());
+        RunningApp.produce(kafka, topics.input, PoisonTopology.inputs(INPUTS));
         Properties props = RunningApp.exactlyOnceProps(kafka, "breaker-app", stateDir.toString(), topics.deadLetters);
         props.put(DeadLetterHandlerConfig.DLQ_WINDOW_RECORDS_CONFIG, 20);
         props.put(DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG, 0.5);
@@ -174,25 +171,7 @@ class DeadLetterLimitsIT {
     /** Inputs 50, 150, ..., 950 make outputs of 200 KB, twice the producer's max.request.size. */
     private static String output(String input) {
         int i = Integer.parseInt(input);
-        return i % 100 == 50 ? "x".repeat(200_000) : "out-" + i;
-    }
-
-    private static Set<String> goodOutputs() {
-        Set<String> outputs = new HashSet<>();
-        for (int i = 0; i < INPUTS; i++) {
-            if (i % 100 != 50) {
-                outputs.add("out-" + i);
-            }
-        }
-        return outputs;
-    }
-
-    private static List<String[]> inputs() {
-        List<String[]> inputs = new ArrayList<>();
-        for (int i = 0; i < INPUTS; i++) {
-            inputs.add(new String[] {"key-" + i, String.valueOf(i)});
-        }
-        return inputs;
+        return PoisonTopology.isPoison(i) ? "x".repeat(200_000) : "out-" + i;
     }
 
     private record Topics(String input, String output, String deadLetters) {

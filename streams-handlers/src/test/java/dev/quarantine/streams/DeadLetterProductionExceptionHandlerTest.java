@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -26,6 +24,7 @@ import org.apache.kafka.streams.processor.TaskId;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.sandbox.ConfigDocs;
 
 class DeadLetterProductionExceptionHandlerTest {
 
@@ -199,13 +198,8 @@ class DeadLetterProductionExceptionHandlerTest {
 
     @Test
     void committedConfigDocIsGeneratedFromTheConfigDef() throws Exception {
-        Path doc = Path.of("..", "docs", "config", "streams-handler.rst");
-        String generated = DeadLetterHandlerConfig.configDef().toEnrichedRst();
-        if (Boolean.getBoolean("quarantine.docs.write")) {
-            Files.writeString(doc, generated);
-        }
-        assertThat(Files.readString(doc)).as("docs/config/streams-handler.rst is stale: run with"
-                + " -Dquarantine.docs.write=true").isEqualTo(generated);
+        ConfigDocs.assertCurrent(DeadLetterHandlerConfig.configDef(), "streams-handler.rst",
+                DeadLetterProductionExceptionHandlerTest.class);
     }
 
     private static DeadLetterProductionExceptionHandler handler(Map<String, Object> extra) {

@@ -15,6 +15,8 @@ import java.util.Properties;
 import javax.management.ObjectName;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.junit.jupiter.api.Test;
@@ -36,7 +38,7 @@ class DeadLetterStreamsIT {
     void deadLettersPoisonOutputAndCommitsTheRestExactlyOnceAcrossARestart(LocalKafka kafka) throws Exception {
         PoisonTopology app = new PoisonTopology("ours");
         app.createTopics(kafka);
-        produceInputs(kafka, app.input);
+        RunningApp.produce(kafka, app.input, PoisonTopology.inputs(PoisonTopology.INPUTS));
         Properties props = app.streamsConfig(kafka, "ours-app", stateDir);
         props.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, IgnoreSendErrorsClientSupplier.class.getName());
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
@@ -71,13 +73,19 @@ class DeadLetterStreamsIT {
             throws Exception {
         PoisonTopology app = new PoisonTopology("stock");
         app.createTopics(kafka);
-        produceInputs(kafka, app.input);
+        RunningApp.produce(kafka, app.input, PoisonTopology.inputs(PoisonTopology.INPUTS));
         Properties props = app.streamsConfig(kafka, "stock-app", stateDir);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, ResumeHandler.class.getName());
 
         RunningApp stock = RunningApp.start(app.topology(), props, StreamThreadExceptionResponse.REPLACE_THREAD);
         await("the stream thread to die on the poison", () -> !stock.uncaught().isEmpty());
         stock.close();
+
+        // the death must be the poison itself, not a misconfiguration: a poison output's own send error (too
+        // large, or a null key into the compacted topic) is what the doomed transaction reports
+        Throwable death = stock.uncaught().get(0);
+        assertThat(causes(death)).as("causes of the first stream-thread death, %s", death).anySatisfy(cause ->
+                assertThat(cause).isInstanceOfAny(RecordTooLargeException.class, InvalidRecordException.class));
 
         // the poison fails every attempt the same way, so stock Kafka can never get past it
         assertThat(committed(kafka, app.output).size()).as("good outputs committed by stock Kafka").isLessThan(990);
@@ -103,11 +111,11 @@ class DeadLetterStreamsIT {
                 .as("the 2 MB outputs, cut to the dead-letter limit").hasSize(4);
     }
 
-    private static void produceInputs(LocalKafka kafka, String topic) {
-        List<String[]> inputs = new ArrayList<>();
-        for (int i = 0; i < PoisonTopology.INPUTS; i++) {
-            inputs.add(new String[] {"key-" + i, String.valueOf(i)});
+    private static List<Throwable> causes(Throwable death) {
+        List<Throwable> chain = new ArrayList<>();
+        for (Throwable t = death; t != null && !chain.contains(t); t = t.getCause()) {
+            chain.add(t);
         }
-        RunningApp.produce(kafka, topic, inputs);
+        return chain;
     }
 }

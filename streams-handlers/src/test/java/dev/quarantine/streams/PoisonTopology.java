@@ -1,7 +1,9 @@
 package dev.quarantine.streams;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -54,13 +56,27 @@ final class PoisonTopology {
     }
 
     static Set<String> goodOutputs() {
+        return goodOutputs(INPUTS);
+    }
+
+    /** "out-i" for every input {@code i} below {@code count} that is not poison: what must be committed, once. */
+    static Set<String> goodOutputs(int count) {
         Set<String> values = new HashSet<>();
-        for (int i = 0; i < INPUTS; i++) {
+        for (int i = 0; i < count; i++) {
             if (!isPoison(i)) {
                 values.add("out-" + i);
             }
         }
         return values;
+    }
+
+    /** Inputs "0".."count-1" with keys "key-0".."key-(count-1)", to produce with {@link RunningApp#produce}. */
+    static List<String[]> inputs(int count) {
+        List<String[]> inputs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            inputs.add(new String[] {"key-" + i, String.valueOf(i)});
+        }
+        return inputs;
     }
 
     Topology topology() {

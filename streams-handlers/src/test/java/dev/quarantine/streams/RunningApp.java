@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,6 +19,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.TopicReader;
 
@@ -118,13 +118,8 @@ record RunningApp(KafkaStreams streams, List<String> transitions, List<Throwable
         return text.toString();
     }
 
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        Instant deadline = Instant.now().plus(DEADLINE);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("timed out after " + DEADLINE.toSeconds() + " s waiting for " + what);
-            }
-            Thread.sleep(250);
-        }
+    /** {@link Await#until} with this class's {@link #DEADLINE}. */
+    static void await(String what, BooleanSupplier condition) {
+        Await.until(what, DEADLINE, condition);
     }
 }

@@ -100,10 +100,10 @@ public final class DeadLetter {
         return context;
     }
 
-    /** {@code topic-partition@offset} of the source, for messages; never the key or value. */
+    /** {@code topic-partition@offset} of the source ({@link RecordPositions}), for messages; never the key or value. */
     public String describe() {
         if (sourceTopic != null) {
-            return sourceTopic + "-" + sourcePartition + "@" + sourceOffset;
+            return RecordPositions.of(sourceTopic, sourcePartition, sourceOffset);
         }
         return targetTopic == null ? "(unknown record)"
                 : "a record to " + targetTopic + (targetPartition == null ? "" : "-" + targetPartition);

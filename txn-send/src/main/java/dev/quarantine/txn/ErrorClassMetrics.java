@@ -50,7 +50,17 @@ public final class ErrorClassMetrics implements AutoCloseable {
 
     /** Counts one record that failed with {@code error}. */
     public void record(Throwable error) {
-        sensors.computeIfAbsent(error.getClass().getSimpleName(), this::newSensor).record();
+        sensors.computeIfAbsent(errorClass(error), this::newSensor).record();
+    }
+
+    /**
+     * The {@code error-class} tag of {@code error}, the one way every metric of this project names an error class:
+     * the simple class name of the error inside any {@code ExecutionException}/{@code CompletionException}. Simple,
+     * because a tag value is read on dashboards and in JMX object names; the dead-letter record's exception header
+     * keeps the full class name for the rare same-named classes.
+     */
+    public static String errorClass(Throwable error) {
+        return SendErrors.unwrap(error).getClass().getSimpleName();
     }
 
     public Map<MetricName, ? extends Metric> metrics() {

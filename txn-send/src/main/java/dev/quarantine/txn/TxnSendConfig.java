@@ -3,9 +3,12 @@ package dev.quarantine.txn;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -13,6 +16,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Settings of a {@link TxnSendProducer}, given among its producer configs. They start with {@code txn.send.} and are
@@ -53,17 +57,19 @@ public final class TxnSendConfig extends AbstractConfig {
             + " UnknownTopicOrPartitionException (a topic created a moment ago may not have reached every broker)."
             + " KafkaProducer itself would wait max.block.ms and then fail the transaction.";
 
-    private static final ConfigDef PRODUCER_LIMITS = new ConfigDef()
-            .define(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Type.INT, 1024 * 1024, Importance.LOW, "")
-            .define(ProducerConfig.BUFFER_MEMORY_CONFIG, Type.LONG, 32 * 1024 * 1024L, Importance.LOW, "")
-            .define(ProducerConfig.MAX_BLOCK_MS_CONFIG, Type.LONG, 60_000L, Importance.LOW, "")
-            .define(ProducerConfig.TRANSACTIONAL_ID_CONFIG, Type.STRING, null, Importance.LOW, "")
-            .define(ProducerConfig.CLIENT_ID_CONFIG, Type.STRING, "", Importance.LOW, "");
+    /** The producer settings this library reads too; their types, defaults and validators are Kafka's own. */
+    private static final List<String> PRODUCER_SETTINGS = List.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+            ProducerConfig.BUFFER_MEMORY_CONFIG, ProducerConfig.MAX_BLOCK_MS_CONFIG,
+            ProducerConfig.TRANSACTIONAL_ID_CONFIG, ProducerConfig.CLIENT_ID_CONFIG);
+
+    private static final ConfigDef PRODUCER_LIMITS = producerSettings();
 
     private final AbstractConfig producerLimits;
 
+    /** @throws ConfigException for a bad value, or a {@code txn.send.} setting this class does not define (a typo) */
     public TxnSendConfig(Map<String, ?> producerConfigs) {
         super(configDef(), ours(producerConfigs), false);
+        rejectUnknown(originals().keySet());
         this.producerLimits = new AbstractConfig(PRODUCER_LIMITS, producerConfigs, false);
     }
 
@@ -126,6 +132,23 @@ public final class TxnSendConfig extends AbstractConfig {
     String clientId() {
         String clientId = producerLimits.getString(ProducerConfig.CLIENT_ID_CONFIG);
         return clientId.isEmpty() ? transactionalId().orElse("txn-send") : clientId;
+    }
+
+    private static ConfigDef producerSettings() {
+        Map<String, ConfigDef.ConfigKey> kafka = ProducerConfig.configDef().configKeys();
+        ConfigDef settings = new ConfigDef();
+        PRODUCER_SETTINGS.forEach(name -> settings.define(kafka.get(name)));
+        return settings;
+    }
+
+    private static void rejectUnknown(Set<String> ourKeys) {
+        Set<String> known = configDef().names();
+        for (String key : ourKeys) {
+            if (!known.contains(key)) {
+                throw new ConfigException(key + " is not a setting of txn-send (known: " + new TreeSet<>(known)
+                        + "); KafkaProducer would ignore it too");
+            }
+        }
     }
 
     private static Map<String, Object> ours(Map<String, ?> producerConfigs) {

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.quarantine.streams.query.StateStoreMigratedException;
 import dev.quarantine.streams.query.StateStoreRetryableException;
+import dev.quarantine.streams.query.StoreErrorCategory;
 
 /**
  * Cluster-wide figures: this worker's partitions of the aggregation read from its own stores, every other worker's
@@ -189,18 +190,24 @@ final class ClusterReader {
         }
     }
 
-    private static MonitorException mostSevere(List<MonitorException> failures) {
+    /** The one ranking of store errors, {@link StoreErrorCategory#outranks}: FATAL, then RETRYABLE, then MIGRATED. */
+    static MonitorException mostSevere(List<MonitorException> failures) {
         MonitorException worst = failures.get(0);
         for (MonitorException failure : failures) {
-            if (rank(failure) > rank(worst)) {
+            if (category(failure).outranks(category(worst))) {
                 worst = failure;
             }
         }
         return worst;
     }
 
-    private static int rank(MonitorException e) {
-        return e.status() == 500 ? 3 : e.status() == MonitorException.MISDIRECTED ? 2 : 1;
+    /** A peer's answer that is not a store error (401, 403, ...) counts like a peer that did not answer. */
+    private static StoreErrorCategory category(MonitorException e) {
+        return switch (e.category()) {
+            case "FATAL" -> StoreErrorCategory.FATAL;
+            case "MIGRATED" -> StoreErrorCategory.MIGRATED;
+            default -> StoreErrorCategory.RETRYABLE;
+        };
     }
 
     private static int byAddress(HostInfo a, HostInfo b) {

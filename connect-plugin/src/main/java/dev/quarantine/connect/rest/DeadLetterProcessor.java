@@ -13,6 +13,8 @@ import org.apache.kafka.streams.state.WindowStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.txn.RecordPositions;
+
 /**
  * Counts one dead-letter record: its topic's totals, its one-minute window, and its slot among the recent records.
  * Runs in the task of the record's partition, so the stores hold per-partition figures.
@@ -77,7 +79,7 @@ final class DeadLetterProcessor implements Processor<byte[], byte[], Void, Void>
                     limits.payloadMaxBytes());
         } catch (RuntimeException e) {
             log.warn("Dead-letter monitor: the headers of {} could not be read ({}); counted as {}",
-                    DeadLetterRecord.coordinates(where.topic(), where.partition(), where.offset()), e.getClass().getName(), HeaderText.UNPARSEABLE);
+                    RecordPositions.of(where.topic(), where.partition(), where.offset()), e.getClass().getName(), HeaderText.UNPARSEABLE);
             return DeadLetterRecord.unparseable(where.topic(), where.partition(), where.offset(), record.timestamp(),
                     hint);
         }

@@ -7,6 +7,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serde;
 
 import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.txn.RecordPositions;
 
 /**
  * What the monitor keeps of one dead-letter record: where it is, which error put it there (from Kafka Connect's
@@ -77,14 +78,9 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
         return errorClass == null ? UNKNOWN : errorClass;
     }
 
-    /** {@code topic-partition@offset}, the way every log line of this project names a record. */
+    /** {@code topic-partition@offset} through {@link RecordPositions}, the way every log line names a record. */
     String coordinates() {
-        return coordinates(topic, partition, offset);
-    }
-
-    /** {@code topic-partition@offset} of any record the monitor reads. */
-    static String coordinates(String topic, int partition, long offset) {
-        return topic + "-" + partition + "@" + offset;
+        return RecordPositions.of(topic, partition, offset);
     }
 
     /** Newest first: by timestamp, then by partition and offset. */

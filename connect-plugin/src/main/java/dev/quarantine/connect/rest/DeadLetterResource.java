@@ -3,7 +3,6 @@ package dev.quarantine.connect.rest;
 import java.time.Clock;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -12,6 +11,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+
+import dev.quarantine.txn.TopicNames;
 
 /**
  * The monitor's endpoints on the worker's REST API. Public only because JAX-RS instantiates nothing here but calls
@@ -22,7 +23,6 @@ import jakarta.ws.rs.core.Response;
 public final class DeadLetterResource {
 
     static final int DEFAULT_LIMIT = 20;
-    private static final Pattern TOPIC_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
     private final Monitor monitor;
     private final ClusterReader reader;
@@ -86,9 +86,9 @@ public final class DeadLetterResource {
 
     /** A legal topic name the monitor reads. @throws MonitorException 400 or 404 */
     static void checkTopic(Monitor monitor, ClusterReader reader, String topic) {
-        if (!TOPIC_NAME.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
-            throw MonitorException.badRequest("'" + abbreviate(topic) + "' is not a legal topic name (at most 249 of"
-                    + " a-z, A-Z, 0-9, '.', '_', '-')");
+        if (!TopicNames.isLegal(topic)) {
+            throw MonitorException.badRequest("'" + abbreviate(topic) + "' is not a legal topic name ("
+                    + TopicNames.RULE + ")");
         }
         if (!monitor.topics().matches(topic) && !reader.knownTopics().contains(topic)) {
             throw MonitorException.notFound("topic " + topic + " is not a monitored dead-letter topic; GET"

@@ -9,6 +9,8 @@ import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.txn.PluginVersion;
+
 /**
  * Monitors the cluster's dead-letter topics and answers on the worker's own REST API: {@code GET /dead-letters},
  * {@code /dead-letters/{topic}} and {@code /dead-letters/{topic}/records}. Enable it with the worker setting
@@ -57,8 +59,7 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
 
     @Override
     public String version() {
-        String version = DeadLetterRestExtension.class.getPackage().getImplementationVersion();
-        return version == null ? "unknown (not running from the plugin jar)" : version;
+        return PluginVersion.of(DeadLetterRestExtension.class);
     }
 
     @Override

@@ -7,8 +7,13 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import org.apache.kafka.connect.health.ConnectClusterState;
+import org.apache.kafka.connect.runtime.ConnectorConfig;
+import org.apache.kafka.connect.runtime.SinkConnectorConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
+import dev.quarantine.connect.sink.TransactionalSinkConfig;
 
 /**
  * Finds the dead-letter topics named in the cluster's connector configs, through the worker's
@@ -17,9 +22,11 @@ import org.slf4j.LoggerFactory;
  */
 final class TopicDiscovery {
 
-    static final String CONNECT_DLQ_CONFIG = "errors.deadletterqueue.topic.name";
-    static final String SINK_DLQ_CONFIG = "dlq.topic.name";
-    static final String SINK_CLASS = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
+    // compile-time constants of the worker's and the sink's config classes, inlined by javac: the names are written
+    // once, and nothing links to Connect's runtime classes when the extension runs
+    static final String CONNECT_DLQ_CONFIG = SinkConnectorConfig.DLQ_TOPIC_NAME_CONFIG;
+    static final String SINK_DLQ_CONFIG = TransactionalSinkConfig.DLQ_TOPIC_NAME_CONFIG;
+    static final String SINK_CLASS = TransactionalKafkaSinkConnector.class.getName();
     private static final Set<String> SINK_ALIASES = Set.of(SINK_CLASS, "TransactionalKafkaSinkConnector",
             "TransactionalKafkaSink");
     private static final Logger log = LoggerFactory.getLogger(TopicDiscovery.class);
@@ -63,7 +70,7 @@ final class TopicDiscovery {
             return topics;
         }
         addIfSet(topics, connectorConfig.get(CONNECT_DLQ_CONFIG));
-        String connectorClass = connectorConfig.getOrDefault("connector.class", "").trim();
+        String connectorClass = connectorConfig.getOrDefault(ConnectorConfig.CONNECTOR_CLASS_CONFIG, "").trim();
         if (SINK_ALIASES.contains(connectorClass)) {
             addIfSet(topics, connectorConfig.get(SINK_DLQ_CONFIG));
         }

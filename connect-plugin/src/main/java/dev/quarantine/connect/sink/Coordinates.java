@@ -2,13 +2,15 @@ package dev.quarantine.connect.sink;
 
 import org.apache.kafka.connect.sink.SinkRecord;
 
-/** The one formatter for where a record is: {@code topic-partition@offset}, as it was read; never its contents. */
+import dev.quarantine.txn.RecordPositions;
+
+/** Where a sink record is, as it was read, through {@link RecordPositions}: {@code topic-partition@offset}. */
 final class Coordinates {
 
     private Coordinates() {
     }
 
     static String of(SinkRecord record) {
-        return record.originalTopic() + "-" + record.originalKafkaPartition() + "@" + record.originalKafkaOffset();
+        return RecordPositions.of(record.originalTopic(), record.originalKafkaPartition(), record.originalKafkaOffset());
     }
 }

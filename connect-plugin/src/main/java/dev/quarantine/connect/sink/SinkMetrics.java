@@ -10,11 +10,14 @@ import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.common.metrics.stats.Max;
 import org.apache.kafka.common.metrics.stats.Rate;
 
+import dev.quarantine.txn.ErrorClassMetrics;
+
 /**
  * The task's metrics, registered through {@code SinkTaskContext.pluginMetrics()} (Connect adds the connector and
  * task tags), or on a worker older than 4.1 the same names of the task's own ({@link TaskMetrics}): records written,
  * records dead-lettered by error class, transactions committed and aborted, commit latency, partitions re-established
- * after their producer was fenced.
+ * after their producer was fenced. The {@code error-class} tag is {@link ErrorClassMetrics#errorClass}, as on the
+ * producer's and the Streams handler's metrics.
  */
 final class SinkMetrics {
 
@@ -50,7 +53,7 @@ final class SinkMetrics {
     }
 
     void deadLettered(Throwable error) {
-        String errorClass = error.getClass().getName();
+        String errorClass = ErrorClassMetrics.errorClass(error);
         deadLettered.computeIfAbsent(errorClass, this::deadLetterSensor).record();
     }
 

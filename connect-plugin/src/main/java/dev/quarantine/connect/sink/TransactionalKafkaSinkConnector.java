@@ -13,6 +13,8 @@ import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
 
+import dev.quarantine.txn.PluginVersion;
+
 /**
  * An exactly-once Kafka-to-Kafka sink: each batch of a source partition is written to the target cluster in one
  * transaction, together with the dead letters of records the target would reject and the partition's progress.
@@ -36,7 +38,7 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
 
     @Override
     public String version() {
-        return Version.get();
+        return PluginVersion.of(TransactionalKafkaSinkConnector.class);
     }
 
     /** Checks the settings and creates the progress topic on the target cluster if it is missing. */

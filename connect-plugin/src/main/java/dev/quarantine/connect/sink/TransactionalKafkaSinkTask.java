@@ -13,6 +13,7 @@ import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.HeaderConverter;
 
 import dev.quarantine.txn.DeadLetterBreaker;
+import dev.quarantine.txn.PluginVersion;
 
 /**
  * The task of {@link TransactionalKafkaSinkConnector}: parses its config, builds its collaborators and hands every
@@ -25,7 +26,7 @@ public class TransactionalKafkaSinkTask extends SinkTask {
 
     @Override
     public String version() {
-        return Version.get();
+        return PluginVersion.of(TransactionalKafkaSinkTask.class);
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.quarantine.connect.sink;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
+import dev.quarantine.txn.TopicNames;
+
 /** Validators of single settings; each says in {@code toString()} what it accepts, for the generated docs. */
 final class Validators {
 
@@ -16,9 +18,8 @@ final class Validators {
                         + TransactionalSinkConfig.TOPIC_PLACEHOLDER + ", which is replaced by the record's topic");
             }
             String sample = new TopicFormat(format).targetTopic("t");
-            if (!isLegalTopicName(sample)) {
-                throw new ConfigException(name, value, "does not yield a legal topic name ([a-zA-Z0-9._-], at"
-                        + " most 249 characters)");
+            if (!TopicNames.isLegal(sample)) {
+                throw new ConfigException(name, value, "does not yield a legal topic name (" + TopicNames.RULE + ")");
             }
         }
 
@@ -36,9 +37,8 @@ final class Validators {
             if (topic == null || topic.isBlank()) {
                 return;
             }
-            if (!isLegalTopicName(topic.trim())) {
-                throw new ConfigException(name, value, "is not a legal topic name ([a-zA-Z0-9._-], at most 249"
-                        + " characters, not . or ..)");
+            if (!TopicNames.isLegal(topic.trim())) {
+                throw new ConfigException(name, value, "is not a legal topic name (" + TopicNames.RULE + ")");
             }
         }
 
@@ -88,11 +88,6 @@ final class Validators {
                 return "-1, or at least 1";
             }
         };
-    }
-
-    /** Kafka's rule for topic names. */
-    static boolean isLegalTopicName(String topic) {
-        return topic.matches("[a-zA-Z0-9._-]{1,249}") && !topic.equals(".") && !topic.equals("..");
     }
 
     /** A class implementing {@code type}. */

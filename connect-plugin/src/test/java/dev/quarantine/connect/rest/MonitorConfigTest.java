@@ -3,27 +3,19 @@ package dev.quarantine.connect.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
-class MonitorConfigTest {
+import dev.quarantine.sandbox.ConfigDocs;
 
-    private static final Path DOC = Path.of("..", "docs", "config", "rest-extension.rst");
+class MonitorConfigTest {
 
     @Test
     void committedConfigDocIsGeneratedFromTheConfigDef() throws Exception {
-        String generated = MonitorConfig.configDef().toEnrichedRst();
-        if (Boolean.getBoolean("quarantine.docs.write")) {
-            Files.writeString(DOC, generated);
-        }
-
-        assertThat(Files.readString(DOC)).as("docs/config/rest-extension.rst is stale: run `mvn -pl connect-plugin test"
-                + " -Dtest=MonitorConfigTest -Dquarantine.docs.write=true`").isEqualTo(generated);
+        ConfigDocs.assertCurrent(MonitorConfig.configDef(), "rest-extension.rst", MonitorConfigTest.class);
     }
 
     @Test

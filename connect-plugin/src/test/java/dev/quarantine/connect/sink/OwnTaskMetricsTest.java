@@ -22,7 +22,7 @@ class OwnTaskMetricsTest {
         metrics.deadLettered(new RecordTooLargeException("too large"));
         ObjectName task = new ObjectName("kafka.connect:type=plugins,connector=orders-copy,task=3");
         ObjectName byErrorClass = new ObjectName("kafka.connect:type=plugins,connector=orders-copy,task=3,"
-                + "error-class=org.apache.kafka.common.errors.RecordTooLargeException");
+                + "error-class=RecordTooLargeException");
 
         assertThat(jmx.getAttribute(task, "records-written-total")).isEqualTo(7.0);
         assertThat(jmx.getAttribute(byErrorClass, "records-dead-lettered-total")).isEqualTo(1.0);

@@ -49,6 +49,8 @@ class TransactionalKafkaSinkConnectorIT {
 
     private static final String PLUGIN = TransactionalKafkaSinkConnector.class.getName();
     private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
+    /** The project's version, set by the build (failsafe), which the plugin's jar manifest must carry. */
+    private static final String VERSION = System.getProperty("quarantine.version", "(quarantine.version not set)");
     private static final Duration LANDED = Duration.ofSeconds(120);
     private static final long TWO_DAYS_AGO = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
 
@@ -81,7 +83,7 @@ class TransactionalKafkaSinkConnectorIT {
                 version = plugin.path("version").asText();
             }
         }
-        assertThat(version).isEqualTo("0.1.0-SNAPSHOT");
+        assertThat(version).as("the version the worker reports, from the plugin's jar manifest").isEqualTo(VERSION);
         Path zip;
         try (var files = Files.list(PLUGIN_PATH.getParent())) {
             zip = files.filter(p -> p.getFileName().toString().matches("kafka-quarantine-connect-.*\\.zip"))
@@ -94,7 +96,7 @@ class TransactionalKafkaSinkConnectorIT {
                     .anyMatch(n -> n.endsWith("/etc/connect-distributed.properties"));
             List<String> jars = names.stream().filter(n -> n.endsWith(".jar")).map(n -> n.replaceAll(".*/", ""))
                     .toList();
-            assertThat(jars).contains("connect-plugin-0.1.0-SNAPSHOT.jar", "txn-send-0.1.0-SNAPSHOT.jar")
+            assertThat(jars).contains("connect-plugin-" + VERSION + ".jar", "txn-send-" + VERSION + ".jar")
                     .as("the worker provides Kafka's clients and Connect, slf4j and JAX-RS/Jersey")
                     .noneMatch(j -> j.matches("(kafka-clients|connect-(api|runtime|json|transforms)|slf4j|jersey"
                             + "|jakarta\\.ws\\.rs|zstd-jni|lz4-java|snappy-java).*"));

@@ -4,8 +4,6 @@ import static dev.quarantine.connect.sink.TestData.props;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalInt;
 
@@ -13,21 +11,14 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
-class TransactionalSinkConfigTest {
+import dev.quarantine.sandbox.ConfigDocs;
 
-    /** Run with -Dquarantine.docs.write=true to regenerate the committed doc. */
-    private static final Path DOC = Path.of("..", "docs", "config", "transactional-sink.rst");
+class TransactionalSinkConfigTest {
 
     @Test
     void committedConfigDocIsGeneratedFromTheConfigDef() throws Exception {
-        String generated = TransactionalSinkConfig.configDef().toEnrichedRst();
-        if (Boolean.getBoolean("quarantine.docs.write")) {
-            Files.createDirectories(DOC.getParent());
-            Files.writeString(DOC, generated);
-        }
-        assertThat(Files.readString(DOC)).as("docs/config/transactional-sink.rst is stale: run `mvn -pl"
-                + " connect-plugin test -Dtest=TransactionalSinkConfigTest -Dquarantine.docs.write=true`")
-                .isEqualTo(generated);
+        ConfigDocs.assertCurrent(TransactionalSinkConfig.configDef(), "transactional-sink.rst",
+                TransactionalSinkConfigTest.class);
     }
 
     @Test

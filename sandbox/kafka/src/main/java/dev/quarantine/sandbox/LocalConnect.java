@@ -478,15 +478,9 @@ public final class LocalConnect implements AutoCloseable {
         }
     }
 
-    /** Polls {@code condition} until it holds or the timeout passes; the failure names what was awaited. */
+    /** {@link Await#until}, with {@code what} computed at the deadline. */
     public static void await(Duration timeout, BooleanSupplier condition, java.util.function.Supplier<String> what) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException("waited " + timeout.toSeconds() + " s for " + what.get());
-            }
-            sleepQuietly(Duration.ofMillis(250));
-        }
+        Await.value(what, timeout, () -> condition.getAsBoolean() ? Boolean.TRUE : null);
     }
 
     private static void sleepQuietly(Duration pause) {

@@ -16,5 +16,26 @@ public enum StoreErrorCategory {
     MIGRATED,
 
     /** Asking again cannot help: the instance is stopping or stopped, or the store name or type is wrong. */
-    FATAL
+    FATAL;
+
+    /**
+     * Whether this category is the one to report over {@code other} when one read fails in several places (the
+     * partitions of an IQv2 query, the workers of a cluster-wide answer): FATAL first, as asking again cannot help;
+     * then RETRYABLE; then MIGRATED. RETRYABLE ranks above MIGRATED because waiting settles both: while a rebalance
+     * is in flight the owner a MIGRATED names may be stale, and once this instance is ready a read fails only where
+     * the data really moved, as MIGRATED to the settled owner. Sending the caller to an owner first would answer
+     * only that owner's share and lose the part that was merely not ready. The one ranking: {@link StoreQueries} and
+     * the DLQ monitor's cluster reads both use it.
+     */
+    public boolean outranks(StoreErrorCategory other) {
+        return severity() > other.severity();
+    }
+
+    private int severity() {
+        return switch (this) {
+            case MIGRATED -> 0;
+            case RETRYABLE -> 1;
+            case FATAL -> 2;
+        };
+    }
 }

@@ -117,7 +117,7 @@ public final class StoreQueries {
      * {@link KafkaStreams#query(StateQueryRequest)} that returns the result only if every partition answered.
      *
      * @throws InvalidStateStoreException the most severe classified failure among the partitions
-     *                                    (FATAL, then RETRYABLE, then MIGRATED)
+     *                                    ({@link StoreErrorCategory#outranks}: FATAL, then RETRYABLE, then MIGRATED)
      */
     public <R> StateQueryResult<R> query(StateQueryRequest<R> request) {
         String storeName = request.getStoreName();
@@ -200,13 +200,13 @@ public final class StoreQueries {
 
     private static InvalidStateStoreException moreSevere(InvalidStateStoreException current,
                                                         InvalidStateStoreException candidate) {
-        return current == null || rank(candidate) > rank(current) ? candidate : current;
+        return current == null || category(candidate).outranks(category(current)) ? candidate : current;
     }
 
-    private static int rank(InvalidStateStoreException error) {
+    private static StoreErrorCategory category(InvalidStateStoreException error) {
         if (error instanceof StateStoreFailException) {
-            return 2;
+            return StoreErrorCategory.FATAL;
         }
-        return error instanceof StateStoreRetryableException ? 1 : 0;
+        return error instanceof StateStoreRetryableException ? StoreErrorCategory.RETRYABLE : StoreErrorCategory.MIGRATED;
     }
 }

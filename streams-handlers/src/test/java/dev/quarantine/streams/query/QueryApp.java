@@ -2,12 +2,7 @@ package dev.quarantine.streams.query;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -82,25 +77,6 @@ final class QueryApp implements AutoCloseable {
     @Override
     public void close() {
         streams.close(Duration.ofSeconds(30));
-    }
-
-    /** Polls {@code condition} until it holds; fails naming {@code what} after {@code timeout}. */
-    static void await(String what, Duration timeout, BooleanSupplier condition) {
-        awaitValue(what, timeout, () -> condition.getAsBoolean() ? Boolean.TRUE : null);
-    }
-
-    static <T> T awaitValue(String what, Duration timeout, Supplier<T> probe) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (true) {
-            T value = probe.get();
-            if (value != null) {
-                return value;
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
     }
 
     private static org.apache.kafka.streams.Topology topology(String topic) {

@@ -1,0 +1,25 @@
+package dev.quarantine.txn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class RecordPositionsTest {
+
+    @Test
+    void namesARecordAsTopicDashPartitionAtOffset() {
+        assertThat(RecordPositions.of("orders", 3, 1042L)).isEqualTo("orders-3@1042");
+    }
+
+    @Test
+    void keepsDashesInsideTheTopicName() {
+        assertThat(RecordPositions.of("my-orders-v2", 0, 0L)).isEqualTo("my-orders-v2-0@0");
+    }
+
+    @Test
+    void deadLetterDescribesItsSourceThroughTheSameFormatter() {
+        DeadLetter letter = DeadLetter.of(null, null, null, new RuntimeException("boom")).source("in", 1, 7L);
+
+        assertThat(letter.describe()).isEqualTo(RecordPositions.of("in", 1, 7L));
+    }
+}
