@@ -6,6 +6,7 @@ import static dev.quarantine.connect.sink.TestData.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +33,8 @@ class PartitionWriterTest {
 
     private final ScriptedProducer producer = new ScriptedProducer();
     private final TestPluginMetrics metrics = new TestPluginMetrics();
+    private final List<String> checkedForHanging = new ArrayList<>();
+    private RuntimeException hangingCheckFailure;
 
     @Test
     void commitsTheBatchAndItsProgressInOneTransaction() {
@@ -43,6 +46,31 @@ class PartitionWriterTest {
         assertThat(producer.consumerGroupOffsetsHistory())
                 .containsExactly(Map.of(GROUP, Map.of(PROGRESS, new OffsetAndMetadata(3, "source=orders-0"))));
         assertThat(writer.nextOffset()).hasValue(3);
+    }
+
+    @Test
+    void abortsHangingTransactionsOfTheTopicsItWritesOnceBeforeItsProducerFirstWritesThem() {
+        PartitionWriter writer = writer(3);
+
+        writer.write(records("orders", 0, 0, 3));
+        writer.write(records("orders", 0, 3, 6));
+
+        assertThat(checkedForHanging).containsExactly(GROUP + " [copy.orders, dlq]");
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3", "v4", "v5");
+    }
+
+    @Test
+    void writesNothingWhileTheCheckForHangingTransactionsFailsAndChecksAgainNextTime() {
+        RetriableException slow = new RetriableException("target cluster slow");
+        hangingCheckFailure = slow;
+        PartitionWriter writer = writer(3);
+
+        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isSameAs(slow);
+        assertThat(producer.history()).isEmpty();
+        writer.write(records("orders", 0, 0, 3));
+
+        assertThat(checkedForHanging).containsExactly(GROUP + " [copy.orders, dlq]", GROUP + " [copy.orders, dlq]");
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
     }
 
     @Test
@@ -142,7 +170,15 @@ class PartitionWriterTest {
 
     private WriteSetup setup(RecordConverter converter, int retries) {
         return new WriteSetup(converter, Optional.of(new DeadLetters("dlq", 1_000_000, true, "sink", "0")),
-                new SinkMetrics(metrics), new DeadLetterBreaker(1.0, 100), PROGRESS, retries);
+                new SinkMetrics(metrics), new DeadLetterBreaker(1.0, 100), PROGRESS, retries,
+                (transactionalId, topics) -> {
+                    checkedForHanging.add(transactionalId + " " + topics);
+                    RuntimeException failure = hangingCheckFailure;
+                    hangingCheckFailure = null;
+                    if (failure != null) {
+                        throw failure;
+                    }
+                });
     }
 
     private static List<String> values(List<ProducerRecord<byte[], byte[]>> records) {

@@ -286,7 +286,8 @@ class SinkTaskFaultsIT {
                 new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), Optional.empty(),
-                new SinkMetrics(new TestPluginMetrics()), new DeadLetterBreaker(1.0, 10), store.progressPartition(), 3);
+                new SinkMetrics(new TestPluginMetrics()), new DeadLetterBreaker(1.0, 10), store.progressPartition(), 3,
+                (transactionalId, topics) -> { }); // scripted producers leave no transactions on the broker
         return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
                 new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
     }
