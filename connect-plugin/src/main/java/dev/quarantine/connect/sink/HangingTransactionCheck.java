@@ -3,12 +3,17 @@ package dev.quarantine.connect.sink;
 import java.util.Collection;
 
 /**
- * What a writer calls before its producer first writes to topics: {@link HangingTransactions} in the task, a
- * recording lambda in the writer's unit tests.
+ * Finds what an aborted transaction of a partition's producer left open: {@link HangingTransactions} in the task, a
+ * recording fake in the writer's unit tests.
  */
-@FunctionalInterface
 interface HangingTransactionCheck {
 
-    /** Aborts what earlier producers of {@code transactionalId} left hanging on the partitions of {@code topics}. */
+    /**
+     * Whether the last transaction of {@code transactionalId} ended, or is ending, in an abort; asked before a new
+     * producer's initTransactions, which forgets it.
+     */
+    boolean lastTransactionAborted(String transactionalId);
+
+    /** Aborts what earlier transactions of {@code transactionalId} left hanging on the partitions of {@code topics}. */
     void abortBeforeWriting(String transactionalId, Collection<String> topics);
 }

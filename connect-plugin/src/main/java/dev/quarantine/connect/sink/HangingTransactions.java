@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -13,9 +14,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -25,16 +28,18 @@ import org.slf4j.LoggerFactory;
 import dev.quarantine.txn.SendErrors;
 
 /**
- * Aborts the transactions an earlier producer of a partition's transactional id left open ("hanging", KIP-664) on
- * the topics its new writer is about to write, before the writer writes them.
+ * Aborts the records an aborted transaction of a partition's transactional id left open ("hanging", KIP-664) on the
+ * topics its writer is about to write again, before it writes them.
  *
- * <p>Why: a broker killed and restarted can load its transaction state before its metadata lists the transaction's
- * partitions; the coordinator then skips their markers as if the topics were deleted and completes the transaction
- * anyway (the broker logs "Couldn't find leader endpoint for partitions ... likely deleted already"). Its records
- * stay open in the target and DLQ partitions and its progress stays a pending, invisible offset commit, so the new
- * writer reads the progress from before it and writes the batch again; the new writer's next commit marker, which
- * applies to the producer id whatever the epoch, would make the forgotten records visible next to the rewritten
- * ones: duplicates. Aborting them first loses nothing (their progress never became visible) and keeps the copy once.
+ * <p>Why: a broker restarting can load its transaction state before its metadata lists a transaction's partitions;
+ * its coordinator then skips their markers as if the topics were deleted and completes the transaction anyway (the
+ * broker logs "Couldn't find leader endpoint for partitions ... likely deleted already"). When that transaction was
+ * being aborted (ours, after a commit that timed out while the broker went down, or the one a new producer's
+ * initTransactions aborts), its records stay open in the target and DLQ partitions while the batch is written again
+ * from the progress, which the abort left where it was; the producer's next commit marker, which applies to its
+ * producer id whatever the epoch, would then make the aborted records visible next to their new copies: duplicates.
+ * Aborting them first is what the coordinator meant to do. A transaction left hanging after a commit is left alone:
+ * its progress went forward with it, and the producer's next commit marker completes it.
  *
  * <p>Hanging is Kafka's {@code kafka-transactions.sh find-hanging} rule narrowed to our own id: an open transaction
  * of the id's producer id, with an epoch below the id's current one, on a partition the coordinator does not list
@@ -53,6 +58,10 @@ final class HangingTransactions implements HangingTransactionCheck {
         this.timeout = timeout;
     }
 
+    /** The states in which the id's last transaction was, or is being, aborted. */
+    private static final Set<TransactionState> ABORTING = Set.of(TransactionState.ONGOING,
+            TransactionState.PREPARE_ABORT, TransactionState.COMPLETE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
+
     /** The hanging transactions among {@code states}, given the id's current transaction {@code current}. */
     static List<AbortTransactionSpec> hanging(TransactionDescription current,
                                               Map<TopicPartition, PartitionProducerState> states) {
@@ -69,6 +78,21 @@ final class HangingTransactions implements HangingTransactionCheck {
             }
         });
         return hanging;
+    }
+
+    /** Whether the id's last transaction ended, or ends, in an abort (an unknown id has none). */
+    @Override
+    public boolean lastTransactionAborted(String transactionalId) {
+        try {
+            return ABORTING.contains(await(admins.target().describeTransactions(List.of(transactionalId))
+                    .description(transactionalId), "describe transactional id " + transactionalId, transactionalId)
+                    .state());
+        } catch (ConnectException e) {
+            if (e.getCause() instanceof TransactionalIdNotFoundException) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -124,14 +148,15 @@ final class HangingTransactions implements HangingTransactionCheck {
     }
 
     private static ConnectException failure(String what, String transactionalId, Throwable cause) {
-        if (SendErrors.isTransient(cause) && !(cause instanceof UnknownTopicOrPartitionException)) {
+        if (SendErrors.isTransient(cause) && !(cause instanceof UnknownTopicOrPartitionException)
+                && !(cause instanceof TransactionalIdNotFoundException)) {
             return new RetriableException("Could not " + what + " (" + cause + "), to find transactions left"
                     + " hanging by an earlier producer of " + transactionalId + "; the batch is delivered again",
                     cause);
         }
-        return new ConnectException("Could not " + what + ": " + cause + ". Before a partition's new producer"
-                + " writes, the task aborts transactions its earlier producers left hanging (markers lost by a"
-                + " broker restart)" + (cause instanceof AuthorizationException ? "; check the ACLs of "
+        return new ConnectException("Could not " + what + ": " + cause + ". Before a partition's producer"
+                + " writes again after an abort, the task aborts what the abort left open (markers skipped by a"
+                + " restarting broker)" + (cause instanceof AuthorizationException ? "; check the ACLs of "
                 + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "*: Read on the target and dead-letter topics,"
                 + " Describe on the transactional ids, and Alter on the cluster to abort one" : ""), cause);
     }

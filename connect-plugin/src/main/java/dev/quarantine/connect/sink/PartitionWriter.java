@@ -1,11 +1,8 @@
 package dev.quarantine.connect.sink;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.Set;
-import java.util.TreeSet;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -24,16 +21,17 @@ final class PartitionWriter implements AutoCloseable {
     private final TargetProducer producer;
     private final BatchCommitter committer;
     private final RejectionIsolator isolator;
-    private final WriteSetup setup;
-    /** Topics this writer's producer may write: checked for hanging transactions (one write at a time). */
-    private final Set<String> checked = new HashSet<>();
     private volatile OptionalLong nextOffset = OptionalLong.empty();
 
-    PartitionWriter(TopicPartition source, TargetProducer producer, WriteSetup setup) {
+    /**
+     * @param lastAborted whether the last transaction of the partition's transactional id, before this producer,
+     *                    ended in an abort: its records may be left open (see {@link HangingTransactions})
+     */
+    PartitionWriter(TopicPartition source, TargetProducer producer, WriteSetup setup, boolean lastAborted) {
         this.source = source;
         this.producer = producer;
-        this.setup = setup;
-        this.committer = new BatchCommitter(source, producer, setup, next -> nextOffset = OptionalLong.of(next));
+        this.committer = new BatchCommitter(source, producer, setup, next -> nextOffset = OptionalLong.of(next),
+                lastAborted);
         this.isolator = new RejectionIsolator(committer, setup);
     }
 
@@ -70,26 +68,8 @@ final class PartitionWriter implements AutoCloseable {
         List<SinkRecord> fresh = records.stream()
                 .filter(r -> nextOffset.isEmpty() || r.originalKafkaOffset() >= nextOffset.getAsLong()).toList();
         if (!fresh.isEmpty()) {
-            abortHangingTransactions(fresh);
             committer.newBatch();
             isolator.write(fresh);
-        }
-    }
-
-    /**
-     * Before this writer's producer first writes to a topic (a target topic of the records, the DLQ), aborts what
-     * earlier producers of its transactional id left hanging there, see {@link HangingTransactions}: the
-     * records of such a transaction would otherwise be committed by this producer's next marker, next to their
-     * copies written again from the progress. Once per topic and writer: only a new producer can meet them.
-     */
-    private void abortHangingTransactions(List<SinkRecord> records) {
-        Set<String> topics = new TreeSet<>();
-        records.stream().filter(r -> r.topic() != null).forEach(r -> topics.add(setup.converter().targetTopic(r)));
-        setup.deadLetters().ifPresent(letters -> topics.add(letters.topic()));
-        topics.removeAll(checked);
-        if (!topics.isEmpty()) {
-            setup.hanging().abortBeforeWriting(group(), topics);
-            checked.addAll(topics);
         }
     }
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,8 +34,28 @@ class PartitionWriterTest {
 
     private final ScriptedProducer producer = new ScriptedProducer();
     private final TestPluginMetrics metrics = new TestPluginMetrics();
-    private final List<String> checkedForHanging = new ArrayList<>();
-    private RuntimeException hangingCheckFailure;
+    private final RecordingHangingCheck hanging = new RecordingHangingCheck();
+
+    /** Records which topics the writer looks at for records an abort left open; fails once when told to. */
+    private static final class RecordingHangingCheck implements HangingTransactionCheck {
+        final List<String> checked = new ArrayList<>();
+        RuntimeException failure;
+
+        @Override
+        public boolean lastTransactionAborted(String transactionalId) {
+            return false;
+        }
+
+        @Override
+        public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
+            checked.add(transactionalId + " " + topics);
+            RuntimeException thrown = failure;
+            failure = null;
+            if (thrown != null) {
+                throw thrown;
+            }
+        }
+    }
 
     @Test
     void commitsTheBatchAndItsProgressInOneTransaction() {
@@ -49,27 +70,40 @@ class PartitionWriterTest {
     }
 
     @Test
-    void abortsHangingTransactionsOfTheTopicsItWritesOnceBeforeItsProducerFirstWritesThem() {
+    void looksForRecordsAnAbortLeftOpenBeforeWritingTheBatchAgainAndNotAfterACommit() {
+        producer.commitFailures.add(new TimeoutException("broker restarting"));
         PartitionWriter writer = writer(3);
 
         writer.write(records("orders", 0, 0, 3));
         writer.write(records("orders", 0, 3, 6));
 
-        assertThat(checkedForHanging).containsExactly(GROUP + " [copy.orders, dlq]");
+        assertThat(producer.aborts).isEqualTo(1);
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]");
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3", "v4", "v5");
     }
 
     @Test
-    void writesNothingWhileTheCheckForHangingTransactionsFailsAndChecksAgainNextTime() {
+    void looksForRecordsLeftOpenBeforeItsFirstBatchWhenTheIdsLastTransactionWasAborted() {
+        PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP),
+                setup(converter(), 3), true);
+
+        writer.write(records("orders", 0, 0, 3));
+
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]");
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
+    }
+
+    @Test
+    void writesNothingWhileTheLookForRecordsLeftOpenFailsAndLooksAgainNextTime() {
         RetriableException slow = new RetriableException("target cluster slow");
-        hangingCheckFailure = slow;
-        PartitionWriter writer = writer(3);
+        hanging.failure = slow;
+        PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter(), 3), true);
 
         assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isSameAs(slow);
         assertThat(producer.history()).isEmpty();
         writer.write(records("orders", 0, 0, 3));
 
-        assertThat(checkedForHanging).containsExactly(GROUP + " [copy.orders, dlq]", GROUP + " [copy.orders, dlq]");
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]", GROUP + " [copy.orders, dlq]");
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
     }
 
@@ -149,7 +183,7 @@ class PartitionWriterTest {
     void retriesATransientConverterFailureThroughConnectWithoutDeadLettering() {
         PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP), setup(new RecordConverter(
                 new TopicFormat("copy.${topic}"), TestData.targetTopicsNeverSeen(), new ByteArrayConverter(),
-                new FaultyConverter(), new BytesOrStringHeaderConverter()), 3));
+                new FaultyConverter(), new BytesOrStringHeaderConverter()), 3), false);
         var batch = records("orders", 0, 0, 2);
         batch.set(1, TestData.sinkRecord("orders", 0, 1, "k1", bytes("flaky-unit"), 1L));
 
@@ -162,23 +196,18 @@ class PartitionWriterTest {
     }
 
     private PartitionWriter writer(int retries) {
-        RecordConverter converter = new RecordConverter(new TopicFormat("copy.${topic}"),
-                TestData.targetTopicsNeverSeen(), new ByteArrayConverter(), new ByteArrayConverter(),
-                new BytesOrStringHeaderConverter());
-        return new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter, retries));
+        return new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter(), retries), false);
+    }
+
+    private static RecordConverter converter() {
+        return new RecordConverter(new TopicFormat("copy.${topic}"), TestData.targetTopicsNeverSeen(),
+                new ByteArrayConverter(), new ByteArrayConverter(), new BytesOrStringHeaderConverter());
     }
 
     private WriteSetup setup(RecordConverter converter, int retries) {
         return new WriteSetup(converter, Optional.of(new DeadLetters("dlq", 1_000_000, true, "sink", "0")),
                 new SinkMetrics(metrics), new DeadLetterBreaker(1.0, 100), PROGRESS, retries,
-                (transactionalId, topics) -> {
-                    checkedForHanging.add(transactionalId + " " + topics);
-                    RuntimeException failure = hangingCheckFailure;
-                    hangingCheckFailure = null;
-                    if (failure != null) {
-                        throw failure;
-                    }
-                });
+                hanging);
     }
 
     private static List<String> values(List<ProducerRecord<byte[], byte[]>> records) {
