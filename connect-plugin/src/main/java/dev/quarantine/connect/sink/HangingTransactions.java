@@ -49,6 +49,9 @@ import dev.quarantine.txn.SendErrors;
 final class HangingTransactions implements HangingTransactionCheck {
 
     private static final Logger log = LoggerFactory.getLogger(HangingTransactions.class);
+    /** The states in which the id's last transaction was, or is being, aborted. */
+    private static final Set<TransactionState> ABORTING = Set.of(TransactionState.ONGOING,
+            TransactionState.PREPARE_ABORT, TransactionState.COMPLETE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
 
     private final ClusterAdmins admins;
     private final Duration timeout;
@@ -57,10 +60,6 @@ final class HangingTransactions implements HangingTransactionCheck {
         this.admins = admins;
         this.timeout = timeout;
     }
-
-    /** The states in which the id's last transaction was, or is being, aborted. */
-    private static final Set<TransactionState> ABORTING = Set.of(TransactionState.ONGOING,
-            TransactionState.PREPARE_ABORT, TransactionState.COMPLETE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
 
     /** The hanging transactions among {@code states}, given the id's current transaction {@code current}. */
     static List<AbortTransactionSpec> hanging(TransactionDescription current,
