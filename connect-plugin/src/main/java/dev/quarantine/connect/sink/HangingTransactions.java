@@ -49,6 +49,7 @@ import dev.quarantine.txn.SendErrors;
 final class HangingTransactions implements HangingTransactionCheck {
 
     private static final Logger log = LoggerFactory.getLogger(HangingTransactions.class);
+
     /** The states in which the id's last transaction was, or is being, aborted. */
     private static final Set<TransactionState> ABORTING = Set.of(TransactionState.ONGOING,
             TransactionState.PREPARE_ABORT, TransactionState.COMPLETE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
