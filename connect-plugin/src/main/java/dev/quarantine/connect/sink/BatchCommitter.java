@@ -3,6 +3,8 @@ package dev.quarantine.connect.sink;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.LongConsumer;
 
 import org.apache.kafka.common.TopicPartition;
@@ -41,12 +43,16 @@ final class BatchCommitter {
     private final WriteSetup setup;
     private final LongConsumer committed;
     private int failures;
+    /** An abort may have left records open: see {@link HangingTransactions}, checked before writing again. */
+    private boolean aborted;
 
-    BatchCommitter(TopicPartition source, TargetProducer producer, WriteSetup setup, LongConsumer committed) {
+    BatchCommitter(TopicPartition source, TargetProducer producer, WriteSetup setup, LongConsumer committed,
+                   boolean lastAborted) {
         this.source = source;
         this.producer = producer;
         this.setup = setup;
         this.committed = committed;
+        this.aborted = lastAborted;
     }
 
     /** Starts a new batch: the retry budget is per batch delivered by Connect. */
@@ -57,6 +63,7 @@ final class BatchCommitter {
     /** Commits {@code records}; returns the first record the broker rejected (after aborting), or empty. */
     Optional<TransactionAttempt.Failure> commit(List<SinkRecord> records, Map<Long, Throwable> poison) {
         while (true) {
+            abortWhatAnAbortLeftOpen(records);
             TransactionAttempt attempt = new TransactionAttempt(source, producer, setup, records, poison);
             try {
                 committed.accept(attempt.run());
@@ -68,6 +75,23 @@ final class BatchCommitter {
                 }
             }
         }
+    }
+
+    /**
+     * After an abort (ours, or the last one of the transactional id before this producer), before writing again:
+     * a broker restarting while the abort's markers were due can complete it without writing them (see
+     * {@link HangingTransactions}), and this producer's next commit marker would then commit the aborted records
+     * next to their copies written again. Their topics are those of the records written again, and the DLQ.
+     */
+    private void abortWhatAnAbortLeftOpen(List<SinkRecord> records) {
+        if (!aborted) {
+            return;
+        }
+        Set<String> topics = new TreeSet<>();
+        records.stream().filter(r -> r.topic() != null).forEach(r -> topics.add(setup.converter().targetTopic(r)));
+        setup.deadLetters().ifPresent(letters -> topics.add(letters.topic()));
+        setup.hanging().abortBeforeWriting(producer.transactionalId(), topics);
+        aborted = false;
     }
 
     private Optional<TransactionAttempt.Failure> afterFailure(RuntimeException e, TransactionAttempt attempt,
@@ -124,6 +148,7 @@ final class BatchCommitter {
     void abort(RuntimeException cause) {
         try {
             producer.abort();
+            aborted = true;
             setup.metrics().aborted();
         } catch (RuntimeException abortFailure) {
             cause.addSuppressed(abortFailure);

@@ -23,10 +23,15 @@ final class PartitionWriter implements AutoCloseable {
     private final RejectionIsolator isolator;
     private volatile OptionalLong nextOffset = OptionalLong.empty();
 
-    PartitionWriter(TopicPartition source, TargetProducer producer, WriteSetup setup) {
+    /**
+     * @param lastAborted whether the last transaction of the partition's transactional id, before this producer,
+     *                    ended in an abort: its records may be left open (see {@link HangingTransactions})
+     */
+    PartitionWriter(TopicPartition source, TargetProducer producer, WriteSetup setup, boolean lastAborted) {
         this.source = source;
         this.producer = producer;
-        this.committer = new BatchCommitter(source, producer, setup, next -> nextOffset = OptionalLong.of(next));
+        this.committer = new BatchCommitter(source, producer, setup, next -> nextOffset = OptionalLong.of(next),
+                lastAborted);
         this.isolator = new RejectionIsolator(committer, setup);
     }
 

@@ -46,13 +46,14 @@ public class TransactionalKafkaSinkTask extends SinkTask {
         metrics = new SinkMetrics(TaskMetrics.of(context, config.connectorName(), config.taskId()));
         ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
                 config.legacyProgressTopic(), config.progressReadTimeout());
-        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
-                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
+        ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
+        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(), admins,
+                TargetTopics.ADMIN_TIMEOUT);
         RecordConverter converter = new RecordConverter(config.topicFormat(), targetTopics, keyConverter,
                 valueConverter, headerConverter);
         WriteSetup setup = new WriteSetup(converter, deadLetters, metrics,
                 new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.progressPartition(),
-                config.transactionRetries());
+                config.transactionRetries(), new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT));
         handler = new SinkTaskHandler(context, new WriterFactory(config, setup), progress, targetTopics,
                 new TransientFailures(config.transientErrorsTimeout(), Clock.systemUTC()));
     }

@@ -8,8 +8,10 @@ import dev.quarantine.txn.DeadLetterBreaker;
 
 /**
  * What every partition's writer of a task shares: the converters, the dead letters (absent with
- * {@code send.errors.tolerance=none}), the metrics, the breaker, where progress is committed and the retry budget.
+ * {@code send.errors.tolerance=none}), the metrics, the breaker, where progress is committed, the retry budget and
+ * the check for transactions earlier producers left hanging.
  */
 record WriteSetup(RecordConverter converter, Optional<DeadLetters> deadLetters, SinkMetrics metrics,
-                  DeadLetterBreaker breaker, TopicPartition progressPartition, int retries) {
+                  DeadLetterBreaker breaker, TopicPartition progressPartition, int retries,
+                  HangingTransactionCheck hanging) {
 }

@@ -62,6 +62,13 @@ final class WriterFactory implements AutoCloseable {
         TxnSendProducer<byte[], byte[]> producer = given == null
                 ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer())
                 : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer());
+        boolean lastAborted;
+        try {
+            lastAborted = setup.hanging().lastTransactionAborted(transactionalId);
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw e;
+        }
         try {
             producer.initTransactions();
         } catch (KafkaException e) {
@@ -76,7 +83,7 @@ final class WriterFactory implements AutoCloseable {
                     + config.transactionalIdPrefix() + " (" + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG
                     + ")" : ""), e);
         }
-        return new PartitionWriter(source, new TargetProducer(producer, transactionalId), setup);
+        return new PartitionWriter(source, new TargetProducer(producer, transactionalId), setup, lastAborted);
     }
 
     @Override

@@ -3,11 +3,14 @@ package dev.quarantine.connect.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,10 +79,23 @@ class BrokerFaultsIT {
 
             producer.join(TimeUnit.MINUTES.toMillis(3));
             assertThat(produced.get()).isEqualTo(total);
-            copied.awaitAtLeast(records.good(total), LANDED);
-            letters.awaitAtLeast(records.poison(total), LANDED);
-            records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO),
-                    total);
+            try {
+                copied.awaitAtLeast(records.good(total), LANDED);
+                letters.awaitAtLeast(records.poison(total), LANDED);
+                records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO), total);
+            } catch (AssertionError | IllegalStateException e) {
+                List<TopicPartition> partitions = new ArrayList<>();
+                for (int p = 0; p < 2; p++) {
+                    partitions.add(new TopicPartition(records.target(), p));
+                }
+                partitions.add(new TopicPartition(dlq, 0));
+                for (int p = 0; p < 3; p++) {
+                    partitions.add(new TopicPartition("__consumer_offsets", p));
+                }
+                e.addSuppressed(new AssertionError("evidence kept in "
+                        + FailureEvidence.keep(kafka, connect, partitions, copied.drain(Duration.ZERO))));
+                throw e;
+            }
         }
         connect.awaitRunning(name, 2, Duration.ofSeconds(60));
         connect.deleteConnector(name);

@@ -6,6 +6,8 @@ import static dev.quarantine.connect.sink.TestData.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +35,28 @@ class PartitionWriterTest {
 
     private final ScriptedProducer producer = new ScriptedProducer();
     private final TestPluginMetrics metrics = new TestPluginMetrics();
+    private final RecordingHangingCheck hanging = new RecordingHangingCheck();
+
+    /** Records which topics the writer looks at for records an abort left open; fails once when told to. */
+    private static final class RecordingHangingCheck implements HangingTransactionCheck {
+        final List<String> checked = new ArrayList<>();
+        RuntimeException failure;
+
+        @Override
+        public boolean lastTransactionAborted(String transactionalId) {
+            return false;
+        }
+
+        @Override
+        public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
+            checked.add(transactionalId + " " + topics);
+            RuntimeException thrown = failure;
+            failure = null;
+            if (thrown != null) {
+                throw thrown;
+            }
+        }
+    }
 
     @Test
     void commitsTheBatchAndItsProgressInOneTransaction() {
@@ -44,6 +68,44 @@ class PartitionWriterTest {
         assertThat(producer.consumerGroupOffsetsHistory())
                 .containsExactly(Map.of(GROUP, Map.of(PROGRESS, new OffsetAndMetadata(3, "source=orders-0"))));
         assertThat(writer.nextOffset()).hasValue(3);
+    }
+
+    @Test
+    void looksForRecordsAnAbortLeftOpenBeforeWritingTheBatchAgainAndNotAfterACommit() {
+        producer.commitFailures.add(new TimeoutException("broker restarting"));
+        PartitionWriter writer = writer(3);
+
+        writer.write(records("orders", 0, 0, 3));
+        writer.write(records("orders", 0, 3, 6));
+
+        assertThat(producer.aborts).isEqualTo(1);
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]");
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3", "v4", "v5");
+    }
+
+    @Test
+    void looksForRecordsLeftOpenBeforeItsFirstBatchWhenTheIdsLastTransactionWasAborted() {
+        PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP),
+                setup(converter(), 3), true);
+
+        writer.write(records("orders", 0, 0, 3));
+
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]");
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
+    }
+
+    @Test
+    void writesNothingWhileTheLookForRecordsLeftOpenFailsAndLooksAgainNextTime() {
+        RetriableException slow = new RetriableException("target cluster slow");
+        hanging.failure = slow;
+        PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter(), 3), true);
+
+        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isSameAs(slow);
+        assertThat(producer.history()).isEmpty();
+        writer.write(records("orders", 0, 0, 3));
+
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]", GROUP + " [copy.orders, dlq]");
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
     }
 
     @Test
@@ -122,7 +184,7 @@ class PartitionWriterTest {
     void retriesATransientConverterFailureThroughConnectWithoutDeadLettering() {
         PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP), setup(new RecordConverter(
                 new TopicFormat("copy.${topic}"), TestData.targetTopicsNeverSeen(), new ByteArrayConverter(),
-                new FaultyConverter(), new BytesOrStringHeaderConverter()), 3));
+                new FaultyConverter(), new BytesOrStringHeaderConverter()), 3), false);
         var batch = records("orders", 0, 0, 2);
         batch.set(1, TestData.sinkRecord("orders", 0, 1, "k1", bytes("flaky-unit"), 1L));
 
@@ -135,15 +197,18 @@ class PartitionWriterTest {
     }
 
     private PartitionWriter writer(int retries) {
-        RecordConverter converter = new RecordConverter(new TopicFormat("copy.${topic}"),
-                TestData.targetTopicsNeverSeen(), new ByteArrayConverter(), new ByteArrayConverter(),
-                new BytesOrStringHeaderConverter());
-        return new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter, retries));
+        return new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter(), retries), false);
+    }
+
+    private static RecordConverter converter() {
+        return new RecordConverter(new TopicFormat("copy.${topic}"), TestData.targetTopicsNeverSeen(),
+                new ByteArrayConverter(), new ByteArrayConverter(), new BytesOrStringHeaderConverter());
     }
 
     private WriteSetup setup(RecordConverter converter, int retries) {
         return new WriteSetup(converter, Optional.of(new DeadLetters("dlq", 1_000_000, true, "sink", "0")),
-                new SinkMetrics(new WorkerPluginMetrics(metrics)), new DeadLetterBreaker(100, 1.0), PROGRESS, retries);
+                new SinkMetrics(new WorkerPluginMetrics(metrics)), new DeadLetterBreaker(100, 1.0), PROGRESS, retries,
+                hanging);
     }
 
     private static List<String> values(List<ProducerRecord<byte[], byte[]>> records) {

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -288,7 +289,17 @@ class SinkTaskFaultsIT {
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), Optional.empty(),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
-                store.progressPartition(), 3);
+                store.progressPartition(), 3,
+                new HangingTransactionCheck() { // scripted producers leave no transactions on the broker
+                    @Override
+                    public boolean lastTransactionAborted(String transactionalId) {
+                        return false;
+                    }
+
+                    @Override
+                    public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
+                    }
+                });
         return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
                 new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
     }

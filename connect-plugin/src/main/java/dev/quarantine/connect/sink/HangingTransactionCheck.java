@@ -1,0 +1,19 @@
+package dev.quarantine.connect.sink;
+
+import java.util.Collection;
+
+/**
+ * Finds what an aborted transaction of a partition's producer left open: {@link HangingTransactions} in the task, a
+ * recording fake in the writer's unit tests.
+ */
+interface HangingTransactionCheck {
+
+    /**
+     * Whether the last transaction of {@code transactionalId} ended, or is ending, in an abort; asked before a new
+     * producer's initTransactions, which forgets it.
+     */
+    boolean lastTransactionAborted(String transactionalId);
+
+    /** Aborts what earlier transactions of {@code transactionalId} left hanging on the partitions of {@code topics}. */
+    void abortBeforeWriting(String transactionalId, Collection<String> topics);
+}

@@ -1,0 +1,155 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.bytes;
+import static dev.quarantine.connect.sink.TestData.committed;
+import static dev.quarantine.connect.sink.TestData.props;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.values;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+
+/**
+ * A transaction left hanging by a broker killed right after an abort (its coordinator, restarting, completes it
+ * without writing its markers), then a new task writing the partition: on a broker of this class's own, since it
+ * is killed.
+ */
+class HangingTransactionIT {
+
+    private static final int MAX_KILLS = 10;
+
+    private static LocalKafka kafka;
+    private final String source = "hang-" + Long.toHexString(System.nanoTime()).substring(6);
+    private final String target = "copy." + source;
+    private final String progress = source + ".progress";
+    private final TopicPartition partition = new TopicPartition(source, 0);
+    private final String transactionalId = WriterFactory.transactionalId(source, partition);
+    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        kafka = LocalKafka.create().start();
+    }
+
+    @AfterEach
+    void stopTasks() {
+        tasks.forEach(TransactionalKafkaSinkTask::stop);
+    }
+
+    @AfterAll
+    static void stop() {
+        kafka.close();
+    }
+
+    @Test
+    void writesABatchOnceWhenAnAbortedTransactionOfItsPartitionWasLeftHangingInTheTargetAcrossABrokerRestart()
+            throws Exception {
+        kafka.createTopic(target, 1, Map.of());
+        kafka.createTopic(source + ".dlq", 1, Map.of());
+        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext());
+        first.open(List.of(partition));
+        first.put(records(source, 0, 0, 10));
+        first.stop();
+        tasks.remove(first);
+
+        leaveAnAbortedTransactionHanging(10, 15);
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask second = start(context);
+        second.open(List.of(partition));
+        assertThat(context.seeks).containsEntry(partition, 10L);
+        second.put(records(source, 0, 10, 20));
+
+        List<String> expected = new ArrayList<>();
+        for (long offset = 0; offset < 20; offset++) {
+            expected.add("v" + offset);
+        }
+        assertThat(values(committed(kafka, target))).as("each record once, in order").isEqualTo(expected);
+    }
+
+    /**
+     * Writes records {@code from..to-1} to the target in a transaction of the partition's transactional id, as a task
+     * whose commit failed would, aborts it and kills the broker right after, until the abort is left hanging: open in
+     * the target partition while its coordinator says it is complete (about one in two kills).
+     */
+    private void leaveAnAbortedTransactionHanging(long from, long to) throws Exception {
+        for (int kill = 0; kill < MAX_KILLS; kill++) {
+            try (KafkaProducer<byte[], byte[]> producer = producer()) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                for (long offset = from; offset < to; offset++) {
+                    producer.send(new ProducerRecord<>(target, 0, bytes("k" + offset), bytes("v" + offset)));
+                }
+                producer.flush();
+                producer.abortTransaction();
+                kafka.kill();
+                producer.close(Duration.ZERO);
+            }
+            kafka.restart();
+            if (hanging()) {
+                return;
+            }
+        }
+        throw new AssertionError("no aborted transaction was left hanging in " + MAX_KILLS + " broker kills");
+    }
+
+    /** Whether the target partition holds an open transaction once its coordinator has settled the last one. */
+    private boolean hanging() throws Exception {
+        try (Admin admin = kafka.admin()) {
+            LocalConnect.await(Duration.ofSeconds(60), () -> settled(admin),
+                    () -> "the coordinator of " + transactionalId + " to settle its last transaction");
+            TopicPartition targetPartition = new TopicPartition(target, 0);
+            List<ProducerState> producers = admin.describeProducers(List.of(targetPartition))
+                    .partitionResult(targetPartition).get(60, TimeUnit.SECONDS).activeProducers();
+            return producers.stream().anyMatch(p -> p.currentTransactionStartOffset().isPresent());
+        }
+    }
+
+    private boolean settled(Admin admin) {
+        try {
+            TransactionState state = admin.describeTransactions(List.of(transactionalId)).description(transactionalId)
+                    .get(10, TimeUnit.SECONDS).state();
+            return state == TransactionState.COMPLETE_ABORT;
+        } catch (Exception e) {
+            return false; // the coordinator is still loading
+        }
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        Properties props = kafka.clientProps();
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private TransactionalKafkaSinkTask start(FakeSinkTaskContext context) {
+        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
+        tasks.add(task);
+        task.initialize(context);
+        task.start(props("name", "hanging-it", "topics", source, "target.bootstrap.servers", kafka.bootstrapServers(),
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", source + ".dlq",
+                "progress.topic.name", progress, "transactional.id.prefix", source));
+        return task;
+    }
+}
