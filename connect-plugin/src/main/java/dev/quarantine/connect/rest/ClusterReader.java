@@ -148,7 +148,9 @@ final class ClusterReader {
             try {
                 return peers.fetch(owner, List.of(partition), query).join();
             } catch (CompletionException forwarding) {
-                throw MonitorException.migrated("partition " + partition + " of the aggregation moved to "
+                // the owner did not answer, or could not prove it is a peer (a forged group member): the client can
+                // do nothing but wait for the group to settle, so 503 with Retry-After, never a 421 to an unproven owner
+                throw MonitorException.retryable("partition " + partition + " of the aggregation moved to "
                         + worker.url(owner) + ", which did not answer: " + forwarding.getCause().getMessage(), e);
             }
         } catch (InvalidStateStoreException e) {
