@@ -33,7 +33,7 @@ import dev.quarantine.sandbox.LocalKafka;
  *
  * <p>From the repository root:
  * <pre>
- * mvn -B -q -pl connect-plugin,benchmarks -am package -DskipTests
+ * mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar dev.quarantine.benchmarks.DeadLetterRestLatency
  * </pre>
  * {@code -Drate=200 -Dseconds=60 -Dwarmup.seconds=10 -Dthreads=4 -Dbreakdown=true} change the run;
@@ -64,9 +64,9 @@ public final class DeadLetterRestLatency {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        Path plugins = existing("plugin.path", "connect-plugin/target/plugin");
+        Path plugins = existing("plugin.path", "connect-plugin/archive/target/plugin");
         List<Path> classpath = LocalConnect.readClasspath(existing("worker.classpath",
-                "connect-plugin/target/connect-worker-classpath.txt"));
+                "connect-plugin/archive/target/connect-worker-classpath.txt"));
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect first = worker(kafka, plugins, classpath);
              LocalConnect second = worker(kafka, plugins, classpath);
@@ -187,7 +187,7 @@ public final class DeadLetterRestLatency {
         Path path = Path.of(System.getProperty(property, fallback));
         if (!Files.exists(path)) {
             throw new IllegalStateException(path.toAbsolutePath() + " does not exist: run from the repository root"
-                    + " after `mvn -B -q -pl connect-plugin,benchmarks -am package -DskipTests`, or set -D"
+                    + " after `mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests`, or set -D"
                     + property);
         }
         return path;

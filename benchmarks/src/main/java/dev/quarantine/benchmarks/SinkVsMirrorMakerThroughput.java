@@ -34,7 +34,7 @@ import dev.quarantine.sandbox.LocalKafka;
  * <p>Needs the plugin archive and the worker classpath of connect-plugin, and MirrorMaker 2's plugin folder that
  * benchmarks' build copies; from the repository root:
  * <pre>
- * mvn -B -q -pl connect-plugin,benchmarks -am package -DskipTests
+ * mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar dev.quarantine.benchmarks.SinkVsMirrorMakerThroughput
  * </pre>
  * {@code -Drecords=200000 -Drounds=3 -Dpartitions=4 -Dtasks=2} change the run; {@code -Dsink.config=k=v,...} and
@@ -74,10 +74,10 @@ public final class SinkVsMirrorMakerThroughput {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        Path sinkPlugins = existing("plugin.path", "connect-plugin/target/plugin");
+        Path sinkPlugins = existing("plugin.path", "connect-plugin/archive/target/plugin");
         Path mirrorPlugins = existing("mirror.plugin.path", "benchmarks/target/mirror-plugin");
         List<Path> classpath = LocalConnect.readClasspath(existing("worker.classpath",
-                "connect-plugin/target/connect-worker-classpath.txt"));
+                "connect-plugin/archive/target/connect-worker-classpath.txt"));
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect exactlyOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "enabled");
              LocalConnect atLeastOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "disabled")) {
@@ -210,7 +210,7 @@ public final class SinkVsMirrorMakerThroughput {
         Path path = Path.of(System.getProperty(property, fallback));
         if (!Files.exists(path)) {
             throw new IllegalStateException(path.toAbsolutePath() + " does not exist: run from the repository root"
-                    + " after `mvn -B -q -pl connect-plugin,benchmarks -am package -DskipTests`, or set -D"
+                    + " after `mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests`, or set -D"
                     + property);
         }
         return path;

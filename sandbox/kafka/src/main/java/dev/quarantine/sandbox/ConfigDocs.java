@@ -26,7 +26,7 @@ public final class ConfigDocs {
      * generates; {@code testClass} names the test to run with {@value #WRITE_PROPERTY} in the message.
      */
     public static void assertCurrent(ConfigDef configDef, String docName, Class<?> testClass) throws IOException {
-        Path doc = Path.of("..", "docs", "config", docName);
+        Path doc = ProjectFiles.resolve("docs/config/" + docName);
         String generated = configDef.toEnrichedRst();
         if (Boolean.getBoolean(WRITE_PROPERTY)) {
             Files.createDirectories(doc.getParent());

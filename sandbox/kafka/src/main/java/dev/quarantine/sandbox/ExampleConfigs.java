@@ -23,7 +23,7 @@ public final class ExampleConfigs {
 
     /** {@code config/<name>}, seen from a module directory. */
     public static Path path(String name) {
-        return Path.of("..", "config", name);
+        return ProjectFiles.resolve("config/" + name);
     }
 
     /** The settings of {@code config/<name>}, a properties file; commented lines are not settings. */

@@ -45,9 +45,9 @@ public final class Quickstart {
     }
 
     /** Where bin/quickstart finds the plugin archive and the worker classpath that {@code mvn package} built. */
-    static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "connect-plugin/target/plugin"));
+    static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "connect-plugin/archive/target/plugin"));
     static final Path WORKER_CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "connect-plugin/target/connect-worker-classpath.txt"));
+            "connect-plugin/archive/target/connect-worker-classpath.txt"));
 
     public static void main(String[] args) {
         System.out.println("Starting a local Kafka broker (KRaft, 127.0.0.1) ...");

@@ -1,0 +1,22 @@
+package dev.quarantine.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.connect.rest.MonitorContract;
+import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
+import dev.quarantine.connect.sink.TransactionalSinkConfig;
+
+/** The names by which the monitor finds the sink's dead-letter topics are the sink's own. */
+class PluginContractTest {
+
+    @Test
+    void theMonitorFindsTheSinksDeadLetterTopicByTheSinksOwnNames() {
+        assertThat(MonitorContract.dlqTopics(Map.of(
+                "connector.class", TransactionalKafkaSinkConnector.class.getName(),
+                TransactionalSinkConfig.DLQ_TOPIC_NAME_CONFIG, "sink-dlq"))).containsExactly("sink-dlq");
+    }
+}

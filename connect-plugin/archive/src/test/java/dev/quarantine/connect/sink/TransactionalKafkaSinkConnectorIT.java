@@ -1,0 +1,357 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.header;
+import static dev.quarantine.connect.sink.TestData.props;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.zip.ZipFile;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/**
+ * End to end: a real Connect worker in distributed mode, its own JVM, with plugin.path = the built plugin folder and
+ * plugin.discovery=service_load, copying from and to the local broker.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class TransactionalKafkaSinkConnectorIT {
+
+    private static final String PLUGIN = TransactionalKafkaSinkConnector.class.getName();
+    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
+    /** The project's version, set by the build (failsafe), which the plugin's jar manifest must carry. */
+    private static final String VERSION = System.getProperty("quarantine.version", "(quarantine.version not set)");
+    private static final Duration LANDED = Duration.ofSeconds(120);
+    private static final long TWO_DAYS_AGO = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
+
+    private static LocalKafka kafka;
+    private static LocalConnect connect;
+
+    @BeforeAll
+    static void startWorker(LocalKafka localKafka) {
+        kafka = localKafka;
+        Path classpath = Path.of(System.getProperty("quarantine.worker.classpath",
+                "target/connect-worker-classpath.txt"));
+        connect = LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(classpath)).start();
+    }
+
+    @AfterAll
+    static void stopWorker() {
+        if (connect != null) {
+            connect.close();
+        }
+    }
+
+    @Test
+    void workerLoadsThePluginFromItsArchiveByServiceLoader() throws Exception {
+        JsonNode plugins = connect.get("/connector-plugins?connectorsOnly=true");
+
+        assertThat(plugins.findValuesAsText("class")).contains(PLUGIN);
+        String version = null;
+        for (JsonNode plugin : plugins) {
+            if (PLUGIN.equals(plugin.path("class").asText())) {
+                version = plugin.path("version").asText();
+            }
+        }
+        assertThat(version).as("the version the worker reports, from the plugin's jar manifest").isEqualTo(VERSION);
+        Path zip;
+        try (var files = Files.list(PLUGIN_PATH.getParent())) {
+            zip = files.filter(p -> p.getFileName().toString().matches("kafka-quarantine-connect-.*\\.zip"))
+                    .findFirst().orElseThrow();
+        }
+        try (ZipFile archive = new ZipFile(zip.toFile())) {
+            List<String> names = archive.stream().map(e -> e.getName()).toList();
+            assertThat(names).anyMatch(n -> n.endsWith("/manifest.json"))
+                    .anyMatch(n -> n.endsWith("/etc/transactional-sink.json"))
+                    .anyMatch(n -> n.endsWith("/etc/connect-distributed.properties"));
+            List<String> jars = names.stream().filter(n -> n.endsWith(".jar")).map(n -> n.replaceAll(".*/", ""))
+                    .toList();
+            assertThat(jars).contains("connect-sink-" + VERSION + ".jar", "connect-monitor-" + VERSION + ".jar",
+                    "txn-send-" + VERSION + ".jar")
+                    .as("the worker provides Kafka's clients and Connect, slf4j and JAX-RS/Jersey")
+                    .noneMatch(j -> j.matches("(kafka-clients|connect-(api|runtime|json|transforms)|slf4j|jersey"
+                            + "|jakarta\\.ws\\.rs|zstd-jni|lz4-java|snappy-java).*"));
+        }
+    }
+
+    @Test
+    void copies10000RecordsExactlyOnceAndDeadLettersTheOnePercentPoisonOfSeveralKinds() {
+        Topics topics = new Topics("e2e");
+        List<Integer> poison = produce(topics, 0, 10_000);
+        Map<String, String> config = connectorConfig(topics);
+        config.put("transforms", "via");
+        config.put("transforms.via.type", "org.apache.kafka.connect.transforms.InsertHeader");
+        config.put("transforms.via.header", "via");
+        config.put("transforms.via.value.literal", "quarantine");
+        connect.createConnector(topics.name, config);
+        connect.awaitRunning(topics.name, 2, Duration.ofSeconds(60));
+
+        try (TargetCollector copied = new TargetCollector(kafka, topics.targets());
+             TargetCollector letters = new TargetCollector(kafka, List.of(topics.dlq))) {
+            copied.awaitAtLeast(9_900, LANDED);
+            letters.awaitAtLeast(100, LANDED);
+            List<ConsumerRecord<byte[], byte[]>> all = copied.drain(Duration.ofSeconds(3));
+            assertExactlyOnce(all, letters.drain(Duration.ZERO), 10_000, poison);
+            assertThat(all).allSatisfy(r -> assertThat(header(r, "via")).as("the SMT ran").isEqualTo("quarantine"));
+            assertThat(all).allSatisfy(r -> assertThat(TestData.text(r.key())).startsWith("key-"));
+            ConsumerRecord<byte[], byte[]> letter = letters.drain(Duration.ZERO).get(0);
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_TOPIC)).startsWith(topics.prefix);
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_CONNECTOR_NAME)).isEqualTo(topics.name);
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION)).isNotBlank();
+            assertThat(header(letter, DeadLetterHeaders.ERROR_CATEGORY)).isEqualTo("RECORD");
+            assertThat(header(letter, "id")).isNotBlank();
+        }
+        assertThat(LocalConnect.isRunning(connect.status(topics.name), 2)).isTrue();
+        connect.deleteConnector(topics.name);
+    }
+
+    @Test
+    void staysExactlyOnceWhenTheWorkerIsKilledThreeTimesMidRun() throws Exception {
+        Topics topics = new Topics("crash");
+        Map<String, String> config = connectorConfig(topics);
+        config.put("consumer.override.max.poll.records", "100");
+        AtomicInteger produced = new AtomicInteger();
+        List<Integer> poison = java.util.Collections.synchronizedList(new ArrayList<>());
+        int total = 9_000;
+        Thread producer = new Thread(() -> {
+            for (int from = 0; from < total; from += 150) {
+                poison.addAll(produce(topics, from, from + 150));
+                produced.set(from + 150);
+                try {
+                    Thread.sleep(300); // a steady stream for about 20 s, so the kills land mid-run
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "crash-test-producer");
+        connect.createConnector(topics.name, config);
+        connect.awaitRunning(topics.name, 2, Duration.ofSeconds(60));
+        producer.start();
+        try (TargetCollector copied = new TargetCollector(kafka, topics.targets());
+             TargetCollector letters = new TargetCollector(kafka, List.of(topics.dlq))) {
+            for (int kill = 1; kill <= 3; kill++) {
+                int landed = copied.size() + letters.size();
+                copied.awaitAtLeast(copied.size() + 300, LANDED);
+                connect.kill();
+                assertThat(connect.isAlive()).isFalse();
+                connect.start();
+                connect.awaitRunning(topics.name, 2, Duration.ofSeconds(90));
+                assertThat(landed).as("kill %d landed mid-run", kill).isLessThan(total);
+            }
+            producer.join(TimeUnit.MINUTES.toMillis(2));
+            assertThat(produced.get()).isEqualTo(total);
+            copied.awaitAtLeast(total - poison.size(), LANDED);
+            letters.awaitAtLeast(poison.size(), LANDED);
+            assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO), total, poison);
+        }
+        connect.deleteConnector(topics.name);
+    }
+
+    @Test
+    void reportsBadSettingsOnTheirKeysThroughTheValidateEndpoint() {
+        kafka.createTopic("validate.dlq");
+        Map<String, List<String>> missing = LocalConnect.validationErrors(connect.validate(PLUGIN, props(
+                "connector.class", PLUGIN, "name", "v1", "topics", "orders",
+                "target.topic.format", "copy", "send.errors.tolerance", "maybe")));
+        assertThat(missing).containsKeys("target.bootstrap.servers", "target.topic.format", "send.errors.tolerance");
+
+        Map<String, List<String>> noDlq = LocalConnect.validationErrors(connect.validate(PLUGIN, props(
+                "connector.class", PLUGIN, "name", "v2", "topics", "orders",
+                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}")));
+        assertThat(noDlq).containsOnlyKeys("dlq.topic.name");
+
+        Map<String, List<String>> selfCopy = LocalConnect.validationErrors(connect.validate(PLUGIN, props(
+                "connector.class", PLUGIN, "name", "v3", "topics", "orders,validate.dlq",
+                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "${topic}",
+                "dlq.topic.name", "validate.dlq")));
+        assertThat(selfCopy).containsOnlyKeys("target.topic.format", "dlq.topic.name");
+        assertThat(selfCopy.get("target.topic.format")).anySatisfy(m -> assertThat(m).contains("onto itself"));
+
+        Map<String, List<String>> absentDlq = LocalConnect.validationErrors(connect.validate(PLUGIN, props(
+                "connector.class", PLUGIN, "name", "v4", "topics", "orders",
+                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", "no-such-dlq")));
+        assertThat(absentDlq).containsOnlyKeys("dlq.topic.name");
+        assertThat(absentDlq.get("dlq.topic.name").get(0)).contains("does not exist");
+    }
+
+    @Test
+    void reportsSettingsThatContradictEachOtherOnTheirKeysThroughTheValidateEndpoint() {
+        String prefix = "contradict-" + Long.toHexString(System.nanoTime()).substring(6);
+        kafka.createTopic(prefix + "-dlq", 1, Map.of("max.message.bytes", "100000"));
+        kafka.createTopic(prefix + "-in", 4, Map.of());
+        kafka.createTopic("copy." + prefix + "-in", 1, Map.of());
+        Map<String, String> base = props("connector.class", PLUGIN, "name", prefix, "topics", prefix + "-in",
+                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", prefix + "-dlq");
+
+        Map<String, String> aboveProducer = new HashMap<>(base);
+        aboveProducer.put("dlq.payload.max.bytes", "50000");
+        aboveProducer.put("target.producer.max.request.size", "20000");
+        aboveProducer.put("target.producer.buffer.memory", "lots");
+        Map<String, List<String>> producerLimits = LocalConnect.validationErrors(connect.validate(PLUGIN,
+                aboveProducer));
+        assertThat(producerLimits).as("problems of settings outside the ConfigDef are kept, on their keys")
+                .containsOnlyKeys("dlq.payload.max.bytes", "target.producer.buffer.memory");
+        assertThat(producerLimits.get("dlq.payload.max.bytes")).singleElement().asString()
+                .contains("target.producer.max.request.size=20000");
+
+        Map<String, String> aboveTopic = new HashMap<>(base);
+        aboveTopic.put("dlq.payload.max.bytes", "500000");
+        aboveTopic.put("target.partition.mapping", "keep");
+        Map<String, List<String>> topicLimits = LocalConnect.validationErrors(connect.validate(PLUGIN, aboveTopic));
+        assertThat(topicLimits).containsOnlyKeys("dlq.payload.max.bytes", "target.partition.mapping");
+        assertThat(topicLimits.get("dlq.payload.max.bytes")).singleElement().asString()
+                .contains("max.message.bytes (100000)");
+        assertThat(topicLimits.get("target.partition.mapping")).singleElement().asString()
+                .contains("has 1 partitions and source topic " + prefix + "-in has 4");
+
+        assertThat(LocalConnect.validationErrors(connect.validate(PLUGIN, base))).as("hash maps what 1 lacks")
+                .isEmpty();
+    }
+
+    @Test
+    void failsTheTaskNamingThePoisonRecordWhenToleranceIsNone() {
+        Topics topics = new Topics("strict");
+        List<Integer> poison = produce(topics, 0, 400);
+        Map<String, String> config = connectorConfig(topics);
+        config.put("send.errors.tolerance", "none");
+        config.put("dlq.topic.name", "");
+        config.put("progress.topic.name", topics.dlq);
+        connect.createConnector(topics.name, config);
+
+        JsonNode failed = connect.awaitFailedTask(topics.name, Duration.ofSeconds(60));
+
+        assertThat(failed.path("trace").asText()).containsPattern(topics.prefix + "-[ab]-\\d@\\d+")
+                .contains("send.errors.tolerance=none");
+        assertThat(poison).isNotEmpty();
+        connect.deleteConnector(topics.name);
+    }
+
+    /**
+     * Source topics {@code <p>-a} (2 partitions) and {@code <p>-b}, copied to {@code copy.<p>-a} (4 KB max, one hour
+     * timestamp window) and {@code copy.<p>-b} (compacted), and a DLQ.
+     */
+    private static final class Topics {
+        final String prefix;
+        final String name;
+        final String a;
+        final String b;
+        final String dlq;
+
+        Topics(String test) {
+            prefix = test + "-" + Long.toHexString(System.nanoTime()).substring(6);
+            name = prefix + "-copy";
+            a = prefix + "-a";
+            b = prefix + "-b";
+            dlq = prefix + "-dlq";
+            kafka.createTopic(a, 2, Map.of());
+            kafka.createTopic(b, 1, Map.of());
+            kafka.createTopic("copy." + a, 2, Map.of("max.message.bytes", "4096",
+                    "message.timestamp.before.max.ms", String.valueOf(TimeUnit.HOURS.toMillis(1))));
+            kafka.createTopic("copy." + b, 1, Map.of("cleanup.policy", "compact"));
+            kafka.createTopic(dlq, 1, Map.of());
+        }
+
+        List<String> targets() {
+            return List.of("copy." + a, "copy." + b);
+        }
+    }
+
+    private static Map<String, String> connectorConfig(Topics topics) {
+        return props(
+                "connector.class", PLUGIN,
+                "tasks.max", "2",
+                "topics", topics.a + "," + topics.b,
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "target.bootstrap.servers", kafka.bootstrapServers(),
+                "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", topics.dlq);
+    }
+
+    /**
+     * Produces records {@code from..to-1}: 70% to topic a, 30% to b; value {@code id=<i>;...}, header {@code id}. One
+     * in a hundred is poison for its target: too large (i % 300 == 0), a timestamp two days old (i % 300 == 100), a
+     * null key for the compacted copy of b (i % 300 == 199). Returns the poison ids.
+     */
+    private static List<Integer> produce(Topics topics, int from, int to) {
+        Properties props = kafka.clientProps();
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        List<Integer> poison = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer =
+                     new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = from; i < to; i++) {
+                String topic = i % 10 < 7 ? topics.a : topics.b;
+                byte[] key = ("key-" + i).getBytes(StandardCharsets.UTF_8);
+                byte[] value = ("id=" + i + ";").getBytes(StandardCharsets.UTF_8);
+                Long timestamp = null;
+                if (i % 300 == 0) {
+                    value = Arrays.copyOf(value, 6000);
+                    poison.add(i);
+                } else if (i % 300 == 100) {
+                    timestamp = TWO_DAYS_AGO;
+                    poison.add(i);
+                } else if (i % 300 == 199) {
+                    key = null;
+                    poison.add(i);
+                }
+                RecordHeaders headers = new RecordHeaders();
+                headers.add("id", String.valueOf(i).getBytes(StandardCharsets.UTF_8));
+                producer.send(new ProducerRecord<>(topic, null, timestamp, key, value, headers));
+            }
+        }
+        return poison;
+    }
+
+    private static void assertExactlyOnce(List<ConsumerRecord<byte[], byte[]>> copied,
+                                          List<ConsumerRecord<byte[], byte[]>> letters, int total,
+                                          List<Integer> poison) {
+        List<Integer> copiedIds = copied.stream().map(r -> id(r)).toList();
+        List<Integer> letterIds = letters.stream().map(r -> id(r)).toList();
+        Set<Integer> expectedCopied = IntStream.range(0, total).boxed().collect(Collectors.toSet());
+        poison.forEach(expectedCopied::remove);
+
+        assertThat(poison).hasSize(total / 100);
+        assertThat(copiedIds).as("target topics: each good record exactly once").hasSize(total - poison.size())
+                .doesNotHaveDuplicates();
+        assertThat(new HashSet<>(copiedIds)).isEqualTo(expectedCopied);
+        assertThat(letterIds).as("dead letters: each poison record exactly once").hasSize(poison.size())
+                .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(poison);
+    }
+
+    private static int id(ConsumerRecord<byte[], byte[]> record) {
+        return Integer.parseInt(header(record, "id"));
+    }
+}
