@@ -128,7 +128,7 @@ public final class ReplayConfig extends AbstractConfig {
     public static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         int order = 0;
-        def.define(BOOTSTRAP_SERVERS_CONFIG, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+        def.define(BOOTSTRAP_SERVERS_CONFIG, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, nonEmptyList(),
                         Importance.HIGH, BOOTSTRAP_SERVERS_DOC, GROUP_REPLAY, ++order, Width.LONG, "Bootstrap servers")
                 .define(DLQ_TOPIC_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, topic(false), Importance.HIGH,
                         DLQ_TOPIC_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Dead-letter topic")
@@ -264,6 +264,11 @@ public final class ReplayConfig extends AbstractConfig {
             return (emptyAllowed && text.isEmpty()) || TopicNames.isLegal(text) ? null : "not a legal topic name ("
                     + TopicNames.RULE + ")";
         });
+    }
+
+    private static ConfigDef.Validator nonEmptyList() {
+        return validator("a non-empty list of host:port", value ->
+                value instanceof List<?> list && !list.isEmpty() ? null : "must name at least one host:port");
     }
 
     private static ConfigDef.Validator replayIdValidator() {
