@@ -113,9 +113,11 @@ public final class ReplayConfig extends AbstractConfig {
             + " replay.id, written in the replay's transactions. Created when missing.";
 
     public static final String PROGRESS_READ_TIMEOUT_MS_CONFIG = "replay.progress.read.timeout.ms";
-    public static final long PROGRESS_READ_TIMEOUT_MS_DEFAULT = 60_000L;
-    public static final String PROGRESS_READ_TIMEOUT_MS_DOC = "How long reading the committed progress of a replay"
-            + " may take (it waits for open transactions on the progress topic to end).";
+    public static final long PROGRESS_READ_TIMEOUT_MS_DEFAULT = 120_000L;
+    public static final String PROGRESS_READ_TIMEOUT_MS_DOC = "How long a starting replay may wait to read its"
+            + " committed progress: it waits for the transactions open on the progress topic to end, and one that"
+            + " a killed replay left open ends after that producer's transaction.timeout.ms (60 s by default) or when"
+            + " the replay restarts. Also the timeout of the replay's other start-up calls.";
 
     private static final Pattern REPLAY_ID = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
 

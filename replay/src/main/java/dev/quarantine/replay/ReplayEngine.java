@@ -88,7 +88,7 @@ public final class ReplayEngine implements AutoCloseable {
             writer.get().init();
             try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(),
                     config.progressTopic(), config.progressReadTimeout())) {
-                progress = reader.latest(config.replayId()).orElse(null);
+                progress = reader.awaitLatest(config.replayId()).orElse(null);
             }
         }
         if (progress != null && !progress.dlqTopic().equals(config.dlqTopic())) {

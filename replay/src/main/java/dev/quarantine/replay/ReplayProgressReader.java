@@ -24,10 +24,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * Reads the latest committed progress of a replay by its id, while it runs or after: what the monitor's
  * {@code GET /dead-letters/{topic}/replays/{id}} and the replay itself (when it resumes) read.
  *
- * <p>Reads the whole progress topic read_committed, up to the end offsets a read_uncommitted reader sees when the
- * read starts: a read_committed consumer alone stops at the first open transaction (of any replay), which could hide
- * a later committed progress of this one; waiting for those transactions to end (one batch each) cannot.
- * Not thread-safe; one reader per thread, closed by its owner.
+ * <p>Reads the whole progress topic read_committed (it is compacted: one record per replay, plus the recent ones).
+ * A read_committed reader stops at the first transaction still open on a partition, whichever replay it belongs to;
+ * {@link #latest} answers at once from what lies before it. Not thread-safe; one reader per thread, closed by its
+ * owner.
  */
 public final class ReplayProgressReader implements AutoCloseable {
 
@@ -54,8 +54,28 @@ public final class ReplayProgressReader implements AutoCloseable {
         this.timeout = timeout;
     }
 
-    /** The latest committed progress of {@code replayId}; empty when it never committed any (or the topic is missing). */
+    /**
+     * The latest progress of {@code replayId} committed before any transaction still open on the progress topic:
+     * what can be read now, without waiting. It may lag behind (never run ahead of) a progress committed after a
+     * transaction that another replay has left open; such a transaction ends within its {@code transaction.timeout.ms}
+     * or when that replay restarts. Empty when the replay committed no progress (or the topic does not exist).
+     */
     public Optional<ReplayProgress> latest(String replayId) {
+        return read(replayId, IsolationLevel.READ_COMMITTED);
+    }
+
+    /**
+     * The latest committed progress of {@code replayId}, after waiting (up to the timeout) for the transactions open
+     * on the progress topic to end: what a replay resumes from, once its own older instance is fenced.
+     *
+     * @throws TimeoutException when a transaction stays open past the timeout
+     */
+    Optional<ReplayProgress> awaitLatest(String replayId) {
+        return read(replayId, IsolationLevel.READ_UNCOMMITTED);
+    }
+
+    /** Reads read_committed up to the end offsets that a reader with {@code upTo} sees now. */
+    private Optional<ReplayProgress> read(String replayId, IsolationLevel upTo) {
         Instant deadline = Instant.now().plus(timeout);
         List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
@@ -64,7 +84,7 @@ public final class ReplayProgressReader implements AutoCloseable {
         }
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
-        Map<TopicPartition, Long> end = ReplayClients.endOffsets(admin, partitions, IsolationLevel.READ_UNCOMMITTED, timeout);
+        Map<TopicPartition, Long> end = ReplayClients.endOffsets(admin, partitions, upTo, timeout);
         byte[] key = replayId.getBytes(StandardCharsets.UTF_8);
         Optional<ReplayProgress> latest = Optional.empty();
         while (!reached(end)) {
