@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import dev.quarantine.streams.HandlerDecisions.Decision;
 import dev.quarantine.txn.DeadLetter;
 import dev.quarantine.txn.DeadLetterBreaker;
+import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
 import dev.quarantine.txn.ErrorClassMetrics;
 import dev.quarantine.txn.RecordPositions;
@@ -52,26 +53,27 @@ import dev.quarantine.txn.SendErrors;
  * {@code output}), or, for a serialization error, the input record's raw key and value ({@code input}) or nothing
  * ({@code none}: Kafka Streams passes the raw input only with the first output of an input record); Kafka Streams'
  * {@code __streams.errors.*} headers with the input record's topic, partition and offset and the exception; ours
- * ({@code __quarantine.*}) with the output topic, the output's size and the error category.
+ * ({@code __quarantine.*}) with the output topic, the output's size, the error category and the {@code application.id}.
  */
 public class DeadLetterProductionExceptionHandler implements ProductionExceptionHandler {
 
     /** Header with the input record's raw key, when Kafka Streams provides it with a production error. */
-    public static final String SOURCE_RAW_KEY_HEADER = "__quarantine.source.raw.key";
+    public static final String SOURCE_RAW_KEY_HEADER = DeadLetterHeaders.SOURCE_RAW_KEY;
     /** Header with the input record's raw value, when Kafka Streams provides it with a production error. */
-    public static final String SOURCE_RAW_VALUE_HEADER = "__quarantine.source.raw.value";
+    public static final String SOURCE_RAW_VALUE_HEADER = DeadLetterHeaders.SOURCE_RAW_VALUE;
     /**
      * Header saying whose key and value the dead letter carries: {@code output} (the failing output's),
      * {@code input} (the input record's raw bytes: the output could not be serialized) or {@code none} (the output
      * could not be serialized and Kafka Streams did not pass the input's raw bytes: key and value are null).
      */
-    public static final String PAYLOAD_ORIGIN_HEADER = "__quarantine.payload.origin";
+    public static final String PAYLOAD_ORIGIN_HEADER = DeadLetterHeaders.PAYLOAD_ORIGIN;
     /** Header with the part of the output that could not be serialized: {@code KEY} or {@code VALUE}. */
     public static final String SERIALIZATION_ORIGIN_HEADER = "__quarantine.serialization.origin";
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetterProductionExceptionHandler.class);
     private static final int MAX_TRACKED_RETRIES = 10_000;
 
+    private String applicationId;
     private StreamsTopics topics;
     private HandlerDecisions decisions;
     private Optional<DeadLetterRecordBuilder> deadLetters = Optional.empty();
@@ -87,6 +89,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
     public void configure(Map<String, ?> configs) {
         KafkaStreamsRequirement.require(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, getClass());
         DeadLetterHandlerConfig config = new DeadLetterHandlerConfig(configs);
+        applicationId = config.applicationId();
         topics = config.topics();
         decisions = new HandlerDecisions(config.productionRetries());
         metrics = DeadLetterMetrics.of(config.applicationId());
@@ -173,7 +176,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
                     StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
             return Response.fail();
         }
-        letter.target(topic, partition);
+        letter.target(topic, partition).context(DeadLetterHeaders.APPLICATION_ID, applicationId);
         if (context.topic() != null) {
             letter.source(context.topic(), context.partition(), context.offset());
         }

@@ -48,6 +48,7 @@ class DeadLetterProductionExceptionHandlerTest {
             assertThat(header(dlq.headers(), DeadLetterHeaders.ERROR_CATEGORY)).isEqualTo("RECORD");
             assertThat(header(dlq.headers(), DeadLetterProductionExceptionHandler.PAYLOAD_ORIGIN_HEADER))
                     .isEqualTo("output");
+            assertThat(header(dlq.headers(), DeadLetterHeaders.APPLICATION_ID)).isEqualTo("unit-app");
         });
     }
 

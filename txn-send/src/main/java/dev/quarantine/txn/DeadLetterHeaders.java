@@ -50,6 +50,23 @@ public final class DeadLetterHeaders {
     /** Like {@link #KEY_ENCODING}, for the value. */
     public static final String VALUE_ENCODING = "__quarantine.value.encoding";
 
+    /** The Kafka Streams {@code application.id} that dead-lettered the record (Streams only). */
+    public static final String APPLICATION_ID = "__quarantine.application.id";
+    /**
+     * Whose key and value a Kafka Streams dead letter carries: {@code output} (the failing output's), {@code input}
+     * (the input record's raw bytes: the output could not be serialized) or {@code none} (key and value are null).
+     */
+    public static final String PAYLOAD_ORIGIN = "__quarantine.payload.origin";
+    /** The input record's raw key, when Kafka Streams provides it with a production error. */
+    public static final String SOURCE_RAW_KEY = "__quarantine.source.raw.key";
+    /** The input record's raw value, when Kafka Streams provides it with a production error. */
+    public static final String SOURCE_RAW_VALUE = "__quarantine.source.raw.value";
+    /**
+     * How many times the record was replayed from a dead-letter topic; set by the replay on the record it writes
+     * back, so it travels in the original headers of a dead letter that fails again.
+     */
+    public static final String REPLAY_COUNT = "__quarantine.replay.count";
+
     private DeadLetterHeaders() {
     }
 

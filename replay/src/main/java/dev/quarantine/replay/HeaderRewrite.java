@@ -1,0 +1,57 @@
+package dev.quarantine.replay;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/**
+ * The headers of a replayed record: the dead letter's headers without the error and context families
+ * ({@code __connect.errors.*}, {@code __streams.errors.*}, {@code __quarantine.*}), in their order, plus
+ * {@value DeadLetterHeaders#REPLAY_COUNT}: one more than the count the record carried when it failed (0 when it had
+ * none). The other headers are the failed record's own, which the dead letter kept.
+ */
+final class HeaderRewrite {
+
+    private static final String[] ERROR_FAMILIES = {"__connect.errors.", "__streams.errors.", "__quarantine."};
+
+    private HeaderRewrite() {
+    }
+
+    static Headers replayed(Headers deadLetter) {
+        RecordHeaders headers = new RecordHeaders();
+        for (Header header : deadLetter) {
+            if (!isErrorHeader(header.key())) {
+                headers.add(header);
+            }
+        }
+        headers.add(DeadLetterHeaders.REPLAY_COUNT,
+                String.valueOf(replayCount(deadLetter) + 1).getBytes(StandardCharsets.UTF_8));
+        return headers;
+    }
+
+    /** {@value DeadLetterHeaders#REPLAY_COUNT} of these headers; 0 when absent or not a number. */
+    static int replayCount(Headers headers) {
+        Header header = headers.lastHeader(DeadLetterHeaders.REPLAY_COUNT);
+        if (header == null || header.value() == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Integer.parseInt(new String(header.value(), StandardCharsets.UTF_8).trim()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    static boolean isErrorHeader(String name) {
+        for (String family : ERROR_FAMILIES) {
+            if (name.startsWith(family)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

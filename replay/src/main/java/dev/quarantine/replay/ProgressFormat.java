@@ -1,0 +1,111 @@
+package dev.quarantine.replay;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.SortedMap;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The value of a progress record (its key is the replay id, UTF-8): {@code key=value} lines, readable with
+ * {@code kafka-console-consumer}, for example
+ *
+ * <pre>
+ * format=1
+ * replay.id=orders-fix
+ * dlq=orders.dlq
+ * state=RUNNING
+ * start.0=0
+ * end.0=1000
+ * next.0=500
+ * count.replayed=480
+ * count.dead.lettered.again=3
+ * count.parked=0
+ * count.skipped.filter=17
+ * count.skipped.truncated=0
+ * count.skipped.unroutable=0
+ * started=2026-12-01T03:00:00Z
+ * updated=2026-12-01T03:00:09Z
+ * </pre>
+ */
+final class ProgressFormat {
+
+    static final int VERSION = 1;
+
+    private ProgressFormat() {
+    }
+
+    static byte[] write(ReplayProgress progress) {
+        StringBuilder text = new StringBuilder();
+        line(text, "format", VERSION);
+        line(text, "replay.id", progress.replayId());
+        line(text, "dlq", progress.dlqTopic());
+        line(text, "state", progress.state());
+        progress.startOffsets().forEach((p, o) -> line(text, "start." + p, o));
+        progress.endOffsets().forEach((p, o) -> line(text, "end." + p, o));
+        progress.nextOffsets().forEach((p, o) -> line(text, "next." + p, o));
+        ReplayCounts c = progress.counts();
+        line(text, "count.replayed", c.replayed());
+        line(text, "count.dead.lettered.again", c.deadLetteredAgain());
+        line(text, "count.parked", c.parked());
+        line(text, "count.skipped.filter", c.skippedByFilter());
+        line(text, "count.skipped.truncated", c.skippedTruncated());
+        line(text, "count.skipped.unroutable", c.skippedUnroutable());
+        line(text, "started", progress.startedAt());
+        line(text, "updated", progress.updatedAt());
+        return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** @throws IllegalArgumentException when {@code value} is not a progress record of this format */
+    static ReplayProgress read(byte[] value) {
+        Properties p = new Properties();
+        try {
+            p.load(new StringReader(new String(value, StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            if (Integer.parseInt(p.getProperty("format", "0")) != VERSION) {
+                throw new IllegalArgumentException("unknown progress format " + p.getProperty("format"));
+            }
+            ReplayCounts counts = new ReplayCounts(count(p, "replayed"), count(p, "dead.lettered.again"),
+                    count(p, "parked"), count(p, "skipped.filter"), count(p, "skipped.truncated"),
+                    count(p, "skipped.unroutable"));
+            return new ReplayProgress(required(p, "replay.id"), required(p, "dlq"),
+                    ReplayState.valueOf(required(p, "state")), offsets(p, "start."), offsets(p, "end."),
+                    offsets(p, "next."), counts, Instant.parse(required(p, "started")),
+                    Instant.parse(required(p, "updated")));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not a replay progress record: " + e.getMessage(), e);
+        }
+    }
+
+    private static void line(StringBuilder text, String key, Object value) {
+        text.append(key).append('=').append(value).append('\n');
+    }
+
+    private static String required(Properties p, String key) {
+        String value = p.getProperty(key);
+        if (value == null) {
+            throw new IllegalArgumentException(key + " is missing");
+        }
+        return value;
+    }
+
+    private static long count(Properties p, String name) {
+        return Long.parseLong(required(p, "count." + name));
+    }
+
+    private static SortedMap<Integer, Long> offsets(Properties p, String prefix) {
+        SortedMap<Integer, Long> offsets = new TreeMap<>();
+        for (String key : p.stringPropertyNames()) {
+            if (key.startsWith(prefix)) {
+                offsets.put(Integer.parseInt(key.substring(prefix.length())), Long.parseLong(p.getProperty(key)));
+            }
+        }
+        return offsets;
+    }
+}

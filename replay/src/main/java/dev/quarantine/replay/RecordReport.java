@@ -1,0 +1,16 @@
+package dev.quarantine.replay;
+
+import java.util.Optional;
+
+/**
+ * What happened to one dead letter, for a {@link ReplayListener}: coordinates and names only, never a key or value.
+ *
+ * @param position    {@code topic-partition@offset} of the dead letter
+ * @param outcome     what the replay did with it
+ * @param destination where it went ({@code topic} or {@code topic-partition}): its destination, or the dead-letter or
+ *                    parking topic when it failed again; empty when skipped
+ * @param errorClass  the exception class that dead-lettered it, when its headers say
+ */
+public record RecordReport(String position, Outcome outcome, Optional<String> destination,
+                           Optional<String> errorClass) {
+}

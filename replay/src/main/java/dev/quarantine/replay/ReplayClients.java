@@ -1,0 +1,85 @@
+package dev.quarantine.replay;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/** What the replay's clients share: settings filtering, end offsets and creating the topics it writes to. */
+final class ReplayClients {
+
+    private ReplayClients() {
+    }
+
+    /** The settings among {@code configs} that a client with these {@code names} knows. */
+    static Map<String, Object> known(Map<String, Object> configs, Set<String> names) {
+        Map<String, Object> known = new HashMap<>();
+        configs.forEach((key, value) -> {
+            if (names.contains(key)) {
+                known.put(key, value);
+            }
+        });
+        return known;
+    }
+
+    /**
+     * The end offsets of {@code partitions} as a reader with {@code isolation} sees them: READ_COMMITTED gives the
+     * last stable offsets (nothing of an open transaction), READ_UNCOMMITTED the log end offsets.
+     */
+    static Map<TopicPartition, Long> endOffsets(Admin admin, List<TopicPartition> partitions, IsolationLevel isolation,
+                                                Duration timeout) {
+        Map<TopicPartition, OffsetSpec> latest = partitions.stream()
+                .collect(Collectors.toMap(Function.identity(), p -> OffsetSpec.latest()));
+        return await(admin.listOffsets(latest, new ListOffsetsOptions(isolation)).all(), timeout,
+                "read the end offsets of " + partitions).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+    }
+
+    /** Creates {@code topic} unless it exists. */
+    static void createIfMissing(Admin admin, NewTopic topic, String setting, Duration timeout) {
+        try {
+            admin.createTopics(List.of(topic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new KafkaException("Could not create topic " + topic.name() + " (" + setting + "): create it,"
+                        + " or name an existing one in " + setting, e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while creating topic " + topic.name(), e);
+        } catch (java.util.concurrent.TimeoutException e) { // the future's, not Kafka's
+            throw new TimeoutException("Could not create topic " + topic.name()
+                    + " within " + timeout.toMillis() + " ms", e);
+        }
+    }
+
+    static <T> T await(KafkaFuture<T> future, Duration timeout, String what) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof KafkaException k ? k : new KafkaException("Could not " + what, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while trying to " + what, e);
+        } catch (java.util.concurrent.TimeoutException e) { // the future's, not Kafka's
+            throw new TimeoutException("Could not " + what + " within "
+                    + timeout.toMillis() + " ms", e);
+        }
+    }
+}

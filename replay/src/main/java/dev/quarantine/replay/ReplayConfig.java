@@ -1,0 +1,336 @@
+package dev.quarantine.replay;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+import dev.quarantine.txn.TopicNames;
+
+/**
+ * Settings of a replay: one flat map drives {@code bin/quarantine replay} and the replay connector. Every key this
+ * class does not define is a client setting ({@code security.protocol}, {@code sasl.*}, ...) handed to the replay's
+ * consumer, producer and admin client, each taking the ones it knows.
+ */
+public final class ReplayConfig extends AbstractConfig {
+
+    private static final String GROUP_REPLAY = "Replay";
+    private static final String GROUP_FILTERS = "Filters";
+    private static final String GROUP_GUARD = "Loop guard";
+
+    public static final String BOOTSTRAP_SERVERS_CONFIG = CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG;
+    public static final String BOOTSTRAP_SERVERS_DOC = "The cluster of the dead-letter topic and the destinations.";
+
+    public static final String DLQ_TOPIC_CONFIG = "dlq.topic.name";
+    public static final String DLQ_TOPIC_DOC = "The dead-letter topic to replay, written by our sink connector, our"
+            + " Kafka Streams handler or Kafka Connect's own dead-letter queue.";
+
+    public static final String REPLAY_ID_CONFIG = "replay.id";
+    public static final String REPLAY_ID_DOC = "Names the replay: the key of its progress record and the base of its"
+            + " transactional.id (" + ReplayEngine.TRANSACTIONAL_ID_PREFIX + "<replay.id>). Starting a replay with the"
+            + " id of one that was interrupted fences the old instance and resumes from its committed progress; a"
+            + " finished id writes nothing more. 1 to 200 of a-z, A-Z, 0-9, '.', '_' and '-'.";
+
+    public static final String DESTINATION_CONFIG = "replay.destination";
+    public static final String DESTINATION_DEFAULT = Destination.ORIGINAL;
+    public static final String DESTINATION_DOC = "Where each dead letter goes: 'original' (where it was going when it"
+            + " failed: __quarantine.target.topic and .partition, else the input topic named by __connect.errors.topic"
+            + " or __streams.errors.topic), 'source' (the input topic it was read from), or a topic name.";
+
+    public static final String FILTER_ERROR_CLASSES_CONFIG = "replay.filter.error.classes";
+    public static final String FILTER_ERROR_CLASSES_DOC = "Replay only dead letters whose exception class is listed,"
+            + " by simple or fully qualified name (RecordTooLargeException). Empty: any.";
+
+    public static final String FILTER_ORIGINAL_TOPICS_CONFIG = "replay.filter.original.topics";
+    public static final String FILTER_ORIGINAL_TOPICS_DOC = "Replay only dead letters whose 'original' destination"
+            + " topic is listed. Empty: any.";
+
+    public static final String FILTER_APPS_OR_CONNECTORS_CONFIG = "replay.filter.apps.or.connectors";
+    public static final String FILTER_APPS_OR_CONNECTORS_DOC = "Replay only dead letters written by a listed Kafka"
+            + " Streams application.id (__quarantine.application.id) or connector (__connect.errors.connector.name)."
+            + " Empty: any.";
+
+    public static final String FILTER_TIME_FROM_CONFIG = "replay.filter.time.from";
+    public static final String FILTER_TIME_FROM_DOC = "Replay only dead letters with a timestamp at or after this"
+            + " ISO-8601 instant (2026-12-01T03:00:00Z). The timestamp is when the record was dead-lettered (Kafka"
+            + " Connect's own dead-letter queue keeps the input record's). Empty: no lower bound.";
+
+    public static final String FILTER_TIME_TO_CONFIG = "replay.filter.time.to";
+    public static final String FILTER_TIME_TO_DOC = "Replay only dead letters with a timestamp before this ISO-8601"
+            + " instant. Empty: no upper bound.";
+
+    public static final String FILTER_OFFSET_RANGES_CONFIG = "replay.filter.offset.ranges";
+    public static final String FILTER_OFFSET_RANGES_DOC = "Replay only dead letters in these offset ranges of the"
+            + " dead-letter topic, " + Positions.RANGE_FORMAT + " (both inclusive), or listed in "
+            + "replay.filter.offsets. Empty (both): any position.";
+
+    public static final String FILTER_OFFSETS_CONFIG = "replay.filter.offsets";
+    public static final String FILTER_OFFSETS_DOC = "Replay only the dead letters at these positions of the"
+            + " dead-letter topic, " + Positions.POSITION_FORMAT + ", or in replay.filter.offset.ranges. Empty (both):"
+            + " any position.";
+
+    public static final String FORCE_TRUNCATED_CONFIG = "replay.force.truncated";
+    public static final boolean FORCE_TRUNCATED_DEFAULT = false;
+    public static final String FORCE_TRUNCATED_DOC = "Whether to replay a dead letter whose payload was cut to fit"
+            + " the dead-letter limit (__quarantine.payload.truncated not false) as it is. Off: such a dead letter is"
+            + " skipped and counted, never replayed as if whole.";
+
+    public static final String MAX_ATTEMPTS_CONFIG = "replay.max.attempts";
+    public static final int MAX_ATTEMPTS_DEFAULT = 3;
+    public static final String MAX_ATTEMPTS_DOC = "How many times a record may be replayed. A replayed record that"
+            + " fails again goes back to the dead-letter topic with its __quarantine.replay.count; when that count"
+            + " reaches this number it goes to the parking topic instead.";
+
+    public static final String PARKING_TOPIC_CONFIG = "replay.parking.topic.name";
+    public static final String PARKING_TOPIC_DOC = "Where records that failed replay.max.attempts replays go."
+            + " Empty: <dlq.topic.name>" + ReplayConfig.PARKING_SUFFIX + ". Created (like the dead-letter topic's"
+            + " partition count) when missing.";
+    static final String PARKING_SUFFIX = ".parking";
+
+    public static final String BATCH_SIZE_CONFIG = "replay.batch.size";
+    public static final int BATCH_SIZE_DEFAULT = 500;
+    public static final String BATCH_SIZE_DOC = "The most dead letters read into one transaction, which also holds"
+            + " what they became and the replay's progress.";
+
+    public static final String PROGRESS_TOPIC_CONFIG = "replay.progress.topic.name";
+    public static final String PROGRESS_TOPIC_DEFAULT = "quarantine-replay-progress";
+    public static final String PROGRESS_TOPIC_DOC = "The compacted topic holding every replay's progress, keyed by"
+            + " replay.id, written in the replay's transactions. Created when missing.";
+
+    public static final String PROGRESS_READ_TIMEOUT_MS_CONFIG = "replay.progress.read.timeout.ms";
+    public static final long PROGRESS_READ_TIMEOUT_MS_DEFAULT = 120_000L;
+    public static final String PROGRESS_READ_TIMEOUT_MS_DOC = "How long a starting replay may wait to read its"
+            + " committed progress: it waits for the transactions open on the progress topic to end, and one that"
+            + " a killed replay left open ends after that producer's transaction.timeout.ms (60 s by default) or when"
+            + " the replay restarts. Also the timeout of the replay's other start-up calls.";
+
+    private static final Pattern REPLAY_ID = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
+
+    public ReplayConfig(Map<String, ?> originals) {
+        super(configDef(), originals, false);
+        checkAcrossFields();
+    }
+
+    /** The definition of every replay setting, with documentation. */
+    public static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        int order = 0;
+        def.define(BOOTSTRAP_SERVERS_CONFIG, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, nonEmptyList(),
+                        Importance.HIGH, BOOTSTRAP_SERVERS_DOC, GROUP_REPLAY, ++order, Width.LONG, "Bootstrap servers")
+                .define(DLQ_TOPIC_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, topic(false), Importance.HIGH,
+                        DLQ_TOPIC_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Dead-letter topic")
+                .define(REPLAY_ID_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, replayIdValidator(), Importance.HIGH,
+                        REPLAY_ID_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Replay id")
+                .define(DESTINATION_CONFIG, Type.STRING, DESTINATION_DEFAULT, destinationValidator(), Importance.HIGH,
+                        DESTINATION_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Destination")
+                .define(BATCH_SIZE_CONFIG, Type.INT, BATCH_SIZE_DEFAULT, ConfigDef.Range.between(1, 100_000),
+                        Importance.LOW, BATCH_SIZE_DOC, GROUP_REPLAY, ++order, Width.SHORT, "Batch size")
+                .define(PROGRESS_TOPIC_CONFIG, Type.STRING, PROGRESS_TOPIC_DEFAULT, topic(false), Importance.LOW,
+                        PROGRESS_TOPIC_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Progress topic")
+                .define(PROGRESS_READ_TIMEOUT_MS_CONFIG, Type.LONG, PROGRESS_READ_TIMEOUT_MS_DEFAULT,
+                        ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, GROUP_REPLAY,
+                        ++order, Width.SHORT, "Progress read timeout (ms)");
+        defineFilters(def);
+        order = 0;
+        return def
+                .define(MAX_ATTEMPTS_CONFIG, Type.INT, MAX_ATTEMPTS_DEFAULT, ConfigDef.Range.atLeast(1),
+                        Importance.MEDIUM, MAX_ATTEMPTS_DOC, GROUP_GUARD, ++order, Width.SHORT, "Max attempts")
+                .define(PARKING_TOPIC_CONFIG, Type.STRING, "", topic(true), Importance.MEDIUM, PARKING_TOPIC_DOC,
+                        GROUP_GUARD, ++order, Width.MEDIUM, "Parking topic");
+    }
+
+    private static void defineFilters(ConfigDef def) {
+        int order = 0;
+        def.define(FILTER_ERROR_CLASSES_CONFIG, Type.LIST, "", Importance.MEDIUM, FILTER_ERROR_CLASSES_DOC,
+                        GROUP_FILTERS, ++order, Width.LONG, "Error classes")
+                .define(FILTER_ORIGINAL_TOPICS_CONFIG, Type.LIST, "", Importance.MEDIUM, FILTER_ORIGINAL_TOPICS_DOC,
+                        GROUP_FILTERS, ++order, Width.LONG, "Original topics")
+                .define(FILTER_APPS_OR_CONNECTORS_CONFIG, Type.LIST, "", Importance.MEDIUM,
+                        FILTER_APPS_OR_CONNECTORS_DOC, GROUP_FILTERS, ++order, Width.LONG, "Apps or connectors")
+                .define(FILTER_TIME_FROM_CONFIG, Type.STRING, "", instant(), Importance.MEDIUM, FILTER_TIME_FROM_DOC,
+                        GROUP_FILTERS, ++order, Width.MEDIUM, "From time")
+                .define(FILTER_TIME_TO_CONFIG, Type.STRING, "", instant(), Importance.MEDIUM, FILTER_TIME_TO_DOC,
+                        GROUP_FILTERS, ++order, Width.MEDIUM, "To time")
+                .define(FILTER_OFFSET_RANGES_CONFIG, Type.LIST, "", ranges(), Importance.MEDIUM,
+                        FILTER_OFFSET_RANGES_DOC, GROUP_FILTERS, ++order, Width.LONG, "Offset ranges")
+                .define(FILTER_OFFSETS_CONFIG, Type.LIST, "", Importance.MEDIUM, FILTER_OFFSETS_DOC, GROUP_FILTERS,
+                        ++order, Width.LONG, "Offsets")
+                .define(FORCE_TRUNCATED_CONFIG, Type.BOOLEAN, FORCE_TRUNCATED_DEFAULT, Importance.LOW,
+                        FORCE_TRUNCATED_DOC, GROUP_FILTERS, ++order, Width.SHORT, "Replay truncated dead letters");
+    }
+
+    public String replayId() {
+        return getString(REPLAY_ID_CONFIG);
+    }
+
+    public String dlqTopic() {
+        return getString(DLQ_TOPIC_CONFIG);
+    }
+
+    public Destination destination() {
+        return Destination.parse(DESTINATION_CONFIG, getString(DESTINATION_CONFIG));
+    }
+
+    public String parkingTopic() {
+        String topic = getString(PARKING_TOPIC_CONFIG).trim();
+        return topic.isEmpty() ? dlqTopic() + PARKING_SUFFIX : topic;
+    }
+
+    public String progressTopic() {
+        return getString(PROGRESS_TOPIC_CONFIG);
+    }
+
+    public int maxAttempts() {
+        return getInt(MAX_ATTEMPTS_CONFIG);
+    }
+
+    public int batchSize() {
+        return getInt(BATCH_SIZE_CONFIG);
+    }
+
+    public boolean forceTruncated() {
+        return getBoolean(FORCE_TRUNCATED_CONFIG);
+    }
+
+    public Duration progressReadTimeout() {
+        return Duration.ofMillis(getLong(PROGRESS_READ_TIMEOUT_MS_CONFIG));
+    }
+
+    /** The filters, parsed. */
+    ReplayFilter filter() {
+        return new ReplayFilter(Set.copyOf(getList(FILTER_ERROR_CLASSES_CONFIG)),
+                Set.copyOf(getList(FILTER_ORIGINAL_TOPICS_CONFIG)), Set.copyOf(getList(FILTER_APPS_OR_CONNECTORS_CONFIG)),
+                time(FILTER_TIME_FROM_CONFIG), time(FILTER_TIME_TO_CONFIG),
+                getList(FILTER_OFFSET_RANGES_CONFIG).stream().map(Positions::range).toList(), offsets());
+    }
+
+    /** Every setting this class does not define, for the clients; {@code bootstrap.servers} included. */
+    public Map<String, Object> clientConfigs() {
+        Map<String, Object> clients = new HashMap<>(originals());
+        clients.keySet().removeAll(configDef().names());
+        clients.put(BOOTSTRAP_SERVERS_CONFIG, String.join(",", getList(BOOTSTRAP_SERVERS_CONFIG)));
+        return clients;
+    }
+
+    private Set<Positions.Position> offsets() {
+        Set<Positions.Position> positions = new HashSet<>();
+        for (String text : getList(FILTER_OFFSETS_CONFIG)) {
+            try {
+                positions.add(Positions.position(text, dlqTopic()));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(FILTER_OFFSETS_CONFIG, text, e.getMessage());
+            }
+        }
+        return positions;
+    }
+
+    private Optional<Instant> time(String key) {
+        String text = getString(key).trim();
+        return text.isEmpty() ? Optional.empty() : Optional.of(Instant.parse(text));
+    }
+
+    private void checkAcrossFields() {
+        offsets();
+        if (parkingTopic().equals(dlqTopic())) {
+            throw new ConfigException(PARKING_TOPIC_CONFIG, parkingTopic(), "must differ from " + DLQ_TOPIC_CONFIG);
+        }
+        if (destination().topic().filter(dlqTopic()::equals).isPresent()) {
+            throw new ConfigException(DESTINATION_CONFIG, dlqTopic(), "must not be the dead-letter topic itself");
+        }
+        Optional<Instant> from = time(FILTER_TIME_FROM_CONFIG);
+        Optional<Instant> to = time(FILTER_TIME_TO_CONFIG);
+        if (from.isPresent() && to.isPresent() && !from.get().isBefore(to.get())) {
+            throw new ConfigException(FILTER_TIME_TO_CONFIG, getString(FILTER_TIME_TO_CONFIG), "must be after "
+                    + FILTER_TIME_FROM_CONFIG + " (" + from.get() + ")");
+        }
+    }
+
+    private static ConfigDef.Validator topic(boolean emptyAllowed) {
+        return validator("a topic name (" + TopicNames.RULE + ")" + (emptyAllowed ? " or empty" : ""), value -> {
+            String text = value == null ? "" : value.toString().trim();
+            return (emptyAllowed && text.isEmpty()) || TopicNames.isLegal(text) ? null : "not a legal topic name ("
+                    + TopicNames.RULE + ")";
+        });
+    }
+
+    private static ConfigDef.Validator nonEmptyList() {
+        return validator("a non-empty list of host:port", value ->
+                value instanceof List<?> list && !list.isEmpty() ? null : "must name at least one host:port");
+    }
+
+    private static ConfigDef.Validator replayIdValidator() {
+        return validator("1 to 200 of a-z, A-Z, 0-9, '.', '_' and '-'", value ->
+                value != null && REPLAY_ID.matcher(value.toString()).matches() ? null
+                        : "must be 1 to 200 of a-z, A-Z, 0-9, '.', '_' and '-'");
+    }
+
+    private static ConfigDef.Validator destinationValidator() {
+        return validator(Destination.ORIGINAL + ", " + Destination.SOURCE + " or a topic name", value -> {
+            try {
+                Destination.parse(DESTINATION_CONFIG, value == null ? "" : value.toString());
+                return null;
+            } catch (ConfigException e) {
+                return "must be " + Destination.ORIGINAL + ", " + Destination.SOURCE + " or a topic name ("
+                        + TopicNames.RULE + ")";
+            }
+        });
+    }
+
+    private static ConfigDef.Validator instant() {
+        return validator("an ISO-8601 instant such as 2026-12-01T03:00:00Z, or empty", value -> {
+            String text = value == null ? "" : value.toString().trim();
+            try {
+                if (!text.isEmpty()) {
+                    Instant.parse(text);
+                }
+                return null;
+            } catch (DateTimeParseException e) {
+                return "not an ISO-8601 instant such as 2026-12-01T03:00:00Z";
+            }
+        });
+    }
+
+    private static ConfigDef.Validator ranges() {
+        return validator("a list of " + Positions.RANGE_FORMAT, value -> {
+            try {
+                ((List<?>) value).forEach(range -> Positions.range(range.toString()));
+                return null;
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+    }
+
+    /** A validator whose {@code toString()} (the docs' "Valid Values") is {@code legal}. */
+    private static ConfigDef.Validator validator(String legal, Function<Object, String> problem) {
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                String message = problem.apply(value);
+                if (message != null) {
+                    throw new ConfigException(name, value, message);
+                }
+            }
+
+            @Override
+            public String toString() {
+                return legal;
+            }
+        };
+    }
+}

@@ -1,0 +1,288 @@
+package dev.quarantine.replay;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import dev.quarantine.txn.TxnSendProducer;
+
+/**
+ * Replays a dead-letter topic: reads it read_committed from where the replay stands up to the end offsets captured
+ * when it first started, decides each dead letter ({@link RecordPlan}: filters, truncation, destination), and writes
+ * one transaction per {@link #step()} holding the replayed records, the ones dead-lettered again or parked, and the
+ * replay's {@link ReplayProgress}. Its transactional.id is {@value #TRANSACTIONAL_ID_PREFIX}{@code <replay.id>}: a new
+ * engine with the same id fences the old one and resumes from the committed progress, so no record is written twice.
+ *
+ * <p>Use: {@link #start()} once, then {@link #step()} until {@link ReplayProgress#finished()}, then {@link #close()}.
+ * Not thread-safe: one thread drives an engine (the replay connector's task, the command line).
+ * In {@link Mode#DRY_RUN} nothing is written and no progress is stored: the listener hears what would happen.
+ */
+public final class ReplayEngine implements AutoCloseable {
+
+    /** Prefix of the transactional.id of a replay's producer. */
+    public static final String TRANSACTIONAL_ID_PREFIX = "quarantine-replay-";
+
+    /** Whether the engine writes. */
+    public enum Mode { WRITE, DRY_RUN }
+
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
+
+    private final ReplayConfig config;
+    private final ReplayListener listener;
+    private final RecordPlan plan;
+    private final Admin admin;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Optional<ReplayWriter> writer;
+    private ReplayProgress progress;
+
+    /**
+     * Builds the engine's clients; nothing is read or written before {@link #start()}.
+     *
+     * @param listener hears each dead letter's {@link RecordReport}
+     * @throws ConfigException from the clients' own settings
+     */
+    public ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener) {
+        this.config = config;
+        this.listener = listener;
+        this.plan = new RecordPlan(config.filter(), new DestinationResolver(config.destination()),
+                config.forceTruncated());
+        Map<String, Object> clients = config.clientConfigs();
+        this.admin = Admin.create(ReplayClients.known(clients, AdminClientConfig.configNames()));
+        this.consumer = new KafkaConsumer<>(consumerConfigs(clients), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        this.writer = mode == Mode.DRY_RUN ? Optional.empty()
+                : Optional.of(new ReplayWriter(new TxnSendProducer<>(producerConfigs(clients)), config));
+    }
+
+    /**
+     * Fences an older instance of this replay and loads its committed progress, or captures the range (the
+     * dead-letter topic's current start and read_committed end offsets) and commits it as the first progress.
+     * Creates the progress and parking topics when missing.
+     *
+     * @throws ConfigException when the dead-letter topic does not exist, or the replay id belongs to a replay of
+     *                         another dead-letter topic
+     */
+    public ReplayProgress start() {
+        List<TopicPartition> partitions = dlqPartitions();
+        if (writer.isPresent()) {
+            createTopics(partitions.size());
+            writer.get().init();
+            try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(),
+                    config.progressTopic(), config.progressReadTimeout())) {
+                progress = reader.awaitLatest(config.replayId()).orElse(null);
+            }
+        }
+        if (progress != null && !progress.dlqTopic().equals(config.dlqTopic())) {
+            throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
+                    + progress.dlqTopic() + ", not of " + config.dlqTopic() + ": choose another id");
+        }
+        if (progress == null) {
+            progress = capture(partitions);
+            writer.ifPresent(w -> commitAlone(w, progress));
+        }
+        consumer.assign(partitions);
+        rewind();
+        return progress;
+    }
+
+    /**
+     * Reads up to {@code replay.batch.size} dead letters of the range and writes what they become in one transaction
+     * with the progress. Returns the progress, unchanged when nothing was read (nothing new committed yet) or when
+     * the broker rejected records of the batch (they are dead-lettered when the next step reads the batch again).
+     *
+     * @throws org.apache.kafka.common.KafkaException after aborting the transaction; on a retriable one (a
+     *         TimeoutException) call again; on a fencing one (ProducerFencedException) another instance took over:
+     *         close this engine
+     */
+    public ReplayProgress step() {
+        if (progress == null) {
+            throw new IllegalStateException("start() the replay before step()");
+        }
+        if (progress.finished()) {
+            return progress;
+        }
+        List<ConsumerRecord<byte[], byte[]>> batch = pollRange();
+        Map<Integer, Long> next = positions();
+        if (batch.isEmpty() && next.equals(progress.nextOffsets())) {
+            return progress;
+        }
+        return writer.isPresent() ? write(writer.get(), batch, next) : dryRun(batch, next);
+    }
+
+    /** Commits the progress as CANCELLED (unless already finished): nothing more is written under this id. */
+    public ReplayProgress cancel() {
+        if (progress != null && !progress.finished()) {
+            ReplayProgress cancelled = progress.withState(ReplayState.CANCELLED, Instant.now());
+            writer.ifPresent(w -> commitAlone(w, cancelled));
+            progress = cancelled;
+        }
+        return progress;
+    }
+
+    /** The progress as last committed (or, in a dry run, decided); null before {@link #start()}. */
+    public ReplayProgress progress() {
+        return progress;
+    }
+
+    @Override
+    public void close() {
+        writer.ifPresent(ReplayWriter::close);
+        consumer.close();
+        admin.close();
+    }
+
+    private ReplayProgress write(ReplayWriter w, List<ConsumerRecord<byte[], byte[]>> batch, Map<Integer, Long> next) {
+        List<RecordReport> reports = new ArrayList<>();
+        ReplayCounts counts = progress.counts();
+        w.begin();
+        try {
+            for (ConsumerRecord<byte[], byte[]> record : batch) {
+                RecordReport report = decide(w, DeadLetterView.of(record));
+                reports.add(report);
+                counts = counts.plus(report.outcome());
+            }
+            ReplayProgress advanced = progress.advanced(next, counts, Instant.now());
+            w.commit(advanced);
+            progress = advanced;
+        } catch (ReplayWriter.BatchRejected e) {
+            rewind();
+            return progress;
+        } catch (RuntimeException e) {
+            RuntimeException error = w.abort(e);
+            rewind();
+            throw error;
+        }
+        reports.forEach(listener::onRecord);
+        return progress;
+    }
+
+    private RecordReport decide(ReplayWriter w, DeadLetterView letter) {
+        RecordPlan.Decision decision = plan.decide(letter);
+        return decision.target().map(target -> w.replay(letter, target))
+                .orElseGet(() -> new RecordReport(letter.position(), decision.outcome(), Optional.empty(),
+                        letter.errorClass()));
+    }
+
+    private ReplayProgress dryRun(List<ConsumerRecord<byte[], byte[]>> batch, Map<Integer, Long> next) {
+        ReplayCounts counts = progress.counts();
+        for (ConsumerRecord<byte[], byte[]> record : batch) {
+            DeadLetterView letter = DeadLetterView.of(record);
+            RecordPlan.Decision decision = plan.decide(letter);
+            listener.onRecord(new RecordReport(letter.position(), decision.outcome(), decision.target()
+                    .map(t -> t.topic() + (t.partition() == null ? "" : "-" + t.partition())), letter.errorClass()));
+            counts = counts.plus(decision.outcome());
+        }
+        progress = progress.advanced(next, counts, Instant.now());
+        return progress;
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> pollRange() {
+        List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL_TIMEOUT)) {
+            if (record.offset() < progress.endOffsets().get(record.partition())) {
+                batch.add(record);
+            }
+        }
+        return batch;
+    }
+
+    /** Per partition, the next offset to read, never past the end of the range. */
+    private Map<Integer, Long> positions() {
+        Map<Integer, Long> next = new TreeMap<>();
+        progress.endOffsets().forEach((partition, end) ->
+                next.put(partition, Math.min(end, consumer.position(tp(partition)))));
+        return next;
+    }
+
+    /** Seeks every partition to the committed next offset; pauses those whose range is read. */
+    private void rewind() {
+        List<TopicPartition> done = new ArrayList<>();
+        progress.nextOffsets().forEach((partition, offset) -> {
+            consumer.seek(tp(partition), offset);
+            if (offset >= progress.endOffsets().get(partition)) {
+                done.add(tp(partition));
+            }
+        });
+        consumer.resume(consumer.assignment());
+        consumer.pause(done);
+    }
+
+    private ReplayProgress capture(List<TopicPartition> partitions) {
+        Map<Integer, Long> start = new HashMap<>();
+        consumer.beginningOffsets(partitions, config.progressReadTimeout())
+                .forEach((tp, offset) -> start.put(tp.partition(), offset));
+        Map<Integer, Long> end = new HashMap<>();
+        ReplayClients.endOffsets(admin, partitions, IsolationLevel.READ_COMMITTED, config.progressReadTimeout())
+                .forEach((tp, offset) -> end.put(tp.partition(), offset));
+        return ReplayProgress.started(config.replayId(), config.dlqTopic(), start, end, Instant.now());
+    }
+
+    private static void commitAlone(ReplayWriter w, ReplayProgress progress) {
+        w.begin();
+        try {
+            w.commit(progress);
+        } catch (RuntimeException e) {
+            throw w.abort(e);
+        }
+    }
+
+    private List<TopicPartition> dlqPartitions() {
+        List<TopicPartition> partitions = consumer.partitionsFor(config.dlqTopic(), config.progressReadTimeout())
+                .stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        if (partitions.isEmpty()) {
+            throw new ConfigException(ReplayConfig.DLQ_TOPIC_CONFIG, config.dlqTopic(), "the topic does not exist");
+        }
+        return partitions;
+    }
+
+    private void createTopics(int dlqPartitions) {
+        ReplayClients.createIfMissing(admin, new NewTopic(config.progressTopic(), Optional.empty(), Optional.empty())
+                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)),
+                ReplayConfig.PROGRESS_TOPIC_CONFIG, config.progressReadTimeout());
+        ReplayClients.createIfMissing(admin, new NewTopic(config.parkingTopic(), Optional.of(dlqPartitions),
+                Optional.empty()), ReplayConfig.PARKING_TOPIC_CONFIG, config.progressReadTimeout());
+    }
+
+    private TopicPartition tp(int partition) {
+        return new TopicPartition(config.dlqTopic(), partition);
+    }
+
+    private Map<String, Object> consumerConfigs(Map<String, Object> clients) {
+        Map<String, Object> configs = new HashMap<>(ReplayClients.known(clients, ConsumerConfig.configNames()));
+        configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        configs.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        configs.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchSize());
+        configs.put(ConsumerConfig.CLIENT_ID_CONFIG, TRANSACTIONAL_ID_PREFIX + config.replayId() + "-reader");
+        configs.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        return configs;
+    }
+
+    private Map<String, Object> producerConfigs(Map<String, Object> clients) {
+        Map<String, Object> configs = new HashMap<>(ReplayClients.known(clients, ProducerConfig.configNames()));
+        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, TRANSACTIONAL_ID_PREFIX + config.replayId());
+        configs.put(ProducerConfig.CLIENT_ID_CONFIG, TRANSACTIONAL_ID_PREFIX + config.replayId());
+        configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        configs.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return configs;
+    }
+}

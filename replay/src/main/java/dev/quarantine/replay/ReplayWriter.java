@@ -1,0 +1,197 @@
+package dev.quarantine.replay;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+
+import dev.quarantine.txn.DeadLetter;
+import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.txn.DeadLetterRecordBuilder;
+import dev.quarantine.txn.DeadLetterRecordBuilder.HeaderStyle;
+import dev.quarantine.txn.SendErrorCategory;
+import dev.quarantine.txn.SendErrors;
+import dev.quarantine.txn.TxnSendOption;
+import dev.quarantine.txn.TxnSendProducer;
+
+/**
+ * Writes one batch of a replay in one transaction: each replayed record with {@code IGNORE_SEND_ERRORS}; a record
+ * that is still poison dead-lettered again (or parked, as {@link LoopGuard} says) in the same transaction; then the
+ * replay's progress. A record the broker rejects although the up-front checks passed fails the commit: the batch is
+ * aborted, the record remembered as poison, and the engine reads the batch again, dead-lettering it this time.
+ */
+final class ReplayWriter implements AutoCloseable {
+
+    /** The batch was aborted because the broker rejected records the checks let through; read it again. */
+    static final class BatchRejected extends KafkaException {
+        BatchRejected(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private final TxnSendProducer<byte[], byte[]> producer;
+    private final String progressTopic;
+    private final byte[] replayKey;
+    private final LoopGuard guard;
+    private final Map<String, DeadLetterRecordBuilder> builders = new HashMap<>();
+    private final String dlqTopic;
+    private final String parkingTopic;
+    private final Map<String, Throwable> sendFailures = new ConcurrentHashMap<>();
+    private final Map<String, Throwable> knownPoison = new HashMap<>();
+    private volatile Throwable ownWriteFailure;
+    private boolean inTransaction;
+
+    ReplayWriter(TxnSendProducer<byte[], byte[]> producer, ReplayConfig config) {
+        this.producer = producer;
+        this.progressTopic = config.progressTopic();
+        this.replayKey = config.replayId().getBytes(StandardCharsets.UTF_8);
+        this.guard = new LoopGuard(config.maxAttempts());
+        this.dlqTopic = config.dlqTopic();
+        this.parkingTopic = config.parkingTopic();
+    }
+
+    void init() {
+        producer.initTransactions();
+    }
+
+    void begin() {
+        sendFailures.clear();
+        ownWriteFailure = null;
+        producer.beginTransaction();
+        inTransaction = true;
+    }
+
+    /** Writes {@code letter} to {@code target}; dead-letters or parks it again when it is still poison. */
+    RecordReport replay(DeadLetterView letter, DestinationResolver.Target target) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(target.topic(), target.partition(),
+                letter.record().timestamp(), target.key(), target.value(), HeaderRewrite.replayed(letter.headers()));
+        Throwable failure = knownPoison.remove(letter.position());
+        if (failure == null) {
+            failure = send(record, letter.position());
+        }
+        if (failure == null) {
+            return report(letter, Outcome.REPLAYED, target.topic() + partition(target.partition()));
+        }
+        boolean park = guard.decide(HeaderRewrite.replayCount(record.headers())) == LoopGuard.Decision.PARK;
+        DeadLetterRecordBuilder builder = builder(park ? parkingTopic : dlqTopic, letter.style());
+        DeadLetter again = DeadLetter.of(record.key(), record.value(), record.headers().toArray(), failure)
+                .target(record.topic(), record.partition())
+                .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, letter.connectorName().orElse(null))
+                .context(DeadLetterHeaders.APPLICATION_ID, letter.applicationId().orElse(null));
+        if (letter.sourceTopic().isPresent() && letter.sourcePartition().isPresent()
+                && letter.sourceOffset().isPresent()) {
+            again.source(letter.sourceTopic().get(), letter.sourcePartition().get(), letter.sourceOffset().get());
+        }
+        producer.send(builder.build(again, producer.maxRecordBytes(builder.topic())), (metadata, error) -> {
+            if (error != null) {
+                ownWriteFailure = error;
+            }
+        }, TxnSendOption.NONE);
+        return report(letter, park ? Outcome.PARKED : Outcome.DEAD_LETTERED_AGAIN, builder.topic());
+    }
+
+    /** Adds {@code progress} to the transaction and commits it. */
+    void commit(ReplayProgress progress) {
+        producer.send(new ProducerRecord<>(progressTopic, replayKey, ProgressFormat.write(progress)), (m, error) -> {
+            if (error != null) {
+                ownWriteFailure = error;
+            }
+        }, TxnSendOption.NONE);
+        try {
+            producer.commitTransaction();
+            inTransaction = false;
+        } catch (KafkaException e) {
+            throw afterFailedCommit(e);
+        }
+    }
+
+    /**
+     * Aborts the open transaction, if any, after {@code error}; returns the error to throw. A fenced producer cannot
+     * abort: the instance that fenced it aborts what it left open.
+     */
+    RuntimeException abort(RuntimeException error) {
+        if (!inTransaction || SendErrors.isFencing(error)) {
+            inTransaction = false;
+            return error;
+        }
+        inTransaction = false;
+        try {
+            producer.abortTransaction();
+        } catch (RuntimeException abortError) {
+            error.addSuppressed(abortError);
+        }
+        return error;
+    }
+
+    private RuntimeException afterFailedCommit(KafkaException e) {
+        RuntimeException error = abort(e);
+        if (SendErrors.isFencing(e) || ownWriteFailure != null) {
+            if (ownWriteFailure != null && ownWriteFailure != e) {
+                error.addSuppressed(ownWriteFailure);
+            }
+            return error;
+        }
+        Map<String, Throwable> poison = new HashMap<>();
+        sendFailures.forEach((position, failure) -> {
+            if (SendErrors.classify(failure) == SendErrorCategory.RECORD) {
+                poison.put(position, failure);
+            }
+        });
+        if (poison.isEmpty()) {
+            return error;
+        }
+        knownPoison.putAll(poison);
+        return new BatchRejected("The broker rejected " + poison.keySet() + " on replay; the batch was aborted and"
+                + " is read again, with them dead-lettered", e);
+    }
+
+    private Throwable send(ProducerRecord<byte[], byte[]> record, String position) {
+        Future<RecordMetadata> sent = producer.send(record, (metadata, error) -> {
+            if (error != null) {
+                sendFailures.put(position, error);
+            }
+        }, TxnSendOption.IGNORE_SEND_ERRORS);
+        if (!sent.isDone()) {
+            return null;
+        }
+        try {
+            sent.get();
+            return null;
+        } catch (ExecutionException e) {
+            sendFailures.remove(position);
+            Throwable cause = SendErrors.unwrap(e);
+            if (SendErrors.classify(cause) == SendErrorCategory.RECORD) {
+                return cause;
+            }
+            throw cause instanceof KafkaException k ? k : new KafkaException("Could not replay " + position, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while replaying " + position, e);
+        }
+    }
+
+    private DeadLetterRecordBuilder builder(String topic, HeaderStyle style) {
+        return builders.computeIfAbsent(topic + "/" + style,
+                key -> new DeadLetterRecordBuilder(topic, style, Integer.MAX_VALUE));
+    }
+
+    private static RecordReport report(DeadLetterView letter, Outcome outcome, String destination) {
+        return new RecordReport(letter.position(), outcome, Optional.of(destination), letter.errorClass());
+    }
+
+    private static String partition(Integer partition) {
+        return partition == null ? "" : "-" + partition;
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

@@ -1,0 +1,192 @@
+package dev.quarantine.replay.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.RetriableException;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import dev.quarantine.replay.ReplayConfig;
+import dev.quarantine.replay.ReplayEngine;
+import dev.quarantine.replay.ReplayProgress;
+
+/**
+ * {@code quarantine replay}: maps its options onto {@link ReplayConfig} settings and drives a {@link ReplayEngine}
+ * to the end of its range, printing progress and a summary ({@link ReplayPrinter}).
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Sends the dead letters of a dead-letter topic back where they were going, exactly once.",
+            "Without filters, replays every replayable dead letter to its original destination.",
+            "Exit status: 0 when every selected dead letter went somewhere (replayed, dead-lettered again or parked),"
+                + " 2 when some had no destination, 1 on an error."})
+final class ReplayCommand implements Callable<Integer> {
+
+    static final int DONE = 0;
+    static final int FAILED = 1;
+    static final int SOME_UNROUTABLE = 2;
+    private static final int MAX_RETRIES = 10;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--bootstrap-server", required = true, paramLabel = "<host:port>",
+            description = "The server(s) to connect to.")
+    String bootstrapServer;
+
+    @Option(names = "--dlq", required = true, paramLabel = "<topic>", description = "The dead-letter topic to replay.")
+    String dlq;
+
+    @Option(names = "--command-config", paramLabel = "<file>",
+            description = "A file of client settings (security.protocol, sasl.*, ...) and replay settings.")
+    Path commandConfig;
+
+    @Option(names = "--replay-id", paramLabel = "<id>",
+            description = "Names the replay; rerun with the same id to resume an interrupted one. Default: a new id.")
+    String replayId;
+
+    @Option(names = "--destination", paramLabel = "<original|source|topic>",
+            description = "Where dead letters go. Default: original.")
+    String destination;
+
+    @Option(names = "--error-class", split = ",", paramLabel = "<class>",
+            description = "Only dead letters of these exception classes (simple or qualified names).")
+    List<String> errorClasses;
+
+    @Option(names = "--original-topic", split = ",", paramLabel = "<topic>",
+            description = "Only dead letters whose original destination is one of these topics.")
+    List<String> originalTopics;
+
+    @Option(names = "--app-or-connector", split = ",", paramLabel = "<name>",
+            description = "Only dead letters of these Kafka Streams application ids or connectors.")
+    List<String> appsOrConnectors;
+
+    @Option(names = "--from-datetime", paramLabel = "<instant>",
+            description = "Only dead letters at or after this ISO-8601 instant (2026-12-01T03:00:00Z).")
+    String from;
+
+    @Option(names = "--to-datetime", paramLabel = "<instant>", description = "Only dead letters before this instant.")
+    String to;
+
+    @Option(names = "--offset-range", split = ",", paramLabel = "<p:from-to>",
+            description = "Only dead letters in these ranges of the dead-letter topic (inclusive).")
+    List<String> offsetRanges;
+
+    @Option(names = "--offsets", split = ",", paramLabel = "<p@offset>",
+            description = "Only the dead letters at these positions of the dead-letter topic.")
+    List<String> offsets;
+
+    @Option(names = "--max-attempts", paramLabel = "<n>",
+            description = "Replays of a record before it is parked instead of dead-lettered again. Default: 3.")
+    Integer maxAttempts;
+
+    @Option(names = "--parking-topic", paramLabel = "<topic>", description = "Default: <dlq>.parking.")
+    String parkingTopic;
+
+    @Option(names = "--force-truncated", description = "Replay dead letters whose payload was cut, as they are.")
+    boolean forceTruncated;
+
+    @Option(names = "--batch-size", paramLabel = "<n>", description = "Dead letters per transaction. Default: 500.")
+    Integer batchSize;
+
+    @Option(names = "--progress-topic", paramLabel = "<topic>",
+            description = "Where progress is stored. Default: quarantine-replay-progress.")
+    String progressTopic;
+
+    @Option(names = "--dry-run", description = "Print what would go where; write nothing.")
+    boolean dryRun;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ReplayConfig config;
+        try {
+            config = new ReplayConfig(settings());
+        } catch (ConfigException e) {
+            err.println("Invalid arguments: " + e.getMessage());
+            return FAILED;
+        }
+        ReplayPrinter printer = new ReplayPrinter(out, System.console() != null, dryRun);
+        try (ReplayEngine engine = new ReplayEngine(config, dryRun ? ReplayEngine.Mode.DRY_RUN
+                : ReplayEngine.Mode.WRITE, printer)) {
+            printer.started(engine.start());
+            ReplayProgress progress = run(engine, printer);
+            printer.summary(progress);
+            return progress.counts().skippedUnroutable() > 0 ? SOME_UNROUTABLE : DONE;
+        } catch (ConfigException e) {
+            err.println("Invalid arguments: " + e.getMessage());
+            return FAILED;
+        }
+    }
+
+    private static ReplayProgress run(ReplayEngine engine, ReplayPrinter printer) {
+        ReplayProgress progress = engine.progress();
+        int retries = 0;
+        while (!progress.finished()) {
+            try {
+                progress = engine.step();
+                retries = 0;
+            } catch (RetriableException e) {
+                if (++retries > MAX_RETRIES) {
+                    throw e;
+                }
+            }
+            printer.progress(progress);
+        }
+        return progress;
+    }
+
+    /** The settings of {@code --command-config}, then those of the options, which win. */
+    Map<String, Object> settings() throws IOException {
+        Map<String, Object> settings = new HashMap<>();
+        if (commandConfig != null) {
+            Properties file = new Properties();
+            try (InputStream in = Files.newInputStream(commandConfig)) {
+                file.load(in);
+            }
+            file.stringPropertyNames().forEach(name -> settings.put(name, file.getProperty(name)));
+        }
+        settings.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);
+        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, dlq);
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, replayId != null ? replayId
+                : settings.getOrDefault(ReplayConfig.REPLAY_ID_CONFIG, "cli-" + UUID.randomUUID()));
+        put(settings, ReplayConfig.DESTINATION_CONFIG, destination);
+        put(settings, ReplayConfig.FILTER_ERROR_CLASSES_CONFIG, join(errorClasses));
+        put(settings, ReplayConfig.FILTER_ORIGINAL_TOPICS_CONFIG, join(originalTopics));
+        put(settings, ReplayConfig.FILTER_APPS_OR_CONNECTORS_CONFIG, join(appsOrConnectors));
+        put(settings, ReplayConfig.FILTER_TIME_FROM_CONFIG, from);
+        put(settings, ReplayConfig.FILTER_TIME_TO_CONFIG, to);
+        put(settings, ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, join(offsetRanges));
+        put(settings, ReplayConfig.FILTER_OFFSETS_CONFIG, join(offsets));
+        put(settings, ReplayConfig.MAX_ATTEMPTS_CONFIG, maxAttempts);
+        put(settings, ReplayConfig.PARKING_TOPIC_CONFIG, parkingTopic);
+        put(settings, ReplayConfig.FORCE_TRUNCATED_CONFIG, forceTruncated ? Boolean.TRUE : null);
+        put(settings, ReplayConfig.BATCH_SIZE_CONFIG, batchSize);
+        put(settings, ReplayConfig.PROGRESS_TOPIC_CONFIG, progressTopic);
+        return settings;
+    }
+
+    private static void put(Map<String, Object> settings, String key, Object value) {
+        if (value != null) {
+            settings.put(key, value.toString());
+        }
+    }
+
+    private static String join(List<String> values) {
+        return values == null ? null : String.join(",", values);
+    }
+}

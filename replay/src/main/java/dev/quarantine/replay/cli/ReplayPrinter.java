@@ -1,0 +1,89 @@
+package dev.quarantine.replay.cli;
+
+import java.io.PrintWriter;
+
+import dev.quarantine.replay.Outcome;
+import dev.quarantine.replay.RecordReport;
+import dev.quarantine.replay.ReplayCounts;
+import dev.quarantine.replay.ReplayListener;
+import dev.quarantine.replay.ReplayProgress;
+
+/**
+ * What {@code quarantine replay} prints: in a dry run, one line per dead letter (position, where it would go, its
+ * error class; never a key or value); otherwise a progress bar when the output is a terminal; then a summary.
+ */
+final class ReplayPrinter implements ReplayListener {
+
+    private static final int BAR_WIDTH = 40;
+
+    private final PrintWriter out;
+    private final boolean terminal;
+    private final boolean dryRun;
+
+    ReplayPrinter(PrintWriter out, boolean terminal, boolean dryRun) {
+        this.out = out;
+        this.terminal = terminal;
+        this.dryRun = dryRun;
+    }
+
+    void started(ReplayProgress progress) {
+        out.printf("%s %s as replay %s (%d offsets in range)%s%n", dryRun ? "Dry run of" : "Replaying",
+                progress.dlqTopic(), progress.replayId(), progress.offsetsInRange(),
+                dryRun ? "" : "; to resume it if interrupted: --replay-id " + progress.replayId());
+        out.flush();
+    }
+
+    @Override
+    public void onRecord(RecordReport report) {
+        if (dryRun) {
+            out.println(line(report));
+        }
+    }
+
+    void progress(ReplayProgress progress) {
+        if (terminal && !dryRun) {
+            out.print("\r" + bar(progress));
+            out.flush();
+        }
+    }
+
+    void summary(ReplayProgress progress) {
+        if (terminal && !dryRun) {
+            out.println();
+        }
+        ReplayCounts c = progress.counts();
+        String would = dryRun ? " (dry run: nothing written)" : "";
+        out.printf("Replay %s of %s: %s%s%n", progress.replayId(), progress.dlqTopic(), progress.state(), would);
+        out.printf("  replayed                %d%n", c.replayed());
+        out.printf("  dead-lettered again     %d%n", c.deadLetteredAgain());
+        out.printf("  parked                  %d%n", c.parked());
+        out.printf("  skipped by filter       %d%n", c.skippedByFilter());
+        out.printf("  skipped as truncated    %d%n", c.skippedTruncated());
+        out.printf("  skipped, no destination %d%n", c.skippedUnroutable());
+        out.flush();
+    }
+
+    static String line(RecordReport report) {
+        String error = report.errorClass().map(name -> "  (" + name.substring(name.lastIndexOf('.') + 1) + ")")
+                .orElse("");
+        return switch (report.outcome()) {
+            case REPLAYED -> report.position() + " -> " + report.destination().orElse("?") + error;
+            case SKIPPED_BY_FILTER -> report.position() + " skipped: not selected by the filters";
+            case SKIPPED_TRUNCATED -> report.position() + " skipped: payload truncated (--force-truncated replays it)"
+                    + error;
+            case SKIPPED_UNROUTABLE -> report.position() + " skipped: its headers name no destination" + error;
+            case DEAD_LETTERED_AGAIN, PARKED -> report.position() + " -> " + report.destination().orElse("?")
+                    + (report.outcome() == Outcome.PARKED ? " (parked)" : " (failed again)") + error;
+        };
+    }
+
+    static String bar(ReplayProgress progress) {
+        long total = Math.max(1, progress.offsetsInRange());
+        long read = progress.offsetsRead();
+        int filled = (int) (BAR_WIDTH * read / total);
+        ReplayCounts c = progress.counts();
+        return "[" + "#".repeat(filled) + ".".repeat(BAR_WIDTH - filled) + "] " + (100 * read / total) + "%  replayed "
+                + c.replayed() + ", again " + c.deadLetteredAgain() + ", parked " + c.parked() + ", skipped "
+                + (c.skippedByFilter() + c.skippedTruncated() + c.skippedUnroutable());
+    }
+}

@@ -1,0 +1,48 @@
+package dev.quarantine.replay;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+
+/** Dead-letter records for unit tests: {@code letter(partition, offset, "header", "value", ...)}. */
+final class Letters {
+
+    static final String DLQ = "orders.dlq";
+    static final long TIMESTAMP = 1_700_000_000_000L;
+
+    private Letters() {
+    }
+
+    static DeadLetterView letter(String... headerNamesAndValues) {
+        return letter(0, 0, headerNamesAndValues);
+    }
+
+    static DeadLetterView letter(int partition, long offset, String... headerNamesAndValues) {
+        return DeadLetterView.of(record(partition, offset, TIMESTAMP, headers(headerNamesAndValues)));
+    }
+
+    static ConsumerRecord<byte[], byte[]> record(int partition, long offset, long timestamp, Headers headers) {
+        return new ConsumerRecord<>(DLQ, partition, offset, timestamp, TimestampType.CREATE_TIME, 3, 5, bytes("key"),
+                bytes("value"), headers, Optional.empty());
+    }
+
+    static Headers headers(String... namesAndValues) {
+        RecordHeaders headers = new RecordHeaders();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            headers.add(namesAndValues[i], bytes(namesAndValues[i + 1]));
+        }
+        return headers;
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.quarantine.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.sandbox.ConfigDocs;
+
+class ReplayConfigTest {
+
+    @Test
+    void committedConfigDocIsGeneratedFromTheConfigDef() throws Exception {
+        ConfigDocs.assertCurrent(ReplayConfig.configDef(), "replay.rst", ReplayConfigTest.class);
+    }
+
+    @Test
+    void defaultsReplayEverythingToTheOriginalDestinationWithAParkingTopicNamedAfterTheDeadLetterTopic() {
+        ReplayConfig config = new ReplayConfig(settings());
+
+        assertThat(config.destination().kind()).isEqualTo(Destination.Kind.ORIGINAL);
+        assertThat(config.parkingTopic()).isEqualTo("orders.dlq.parking");
+        assertThat(config.maxAttempts()).isEqualTo(3);
+        assertThat(config.filter().matches(Letters.letter())).isTrue();
+    }
+
+    @Test
+    void handsEverySettingItDoesNotDefineToTheClients() {
+        Map<String, Object> settings = settings();
+        settings.put("security.protocol", "SASL_SSL");
+        settings.put(ReplayConfig.MAX_ATTEMPTS_CONFIG, "5");
+
+        Map<String, Object> clients = new ReplayConfig(settings).clientConfigs();
+
+        assertThat(clients).containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("bootstrap.servers", "127.0.0.1:9092")
+                .doesNotContainKeys(ReplayConfig.MAX_ATTEMPTS_CONFIG, ReplayConfig.DLQ_TOPIC_CONFIG);
+    }
+
+    @Test
+    void rejectsBadValuesNamingTheSetting() {
+        assertRejected(ReplayConfig.DESTINATION_CONFIG, "not a topic!");
+        assertRejected(ReplayConfig.REPLAY_ID_CONFIG, "has spaces");
+        assertRejected(ReplayConfig.FILTER_TIME_FROM_CONFIG, "yesterday");
+        assertRejected(ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, "0:9-1");
+        assertRejected(ReplayConfig.FILTER_OFFSETS_CONFIG, "other-0@1");
+        assertRejected(ReplayConfig.MAX_ATTEMPTS_CONFIG, "0");
+    }
+
+    @Test
+    void rejectsLoopsBackIntoTheDeadLetterTopic() {
+        assertRejected(ReplayConfig.DESTINATION_CONFIG, "orders.dlq");
+        assertRejected(ReplayConfig.PARKING_TOPIC_CONFIG, "orders.dlq");
+    }
+
+    @Test
+    void rejectsATimeRangeThatEndsBeforeItStarts() {
+        Map<String, Object> settings = settings();
+        settings.put(ReplayConfig.FILTER_TIME_FROM_CONFIG, "2026-12-01T03:00:00Z");
+        settings.put(ReplayConfig.FILTER_TIME_TO_CONFIG, "2026-12-01T02:00:00Z");
+
+        assertThatThrownBy(() -> new ReplayConfig(settings)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(ReplayConfig.FILTER_TIME_TO_CONFIG);
+    }
+
+    private static void assertRejected(String key, String value) {
+        Map<String, Object> settings = settings();
+        settings.put(key, value);
+        assertThatThrownBy(() -> new ReplayConfig(settings)).as("%s=%s", key, value)
+                .isInstanceOf(ConfigException.class).hasMessageContaining(key);
+    }
+
+    static Map<String, Object> settings() {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, "orders.dlq");
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "fix-1");
+        return settings;
+    }
+}

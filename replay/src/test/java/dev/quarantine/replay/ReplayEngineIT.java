@@ -1,0 +1,146 @@
+package dev.quarantine.replay;
+
+import static dev.quarantine.replay.DeadLetterFixtures.TRACE;
+import static dev.quarantine.replay.DeadLetterFixtures.committed;
+import static dev.quarantine.replay.DeadLetterFixtures.header;
+import static dev.quarantine.replay.DeadLetterFixtures.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import org.apache.kafka.common.errors.InvalidTimestampException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/** The engine against a real broker, on dead letters of our Streams handler and of our sink's format. */
+@ExtendWith(LocalKafkaExtension.class)
+class ReplayEngineIT {
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void replayFilteredByErrorClassPutsExactlyTheMatchingRecordsOnceIntoTheirOriginalTopics(LocalKafka kafka)
+            throws Exception {
+        String dlq = "mixed-dlq";
+        kafka.createTopic(dlq, 2, Map.of());
+        DeadLetterFixtures.StreamsTopics streams = new DeadLetterFixtures.StreamsTopics("mixed-s", dlq);
+        streams.create(kafka);
+        DeadLetterFixtures.streamsLetters(kafka, streams, "mixed-app", stateDir, 500);
+        kafka.createTopic("mixed-c-output", 1, Map.of("max.message.bytes", "2000"));
+        DeadLetterFixtures.connectLetters(kafka, dlq, "mixed-c-input", "mixed-c-output", "mixed-c", 600,
+                i -> i % 3 == 2 ? new InvalidTimestampException("too old") : new RecordTooLargeException("too large"),
+                "mixed-copy");
+        assertThat(committed(kafka, dlq)).as("dead letters: 400 from Streams, 600 in the sink's format").hasSize(1000);
+        DeadLetterFixtures.raiseMaxMessageBytes(kafka, 100_000, streams.output, "mixed-c-output");
+
+        ReplayProgress done = runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "mixed-fix",
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.FILTER_ERROR_CLASSES_CONFIG, "RecordTooLargeException",
+                ReplayConfig.BATCH_SIZE_CONFIG, "100"));
+
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts()).isEqualTo(new ReplayCounts(700, 0, 0, 300, 0, 0));
+        assertReplayedOnceWithOriginalHeaders(committed(kafka, streams.output).stream()
+                .filter(r -> !text(r.value()).startsWith("good-")).toList(), 300);
+        assertReplayedOnceWithOriginalHeaders(committed(kafka, "mixed-c-output"), 400);
+        assertThat(committed(kafka, streams.compacted)).as("InvalidRecordException letters stay").isEmpty();
+        assertThat(committed(kafka, dlq)).as("nothing dead-lettered again").hasSize(1000);
+        try (ReplayProgressReader reader = reader(kafka)) {
+            assertThat(reader.latest("mixed-fix")).contains(done);
+            assertThat(reader.latest("never-started")).isEmpty();
+        }
+    }
+
+    @Test
+    void stillPoisonRecordComesBackWithItsReplayCountAndIsParkedAfterMaxAttempts(LocalKafka kafka) throws Exception {
+        String dlq = "loop-dlq";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic("loop-output", 1, Map.of("max.message.bytes", "2000"));
+        DeadLetterFixtures.connectLetters(kafka, dlq, "loop-input", "loop-output", "loop", 10,
+                i -> new RecordTooLargeException("too large"), "loop-copy");
+
+        ReplayProgress first = runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "loop-1",
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.MAX_ATTEMPTS_CONFIG, "2"));
+
+        assertThat(first.counts()).isEqualTo(new ReplayCounts(0, 10, 0, 0, 0, 0));
+        List<ConsumerRecord<byte[], byte[]>> again = committed(kafka, dlq).subList(10, 20);
+        assertThat(again).allSatisfy(r -> {
+            assertThat(header(r, DeadLetterHeaders.REPLAY_COUNT)).isEqualTo("1");
+            assertThat(header(r, DeadLetterHeaders.TARGET_TOPIC)).isEqualTo("loop-output");
+            assertThat(header(r, DeadLetterHeaders.CONNECT_TOPIC)).isEqualTo("loop-input");
+            assertThat(header(r, DeadLetterHeaders.CONNECT_CONNECTOR_NAME)).isEqualTo("loop-copy");
+            assertThat(header(r, DeadLetterHeaders.CONNECT_EXCEPTION)).endsWith("RecordTooLargeException");
+            assertThat(header(r, TRACE)).isEqualTo(text(r.key()));
+        });
+
+        ReplayProgress second = runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "loop-2",
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.MAX_ATTEMPTS_CONFIG, "2",
+                ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, "0:" + again.get(0).offset() + "-" + again.get(9).offset()));
+
+        assertThat(second.counts()).isEqualTo(new ReplayCounts(0, 0, 10, 10, 0, 0));
+        List<ConsumerRecord<byte[], byte[]>> parked = committed(kafka, dlq + ".parking");
+        assertThat(parked).hasSize(10).allSatisfy(r -> {
+            assertThat(header(r, DeadLetterHeaders.REPLAY_COUNT)).isEqualTo("2");
+            assertThat(header(r, DeadLetterHeaders.CONNECT_EXCEPTION)).endsWith("RecordTooLargeException");
+        });
+        assertThat(committed(kafka, dlq)).as("nothing more dead-lettered").hasSize(20);
+        assertThat(committed(kafka, "loop-output")).isEmpty();
+    }
+
+    static ReplayProgress runToEnd(LocalKafka kafka, Map<String, String> settings) {
+        Map<String, Object> all = new HashMap<>(settings);
+        all.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(all), ReplayEngine.Mode.WRITE,
+                ReplayListener.NONE)) {
+            ReplayProgress progress = engine.start();
+            while (!progress.finished()) {
+                progress = engine.step();
+            }
+            return progress;
+        }
+    }
+
+    static ReplayProgressReader reader(LocalKafka kafka) {
+        return new ReplayProgressReader(Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                ReplayConfig.PROGRESS_TOPIC_DEFAULT, Duration.ofSeconds(60));
+    }
+
+    private static void assertReplayedOnceWithOriginalHeaders(List<ConsumerRecord<byte[], byte[]>> records,
+                                                              int expected) {
+        Map<String, Long> perKey = records.stream().collect(Collectors.groupingBy(r -> text(r.key()),
+                Collectors.counting()));
+        assertThat(perKey).as("each replayed key once").hasSize(expected).allSatisfy((key, n) -> assertThat(n).isOne());
+        assertThat(records).allSatisfy(r -> {
+            assertThat(text(r.value())).isEqualTo(DeadLetterFixtures.largeValue(text(r.key())));
+            assertThat(header(r, TRACE)).isEqualTo(text(r.key()));
+            assertThat(header(r, DeadLetterHeaders.REPLAY_COUNT)).isEqualTo("1");
+            assertThat(names(r.headers())).allSatisfy(name -> assertThat(name)
+                    .doesNotStartWith("__connect.errors.").doesNotStartWith("__streams.errors.")
+                    .matches(n -> !n.startsWith("__quarantine.") || n.equals(DeadLetterHeaders.REPLAY_COUNT),
+                            "no __quarantine. header but the replay count"));
+        });
+    }
+
+    private static List<String> names(Iterable<Header> headers) {
+        List<String> names = new ArrayList<>();
+        headers.forEach(h -> names.add(h.key()));
+        return names;
+    }
+
+}

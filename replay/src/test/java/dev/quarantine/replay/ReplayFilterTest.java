@@ -1,0 +1,102 @@
+package dev.quarantine.replay;
+
+import static dev.quarantine.replay.Letters.letter;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/** One test per row of {@link ReplayFilter}'s table. */
+class ReplayFilterTest {
+
+    private static final String TOO_LARGE = "org.apache.kafka.common.errors.RecordTooLargeException";
+
+    @Test
+    void noFilterSelectsEveryDeadLetter() {
+        assertThat(ReplayFilter.all().matches(letter())).isTrue();
+    }
+
+    @Test
+    void errorClassMatchesBySimpleOrQualifiedNameInEitherHeaderStyle() {
+        ReplayFilter simple = errorClasses("RecordTooLargeException");
+        ReplayFilter qualified = errorClasses(TOO_LARGE);
+
+        assertThat(simple.matches(letter(DeadLetterHeaders.CONNECT_EXCEPTION, TOO_LARGE))).isTrue();
+        assertThat(qualified.matches(letter(DeadLetterHeaders.STREAMS_TOPIC, "in",
+                DeadLetterHeaders.STREAMS_EXCEPTION, TOO_LARGE))).isTrue();
+        assertThat(simple.matches(letter(DeadLetterHeaders.CONNECT_EXCEPTION,
+                "org.apache.kafka.common.InvalidRecordException"))).isFalse();
+        assertThat(simple.matches(letter())).as("no exception header").isFalse();
+    }
+
+    @Test
+    void originalTopicMatchesTheTopicOfTheOriginalDestination() {
+        ReplayFilter filter = new ReplayFilter(Set.of(), Set.of("out"), Set.of(), Optional.empty(), Optional.empty(),
+                List.of(), Set.of());
+
+        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_TOPIC, "in", DeadLetterHeaders.TARGET_TOPIC, "out")))
+                .isTrue();
+        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_TOPIC, "out"))).as("Connect's own DLQ").isTrue();
+        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_TOPIC, "out", DeadLetterHeaders.TARGET_TOPIC,
+                "elsewhere"))).isFalse();
+    }
+
+    @Test
+    void appOrConnectorMatchesTheConnectorNameOrTheStreamsApplicationId() {
+        ReplayFilter filter = new ReplayFilter(Set.of(), Set.of(), Set.of("orders-copy", "billing-app"),
+                Optional.empty(), Optional.empty(), List.of(), Set.of());
+
+        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "orders-copy"))).isTrue();
+        assertThat(filter.matches(letter(DeadLetterHeaders.APPLICATION_ID, "billing-app"))).isTrue();
+        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "other"))).isFalse();
+        assertThat(filter.matches(letter())).isFalse();
+    }
+
+    @Test
+    void timeRangeIncludesItsStartAndExcludesItsEnd() {
+        Instant at = Instant.ofEpochMilli(Letters.TIMESTAMP);
+        ReplayFilter from = time(Optional.of(at), Optional.empty());
+        ReplayFilter to = time(Optional.empty(), Optional.of(at));
+
+        assertThat(from.matches(letter())).isTrue();
+        assertThat(time(Optional.of(at.plusMillis(1)), Optional.empty()).matches(letter())).isFalse();
+        assertThat(to.matches(letter())).isFalse();
+        assertThat(time(Optional.empty(), Optional.of(at.plusMillis(1))).matches(letter())).isTrue();
+    }
+
+    @Test
+    void offsetRangesAndListedOffsetsTogetherSelectPositions() {
+        ReplayFilter filter = new ReplayFilter(Set.of(), Set.of(), Set.of(), Optional.empty(), Optional.empty(),
+                List.of(new Positions.Range(0, 10, 19)), Set.of(new Positions.Position(1, 5)));
+
+        assertThat(filter.matches(letter(0, 10))).isTrue();
+        assertThat(filter.matches(letter(0, 19))).isTrue();
+        assertThat(filter.matches(letter(0, 20))).isFalse();
+        assertThat(filter.matches(letter(1, 5))).isTrue();
+        assertThat(filter.matches(letter(1, 15))).isFalse();
+    }
+
+    @Test
+    void everySetFilterMustMatch() {
+        ReplayFilter filter = new ReplayFilter(Set.of("RecordTooLargeException"), Set.of(), Set.of(), Optional.empty(),
+                Optional.empty(), List.of(new Positions.Range(0, 0, 5)), Set.of());
+
+        assertThat(filter.matches(letter(0, 3, DeadLetterHeaders.CONNECT_EXCEPTION, TOO_LARGE))).isTrue();
+        assertThat(filter.matches(letter(0, 9, DeadLetterHeaders.CONNECT_EXCEPTION, TOO_LARGE))).isFalse();
+    }
+
+    private static ReplayFilter errorClasses(String... names) {
+        return new ReplayFilter(Set.of(names), Set.of(), Set.of(), Optional.empty(), Optional.empty(), List.of(),
+                Set.of());
+    }
+
+    private static ReplayFilter time(Optional<Instant> from, Optional<Instant> to) {
+        return new ReplayFilter(Set.of(), Set.of(), Set.of(), from, to, List.of(), Set.of());
+    }
+}

@@ -1,0 +1,154 @@
+package dev.quarantine.replay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+import dev.quarantine.replay.CliFixtures;
+import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.ReplayState;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/** {@code quarantine replay} end to end against a real broker, in this JVM and as its own JVM. */
+@ExtendWith(LocalKafkaExtension.class)
+class ReplayCliIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(180);
+
+    @TempDir
+    Path logs;
+
+    @Test
+    void dryRunPrintsWhereEachDeadLetterWouldGoAndWritesNothing(LocalKafka kafka) {
+        String dlq = CliFixtures.stockConnectDlq(kafka, "dry");
+
+        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--dry-run",
+                "--replay-id", "dry-1");
+
+        assertThat(run.exitCode).isEqualTo(ReplayCommand.DONE);
+        assertThat(run.out).contains(dlq + "-0@0 -> dry-input-1  (RecordTooLargeException)")
+                .contains(dlq + "-0@2 -> dry-input-1").contains("replayed                3")
+                .contains("dry run: nothing written");
+        assertThat(TopicReader.readCommitted(kafka, "dry-input", DEADLINE)).isEmpty();
+        assertThat(CliFixtures.progress(kafka, "dry-1")).isEmpty();
+    }
+
+    @Test
+    void replaysKafkaConnectsOwnDeadLettersToTheSinksInputTopicAndExitsZero(LocalKafka kafka) {
+        String dlq = CliFixtures.stockConnectDlq(kafka, "stock");
+
+        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq,
+                "--replay-id", "stock-1");
+
+        assertThat(run.exitCode).as(run.err).isEqualTo(ReplayCommand.DONE);
+        assertThat(run.out).contains("Replay stock-1 of " + dlq + ": DONE").contains("replayed                3");
+        List<ConsumerRecord<byte[], byte[]>> input = TopicReader.readCommitted(kafka, "stock-input", DEADLINE);
+        assertThat(input).hasSize(3).allSatisfy(r -> {
+            assertThat(r.partition()).isEqualTo(1);
+            assertThat(r.headers().lastHeader("__connect.errors.topic")).isNull();
+        });
+    }
+
+    @Test
+    void exitsTwoWhenADeadLetterNamesNoDestination(LocalKafka kafka) {
+        String dlq = CliFixtures.stockConnectDlq(kafka, "lost");
+        CliFixtures.rawLetter(kafka, dlq, "k", "v", new RecordHeader("note", "no context".getBytes(
+                StandardCharsets.UTF_8)));
+
+        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq);
+
+        assertThat(run.exitCode).isEqualTo(ReplayCommand.SOME_UNROUTABLE);
+        assertThat(run.out).contains("skipped, no destination 1").contains("replayed                3");
+    }
+
+    @Test
+    void rejectsABadOptionValueNamingTheSetting(LocalKafka kafka) {
+        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", "x",
+                "--offset-range", "0:9-1");
+
+        assertThat(run.exitCode).isEqualTo(ReplayCommand.FAILED);
+        assertThat(run.err).contains("replay.filter.offset.ranges").contains("starts after it ends");
+    }
+
+    @Test
+    void replayKilledMidWayAndRestartedWritesEveryRecordExactlyOnce(LocalKafka kafka) throws Exception {
+        String dlq = CliFixtures.sinkDlq(kafka, "kill", 1000, i -> new RecordTooLargeException("too large"));
+        String[] args = {"replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--replay-id",
+            "kill-1", "--batch-size", "5"};
+
+        Process first = childJvm(args, logs.resolve("first.log"));
+        try {
+            ReplayProgress atKill = Await.value("the first run to commit 100 replayed records", DEADLINE, () ->
+                    CliFixtures.progress(kafka, "kill-1").filter(p -> p.counts().replayed() >= 100).orElse(null));
+            first.destroyForcibly();
+            assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(CliFixtures.progress(kafka, "kill-1").orElseThrow().state())
+                    .as("killed before the end, after %s", atKill.counts()).isEqualTo(ReplayState.RUNNING);
+        } finally {
+            first.destroyForcibly();
+        }
+
+        Process second = childJvm(args, logs.resolve("second.log"));
+        try {
+            assertThat(second.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("second run ends").isTrue();
+            assertThat(second.exitValue()).as(Files.readString(logs.resolve("second.log"))).isZero();
+        } finally {
+            second.destroyForcibly();
+        }
+
+        List<ConsumerRecord<byte[], byte[]>> output = TopicReader.readCommitted(kafka, "kill-output", DEADLINE);
+        Map<String, Long> perKey = output.stream().collect(Collectors.groupingBy(
+                r -> new String(r.key(), StandardCharsets.UTF_8), Collectors.counting()));
+        assertThat(perKey).as("every key exactly once").hasSize(1000).allSatisfy((key, n) -> assertThat(n).isOne());
+        ReplayProgress done = CliFixtures.progress(kafka, "kill-1").orElseThrow();
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts().replayed()).isEqualTo(1000);
+        assertThat(Files.readString(logs.resolve("second.log"))).contains("replayed                1000");
+        assertThat(output).allSatisfy(r -> assertThat(
+                new String(r.headers().lastHeader(DeadLetterHeaders.REPLAY_COUNT).value(), StandardCharsets.UTF_8))
+                .isEqualTo("1"));
+    }
+
+    private static Run inProcess(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exitCode = new CommandLine(new QuarantineCommand()).setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err)).execute(args);
+        return new Run(exitCode, out.toString(), err.toString());
+    }
+
+    private static Process childJvm(String[] args, Path log) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), QuarantineCommand.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+}
