@@ -12,4 +12,8 @@ public final class MonitorContract {
     public static Set<String> dlqTopics(Map<String, String> connectorConfig) {
         return TopicDiscovery.dlqTopics(connectorConfig);
     }
+
+    public static String replayConnectorClass() {
+        return Replays.CONNECTOR_CLASS;
+    }
 }

@@ -56,6 +56,17 @@ final class Answers {
         }
     }
 
+    /** A user's request answered with a status of its own ({@code 202} and a Location), or the error it throws. */
+    Response respond(Supplier<Response> answer) {
+        try {
+            return limited(users, answer::get);
+        } catch (MonitorException e) {
+            return error(e);
+        } catch (RuntimeException | LinkageError e) {
+            return error(unexpected(e));
+        }
+    }
+
     /**
      * A peer's request: {@code verify} checks its proof (an error then is not signed), {@code body} reads the share;
      * the answer, share or error, is signed for the request's {@code signature}.

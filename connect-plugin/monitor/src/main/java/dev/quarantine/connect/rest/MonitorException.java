@@ -45,6 +45,22 @@ final class MonitorException extends RuntimeException {
         return new MonitorException(400, "BAD_REQUEST", message, message, null);
     }
 
+    /**
+     * What this worker's own REST API answered when the monitor called it for the caller (401/403 of its
+     * authentication, 400 of a connector config, 409 while it rebalances): the same status, with its message.
+     */
+    static MonitorException fromWorker(int status, String message) {
+        if (status == 409 || status >= 500) {
+            return new MonitorException(503, "RETRYABLE", message, message, null);
+        }
+        return new MonitorException(status, "WORKER", message, message, null);
+    }
+
+    /** 501: the request cannot be served on this worker, {@code message} says why and what to do instead. */
+    static MonitorException unsupported(String message) {
+        return new MonitorException(501, "UNSUPPORTED", message, message, null);
+    }
+
     static MonitorException notFound(String message) {
         return new MonitorException(404, "NOT_FOUND", message, message, null);
     }

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.rest;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 
 import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
@@ -12,12 +13,17 @@ import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
  */
 final class RunningMonitor implements AutoCloseable {
 
+    /** How long a call to this worker's own REST API, or a read of the replays' progress, may take. */
+    private static final Duration REPLAY_CALL_TIMEOUT = Duration.ofSeconds(30);
+
     private final Monitor monitor;
     private final PeerServer peerServer;
+    private final Replays replays;
 
-    private RunningMonitor(Monitor monitor, PeerServer peerServer) {
+    private RunningMonitor(Monitor monitor, PeerServer peerServer, Replays replays) {
         this.monitor = monitor;
         this.peerServer = peerServer;
+        this.replays = replays;
     }
 
     /**
@@ -37,13 +43,17 @@ final class RunningMonitor implements AutoCloseable {
         Answers answers = new Answers(config, auth);
         peerServer.serve(new PeerEndpoint(monitor, reader, auth, answers));
         context.configurable().register(new DeadLetterResource(monitor, reader, answers, Clock.systemUTC()));
+        Replays replays = new Replays(new WorkerRestClient(worker.selfUrl(), REPLAY_CALL_TIMEOUT),
+                worker.clientConfigs(), REPLAY_CALL_TIMEOUT);
+        context.configurable().register(new ReplayResource(monitor, reader, replays, answers));
         monitor.start();
-        return new RunningMonitor(monitor, peerServer);
+        return new RunningMonitor(monitor, peerServer, replays);
     }
 
     @Override
     public void close() {
         monitor.close();
         peerServer.close();
+        replays.close();
     }
 }

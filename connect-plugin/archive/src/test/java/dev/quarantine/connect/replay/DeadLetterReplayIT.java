@@ -1,0 +1,295 @@
+package dev.quarantine.connect.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.quarantine.connect.rest.BasicAuthOnKafka44;
+import dev.quarantine.connect.rest.DeadLetterRestExtension;
+import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
+
+/**
+ * Replays through the monitor's endpoints on a real worker JVM loading the plugin archive, behind Kafka's basic-auth
+ * REST extension: our sink dead-letters the records its target's lowered {@code max.message.bytes} rejects; the
+ * limit is raised; a replay started with {@code POST /dead-letters/{topic}/replays} puts them back exactly once, one
+ * replay survives a kill -9 of its worker, and one is cancelled.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class DeadLetterReplayIT {
+
+    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
+    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
+            "target/connect-worker-classpath.txt"));
+    private static final Duration LANDED = Duration.ofSeconds(180);
+    private static final String PREFIX = "rep-" + Long.toHexString(System.nanoTime()).substring(6);
+    private static final String SOURCE = PREFIX + "-in";
+    private static final String TARGET = "copy." + SOURCE;
+    private static final String DLQ = PREFIX + "-dlq";
+    private static final int RECORDS = 2_000;
+    private static final int SMALL_LIMIT = 2_048;
+    private static final String AUTH = LocalConnect.basicAuth("operator", "s3cret");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static LocalKafka kafka;
+    private static LocalConnect worker;
+
+    @BeforeAll
+    static void deadLetterEveryFifthRecordThenRaiseTheLimit(LocalKafka localKafka) throws Exception {
+        kafka = localKafka;
+        kafka.createTopic(SOURCE, 2, Map.of());
+        kafka.createTopic(TARGET, 2, Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(SMALL_LIMIT)));
+        kafka.createTopic(DLQ, 1, Map.of());
+        worker = worker().start();
+        produce();
+        worker.createConnector(PREFIX + "-copy", Map.of(
+                "connector.class", TransactionalKafkaSinkConnector.class.getName(),
+                "tasks.max", "2",
+                "topics", SOURCE,
+                "target.bootstrap.servers", kafka.bootstrapServers(),
+                "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", DLQ));
+        LocalConnect.await(LANDED, () -> TopicReader.readCommitted(kafka, DLQ, Duration.ofSeconds(10)).size()
+                == poison().size(), () -> poison().size() + " dead letters in " + DLQ);
+        worker.pauseConnector(PREFIX + "-copy");
+        assertThat(keys(TopicReader.readCommitted(kafka, TARGET, Duration.ofSeconds(10))))
+                .hasSize(RECORDS - poison().size());
+        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TARGET),
+                List.of(new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1048588"),
+                        AlterConfigOp.OpType.SET)))).all().get();
+    }
+
+    @AfterAll
+    static void stopWorker() {
+        if (worker != null) {
+            worker.close();
+        }
+    }
+
+    @Test
+    void replayPutsEveryDeadLetterBackIntoItsOriginalTopicOnceWithItsOwnHeadersOnly() throws Exception {
+        HttpResponse<String> started = post("/dead-letters/" + DLQ + "/replays", "{}", AUTH);
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+        String location = started.headers().firstValue("Location").orElseThrow();
+        String id = JSON.readTree(started.body()).path("id").asText();
+        assertThat(location).endsWith("/dead-letters/" + DLQ + "/replays/" + id);
+
+        JsonNode done = awaitState(id, "DONE");
+
+        assertThat(done.path("counts").path("replayed").asLong()).isEqualTo(poison().size());
+        assertThat(done.path("offsetsRead").asLong()).isEqualTo(done.path("offsetsInRange").asLong());
+        List<ConsumerRecord<byte[], byte[]>> target = TopicReader.readCommitted(kafka, TARGET, Duration.ofSeconds(30));
+        assertThat(keys(target)).as("every record of the source exactly once").doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, RECORDS).mapToObj(i -> "key-" + i).toList());
+        for (ConsumerRecord<byte[], byte[]> record : target) {
+            if (poison().contains(text(record.key()))) {
+                assertThat(headerNames(record)).as("replayed " + text(record.key()))
+                        .contains("id", "__quarantine.replay.count")
+                        .noneMatch(h -> h.startsWith("__connect.errors.") || h.equals("__quarantine.error.category"));
+                assertThat(record.value()).hasSize(4_000);
+            }
+        }
+    }
+
+    @Test
+    void aReplayWhoseWorkerIsKilledMidwayWritesEveryRecordExactlyOnce() throws Exception {
+        String destination = PREFIX + "-after-kill";
+        kafka.createTopic(destination, 1, Map.of());
+        String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1}");
+        JsonNode[] before = new JsonNode[1];
+        LocalConnect.await(LANDED, () -> {
+            HttpResponse<String> answer = get(id);
+            before[0] = answer.statusCode() == 200 ? parse(answer.body()) : null;
+            return before[0] != null && before[0].path("counts").path("replayed").asLong() >= 5;
+        }, () -> "replay " + id + " has begun: " + before[0]);
+
+        worker.restart(); // kill -9, and start again: the replay connector resumes from its committed progress
+
+        assertThat(before[0].path("state").asText()).as("killed mid-way (one record per transaction)")
+                .isEqualTo("RUNNING");
+        JsonNode done = awaitState(id, "DONE");
+        assertThat(done.path("counts").path("replayed").asLong()).isEqualTo(poison().size());
+        assertThat(keys(TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(30))))
+                .as("the replayed records, each once").doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(poison());
+    }
+
+    @Test
+    void cancellingAReplayStopsItsWritesAndRemovesItsConnector() throws Exception {
+        String destination = PREFIX + "-cancelled";
+        kafka.createTopic(destination, 1, Map.of());
+        String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1}");
+        LocalConnect.await(LANDED, () -> !TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(5))
+                .isEmpty(), () -> "the replay has begun");
+
+        HttpResponse<String> cancelled = send("DELETE", "/dead-letters/" + DLQ + "/replays/" + id, null, AUTH);
+
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(cancelled.body());
+        assertThat(answer.path("state").asText()).isEqualTo("CANCELLED");
+        long replayed = answer.path("counts").path("replayed").asLong();
+        assertThat(replayed).isLessThan(poison().size());
+        assertThat(send("GET", "/connectors/" + id, null, AUTH).statusCode()).isEqualTo(404);
+        assertThat(TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(30))).hasSize((int) replayed);
+        assertThat(JSON.readTree(get(id).body()).path("state").asText()).isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void aReplayRequestNeedsTheWorkersCredentialsAndNamesABadField() {
+        assertThat(post("/dead-letters/" + DLQ + "/replays", "{}", null).statusCode()).isEqualTo(401);
+        HttpResponse<String> bad = post("/dead-letters/" + DLQ + "/replays", "{\"errorClass\":\"x\"}", AUTH);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("unknown field 'errorClass'", "errorClasses");
+        HttpResponse<String> badTime = post("/dead-letters/" + DLQ + "/replays", "{\"from\":\"yesterday\"}", AUTH);
+        assertThat(badTime.statusCode()).isEqualTo(400);
+        assertThat(badTime.body()).contains("replay.filter.time.from");
+        assertThat(get("no-such-replay").statusCode()).isEqualTo(404);
+    }
+
+    private static String start(String body) throws Exception {
+        HttpResponse<String> started = post("/dead-letters/" + DLQ + "/replays", body, AUTH);
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+        return JSON.readTree(started.body()).path("id").asText();
+    }
+
+    private static JsonNode awaitState(String id, String state) throws Exception {
+        JsonNode[] last = new JsonNode[1];
+        LocalConnect.await(LANDED, () -> {
+            HttpResponse<String> answer = get(id);
+            if (answer.statusCode() != 200) {
+                return false;
+            }
+            last[0] = parse(answer.body());
+            return state.equals(last[0].path("state").asText());
+        }, () -> "replay " + id + " " + state + ", last seen " + last[0]);
+        return last[0];
+    }
+
+    private static HttpResponse<String> get(String id) {
+        return send("GET", "/dead-letters/" + DLQ + "/replays/" + id, null, AUTH);
+    }
+
+    private static HttpResponse<String> post(String path, String body, String auth) {
+        return send("POST", path, body, auth);
+    }
+
+    private static HttpResponse<String> send(String method, String path, String body, String auth) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(worker.restUrl() + path))
+                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (auth != null) {
+            request.header("Authorization", auth);
+        }
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(method + " " + path + " failed", e);
+        }
+    }
+
+    private static JsonNode parse(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (Exception e) {
+            throw new IllegalStateException("not JSON: " + body, e);
+        }
+    }
+
+    /** Every fifth record is 4,000 bytes: over the target's lowered limit. */
+    private static Set<String> poison() {
+        return IntStream.range(0, RECORDS).filter(i -> i % 5 == 0).mapToObj(i -> "key-" + i)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static void produce() {
+        Properties props = kafka.clientProps();
+        try (KafkaProducer<byte[], byte[]> producer =
+                     new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < RECORDS; i++) {
+                byte[] value = new byte[i % 5 == 0 ? 4_000 : 100];
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(SOURCE, null,
+                        ("key-" + i).getBytes(StandardCharsets.UTF_8), value);
+                record.headers().add("id", String.valueOf(i).getBytes(StandardCharsets.UTF_8));
+                producer.send(record);
+            }
+        }
+    }
+
+    private static List<String> keys(List<ConsumerRecord<byte[], byte[]>> records) {
+        return records.stream().map(r -> text(r.key())).toList();
+    }
+
+    private static List<String> headerNames(ConsumerRecord<byte[], byte[]> record) {
+        List<String> names = new ArrayList<>();
+        for (Header header : record.headers()) {
+            names.add(header.key());
+        }
+        return names;
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static LocalConnect worker() throws Exception {
+        List<Path> classpath = new ArrayList<>(LocalConnect.readClasspath(CLASSPATH));
+        classpath.add(jarOf(BasicAuthSecurityRestExtension.class));
+        classpath.add(jarOf(BasicAuthOnKafka44.class));
+        Path dir = Files.createTempDirectory("replay-it-auth");
+        Path users = Files.writeString(dir.resolve("users.properties"), "operator=s3cret\n");
+        Path jaas = Files.writeString(dir.resolve("connect.jaas"), "KafkaConnect {\n"
+                + "  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n"
+                + "  file=\"" + users + "\";\n};\n");
+        return LocalConnect.create(kafka, PLUGIN_PATH, classpath, Map.of(
+                        "group.id", PREFIX + "-connect",
+                        "config.storage.topic", PREFIX + "-configs",
+                        "offset.storage.topic", PREFIX + "-offsets",
+                        "status.storage.topic", PREFIX + "-status",
+                        "rest.extension.classes", DeadLetterRestExtension.class.getName() + ","
+                                + BasicAuthOnKafka44.class.getName()))
+                .withJvmOptions("-Djava.security.auth.login.config=" + jaas)
+                .withBasicAuth("operator", "s3cret");
+    }
+
+    private static Path jarOf(Class<?> type) throws Exception {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+}

@@ -1,0 +1,108 @@
+package dev.quarantine.connect.rest;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.quarantine.replay.ReplayConfig;
+
+/**
+ * The body of {@code POST /dead-letters/{topic}/replays}, a JSON object whose fields are the replay's filters and
+ * guard, each mapped onto one {@link ReplayConfig} setting. Every field is optional; an unknown field, or a value of
+ * the wrong kind, is a 400 naming it. An empty body replays every replayable dead letter to its original topic.
+ */
+final class ReplayRequest {
+
+    /** The longest body read. */
+    static final int MAX_BODY_BYTES = 64 * 1024;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Map<String, String> LISTS = Map.of(
+            "errorClasses", ReplayConfig.FILTER_ERROR_CLASSES_CONFIG,
+            "originalTopics", ReplayConfig.FILTER_ORIGINAL_TOPICS_CONFIG,
+            "appsOrConnectors", ReplayConfig.FILTER_APPS_OR_CONNECTORS_CONFIG);
+    private static final Map<String, String> TEXTS = Map.of(
+            "from", ReplayConfig.FILTER_TIME_FROM_CONFIG,
+            "to", ReplayConfig.FILTER_TIME_TO_CONFIG,
+            "offsetRanges", ReplayConfig.FILTER_OFFSET_RANGES_CONFIG,
+            "offsets", ReplayConfig.FILTER_OFFSETS_CONFIG,
+            "destination", ReplayConfig.DESTINATION_CONFIG);
+    private static final Map<String, String> NUMBERS = Map.of("maxAttempts", ReplayConfig.MAX_ATTEMPTS_CONFIG,
+            "batchSize", ReplayConfig.BATCH_SIZE_CONFIG);
+    private static final Map<String, String> FLAGS = Map.of("forceTruncated", ReplayConfig.FORCE_TRUNCATED_CONFIG);
+
+    private ReplayRequest() {
+    }
+
+    /** The replay settings {@code body} asks for. @throws MonitorException 400 naming the field */
+    static Map<String, String> settings(String body) {
+        if (body == null || body.isBlank()) {
+            return Map.of();
+        }
+        if (body.length() > MAX_BODY_BYTES) {
+            throw MonitorException.badRequest("the replay request is longer than " + MAX_BODY_BYTES + " bytes");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (java.io.IOException e) {
+            throw MonitorException.badRequest("the replay request is not JSON");
+        }
+        if (root == null || !root.isObject()) {
+            throw MonitorException.badRequest("the replay request must be a JSON object");
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> fields = root.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            settings.put(settingOf(field.getKey()), value(field.getKey(), field.getValue()));
+        }
+        return settings;
+    }
+
+    private static String settingOf(String field) {
+        for (Map<String, String> kind : List.of(LISTS, TEXTS, NUMBERS, FLAGS)) {
+            if (kind.containsKey(field)) {
+                return kind.get(field);
+            }
+        }
+        List<String> known = new ArrayList<>();
+        List.of(LISTS, TEXTS, NUMBERS, FLAGS).forEach(kind -> known.addAll(kind.keySet()));
+        known.sort(null);
+        throw MonitorException.badRequest("unknown field '" + abbreviate(field) + "' in the replay request; known: "
+                + String.join(", ", known));
+    }
+
+    private static String value(String field, JsonNode value) {
+        if (LISTS.containsKey(field) && value.isArray()) {
+            List<String> items = new ArrayList<>();
+            for (JsonNode item : value) {
+                if (!item.isTextual() || item.asText().contains(",")) {
+                    throw MonitorException.badRequest(field + " must be a list of names without commas");
+                }
+                items.add(item.asText().trim());
+            }
+            return String.join(",", items);
+        }
+        if (TEXTS.containsKey(field) && value.isTextual()) {
+            return value.asText().trim();
+        }
+        if (NUMBERS.containsKey(field) && value.canConvertToInt()) {
+            return String.valueOf(value.asInt());
+        }
+        if (FLAGS.containsKey(field) && value.isBoolean()) {
+            return String.valueOf(value.asBoolean());
+        }
+        String kind = LISTS.containsKey(field) ? "a list of strings" : TEXTS.containsKey(field) ? "a string"
+                : NUMBERS.containsKey(field) ? "a whole number" : "true or false";
+        throw MonitorException.badRequest(field + " must be " + kind);
+    }
+
+    private static String abbreviate(String value) {
+        return value.length() <= 60 ? value : value.substring(0, 60) + "...";
+    }
+}

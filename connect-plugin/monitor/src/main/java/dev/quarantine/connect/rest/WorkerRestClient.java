@@ -1,0 +1,113 @@
+package dev.quarantine.connect.rest;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Calls this worker's own REST API (Connect's {@code /connectors}) on behalf of the caller of a monitor endpoint,
+ * with the caller's {@code Authorization} header: whatever the worker's REST authentication allows the caller is
+ * what the call may do, and nothing more. A follower forwards to the leader as for any client.
+ */
+final class WorkerRestClient {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long MAX_ANSWER_BYTES = 1 << 20;
+
+    /** Connect's answer: its status and body. */
+    record Answer(int status, String body) {
+        boolean ok() {
+            return status / 100 == 2;
+        }
+
+        /** Connect's own error message ({@code {"error_code":..,"message":..}}), else the body, bounded. */
+        String message() {
+            try {
+                Object message = JSON.readValue(body, new TypeReference<Map<String, Object>>() { }).get("message");
+                if (message != null) {
+                    return HeaderText.decode(message.toString().getBytes(StandardCharsets.UTF_8),
+                            HeaderText.MAX_MESSAGE_CHARS);
+                }
+            } catch (JsonProcessingException | RuntimeException e) {
+                // not Connect's error body: the body itself
+            }
+            return HeaderText.decode(body.getBytes(StandardCharsets.UTF_8), HeaderText.MAX_MESSAGE_CHARS);
+        }
+    }
+
+    private final String baseUrl;
+    private final Duration timeout;
+    private final HttpClient http;
+
+    WorkerRestClient(String baseUrl, Duration timeout) {
+        this.baseUrl = baseUrl;
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    Answer putConnectorConfig(String connector, Map<String, String> config, Optional<String> authorization) {
+        try {
+            return send(request(connector + "/config", authorization).header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(config))));
+        } catch (JsonProcessingException e) {
+            throw MonitorException.fatal("could not write a connector config as JSON", e);
+        }
+    }
+
+    /** The connector's config, empty when Connect does not know it (404). */
+    Optional<Map<String, String>> connectorConfig(String connector, Optional<String> authorization) {
+        Answer answer = send(request(connector + "/config", authorization).GET());
+        if (answer.status() == 404) {
+            return Optional.empty();
+        }
+        requireOk(answer, "read the config of connector " + connector);
+        try {
+            return Optional.of(JSON.readValue(answer.body(), new TypeReference<Map<String, String>>() { }));
+        } catch (JsonProcessingException e) {
+            throw MonitorException.fatal("the worker answered the config of " + connector + " in an unknown form", e);
+        }
+    }
+
+    Answer deleteConnector(String connector, Optional<String> authorization) {
+        return send(request(connector, authorization).DELETE());
+    }
+
+    /** Fails with Connect's status and message unless the answer is 2xx. */
+    static void requireOk(Answer answer, String what) {
+        if (!answer.ok()) {
+            throw MonitorException.fromWorker(answer.status(), "the worker refused to " + what + ": "
+                    + answer.message());
+        }
+    }
+
+    private HttpRequest.Builder request(String connectorPath, Optional<String> authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/connectors/"
+                + URLEncoder.encode(connectorPath.split("/", 2)[0], StandardCharsets.UTF_8)
+                + (connectorPath.contains("/") ? "/" + connectorPath.split("/", 2)[1] : ""))).timeout(timeout);
+        authorization.ifPresent(value -> request.header("Authorization", value));
+        return request;
+    }
+
+    private Answer send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<byte[]> response = http.send(request.build(), BoundedBody.handler(MAX_ANSWER_BYTES));
+            return new Answer(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw MonitorException.retryable("this worker's REST API did not answer at " + baseUrl, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw MonitorException.retryable("interrupted while calling this worker's REST API", e);
+        }
+    }
+}

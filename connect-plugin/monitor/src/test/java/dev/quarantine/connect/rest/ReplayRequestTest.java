@@ -1,0 +1,64 @@
+package dev.quarantine.connect.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.replay.ReplayConfig;
+
+class ReplayRequestTest {
+
+    @Test
+    void anEmptyBodyAsksForNothingButTheDefaults() {
+        assertThat(ReplayRequest.settings(null)).isEmpty();
+        assertThat(ReplayRequest.settings(" ")).isEmpty();
+        assertThat(ReplayRequest.settings("{}")).isEmpty();
+    }
+
+    @Test
+    void mapsEachFieldOntoItsReplaySetting() {
+        assertThat(ReplayRequest.settings("{\"errorClasses\":[\"RecordTooLargeException\",\"DataException\"],"
+                + "\"originalTopics\":[\"orders\"],\"appsOrConnectors\":[\"copy\"],\"from\":\"2026-12-01T00:00:00Z\","
+                + "\"to\":\"2026-12-02T00:00:00Z\",\"offsetRanges\":\"0:10-20\",\"offsets\":\"0:3\","
+                + "\"destination\":\"source\",\"maxAttempts\":2,\"batchSize\":10,\"forceTruncated\":true}"))
+                .containsEntry(ReplayConfig.FILTER_ERROR_CLASSES_CONFIG, "RecordTooLargeException,DataException")
+                .containsEntry(ReplayConfig.FILTER_ORIGINAL_TOPICS_CONFIG, "orders")
+                .containsEntry(ReplayConfig.FILTER_APPS_OR_CONNECTORS_CONFIG, "copy")
+                .containsEntry(ReplayConfig.FILTER_TIME_FROM_CONFIG, "2026-12-01T00:00:00Z")
+                .containsEntry(ReplayConfig.FILTER_TIME_TO_CONFIG, "2026-12-02T00:00:00Z")
+                .containsEntry(ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, "0:10-20")
+                .containsEntry(ReplayConfig.FILTER_OFFSETS_CONFIG, "0:3")
+                .containsEntry(ReplayConfig.DESTINATION_CONFIG, "source")
+                .containsEntry(ReplayConfig.MAX_ATTEMPTS_CONFIG, "2")
+                .containsEntry(ReplayConfig.BATCH_SIZE_CONFIG, "10")
+                .containsEntry(ReplayConfig.FORCE_TRUNCATED_CONFIG, "true")
+                .hasSize(11);
+    }
+
+    @Test
+    void rejectsWhatIsNotAReplayRequestNamingTheField() {
+        assertBadRequest("[1]", "must be a JSON object");
+        assertBadRequest("{", "is not JSON");
+        assertBadRequest("{\"errorClass\":\"x\"}", "unknown field 'errorClass'");
+        assertBadRequest("{\"errorClasses\":\"RecordTooLargeException\"}", "errorClasses must be a list of strings");
+        assertBadRequest("{\"errorClasses\":[\"a,b\"]}", "errorClasses must be a list of names without commas");
+        assertBadRequest("{\"maxAttempts\":\"2\"}", "maxAttempts must be a whole number");
+        assertBadRequest("{\"forceTruncated\":\"yes\"}", "forceTruncated must be true or false");
+        assertBadRequest("{\"from\":5}", "from must be a string");
+        assertBadRequest("{\"x\":\"" + "a".repeat(ReplayRequest.MAX_BODY_BYTES) + "\"}", "longer than");
+    }
+
+    @Test
+    void aHostileFieldNameIsCutInTheAnswer() {
+        assertThatThrownBy(() -> ReplayRequest.settings("{\"" + "<script>".repeat(50) + "\":1}"))
+                .isInstanceOfSatisfying(MonitorException.class, e -> assertThat(e.publicMessage()).hasSizeLessThan(300));
+    }
+
+    private static void assertBadRequest(String body, String message) {
+        assertThatThrownBy(() -> ReplayRequest.settings(body)).isInstanceOfSatisfying(MonitorException.class, e -> {
+            assertThat(e.status()).isEqualTo(400);
+            assertThat(e.publicMessage()).contains(message);
+        });
+    }
+}

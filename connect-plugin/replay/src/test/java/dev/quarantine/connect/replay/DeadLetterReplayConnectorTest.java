@@ -1,0 +1,67 @@
+package dev.quarantine.connect.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.replay.ReplayConfig;
+
+class DeadLetterReplayConnectorTest {
+
+    private static Map<String, String> config(String... overrides) {
+        Map<String, String> config = new HashMap<>(Map.of("name", "replay-orders", "bootstrap.servers",
+                "127.0.0.1:9", "dlq.topic.name", "orders-dlq"));
+        for (int i = 0; i < overrides.length; i += 2) {
+            config.put(overrides[i], overrides[i + 1]);
+        }
+        return config;
+    }
+
+    @Test
+    void runsOneTaskWhateverTasksMaxSaysWithTheConnectorsNameAsReplayId() {
+        DeadLetterReplayConnector connector = new DeadLetterReplayConnector();
+        connector.start(config());
+
+        List<Map<String, String>> tasks = connector.taskConfigs(8);
+
+        assertThat(tasks).hasSize(1);
+        assertThat(tasks.get(0)).containsEntry(ReplayConfig.REPLAY_ID_CONFIG, "replay-orders");
+    }
+
+    @Test
+    void keepsAnExplicitReplayId() {
+        DeadLetterReplayConnector connector = new DeadLetterReplayConnector();
+        connector.start(config(ReplayConfig.REPLAY_ID_CONFIG, "mine"));
+
+        assertThat(connector.taskConfigs(1).get(0)).containsEntry(ReplayConfig.REPLAY_ID_CONFIG, "mine");
+    }
+
+    @Test
+    void validateReportsARuleBetweenSettingsOnTheSettingItNames() {
+        Map<String, ConfigValue> values = new HashMap<>();
+        new DeadLetterReplayConnector().validate(config(ReplayConfig.DESTINATION_CONFIG, "orders-dlq"))
+                .configValues().forEach(v -> values.put(v.name(), v));
+
+        assertThat(values.get(ReplayConfig.DESTINATION_CONFIG).errorMessages()).singleElement().asString()
+                .contains("must not be the dead-letter topic itself");
+        assertThat(values.get(ReplayConfig.REPLAY_ID_CONFIG).errorMessages()).isEmpty();
+    }
+
+    @Test
+    void validateAcceptsAConfigWithoutReplayIdAndReportsAMissingTopic() {
+        Map<String, ConfigValue> values = new HashMap<>();
+        Map<String, String> config = config();
+        new DeadLetterReplayConnector().validate(config).configValues().forEach(v -> values.put(v.name(), v));
+        assertThat(values.values()).allSatisfy(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
+
+        config.remove("dlq.topic.name");
+        values.clear();
+        new DeadLetterReplayConnector().validate(config).configValues().forEach(v -> values.put(v.name(), v));
+        assertThat(values.get("dlq.topic.name").errorMessages()).isNotEmpty();
+    }
+}
