@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -45,6 +47,11 @@ import org.apache.kafka.connect.errors.ConnectException;
 final class ProgressStore implements AutoCloseable {
 
     private static final Duration RETRY_BACKOFF = Duration.ofMillis(500);
+    /**
+     * How many missing offsets are confirmed at the same time: each needs a consumer of its own group (a first start
+     * has none for any partition), whose set-up and coordinator look-up are round trips, not CPU.
+     */
+    static final int CONFIRM_PARALLELISM = 8;
 
     private final Admin admin;
     private final Map<String, Object> consumerConfigs;
@@ -72,11 +79,12 @@ final class ProgressStore implements AutoCloseable {
     /**
      * The committed next offset of each group that has one; groups without progress are absent.
      *
-     * @param groups the groups to read, each with the source partition whose progress it holds (for messages)
+     * @param groups     the groups to read, each with the source partition whose progress it holds (for messages)
+     * @param confirmers threads that confirm missing offsets, {@link #CONFIRM_PARALLELISM} groups at a time
      * @throws ConnectException when the progress topic does not exist, or the progress could not be read within
      *                          progress.read.timeout.ms; never answers "no progress" for progress it could not read
      */
-    Map<String, Long> read(Map<String, TopicPartition> groups) {
+    Map<String, Long> read(Map<String, TopicPartition> groups, Executor confirmers) {
         if (groups.isEmpty()) {
             return Map.of();
         }
@@ -84,7 +92,7 @@ final class ProgressStore implements AutoCloseable {
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
             try {
-                Map<String, Long> progress = readOnce(groups.keySet(), deadline);
+                Map<String, Long> progress = readOnce(groups.keySet(), deadline, confirmers);
                 legacy.fillIn(groups.keySet(), progress);
                 return progress;
             } catch (RetriableException e) {
@@ -129,7 +137,7 @@ final class ProgressStore implements AutoCloseable {
                 + " own committed offsets, which can repeat records written since Connect's last offset commit");
     }
 
-    private Map<String, Long> readOnce(Set<String> groups, Instant deadline) {
+    private Map<String, Long> readOnce(Set<String> groups, Instant deadline, Executor confirmers) {
         Map<String, ListConsumerGroupOffsetsSpec> specs = new LinkedHashMap<>();
         groups.forEach(g -> specs.put(g,
                 new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(progressPartition))));
@@ -137,13 +145,17 @@ final class ProgressStore implements AutoCloseable {
         var result = admin.listConsumerGroupOffsets(specs, new ListConsumerGroupOffsetsOptions().requireStable(true)
                 .timeoutMs((int) remaining.toMillis()));
         Map<String, Long> progress = new HashMap<>();
+        List<String> unconfirmed = new ArrayList<>();
         for (String group : groups) {
-            Optional<Long> offset = fromAdmin(result.partitionsToOffsetAndMetadata(group), group, deadline);
-            if (offset.isEmpty()) {
-                offset = confirmWithConsumer(group, deadline);
-            }
-            offset.ifPresent(o -> progress.put(group, o));
+            fromAdmin(result.partitionsToOffsetAndMetadata(group), group, deadline)
+                    .ifPresentOrElse(o -> progress.put(group, o), () -> unconfirmed.add(group));
         }
+        BoundedParallel.Outcome<String, Optional<Long>> confirmed = BoundedParallel.run(unconfirmed,
+                CONFIRM_PARALLELISM, confirmers, group -> confirmWithConsumer(group, deadline));
+        confirmed.failure(e -> !(e instanceof RetriableException)).ifPresent(e -> {
+            throw e;
+        });
+        confirmed.done().forEach((group, offset) -> offset.ifPresent(o -> progress.put(group, o)));
         return progress;
     }
 

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -31,12 +32,15 @@ final class Reestablisher {
     private final SinkTaskContext context;
     private final WriterFactory writers;
     private final ProgressStore progress;
+    private final Executor readers;
     private final Map<TopicPartition, Integer> fencesInARow = new HashMap<>();
 
-    Reestablisher(SinkTaskContext context, WriterFactory writers, ProgressStore progress) {
+    /** @param readers threads that confirm partitions' progress at the same time (see {@link ProgressStore}) */
+    Reestablisher(SinkTaskContext context, WriterFactory writers, ProgressStore progress, Executor readers) {
         this.context = context;
         this.writers = writers;
         this.progress = progress;
+        this.readers = readers;
     }
 
     /**
@@ -52,7 +56,7 @@ final class Reestablisher {
                 .collect(Collectors.toMap(PartitionWriter::group, Function.identity()));
         Map<String, TopicPartition> sources = byGroup.entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().source()));
-        Map<String, Long> committed = progress.read(sources);
+        Map<String, Long> committed = progress.read(sources, readers);
         committed.forEach((group, next) -> {
             PartitionWriter writer = byGroup.get(group);
             writer.restored(next);

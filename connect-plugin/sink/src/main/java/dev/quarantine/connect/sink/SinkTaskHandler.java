@@ -43,6 +43,12 @@ final class SinkTaskHandler implements AutoCloseable {
     /** Within Connect's default task.shutdown.graceful.timeout.ms (5 s), for all producers at once. */
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(4);
     private static final long RETRY_BACKOFF_MS = 1_000;
+    /**
+     * How many partitions a task opens at the same time: each open is round trips to the target cluster (fencing,
+     * the last transaction's state, the progress), so a few at a time cut the start of a task with hundreds of
+     * partitions by that factor, while creating clients stays within what two cores do at once.
+     */
+    static final int OPEN_PARALLELISM = 8;
 
     private final SinkTaskContext context;
     private final WriterFactory writers;
@@ -60,15 +66,23 @@ final class SinkTaskHandler implements AutoCloseable {
         this.progress = progress;
         this.targetTopics = targetTopics;
         this.transients = transients;
-        this.reestablisher = new Reestablisher(context, writers, progress);
+        this.reestablisher = new Reestablisher(context, writers, progress, writerThreads);
     }
 
-    /** Creates the partitions' writers (fencing their previous owners) and seeks to their committed progress. */
+    /**
+     * Creates the partitions' writers (fencing their previous owners), {@link #OPEN_PARALLELISM} at a time, and seeks
+     * to their committed progress. When any fails, the others are closed again and the worst failure is thrown (a
+     * fatal one over a retriable one).
+     */
     void open(Collection<TopicPartition> partitions) {
         close(partitions);
-        List<PartitionWriter> created = new ArrayList<>();
+        BoundedParallel.Outcome<TopicPartition, PartitionWriter> opened =
+                BoundedParallel.run(partitions, OPEN_PARALLELISM, writerThreads, writers::create);
+        List<PartitionWriter> created = new ArrayList<>(opened.done().values());
         try {
-            partitions.forEach(partition -> created.add(writers.create(partition)));
+            opened.failure(e -> !(e instanceof RetriableException)).ifPresent(e -> {
+                throw e;
+            });
             Map<TopicPartition, Long> seek = reestablisher.restore(created);
             log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the"
                     + " worker's own offsets", created.size(), seek.size(), seek);

@@ -1,0 +1,82 @@
+package dev.quarantine.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import dev.quarantine.sandbox.LocalKafka;
+
+/**
+ * Counts what a {@code read_committed} consumer sees in the sink's target partitions and its dead-letter topic, and
+ * notes when the first record landed, when every target partition had one (every source partition open and
+ * writing: each source partition writes its own target partition), and when the count reached the goal.
+ */
+final class SinkScaleCounter implements AutoCloseable {
+
+    /** {@link System#nanoTime()} of the first record, of every target partition having one, and of the goal. */
+    record Landed(long firstNanos, long allPartitionsNanos, long doneNanos, long seen) {
+    }
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Set<TopicPartition> waiting;
+
+    SinkScaleCounter(LocalKafka kafka, List<TopicPartition> targets, String deadLetterTopic) {
+        Properties props = kafka.clientProps();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
+        consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> all = new ArrayList<>(targets);
+        all.add(new TopicPartition(deadLetterTopic, 0));
+        consumer.assign(all);
+        consumer.seekToBeginning(all);
+        all.forEach(consumer::position);
+        waiting = new HashSet<>(targets);
+    }
+
+    /**
+     * Polls until {@code goal} records were seen and every target partition had one; throws when
+     * {@code deadlineNanos} passes, with what {@code onTimeout} reports.
+     */
+    Landed await(long goal, long deadlineNanos, Supplier<String> onTimeout) {
+        long first = 0;
+        long allPartitions = 0;
+        long seen = 0;
+        while (seen < goal || !waiting.isEmpty()) {
+            if (System.nanoTime() > deadlineNanos) {
+                throw new IllegalStateException(seen + " of " + goal + " records landed, " + waiting.size()
+                        + " target partitions still without a record, at the deadline; " + onTimeout.get());
+            }
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+            if (records.isEmpty()) {
+                continue;
+            }
+            first = first == 0 ? System.nanoTime() : first;
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                waiting.remove(new TopicPartition(record.topic(), record.partition()));
+            }
+            if (allPartitions == 0 && waiting.isEmpty()) {
+                allPartitions = System.nanoTime();
+            }
+            seen += records.count();
+        }
+        return new Landed(first, allPartitions, System.nanoTime(), seen);
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,224 @@
+package dev.quarantine.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+
+/**
+ * How the sink scales with the number of source partitions: one worker (Connect's default 2 GB heap), one
+ * connector with 2 tasks, source topics of 8 partitions each totalling 8, 64, 512 and 2,000 partitions, 1% poison
+ * (inputs two days old, which the target topics' {@code message.timestamp.before.max.ms} of an hour rejects). Per
+ * size: the time from creating the connector until every target partition has a committed record (every source
+ * partition open and writing), records/s from creation and from the first record, and then, with every producer
+ * still open, the worker's heap after a full GC, its live threads and its connections to the broker. A size that
+ * does not finish within the cap is reported with what it reached and the connector's status, and ends the run.
+ *
+ * <pre>
+ * mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests
+ * java -cp benchmarks/target/benchmarks.jar dev.quarantine.benchmarks.SinkScaleRun
+ * </pre>
+ * {@code -Dscale.partitions=8,64,512,2000 -Drecords=40000 -Drun.cap.seconds=300 -Dtasks=2 -Dworker.heap=2g}
+ * change the run; {@code -Dsink.config=k=v,...} adds connector settings; {@code -Dplugin.path} and
+ * {@code -Dworker.classpath} the inputs.
+ */
+public final class SinkScaleRun {
+
+    private static final List<Integer> SIZES = Arrays.stream(System.getProperty("scale.partitions", "8,64,512,2000")
+            .split(",")).map(String::trim).map(Integer::valueOf).toList();
+    private static final int RECORDS = Integer.getInteger("records", 40_000);
+    private static final int TASKS = Integer.getInteger("tasks", 2);
+    private static final int TOPIC_PARTITIONS = 8;
+    private static final int RECORD_BYTES = 1024;
+    private static final int POISON_EVERY = 100;
+    private static final Duration RUN_CAP = Duration.ofSeconds(Long.getLong("run.cap.seconds", 300));
+
+    private final LocalKafka kafka;
+    private final LocalConnect worker;
+    private final int brokerPort;
+
+    private SinkScaleRun(LocalKafka kafka, LocalConnect worker) {
+        this.kafka = kafka;
+        this.worker = worker;
+        this.brokerPort = Integer.parseInt(kafka.bootstrapServers().substring(kafka.bootstrapServers()
+                .lastIndexOf(':') + 1));
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
+        Path plugins = existing("plugin.path", "connect-plugin/archive/target/plugin");
+        List<Path> classpath = LocalConnect.readClasspath(existing("worker.classpath",
+                "connect-plugin/archive/target/connect-worker-classpath.txt"));
+        String heap = System.getProperty("worker.heap", "2g");
+        try (LocalKafka kafka = LocalKafka.create().start();
+             LocalConnect worker = LocalConnect.create(kafka, plugins, classpath)
+                     .withJvmOptions("-Xms256m", "-Xmx" + heap).start()) {
+            System.out.printf("sink scale run: %,d records of %d B per size, 1%% poison, topics of %d partitions,"
+                            + " tasks.max=%d, worker heap %s, %d cores, JDK %s, plugin %s, extra settings %s%n",
+                    RECORDS, RECORD_BYTES, TOPIC_PARTITIONS, TASKS, heap, Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.version"), plugins, SinkVsMirrorMakerMode.extraSettings("sink.config"));
+            new SinkScaleRun(kafka, worker).run();
+        }
+    }
+
+    private void run() {
+        System.out.printf("idle worker: %s; load average %s%n", WorkerFootprint.of(worker.pid(), brokerPort),
+                loadAverage());
+        for (int partitions : SIZES) {
+            if (!runOne(partitions)) {
+                break;
+            }
+        }
+    }
+
+    /** One size; false when it did not finish (what broke is printed). */
+    private boolean runOne(int partitions) {
+        String name = "scale" + partitions;
+        List<String> inputs = new ArrayList<>();
+        for (int i = 0; i * TOPIC_PARTITIONS < partitions; i++) {
+            inputs.add(name + "-in" + i);
+        }
+        List<TopicPartition> targets = createTopics(name, inputs, partitions);
+        produce(inputs, partitions);
+        String before = loadAverage();
+        long start = System.nanoTime();
+        boolean finished = true;
+        try (SinkScaleCounter counter = new SinkScaleCounter(kafka, targets, name + "-dlq")) {
+            worker.createConnector(name, connectorConfig(name, inputs));
+            SinkScaleCounter.Landed landed = counter.await(RECORDS, start + RUN_CAP.toNanos(),
+                    () -> "status: " + worker.status(name));
+            System.out.printf("%5d partitions: all open and written in %5.1f s; %,7.0f records/s from creation,"
+                            + " %,7.0f from the first record; %s; load average %s -> %s%n", partitions,
+                    seconds(landed.allPartitionsNanos() - start), RECORDS / seconds(landed.doneNanos() - start),
+                    RECORDS / seconds(landed.doneNanos() - landed.firstNanos()),
+                    WorkerFootprint.of(worker.pid(), brokerPort), before, loadAverage());
+        } catch (RuntimeException e) {
+            finished = false;
+            System.out.printf("%5d partitions: BROKE after %.0f s: %s; %s; worker alive: %s%n", partitions,
+                    seconds(System.nanoTime() - start), e.getMessage(), worker.isAlive()
+                            ? WorkerFootprint.of(worker.pid(), brokerPort) : "no", worker.isAlive());
+        } finally {
+            if (worker.isAlive()) {
+                remove(name, inputs, targets);
+            }
+        }
+        return finished;
+    }
+
+    private Map<String, String> connectorConfig(String name, List<String> inputs) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("connector.class", SinkVsMirrorMakerMode.SINK_CONNECTOR);
+        config.put("tasks.max", String.valueOf(TASKS));
+        config.put("topics", String.join(",", inputs));
+        config.put("consumer.override.isolation.level", "read_committed");
+        config.put("target.bootstrap.servers", kafka.bootstrapServers());
+        config.put("target.topic.format", name + ".${topic}");
+        config.put("send.errors.tolerance", "all");
+        config.put("dlq.topic.name", name + "-dlq");
+        config.put("transactional.id.prefix", name);
+        config.putAll(SinkVsMirrorMakerMode.extraSettings("sink.config"));
+        return config;
+    }
+
+    /** The input topics, their target topics (which reject the poison's old timestamps), the dead-letter topic. */
+    private List<TopicPartition> createTopics(String name, List<String> inputs, int partitions) {
+        List<NewTopic> topics = new ArrayList<>();
+        List<TopicPartition> targets = new ArrayList<>();
+        Map<String, String> window = Map.of("message.timestamp.before.max.ms",
+                String.valueOf(SinkVsMirrorMakerMode.SINK_TIMESTAMP_WINDOW_MS));
+        for (int i = 0; i < inputs.size(); i++) {
+            int count = Math.min(TOPIC_PARTITIONS, partitions - i * TOPIC_PARTITIONS);
+            String target = name + "." + inputs.get(i);
+            topics.add(new NewTopic(inputs.get(i), count, (short) 1));
+            topics.add(new NewTopic(target, count, (short) 1).configs(window));
+            for (int p = 0; p < count; p++) {
+                targets.add(new TopicPartition(target, p));
+            }
+        }
+        topics.add(new NewTopic(name + "-dlq", 1, (short) 1));
+        try (Admin admin = kafka.admin()) {
+            admin.createTopics(topics).all().get(120, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not create the topics of " + name, e);
+        }
+        return targets;
+    }
+
+    /** {@link #RECORDS} of 1 KiB spread evenly over every input partition; every 100th is two days old. */
+    private void produce(List<String> inputs, int partitions) {
+        Properties props = kafka.clientProps();
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+        Random random = new Random(42);
+        long old = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
+        try (KafkaProducer<byte[], byte[]> producer =
+                     new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < RECORDS; i++) {
+                int partition = i % partitions;
+                byte[] value = new byte[RECORD_BYTES];
+                random.nextBytes(value);
+                Long timestamp = i % POISON_EVERY == POISON_EVERY - 1 ? old : null;
+                producer.send(new ProducerRecord<>(inputs.get(partition / TOPIC_PARTITIONS),
+                        partition % TOPIC_PARTITIONS, timestamp, String.valueOf(i).getBytes(), value));
+            }
+        }
+    }
+
+    private void remove(String name, List<String> inputs, List<TopicPartition> targets) {
+        worker.deleteConnector(name);
+        LocalConnect.await(Duration.ofSeconds(120), () -> !worker.get("/connectors").toString().contains(
+                '"' + name + '"'), () -> "connector " + name + " to be deleted");
+        List<String> topics = new ArrayList<>(inputs);
+        targets.stream().map(TopicPartition::topic).distinct().forEach(topics::add);
+        topics.add(name + "-dlq");
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(topics).all().get(120, TimeUnit.SECONDS);
+            Thread.sleep(5_000); // its tasks stop asynchronously: let them finish before the next size
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while removing " + name, e);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not delete the topics of " + name, e);
+        }
+    }
+
+    private static double seconds(long nanos) {
+        return nanos / 1e9;
+    }
+
+    private static Path existing(String property, String fallback) {
+        Path path = Path.of(System.getProperty(property, fallback));
+        if (!Files.exists(path)) {
+            throw new IllegalStateException(path.toAbsolutePath() + " does not exist: run from the repository root"
+                    + " after `mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests`, or set -D"
+                    + property);
+        }
+        return path;
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim().replaceAll(" \\S+ \\S+$", "");
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+}
