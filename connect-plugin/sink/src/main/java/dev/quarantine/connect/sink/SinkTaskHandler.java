@@ -76,6 +76,7 @@ final class SinkTaskHandler implements AutoCloseable {
      */
     void open(Collection<TopicPartition> partitions) {
         close(partitions);
+        writers.producers(open.size() + partitions.size());
         BoundedParallel.Outcome<TopicPartition, PartitionWriter> opened =
                 BoundedParallel.run(partitions, OPEN_PARALLELISM, writerThreads, writers::create);
         List<PartitionWriter> created = new ArrayList<>(opened.done().values());

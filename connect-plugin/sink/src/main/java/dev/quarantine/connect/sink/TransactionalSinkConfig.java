@@ -55,6 +55,16 @@ public final class TransactionalSinkConfig extends AbstractConfig {
             + " topic is created first (see target.topic.creation.enable). A format that writes a topic onto itself"
             + " is refused.";
 
+    public static final String PRODUCERS_MEMORY_BYTES_CONFIG = "producers.memory.bytes";
+    public static final long PRODUCERS_MEMORY_BYTES_DEFAULT = 64L * 1024 * 1024;
+    public static final String PRODUCERS_MEMORY_BYTES_DOC = "The memory a task's target producers (one per source"
+            + " partition) share for their record batches: each gets batch.size = this divided by the number of"
+            + " partitions the task writes, between 16384 and 262144, and buffer.memory = the same share, at most"
+            + " 33554432 and at least batch.size and max.request.size (so the same records are poison as with"
+            + " Kafka's defaults). With the default, a task with up to 256 partitions uses 256 KiB batches, one"
+            + " with 1,000 partitions 64 KiB batches. target.producer.batch.size and target.producer.buffer.memory,"
+            + " when set, win.";
+
     public static final String TARGET_PRODUCER_PREFIX = "target.producer.";
     public static final String TARGET_ADMIN_PREFIX = "target.admin.";
 
@@ -215,6 +225,9 @@ public final class TransactionalSinkConfig extends AbstractConfig {
                 ++order, Width.LONG, "Target bootstrap servers");
         def.define(TARGET_TOPIC_FORMAT_CONFIG, Type.STRING, TARGET_TOPIC_FORMAT_DEFAULT, Validators.TOPIC_FORMAT,
                 Importance.HIGH, TARGET_TOPIC_FORMAT_DOC, TARGET_GROUP, ++order, Width.MEDIUM, "Target topic format");
+        def.define(PRODUCERS_MEMORY_BYTES_CONFIG, Type.LONG, PRODUCERS_MEMORY_BYTES_DEFAULT,
+                ConfigDef.Range.between(1024L * 1024, 64L * 1024 * 1024 * 1024), Importance.LOW,
+                PRODUCERS_MEMORY_BYTES_DOC, TARGET_GROUP, ++order, Width.SHORT, "Producers' memory (bytes)");
         order = 0;
         def.define(SEND_ERRORS_TOLERANCE_CONFIG, Type.STRING, SEND_ERRORS_TOLERANCE_DEFAULT,
                 ConfigDef.CaseInsensitiveValidString.in("all", "none"), Importance.HIGH, SEND_ERRORS_TOLERANCE_DOC,
@@ -390,6 +403,10 @@ public final class TransactionalSinkConfig extends AbstractConfig {
 
     public int transactionRetries() {
         return getInt(TRANSACTION_RETRIES_CONFIG);
+    }
+
+    public long producersMemoryBytes() {
+        return getLong(PRODUCERS_MEMORY_BYTES_CONFIG);
     }
 
     public Duration progressReadTimeout() {

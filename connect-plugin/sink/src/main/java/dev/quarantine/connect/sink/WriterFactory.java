@@ -26,7 +26,8 @@ final class WriterFactory implements AutoCloseable {
 
     private final TransactionalSinkConfig config;
     private final WriteSetup setup;
-    private final Function<Map<String, Object>, Producer<byte[], byte[]>> producers;
+    private final Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory;
+    private volatile int producers = 1;
 
     WriterFactory(TransactionalSinkConfig config, WriteSetup setup) {
         this(config, setup, configs -> null);
@@ -37,7 +38,15 @@ final class WriterFactory implements AutoCloseable {
                   Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
         this.config = config;
         this.setup = setup;
-        this.producers = producers;
+        this.producerFactory = producers;
+    }
+
+    /**
+     * How many producers the task has (its partitions), once the partitions being opened are: new producers size
+     * their batches and buffers for that many (see {@link ProducerMemory}).
+     */
+    void producers(int count) {
+        producers = count;
     }
 
     SinkMetrics metrics() {
@@ -55,10 +64,8 @@ final class WriterFactory implements AutoCloseable {
         configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
-        // a partition's producer writes mostly one target partition and flushes at every commit: Kafka's 16 KiB
-        // default would mean ~15 records per produce request; target.producer.batch.size overrides it
-        configs.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        Producer<byte[], byte[]> given = producers.apply(configs);
+        ProducerMemory.size(configs, config.producersMemoryBytes(), producers);
+        Producer<byte[], byte[]> given = producerFactory.apply(configs);
         TxnSendProducer<byte[], byte[]> producer = given == null
                 ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer())
                 : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer());
