@@ -2,10 +2,14 @@ package dev.quarantine.benchmarks;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -30,6 +34,7 @@ final class SinkScaleCounter implements AutoCloseable {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Set<TopicPartition> waiting;
+    private final Map<TopicPartition, Long> counts = new HashMap<>();
 
     SinkScaleCounter(LocalKafka kafka, List<TopicPartition> targets, String deadLetterTopic) {
         Properties props = kafka.clientProps();
@@ -65,7 +70,9 @@ final class SinkScaleCounter implements AutoCloseable {
             }
             first = first == 0 ? System.nanoTime() : first;
             for (ConsumerRecord<byte[], byte[]> record : records) {
-                waiting.remove(new TopicPartition(record.topic(), record.partition()));
+                TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+                waiting.remove(partition);
+                counts.merge(partition, 1L, Long::sum);
             }
             if (allPartitions == 0 && waiting.isEmpty()) {
                 allPartitions = System.nanoTime();
@@ -73,6 +80,18 @@ final class SinkScaleCounter implements AutoCloseable {
             seen += records.count();
         }
         return new Landed(first, allPartitions, System.nanoTime(), seen);
+    }
+
+    /** The partitions whose count differs from {@code expected}, with both counts. */
+    Map<TopicPartition, String> differences(Map<TopicPartition, Long> expected) {
+        Map<TopicPartition, String> differences = new TreeMap<>(Comparator.comparing(TopicPartition::toString));
+        expected.forEach((partition, count) -> {
+            long seen = counts.getOrDefault(partition, 0L);
+            if (seen != count) {
+                differences.put(partition, seen + " of " + count);
+            }
+        });
+        return differences;
     }
 
     @Override

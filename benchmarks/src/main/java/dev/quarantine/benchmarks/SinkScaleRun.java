@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,14 +31,15 @@ import dev.quarantine.sandbox.LocalKafka;
  * size: the time from creating the connector until every target partition has a committed record (every source
  * partition open and writing), records/s from creation and from the first record, and then, with every producer
  * still open, the worker's heap after a full GC, its live threads and its connections to the broker. A size that
- * does not finish within the cap is reported with what it reached and the connector's status, and ends the run.
+ * does not finish within the cap is reported with what it reached, the connector's status and the partitions
+ * whose counts differ from what was written, and ends the run.
  *
  * <pre>
  * mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar dev.quarantine.benchmarks.SinkScaleRun
  * </pre>
  * {@code -Dscale.partitions=8,64,512,2000 -Drecords=40000 -Drun.cap.seconds=300 -Dtasks=2 -Dworker.heap=2g}
- * change the run; {@code -Dsink.config=k=v,...} adds connector settings; {@code -Dplugin.path} and
+ * {@code -Dstop.on.failure=false} change the run; {@code -Dsink.config=k=v,...} adds connector settings; {@code -Dplugin.path} and
  * {@code -Dworker.classpath} the inputs.
  */
 public final class SinkScaleRun {
@@ -83,7 +85,7 @@ public final class SinkScaleRun {
         System.out.printf("idle worker: %s; load average %s%n", WorkerFootprint.of(worker.pid(), brokerPort),
                 loadAverage());
         for (int partitions : SIZES) {
-            if (!runOne(partitions)) {
+            if (!runOne(partitions) && Boolean.parseBoolean(System.getProperty("stop.on.failure", "true"))) {
                 break;
             }
         }
@@ -101,7 +103,8 @@ public final class SinkScaleRun {
         String before = loadAverage();
         long start = System.nanoTime();
         boolean finished = true;
-        try (SinkScaleCounter counter = new SinkScaleCounter(kafka, targets, name + "-dlq")) {
+        SinkScaleCounter counter = new SinkScaleCounter(kafka, targets, name + "-dlq");
+        try {
             worker.createConnector(name, connectorConfig(name, inputs));
             SinkScaleCounter.Landed landed = counter.await(RECORDS, start + RUN_CAP.toNanos(),
                     () -> "status: " + worker.status(name));
@@ -112,15 +115,34 @@ public final class SinkScaleRun {
                     WorkerFootprint.of(worker.pid(), brokerPort), before, loadAverage());
         } catch (RuntimeException e) {
             finished = false;
-            System.out.printf("%5d partitions: BROKE after %.0f s: %s; %s; worker alive: %s%n", partitions,
-                    seconds(System.nanoTime() - start), e.getMessage(), worker.isAlive()
-                            ? WorkerFootprint.of(worker.pid(), brokerPort) : "no", worker.isAlive());
+            System.out.printf("%5d partitions: BROKE after %.0f s: %s; %s; worker alive: %s; partitions short or"
+                            + " over: %s%n", partitions, seconds(System.nanoTime() - start), e.getMessage(),
+                    worker.isAlive() ? WorkerFootprint.of(worker.pid(), brokerPort) : "no", worker.isAlive(),
+                    counter.differences(expected(name, inputs, partitions)));
         } finally {
+            counter.close();
             if (worker.isAlive()) {
                 remove(name, inputs, targets);
             }
         }
         return finished;
+    }
+
+    /** How many records each target partition and the dead-letter topic should end with, as {@link #produce} writes. */
+    private static Map<TopicPartition, Long> expected(String name, List<String> inputs, int partitions) {
+        Map<TopicPartition, Long> expected = new HashMap<>();
+        for (int i = 0; i < RECORDS; i++) {
+            int partition = i % partitions;
+            TopicPartition target = isPoison(i) ? new TopicPartition(name + "-dlq", 0)
+                    : new TopicPartition(name + "." + inputs.get(partition / TOPIC_PARTITIONS),
+                    partition % TOPIC_PARTITIONS);
+            expected.merge(target, 1L, Long::sum);
+        }
+        return expected;
+    }
+
+    private static boolean isPoison(int record) {
+        return record % POISON_EVERY == POISON_EVERY - 1;
     }
 
     private Map<String, String> connectorConfig(String name, List<String> inputs) {
@@ -175,7 +197,7 @@ public final class SinkScaleRun {
                 int partition = i % partitions;
                 byte[] value = new byte[RECORD_BYTES];
                 random.nextBytes(value);
-                Long timestamp = i % POISON_EVERY == POISON_EVERY - 1 ? old : null;
+                Long timestamp = isPoison(i) ? old : null;
                 producer.send(new ProducerRecord<>(inputs.get(partition / TOPIC_PARTITIONS),
                         partition % TOPIC_PARTITIONS, timestamp, String.valueOf(i).getBytes(), value));
             }

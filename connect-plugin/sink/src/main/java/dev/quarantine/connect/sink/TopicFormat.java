@@ -1,16 +1,23 @@
 package dev.quarantine.connect.sink;
 
-/** {@code target.topic.format}: the target topic of a record's topic. */
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code target.topic.format}: the target topic of a record's topic. Asked several times for every record (its
+ * send, its conversion, its dead letter), so each topic's answer is kept: a task sees few distinct topics.
+ */
 final class TopicFormat {
 
     private final String format;
+    private final Map<String, String> targets = new ConcurrentHashMap<>();
 
     TopicFormat(String format) {
         this.format = format;
     }
 
     String targetTopic(String topic) {
-        return format.replace(TransactionalSinkConfig.TOPIC_PLACEHOLDER, topic);
+        return targets.computeIfAbsent(topic, t -> format.replace(TransactionalSinkConfig.TOPIC_PLACEHOLDER, t));
     }
 
     /** Whether every topic keeps its name. */
