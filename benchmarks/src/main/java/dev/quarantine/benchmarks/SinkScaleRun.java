@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -39,7 +40,8 @@ import dev.quarantine.sandbox.LocalKafka;
  * java -cp benchmarks/target/benchmarks.jar dev.quarantine.benchmarks.SinkScaleRun
  * </pre>
  * {@code -Dscale.partitions=8,64,512,2000 -Drecords=40000 -Drun.cap.seconds=300 -Dtasks=2 -Dworker.heap=2g}
- * {@code -Dstop.on.failure=false} change the run; {@code -Dsink.config=k=v,...} adds connector settings; {@code -Dplugin.path} and
+ * {@code -Dstop.on.failure=false} change the run; {@code -Dsink.config=k=v,...} adds connector settings;
+ * {@code -Dplugin.path} (a comma-separated list measures several builds side by side, one worker each) and
  * {@code -Dworker.classpath} the inputs.
  */
 public final class SinkScaleRun {
@@ -53,47 +55,82 @@ public final class SinkScaleRun {
     private static final int POISON_EVERY = 100;
     private static final Duration RUN_CAP = Duration.ofSeconds(Long.getLong("run.cap.seconds", 300));
 
+    /** One measured size on one worker, or null fields when it broke. */
+    record Outcome(double openSeconds, double fromCreation, double fromFirst) {
+    }
+
     private final LocalKafka kafka;
-    private final LocalConnect worker;
+    private final Map<String, LocalConnect> workers;
     private final int brokerPort;
 
-    private SinkScaleRun(LocalKafka kafka, LocalConnect worker) {
+    private SinkScaleRun(LocalKafka kafka, Map<String, LocalConnect> workers) {
         this.kafka = kafka;
-        this.worker = worker;
+        this.workers = workers;
         this.brokerPort = Integer.parseInt(kafka.bootstrapServers().substring(kafka.bootstrapServers()
                 .lastIndexOf(':') + 1));
     }
 
+    /**
+     * One worker per plugin folder of {@code -Dplugin.path} (a comma-separated list: several builds of the plugin
+     * measured side by side, each size on each worker in turn, the order rotating).
+     */
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        Path plugins = existing("plugin.path", "connect-plugin/archive/target/plugin");
-        List<Path> classpath = LocalConnect.readClasspath(existing("worker.classpath",
-                "connect-plugin/archive/target/connect-worker-classpath.txt"));
+        List<Path> plugins = Arrays.stream(System.getProperty("plugin.path", "connect-plugin/archive/target/plugin")
+                .split(",")).map(p -> existing(p.trim())).toList();
+        List<Path> classpath = LocalConnect.readClasspath(existing(System.getProperty("worker.classpath",
+                "connect-plugin/archive/target/connect-worker-classpath.txt")));
         String heap = System.getProperty("worker.heap", "2g");
-        try (LocalKafka kafka = LocalKafka.create().start();
-             LocalConnect worker = LocalConnect.create(kafka, plugins, classpath)
-                     .withJvmOptions("-Xms256m", "-Xmx" + heap).start()) {
-            System.out.printf("sink scale run: %,d records of %d B per size, 1%% poison, topics of %d partitions,"
-                            + " tasks.max=%d, worker heap %s, %d cores, JDK %s, plugin %s, extra settings %s%n",
-                    RECORDS, RECORD_BYTES, TOPIC_PARTITIONS, TASKS, heap, Runtime.getRuntime().availableProcessors(),
-                    System.getProperty("java.version"), plugins, SinkVsMirrorMakerMode.extraSettings("sink.config"));
-            new SinkScaleRun(kafka, worker).run();
+        Map<String, LocalConnect> workers = new LinkedHashMap<>();
+        try (LocalKafka kafka = LocalKafka.create().start()) {
+            try {
+                for (int i = 0; i < plugins.size(); i++) {
+                    workers.put("w" + (i + 1), LocalConnect.create(kafka, plugins.get(i), classpath)
+                            .withJvmOptions("-Xms256m", "-Xmx" + heap).start());
+                }
+                System.out.printf("sink scale run: %,d records of %d B per size, 1%% poison, topics of %d"
+                                + " partitions, tasks.max=%d, worker heap %s, %d cores, JDK %s, extra settings %s%n",
+                        RECORDS, RECORD_BYTES, TOPIC_PARTITIONS, TASKS, heap,
+                        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                        SinkVsMirrorMakerMode.extraSettings("sink.config"));
+                for (int i = 0; i < plugins.size(); i++) {
+                    System.out.printf("  w%d: plugin %s%n", i + 1, plugins.get(i));
+                }
+                new SinkScaleRun(kafka, workers).run();
+            } finally {
+                workers.values().forEach(LocalConnect::close);
+            }
         }
     }
 
     private void run() {
-        System.out.printf("idle worker: %s; load average %s%n", WorkerFootprint.of(worker.pid(), brokerPort),
-                loadAverage());
-        for (int partitions : SIZES) {
-            if (!runOne(partitions) && Boolean.parseBoolean(System.getProperty("stop.on.failure", "true"))) {
+        workers.forEach((label, worker) -> System.out.printf("idle %s: %s; load average %s%n", label,
+                WorkerFootprint.of(worker.pid(), brokerPort), loadAverage()));
+        List<String> labels = List.copyOf(workers.keySet());
+        for (int size = 0; size < SIZES.size(); size++) {
+            int partitions = SIZES.get(size);
+            Map<String, Outcome> outcomes = new LinkedHashMap<>();
+            for (int i = 0; i < labels.size(); i++) {
+                String label = labels.get((i + size) % labels.size());
+                outcomes.put(label, runOne(label, workers.get(label), partitions));
+            }
+            if (labels.size() > 1 && outcomes.values().stream().allMatch(o -> o != null)) {
+                Outcome first = outcomes.get(labels.get(0));
+                outcomes.forEach((label, o) -> System.out.printf("      %s / %s: open time %.2f, records/s from"
+                                + " creation %.2f, from the first record %.2f%n", label, labels.get(0),
+                        o.openSeconds() / first.openSeconds(), o.fromCreation() / first.fromCreation(),
+                        o.fromFirst() / first.fromFirst()));
+            }
+            if (outcomes.containsValue(null) && Boolean.parseBoolean(System.getProperty("stop.on.failure",
+                    "true"))) {
                 break;
             }
         }
     }
 
-    /** One size; false when it did not finish (what broke is printed). */
-    private boolean runOne(int partitions) {
-        String name = "scale" + partitions;
+    /** One size on one worker; null when it did not finish (what broke is printed). */
+    private Outcome runOne(String label, LocalConnect worker, int partitions) {
+        String name = "scale" + partitions + "-" + label;
         List<String> inputs = new ArrayList<>();
         for (int i = 0; i * TOPIC_PARTITIONS < partitions; i++) {
             inputs.add(name + "-in" + i);
@@ -102,30 +139,31 @@ public final class SinkScaleRun {
         produce(inputs, partitions);
         String before = loadAverage();
         long start = System.nanoTime();
-        boolean finished = true;
+        Outcome outcome = null;
         SinkScaleCounter counter = new SinkScaleCounter(kafka, targets, name + "-dlq");
         try {
             worker.createConnector(name, connectorConfig(name, inputs));
             SinkScaleCounter.Landed landed = counter.await(RECORDS, start + RUN_CAP.toNanos(),
                     () -> "status: " + worker.status(name));
-            System.out.printf("%5d partitions: all open and written in %5.1f s; %,7.0f records/s from creation,"
-                            + " %,7.0f from the first record; %s; load average %s -> %s%n", partitions,
-                    seconds(landed.allPartitionsNanos() - start), RECORDS / seconds(landed.doneNanos() - start),
-                    RECORDS / seconds(landed.doneNanos() - landed.firstNanos()),
+            outcome = new Outcome(seconds(landed.allPartitionsNanos() - start),
+                    RECORDS / seconds(landed.doneNanos() - start),
+                    RECORDS / seconds(landed.doneNanos() - landed.firstNanos()));
+            System.out.printf("%5d partitions %s: all open and written in %5.1f s; %,7.0f records/s from creation,"
+                            + " %,7.0f from the first record; %s; load average %s -> %s%n", partitions, label,
+                    outcome.openSeconds(), outcome.fromCreation(), outcome.fromFirst(),
                     WorkerFootprint.of(worker.pid(), brokerPort), before, loadAverage());
         } catch (RuntimeException e) {
-            finished = false;
-            System.out.printf("%5d partitions: BROKE after %.0f s: %s; %s; worker alive: %s; partitions short or"
-                            + " over: %s%n", partitions, seconds(System.nanoTime() - start), e.getMessage(),
+            System.out.printf("%5d partitions %s: BROKE after %.0f s: %s; %s; worker alive: %s; partitions short or"
+                            + " over: %s%n", partitions, label, seconds(System.nanoTime() - start), e.getMessage(),
                     worker.isAlive() ? WorkerFootprint.of(worker.pid(), brokerPort) : "no", worker.isAlive(),
                     counter.differences(expected(name, inputs, partitions)));
         } finally {
             counter.close();
             if (worker.isAlive()) {
-                remove(name, inputs, targets);
+                remove(worker, name, inputs, targets);
             }
         }
-        return finished;
+        return outcome;
     }
 
     /** How many records each target partition and the dead-letter topic should end with, as {@link #produce} writes. */
@@ -189,8 +227,10 @@ public final class SinkScaleRun {
         Properties props = kafka.clientProps();
         props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000); // a loaded machine: never lose an input
         Random random = new Random(42);
         long old = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
+        AtomicReference<Exception> failed = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer =
                      new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < RECORDS; i++) {
@@ -199,12 +239,20 @@ public final class SinkScaleRun {
                 random.nextBytes(value);
                 Long timestamp = isPoison(i) ? old : null;
                 producer.send(new ProducerRecord<>(inputs.get(partition / TOPIC_PARTITIONS),
-                        partition % TOPIC_PARTITIONS, timestamp, String.valueOf(i).getBytes(), value));
+                        partition % TOPIC_PARTITIONS, timestamp, String.valueOf(i).getBytes(), value),
+                        (metadata, e) -> {
+                            if (e != null) {
+                                failed.compareAndSet(null, e);
+                            }
+                        });
             }
+        }
+        if (failed.get() != null) {
+            throw new IllegalStateException("could not write the input of " + inputs, failed.get());
         }
     }
 
-    private void remove(String name, List<String> inputs, List<TopicPartition> targets) {
+    private void remove(LocalConnect worker, String name, List<String> inputs, List<TopicPartition> targets) {
         worker.deleteConnector(name);
         LocalConnect.await(Duration.ofSeconds(120), () -> !worker.get("/connectors").toString().contains(
                 '"' + name + '"'), () -> "connector " + name + " to be deleted");
@@ -226,14 +274,13 @@ public final class SinkScaleRun {
         return nanos / 1e9;
     }
 
-    private static Path existing(String property, String fallback) {
-        Path path = Path.of(System.getProperty(property, fallback));
-        if (!Files.exists(path)) {
-            throw new IllegalStateException(path.toAbsolutePath() + " does not exist: run from the repository root"
-                    + " after `mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests`, or set -D"
-                    + property);
+    private static Path existing(String path) {
+        if (!Files.exists(Path.of(path))) {
+            throw new IllegalStateException(Path.of(path).toAbsolutePath() + " does not exist: run from the repository"
+                    + " root after `mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests`, or set"
+                    + " -Dplugin.path / -Dworker.classpath");
         }
-        return path;
+        return Path.of(path);
     }
 
     private static String loadAverage() {
