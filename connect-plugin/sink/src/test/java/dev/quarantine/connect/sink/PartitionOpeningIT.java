@@ -1,0 +1,142 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.props;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.txn.DeadLetterBreaker;
+
+/** Opening many partitions at once: at the same time, sized for their number, and all or nothing. */
+@ExtendWith(LocalKafkaExtension.class)
+class PartitionOpeningIT {
+
+    private final LocalKafka kafka;
+    private final String source = "opening-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String progress = source + ".progress";
+
+    PartitionOpeningIT(LocalKafka kafka) {
+        this.kafka = kafka;
+        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+    }
+
+    @Test
+    void opensPartitionsAtTheSameTimeWithBatchesAndBuffersSizedForTheirNumber() {
+        int partitions = 2 * SinkTaskHandler.OPEN_PARALLELISM;
+        CountDownLatch firstFew = new CountDownLatch(SinkTaskHandler.OPEN_PARALLELISM);
+        List<Boolean> sawOthersOpening = Collections.synchronizedList(new ArrayList<>());
+        List<Map<String, Object>> configs = Collections.synchronizedList(new ArrayList<>());
+        SinkTaskHandler handler = handler(producerConfigs -> {
+            configs.add(Map.copyOf(producerConfigs));
+            return new ScriptedProducer() {
+                @Override
+                public void initTransactions() {
+                    firstFew.countDown();
+                    try {
+                        sawOthersOpening.add(firstFew.await(30, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    super.initTransactions();
+                }
+            };
+        });
+
+        handler.open(partitions(partitions));
+        handler.close();
+
+        assertThat(sawOthersOpening).as("each initTransactions saw %d under way", SinkTaskHandler.OPEN_PARALLELISM)
+                .hasSize(partitions).containsOnly(true);
+        assertThat(configs).extracting(c -> c.get(ProducerConfig.BUFFER_MEMORY_CONFIG))
+                .containsOnly(TransactionalSinkConfig.PRODUCERS_MEMORY_BYTES_DEFAULT / partitions);
+    }
+
+    @Test
+    void aFailedOpenClosesTheOpenedProducersAndThrowsTheFatalFailureOverATransientOne() {
+        List<ScriptedProducer> created = Collections.synchronizedList(new ArrayList<>());
+        SinkTaskHandler handler = handler(producerConfigs -> {
+            String id = (String) producerConfigs.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+            ScriptedProducer producer = new ScriptedProducer() {
+                @Override
+                public void initTransactions() {
+                    if (id.endsWith("-2")) {
+                        throw new TimeoutException("init timed out");
+                    }
+                    if (id.endsWith("-5")) {
+                        throw new TransactionalIdAuthorizationException("denied");
+                    }
+                    super.initTransactions();
+                }
+            };
+            created.add(producer);
+            return producer;
+        });
+
+        assertThatThrownBy(() -> handler.open(partitions(8))).isInstanceOf(ConnectException.class)
+                .isNotInstanceOf(RetriableException.class).hasMessageContaining(source + "-5");
+        handler.close();
+
+        assertThat(created).hasSize(8).allMatch(ScriptedProducer::closed);
+        assertThat(handler.preCommit()).as("no partition was left open").isEmpty();
+    }
+
+    private List<TopicPartition> partitions(int count) {
+        return IntStream.range(0, count).mapToObj(p -> new TopicPartition(source, p)).toList();
+    }
+
+    /** A handler over the real broker for progress, whose writers' producers {@code producers} builds. */
+    private SinkTaskHandler handler(Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(props(
+                "name", "opening-it",
+                "topics", source,
+                "target.bootstrap.servers", kafka.bootstrapServers(),
+                "progress.topic.name", progress,
+                "send.errors.tolerance", "none",
+                "transactional.id.prefix", source));
+        ProgressStore store = new ProgressStore(config.adminConfigs(), progress, Optional.empty(),
+                Duration.ofSeconds(60));
+        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
+                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
+        WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
+                config.valueConverter(), config.headerConverter()), Optional.empty(),
+                new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
+                store.progressPartition(), 3,
+                new HangingTransactionCheck() { // scripted producers leave no transactions on the broker
+                    @Override
+                    public boolean lastTransactionAborted(String transactionalId) {
+                        return false;
+                    }
+
+                    @Override
+                    public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
+                    }
+                });
+        return new SinkTaskHandler(new FakeSinkTaskContext(), new WriterFactory(config, setup, producers), store,
+                targetTopics, new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
+    }
+}
