@@ -227,7 +227,10 @@ public final class SinkScaleRun {
         Properties props = kafka.clientProps();
         props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000); // a loaded machine: never lose an input
+        // a loaded machine: no request times out and is sent again, no input is lost (failures are thrown below)
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 300_000);
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000);
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_CONFIG, 1);
         Random random = new Random(42);
         long old = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
         AtomicReference<Exception> failed = new AtomicReference<>();
