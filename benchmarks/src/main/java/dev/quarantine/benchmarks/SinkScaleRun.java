@@ -230,7 +230,7 @@ public final class SinkScaleRun {
         // a loaded machine: no request times out and is sent again, no input is lost (failures are thrown below)
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 300_000);
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000);
-        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_CONFIG, 1);
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         Random random = new Random(42);
         long old = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
         AtomicReference<Exception> failed = new AtomicReference<>();
