@@ -23,8 +23,8 @@ import dev.quarantine.sandbox.LocalKafka;
 
 /**
  * Counts what a {@code read_committed} consumer sees in the sink's target partitions and its dead-letter topic, and
- * notes when the first record landed, when every target partition had one (every source partition open and
- * writing: each source partition writes its own target partition), and when the count reached the goal.
+ * notes when the first record landed, when every awaited target partition had one (every source partition open
+ * and writing: each source partition writes its own target partition), and when the count reached the goal.
  */
 final class SinkScaleCounter implements AutoCloseable {
 
@@ -36,7 +36,9 @@ final class SinkScaleCounter implements AutoCloseable {
     private final Set<TopicPartition> waiting;
     private final Map<TopicPartition, Long> counts = new HashMap<>();
 
-    SinkScaleCounter(LocalKafka kafka, List<TopicPartition> targets, String deadLetterTopic) {
+    /** @param awaited the target partitions that are to receive a record (not every record of theirs poison) */
+    SinkScaleCounter(LocalKafka kafka, List<TopicPartition> targets, String deadLetterTopic,
+                     List<TopicPartition> awaited) {
         Properties props = kafka.clientProps();
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -48,7 +50,7 @@ final class SinkScaleCounter implements AutoCloseable {
         consumer.assign(all);
         consumer.seekToBeginning(all);
         all.forEach(consumer::position);
-        waiting = new HashSet<>(targets);
+        waiting = new HashSet<>(awaited);
     }
 
     /**
