@@ -24,6 +24,8 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import dev.quarantine.txn.TxnSendConfig;
+
 /** What the replay's clients share: settings filtering, end offsets and creating the topics it writes to. */
 final class ReplayClients {
 
@@ -99,9 +101,17 @@ final class ReplayClients {
         return configs;
     }
 
-    /** The transactional producer of a replay: transactional.id {@code quarantine-replay-<replay.id>}. */
+    /**
+     * The transactional producer of a replay: transactional.id {@code quarantine-replay-<replay.id>}; the producer
+     * settings and {@code txn.send.*} among the client settings.
+     */
     static Map<String, Object> producerConfigs(Map<String, Object> clients, ReplayConfig config) {
         Map<String, Object> configs = new HashMap<>(known(clients, ProducerConfig.configNames()));
+        clients.forEach((key, value) -> {
+            if (key.startsWith(TxnSendConfig.PREFIX)) {
+                configs.put(key, value);
+            }
+        });
         configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId());
         configs.put(ProducerConfig.CLIENT_ID_CONFIG, ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId());
         configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
