@@ -3,8 +3,8 @@ package dev.quarantine.replay;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -115,9 +115,29 @@ public final class ReplayConfig extends AbstractConfig {
             + " a killed replay left open ends after that producer's transaction.timeout.ms (60 s by default) or when"
             + " the replay restarts. Also the timeout of the replay's other start-up calls.";
 
+    /** @throws ConfigException naming the setting, for a bad value or a rule across settings that is broken */
     public ReplayConfig(Map<String, ?> originals) {
+        this(originals, true);
+    }
+
+    private ReplayConfig(Map<String, ?> originals, boolean checkAcrossFields) {
         super(configDef(), originals, false);
-        checkAcrossFields();
+        if (checkAcrossFields) {
+            problemsAcrossFields().entrySet().stream().findFirst().ifPresent(problem -> {
+                throw new ConfigException(problem.getKey(), originals().get(problem.getKey()), problem.getValue());
+            });
+        }
+    }
+
+    /**
+     * The broken rules that involve more than one setting (or the DLQ's name, as {@code replay.filter.offsets} does),
+     * each by the setting to report it on, as {@code Connector.validate()} wants them; empty when there are none.
+     * The constructor throws the first of them.
+     *
+     * @throws ConfigException for a setting whose own value is invalid ({@link ConfigDef#validate} reports those)
+     */
+    public static Map<String, String> problemsAcrossFields(Map<String, ?> settings) {
+        return new ReplayConfig(settings, false).problemsAcrossFields();
     }
 
     /** The definition of every replay setting, with documentation. */
@@ -224,13 +244,7 @@ public final class ReplayConfig extends AbstractConfig {
 
     private Set<Positions.Position> offsets() {
         Set<Positions.Position> positions = new HashSet<>();
-        for (String text : getList(FILTER_OFFSETS_CONFIG)) {
-            try {
-                positions.add(Positions.position(text, dlqTopic()));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(FILTER_OFFSETS_CONFIG, text, e.getMessage());
-            }
-        }
+        getList(FILTER_OFFSETS_CONFIG).forEach(text -> positions.add(Positions.position(text, dlqTopic())));
         return positions;
     }
 
@@ -239,19 +253,26 @@ public final class ReplayConfig extends AbstractConfig {
         return text.isEmpty() ? Optional.empty() : Optional.of(Instant.parse(text));
     }
 
-    private void checkAcrossFields() {
-        offsets();
+    private Map<String, String> problemsAcrossFields() {
+        Map<String, String> problems = new LinkedHashMap<>();
+        for (String text : getList(FILTER_OFFSETS_CONFIG)) {
+            try {
+                Positions.position(text, dlqTopic());
+            } catch (IllegalArgumentException e) {
+                problems.put(FILTER_OFFSETS_CONFIG, e.getMessage());
+            }
+        }
         if (parkingTopic().equals(dlqTopic())) {
-            throw new ConfigException(PARKING_TOPIC_CONFIG, parkingTopic(), "must differ from " + DLQ_TOPIC_CONFIG);
+            problems.put(PARKING_TOPIC_CONFIG, "must differ from " + DLQ_TOPIC_CONFIG);
         }
         if (destination().topic().filter(dlqTopic()::equals).isPresent()) {
-            throw new ConfigException(DESTINATION_CONFIG, dlqTopic(), "must not be the dead-letter topic itself");
+            problems.put(DESTINATION_CONFIG, "must not be the dead-letter topic itself (" + DLQ_TOPIC_CONFIG + ")");
         }
         Optional<Instant> from = time(FILTER_TIME_FROM_CONFIG);
         Optional<Instant> to = time(FILTER_TIME_TO_CONFIG);
         if (from.isPresent() && to.isPresent() && !from.get().isBefore(to.get())) {
-            throw new ConfigException(FILTER_TIME_TO_CONFIG, getString(FILTER_TIME_TO_CONFIG), "must be after "
-                    + FILTER_TIME_FROM_CONFIG + " (" + from.get() + ")");
+            problems.put(FILTER_TIME_TO_CONFIG, "must be after " + FILTER_TIME_FROM_CONFIG + " (" + from.get() + ")");
         }
+        return problems;
     }
 }
