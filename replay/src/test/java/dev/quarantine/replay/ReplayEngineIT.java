@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import java.util.stream.Collectors;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterHeaders;
@@ -101,6 +103,43 @@ class ReplayEngineIT {
         });
         assertThat(committed(kafka, dlq)).as("nothing more dead-lettered").hasSize(20);
         assertThat(committed(kafka, "loop-output")).isEmpty();
+    }
+
+    @Test
+    void recordTheBrokerRejectsThoughTheChecksPassedIsDeadLetteredWhenItsBatchIsReadAgain(LocalKafka kafka)
+            throws Exception {
+        String dlq = "late-dlq";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic("late-output", 1, Map.of("max.message.bytes", "100000"));
+        DeadLetterFixtures.connectLetters(kafka, dlq, "late-input", "late-output", "late", 3,
+                i -> new RecordTooLargeException("too large"), "late-copy");
+        Map<String, Object> settings = new HashMap<>(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(), ReplayConfig.REPLAY_ID_CONFIG, "late-1", ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
+                ReplayConfig.BATCH_SIZE_CONFIG, "1", "txn.send.topic.metadata.max.age.ms", "3600000"));
+
+        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
+                ReplayListener.NONE)) {
+            engine.start();
+            ReplayProgress first = stepUntil(engine, p -> p.counts().replayed() == 1);
+            // the topic's limit drops after the producer cached it: the next records pass the up-front check
+            DeadLetterFixtures.lowerMaxMessageBytes(kafka, 2_000, "late-output");
+            ReplayProgress rejected = engine.step();
+            assertThat(rejected).as("the rejected batch committed nothing").isEqualTo(first);
+            ReplayProgress done = stepUntil(engine, ReplayProgress::finished);
+            assertThat(done.counts()).isEqualTo(new ReplayCounts(1, 2, 0, 0, 0, 0));
+        }
+        assertThat(committed(kafka, "late-output")).hasSize(1);
+        assertThat(committed(kafka, dlq).subList(3, 5)).allSatisfy(r -> {
+            assertThat(header(r, DeadLetterHeaders.REPLAY_COUNT)).isEqualTo("1");
+            assertThat(header(r, DeadLetterHeaders.CONNECT_EXCEPTION)).endsWith("RecordTooLargeException");
+        });
+    }
+
+    private static ReplayProgress stepUntil(ReplayEngine engine, Predicate<ReplayProgress> done) {
+        return Await.value("the replay to reach the expected progress", Duration.ofSeconds(120), () -> {
+            ReplayProgress progress = engine.step();
+            return done.test(progress) ? progress : null;
+        });
     }
 
     static ReplayProgress runToEnd(LocalKafka kafka, Map<String, String> settings) {
