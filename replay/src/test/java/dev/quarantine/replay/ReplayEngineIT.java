@@ -5,6 +5,7 @@ import static dev.quarantine.replay.DeadLetterFixtures.committed;
 import static dev.quarantine.replay.DeadLetterFixtures.header;
 import static dev.quarantine.replay.DeadLetterFixtures.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +30,7 @@ import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.txn.SendErrors;
 
 /** The engine against a real broker, on dead letters of our Streams handler and of our sink's format. */
 @ExtendWith(LocalKafkaExtension.class)
@@ -133,6 +135,33 @@ class ReplayEngineIT {
             assertThat(header(r, DeadLetterHeaders.REPLAY_COUNT)).isEqualTo("1");
             assertThat(header(r, DeadLetterHeaders.CONNECT_EXCEPTION)).endsWith("RecordTooLargeException");
         });
+    }
+
+    @Test
+    void secondInstanceOfAReplayFencesTheFirstAndResumesFromItsCommittedProgress(LocalKafka kafka) {
+        String dlq = "twin-dlq";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic("twin-output", 1, Map.of());
+        DeadLetterFixtures.connectLetters(kafka, dlq, "twin-input", "twin-output", "twin", 10,
+                i -> new RecordTooLargeException("too large"), "twin-copy");
+        ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ReplayConfig.REPLAY_ID_CONFIG, "twin-1", ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
+                ReplayConfig.BATCH_SIZE_CONFIG, "2"));
+
+        try (ReplayEngine first = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE);
+             ReplayEngine second = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+            first.start();
+            ReplayProgress committed = stepUntil(first, p -> p.counts().replayed() > 0);
+
+            assertThat(second.start()).as("resumed from the first's committed progress").isEqualTo(committed);
+            assertThatThrownBy(first::step).as("the first is fenced")
+                    .satisfies(e -> assertThat(SendErrors.isFencing(e)).isTrue());
+            assertThat(stepUntil(second, ReplayProgress::finished).counts())
+                    .isEqualTo(new ReplayCounts(10, 0, 0, 0, 0, 0));
+        }
+        Map<String, Long> perKey = committed(kafka, "twin-output").stream()
+                .collect(Collectors.groupingBy(r -> text(r.key()), Collectors.counting()));
+        assertThat(perKey).hasSize(10).allSatisfy((key, n) -> assertThat(n).isOne());
     }
 
     private static ReplayProgress stepUntil(ReplayEngine engine, Predicate<ReplayProgress> done) {
