@@ -51,7 +51,10 @@ class ReplayEngineIT {
         DeadLetterFixtures.connectLetters(kafka, dlq, "mixed-c-input", "mixed-c-output", "mixed-c", 600,
                 i -> i % 3 == 2 ? new InvalidTimestampException("too old") : new RecordTooLargeException("too large"),
                 "mixed-copy");
-        assertThat(committed(kafka, dlq)).as("dead letters: 400 from Streams, 600 in the sink's format").hasSize(1000);
+        List<ConsumerRecord<byte[], byte[]>> letters = committed(kafka, dlq);
+        assertThat(letters).as("dead letters: 400 from Streams, 600 in the sink's format").hasSize(1000);
+        assertThat(letters.stream().filter(r -> "mixed-app".equals(header(r, DeadLetterHeaders.APPLICATION_ID))))
+                .as("Streams dead letters name their application").hasSize(400);
         DeadLetterFixtures.raiseMaxMessageBytes(kafka, 100_000, streams.output, "mixed-c-output");
 
         ReplayProgress done = runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "mixed-fix",
