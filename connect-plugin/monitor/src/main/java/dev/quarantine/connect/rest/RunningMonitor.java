@@ -37,6 +37,8 @@ final class RunningMonitor implements AutoCloseable {
         Answers answers = new Answers(config, auth);
         peerServer.serve(new PeerEndpoint(monitor, reader, auth, answers));
         context.configurable().register(new DeadLetterResource(monitor, reader, answers, Clock.systemUTC()));
+        // the replay endpoints are not there yet: the page keeps its replay panel off until this says true
+        context.configurable().register(new DashboardResource(false));
         monitor.start();
         return new RunningMonitor(monitor, peerServer);
     }
