@@ -39,6 +39,7 @@ final class RunningMonitor implements AutoCloseable {
         context.configurable().register(new DeadLetterResource(monitor, reader, answers, Clock.systemUTC()));
         // the replay endpoints are not there yet: the page keeps its replay panel off until this says true
         context.configurable().register(new DashboardResource(false));
+        context.configurable().register(new BrowserLoginChallenge());
         monitor.start();
         return new RunningMonitor(monitor, peerServer);
     }

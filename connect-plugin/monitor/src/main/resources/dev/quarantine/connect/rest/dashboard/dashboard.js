@@ -419,6 +419,16 @@
   }
 
   // ---- navigation and refresh ----
+  function clearTopic() {
+    for (const id of ['t-total', 't-rate1', 't-rate15', 't-first', 't-last']) {
+      setText(id, '–');
+    }
+    for (const id of ['t-minutes', 't-errors', 't-origins', 't-connectors']) {
+      $(id).replaceChildren();
+    }
+    document.querySelector('#records tbody').replaceChildren();
+  }
+
   function route() {
     const match = /^#topic=(.+)$/.exec(location.hash);
     state.topic = match ? decodeURIComponent(match[1]) : null;
@@ -426,6 +436,7 @@
     $('overview').hidden = state.topic !== null;
     $('topic').hidden = state.topic === null;
     if (state.topic) {
+      clearTopic();
       setText('topic-title', state.topic);
       document.title = 'Dead letters: ' + state.topic;
       showReplay(state.topic);
