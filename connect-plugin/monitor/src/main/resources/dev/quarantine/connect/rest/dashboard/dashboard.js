@@ -10,7 +10,11 @@
   const HISTORY_MINUTES = 15;
   const RECORDS = 20;
   const SVG = 'http://www.w3.org/2000/svg';
-  const script = document.currentScript.src;
+  const script = new URL(document.currentScript.src);
+  // a page opened as http://user:password@host/... has them in its URLs too, and fetch refuses such URLs: the
+  // browser keeps the sign-in, not the URL
+  script.username = '';
+  script.password = '';
   const api = new URL('../../', script); // <root>/dead-letters/ui/dashboard.js -> <root>/
   const ui = new URL('.', script);
 
@@ -156,7 +160,7 @@
     const max = Math.max(1, ...series.map((m) => m.count));
     const step = width / series.length;
     const chart = svg('svg', {viewBox: '0 0 ' + width + ' ' + height, width: width, height: height, role: 'img',
-      'aria-label': label, class: 'minutes'});
+      'aria-label': label, class: 'minutes', preserveAspectRatio: 'none'});
     chart.append(svg('title', {}, label));
     series.forEach((m, i) => {
       const h = m.count === 0 ? 1 : Math.max(2, Math.round((m.count / max) * (height - 2)));
@@ -192,9 +196,9 @@
     const entries = Object.entries(counts || {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const max = Math.max(1, ...entries.map((e) => e[1]));
     const items = entries.map(([name, n]) => {
-      const bar = svg('svg', {viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: 'bar', 'aria-hidden': 'true'},
+      const bar = svg('svg', {viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: 'meter', 'aria-hidden': 'true'},
         svg('rect', {x: 0, y: 0, height: 10, width: Math.max(1, (n / max) * 100).toFixed(2)}));
-      return el('li', {'data-name': name}, el('span', {class: 'name', title: name}, name), bar,
+      return el('li', {'data-name': name}, el('span', {class: 'name'}, name), bar,
         el('span', {class: 'num count'}, count(n)));
     });
     $(id).replaceChildren(...(items.length ? items : [el('li', {class: 'empty'}, 'none yet')]));
