@@ -181,10 +181,10 @@
       const sum = series.reduce((a, m) => a + m.count, 0);
       return el('tr', {'data-topic': t.topic},
         el('th', {scope: 'row'}, el('a', {href: topicHref(t.topic)}, t.topic)),
-        el('td', {class: 'num total'}, count(t.total)),
-        el('td', {class: 'num rate1'}, rate(t.rate_1m)),
-        el('td', {class: 'num rate15'}, rate(t.rate_15m)),
-        el('td', {class: 'last'}, when(t.last_seen)),
+        el('td', {class: 'num total', 'data-label': 'Total'}, count(t.total)),
+        el('td', {class: 'num rate1', 'data-label': 'Rate 1 min'}, rate(t.rate_1m)),
+        el('td', {class: 'num rate15', 'data-label': 'Rate 15 min'}, rate(t.rate_15m)),
+        el('td', {class: 'last', 'data-label': 'Last seen'}, when(t.last_seen)),
         el('td', {class: 'spark'}, barChart(series, 160, 24, sum + ' in the last 15 minutes')));
     });
     document.querySelector('#topics tbody').replaceChildren(...rows);
