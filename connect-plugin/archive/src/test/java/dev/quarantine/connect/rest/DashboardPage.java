@@ -40,22 +40,19 @@ final class DashboardPage implements AutoCloseable {
         this.browser = browser;
     }
 
-    /** Opens {@code GET /dead-letters/ui} of the worker at {@code restUrl} as {@code user}. */
+    /** Opens {@code GET /dead-letters/ui} of the worker at {@code restUrl} as {@code user} ({@code null}: none). */
     static DashboardPage open(String restUrl, String user, String password) throws IOException {
         DashboardPage page = new DashboardPage(HeadlessChromium.start(1280, 1000));
-        page.browser.get(restUrl.replace("://", "://" + user + ":" + password + "@") + "/dead-letters/ui");
+        String signedIn = user == null ? restUrl : restUrl.replace("://", "://" + user + ":" + password + "@");
+        page.browser.get(signedIn + "/dead-letters/ui");
         page.await(() -> "true".equals(page.bodyData("loaded")), () -> "the dashboard's first refresh");
         return page;
     }
 
     /** Per topic of the overview table: total, rate 1 min, rate 15 min, last seen, as shown. */
     Map<String, List<String>> overview() {
-        Map<String, List<String>> rows = new LinkedHashMap<>();
-        for (WebElement row : browser.findElements(By.cssSelector("#topics tbody tr"))) {
-            rows.put(row.getAttribute("data-topic"), List.of(cell(row, "total"), cell(row, "rate1"),
-                    cell(row, "rate15"), cell(row, "last")));
-        }
-        return rows;
+        return rows("return Array.from(document.querySelectorAll('#topics tbody tr'), r => [r.dataset.topic,"
+                + " ...['total', 'rate1', 'rate15', 'last'].map(c => r.querySelector('.' + c).innerText.trim())])");
     }
 
     String grandTotal() {
@@ -90,22 +87,33 @@ final class DashboardPage implements AutoCloseable {
     /** The bars of list {@code id}: name to count, as shown. */
     Map<String, String> bars(String id) {
         Map<String, String> bars = new LinkedHashMap<>();
-        for (WebElement item : browser.findElements(By.cssSelector("#" + id + " li[data-name]"))) {
-            bars.put(item.findElement(By.className("name")).getText(), item.findElement(By.className("count"))
-                    .getText());
-        }
+        rows("return Array.from(document.querySelectorAll('#" + id + " li[data-name]'), li =>"
+                + " [li.querySelector('.name').innerText.trim(), li.querySelector('.count').innerText.trim()])")
+                .forEach((name, count) -> bars.put(name, count.get(0)));
         return bars;
     }
 
     /** The newest records' rows: their own position to their origin, error class and connector cells. */
     Map<String, List<String>> records() {
+        return rows("return Array.from(document.querySelectorAll('#records tbody tr[data-position]'), r =>"
+                + " [r.dataset.position, ...Array.from(r.cells).slice(1, 4).map(c => c.innerText.trim())])");
+    }
+
+    /** Rows read in one script (the page refreshes itself meanwhile): first column to the others. */
+    @SuppressWarnings("unchecked")
+    private Map<String, List<String>> rows(String javaScript) {
         Map<String, List<String>> rows = new LinkedHashMap<>();
-        for (WebElement row : browser.findElements(By.cssSelector("#records tbody tr[data-position]"))) {
-            List<WebElement> cells = row.findElements(By.tagName("td"));
-            rows.put(row.getAttribute("data-position"), List.of(cells.get(1).getText(), cells.get(2).getText(),
-                    cells.get(3).getText()));
+        for (Object row : (List<Object>) script(javaScript)) {
+            List<String> cells = ((List<Object>) row).stream().map(String::valueOf).toList();
+            rows.put(cells.get(0), cells.subList(1, cells.size()));
         }
         return rows;
+    }
+
+    /** The lines under each record: its error message, key and value, where the worker exposes them. */
+    List<String> recordDetails() {
+        return ((List<?>) script("return Array.from(document.querySelectorAll('#records tr.more p'),"
+                + " p => p.innerText.trim())")).stream().map(String::valueOf).toList();
     }
 
     /** The accessible label of the per-minute chart ("N dead letters in the last 15 minutes, per minute"). */
@@ -175,10 +183,6 @@ final class DashboardPage implements AutoCloseable {
 
     private String bodyData(String name) {
         return browser.findElement(By.tagName("body")).getAttribute("data-" + name);
-    }
-
-    private static String cell(WebElement row, String className) {
-        return row.findElement(By.className(className)).getText();
     }
 
     @Override

@@ -72,13 +72,14 @@ final class DeadLetterTestData {
 
     /**
      * Three records with Kafka Connect's headers whose error class is {@link #SCRIPT} and whose original topic,
-     * connector, stage and error message are {@link #IMAGE} (or both), from original partition 0, offsets 5 to 7.
+     * connector, stage, error message and value are {@link #IMAGE} (or both), from original partition 0, offsets 5 to
+     * 7.
      */
     static void produceScripted(LocalKafka kafka, String topic) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < 3; i++) {
-                producer.send(new ProducerRecord<>(topic, null, null, bytes("k"), bytes("v" + i), headers(
+                producer.send(new ProducerRecord<>(topic, null, null, bytes("k"), bytes(IMAGE), headers(
                         DeadLetterHeaders.CONNECT_EXCEPTION, SCRIPT, DeadLetterHeaders.CONNECT_TOPIC, IMAGE,
                         DeadLetterHeaders.CONNECT_PARTITION, "0", DeadLetterHeaders.CONNECT_OFFSET, String.valueOf(5 + i),
                         DeadLetterHeaders.CONNECT_CONNECTOR_NAME, IMAGE, DeadLetterHeaders.CONNECT_TASK_ID, "0",

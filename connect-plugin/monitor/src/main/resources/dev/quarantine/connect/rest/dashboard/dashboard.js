@@ -173,21 +173,41 @@
   }
 
   // ---- overview ----
+  // rows are kept per topic and updated in place, so that a refresh never takes the keyboard focus away
+  function topicRow(topic) {
+    return el('tr', {'data-topic': topic},
+      el('th', {scope: 'row'}, el('a', {href: topicHref(topic)}, topic)),
+      el('td', {class: 'num total', 'data-label': 'Total'}),
+      el('td', {class: 'num rate1', 'data-label': 'Rate 1 min'}),
+      el('td', {class: 'num rate15', 'data-label': 'Rate 15 min'}),
+      el('td', {class: 'last', 'data-label': 'Last seen'}),
+      el('td', {class: 'spark'}));
+  }
+
+  function updateRow(row, t) {
+    const series = minutes(t.per_minute, Date.now());
+    const sum = series.reduce((a, m) => a + m.count, 0);
+    row.querySelector('.total').textContent = count(t.total);
+    row.querySelector('.rate1').textContent = rate(t.rate_1m);
+    row.querySelector('.rate15').textContent = rate(t.rate_15m);
+    row.querySelector('.last').textContent = when(t.last_seen);
+    row.querySelector('.spark').replaceChildren(barChart(series, 160, 24, sum + ' in the last 15 minutes'));
+  }
+
   function renderOverview(summary) {
     setText('grand-total', count(summary.total));
     setText('topic-count', count(summary.topics.length));
-    const rows = summary.topics.map((t) => {
-      const series = minutes(t.per_minute, Date.now());
-      const sum = series.reduce((a, m) => a + m.count, 0);
-      return el('tr', {'data-topic': t.topic},
-        el('th', {scope: 'row'}, el('a', {href: topicHref(t.topic)}, t.topic)),
-        el('td', {class: 'num total', 'data-label': 'Total'}, count(t.total)),
-        el('td', {class: 'num rate1', 'data-label': 'Rate 1 min'}, rate(t.rate_1m)),
-        el('td', {class: 'num rate15', 'data-label': 'Rate 15 min'}, rate(t.rate_15m)),
-        el('td', {class: 'last', 'data-label': 'Last seen'}, when(t.last_seen)),
-        el('td', {class: 'spark'}, barChart(series, 160, 24, sum + ' in the last 15 minutes')));
+    const tbody = document.querySelector('#topics tbody');
+    const kept = new Map(Array.from(tbody.children, (row) => [row.dataset.topic, row]));
+    summary.topics.forEach((t, i) => {
+      const row = kept.get(t.topic) || topicRow(t.topic);
+      kept.delete(t.topic);
+      updateRow(row, t);
+      if (tbody.children[i] !== row) {
+        tbody.insertBefore(row, tbody.children[i] || null);
+      }
     });
-    document.querySelector('#topics tbody').replaceChildren(...rows);
+    kept.forEach((row) => row.remove());
     $('no-topics').hidden = summary.topics.length > 0;
   }
 
@@ -276,6 +296,11 @@
   // ---- replay: the form, a preview from the breakdowns, progress from the replay endpoints ----
   function fillSelect(name, counts) {
     const select = document.querySelector('#replay-form [name="' + name + '"]');
+    const key = JSON.stringify(counts || {});
+    if (select.dataset.key === key) {
+      return; // unchanged: leave an open list alone
+    }
+    select.dataset.key = key;
     const chosen = select.value;
     const options = [el('option', {value: ''}, 'any')].concat(Object.keys(counts || {}).sort()
       .map((value) => el('option', {value: value}, value + ' (' + counts[value] + ')')));
@@ -431,6 +456,10 @@
       $(id).replaceChildren();
     }
     document.querySelector('#records tbody').replaceChildren();
+    for (const select of document.querySelectorAll('#replay-form select[data-key]')) {
+      delete select.dataset.key;
+      select.replaceChildren(el('option', {value: ''}, 'any'));
+    }
   }
 
   function route() {
