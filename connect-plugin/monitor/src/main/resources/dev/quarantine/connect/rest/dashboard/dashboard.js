@@ -138,7 +138,7 @@
 
   function succeeded(bodies) {
     state.lastOk = new Date();
-    const partial = bodies.map(completeness).filter((text) => text).join(' ');
+    const partial = Array.from(new Set(bodies.map(completeness).filter((text) => text))).join(' ');
     notice(partial ? 'partial' : '', partial);
     setText('updated', 'updated ' + state.lastOk.toLocaleTimeString());
     document.body.dataset.complete = String(bodies.every((b) => b.complete !== false));
