@@ -18,15 +18,24 @@ public final class BrowserLoginChallenge implements ContainerResponseFilter {
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        if (response.getStatus() != 401 || response.getHeaders().containsKey(HttpHeaders.WWW_AUTHENTICATE)) {
-            return;
-        }
-        String path = request.getUriInfo().getPath();
-        String credentials = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-        boolean basicOrNone = credentials == null || credentials.regionMatches(true, 0, "Basic ", 0, 6);
-        if (basicOrNone && (path.equals("dead-letters") || path.startsWith("dead-letters/")
-                || path.startsWith("/dead-letters"))) {
+        if (challenges(response.getStatus(), response.getHeaders().containsKey(HttpHeaders.WWW_AUTHENTICATE),
+                request.getUriInfo().getPath(), request.getHeaderString(HttpHeaders.AUTHORIZATION))) {
             response.getHeaders().putSingle(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE);
         }
+    }
+
+    /**
+     * Whether an answer gets the challenge: a 401 without one, to a monitor path ({@code path} as JAX-RS gives it,
+     * relative to the REST root), for a request with no credentials or Basic ones (a client using another scheme
+     * knows how to sign in).
+     */
+    static boolean challenges(int status, boolean hasChallenge, String path, String authorization) {
+        if (status != 401 || hasChallenge) {
+            return false;
+        }
+        String relative = path.startsWith("/") ? path.substring(1) : path;
+        boolean monitorPath = relative.equals("dead-letters") || relative.startsWith("dead-letters/");
+        boolean basicOrNone = authorization == null || authorization.regionMatches(true, 0, "Basic ", 0, 6);
+        return monitorPath && basicOrNone;
     }
 }
