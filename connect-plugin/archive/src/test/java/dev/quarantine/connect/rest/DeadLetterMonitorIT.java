@@ -297,7 +297,9 @@ class DeadLetterMonitorIT {
                 assertThat(row.get(1)).isEqualTo(DeadLetterTestData.SCRIPT);
                 assertThat(row.get(2)).startsWith(DeadLetterTestData.IMAGE);
             });
+            page.script("window.__sameDocument = true");
             page.awaitRefresh();
+            assertThat(page.script("return window.__sameDocument")).as("refreshed without reloading").isEqualTo(true);
             assertThat(page.script("return window.__pwned === undefined")).isEqualTo(true);
             assertThat(page.title()).isEqualTo("Dead letters: " + SCRIPTED_DLQ);
             assertThat(page.count("img")).isZero();
