@@ -23,6 +23,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -78,6 +79,22 @@ final class DashboardPage implements AutoCloseable {
     void backToOverview() {
         browser.findElement(By.cssSelector("#topic a.back")).click();
         await(() -> browser.findElement(By.id("overview")).isDisplayed(), () -> "the overview");
+    }
+
+    /** Fills the replay form (an error class, a named destination topic) and starts the replay with its button. */
+    void startReplay(String errorClass, String destinationTopic) {
+        WebElement form = browser.findElement(By.id("replay-form"));
+        await(form::isDisplayed, () -> "the replay form");
+        await(() -> !new Select(form.findElement(By.name("errorClass"))).getOptions().stream()
+                .filter(o -> errorClass.equals(o.getAttribute("value"))).toList().isEmpty(),
+                () -> "error class " + errorClass + " among the replay filters");
+        new Select(form.findElement(By.name("errorClass"))).selectByValue(errorClass);
+        new Select(form.findElement(By.name("destination"))).selectByValue("topic");
+        WebElement topic = form.findElement(By.name("destinationTopic"));
+        await(topic::isEnabled, () -> "the named-topic field enabled");
+        topic.sendKeys(destinationTopic);
+        browser.findElement(By.id("replay-start")).click();
+        await(() -> browser.findElement(By.id("replay-progress")).isDisplayed(), () -> "the replay's progress");
     }
 
     String text(String id) {

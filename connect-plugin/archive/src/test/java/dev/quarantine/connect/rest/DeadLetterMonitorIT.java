@@ -266,8 +266,8 @@ class DeadLetterMonitorIT {
                         .isEqualTo(DashboardFigures.counts(detail.path("by_connector_or_application")));
                 assertThat(page.records()).isEqualTo(DashboardFigures.records(records));
                 assertThat(page.minutesChartBars()).isEqualTo(16);
-                assertThat(page.displayed("replay-off")).as("no replay endpoint on this worker yet").isTrue();
-                assertThat(page.displayed("replay-form")).isFalse();
+                assertThat(page.displayed("replay-form")).as("the replay form, this worker serving replays").isTrue();
+                assertThat(page.displayed("replay-off")).isFalse();
                 page.screenshot("topic-" + (topic.equals(SINK_DLQ) ? "sink" : "connect") + "-1280");
                 page.backToOverview();
             }
@@ -281,6 +281,25 @@ class DeadLetterMonitorIT {
             page.screenshot("topic-sink-phone");
             assertThat(page.consoleErrors()).isEmpty();
         }
+    }
+
+    @Test
+    void dashboardStartsAFilteredReplayAndShowsItComplete() throws Exception {
+        String destination = PREFIX + "-replayed-from-ui";
+        kafka.createTopic(destination, 1, Map.of());
+        try (DashboardPage page = DashboardPage.open(first.restUrl(), "operator", "s3cret")) {
+            page.openTopicWithKeyboard(SINK_DLQ);
+
+            page.startReplay("org.apache.kafka.common.errors.RecordTooLargeException", destination);
+
+            page.await(() -> "DONE".equals(page.text("replay-state")),
+                    () -> "the replay DONE (state '" + page.text("replay-state") + "')");
+            assertThat(page.text("r-replayed")).isEqualTo(String.valueOf(SINK_POISON));
+            assertThat(page.text("r-filtered")).isEqualTo("0");
+            page.screenshot("replay-done");
+            assertThat(page.consoleErrors()).isEmpty();
+        }
+        assertThat(TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(30))).hasSize(SINK_POISON);
     }
 
     @Test

@@ -362,26 +362,33 @@
       + (p.exact ? '.' : ' (the figures cannot tell exactly; the replay reports what it replayed).'));
   }
 
-  async function showReplay(topic) {
+  function showReplay() {
     $('replay-form').hidden = !state.replay;
     $('replay-off').hidden = state.replay;
     $('replay-progress').hidden = true;
-    if (!state.replay) {
-      return;
-    }
-    try {
-      await getJson('dead-letters/' + encodeURIComponent(topic) + '/replays');
-    } catch (e) {
-      if (e.status === 404 && e.category !== 'NOT_FOUND') {
-        disableReplay();
-      }
-    }
   }
 
   function disableReplay() {
     state.replay = false;
     $('replay-form').hidden = true;
     $('replay-off').hidden = false;
+  }
+
+  /** The body of POST /dead-letters/{topic}/replays for the form's filter (see docs/rest-extension.md#replays). */
+  function replayRequest(filter) {
+    const request = {destination: filter.destination};
+    if (filter.errorClass) {
+      request.errorClasses = [filter.errorClass];
+    }
+    if (filter.originalTopic) {
+      request.originalTopics = [filter.originalTopic];
+    }
+    for (const key of ['from', 'to', 'maxAttempts']) {
+      if (filter[key] !== undefined) {
+        request[key] = filter[key];
+      }
+    }
+    return request;
   }
 
   async function startReplay(event) {
@@ -396,7 +403,8 @@
     try {
       const response = await fetch(new URL('dead-letters/' + encodeURIComponent(topic) + '/replays', api), {
         method: 'POST', credentials: 'same-origin', cache: 'no-store',
-        headers: {'Content-Type': 'application/json', Accept: 'application/json'}, body: JSON.stringify(filter)
+        headers: {'Content-Type': 'application/json', Accept: 'application/json'},
+        body: JSON.stringify(replayRequest(filter))
       });
       const body = await response.json().catch(() => null);
       if (response.status === 404 && !(body && body.category === 'NOT_FOUND')) {
@@ -417,7 +425,7 @@
     }
   }
 
-  const FINISHED = /complete|done|finish|succeed|fail|cancel|stop|abort/i;
+  const FINISHED = /^(DONE|CANCELLED)$/;
 
   function watchReplay(url, id) {
     clearTimeout(state.replayWatch);
@@ -430,11 +438,12 @@
       try {
         const progress = await getJson(url.href);
         setText('replay-state', String(progress.state ?? 'running'));
-        setText('r-replayed', count(progress.replayed));
-        setText('r-again', count(progress.deadLetteredAgain));
-        setText('r-parked', count(progress.parked));
-        setText('r-filtered', count(progress.skippedByFilter));
-        setText('r-truncated', count(progress.skippedTruncated));
+        const counts = progress.counts || {};
+        setText('r-replayed', count(counts.replayed));
+        setText('r-again', count(counts.deadLetteredAgain));
+        setText('r-parked', count(counts.parked));
+        setText('r-filtered', count(counts.skippedByFilter));
+        setText('r-truncated', count(counts.skippedTruncated));
         $('replay-cancel').hidden = FINISHED.test(String(progress.state));
         if (!FINISHED.test(String(progress.state))) {
           state.replayWatch = setTimeout(poll, 1000);
@@ -472,7 +481,7 @@
       clearTopic();
       setText('topic-title', state.topic);
       document.title = 'Dead letters: ' + state.topic;
-      showReplay(state.topic);
+      showReplay();
     } else {
       document.title = 'Dead letters';
     }
