@@ -77,34 +77,38 @@ class ConnectWorkerCompatibilityIT {
     void monitorRefusesCleanlyOnAWorkerWithoutKafkaStreams(LocalKafka kafka) throws Exception {
         try (LocalConnect connect = worker(kafka, "compat.worker.classpath.without.streams", prefix + "-dlq")
                 .start()) {
-            String line = assertRefusedOnce(connect);
-            HttpResponse<String> summary = get(connect, "/dead-letters");
-            HttpResponse<String> records = get(connect, "/dead-letters/" + prefix + "-dlq/records");
-            if (Expected.monitorWithoutStreams(VERSION) == Outcome.REFUSED_501) {
-                assertThat(line).contains("needs kafka-streams in the worker's classpath");
-                assertThat(summary.statusCode()).isEqualTo(501);
-                assertThat(records.statusCode()).isEqualTo(501);
-                assertThat(JSON.readTree(summary.body()).path("message").asText())
-                        .contains("needs kafka-streams in the worker's classpath", "Add kafka-streams-" + VERSION);
-            } else {
-                assertThat(line).contains("needs Kafka Connect 4.0 or later");
-                assertThat(summary.statusCode()).isEqualTo(404);
-            }
-            Results.record(VERSION, "monitor.without-streams", "refused", "HTTP " + summary.statusCode() + "; " + line);
+            assertThat(Expected.monitorWithoutStreams(VERSION)).isEqualTo(Outcome.REFUSED_501);
+            String line = assertRefusedWith501(connect, Expected.refusalWithoutStreams(VERSION));
+            Results.record(VERSION, "monitor.without-streams", "refused", "HTTP 501; " + line);
         }
     }
 
-    private static void monitorWithOwnStreams(LocalConnect connect, String dlq) throws IOException {
+    private void monitorWithOwnStreams(LocalConnect connect, String dlq) throws IOException {
         if (Expected.monitorWithOwnStreams(VERSION) == Outcome.WORKS) {
             JsonNode answer = awaitMonitorCount(connect, dlq, 3);
             assertThat(answer.path("by_error_class").toString()).contains("RecordTooLargeException\":3");
             assertThat(errorLines(connect)).as("ERROR lines of the plugin in the worker log").isEmpty();
             Results.record(VERSION, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3");
         } else {
-            String line = assertRefusedOnce(connect);
-            assertThat(get(connect, "/dead-letters").statusCode()).isEqualTo(404);
-            Results.record(VERSION, "monitor.own-streams", "refused", line);
+            String line = assertRefusedWith501(connect, Expected.refusalWithOwnStreams(VERSION));
+            Results.record(VERSION, "monitor.own-streams", "refused", "HTTP 501; " + line);
         }
+    }
+
+    /**
+     * A clean refusal: the worker started, the plugin logged one ERROR line saying {@code reason}, and
+     * {@code /dead-letters} and its sub-paths answer 501 with the same words; returns the ERROR line.
+     */
+    private String assertRefusedWith501(LocalConnect connect, List<String> reason) throws IOException {
+        String line = assertRefusedOnce(connect);
+        assertThat(line).contains(reason);
+        for (String path : List.of("/dead-letters", "/dead-letters/" + prefix + "-dlq/records")) {
+            HttpResponse<String> answer = get(connect, path);
+            assertThat(answer.statusCode()).as("GET " + path + " answered " + answer.body()).isEqualTo(501);
+            assertThat(JSON.readTree(answer.body()).path("message").asText()).as("GET " + path)
+                    .contains(reason).contains("rest.extension.classes");
+        }
+        return line;
     }
 
     /** 200 records, 4 of them poison for the target topic (2 too large, 2 too old): copied, or dead-lettered. */
