@@ -14,7 +14,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -211,24 +210,7 @@ final class SinkTaskHandler implements AutoCloseable {
     }
 
     private static void closeInParallel(List<PartitionWriter> writers) {
-        if (writers.isEmpty()) {
-            return;
-        }
-        List<Thread> closing = new ArrayList<>();
-        for (PartitionWriter writer : writers) {
-            Thread thread = new Thread(() -> writer.close(CLOSE_TIMEOUT), "quarantine-sink-close-" + writer.source());
-            thread.setDaemon(true);
-            thread.start();
-            closing.add(thread);
-        }
-        long deadline = System.nanoTime() + CLOSE_TIMEOUT.toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
-        try {
-            for (Thread thread : closing) {
-                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ParallelClose.WRITERS.closeAll(writers, CLOSE_TIMEOUT);
     }
 
     private static ThreadFactory daemonThreads() {
