@@ -1,5 +1,6 @@
 package dev.quarantine.compat.connect;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -13,6 +14,9 @@ import java.util.List;
  *              |                | (needs Connect 4.0, jakarta.ws.rs)     | (needs Connect 4.0, jakarta.ws.rs)
  * 4.0 to 4.4   | works          | works                                  | refused, /dead-letters answers 501
  *              |                |                                        | (add the worker's own kafka-streams)
+ * 4.x with a   | works          | refused, /dead-letters answers 501     | (as 4.0 to 4.4)
+ * newer        |                | (use the worker's own kafka-streams)   |
+ * kafka-streams|                |                                        |
  * </pre>
  *
  * (The sink's metrics go through {@code SinkTaskContext.pluginMetrics()} from Connect 4.1 on, and are its own, under
@@ -25,8 +29,9 @@ final class Expected {
     private Expected() {
     }
 
-    static Outcome monitorWithOwnStreams(String workerVersion) {
-        return jakarta(workerVersion) ? Outcome.WORKS : Outcome.REFUSED_501;
+    /** The monitor on a worker whose classpath has kafka-streams {@code streamsVersion} (its own, usually). */
+    static Outcome monitorWithOwnStreams(String workerVersion, String streamsVersion) {
+        return jakarta(workerVersion) && !newer(streamsVersion, workerVersion) ? Outcome.WORKS : Outcome.REFUSED_501;
     }
 
     static Outcome monitorWithoutStreams(String workerVersion) {
@@ -40,15 +45,27 @@ final class Expected {
                 : refusalOfConnect3(workerVersion);
     }
 
-    /** What a refusal of the monitor on a worker with its own kafka-streams says. */
-    static List<String> refusalWithOwnStreams(String workerVersion) {
-        return refusalOfConnect3(workerVersion);
+    /** What a refusal of the monitor on a worker with kafka-streams {@code streamsVersion} says. */
+    static List<String> refusalWithOwnStreams(String workerVersion, String streamsVersion) {
+        return jakarta(workerVersion)
+                ? List.of("needs the worker's own version of kafka-streams", "this worker runs kafka-clients "
+                        + workerVersion + " with kafka-streams " + streamsVersion, "Put kafka-streams-"
+                        + workerVersion + ".jar in the worker's classpath instead")
+                : refusalOfConnect3(workerVersion);
     }
 
     private static List<String> refusalOfConnect3(String workerVersion) {
         return List.of("needs Kafka Connect 4.0 or later (jakarta.ws.rs)",
                 "this worker runs Kafka " + workerVersion + " (javax.ws.rs)",
                 "Upgrade the worker to Kafka Connect 4.0 or later");
+    }
+
+    private static boolean newer(String version, String than) {
+        return Arrays.compare(numbers(version), numbers(than)) > 0;
+    }
+
+    private static int[] numbers(String version) {
+        return Arrays.stream(version.split("\\.")).mapToInt(Integer::parseInt).toArray();
     }
 
     /** Connect 4.0 moved its REST API from javax.ws.rs to jakarta.ws.rs. */
