@@ -166,8 +166,9 @@ final class SinkTaskHandler implements AutoCloseable {
     }
 
     /**
-     * What a partition's write ended in, handled on the task's thread: null, or the error the task throws. A fenced
-     * or broken writer is closed and its partition goes into {@code lost}, to be re-established.
+     * What a partition's write ended in, handled on the task's thread: null, or the error the task throws (anything
+     * the write threw, an Error included, named by the partition when it does not say). A fenced or broken writer is
+     * closed and its partition goes into {@code lost}, to be re-established.
      */
     private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write,
                                      Map<TopicPartition, Optional<ConnectException>> lost) {
@@ -185,7 +186,8 @@ final class SinkTaskHandler implements AutoCloseable {
             if (e instanceof RuntimeException runtime) {
                 return runtime;
             }
-            throw wrapped;
+            // an Error (a linkage error from a converter or a client built for another Kafka): the task fails
+            return new ConnectException("Writing " + partition + " failed: " + e, e);
         }
     }
 
