@@ -58,6 +58,7 @@ class ConnectWorkerCompatibilityIT {
         try (LocalConnect connect = worker(kafka, "compat.worker.classpath", dlq).start()) {
             monitorWithOwnStreams(connect, dlq);
             sinkFlow(kafka, connect);
+            replayFlow(kafka, connect);
             if (Expected.monitorWithOwnStreams(VERSION, STREAMS) == Outcome.WORKS) {
                 monitorFollowsANewDeadLetterTopic(connect, 4);
             }
@@ -116,6 +117,26 @@ class ConnectWorkerCompatibilityIT {
     }
 
     /** 200 records, 4 of them poison for the target topic (2 too large, 2 too old): copied, or dead-lettered. */
+    /** The replay connector puts the sink's 4 dead letters into a named topic, each once. */
+    private void replayFlow(LocalKafka kafka, LocalConnect connect) {
+        String destination = prefix + "-replayed";
+        kafka.createTopic(destination, 1, Map.of());
+        connect.createConnector(prefix + "-replay", Map.of(
+                "connector.class", "dev.quarantine.connect.replay.DeadLetterReplayConnector",
+                "bootstrap.servers", kafka.bootstrapServers(),
+                "dlq.topic.name", prefix + "-sink-dlq",
+                "replay.destination", destination));
+        LocalConnect.await(Duration.ofSeconds(120), () -> TopicReader.readCommitted(kafka, destination,
+                Duration.ofSeconds(30)).size() >= 4, () -> "4 replayed records in " + destination + "; status "
+                + connect.status(prefix + "-replay"));
+        List<ConsumerRecord<byte[], byte[]>> replayed = TopicReader.readCommitted(kafka, destination,
+                Duration.ofSeconds(30));
+
+        assertThat(replayed.stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)).distinct().count())
+                .as("the 4 dead letters, each once").isEqualTo(4).isEqualTo(replayed.size());
+        Results.record(RUN, "replay", "works", "the sink's 4 dead letters replayed exactly once");
+    }
+
     private void sinkFlow(LocalKafka kafka, LocalConnect connect) {
         String source = createSinkTopics(kafka);
         String target = "copy." + source;
