@@ -13,7 +13,8 @@ import java.util.Optional;
  * <tr><td>original</td><td>{@code __quarantine.target.topic} present</td><td>that topic and
  *     {@code __quarantine.target.partition} (or the partitioner's choice)</td><td>the dead letter's</td></tr>
  * <tr><td>original</td><td>no target (Kafka Connect's own dead-letter queue)</td><td>input topic
- *     ({@code __connect.errors.topic} / {@code __streams.errors.topic}) and partition</td><td>the dead letter's</td></tr>
+ *     ({@code __connect.errors.topic} / {@code __streams.errors.topic}) and partition</td>
+ *     <td>the dead letter's</td></tr>
  * <tr><td>source</td><td>any</td><td>input topic and partition</td><td>Streams' raw input key and value
  *     ({@code __quarantine.source.raw.*}) when present, else the dead letter's</td></tr>
  * <tr><td>a topic</td><td>any</td><td>that topic, the partitioner's choice</td><td>the dead letter's</td></tr>

@@ -14,12 +14,17 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import dev.quarantine.txn.TxnSendConfig;
 
 /** What the replay's clients share: settings filtering, end offsets and creating the topics it writes to. */
 final class ReplayClients {
@@ -81,5 +86,36 @@ final class ReplayClients {
             throw new TimeoutException("Could not " + what + " within "
                     + timeout.toMillis() + " ms", e);
         }
+    }
+
+    /** The read_committed, group-less consumer that reads the dead-letter topic. */
+    static Map<String, Object> consumerConfigs(Map<String, Object> clients, ReplayConfig config) {
+        Map<String, Object> configs = new HashMap<>(known(clients, ConsumerConfig.configNames()));
+        configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        configs.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        configs.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchSize());
+        configs.put(ConsumerConfig.CLIENT_ID_CONFIG,
+                ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId() + "-reader");
+        configs.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        return configs;
+    }
+
+    /**
+     * The transactional producer of a replay: transactional.id {@code quarantine-replay-<replay.id>}; the producer
+     * settings and {@code txn.send.*} among the client settings.
+     */
+    static Map<String, Object> producerConfigs(Map<String, Object> clients, ReplayConfig config) {
+        Map<String, Object> configs = new HashMap<>(known(clients, ProducerConfig.configNames()));
+        clients.forEach((key, value) -> {
+            if (key.startsWith(TxnSendConfig.PREFIX)) {
+                configs.put(key, value);
+            }
+        });
+        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId());
+        configs.put(ProducerConfig.CLIENT_ID_CONFIG, ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId());
+        configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        configs.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return configs;
     }
 }

@@ -2,15 +2,12 @@ package dev.quarantine.replay;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -20,7 +17,6 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.ConfigException;
 
-import dev.quarantine.txn.TopicNames;
 
 /**
  * Settings of a replay: one flat map drives {@code bin/quarantine replay} and the replay connector. Every key this
@@ -119,29 +115,47 @@ public final class ReplayConfig extends AbstractConfig {
             + " a killed replay left open ends after that producer's transaction.timeout.ms (60 s by default) or when"
             + " the replay restarts. Also the timeout of the replay's other start-up calls.";
 
-    private static final Pattern REPLAY_ID = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
-
+    /** @throws ConfigException naming the setting, for a bad value or a rule across settings that is broken */
     public ReplayConfig(Map<String, ?> originals) {
+        this(originals, true);
+    }
+
+    private ReplayConfig(Map<String, ?> originals, boolean checkAcrossFields) {
         super(configDef(), originals, false);
-        checkAcrossFields();
+        if (checkAcrossFields) {
+            problemsAcrossFields().entrySet().stream().findFirst().ifPresent(problem -> {
+                throw new ConfigException(problem.getKey(), originals().get(problem.getKey()), problem.getValue());
+            });
+        }
+    }
+
+    /**
+     * The broken rules that involve more than one setting (or the DLQ's name, as {@code replay.filter.offsets} does),
+     * each by the setting to report it on, as {@code Connector.validate()} wants them; empty when there are none.
+     * The constructor throws the first of them.
+     *
+     * @throws ConfigException for a setting whose own value is invalid ({@link ConfigDef#validate} reports those)
+     */
+    public static Map<String, String> problemsAcrossFields(Map<String, ?> settings) {
+        return new ReplayConfig(settings, false).problemsAcrossFields();
     }
 
     /** The definition of every replay setting, with documentation. */
     public static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         int order = 0;
-        def.define(BOOTSTRAP_SERVERS_CONFIG, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, nonEmptyList(),
+        def.define(BOOTSTRAP_SERVERS_CONFIG, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.nonEmptyList(),
                         Importance.HIGH, BOOTSTRAP_SERVERS_DOC, GROUP_REPLAY, ++order, Width.LONG, "Bootstrap servers")
-                .define(DLQ_TOPIC_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, topic(false), Importance.HIGH,
-                        DLQ_TOPIC_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Dead-letter topic")
-                .define(REPLAY_ID_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, replayIdValidator(), Importance.HIGH,
-                        REPLAY_ID_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Replay id")
-                .define(DESTINATION_CONFIG, Type.STRING, DESTINATION_DEFAULT, destinationValidator(), Importance.HIGH,
-                        DESTINATION_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Destination")
+                .define(DLQ_TOPIC_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.topic(false),
+                        Importance.HIGH, DLQ_TOPIC_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Dead-letter topic")
+                .define(REPLAY_ID_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.replayId(),
+                        Importance.HIGH, REPLAY_ID_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Replay id")
+                .define(DESTINATION_CONFIG, Type.STRING, DESTINATION_DEFAULT, ConfigValidators.destination(),
+                        Importance.HIGH, DESTINATION_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Destination")
                 .define(BATCH_SIZE_CONFIG, Type.INT, BATCH_SIZE_DEFAULT, ConfigDef.Range.between(1, 100_000),
                         Importance.LOW, BATCH_SIZE_DOC, GROUP_REPLAY, ++order, Width.SHORT, "Batch size")
-                .define(PROGRESS_TOPIC_CONFIG, Type.STRING, PROGRESS_TOPIC_DEFAULT, topic(false), Importance.LOW,
-                        PROGRESS_TOPIC_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Progress topic")
+                .define(PROGRESS_TOPIC_CONFIG, Type.STRING, PROGRESS_TOPIC_DEFAULT, ConfigValidators.topic(false),
+                        Importance.LOW, PROGRESS_TOPIC_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Progress topic")
                 .define(PROGRESS_READ_TIMEOUT_MS_CONFIG, Type.LONG, PROGRESS_READ_TIMEOUT_MS_DEFAULT,
                         ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, GROUP_REPLAY,
                         ++order, Width.SHORT, "Progress read timeout (ms)");
@@ -150,8 +164,8 @@ public final class ReplayConfig extends AbstractConfig {
         return def
                 .define(MAX_ATTEMPTS_CONFIG, Type.INT, MAX_ATTEMPTS_DEFAULT, ConfigDef.Range.atLeast(1),
                         Importance.MEDIUM, MAX_ATTEMPTS_DOC, GROUP_GUARD, ++order, Width.SHORT, "Max attempts")
-                .define(PARKING_TOPIC_CONFIG, Type.STRING, "", topic(true), Importance.MEDIUM, PARKING_TOPIC_DOC,
-                        GROUP_GUARD, ++order, Width.MEDIUM, "Parking topic");
+                .define(PARKING_TOPIC_CONFIG, Type.STRING, "", ConfigValidators.topic(true), Importance.MEDIUM,
+                        PARKING_TOPIC_DOC, GROUP_GUARD, ++order, Width.MEDIUM, "Parking topic");
     }
 
     private static void defineFilters(ConfigDef def) {
@@ -162,11 +176,11 @@ public final class ReplayConfig extends AbstractConfig {
                         GROUP_FILTERS, ++order, Width.LONG, "Original topics")
                 .define(FILTER_APPS_OR_CONNECTORS_CONFIG, Type.LIST, "", Importance.MEDIUM,
                         FILTER_APPS_OR_CONNECTORS_DOC, GROUP_FILTERS, ++order, Width.LONG, "Apps or connectors")
-                .define(FILTER_TIME_FROM_CONFIG, Type.STRING, "", instant(), Importance.MEDIUM, FILTER_TIME_FROM_DOC,
-                        GROUP_FILTERS, ++order, Width.MEDIUM, "From time")
-                .define(FILTER_TIME_TO_CONFIG, Type.STRING, "", instant(), Importance.MEDIUM, FILTER_TIME_TO_DOC,
-                        GROUP_FILTERS, ++order, Width.MEDIUM, "To time")
-                .define(FILTER_OFFSET_RANGES_CONFIG, Type.LIST, "", ranges(), Importance.MEDIUM,
+                .define(FILTER_TIME_FROM_CONFIG, Type.STRING, "", ConfigValidators.instant(), Importance.MEDIUM,
+                        FILTER_TIME_FROM_DOC, GROUP_FILTERS, ++order, Width.MEDIUM, "From time")
+                .define(FILTER_TIME_TO_CONFIG, Type.STRING, "", ConfigValidators.instant(), Importance.MEDIUM,
+                        FILTER_TIME_TO_DOC, GROUP_FILTERS, ++order, Width.MEDIUM, "To time")
+                .define(FILTER_OFFSET_RANGES_CONFIG, Type.LIST, "", ConfigValidators.ranges(), Importance.MEDIUM,
                         FILTER_OFFSET_RANGES_DOC, GROUP_FILTERS, ++order, Width.LONG, "Offset ranges")
                 .define(FILTER_OFFSETS_CONFIG, Type.LIST, "", Importance.MEDIUM, FILTER_OFFSETS_DOC, GROUP_FILTERS,
                         ++order, Width.LONG, "Offsets")
@@ -214,7 +228,8 @@ public final class ReplayConfig extends AbstractConfig {
     /** The filters, parsed. */
     ReplayFilter filter() {
         return new ReplayFilter(Set.copyOf(getList(FILTER_ERROR_CLASSES_CONFIG)),
-                Set.copyOf(getList(FILTER_ORIGINAL_TOPICS_CONFIG)), Set.copyOf(getList(FILTER_APPS_OR_CONNECTORS_CONFIG)),
+                Set.copyOf(getList(FILTER_ORIGINAL_TOPICS_CONFIG)),
+                Set.copyOf(getList(FILTER_APPS_OR_CONNECTORS_CONFIG)),
                 time(FILTER_TIME_FROM_CONFIG), time(FILTER_TIME_TO_CONFIG),
                 getList(FILTER_OFFSET_RANGES_CONFIG).stream().map(Positions::range).toList(), offsets());
     }
@@ -229,13 +244,7 @@ public final class ReplayConfig extends AbstractConfig {
 
     private Set<Positions.Position> offsets() {
         Set<Positions.Position> positions = new HashSet<>();
-        for (String text : getList(FILTER_OFFSETS_CONFIG)) {
-            try {
-                positions.add(Positions.position(text, dlqTopic()));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(FILTER_OFFSETS_CONFIG, text, e.getMessage());
-            }
-        }
+        getList(FILTER_OFFSETS_CONFIG).forEach(text -> positions.add(Positions.position(text, dlqTopic())));
         return positions;
     }
 
@@ -244,93 +253,26 @@ public final class ReplayConfig extends AbstractConfig {
         return text.isEmpty() ? Optional.empty() : Optional.of(Instant.parse(text));
     }
 
-    private void checkAcrossFields() {
-        offsets();
+    private Map<String, String> problemsAcrossFields() {
+        Map<String, String> problems = new LinkedHashMap<>();
+        for (String text : getList(FILTER_OFFSETS_CONFIG)) {
+            try {
+                Positions.position(text, dlqTopic());
+            } catch (IllegalArgumentException e) {
+                problems.put(FILTER_OFFSETS_CONFIG, e.getMessage());
+            }
+        }
         if (parkingTopic().equals(dlqTopic())) {
-            throw new ConfigException(PARKING_TOPIC_CONFIG, parkingTopic(), "must differ from " + DLQ_TOPIC_CONFIG);
+            problems.put(PARKING_TOPIC_CONFIG, "must differ from " + DLQ_TOPIC_CONFIG);
         }
         if (destination().topic().filter(dlqTopic()::equals).isPresent()) {
-            throw new ConfigException(DESTINATION_CONFIG, dlqTopic(), "must not be the dead-letter topic itself");
+            problems.put(DESTINATION_CONFIG, "must not be the dead-letter topic itself (" + DLQ_TOPIC_CONFIG + ")");
         }
         Optional<Instant> from = time(FILTER_TIME_FROM_CONFIG);
         Optional<Instant> to = time(FILTER_TIME_TO_CONFIG);
         if (from.isPresent() && to.isPresent() && !from.get().isBefore(to.get())) {
-            throw new ConfigException(FILTER_TIME_TO_CONFIG, getString(FILTER_TIME_TO_CONFIG), "must be after "
-                    + FILTER_TIME_FROM_CONFIG + " (" + from.get() + ")");
+            problems.put(FILTER_TIME_TO_CONFIG, "must be after " + FILTER_TIME_FROM_CONFIG + " (" + from.get() + ")");
         }
-    }
-
-    private static ConfigDef.Validator topic(boolean emptyAllowed) {
-        return validator("a topic name (" + TopicNames.RULE + ")" + (emptyAllowed ? " or empty" : ""), value -> {
-            String text = value == null ? "" : value.toString().trim();
-            return (emptyAllowed && text.isEmpty()) || TopicNames.isLegal(text) ? null : "not a legal topic name ("
-                    + TopicNames.RULE + ")";
-        });
-    }
-
-    private static ConfigDef.Validator nonEmptyList() {
-        return validator("a non-empty list of host:port", value ->
-                value instanceof List<?> list && !list.isEmpty() ? null : "must name at least one host:port");
-    }
-
-    private static ConfigDef.Validator replayIdValidator() {
-        return validator("1 to 200 of a-z, A-Z, 0-9, '.', '_' and '-'", value ->
-                value != null && REPLAY_ID.matcher(value.toString()).matches() ? null
-                        : "must be 1 to 200 of a-z, A-Z, 0-9, '.', '_' and '-'");
-    }
-
-    private static ConfigDef.Validator destinationValidator() {
-        return validator(Destination.ORIGINAL + ", " + Destination.SOURCE + " or a topic name", value -> {
-            try {
-                Destination.parse(DESTINATION_CONFIG, value == null ? "" : value.toString());
-                return null;
-            } catch (ConfigException e) {
-                return "must be " + Destination.ORIGINAL + ", " + Destination.SOURCE + " or a topic name ("
-                        + TopicNames.RULE + ")";
-            }
-        });
-    }
-
-    private static ConfigDef.Validator instant() {
-        return validator("an ISO-8601 instant such as 2026-12-01T03:00:00Z, or empty", value -> {
-            String text = value == null ? "" : value.toString().trim();
-            try {
-                if (!text.isEmpty()) {
-                    Instant.parse(text);
-                }
-                return null;
-            } catch (DateTimeParseException e) {
-                return "not an ISO-8601 instant such as 2026-12-01T03:00:00Z";
-            }
-        });
-    }
-
-    private static ConfigDef.Validator ranges() {
-        return validator("a list of " + Positions.RANGE_FORMAT, value -> {
-            try {
-                ((List<?>) value).forEach(range -> Positions.range(range.toString()));
-                return null;
-            } catch (IllegalArgumentException e) {
-                return e.getMessage();
-            }
-        });
-    }
-
-    /** A validator whose {@code toString()} (the docs' "Valid Values") is {@code legal}. */
-    private static ConfigDef.Validator validator(String legal, Function<Object, String> problem) {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                String message = problem.apply(value);
-                if (message != null) {
-                    throw new ConfigException(name, value, message);
-                }
-            }
-
-            @Override
-            public String toString() {
-                return legal;
-            }
-        };
+        return problems;
     }
 }

@@ -26,14 +26,4 @@ public record ReplayCounts(long replayed, long deadLetteredAgain, long parked, l
                     skippedTruncated, skippedUnroutable + 1);
         };
     }
-
-    /** Every dead letter counted. */
-    public long total() {
-        return replayed + deadLetteredAgain + parked + skippedByFilter + skippedTruncated + skippedUnroutable;
-    }
-
-    /** Selected dead letters that went somewhere: replayed, dead-lettered again or parked. */
-    public long wentSomewhere() {
-        return replayed + deadLetteredAgain + parked;
-    }
 }

@@ -12,16 +12,13 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import dev.quarantine.txn.TxnSendProducer;
 
@@ -67,10 +64,11 @@ public final class ReplayEngine implements AutoCloseable {
                 config.forceTruncated());
         Map<String, Object> clients = config.clientConfigs();
         this.admin = Admin.create(ReplayClients.known(clients, AdminClientConfig.configNames()));
-        this.consumer = new KafkaConsumer<>(consumerConfigs(clients), new ByteArrayDeserializer(),
+        this.consumer = new KafkaConsumer<>(ReplayClients.consumerConfigs(clients, config), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
         this.writer = mode == Mode.DRY_RUN ? Optional.empty()
-                : Optional.of(new ReplayWriter(new TxnSendProducer<>(producerConfigs(clients)), config));
+                : Optional.of(new ReplayWriter(
+                        new TxnSendProducer<>(ReplayClients.producerConfigs(clients, config)), config));
     }
 
     /**
@@ -264,25 +262,5 @@ public final class ReplayEngine implements AutoCloseable {
 
     private TopicPartition tp(int partition) {
         return new TopicPartition(config.dlqTopic(), partition);
-    }
-
-    private Map<String, Object> consumerConfigs(Map<String, Object> clients) {
-        Map<String, Object> configs = new HashMap<>(ReplayClients.known(clients, ConsumerConfig.configNames()));
-        configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        configs.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        configs.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchSize());
-        configs.put(ConsumerConfig.CLIENT_ID_CONFIG, TRANSACTIONAL_ID_PREFIX + config.replayId() + "-reader");
-        configs.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        return configs;
-    }
-
-    private Map<String, Object> producerConfigs(Map<String, Object> clients) {
-        Map<String, Object> configs = new HashMap<>(ReplayClients.known(clients, ProducerConfig.configNames()));
-        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, TRANSACTIONAL_ID_PREFIX + config.replayId());
-        configs.put(ProducerConfig.CLIENT_ID_CONFIG, TRANSACTIONAL_ID_PREFIX + config.replayId());
-        configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        configs.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        return configs;
     }
 }

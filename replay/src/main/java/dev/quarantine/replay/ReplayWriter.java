@@ -1,6 +1,7 @@
 package dev.quarantine.replay;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +36,8 @@ final class ReplayWriter implements AutoCloseable {
             super(message, cause);
         }
     }
+
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final TxnSendProducer<byte[], byte[]> producer;
     private final String progressTopic;
@@ -192,6 +195,6 @@ final class ReplayWriter implements AutoCloseable {
 
     @Override
     public void close() {
-        producer.close();
+        producer.close(CLOSE_TIMEOUT);
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
 
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
@@ -31,7 +32,7 @@ public final class CliFixtures {
                     prefix + "-input"), header(DeadLetterHeaders.CONNECT_PARTITION, "1"),
                     header(DeadLetterHeaders.CONNECT_OFFSET, String.valueOf(i)),
                     header(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "file-sink"),
-                    header(DeadLetterHeaders.CONNECT_EXCEPTION, "org.apache.kafka.common.errors.RecordTooLargeException"));
+                    header(DeadLetterHeaders.CONNECT_EXCEPTION, RecordTooLargeException.class.getName()));
         }
         return dlq;
     }

@@ -161,6 +161,15 @@ final class DeadLetterFixtures {
 
     /** Sets {@code max.message.bytes} of {@code topics}: the fix of a RecordTooLargeException. */
     static void raiseMaxMessageBytes(LocalKafka kafka, int bytes, String... topics) throws Exception {
+        setMaxMessageBytes(kafka, bytes, topics);
+    }
+
+    /** Sets {@code max.message.bytes} of {@code topics} lower: the cause of a RecordTooLargeException. */
+    static void lowerMaxMessageBytes(LocalKafka kafka, int bytes, String... topics) throws Exception {
+        setMaxMessageBytes(kafka, bytes, topics);
+    }
+
+    private static void setMaxMessageBytes(LocalKafka kafka, int bytes, String... topics) throws Exception {
         try (Admin admin = kafka.admin()) {
             Map<ConfigResource, Collection<AlterConfigOp>> changes = new HashMap<>();
             for (String topic : topics) {

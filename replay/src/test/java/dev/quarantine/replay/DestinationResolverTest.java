@@ -19,8 +19,9 @@ class DestinationResolverTest {
 
     @Test
     void originalIsTheTargetTopicAndPartitionWhenTheDeadLetterNamesThem() {
-        Target target = ORIGINAL.resolve(letter(DeadLetterHeaders.CONNECT_TOPIC, "in", DeadLetterHeaders.CONNECT_PARTITION,
-                "4", DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.TARGET_PARTITION, "2")).orElseThrow();
+        Target target = ORIGINAL.resolve(letter(DeadLetterHeaders.CONNECT_TOPIC, "in",
+                DeadLetterHeaders.CONNECT_PARTITION, "4", DeadLetterHeaders.TARGET_TOPIC, "out",
+                DeadLetterHeaders.TARGET_PARTITION, "2")).orElseThrow();
 
         assertThat(target.topic()).isEqualTo("out");
         assertThat(target.partition()).isEqualTo(2);

@@ -67,6 +67,17 @@ class ReplayConfigTest {
                 .hasMessageContaining(ReplayConfig.FILTER_TIME_TO_CONFIG);
     }
 
+    @Test
+    void reportsRulesAcrossSettingsOnTheSettingToChangeForConnectorValidation() {
+        Map<String, Object> settings = settings();
+        settings.put(ReplayConfig.PARKING_TOPIC_CONFIG, "orders.dlq");
+        settings.put(ReplayConfig.FILTER_OFFSETS_CONFIG, "0@1,elsewhere-0@2");
+
+        assertThat(ReplayConfig.problemsAcrossFields(settings)).containsOnlyKeys(ReplayConfig.PARKING_TOPIC_CONFIG,
+                ReplayConfig.FILTER_OFFSETS_CONFIG);
+        assertThat(ReplayConfig.problemsAcrossFields(settings()).isEmpty()).isTrue();
+    }
+
     private static void assertRejected(String key, String value) {
         Map<String, Object> settings = settings();
         settings.put(key, value);

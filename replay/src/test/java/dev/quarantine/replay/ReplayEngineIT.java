@@ -5,6 +5,7 @@ import static dev.quarantine.replay.DeadLetterFixtures.committed;
 import static dev.quarantine.replay.DeadLetterFixtures.header;
 import static dev.quarantine.replay.DeadLetterFixtures.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import java.util.stream.Collectors;
 
@@ -24,9 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.txn.SendErrors;
 
 /** The engine against a real broker, on dead letters of our Streams handler and of our sink's format. */
 @ExtendWith(LocalKafkaExtension.class)
@@ -47,7 +51,10 @@ class ReplayEngineIT {
         DeadLetterFixtures.connectLetters(kafka, dlq, "mixed-c-input", "mixed-c-output", "mixed-c", 600,
                 i -> i % 3 == 2 ? new InvalidTimestampException("too old") : new RecordTooLargeException("too large"),
                 "mixed-copy");
-        assertThat(committed(kafka, dlq)).as("dead letters: 400 from Streams, 600 in the sink's format").hasSize(1000);
+        List<ConsumerRecord<byte[], byte[]>> letters = committed(kafka, dlq);
+        assertThat(letters).as("dead letters: 400 from Streams, 600 in the sink's format").hasSize(1000);
+        assertThat(letters.stream().filter(r -> "mixed-app".equals(header(r, DeadLetterHeaders.APPLICATION_ID))))
+                .as("Streams dead letters name their application").hasSize(400);
         DeadLetterFixtures.raiseMaxMessageBytes(kafka, 100_000, streams.output, "mixed-c-output");
 
         ReplayProgress done = runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "mixed-fix",
@@ -101,6 +108,70 @@ class ReplayEngineIT {
         });
         assertThat(committed(kafka, dlq)).as("nothing more dead-lettered").hasSize(20);
         assertThat(committed(kafka, "loop-output")).isEmpty();
+    }
+
+    @Test
+    void recordTheBrokerRejectsThoughTheChecksPassedIsDeadLetteredWhenItsBatchIsReadAgain(LocalKafka kafka)
+            throws Exception {
+        String dlq = "late-dlq";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic("late-output", 1, Map.of("max.message.bytes", "100000"));
+        DeadLetterFixtures.connectLetters(kafka, dlq, "late-input", "late-output", "late", 3,
+                i -> new RecordTooLargeException("too large"), "late-copy");
+        Map<String, Object> settings = new HashMap<>(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(), ReplayConfig.REPLAY_ID_CONFIG, "late-1", ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
+                ReplayConfig.BATCH_SIZE_CONFIG, "1", "txn.send.topic.metadata.max.age.ms", "3600000"));
+
+        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
+                ReplayListener.NONE)) {
+            engine.start();
+            ReplayProgress first = stepUntil(engine, p -> p.counts().replayed() == 1);
+            // the topic's limit drops after the producer cached it: the next records pass the up-front check
+            DeadLetterFixtures.lowerMaxMessageBytes(kafka, 2_000, "late-output");
+            ReplayProgress rejected = engine.step();
+            assertThat(rejected).as("the rejected batch committed nothing").isEqualTo(first);
+            ReplayProgress done = stepUntil(engine, ReplayProgress::finished);
+            assertThat(done.counts()).isEqualTo(new ReplayCounts(1, 2, 0, 0, 0, 0));
+        }
+        assertThat(committed(kafka, "late-output")).hasSize(1);
+        assertThat(committed(kafka, dlq).subList(3, 5)).allSatisfy(r -> {
+            assertThat(header(r, DeadLetterHeaders.REPLAY_COUNT)).isEqualTo("1");
+            assertThat(header(r, DeadLetterHeaders.CONNECT_EXCEPTION)).endsWith("RecordTooLargeException");
+        });
+    }
+
+    @Test
+    void secondInstanceOfAReplayFencesTheFirstAndResumesFromItsCommittedProgress(LocalKafka kafka) {
+        String dlq = "twin-dlq";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic("twin-output", 1, Map.of());
+        DeadLetterFixtures.connectLetters(kafka, dlq, "twin-input", "twin-output", "twin", 10,
+                i -> new RecordTooLargeException("too large"), "twin-copy");
+        ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ReplayConfig.REPLAY_ID_CONFIG, "twin-1", ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
+                ReplayConfig.BATCH_SIZE_CONFIG, "2"));
+
+        try (ReplayEngine first = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE);
+             ReplayEngine second = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+            first.start();
+            ReplayProgress committed = stepUntil(first, p -> p.counts().replayed() > 0);
+
+            assertThat(second.start()).as("resumed from the first's committed progress").isEqualTo(committed);
+            assertThatThrownBy(first::step).as("the first is fenced")
+                    .satisfies(e -> assertThat(SendErrors.isFencing(e)).isTrue());
+            assertThat(stepUntil(second, ReplayProgress::finished).counts())
+                    .isEqualTo(new ReplayCounts(10, 0, 0, 0, 0, 0));
+        }
+        Map<String, Long> perKey = committed(kafka, "twin-output").stream()
+                .collect(Collectors.groupingBy(r -> text(r.key()), Collectors.counting()));
+        assertThat(perKey).hasSize(10).allSatisfy((key, n) -> assertThat(n).isOne());
+    }
+
+    private static ReplayProgress stepUntil(ReplayEngine engine, Predicate<ReplayProgress> done) {
+        return Await.value("the replay to reach the expected progress", Duration.ofSeconds(120), () -> {
+            ReplayProgress progress = engine.step();
+            return done.test(progress) ? progress : null;
+        });
     }
 
     static ReplayProgress runToEnd(LocalKafka kafka, Map<String, String> settings) {

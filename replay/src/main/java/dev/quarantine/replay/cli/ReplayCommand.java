@@ -12,6 +12,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.RetriableException;
 
@@ -130,7 +131,21 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (ConfigException e) {
             err.println("Invalid arguments: " + e.getMessage());
             return FAILED;
+        } catch (KafkaException e) {
+            err.println("Replay " + config.replayId() + " stopped: " + describe(e) + (dryRun ? ""
+                    : ". What was committed stays; run again with --replay-id " + config.replayId() + " to resume"));
+            return FAILED;
         }
+    }
+
+    /** The exception and its causes, class and message each: no record content is in them. */
+    private static String describe(Throwable error) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable e = error; e != null; e = e.getCause()) {
+            text.append(text.length() == 0 ? "" : ", caused by ").append(e.getClass().getSimpleName()).append(": ")
+                    .append(e.getMessage());
+        }
+        return text.toString();
     }
 
     private static ReplayProgress run(ReplayEngine engine, ReplayPrinter printer) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -56,6 +57,14 @@ final class ConnectQuickstart {
     }
 
     Outcome run() {
+        return run(url -> { });
+    }
+
+    /**
+     * The demo; {@code whileWorkerRuns} gets the dashboard's URL before the worker stops (bin/quickstart waits there
+     * for Enter when run from a terminal).
+     */
+    Outcome run(Consumer<String> whileWorkerRuns) {
         out.printf("== Kafka Connect: %d orders copied by TransactionalKafkaSinkConnector, 1%% poison ==%n", ORDERS);
         kafka.createTopic(SOURCE, 3, Map.of());
         kafka.createTopic(TARGET, 3, Map.of("max.message.bytes", "10000",
@@ -73,6 +82,9 @@ final class ConnectQuickstart {
             out.printf("  %s: %d dead letters%n", DEAD_LETTERS, outcome.deadLettered());
             deadLettersByError().forEach((error, count) -> out.printf("    %3d x %s%n", count, error));
             printMonitor(connect, outcome.deadLettered());
+            String dashboard = connect.restUrl() + "/dead-letters/ui";
+            out.println("  dashboard (the monitor's page, in a browser): " + dashboard);
+            whileWorkerRuns.accept(dashboard);
             out.println();
             return outcome;
         }

@@ -1,5 +1,6 @@
 package dev.quarantine.quickstart;
 
+import java.io.Console;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +56,15 @@ public final class Quickstart {
             System.out.println("Kafka is up on " + kafka.bootstrapServers() + "\n");
             new Quickstart(kafka, System.out).run(TxnSendOption.IGNORE_SEND_ERRORS);
             new Quickstart(kafka, System.out).run(TxnSendOption.NONE);
-            new ConnectQuickstart(kafka, PLUGIN_PATH, WORKER_CLASSPATH, System.out).run();
+            new ConnectQuickstart(kafka, PLUGIN_PATH, WORKER_CLASSPATH, System.out).run(Quickstart::holdIfInteractive);
+        }
+    }
+
+    /** From a terminal, keeps Kafka and the worker up until Enter, so that the dashboard can be looked at. */
+    private static void holdIfInteractive(String dashboard) {
+        Console console = System.console();
+        if (console != null) {
+            console.readLine("%n  Open %s in a browser; press Enter to stop the worker and Kafka.%n", dashboard);
         }
     }
 

@@ -39,6 +39,10 @@ import dev.quarantine.sandbox.TopicReader;
 class ConnectWorkerCompatibilityIT {
 
     static final String VERSION = System.getProperty("compat.connect.version");
+    /** The kafka-streams in the worker's classpath: its own version, or a newer one beside its own kafka-clients. */
+    static final String STREAMS = System.getProperty("compat.streams.version", VERSION);
+    /** Where the results go: the worker's version, and the kafka-streams version when it is not the worker's own. */
+    static final String RUN = STREAMS.equals(VERSION) ? VERSION : VERSION + "-streams-" + STREAMS;
     private static final String EXTENSION = "dev.quarantine.connect.rest.DeadLetterRestExtension";
     private static final String SINK = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
     private static final String REFUSAL_LINE = "Dead-letter monitor disabled: DeadLetterRestExtension";
@@ -54,7 +58,8 @@ class ConnectWorkerCompatibilityIT {
         try (LocalConnect connect = worker(kafka, "compat.worker.classpath", dlq).start()) {
             monitorWithOwnStreams(connect, dlq);
             sinkFlow(kafka, connect);
-            if (Expected.monitorWithOwnStreams(VERSION) == Outcome.WORKS) {
+            replayFlow(kafka, connect);
+            if (Expected.monitorWithOwnStreams(VERSION, STREAMS) == Outcome.WORKS) {
                 monitorFollowsANewDeadLetterTopic(connect, 4);
             }
         }
@@ -68,7 +73,7 @@ class ConnectWorkerCompatibilityIT {
         awaitMonitorCount(connect, prefix + "-sink-dlq", deadLetters);
 
         assertThat(errorLines(connect)).as("ERROR lines of the plugin in the worker log").isEmpty();
-        Results.record(VERSION, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3; after"
+        Results.record(RUN, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3; after"
                 + " the monitored set changed (the sink's DLQ discovered), the new aggregation counted its "
                 + deadLetters);
     }
@@ -77,37 +82,61 @@ class ConnectWorkerCompatibilityIT {
     void monitorRefusesCleanlyOnAWorkerWithoutKafkaStreams(LocalKafka kafka) throws Exception {
         try (LocalConnect connect = worker(kafka, "compat.worker.classpath.without.streams", prefix + "-dlq")
                 .start()) {
-            String line = assertRefusedOnce(connect);
-            HttpResponse<String> summary = get(connect, "/dead-letters");
-            HttpResponse<String> records = get(connect, "/dead-letters/" + prefix + "-dlq/records");
-            if (Expected.monitorWithoutStreams(VERSION) == Outcome.REFUSED_501) {
-                assertThat(line).contains("needs kafka-streams in the worker's classpath");
-                assertThat(summary.statusCode()).isEqualTo(501);
-                assertThat(records.statusCode()).isEqualTo(501);
-                assertThat(JSON.readTree(summary.body()).path("message").asText())
-                        .contains("needs kafka-streams in the worker's classpath", "Add kafka-streams-" + VERSION);
-            } else {
-                assertThat(line).contains("needs Kafka Connect 4.0 or later");
-                assertThat(summary.statusCode()).isEqualTo(404);
-            }
-            Results.record(VERSION, "monitor.without-streams", "refused", "HTTP " + summary.statusCode() + "; " + line);
+            assertThat(Expected.monitorWithoutStreams(VERSION)).isEqualTo(Outcome.REFUSED_501);
+            String line = assertRefusedWith501(connect, Expected.refusalWithoutStreams(VERSION));
+            Results.record(RUN, "monitor.without-streams", "refused", "HTTP 501; " + line);
         }
     }
 
-    private static void monitorWithOwnStreams(LocalConnect connect, String dlq) throws IOException {
-        if (Expected.monitorWithOwnStreams(VERSION) == Outcome.WORKS) {
+    private void monitorWithOwnStreams(LocalConnect connect, String dlq) throws IOException {
+        if (Expected.monitorWithOwnStreams(VERSION, STREAMS) == Outcome.WORKS) {
             JsonNode answer = awaitMonitorCount(connect, dlq, 3);
             assertThat(answer.path("by_error_class").toString()).contains("RecordTooLargeException\":3");
             assertThat(errorLines(connect)).as("ERROR lines of the plugin in the worker log").isEmpty();
-            Results.record(VERSION, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3");
+            Results.record(RUN, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3");
         } else {
-            String line = assertRefusedOnce(connect);
-            assertThat(get(connect, "/dead-letters").statusCode()).isEqualTo(404);
-            Results.record(VERSION, "monitor.own-streams", "refused", line);
+            String line = assertRefusedWith501(connect, Expected.refusalWithOwnStreams(VERSION, STREAMS));
+            Results.record(RUN, "monitor.own-streams", "refused", "HTTP 501; " + line);
         }
     }
 
+    /**
+     * A clean refusal: the worker started, the plugin logged one ERROR line saying {@code reason}, and
+     * {@code /dead-letters} and its sub-paths answer 501 with the same words; returns the ERROR line.
+     */
+    private String assertRefusedWith501(LocalConnect connect, List<String> reason) throws IOException {
+        String line = assertRefusedOnce(connect);
+        assertThat(line).contains(reason);
+        for (String path : List.of("/dead-letters", "/dead-letters/" + prefix + "-dlq/records")) {
+            HttpResponse<String> answer = get(connect, path);
+            assertThat(answer.statusCode()).as("GET " + path + " answered " + answer.body()).isEqualTo(501);
+            assertThat(JSON.readTree(answer.body()).path("message").asText()).as("GET " + path)
+                    .contains(reason).contains("rest.extension.classes");
+        }
+        return line;
+    }
+
     /** 200 records, 4 of them poison for the target topic (2 too large, 2 too old): copied, or dead-lettered. */
+    /** The replay connector puts the sink's 4 dead letters into a named topic, each once. */
+    private void replayFlow(LocalKafka kafka, LocalConnect connect) {
+        String destination = prefix + "-replayed";
+        kafka.createTopic(destination, 1, Map.of());
+        connect.createConnector(prefix + "-replay", Map.of(
+                "connector.class", "dev.quarantine.connect.replay.DeadLetterReplayConnector",
+                "bootstrap.servers", kafka.bootstrapServers(),
+                "dlq.topic.name", prefix + "-sink-dlq",
+                "replay.destination", destination));
+        LocalConnect.await(Duration.ofSeconds(120), () -> TopicReader.readCommitted(kafka, destination,
+                Duration.ofSeconds(30)).size() >= 4, () -> "4 replayed records in " + destination + "; status "
+                + connect.status(prefix + "-replay"));
+        List<ConsumerRecord<byte[], byte[]>> replayed = TopicReader.readCommitted(kafka, destination,
+                Duration.ofSeconds(30));
+
+        assertThat(replayed.stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)).distinct().count())
+                .as("the 4 dead letters, each once").isEqualTo(4).isEqualTo(replayed.size());
+        Results.record(RUN, "replay", "works", "the sink's 4 dead letters replayed exactly once");
+    }
+
     private void sinkFlow(LocalKafka kafka, LocalConnect connect) {
         String source = createSinkTopics(kafka);
         String target = "copy." + source;
@@ -123,7 +152,7 @@ class ConnectWorkerCompatibilityIT {
         assertThat(errorClasses(landed[1])).isEqualTo(Map.of(
                 "org.apache.kafka.common.errors.RecordTooLargeException", 2L,
                 "org.apache.kafka.common.errors.InvalidTimestampException", 2L));
-        Results.record(VERSION, "sink", "works", (RECORDS - 4) + " copied exactly once, 4 poison records"
+        Results.record(RUN, "sink", "works", (RECORDS - 4) + " copied exactly once, 4 poison records"
                 + " dead-lettered in the same transactions");
     }
 

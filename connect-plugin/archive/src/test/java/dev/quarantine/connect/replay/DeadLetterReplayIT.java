@@ -39,6 +39,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.quarantine.connect.rest.BasicAuthOnKafka44;
 import dev.quarantine.connect.rest.DeadLetterRestExtension;
+import dev.quarantine.connect.rest.MonitorConfig;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
@@ -62,6 +63,9 @@ class DeadLetterReplayIT {
     private static final String SOURCE = PREFIX + "-in";
     private static final String TARGET = "copy." + SOURCE;
     private static final String DLQ = PREFIX + "-dlq";
+    private static final String JSON_INPUT = PREFIX + "-json";
+    private static final String CONNECT_DLQ = PREFIX + "-connect-dlq";
+    private static final int JSON_RECORDS = 50;
     private static final int RECORDS = 2_000;
     private static final int SMALL_LIMIT = 2_048;
     private static final String AUTH = LocalConnect.basicAuth("operator", "s3cret");
@@ -91,6 +95,11 @@ class DeadLetterReplayIT {
         worker.pauseConnector(PREFIX + "-copy");
         assertThat(keys(TopicReader.readCommitted(kafka, TARGET, Duration.ofSeconds(10))))
                 .hasSize(RECORDS - poison().size());
+        connectsOwnDeadLetterQueue();
+        for (String dlq : List.of(DLQ, CONNECT_DLQ)) {
+            LocalConnect.await(LANDED, () -> send("GET", "/dead-letters/" + dlq, null, AUTH).statusCode() == 200,
+                    () -> "the monitor found " + dlq + " in the connector configs");
+        }
         kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TARGET),
                 List.of(new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1048588"),
                         AlterConfigOp.OpType.SET)))).all().get();
@@ -126,6 +135,21 @@ class DeadLetterReplayIT {
                 assertThat(record.value()).hasSize(4_000);
             }
         }
+    }
+
+    @Test
+    void replayOfKafkaConnectsOwnDeadLetterQueueGoesBackToTheSinksInputTopic() throws Exception {
+        String id = start(CONNECT_DLQ, "{}");
+
+        JsonNode done = awaitState(CONNECT_DLQ, id, "DONE");
+
+        assertThat(done.path("counts").path("replayed").asLong()).isEqualTo(badJson().size());
+        List<ConsumerRecord<byte[], byte[]>> input = TopicReader.readCommitted(kafka, JSON_INPUT, Duration.ofSeconds(30));
+        List<ConsumerRecord<byte[], byte[]>> replayed = input.subList(JSON_RECORDS, input.size());
+        assertThat(keys(replayed)).as("the bad records, each once, after the original %d", JSON_RECORDS)
+                .containsExactlyInAnyOrderElementsOf(badJson());
+        assertThat(replayed).allSatisfy(record -> assertThat(headerNames(record)).contains("id")
+                .noneMatch(h -> h.startsWith("__connect.errors.")));
     }
 
     @Test
@@ -184,15 +208,23 @@ class DeadLetterReplayIT {
     }
 
     private static String start(String body) throws Exception {
-        HttpResponse<String> started = post("/dead-letters/" + DLQ + "/replays", body, AUTH);
+        return start(DLQ, body);
+    }
+
+    private static String start(String dlq, String body) throws Exception {
+        HttpResponse<String> started = post("/dead-letters/" + dlq + "/replays", body, AUTH);
         assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
         return JSON.readTree(started.body()).path("id").asText();
     }
 
     private static JsonNode awaitState(String id, String state) throws Exception {
+        return awaitState(DLQ, id, state);
+    }
+
+    private static JsonNode awaitState(String dlq, String id, String state) throws Exception {
         JsonNode[] last = new JsonNode[1];
         LocalConnect.await(LANDED, () -> {
-            HttpResponse<String> answer = get(id);
+            HttpResponse<String> answer = send("GET", "/dead-letters/" + dlq + "/replays/" + id, null, AUTH);
             if (answer.statusCode() != 200) {
                 return false;
             }
@@ -236,6 +268,49 @@ class DeadLetterReplayIT {
     /** Every fifth record is 4,000 bytes: over the target's lowered limit. */
     private static Set<String> poison() {
         return IntStream.range(0, RECORDS).filter(i -> i % 5 == 0).mapToObj(i -> "key-" + i)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /**
+     * Kafka Connect's own dead-letter queue: a sink whose JsonConverter cannot read every fifth record, with
+     * {@code errors.tolerance=all}; paused once they are all there, so the replayed records stay in its input.
+     */
+    private static void connectsOwnDeadLetterQueue() {
+        kafka.createTopic(JSON_INPUT, 1, Map.of());
+        kafka.createTopic(CONNECT_DLQ, 1, Map.of());
+        kafka.createTopic(PREFIX + "-json-quiet-dlq", 1, Map.of());
+        kafka.createTopic("copy." + JSON_INPUT, 1, Map.of());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < JSON_RECORDS; i++) {
+                String value = badJson().contains("json-" + i) ? "{not json" : "{\"n\":" + i + "}";
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(JSON_INPUT, null,
+                        ("json-" + i).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
+                record.headers().add("id", String.valueOf(i).getBytes(StandardCharsets.UTF_8));
+                producer.send(record);
+            }
+        }
+        String connector = PREFIX + "-json-copy";
+        Map<String, String> config = new java.util.HashMap<>(Map.of(
+                "connector.class", TransactionalKafkaSinkConnector.class.getName(),
+                "tasks.max", "1", "topics", JSON_INPUT,
+                "value.converter", "org.apache.kafka.connect.json.JsonConverter",
+                "value.converter.schemas.enable", "false",
+                "target.value.converter", "org.apache.kafka.connect.json.JsonConverter",
+                "target.value.converter.schemas.enable", "false",
+                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", PREFIX + "-json-quiet-dlq"));
+        config.putAll(Map.of("errors.tolerance", "all", "errors.deadletterqueue.topic.name", CONNECT_DLQ,
+                "errors.deadletterqueue.context.headers.enable", "true",
+                "errors.deadletterqueue.topic.replication.factor", "1"));
+        worker.createConnector(connector, config);
+        LocalConnect.await(LANDED, () -> TopicReader.readCommitted(kafka, CONNECT_DLQ, Duration.ofSeconds(10)).size()
+                == badJson().size(), () -> badJson().size() + " dead letters in " + CONNECT_DLQ);
+        worker.pauseConnector(connector);
+    }
+
+    private static Set<String> badJson() {
+        return IntStream.range(0, JSON_RECORDS).filter(i -> i % 5 == 2).mapToObj(i -> "json-" + i)
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
@@ -284,7 +359,8 @@ class DeadLetterReplayIT {
                         "offset.storage.topic", PREFIX + "-offsets",
                         "status.storage.topic", PREFIX + "-status",
                         "rest.extension.classes", DeadLetterRestExtension.class.getName() + ","
-                                + BasicAuthOnKafka44.class.getName()))
+                                + BasicAuthOnKafka44.class.getName(),
+                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000"))
                 .withJvmOptions("-Djava.security.auth.login.config=" + jaas)
                 .withBasicAuth("operator", "s3cret");
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -65,8 +66,9 @@ class DeadLetterMonitorIT {
     private static final String QUIET_DLQ = PREFIX + "-quiet-dlq";
     private static final String HOSTILE_DLQ = PREFIX + "-hostile-dlq";
     private static final String LATER_DLQ = PREFIX + "-later-dlq";
+    private static final String SCRIPTED_DLQ = PREFIX + "-scripted-dlq";
     private static final List<String> DLQS = List.of(SINK_DLQ, CONNECT_DLQ, MANUAL_DLQ, QUIET_DLQ, HOSTILE_DLQ,
-            LATER_DLQ);
+            LATER_DLQ, SCRIPTED_DLQ);
     private static final List<String> PAYLOADS = List.of("poison-value", "not json", "secret-payload");
     private static final int SINK_POISON = 6;
     private static final int BAD_JSON = 4;
@@ -92,7 +94,7 @@ class DeadLetterMonitorIT {
         second = worker(basicAuth, jaas).start();
         createTopicsAndConnectors();
         awaitTotals(first, Map.of(SINK_DLQ, (long) SINK_POISON, CONNECT_DLQ, (long) BAD_JSON, MANUAL_DLQ, 5L,
-                QUIET_DLQ, 0L, HOSTILE_DLQ, (long) HOSTILE, LATER_DLQ, 0L));
+                QUIET_DLQ, 0L, HOSTILE_DLQ, (long) HOSTILE, LATER_DLQ, 0L, SCRIPTED_DLQ, 3L));
         // a task that moves re-delivers records since its last commit, and Kafka Connect's own dead-letter queue
         // (not transactional) then holds duplicates: paused connectors keep every topic still
         for (String connector : List.of(PREFIX + "-copy", PREFIX + "-json-copy")) {
@@ -222,6 +224,107 @@ class DeadLetterMonitorIT {
         assertThat(wrong.status()).isEqualTo(401);
         assertThat(anonymous.text()).doesNotContain(SINK_DLQ);
         assertThat(ok(first, "/dead-letters").path("topics").findValuesAsText("topic")).contains(SINK_DLQ);
+    }
+
+    @Test
+    void dashboardIsBehindTheWorkersAuthenticationAndChallengesABrowserToSignIn() {
+        Answer anonymous = http.get(first.restUrl(), "/dead-letters/ui", (String) null);
+        Answer signedIn = http.get(first.restUrl(), "/dead-letters/ui", AUTH);
+        Answer script = http.get(first.restUrl(), "/dead-letters/ui/dashboard.js", AUTH);
+
+        assertThat(anonymous.status()).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValue(BrowserLoginChallenge.CHALLENGE);
+        assertThat(anonymous.text()).doesNotContain("dashboard.js");
+        assertThat(List.of(signedIn, script)).allSatisfy(answer -> {
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.headers().firstValue("Content-Security-Policy"))
+                    .hasValue(DashboardResource.CONTENT_SECURITY_POLICY);
+            assertThat(answer.text()).doesNotContain(PEER_SECRET, "s3cret");
+        });
+        assertThat(signedIn.text()).contains("src=\"ui/dashboard.js\"");
+    }
+
+    @Test
+    void dashboardShowsWhatTheJsonEndpointsAnswerAndOpensATopicFromTheKeyboard() throws Exception {
+        awaitTotals(first, expectedTotals());
+        try (DashboardPage page = DashboardPage.open(first.restUrl(), "operator", "s3cret")) {
+            LocalConnect.await(SETTLED, () -> page.overview().equals(DashboardFigures.overview(ok(first,
+                    "/dead-letters"))), () -> "the overview showing the JSON's figures; shows " + page.overview()
+                    + ", JSON " + DashboardFigures.overview(ok(first, "/dead-letters")));
+            assertThat(page.grandTotal()).isEqualTo(ok(first, "/dead-letters").path("total").asText());
+            assertThat(page.overview()).containsKeys(SINK_DLQ, CONNECT_DLQ, SCRIPTED_DLQ);
+            page.screenshot("overview-1280");
+
+            for (String topic : List.of(SINK_DLQ, CONNECT_DLQ)) {
+                page.openTopicWithKeyboard(topic);
+                JsonNode detail = ok(first, "/dead-letters/" + topic);
+                JsonNode records = ok(first, "/dead-letters/" + topic + "/records?limit=20");
+                assertThat(page.text("t-total")).isEqualTo(detail.path("total").asText());
+                assertThat(page.bars("t-errors")).isEqualTo(DashboardFigures.counts(detail.path("by_error_class")));
+                assertThat(page.bars("t-origins")).isEqualTo(DashboardFigures.counts(detail.path("by_original_topic")));
+                assertThat(page.bars("t-connectors"))
+                        .isEqualTo(DashboardFigures.counts(detail.path("by_connector_or_application")));
+                assertThat(page.records()).isEqualTo(DashboardFigures.records(records));
+                assertThat(page.minutesChartBars()).isEqualTo(16);
+                assertThat(page.displayed("replay-form")).as("the replay form, this worker serving replays").isTrue();
+                assertThat(page.displayed("replay-off")).isFalse();
+                page.screenshot("topic-" + (topic.equals(SINK_DLQ) ? "sink" : "connect") + "-1280");
+                page.backToOverview();
+            }
+
+            page.resize(390, 844);
+            page.awaitRefresh();
+            assertThat(page.overflowsSideways()).as("the overview wider than a phone").isFalse();
+            page.screenshot("overview-phone");
+            page.openTopicWithKeyboard(SINK_DLQ);
+            assertThat(page.overflowsSideways()).as("a topic's view wider than a phone").isFalse();
+            page.screenshot("topic-sink-phone");
+            assertThat(page.consoleErrors()).isEmpty();
+        }
+    }
+
+    @Test
+    void dashboardStartsAFilteredReplayAndShowsItComplete() throws Exception {
+        String destination = PREFIX + "-replayed-from-ui";
+        kafka.createTopic(destination, 1, Map.of());
+        try (DashboardPage page = DashboardPage.open(first.restUrl(), "operator", "s3cret")) {
+            page.openTopicWithKeyboard(SINK_DLQ);
+
+            page.startReplay("org.apache.kafka.common.errors.RecordTooLargeException", destination);
+
+            page.await(() -> "DONE".equals(page.text("replay-state")),
+                    () -> "the replay DONE (state '" + page.text("replay-state") + "')");
+            assertThat(page.text("r-replayed")).isEqualTo(String.valueOf(SINK_POISON));
+            assertThat(page.text("r-filtered")).isEqualTo("0");
+            page.screenshot("replay-done");
+            assertThat(page.consoleErrors()).isEmpty();
+        }
+        assertThat(TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(30))).hasSize(SINK_POISON);
+    }
+
+    @Test
+    void dashboardShowsScriptsAndMarkupFromDeadLettersAsTextAndRunsNone() throws Exception {
+        awaitTotals(first, expectedTotals());
+        try (DashboardPage page = DashboardPage.open(second.restUrl(), "operator", "s3cret")) {
+            page.openTopicWithKeyboard(SCRIPTED_DLQ);
+
+            assertThat(page.bars("t-errors")).containsExactlyEntriesOf(Map.of(DeadLetterTestData.SCRIPT, "3"));
+            assertThat(page.bars("t-origins")).containsExactlyEntriesOf(Map.of(DeadLetterTestData.IMAGE, "3"));
+            assertThat(page.bars("t-connectors")).containsExactlyEntriesOf(Map.of(DeadLetterTestData.IMAGE, "3"));
+            assertThat(page.records().values()).hasSize(3).allSatisfy(row -> {
+                assertThat(row.get(0)).matches(Pattern.quote(DeadLetterTestData.IMAGE + "-0@") + "[567]");
+                assertThat(row.get(1)).isEqualTo(DeadLetterTestData.SCRIPT);
+                assertThat(row.get(2)).startsWith(DeadLetterTestData.IMAGE);
+            });
+            page.script("window.__sameDocument = true");
+            page.awaitRefresh();
+            assertThat(page.script("return window.__sameDocument")).as("refreshed without reloading").isEqualTo(true);
+            assertThat(page.script("return window.__pwned === undefined")).isEqualTo(true);
+            assertThat(page.title()).isEqualTo("Dead letters: " + SCRIPTED_DLQ);
+            assertThat(page.count("img")).isZero();
+            assertThat(page.count("script")).isEqualTo(1);
+            assertThat(page.consoleErrors()).isEmpty();
+        }
     }
 
     @Test
@@ -378,7 +481,9 @@ class DeadLetterMonitorIT {
         kafka.createTopic(QUIET_DLQ, 1, Map.of());
         kafka.createTopic(HOSTILE_DLQ, 2, Map.of());
         kafka.createTopic(LATER_DLQ, 1, Map.of());
+        kafka.createTopic(SCRIPTED_DLQ, 1, Map.of());
         DeadLetterTestData.produceHostile(kafka, HOSTILE_DLQ);
+        DeadLetterTestData.produceScripted(kafka, SCRIPTED_DLQ);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < 60; i++) {
@@ -470,7 +575,7 @@ class DeadLetterMonitorIT {
                 "status.storage.topic", PREFIX + "-status",
                 "rest.extension.classes", DeadLetterRestExtension.class.getName() + ","
                         + BasicAuthOnKafka44.class.getName(),
-                MonitorConfig.TOPICS_CONFIG, String.join(",", MANUAL_DLQ, HOSTILE_DLQ, LATER_DLQ),
+                MonitorConfig.TOPICS_CONFIG, String.join(",", MANUAL_DLQ, HOSTILE_DLQ, LATER_DLQ, SCRIPTED_DLQ),
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
                 MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1",
                 MonitorConfig.PEER_SECRET_CONFIG, PEER_SECRET,

@@ -36,6 +36,7 @@ class DeadLetterMonitorWithoutSecretIT {
             "target/connect-worker-classpath.txt"));
     private static final String PREFIX = "nosecret-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String DLQ = PREFIX + "-dlq";
+    private static final String SCRIPTED_DLQ = PREFIX + "-scripted-dlq";
     private static final int PARTITIONS = 3;
     private static final int PER_PARTITION = 4;
 
@@ -52,6 +53,8 @@ class DeadLetterMonitorWithoutSecretIT {
                         .get();
             }
         }
+        kafka.createTopic(SCRIPTED_DLQ, 1, Map.of());
+        DeadLetterTestData.produceScripted(kafka, SCRIPTED_DLQ);
         List<Path> classpath = LocalConnect.readClasspath(CLASSPATH);
         for (int i = 0; i < 2; i++) {
             workers.add(LocalConnect.create(kafka, PLUGIN_PATH, classpath, Map.of(
@@ -60,7 +63,8 @@ class DeadLetterMonitorWithoutSecretIT {
                     "offset.storage.topic", PREFIX + "-offsets",
                     "status.storage.topic", PREFIX + "-status",
                     "rest.extension.classes", DeadLetterRestExtension.class.getName(),
-                    MonitorConfig.TOPICS_CONFIG, DLQ)).start());
+                    MonitorConfig.TOPICS_CONFIG, DLQ + "," + SCRIPTED_DLQ,
+                    MonitorConfig.EXPOSE_PAYLOAD_CONFIG, "true")).start());
         }
     }
 
@@ -85,6 +89,37 @@ class DeadLetterMonitorWithoutSecretIT {
             assertThat(answer.path("complete").asBoolean()).isFalse();
             assertThat(answer.path("incomplete_because").asText()).contains(MonitorConfig.PEER_SECRET_CONFIG);
             assertThat(answer.path("total").asLong()).isEqualTo((long) (PARTITIONS - missing) * PER_PARTITION);
+        }
+    }
+
+    @Test
+    void dashboardSaysItsFiguresArePartialAndShowsHostileErrorMessagesAndValuesAsText() throws Exception {
+        LocalConnect[] holder = new LocalConnect[1];
+        LocalConnect.await(Duration.ofSeconds(120), () -> {
+            for (LocalConnect worker : workers) {
+                Answer answer = http.get(worker.restUrl(), "/dead-letters/" + SCRIPTED_DLQ, (String) null);
+                // incomplete: both workers are in the group, and this one holds the topic's only partition
+                if (answer.status() == 200 && !answer.body().path("complete").asBoolean()
+                        && answer.body().path("total").asLong() == 3) {
+                    holder[0] = worker;
+                }
+            }
+            return holder[0] != null;
+        }, () -> "a worker sharing the work and holding the 3 records of " + SCRIPTED_DLQ);
+
+        try (DashboardPage page = DashboardPage.open(holder[0].restUrl(), null, null)) {
+            page.await(() -> page.text("notice").startsWith("Partial figures"), () -> "the sign of partial figures");
+            assertThat(page.text("notice")).contains(MonitorConfig.PEER_SECRET_CONFIG, "missing partitions");
+            page.openTopicWithKeyboard(SCRIPTED_DLQ);
+            page.await(() -> page.recordDetails().size() == 9, () -> "the error message, key and value of 3 records");
+
+            assertThat(page.recordDetails()).containsOnly("Error: " + DeadLetterTestData.SCRIPT
+                    + DeadLetterTestData.IMAGE, "Key: k", "Value: " + DeadLetterTestData.IMAGE);
+            assertThat(page.displayed("t-payload-note")).isFalse();
+            assertThat(page.script("return window.__pwned === undefined")).isEqualTo(true);
+            assertThat(page.title()).isEqualTo("Dead letters: " + SCRIPTED_DLQ);
+            assertThat(page.count("img")).isZero();
+            assertThat(page.consoleErrors()).isEmpty();
         }
     }
 

@@ -65,6 +65,30 @@ final class DeadLetterTestData {
         }
     }
 
+    /** An error class that would run a script if it were parsed as HTML. */
+    static final String SCRIPT = "<script>window.__pwned = 'script'; document.title = 'pwned'</script>";
+    /** An attribute breakout with an image whose error handler would run. */
+    static final String IMAGE = "\"><img src=x onerror=\"window.__pwned = 'img'; document.title = 'pwned'\">";
+
+    /**
+     * Three records with Kafka Connect's headers whose error class is {@link #SCRIPT} and whose original topic,
+     * connector, stage, error message and value are {@link #IMAGE} (or both), from original partition 0, offsets 5 to
+     * 7.
+     */
+    static void produceScripted(LocalKafka kafka, String topic) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < 3; i++) {
+                producer.send(new ProducerRecord<>(topic, null, null, bytes("k"), bytes(IMAGE), headers(
+                        DeadLetterHeaders.CONNECT_EXCEPTION, SCRIPT, DeadLetterHeaders.CONNECT_TOPIC, IMAGE,
+                        DeadLetterHeaders.CONNECT_PARTITION, "0", DeadLetterHeaders.CONNECT_OFFSET, String.valueOf(5 + i),
+                        DeadLetterHeaders.CONNECT_CONNECTOR_NAME, IMAGE, DeadLetterHeaders.CONNECT_TASK_ID, "0",
+                        DeadLetterHeaders.CONNECT_STAGE, SCRIPT, DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE,
+                        SCRIPT + IMAGE))).get();
+            }
+        }
+    }
+
     static RecordHeaders headers(String... namesAndValues) {
         RecordHeaders headers = new RecordHeaders();
         for (int i = 0; i < namesAndValues.length; i += 2) {

@@ -114,11 +114,8 @@ final class Answers {
 
     /** 501 with {@code reason}: the monitor cannot run on this worker (not logged: said once at start). */
     static Response unsupported(String reason) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("error_code", 501);
-        body.put("message", "the dead-letter monitor " + reason);
-        body.put("category", "UNSUPPORTED");
-        return Response.status(501).type(MediaType.APPLICATION_JSON_TYPE).entity(toJson(body)).build();
+        return Response.status(501).type(MediaType.APPLICATION_JSON_TYPE).entity(RefusalEndpoint.body(reason))
+                .build();
     }
 
     private static MonitorException unexpected(Throwable e) {

@@ -20,7 +20,7 @@ import dev.quarantine.txn.PluginVersion;
  * <p>An embedded Kafka Streams application, on the worker's own kafka-streams, aggregates the dead-letter topics; the
  * workers of a Connect cluster share it and ask each other for their shares. On a worker that cannot run it
  * ({@link MonitorRequirements}: Connect 3.x, no kafka-streams) the worker still starts: one ERROR line says what is
- * missing and how to fix it, and {@code /dead-letters} answers 501 with the same words where it can be registered.
+ * missing and how to fix it, and {@code /dead-letters} answers 501 with the same words ({@link RefusalEndpoint}).
  * This class only wires: configuration, the requirements, the monitor.
  */
 public final class DeadLetterRestExtension implements ConnectRestExtension {
@@ -29,6 +29,7 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
 
     private Map<String, ?> workerConfigs;
     private MonitorConfig config;
+    private MonitorRequirements.Worker worker;
     private Optional<MonitorRequirements.Refusal> refusal = Optional.empty();
     private RunningMonitor running;
 
@@ -36,8 +37,8 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
     public void configure(Map<String, ?> workerConfigs) {
         this.workerConfigs = workerConfigs;
         config = new MonitorConfig(workerConfigs);
-        refusal = MonitorRequirements.refusal(
-                MonitorRequirements.Worker.detect(DeadLetterRestExtension.class.getClassLoader()));
+        worker = MonitorRequirements.Worker.detect(DeadLetterRestExtension.class.getClassLoader());
+        refusal = MonitorRequirements.refusal(worker);
     }
 
     @Override
@@ -46,10 +47,19 @@ public final class DeadLetterRestExtension implements ConnectRestExtension {
             running = RunningMonitor.start(config, workerConfigs, context);
             return;
         }
-        log.error("Dead-letter monitor disabled: {} {}", getClass().getSimpleName(), refusal.get().reason());
-        if (refusal.get().canAnswer()) {
-            context.configurable().register(new UnavailableResource(refusal.get().reason()));
+        refuse(context, refusal.get().reason());
+    }
+
+    /** The one ERROR line of a refusal, and {@code /dead-letters} answering 501 with its reason. */
+    private void refuse(ConnectRestExtensionContext context, String reason) {
+        try {
+            RefusalEndpoint.register(context, worker.jakartaRest(), reason);
+        } catch (IllegalStateException e) {
+            log.error("Dead-letter monitor disabled: {} {} (/dead-letters could not be registered to answer 501: {})",
+                    getClass().getSimpleName(), reason, e.getMessage(), e.getCause());
+            return;
         }
+        log.error("Dead-letter monitor disabled: {} {}", getClass().getSimpleName(), reason);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.rest;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +19,9 @@ import dev.quarantine.streams.query.StateStoreMigratedException;
  * answer to give. Starting never blocks the worker, and nothing here throws into it: while Kafka is unreachable the
  * monitor answers 503 and keeps trying. A round that fails with anything at all (a linkage error from a kafka-streams
  * that does not fit the worker included) is logged at ERROR once, with its cause, and answered 503 with what failed
- * until a round succeeds: a scheduled task that threw would never run again, and the monitor would say nothing.
+ * until a run is running: a scheduled task that threw would never run again, and the monitor would say nothing. A run
+ * whose stream thread met an Error (it stops: {@link MonitorStreams}) is such a failure too: the Error is logged and
+ * answered the same way, and the next round starts a new run.
  */
 final class Monitor implements AutoCloseable {
 
@@ -64,7 +67,7 @@ final class Monitor implements AutoCloseable {
     MonitorStreams current() {
         MonitorStreams current = run;
         String failed = failure;
-        if (current == null && failed != null && !closed) {
+        if ((current == null || !current.isRunning()) && failed != null && !closed) {
             throw MonitorException.notRunning(failed);
         }
         if (current == null || closed) {
@@ -96,21 +99,25 @@ final class Monitor implements AutoCloseable {
         }
         try {
             round();
-            recovered();
         } catch (Throwable e) {
-            failed(e);
+            failed("could not start", e);
         }
     }
 
     private void round() {
-        try {
-            topics = discovery.discover();
-        } catch (RuntimeException e) {
-            log.warn("Could not read the connector configs for dead-letter topics; monitoring {} meanwhile: {}",
-                    topics, e.toString());
-        }
+        discover();
         MonitorStreams current = run;
         if (current != null && current.topics().subscribesSame(topics) && !current.hasFailed()) {
+            if (current.isRunning()) {
+                recovered();
+            }
+            return;
+        }
+        Optional<Throwable> stoppedBy = current == null ? Optional.empty() : current.stoppedBy();
+        if (stoppedBy.isPresent()) {
+            run = null;
+            current.close();
+            failed("stopped", stoppedBy.get()); // the next round starts a new run
             return;
         }
         if (current != null) {
@@ -124,17 +131,30 @@ final class Monitor implements AutoCloseable {
         run = MonitorStreams.start(config, worker, topics, () -> this.topics);
     }
 
-    /** Logs a failure once (again only when it changes) and makes every answer say what failed. */
-    private void failed(Throwable error) {
-        failure = "the dead-letter aggregation could not start (" + error.getClass().getName() + "); the worker log"
+    private void discover() {
+        try {
+            topics = discovery.discover();
+        } catch (RuntimeException e) {
+            log.warn("Could not read the connector configs for dead-letter topics; monitoring {} meanwhile: {}",
+                    topics, e.toString());
+        }
+    }
+
+    /**
+     * Logs a failure once (again only when it changes) and makes every answer say what failed until a run is running.
+     *
+     * @param what what the aggregation did: "could not start", "stopped"
+     */
+    private void failed(String what, Throwable error) {
+        failure = "the dead-letter aggregation " + what + " (" + error.getClass().getName() + "); the worker log"
                 + " has the details; retrying every " + config.discoveryInterval().toSeconds() + " s";
         if (error.toString().equals(loggedFailure)) {
             log.debug("Dead-letter monitor: still failing: {}", error.toString());
             return;
         }
         loggedFailure = error.toString();
-        log.error("Dead-letter monitor: the aggregation could not start; /dead-letters answers 503 until it does;"
-                + " retrying every {} ms", config.discoveryInterval().toMillis(), error);
+        log.error("Dead-letter monitor: the aggregation {}; /dead-letters answers 503 until it runs; retrying every"
+                + " {} ms", what, config.discoveryInterval().toMillis(), error);
     }
 
     private void recovered() {

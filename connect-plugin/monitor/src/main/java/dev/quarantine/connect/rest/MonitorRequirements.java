@@ -13,13 +13,14 @@ import dev.quarantine.txn.KafkaVersion;
  * <pre>
  * worker's REST API       | kafka-streams in the worker           | answer
  * ------------------------+---------------------------------------+---------------------------------------------
- * javax.ws.rs (Connect 3) | any                                   | refused: needs Connect 4.0+, nothing registered
+ * javax.ws.rs (Connect 3) | any                                   | refused (501): needs Connect 4.0+
  * jakarta.ws.rs           | none                                  | refused (501): add the worker's own kafka-streams
  * jakarta.ws.rs           | older than 4.0                        | refused (501): needs kafka-streams 4.0+
  * jakarta.ws.rs           | newer than the worker's kafka-clients | refused (501): use the worker's own version
  * jakarta.ws.rs           | 4.0 or later, not newer than clients  | runs
  * </pre>
- * A version that cannot be read (no version file) is not held against the worker.
+ * A version that cannot be read (no version file) is not held against the worker. A refused worker's
+ * {@code /dead-letters} answers 501 with the reason through its own JAX-RS ({@link RefusalEndpoint}).
  *
  * <p>The plugin archive carries no kafka-streams: Connect loads {@code org.apache.kafka.*} from the worker first, so a
  * bundled copy would only ever run on a worker without one, on that worker's kafka-clients, which a kafka-streams of
@@ -47,12 +48,8 @@ final class MonitorRequirements {
         }
     }
 
-    /**
-     * Why the monitor cannot run, and how to fix it.
-     *
-     * @param canAnswer whether {@code /dead-letters} can still be registered to answer 501 with the reason
-     */
-    record Refusal(String reason, boolean canAnswer) {
+    /** Why the monitor cannot run, and how to fix it. */
+    record Refusal(String reason) {
     }
 
     private MonitorRequirements() {
@@ -61,16 +58,16 @@ final class MonitorRequirements {
     /** Why the monitor cannot run on {@code worker}; empty when it can. */
     static Optional<Refusal> refusal(Worker worker) {
         if (!worker.jakartaRest()) {
-            return refused(false, "needs Kafka Connect 4.0 or later (jakarta.ws.rs); this worker runs Kafka "
-                    + worker.kafkaVersion() + " (javax.ws.rs), so /dead-letters is not registered. Upgrade the"
-                    + " worker to Kafka Connect 4.0 or later." + REMOVE);
+            return refused("needs Kafka Connect 4.0 or later (jakarta.ws.rs); this worker runs Kafka "
+                    + worker.kafkaVersion() + " (javax.ws.rs). Upgrade the worker to Kafka Connect 4.0 or later."
+                    + REMOVE);
         }
         return streamsRefusal(worker);
     }
 
     private static Optional<Refusal> streamsRefusal(Worker worker) {
         if (worker.streamsVersion().isEmpty()) {
-            return refused(true, "needs kafka-streams in the worker's classpath, and this worker has none (the plugin"
+            return refused("needs kafka-streams in the worker's classpath, and this worker has none (the plugin"
                     + " archive does not bundle it). Add kafka-streams-" + worker.kafkaVersion() + ".jar (the"
                     + " worker's own Kafka version, as the libs/ folder of the Apache Kafka distribution has it) to"
                     + " the worker's classpath." + REMOVE);
@@ -81,12 +78,12 @@ final class MonitorRequirements {
         }
         KafkaVersion streams = parsed.get();
         if (streams.isBefore(4, 0)) {
-            return refused(true, "needs kafka-streams 4.0 or later; this worker's classpath has"
+            return refused("needs kafka-streams 4.0 or later; this worker's classpath has"
                     + " kafka-streams " + worker.streamsVersion().get() + ". Upgrade the worker to Kafka 4.0 or later."
                     + REMOVE);
         }
         if (KafkaVersion.parse(worker.kafkaVersion()).filter(streams::isAfter).isPresent()) {
-            return refused(true, "needs the worker's own version of kafka-streams; this worker runs kafka-clients "
+            return refused("needs the worker's own version of kafka-streams; this worker runs kafka-clients "
                     + worker.kafkaVersion() + " with kafka-streams " + worker.streamsVersion().get() + ", which"
                     + " needs newer clients. Put kafka-streams-" + worker.kafkaVersion() + ".jar in the worker's"
                     + " classpath instead." + REMOVE);
@@ -94,8 +91,8 @@ final class MonitorRequirements {
         return Optional.empty();
     }
 
-    private static Optional<Refusal> refused(boolean canAnswer, String reason) {
-        return Optional.of(new Refusal(reason, canAnswer));
+    private static Optional<Refusal> refused(String reason) {
+        return Optional.of(new Refusal(reason));
     }
 
     /**

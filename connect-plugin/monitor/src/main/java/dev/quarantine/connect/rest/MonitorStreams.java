@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -32,12 +34,15 @@ final class MonitorStreams implements AutoCloseable {
     private final StoreQueries queries;
     private final MonitoredTopics topics;
     private final Path stateDir;
+    private final AtomicReference<Throwable> stoppedBy;
 
-    private MonitorStreams(KafkaStreams streams, StoreQueries queries, MonitoredTopics topics, Path stateDir) {
+    private MonitorStreams(KafkaStreams streams, StoreQueries queries, MonitoredTopics topics, Path stateDir,
+                           AtomicReference<Throwable> stoppedBy) {
         this.streams = streams;
         this.queries = queries;
         this.topics = topics;
         this.stateDir = stateDir;
+        this.stoppedBy = stoppedBy;
     }
 
     /** Builds and starts (without waiting) an aggregation of {@code topics}. */
@@ -54,11 +59,17 @@ final class MonitorStreams implements AutoCloseable {
                     current),
                     properties(config, worker, applicationId, stateDir));
             // a new thread for what a thread met; but an Error (a linkage error) would meet every new thread too: the
-            // run stops, and the monitor's next round says so and starts a new one
-            streams.setUncaughtExceptionHandler(error -> error instanceof Exception
-                    ? StreamThreadExceptionResponse.REPLACE_THREAD : StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+            // run stops, keeping the Error for the monitor's next round to say (Kafka Streams logs it at ERROR)
+            AtomicReference<Throwable> stoppedBy = new AtomicReference<>();
+            streams.setUncaughtExceptionHandler(error -> {
+                if (error instanceof Exception) {
+                    return StreamThreadExceptionResponse.REPLACE_THREAD;
+                }
+                stoppedBy.compareAndSet(null, error);
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            });
             streams.start();
-            return new MonitorStreams(streams, StoreQueries.of(streams, worker.self()), topics, stateDir);
+            return new MonitorStreams(streams, StoreQueries.of(streams, worker.self()), topics, stateDir, stoppedBy);
         } catch (RuntimeException e) {
             deleteQuietly(stateDir);
             throw e;
@@ -106,6 +117,15 @@ final class MonitorStreams implements AutoCloseable {
 
     MonitoredTopics topics() {
         return topics;
+    }
+
+    /** The Error a stream thread met, which stopped this run; empty while it runs, or when it stopped otherwise. */
+    Optional<Throwable> stoppedBy() {
+        return Optional.ofNullable(stoppedBy.get());
+    }
+
+    boolean isRunning() {
+        return streams.state() == KafkaStreams.State.RUNNING;
     }
 
     /** Whether this run has stopped for good (a fatal error): it should be replaced. */

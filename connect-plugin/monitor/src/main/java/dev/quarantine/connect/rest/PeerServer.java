@@ -82,29 +82,45 @@ final class PeerServer implements AutoCloseable {
         this.endpoint = endpoint;
     }
 
+    /**
+     * One peer request, on a thread of the listener: whatever it throws (but a peer gone away) is logged at ERROR
+     * with its cause and answered 500; the HTTP server would only close the connection and log it at TRACE.
+     */
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            Endpoint current = endpoint;
-            if (!"GET".equals(exchange.getRequestMethod()) || !Peers.PARTIALS_FULL_PATH.equals(
-                    exchange.getRequestURI().getPath())) {
-                exchange.sendResponseHeaders(404, -1);
-                return;
-            }
-            if (current == null) {
-                exchange.sendResponseHeaders(503, -1);
-                return;
-            }
-            Map<String, String> params;
             try {
-                params = params(exchange.getRequestURI().getRawQuery());
-            } catch (IllegalArgumentException e) {
-                exchange.sendResponseHeaders(400, -1);
-                return;
+                respond(exchange);
+            } catch (RuntimeException | Error e) {
+                log.error("Dead-letter monitor: a request from another worker ({}) failed; answered 500",
+                        exchange.getRemoteAddress(), e);
+                if (exchange.getResponseCode() == -1) {
+                    exchange.sendResponseHeaders(500, -1);
+                }
             }
-            Answer answer = current.answer(params, exchange.getRequestHeaders().getFirst(PeerAuth.TIME_HEADER),
-                    exchange.getRequestHeaders().getFirst(PeerAuth.SIGNATURE_HEADER));
-            write(exchange, answer);
         }
+    }
+
+    private void respond(HttpExchange exchange) throws IOException {
+        Endpoint current = endpoint;
+        if (!"GET".equals(exchange.getRequestMethod()) || !Peers.PARTIALS_FULL_PATH.equals(
+                exchange.getRequestURI().getPath())) {
+            exchange.sendResponseHeaders(404, -1);
+            return;
+        }
+        if (current == null) {
+            exchange.sendResponseHeaders(503, -1);
+            return;
+        }
+        Map<String, String> params;
+        try {
+            params = params(exchange.getRequestURI().getRawQuery());
+        } catch (IllegalArgumentException e) {
+            exchange.sendResponseHeaders(400, -1);
+            return;
+        }
+        Answer answer = current.answer(params, exchange.getRequestHeaders().getFirst(PeerAuth.TIME_HEADER),
+                exchange.getRequestHeaders().getFirst(PeerAuth.SIGNATURE_HEADER));
+        write(exchange, answer);
     }
 
     private static void write(HttpExchange exchange, Answer answer) throws IOException {

@@ -46,6 +46,8 @@ final class RunningMonitor implements AutoCloseable {
         Replays replays = new Replays(new WorkerRestClient(worker.selfUrl(), REPLAY_CALL_TIMEOUT),
                 worker.clientConfigs(), REPLAY_CALL_TIMEOUT);
         context.configurable().register(new ReplayResource(monitor, reader, replays, answers));
+        context.configurable().register(new DashboardResource(true));
+        context.configurable().register(new BrowserLoginChallenge());
         monitor.start();
         return new RunningMonitor(monitor, peerServer, replays);
     }

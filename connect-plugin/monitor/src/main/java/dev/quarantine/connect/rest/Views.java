@@ -11,6 +11,8 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import dev.quarantine.txn.RecordPositions;
+
 /**
  * The JSON shapes of the answers, as maps and lists, from cluster-wide figures. Times are ISO-8601 UTC; rates are
  * records per second.
@@ -22,7 +24,7 @@ final class Views {
     private Views() {
     }
 
-    /** {@code GET /dead-letters}: every topic with its total, last record and rates. */
+    /** {@code GET /dead-letters}: every topic with its total, last record, rates and per-minute counts. */
     static Map<String, Object> summary(SortedSet<String> topics, Partial figures, long nowMs) {
         List<Object> rows = new ArrayList<>();
         SortedSet<String> all = new TreeSet<>(topics);
@@ -32,6 +34,7 @@ final class Views {
         for (String topic : all) {
             Map<String, Object> row = topicHeader(topic, figures, nowMs);
             total += (long) row.get("total");
+            row.put("per_minute", perMinute(topic, figures));
             rows.add(row);
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -75,6 +78,15 @@ final class Views {
         body.put("by_original_topic", stats.byOriginalTopic());
         body.put("by_connector_or_application", stats.byConnector());
         body.put("by_error_class", stats.byErrorClass());
+        body.put("per_minute", perMinute(topic, figures));
+        return body;
+    }
+
+    /**
+     * The one-minute windows of the last {@link LocalReader#HISTORY} that hold records, oldest first (at most 17: the
+     * reader fetches no older ones): {@code [{"start": ..., "count": ...}]}.
+     */
+    private static List<Object> perMinute(String topic, Partial figures) {
         List<Object> minutes = new ArrayList<>();
         figures.minutes().getOrDefault(topic, new TreeMap<>()).forEach((start, count) -> {
             Map<String, Object> window = new LinkedHashMap<>();
@@ -82,8 +94,7 @@ final class Views {
             window.put("count", count);
             minutes.add(window);
         });
-        body.put("per_minute", minutes);
-        return body;
+        return minutes;
     }
 
     /**
@@ -97,6 +108,7 @@ final class Views {
             row.put("topic", r.topic());
             row.put("partition", r.partition());
             row.put("offset", r.offset());
+            row.put("position", RecordPositions.of(r.topic(), r.partition(), r.offset()));
             row.put("timestamp", time(r.timestamp()));
             row.put("headers", r.headers());
             row.put("error_class", r.errorClass());
@@ -107,6 +119,9 @@ final class Views {
             original.put("topic", r.originalTopic());
             original.put("partition", r.originalPartition());
             original.put("offset", r.originalOffset());
+            original.put("position", r.originalTopic() == null || r.originalPartition() == null
+                    || r.originalOffset() == null ? null
+                    : RecordPositions.of(r.originalTopic(), r.originalPartition(), r.originalOffset()));
             row.put("original", original);
             row.put("connector_or_application", r.connector());
             row.put("task", r.task());

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.quarantine.txn.DeadLetterHeaders;
 
+@SuppressWarnings("unchecked")
 class ViewsTest {
 
     @Test
@@ -63,6 +64,45 @@ class ViewsTest {
         assertThat(((List<?>) Views.records("dlq", exposed, true, 2).get("records"))).hasSize(2);
         assertThat(shown).contains("error_message=value 'secret' is bad", "value_base64=");
         assertThat(kept).contains("error_class=E").doesNotContain("secret", "error_message", "value_base64");
+    }
+
+    @Test
+    void summaryCarriesEachTopicsPerMinuteCountsForItsSparkline() {
+        Partial figures = new Partial();
+        TopicStats stats = new TopicStats();
+        figures.addStats("dlq-a", stats);
+        figures.addMinute("dlq-a", 120_000, 4);
+        figures.addMinute("dlq-a", 180_000, 2);
+
+        Map<String, Object> row = (Map<String, Object>) ((List<?>) Views.summary(new TreeSet<>(List.of("dlq-a",
+                "dlq-b")), figures, 200_000).get("topics")).get(0);
+        Map<String, Object> quiet = (Map<String, Object>) ((List<?>) Views.summary(new TreeSet<>(List.of("dlq-a",
+                "dlq-b")), figures, 200_000).get("topics")).get(1);
+
+        assertThat(row.get("per_minute")).isEqualTo(List.of(
+                Map.of("start", "1970-01-01T00:02:00Z", "count", 4L), Map.of("start", "1970-01-01T00:03:00Z", "count", 2L)));
+        assertThat(row.get("per_minute")).isEqualTo(Views.detail("dlq-a", figures, 200_000).get("per_minute"));
+        assertThat(quiet).containsEntry("topic", "dlq-b").containsEntry("per_minute", List.of());
+    }
+
+    @Test
+    void recordsNameTheirOwnAndTheirOriginalPositionThroughTheOneFormatter() {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(DeadLetterHeaders.CONNECT_TOPIC, bytes("orders"));
+        headers.add(DeadLetterHeaders.CONNECT_PARTITION, bytes("3"));
+        headers.add(DeadLetterHeaders.CONNECT_OFFSET, bytes("1042"));
+        Partial figures = new Partial();
+        figures.records().add(DeadLetterRecord.parse("dlq", 1, 7, 1_000L, null, null, headers, null, false, 100));
+        figures.records().add(DeadLetterRecord.parse("dlq", 0, 8, 900L, null, null, new RecordHeaders(), null, false,
+                100));
+
+        List<?> rows = (List<?>) Views.records("dlq", figures, false, 2).get("records");
+        Map<String, Object> known = (Map<String, Object>) rows.get(0);
+        Map<String, Object> unknown = (Map<String, Object>) rows.get(1);
+
+        assertThat(known).containsEntry("position", "dlq-1@7");
+        assertThat((Map<String, Object>) known.get("original")).containsEntry("position", "orders-3@1042");
+        assertThat((Map<String, Object>) unknown.get("original")).containsEntry("position", null);
     }
 
     private static byte[] bytes(String text) {

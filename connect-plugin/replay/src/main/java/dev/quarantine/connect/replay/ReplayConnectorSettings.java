@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.common.config.Config;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 
 import dev.quarantine.replay.ReplayConfig;
@@ -31,34 +30,30 @@ final class ReplayConnectorSettings {
     }
 
     /**
-     * Adds the rules between settings ({@link ReplayConfig}'s own checks) to the per-setting results, on the setting
-     * named, when every setting is valid on its own.
+     * Adds the rules between settings ({@link ReplayConfig#problemsAcrossFields}) to the per-setting results, each on
+     * the setting it names, when every setting is valid on its own.
      */
     static Config validate(Config perSetting, Map<String, String> props) {
         boolean valid = perSetting.configValues().stream().allMatch(v -> v.errorMessages().isEmpty());
         if (!valid) {
             return perSetting;
         }
-        try {
-            new ReplayConfig(withReplayId(props));
+        Map<String, String> problems = new HashMap<>(ReplayConfig.problemsAcrossFields(withReplayId(props)));
+        if (problems.isEmpty()) {
             return perSetting;
-        } catch (ConfigException e) {
-            List<ConfigValue> values = new ArrayList<>(perSetting.configValues());
-            String key = settingNamed(e.getMessage(), values);
-            ConfigValue value = values.stream().filter(v -> v.name().equals(key)).findFirst().orElseGet(() -> {
-                ConfigValue added = new ConfigValue(key, props.get(key), List.of(), new ArrayList<>());
-                values.add(added);
-                return added;
-            });
-            value.addErrorMessage(e.getMessage());
-            return new Config(values);
         }
-    }
-
-    /** The setting a ConfigException names ("Invalid value X for configuration KEY: ..."), else the replay id. */
-    private static String settingNamed(String message, List<ConfigValue> values) {
-        return values.stream().map(ConfigValue::name)
-                .filter(name -> message != null && message.contains("configuration " + name + ":"))
-                .findFirst().orElse(ReplayConfig.REPLAY_ID_CONFIG);
+        List<ConfigValue> values = new ArrayList<>(perSetting.configValues());
+        for (ConfigValue value : values) {
+            String problem = problems.remove(value.name());
+            if (problem != null) {
+                value.addErrorMessage(problem);
+            }
+        }
+        problems.forEach((key, problem) -> {
+            ConfigValue value = new ConfigValue(key, props.get(key), List.of(), new ArrayList<>());
+            value.addErrorMessage(problem);
+            values.add(value);
+        });
+        return new Config(values);
     }
 }

@@ -3,8 +3,6 @@ package dev.quarantine.connect.replay;
 import java.util.function.Supplier;
 
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -13,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import dev.quarantine.replay.ReplayCounts;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.txn.SendErrors;
 
 /**
  * Drives one replay engine a step at a time and decides what each step's failure means for the task:
@@ -65,13 +64,14 @@ final class ReplayRun {
         }
         try {
             progress = step.get();
-        } catch (ProducerFencedException | InvalidProducerEpochException e) {
-            throw new ConnectException("Replay " + progress.replayId() + " was taken over by a newer instance of it"
-                    + " (a rebalance or a restarted worker); this task stops writing", e);
         } catch (RetriableException e) {
             log.warn("Replay {}: a step failed and was aborted; trying again: {}", progress.replayId(), e.toString());
             return true;
         } catch (KafkaException e) {
+            if (SendErrors.isFencing(e)) {
+                throw new ConnectException("Replay " + progress.replayId() + " was taken over by a newer instance of"
+                        + " it (a rebalance or a restarted worker); this task stops writing", e);
+            }
             throw new ConnectException("Replay " + progress.replayId() + " of " + progress.dlqTopic() + " failed; its"
                     + " committed progress is kept, restart the task to resume", e);
         }

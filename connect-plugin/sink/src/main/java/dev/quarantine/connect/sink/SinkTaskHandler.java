@@ -14,7 +14,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -182,8 +181,9 @@ final class SinkTaskHandler implements AutoCloseable {
     }
 
     /**
-     * What a partition's write ended in, handled on the task's thread: null, or the error the task throws. A fenced
-     * or broken writer is closed and its partition goes into {@code lost}, to be re-established.
+     * What a partition's write ended in, handled on the task's thread: null, or the error the task throws (anything
+     * the write threw, an Error included, named by the partition when it does not say). A fenced or broken writer is
+     * closed and its partition goes into {@code lost}, to be re-established.
      */
     private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write,
                                      Map<TopicPartition, Optional<ConnectException>> lost) {
@@ -201,7 +201,8 @@ final class SinkTaskHandler implements AutoCloseable {
             if (e instanceof RuntimeException runtime) {
                 return runtime;
             }
-            throw wrapped;
+            // an Error (a linkage error from a converter or a client built for another Kafka): the task fails
+            return new ConnectException("Writing " + partition + " failed: " + e, e);
         }
     }
 
@@ -226,24 +227,7 @@ final class SinkTaskHandler implements AutoCloseable {
     }
 
     private static void closeInParallel(List<PartitionWriter> writers) {
-        if (writers.isEmpty()) {
-            return;
-        }
-        List<Thread> closing = new ArrayList<>();
-        for (PartitionWriter writer : writers) {
-            Thread thread = new Thread(() -> writer.close(CLOSE_TIMEOUT), "quarantine-sink-close-" + writer.source());
-            thread.setDaemon(true);
-            thread.start();
-            closing.add(thread);
-        }
-        long deadline = System.nanoTime() + CLOSE_TIMEOUT.toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
-        try {
-            for (Thread thread : closing) {
-                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ParallelClose.WRITERS.closeAll(writers, CLOSE_TIMEOUT);
     }
 
     private static ThreadFactory daemonThreads() {

@@ -13,7 +13,8 @@ import org.apache.kafka.connect.storage.Converter;
 /**
  * A target value converter that injects faults, chosen by how a value (bytes, as ByteArrayConverter delivers them)
  * starts: {@code data-error} fails with DataException, {@code bad-argument} with IllegalArgumentException (both
- * every time: poison), {@code flaky} with Connect's RetriableException the first {@code flaky.failures} times that
+ * every time: poison), {@code linkage-error} with NoSuchMethodError (as a converter built for another Kafka would),
+ * {@code flaky} with Connect's RetriableException the first {@code flaky.failures} times that
  * exact value is converted (a transient fault that heals), {@code slow} sleeps {@code slow.ms} the first time that
  * exact value is converted (a put that outlives the transaction timeout). Anything else passes through unchanged.
  * Loaded by a real worker from its classpath, next to the plugin.
@@ -46,6 +47,9 @@ public class FaultyConverter implements Converter {
         }
         if (text.startsWith("bad-argument")) {
             throw new IllegalArgumentException("FaultyConverter rejects this value");
+        }
+        if (text.startsWith("linkage-error")) {
+            throw new NoSuchMethodError("FaultyConverter: a method missing from this Kafka version");
         }
         int seen = SEEN.merge(topic + "/" + text, 1, Integer::sum);
         if (text.startsWith("flaky") && seen <= flakyFailures) {

@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -222,6 +223,20 @@ class SinkTaskFaultsIT {
             assertThat(text(letter.value())).isEqualTo("data-error");
             assertThat(header(letter, DeadLetterHeaders.VALUE_ENCODING)).isEqualTo("bytes");
         });
+    }
+
+    @Test
+    void failsNamingThePartitionWhenAConverterMeetsALinkageError() {
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+                "target.value.converter", FaultyConverter.class.getName()));
+        TopicPartition other = new TopicPartition(source, 1);
+        task.open(List.of(partition, other));
+        List<SinkRecord> batch = records(source, 1, 0, 2);
+        batch.add(sinkRecord(source, 0, 0, "k0", bytes("linkage-error"), System.currentTimeMillis()));
+
+        assertThatThrownBy(() -> task.put(batch)).isInstanceOf(ConnectException.class)
+                .hasMessageContaining("Writing " + source + "-0 failed")
+                .hasCauseInstanceOf(NoSuchMethodError.class);
     }
 
     @Test

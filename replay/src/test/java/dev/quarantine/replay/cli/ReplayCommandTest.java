@@ -1,0 +1,61 @@
+package dev.quarantine.replay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+import dev.quarantine.replay.ReplayConfig;
+
+class ReplayCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void mapsTheOptionsOntoReplaySettingsOverTheCommandConfigFile() throws Exception {
+        Path file = dir.resolve("client.properties");
+        Files.writeString(file, "security.protocol=SASL_SSL\nreplay.max.attempts=7\nreplay.batch.size=9\n");
+
+        Map<String, Object> settings = parse("--bootstrap-server", "b:9092", "--dlq", "orders.dlq",
+                "--command-config", file.toString(), "--error-class", "RecordTooLargeException,SerializationException",
+                "--offsets", "0@4", "--offsets", "1@2", "--batch-size", "50", "--force-truncated",
+                "--destination", "source").settings();
+
+        assertThat(settings).containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry(ReplayConfig.MAX_ATTEMPTS_CONFIG, "7")
+                .containsEntry(ReplayConfig.BATCH_SIZE_CONFIG, "50")
+                .containsEntry(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, "b:9092")
+                .containsEntry(ReplayConfig.DLQ_TOPIC_CONFIG, "orders.dlq")
+                .containsEntry(ReplayConfig.FILTER_ERROR_CLASSES_CONFIG,
+                        "RecordTooLargeException,SerializationException")
+                .containsEntry(ReplayConfig.FILTER_OFFSETS_CONFIG, "0@4,1@2")
+                .containsEntry(ReplayConfig.FORCE_TRUNCATED_CONFIG, "true")
+                .containsEntry(ReplayConfig.DESTINATION_CONFIG, "source")
+                .doesNotContainKeys(ReplayConfig.FILTER_TIME_FROM_CONFIG, ReplayConfig.PARKING_TOPIC_CONFIG);
+        assertThat(new ReplayConfig(settings).maxAttempts()).isEqualTo(7);
+    }
+
+    @Test
+    void givesEachRunANewReplayIdUnlessOneIsNamed() throws Exception {
+        String generated = (String) parse("--bootstrap-server", "b:9092", "--dlq", "d").settings()
+                .get(ReplayConfig.REPLAY_ID_CONFIG);
+        Map<String, Object> named = parse("--bootstrap-server", "b:9092", "--dlq", "d", "--replay-id", "fix-2")
+                .settings();
+
+        assertThat(generated).startsWith("cli-");
+        assertThat(named).containsEntry(ReplayConfig.REPLAY_ID_CONFIG, "fix-2");
+    }
+
+    private static ReplayCommand parse(String... args) {
+        ReplayCommand command = new ReplayCommand();
+        new CommandLine(command).parseArgs(args);
+        return command;
+    }
+}

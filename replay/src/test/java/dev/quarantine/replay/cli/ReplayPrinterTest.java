@@ -1,0 +1,44 @@
+package dev.quarantine.replay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.replay.Outcome;
+import dev.quarantine.replay.RecordReport;
+import dev.quarantine.replay.ReplayCounts;
+import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.ReplayState;
+
+class ReplayPrinterTest {
+
+    private static final Optional<String> TOO_LARGE =
+            Optional.of("org.apache.kafka.common.errors.RecordTooLargeException");
+
+    @Test
+    void saysWhereEachDeadLetterGoesWithItsErrorClassAndNoPayload() {
+        assertThat(ReplayPrinter.line(new RecordReport("dlq-0@4", Outcome.REPLAYED, Optional.of("orders-1"),
+                TOO_LARGE))).isEqualTo("dlq-0@4 -> orders-1  (RecordTooLargeException)");
+        assertThat(ReplayPrinter.line(new RecordReport("dlq-0@5", Outcome.PARKED, Optional.of("dlq.parking"),
+                TOO_LARGE))).isEqualTo("dlq-0@5 -> dlq.parking (parked)  (RecordTooLargeException)");
+        assertThat(ReplayPrinter.line(new RecordReport("dlq-0@6", Outcome.SKIPPED_BY_FILTER, Optional.empty(),
+                TOO_LARGE))).isEqualTo("dlq-0@6 skipped: not selected by the filters");
+        assertThat(ReplayPrinter.line(new RecordReport("dlq-0@7", Outcome.SKIPPED_TRUNCATED, Optional.empty(),
+                Optional.empty()))).isEqualTo("dlq-0@7 skipped: payload truncated (--force-truncated replays it)");
+    }
+
+    @Test
+    void theBarShowsTheShareOfTheRangeReadAndTheCounts() {
+        ReplayProgress half = new ReplayProgress("r", "dlq", ReplayState.RUNNING, new TreeMap<>(Map.of(0, 0L)),
+                new TreeMap<>(Map.of(0, 200L)), new TreeMap<>(Map.of(0, 100L)),
+                new ReplayCounts(90, 5, 1, 2, 1, 1), Instant.EPOCH, Instant.EPOCH);
+
+        assertThat(ReplayPrinter.bar(half)).isEqualTo("[" + "#".repeat(20) + ".".repeat(20)
+                + "] 50%  replayed 90, again 5, parked 1, skipped 4");
+    }
+}
