@@ -14,7 +14,7 @@ import dev.quarantine.benchmarks.TxnSendThroughput.Run;
 /** The measurements of all rounds, and the table of their medians with the two targets. */
 final class Results {
 
-    private static final double TARGET_A_OVER_C_AT_0 = 0.95;
+    private static final double TARGET_A_OVER_C_AT_0 = 0.97;
     private static final double TARGET_A_OVER_B_AT_1_PERCENT = 5;
 
     private final Map<Run, List<Result>> byRun = new HashMap<>();
@@ -57,6 +57,9 @@ final class Results {
     }
 
     private static void target(String what, double value, double goal) {
+        if (Double.isNaN(value)) {
+            return;
+        }
         System.out.printf("target %s >= %.2f: %.2f %s%n", what, goal, value, value >= goal ? "PASS" : "MISS");
     }
 

@@ -17,7 +17,14 @@ final class RecordChecks {
 
     private final int maxRequestSize;
     private final long bufferMemory;
+    /** The smaller of the two producer limits, for the fast comparison. */
+    private final int producerLimit;
     private final TopicMetadataCache topics;
+    /**
+     * The topic name checked last, compared by identity so the usual case (the same String for every record to a
+     * topic) skips the character scan. A benign race: whatever a thread reads here was checked.
+     */
+    private String lastLegalTopic;
 
     /**
      * @param topics the topic metadata to check against, or null to check only what the producer checks
@@ -25,6 +32,7 @@ final class RecordChecks {
     RecordChecks(int maxRequestSize, long bufferMemory, TopicMetadataCache topics) {
         this.maxRequestSize = maxRequestSize;
         this.bufferMemory = bufferMemory;
+        this.producerLimit = (int) Math.min(maxRequestSize, bufferMemory);
         this.topics = topics;
     }
 
@@ -34,7 +42,7 @@ final class RecordChecks {
      * topic's {@code max.message.bytes} (the estimate is never below the size of the batch the broker checks).
      */
     int maxRecordBytes(String topic) {
-        int limit = (int) Math.min(maxRequestSize, bufferMemory);
+        int limit = producerLimit;
         if (topics != null) {
             TopicInfo info = topics.get(topic);
             if (info.maxMessageBytes().isPresent()) {
@@ -44,9 +52,29 @@ final class RecordChecks {
         return limit;
     }
 
-    /** Throws the exception that sending this serialized record would end in, or returns when it can be sent. */
+    /**
+     * Throws the exception that sending this serialized record would end in, or returns when it can be sent. A record
+     * clearly within every size limit ({@link RecordSizes#upperBound}) is not sized exactly.
+     */
     void check(String topic, Integer partition, Long timestamp, byte[] key, byte[] value, Header[] headers) {
-        TopicNames.validate(topic);
+        requireLegal(topic);
+        int bound = RecordSizes.upperBound(key, value, headers);
+        if (bound > producerLimit) {
+            checkProducerLimits(topic, key, value, headers);
+        }
+        if (topics != null) {
+            checkAgainstTopic(topic, partition, timestamp, key, value, headers, bound);
+        }
+    }
+
+    private void requireLegal(String topic) {
+        if (topic != lastLegalTopic) {
+            TopicNames.validate(topic);
+            lastLegalTopic = topic;
+        }
+    }
+
+    private void checkProducerLimits(String topic, byte[] key, byte[] value, Header[] headers) {
         int estimate = RecordSizes.producerEstimate(key, value, headers);
         if (estimate > maxRequestSize) {
             throw new RecordTooLargeException("The record to " + topic + " is " + estimate + " bytes when serialized,"
@@ -56,13 +84,10 @@ final class RecordChecks {
             throw new RecordTooLargeException("The record to " + topic + " is " + estimate + " bytes when serialized,"
                     + " larger than " + bufferMemory + ", the value of " + ProducerConfig.BUFFER_MEMORY_CONFIG);
         }
-        if (topics != null) {
-            checkAgainstTopic(topic, partition, timestamp, key, value, headers);
-        }
     }
 
     private void checkAgainstTopic(String topic, Integer partition, Long timestamp, byte[] key, byte[] value,
-                                   Header[] headers) {
+                                   Header[] headers, int bound) {
         TopicInfo info = topics.get(topic);
         if (!info.exists()) {
             if (topics.autoCreateEnabled()) {
@@ -82,19 +107,21 @@ final class RecordChecks {
             throw new InvalidRecordException("Topic " + topic + " is compacted (" + TopicConfig.CLEANUP_POLICY_CONFIG
                     + " includes compact) and rejects records with a null key");
         }
-        if (info.maxMessageBytes().isPresent()) {
-            int batch = RecordSizes.singleRecordBatch(key, value, headers);
-            int limit = info.maxMessageBytes().getAsInt();
-            if (batch > limit) {
-                throw new RecordTooLargeException("The record to " + topic + " is " + batch + " bytes in its batch,"
-                        + " larger than " + limit + ", the topic's " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-            }
+        if (info.maxMessageBytes().isPresent() && bound > info.maxMessageBytes().getAsInt()) {
+            checkTopicLimit(topic, key, value, headers, info.maxMessageBytes().getAsInt());
         }
         if (info.createTime() && timestamp != null) {
             checkTimestamp(topic, timestamp, info);
         }
     }
 
+    private static void checkTopicLimit(String topic, byte[] key, byte[] value, Header[] headers, int limit) {
+        int batch = RecordSizes.singleRecordBatch(key, value, headers);
+        if (batch > limit) {
+            throw new RecordTooLargeException("The record to " + topic + " is " + batch + " bytes in its batch,"
+                    + " larger than " + limit + ", the topic's " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+        }
+    }
     private static void checkTimestamp(String topic, long timestamp, TopicInfo info) {
         long now = System.currentTimeMillis();
         if (info.beforeMaxMs().isPresent() && now - timestamp > info.beforeMaxMs().getAsLong()) {

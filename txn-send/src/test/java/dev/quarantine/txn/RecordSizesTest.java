@@ -55,6 +55,14 @@ class RecordSizesTest {
                 .isEqualTo(batch.sizeInBytes());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void upperBoundIsNeverBelowTheProducersEstimate(Shape shape) {
+        int exact = RecordSizes.producerEstimate(shape.key(), shape.value(), shape.headers());
+        assertThat(RecordSizes.upperBound(shape.key(), shape.value(), shape.headers()))
+                .isGreaterThanOrEqualTo(exact).isLessThanOrEqualTo(exact + 100);
+    }
+
     private static byte[] bytes(int n) {
         return new byte[n];
     }
