@@ -45,8 +45,12 @@ public final class TxnSendThroughput {
     record Run(Mode mode, int poisonPerThousand) {
     }
 
-    /** Records/s from the median transaction time and from the total time; transactions begun per batch. */
-    record Result(double recordsPerSecond, double overallRecordsPerSecond, double attemptsPerTransaction) {
+    /**
+     * Records/s from the median transaction time and from the total time; transactions begun per batch; CPU time of
+     * the sending thread per record, in µs.
+     */
+    record Result(double recordsPerSecond, double overallRecordsPerSecond, double attemptsPerTransaction,
+                  double cpuMicrosPerRecord) {
     }
 
     private static final int[] POISON_PER_THOUSAND = poisonRatios(System.getProperty("poison", "0,1,10,100"));

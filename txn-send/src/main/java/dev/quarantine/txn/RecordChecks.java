@@ -6,7 +6,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 
 /**
  * The up-front checks of {@link TxnSendOption#IGNORE_SEND_ERRORS}: everything that would make the producer or the
@@ -56,7 +56,7 @@ final class RecordChecks {
      * Throws the exception that sending this serialized record would end in, or returns when it can be sent. A record
      * clearly within every size limit ({@link RecordSizes#upperBound}) is not sized exactly.
      */
-    void check(String topic, Integer partition, Long timestamp, byte[] key, byte[] value, Header[] headers) {
+    void check(String topic, Integer partition, Long timestamp, byte[] key, byte[] value, Headers headers) {
         requireLegal(topic);
         int bound = RecordSizes.upperBound(key, value, headers);
         if (bound > producerLimit) {
@@ -74,8 +74,8 @@ final class RecordChecks {
         }
     }
 
-    private void checkProducerLimits(String topic, byte[] key, byte[] value, Header[] headers) {
-        int estimate = RecordSizes.producerEstimate(key, value, headers);
+    private void checkProducerLimits(String topic, byte[] key, byte[] value, Headers headers) {
+        int estimate = RecordSizes.producerEstimate(key, value, headers.toArray());
         if (estimate > maxRequestSize) {
             throw new RecordTooLargeException("The record to " + topic + " is " + estimate + " bytes when serialized,"
                     + " larger than " + maxRequestSize + ", the value of " + ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
@@ -87,7 +87,7 @@ final class RecordChecks {
     }
 
     private void checkAgainstTopic(String topic, Integer partition, Long timestamp, byte[] key, byte[] value,
-                                   Header[] headers, int bound) {
+                                   Headers headers, int bound) {
         TopicInfo info = topics.get(topic);
         if (!info.exists()) {
             if (topics.autoCreateEnabled()) {
@@ -115,8 +115,8 @@ final class RecordChecks {
         }
     }
 
-    private static void checkTopicLimit(String topic, byte[] key, byte[] value, Header[] headers, int limit) {
-        int batch = RecordSizes.singleRecordBatch(key, value, headers);
+    private static void checkTopicLimit(String topic, byte[] key, byte[] value, Headers headers, int limit) {
+        int batch = RecordSizes.singleRecordBatch(key, value, headers.toArray());
         if (batch > limit) {
             throw new RecordTooLargeException("The record to " + topic + " is " + batch + " bytes in its batch,"
                     + " larger than " + limit + ", the topic's " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG);

@@ -63,7 +63,7 @@ final class RecordGate<K, V> implements AutoCloseable {
         try {
             RecordSerializer.Serialized bytes = serializer.serialize(record);
             checks.check(record.topic(), record.partition(), record.timestamp(), bytes.key(), bytes.value(),
-                    record.headers().toArray());
+                    record.headers());
             return Optional.empty();
         } catch (RuntimeException e) {
             serializer.forget();

@@ -3,6 +3,7 @@ package dev.quarantine.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.stream.Stream;
 
 import org.apache.kafka.common.compress.Compression;
@@ -59,7 +60,7 @@ class RecordSizesTest {
     @MethodSource("shapes")
     void upperBoundIsNeverBelowTheProducersEstimate(Shape shape) {
         int exact = RecordSizes.producerEstimate(shape.key(), shape.value(), shape.headers());
-        assertThat(RecordSizes.upperBound(shape.key(), shape.value(), shape.headers()))
+        assertThat(RecordSizes.upperBound(shape.key(), shape.value(), Arrays.asList(shape.headers())))
                 .isGreaterThanOrEqualTo(exact).isLessThanOrEqualTo(exact + 100);
     }
 
