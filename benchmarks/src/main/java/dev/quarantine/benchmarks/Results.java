@@ -56,6 +56,7 @@ final class Results {
                 + " median over the rounds; a/c CPU: median over the rounds of the ratio within a round (above 1: (a)"
                 + " costs more)");
         System.out.println();
+        control();
         target("at 0% poison, a/c", acAtZero, TARGET_A_OVER_C_AT_0);
         target("at 1% poison, a/b", abAtOnePercent, TARGET_A_OVER_B_AT_1_PERCENT);
     }
@@ -69,6 +70,20 @@ final class Results {
             System.out.printf("%-7s %17.3f %17.3f %9.3f%n", TxnSendThroughput.percent(poison),
                     median(a, Result::cpuMicrosPerRecord), median(c, Result::cpuMicrosPerRecord),
                     medianRatio(a, c, Result::cpuMicrosPerRecord));
+        }
+    }
+
+    /**
+     * At 0% poison (b) is a plain KafkaProducer like (c): their ratio shows how far two identical producers drift
+     * apart in this run, the noise a/c at 0% has to be read against.
+     */
+    private void control() {
+        List<Result> b = byRun.get(new Run(Mode.B, 0));
+        List<Result> c = byRun.get(new Run(Mode.C, 0));
+        if (b != null && c != null) {
+            System.out.printf("control at 0%% poison, b/c (two plain producers): %.2f, total %.2f, CPU %.3f%n",
+                    medianRatio(b, c, Result::recordsPerSecond), medianRatio(b, c, Result::overallRecordsPerSecond),
+                    medianRatio(b, c, Result::cpuMicrosPerRecord));
         }
     }
 
