@@ -1,5 +1,7 @@
 package dev.quarantine.txn;
 
+import java.util.OptionalLong;
+
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.config.TopicConfig;
@@ -25,6 +27,8 @@ final class RecordChecks {
      * topic) skips the character scan. A benign race: whatever a thread reads here was checked.
      */
     private String lastLegalTopic;
+    /** A wall-clock reading not later than now (the last one taken), for the timestamp checks' fast path. */
+    private volatile long clockFloorMs = System.currentTimeMillis();
 
     /**
      * @param topics the topic metadata to check against, or null to check only what the producer checks
@@ -122,17 +126,30 @@ final class RecordChecks {
                     + " larger than " + limit + ", the topic's " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
         }
     }
-    private static void checkTimestamp(String topic, long timestamp, TopicInfo info) {
+    /**
+     * The topic's timestamp limits, checked against the broker's rule {@code now - timestamp > before.max.ms} /
+     * {@code timestamp - now > after.max.ms}. Without a clock read when neither can fail: Kafka's default
+     * {@code before.max.ms} ({@code Long.MAX_VALUE}) never does, and a timestamp within {@code after.max.ms} of an
+     * earlier clock reading is within it of now.
+     */
+    private void checkTimestamp(String topic, long timestamp, TopicInfo info) {
+        OptionalLong before = info.beforeMaxMs();
+        OptionalLong after = info.afterMaxMs();
+        boolean beforeCannotFail = before.isEmpty() || before.getAsLong() == Long.MAX_VALUE;
+        if (beforeCannotFail && (after.isEmpty() || timestamp - clockFloorMs <= after.getAsLong())) {
+            return;
+        }
         long now = System.currentTimeMillis();
-        if (info.beforeMaxMs().isPresent() && now - timestamp > info.beforeMaxMs().getAsLong()) {
+        clockFloorMs = now;
+        if (before.isPresent() && now - timestamp > before.getAsLong()) {
             throw new InvalidTimestampException("The record to " + topic + " has timestamp " + timestamp + ", "
                     + (now - timestamp) + " ms in the past, more than the topic's "
-                    + TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG + " (" + info.beforeMaxMs().getAsLong() + ")");
+                    + TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG + " (" + before.getAsLong() + ")");
         }
-        if (info.afterMaxMs().isPresent() && timestamp - now > info.afterMaxMs().getAsLong()) {
+        if (after.isPresent() && timestamp - now > after.getAsLong()) {
             throw new InvalidTimestampException("The record to " + topic + " has timestamp " + timestamp + ", "
                     + (timestamp - now) + " ms in the future, more than the topic's "
-                    + TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG + " (" + info.afterMaxMs().getAsLong() + ")");
+                    + TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG + " (" + after.getAsLong() + ")");
         }
     }
 }

@@ -76,6 +76,15 @@ class RecordGateTest {
                 leaveOut("a timestamp further ahead than message.timestamp.after.max.ms",
                         stamped("orders", now + 2 * HOUR_MS), InvalidTimestampException.class,
                         "message.timestamp.after.max.ms"),
+                admit("a timestamp just within message.timestamp.after.max.ms",
+                        stamped("orders", now + HOUR_MS - 60_000)),
+                admit("a timestamp just within message.timestamp.before.max.ms",
+                        stamped("orders", now - HOUR_MS + 60_000)),
+                leaveOut("a timestamp further ahead than after.max.ms on a topic with no before.max.ms",
+                        stamped("future-only", now + 2 * HOUR_MS), InvalidTimestampException.class,
+                        "message.timestamp.after.max.ms"),
+                admit("a very old timestamp on a topic with Kafka's default before.max.ms",
+                        stamped("future-only", 0L)),
                 admit("an old timestamp on a LogAppendTime topic", stamped("appended", now - 2 * HOUR_MS)),
                 leaveOut("a value the serializer cannot take", record("orders", null, 42), SerializationException.class,
                         "value.serializer"),
@@ -152,6 +161,8 @@ class RecordGateTest {
                 case "big-topic" -> CompletableFuture.completedFuture(TopicInfo.withoutConfigs(1));
                 case "compacted" -> CompletableFuture.completedFuture(new TopicInfo(true, 1, OptionalInt.empty(),
                         true, true, OptionalLong.empty(), OptionalLong.empty()));
+                case "future-only" -> CompletableFuture.completedFuture(new TopicInfo(true, 1, OptionalInt.empty(),
+                        false, true, OptionalLong.of(Long.MAX_VALUE), OptionalLong.of(HOUR_MS)));
                 case "appended" -> CompletableFuture.completedFuture(new TopicInfo(true, 1, OptionalInt.empty(),
                         false, false, OptionalLong.of(HOUR_MS), OptionalLong.of(HOUR_MS)));
                 case "slow" -> new CompletableFuture<>();
