@@ -34,8 +34,8 @@ final class RecordSizes {
      * A cheap bound that is never below {@link #producerEstimate} (nor, so, below {@link #singleRecordBatch}): every
      * length prefix counted at its longest and header keys at 3 bytes a char, with no encoding and no allocation.
      * When it is within a limit, so are the exact sizes; only a record near a limit needs them. Takes the headers as
-     * they are, not as an array (the producer makes its own array of them). A header with a null
-     * key gets {@link Integer#MAX_VALUE}, so the exact sizing reports it.
+     * they are, not as an array (the producer makes its own array of them). A header with a null key gets
+     * {@link Integer#MAX_VALUE}, so the exact sizing reports it.
      */
     static int upperBound(byte[] key, byte[] value, Iterable<Header> headers) {
         long size = BATCH_OVERHEAD + MAX_RECORD_OVERHEAD + 3 * MAX_VARINT + length(key) + length(value);

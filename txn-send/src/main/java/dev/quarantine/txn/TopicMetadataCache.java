@@ -17,10 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Topic metadata and configuration for the up-front checks, described once per topic and refreshed in the background
  * when older than {@code maxAge}; never a describe call per record, and no clock read per record either (a timer
- * marks an entry stale). A topic described as unknown the first time it
- * is seen is looked up again for {@code missingTopicWait} before it is believed missing (a topic created a moment
- * ago may not have reached the broker that answers); a missing topic is looked up again when its entry is older than
- * a second, so a topic created meanwhile is found.
+ * marks an entry stale). A topic described as unknown the first time it is seen is looked up again for
+ * {@code missingTopicWait} before it is believed missing (a topic created a moment ago may not have reached the broker
+ * that answers); a missing topic is looked up again when its entry is older than a second, so a topic created
+ * meanwhile is found.
  */
 final class TopicMetadataCache implements AutoCloseable {
 
