@@ -3,6 +3,7 @@ package dev.quarantine.benchmarks;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +25,8 @@ import dev.quarantine.sandbox.TopicReader;
  * run interleaved, transaction by transaction, so machine noise hits them alike; every measurement is checked against
  * what a read_committed consumer sees.
  *
- * <p>{@code -Drounds=5 -Dtransactions=50} (timed transactions per measurement) change the size of the run.
+ * <p>{@code -Drounds=5 -Dtransactions=50} (timed transactions per measurement) change the size of the run;
+ * {@code -Dpoison=0,1,10,100} (poison records per thousand) the ratios measured.
  */
 public final class TxnSendThroughput {
 
@@ -43,11 +45,15 @@ public final class TxnSendThroughput {
     record Run(Mode mode, int poisonPerThousand) {
     }
 
-    /** Records/s from the median transaction time and from the total time; transactions begun per batch. */
-    record Result(double recordsPerSecond, double overallRecordsPerSecond, double attemptsPerTransaction) {
+    /**
+     * Records/s from the median transaction time and from the total time; transactions begun per batch; CPU time of
+     * the sending thread per record, in µs.
+     */
+    record Result(double recordsPerSecond, double overallRecordsPerSecond, double attemptsPerTransaction,
+                  double cpuMicrosPerRecord) {
     }
 
-    private static final int[] POISON_PER_THOUSAND = {0, 1, 10, 100};
+    private static final int[] POISON_PER_THOUSAND = poisonRatios(System.getProperty("poison", "0,1,10,100"));
     private static final int PARTITIONS = 3;
     private static final int WARM_UP_TRANSACTIONS = 10;
 
@@ -211,6 +217,17 @@ public final class TxnSendThroughput {
                         + " consumer%n", transactions,
                 transactionsFor(new Run(Mode.B, 1), transactions), transactionsFor(new Run(Mode.B, 10), transactions),
                 rounds);
+    }
+
+    private static int[] poisonRatios(String perThousand) {
+        int[] ratios = Arrays.stream(perThousand.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+        for (int ratio : ratios) {
+            if (ratio < 0 || (ratio > 0 && Workload.RECORDS_PER_TRANSACTION % ratio != 0)) {
+                throw new IllegalArgumentException("-Dpoison=" + perThousand + ": each ratio must be 0 or divide "
+                        + Workload.RECORDS_PER_TRANSACTION + " (poison records per thousand)");
+            }
+        }
+        return ratios;
     }
 
     static String percent(int perThousand) {

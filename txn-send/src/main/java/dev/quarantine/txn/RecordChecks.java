@@ -1,12 +1,14 @@
 package dev.quarantine.txn;
 
+import java.util.OptionalLong;
+
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 
 /**
  * The up-front checks of {@link TxnSendOption#IGNORE_SEND_ERRORS}: everything that would make the producer or the
@@ -17,7 +19,16 @@ final class RecordChecks {
 
     private final int maxRequestSize;
     private final long bufferMemory;
+    /** The smaller of the two producer limits, for the fast comparison. */
+    private final int producerLimit;
     private final TopicMetadataCache topics;
+    /**
+     * The topic name checked last, compared by identity so the usual case (the same String for every record to a
+     * topic) skips the character scan. A benign race: whatever a thread reads here was checked.
+     */
+    private String lastLegalTopic;
+    /** A wall-clock reading not later than now (the last one taken), for the timestamp checks' fast path. */
+    private volatile long clockFloorMs = System.currentTimeMillis();
 
     /**
      * @param topics the topic metadata to check against, or null to check only what the producer checks
@@ -25,6 +36,7 @@ final class RecordChecks {
     RecordChecks(int maxRequestSize, long bufferMemory, TopicMetadataCache topics) {
         this.maxRequestSize = maxRequestSize;
         this.bufferMemory = bufferMemory;
+        this.producerLimit = (int) Math.min(maxRequestSize, bufferMemory);
         this.topics = topics;
     }
 
@@ -34,7 +46,7 @@ final class RecordChecks {
      * topic's {@code max.message.bytes} (the estimate is never below the size of the batch the broker checks).
      */
     int maxRecordBytes(String topic) {
-        int limit = (int) Math.min(maxRequestSize, bufferMemory);
+        int limit = producerLimit;
         if (topics != null) {
             TopicInfo info = topics.get(topic);
             if (info.maxMessageBytes().isPresent()) {
@@ -44,10 +56,30 @@ final class RecordChecks {
         return limit;
     }
 
-    /** Throws the exception that sending this serialized record would end in, or returns when it can be sent. */
-    void check(String topic, Integer partition, Long timestamp, byte[] key, byte[] value, Header[] headers) {
-        TopicNames.validate(topic);
-        int estimate = RecordSizes.producerEstimate(key, value, headers);
+    /**
+     * Throws the exception that sending this serialized record would end in, or returns when it can be sent. A record
+     * clearly within every size limit ({@link RecordSizes#upperBound}) is not sized exactly.
+     */
+    void check(String topic, Integer partition, Long timestamp, byte[] key, byte[] value, Headers headers) {
+        requireLegal(topic);
+        int bound = RecordSizes.upperBound(key, value, headers);
+        if (bound > producerLimit) {
+            checkProducerLimits(topic, key, value, headers);
+        }
+        if (topics != null) {
+            checkAgainstTopic(topic, partition, timestamp, key, value, headers, bound);
+        }
+    }
+
+    private void requireLegal(String topic) {
+        if (topic != lastLegalTopic) {
+            TopicNames.validate(topic);
+            lastLegalTopic = topic;
+        }
+    }
+
+    private void checkProducerLimits(String topic, byte[] key, byte[] value, Headers headers) {
+        int estimate = RecordSizes.producerEstimate(key, value, headers.toArray());
         if (estimate > maxRequestSize) {
             throw new RecordTooLargeException("The record to " + topic + " is " + estimate + " bytes when serialized,"
                     + " larger than " + maxRequestSize + ", the value of " + ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
@@ -56,13 +88,10 @@ final class RecordChecks {
             throw new RecordTooLargeException("The record to " + topic + " is " + estimate + " bytes when serialized,"
                     + " larger than " + bufferMemory + ", the value of " + ProducerConfig.BUFFER_MEMORY_CONFIG);
         }
-        if (topics != null) {
-            checkAgainstTopic(topic, partition, timestamp, key, value, headers);
-        }
     }
 
     private void checkAgainstTopic(String topic, Integer partition, Long timestamp, byte[] key, byte[] value,
-                                   Header[] headers) {
+                                   Headers headers, int bound) {
         TopicInfo info = topics.get(topic);
         if (!info.exists()) {
             if (topics.autoCreateEnabled()) {
@@ -82,30 +111,45 @@ final class RecordChecks {
             throw new InvalidRecordException("Topic " + topic + " is compacted (" + TopicConfig.CLEANUP_POLICY_CONFIG
                     + " includes compact) and rejects records with a null key");
         }
-        if (info.maxMessageBytes().isPresent()) {
-            int batch = RecordSizes.singleRecordBatch(key, value, headers);
-            int limit = info.maxMessageBytes().getAsInt();
-            if (batch > limit) {
-                throw new RecordTooLargeException("The record to " + topic + " is " + batch + " bytes in its batch,"
-                        + " larger than " + limit + ", the topic's " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-            }
+        if (info.maxMessageBytes().isPresent() && bound > info.maxMessageBytes().getAsInt()) {
+            checkTopicLimit(topic, key, value, headers, info.maxMessageBytes().getAsInt());
         }
         if (info.createTime() && timestamp != null) {
             checkTimestamp(topic, timestamp, info);
         }
     }
 
-    private static void checkTimestamp(String topic, long timestamp, TopicInfo info) {
+    private static void checkTopicLimit(String topic, byte[] key, byte[] value, Headers headers, int limit) {
+        int batch = RecordSizes.singleRecordBatch(key, value, headers.toArray());
+        if (batch > limit) {
+            throw new RecordTooLargeException("The record to " + topic + " is " + batch + " bytes in its batch,"
+                    + " larger than " + limit + ", the topic's " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+        }
+    }
+    /**
+     * The topic's timestamp limits, checked against the broker's rule {@code now - timestamp > before.max.ms} /
+     * {@code timestamp - now > after.max.ms}. Without a clock read when neither can fail: Kafka's default
+     * {@code before.max.ms} ({@code Long.MAX_VALUE}) never does, and a timestamp within {@code after.max.ms} of an
+     * earlier clock reading is within it of now.
+     */
+    private void checkTimestamp(String topic, long timestamp, TopicInfo info) {
+        OptionalLong before = info.beforeMaxMs();
+        OptionalLong after = info.afterMaxMs();
+        boolean beforeCannotFail = before.isEmpty() || before.getAsLong() == Long.MAX_VALUE;
+        if (beforeCannotFail && (after.isEmpty() || timestamp - clockFloorMs <= after.getAsLong())) {
+            return;
+        }
         long now = System.currentTimeMillis();
-        if (info.beforeMaxMs().isPresent() && now - timestamp > info.beforeMaxMs().getAsLong()) {
+        clockFloorMs = now;
+        if (before.isPresent() && now - timestamp > before.getAsLong()) {
             throw new InvalidTimestampException("The record to " + topic + " has timestamp " + timestamp + ", "
                     + (now - timestamp) + " ms in the past, more than the topic's "
-                    + TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG + " (" + info.beforeMaxMs().getAsLong() + ")");
+                    + TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG + " (" + before.getAsLong() + ")");
         }
-        if (info.afterMaxMs().isPresent() && timestamp - now > info.afterMaxMs().getAsLong()) {
+        if (after.isPresent() && timestamp - now > after.getAsLong()) {
             throw new InvalidTimestampException("The record to " + topic + " has timestamp " + timestamp + ", "
                     + (timestamp - now) + " ms in the future, more than the topic's "
-                    + TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG + " (" + info.afterMaxMs().getAsLong() + ")");
+                    + TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG + " (" + after.getAsLong() + ")");
         }
     }
 }

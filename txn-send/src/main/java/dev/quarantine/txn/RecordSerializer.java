@@ -7,12 +7,15 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Serializes a record's key and value for the up-front checks. When {@link TxnSendProducer} builds its own
  * KafkaProducer, that producer gets {@link ReusingSerializer}s, so the bytes made here are handed over instead of
- * being made twice; a wrapped producer serializes again on its own.
+ * being made twice; a wrapped producer serializes again on its own. With Kafka's {@link ByteArraySerializer} for
+ * both key and value (Kafka Streams, the sink connector) there is nothing to save: it returns the array it is given,
+ * so the producer keeps it and no bytes are handed over (no thread-local look-ups per record).
  */
 final class RecordSerializer<K, V> implements AutoCloseable {
 
@@ -33,8 +36,9 @@ final class RecordSerializer<K, V> implements AutoCloseable {
 
     /** For a KafkaProducer built here: it gets (and closes) the reusing serializers. */
     static <K, V> RecordSerializer<K, V> reusing(Map<String, ?> configs, Serializer<K> key, Serializer<V> value) {
-        return new RecordSerializer<>(orFromConfig(key, configs, true), orFromConfig(value, configs, false), true,
-                false);
+        Serializer<K> keys = orFromConfig(key, configs, true);
+        Serializer<V> values = orFromConfig(value, configs, false);
+        return new RecordSerializer<>(keys, values, !(returnsItsInput(keys) && returnsItsInput(values)), false);
     }
 
     /** For a wrapped producer: serializers of our own, closed with the TxnSendProducer when made from configs. */
@@ -45,12 +49,12 @@ final class RecordSerializer<K, V> implements AutoCloseable {
 
     /** A serializer for the KafkaProducer built here, handing over the key bytes made by {@link #serialize}. */
     Serializer<K> keyForProducer() {
-        return new ReusingSerializer<>(key, kept, true);
+        return kept == null ? key : new ReusingSerializer<>(key, kept, true);
     }
 
     /** A serializer for the KafkaProducer built here, handing over the value bytes made by {@link #serialize}. */
     Serializer<V> valueForProducer() {
-        return new ReusingSerializer<>(value, kept, false);
+        return kept == null ? value : new ReusingSerializer<>(value, kept, false);
     }
 
     Serialized serialize(ProducerRecord<K, V> record) {
@@ -91,6 +95,11 @@ final class RecordSerializer<K, V> implements AutoCloseable {
             key.close();
             value.close();
         }
+    }
+
+    /** Kafka's ByteArraySerializer itself (not a subclass, which may do more): it returns the array it is given. */
+    private static boolean returnsItsInput(Serializer<?> serializer) {
+        return serializer.getClass() == ByteArraySerializer.class;
     }
 
     private static SerializationException classCast(String what, Object data, String setting, Serializer<?> serializer,

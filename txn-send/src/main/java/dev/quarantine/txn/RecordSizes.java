@@ -14,6 +14,10 @@ final class RecordSizes {
     static final int BATCH_OVERHEAD = 61;
     /** The producer's allowance for a record's length, attributes, timestamp delta and offset delta varints. */
     private static final int MAX_RECORD_OVERHEAD = 21;
+    /** The longest varint of an int length. */
+    private static final int MAX_VARINT = 5;
+    /** The most bytes UTF-8 takes for one Java char (a surrogate pair takes 4 for two chars). */
+    private static final int MAX_UTF8_PER_CHAR = 3;
 
     private RecordSizes() {
     }
@@ -24,6 +28,25 @@ final class RecordSizes {
      */
     static int producerEstimate(byte[] key, byte[] value, Header[] headers) {
         return BATCH_OVERHEAD + MAX_RECORD_OVERHEAD + keyValueHeadersSize(key, value, headers);
+    }
+
+    /**
+     * A cheap bound that is never below {@link #producerEstimate} (nor, so, below {@link #singleRecordBatch}): every
+     * length prefix counted at its longest and header keys at 3 bytes a char, with no encoding and no allocation.
+     * When it is within a limit, so are the exact sizes; only a record near a limit needs them. Takes the headers as
+     * they are, not as an array (the producer makes its own array of them). A header with a null key gets
+     * {@link Integer#MAX_VALUE}, so the exact sizing reports it.
+     */
+    static int upperBound(byte[] key, byte[] value, Iterable<Header> headers) {
+        long size = BATCH_OVERHEAD + MAX_RECORD_OVERHEAD + 3 * MAX_VARINT + length(key) + length(value);
+        for (Header header : headers) {
+            String headerKey = header.key();
+            if (headerKey == null) {
+                return Integer.MAX_VALUE;
+            }
+            size += 2 * MAX_VARINT + (long) MAX_UTF8_PER_CHAR * headerKey.length() + length(header.value());
+        }
+        return (int) Math.min(size, Integer.MAX_VALUE);
     }
 
     /**
@@ -47,6 +70,10 @@ final class RecordSizes {
             size += varintSize(keyLength) + keyLength + bytesField(header.value());
         }
         return size;
+    }
+
+    private static int length(byte[] bytes) {
+        return bytes == null ? 0 : bytes.length;
     }
 
     private static int bytesField(byte[] bytes) {

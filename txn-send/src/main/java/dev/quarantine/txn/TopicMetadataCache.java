@@ -16,10 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Topic metadata and configuration for the up-front checks, described once per topic and refreshed in the background
- * when older than {@code maxAge}; never a describe call per record. A topic described as unknown the first time it
- * is seen is looked up again for {@code missingTopicWait} before it is believed missing (a topic created a moment
- * ago may not have reached the broker that answers); a missing topic is looked up again when its entry is older than
- * a second, so a topic created meanwhile is found.
+ * when older than {@code maxAge}; never a describe call per record, and no clock read per record either (a timer
+ * marks an entry stale). A topic described as unknown the first time it is seen is looked up again for
+ * {@code missingTopicWait} before it is believed missing (a topic created a moment ago may not have reached the broker
+ * that answers); a missing topic is looked up again when its entry is older than a second, so a topic created
+ * meanwhile is found.
  */
 final class TopicMetadataCache implements AutoCloseable {
 
@@ -33,9 +34,18 @@ final class TopicMetadataCache implements AutoCloseable {
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private volatile Boolean autoCreate;
 
-    private record Entry(TopicInfo info, long fetchedAtNanos, AtomicBoolean refreshing) {
+    /**
+     * What was read of one topic, and when. {@code stale} is set by a timer once the entry is older than
+     * {@code maxAge}, so that {@link #get} on the send path reads a flag instead of the clock.
+     */
+    private static final class Entry {
+        final TopicInfo info;
+        final long fetchedAtNanos = System.nanoTime();
+        final AtomicBoolean refreshing = new AtomicBoolean();
+        volatile boolean stale;
+
         Entry(TopicInfo info) {
-            this(info, System.nanoTime(), new AtomicBoolean());
+            this.info = info;
         }
 
         long ageNanos() {
@@ -60,19 +70,19 @@ final class TopicMetadataCache implements AutoCloseable {
         if (entry == null) {
             return fetchFirstTime(topic);
         }
-        if (!entry.info().exists() && entry.ageNanos() > RECHECK_NANOS) {
+        if (!entry.info.exists() && entry.ageNanos() > RECHECK_NANOS) {
             return fetchNow(topic);
         }
-        if (entry.ageNanos() > maxAgeNanos && entry.refreshing().compareAndSet(false, true)) {
+        if (entry.stale && entry.refreshing.compareAndSet(false, true)) {
             refreshInBackground(topic, entry);
         }
-        return entry.info();
+        return entry.info;
     }
 
     /** Fetches {@code topic} again now unless its entry is younger than a second (partitions may have been added). */
     TopicInfo recheck(String topic) {
         Entry entry = entries.get(topic);
-        return entry != null && entry.ageNanos() <= RECHECK_NANOS ? entry.info() : fetchNow(topic);
+        return entry != null && entry.ageNanos() <= RECHECK_NANOS ? entry.info : fetchNow(topic);
     }
 
     /** Whether the brokers create a missing topic on first use ({@code auto.create.topics.enable}). */
@@ -110,20 +120,28 @@ final class TopicMetadataCache implements AutoCloseable {
 
     private TopicInfo fetchNow(String topic) {
         TopicInfo info = await(describer.describe(topic), "topic " + topic);
-        entries.put(topic, new Entry(info));
+        store(topic, info);
         return info;
     }
 
     private void refreshInBackground(String topic, Entry stale) {
         describer.describe(topic).whenComplete((info, error) -> {
             if (error == null) {
-                entries.put(topic, new Entry(info));
+                store(topic, info);
             } else {
                 log.warn("Could not refresh metadata of topic {}; using what was read {} s ago: {}", topic,
                         TimeUnit.NANOSECONDS.toSeconds(stale.ageNanos()), SendErrors.unwrap(error).toString());
-                stale.refreshing().set(false);
+                stale.refreshing.set(false);
             }
         });
+    }
+
+    private void store(String topic, TopicInfo info) {
+        Entry entry = new Entry(info);
+        entries.put(topic, entry);
+        // the JDK's one shared delay thread; setting a flag is all it runs
+        CompletableFuture.delayedExecutor(maxAgeNanos, TimeUnit.NANOSECONDS, Runnable::run)
+                .execute(() -> entry.stale = true);
     }
 
     private <T> T await(CompletableFuture<T> future, String what) {

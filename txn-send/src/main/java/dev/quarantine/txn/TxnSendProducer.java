@@ -6,12 +6,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Callback;
@@ -28,8 +26,6 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.serialization.Serializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link Producer} whose {@link #send(ProducerRecord, Callback, TxnSendOption)} can leave a record that cannot be
@@ -60,13 +56,9 @@ import org.slf4j.LoggerFactory;
  */
 public class TxnSendProducer<K, V> implements Producer<K, V> {
 
-    private static final Logger log = LoggerFactory.getLogger(TxnSendProducer.class);
-
     private final Producer<K, V> delegate;
-    private final RecordSerializer<K, V> serializer;
-    private final RecordChecks checks;
-    private final TopicMetadataCache topics;
-    private final ErrorClassMetrics metrics;
+    private final RecordGate<K, V> gate;
+    private final LeftOutRecords leftOut;
     private final boolean transactional;
     private final TxnSendOption defaultOption;
     private volatile boolean inTransaction;
@@ -95,17 +87,10 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
 
     private TxnSendProducer(TxnSendConfig config, Map<String, ?> configs, RecordSerializer<K, V> serializer,
                             Producer<K, V> wrapped) {
-        this.serializer = serializer;
         this.transactional = config.transactionalId().isPresent();
         this.defaultOption = config.defaultOption();
-        this.topics = config.topicChecksEnabled()
-                ? new TopicMetadataCache(new AdminTopicDescriber(() -> Admin.create(adminConfigs(configs, config))),
-                        config.topicMetadataMaxAge(), config.maxBlock(), config.missingTopicWait())
-                : null;
-        this.checks = new RecordChecks(config.maxRequestSize(), config.bufferMemory(), topics);
-        this.metrics = new ErrorClassMetrics("kafka.producer", "txn-send-metrics", "records-skipped",
-                "Records left out of their transaction because they could not be sent",
-                Map.of("client-id", config.clientId()));
+        this.gate = RecordGate.create(config, configs, serializer);
+        this.leftOut = new LeftOutRecords(config.clientId());
         this.delegate = wrapped != null ? wrapped
                 : new KafkaProducer<>(TxnSendConfig.withoutOurs(configs), serializer.keyForProducer(),
                         serializer.valueForProducer());
@@ -141,22 +126,14 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
         }
         Objects.requireNonNull(record, "record");
         requireTransactionInProgress();
-        try {
-            RecordSerializer.Serialized bytes = serializer.serialize(record);
-            checks.check(record.topic(), record.partition(), record.timestamp(), bytes.key(), bytes.value(),
-                    record.headers().toArray());
-        } catch (RuntimeException e) {
-            serializer.forget();
-            SendErrorCategory category = SendErrors.classify(e);
-            if (category == SendErrorCategory.RECORD || category == SendErrorCategory.RETRIABLE) {
-                return leaveOut(record, callback, e);
-            }
-            throw e;
+        Optional<RuntimeException> rejection = gate.admit(record);
+        if (rejection.isPresent()) {
+            return leftOut.leaveOut(record, callback, rejection.get());
         }
         try {
             return delegate.send(record, callback);
         } finally {
-            serializer.forget();
+            gate.sent();
         }
     }
 
@@ -183,8 +160,7 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
      *                                                         {@code max.block.ms} (retriable)
      */
     public int maxRecordBytes(String topic) {
-        TopicNames.validate(topic);
-        return checks.maxRecordBytes(topic);
+        return gate.maxRecordBytes(topic);
     }
 
     /** The option the one- and two-argument sends use ({@code txn.send.default.option}). */
@@ -245,7 +221,7 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
         Map<MetricName, Metric> all = new HashMap<>(delegate.metrics());
-        all.putAll(metrics.metrics());
+        all.putAll(leftOut.metrics().metrics());
         return Collections.unmodifiableMap(all);
     }
 
@@ -265,11 +241,11 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
         try {
             delegate.close(timeout);
         } finally {
-            if (topics != null) {
-                topics.close();
+            try {
+                gate.close();
+            } finally {
+                leftOut.close();
             }
-            metrics.close();
-            serializer.close();
         }
     }
 
@@ -285,32 +261,6 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
             throw new IllegalStateException("IGNORE_SEND_ERRORS needs a transaction in progress: call"
                     + " beginTransaction() before sending");
         }
-    }
-
-    private Future<RecordMetadata> leaveOut(ProducerRecord<K, V> record, Callback callback, RuntimeException error) {
-        metrics.record(error);
-        TopicPartition tp = new TopicPartition(record.topic(),
-                record.partition() == null ? RecordMetadata.UNKNOWN_PARTITION : record.partition());
-        log.debug("Left a record to {} out of the transaction: {}", tp, error.getClass().getName());
-        if (callback != null) {
-            try {
-                callback.onCompletion(new RecordMetadata(tp, -1, -1, -1, -1, -1), error);
-            } catch (RuntimeException callbackError) {
-                log.error("The callback of a record to {} threw", tp, callbackError);
-            }
-        }
-        return CompletableFuture.failedFuture(error);
-    }
-
-    private static Map<String, Object> adminConfigs(Map<String, ?> producerConfigs, TxnSendConfig config) {
-        Map<String, Object> admin = new HashMap<>();
-        producerConfigs.forEach((key, value) -> {
-            if (AdminClientConfig.configNames().contains(key)) {
-                admin.put(key, value);
-            }
-        });
-        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, config.clientId() + "-txn-send-admin");
-        return admin;
     }
 
     private static Map<String, Object> propertiesToMap(Properties properties) {

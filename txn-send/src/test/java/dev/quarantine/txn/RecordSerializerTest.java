@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +58,20 @@ class RecordSerializerTest {
         serializer.valueForProducer().serialize("t", record.headers(), record.value());
 
         assertThat(values.calls).hasValue(2);
+    }
+
+    @Test
+    void givesTheProducerKafkasByteArraySerializersThemselvesSinceThereIsNothingToHandOver() {
+        ByteArraySerializer keys = new ByteArraySerializer();
+        ByteArraySerializer values = new ByteArraySerializer();
+        RecordSerializer<byte[], byte[]> serializer = RecordSerializer.reusing(Map.of(), keys, values);
+        byte[] value = {1, 2, 3};
+
+        RecordSerializer.Serialized bytes = serializer.serialize(new ProducerRecord<>("t", null, value));
+
+        assertThat(serializer.keyForProducer()).isSameAs(keys);
+        assertThat(serializer.valueForProducer()).isSameAs(values);
+        assertThat(bytes.value()).isSameAs(value);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.quarantine.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.stream.Stream;
 
 import org.apache.kafka.common.compress.Compression;
@@ -53,6 +54,14 @@ class RecordSizesTest {
                 new SimpleRecord(System.currentTimeMillis(), shape.key(), shape.value(), shape.headers()));
         assertThat(RecordSizes.singleRecordBatch(shape.key(), shape.value(), shape.headers()))
                 .isEqualTo(batch.sizeInBytes());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void upperBoundIsNeverBelowTheProducersEstimate(Shape shape) {
+        int exact = RecordSizes.producerEstimate(shape.key(), shape.value(), shape.headers());
+        assertThat(RecordSizes.upperBound(shape.key(), shape.value(), Arrays.asList(shape.headers())))
+                .isGreaterThanOrEqualTo(exact).isLessThanOrEqualTo(exact + 100);
     }
 
     private static byte[] bytes(int n) {

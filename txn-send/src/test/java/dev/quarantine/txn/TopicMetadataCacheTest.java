@@ -82,6 +82,22 @@ class TopicMetadataCacheTest {
     }
 
     @Test
+    void refreshesATopicInTheBackgroundOnceItsEntryIsOlderThanTheMaxAge() throws InterruptedException {
+        TopicInfo fourPartitions = TopicInfo.withoutConfigs(4);
+        ScriptedDescriber describer = new ScriptedDescriber().then(THREE_PARTITIONS).then(fourPartitions);
+        TopicMetadataCache cache = new TopicMetadataCache(describer, Duration.ofMillis(50), Duration.ofMillis(200),
+                Duration.ZERO);
+
+        assertThat(cache.get("orders")).isEqualTo(THREE_PARTITIONS);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!cache.get("orders").equals(fourPartitions) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(cache.get("orders")).as("the entry refreshed within 10 s of its 50 ms max age")
+                .isEqualTo(fourPartitions);
+    }
+
+    @Test
     void throwsAuthorizationErrorsAndTimesOutWithTheSettingNamed() {
         TopicMetadataCache denied = cache(new ScriptedDescriber()
                 .then(CompletableFuture.failedFuture(new TopicAuthorizationException("no"))), Duration.ZERO);
