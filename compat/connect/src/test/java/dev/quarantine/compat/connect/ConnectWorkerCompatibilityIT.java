@@ -3,14 +3,12 @@ package dev.quarantine.compat.connect;
 import static dev.quarantine.compat.connect.CompatRecords.RECORDS;
 import static dev.quarantine.compat.connect.CompatRecords.produceDeadLetters;
 import static dev.quarantine.compat.connect.CompatRecords.produceOrders;
-import static dev.quarantine.compat.connect.WorkerProbe.JSON;
 import static dev.quarantine.compat.connect.WorkerProbe.awaitMonitorCount;
 import static dev.quarantine.compat.connect.WorkerProbe.errorLines;
 import static dev.quarantine.compat.connect.WorkerProbe.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.quarantine.compat.connect.Expected.Outcome;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -78,19 +78,19 @@ class ConnectWorkerCompatibilityIT {
         try (LocalConnect connect = worker(kafka, "compat.worker.classpath.without.streams", prefix + "-dlq")
                 .start()) {
             String line = assertRefusedOnce(connect);
-            HttpResponse<String> summary = get(connect, "/dead-letters");
-            HttpResponse<String> records = get(connect, "/dead-letters/" + prefix + "-dlq/records");
+            Answer summary = get(connect, "/dead-letters");
+            Answer records = get(connect, "/dead-letters/" + prefix + "-dlq/records");
             if (Expected.monitorWithoutStreams(VERSION) == Outcome.REFUSED_501) {
                 assertThat(line).contains("needs kafka-streams in the worker's classpath");
-                assertThat(summary.statusCode()).isEqualTo(501);
-                assertThat(records.statusCode()).isEqualTo(501);
-                assertThat(JSON.readTree(summary.body()).path("message").asText())
+                assertThat(summary.status()).isEqualTo(501);
+                assertThat(records.status()).isEqualTo(501);
+                assertThat(summary.body().path("message").asText())
                         .contains("needs kafka-streams in the worker's classpath", "Add kafka-streams-" + VERSION);
             } else {
                 assertThat(line).contains("needs Kafka Connect 4.0 or later");
-                assertThat(summary.statusCode()).isEqualTo(404);
+                assertThat(summary.status()).isEqualTo(404);
             }
-            Results.record(VERSION, "monitor.without-streams", "refused", "HTTP " + summary.statusCode() + "; " + line);
+            Results.record(VERSION, "monitor.without-streams", "refused", "HTTP " + summary.status() + "; " + line);
         }
     }
 
@@ -102,7 +102,7 @@ class ConnectWorkerCompatibilityIT {
             Results.record(VERSION, "monitor.own-streams", "works", "GET /dead-letters/{topic} counted 3 of 3");
         } else {
             String line = assertRefusedOnce(connect);
-            assertThat(get(connect, "/dead-letters").statusCode()).isEqualTo(404);
+            assertThat(get(connect, "/dead-letters").status()).isEqualTo(404);
             Results.record(VERSION, "monitor.own-streams", "refused", line);
         }
     }
@@ -153,11 +153,12 @@ class ConnectWorkerCompatibilityIT {
     @SuppressWarnings("unchecked")
     private static List<ConsumerRecord<byte[], byte[]>>[] awaitLanded(LocalKafka kafka, String target, String dlq) {
         List<ConsumerRecord<byte[], byte[]>>[] landed = new List[2];
-        LocalConnect.await(DEADLINE, () -> {
+        Await.until(() -> RECORDS + " records copied or dead-lettered; saw " + landed[0].size() + " + "
+                + landed[1].size(), DEADLINE, () -> {
             landed[0] = TopicReader.readCommitted(kafka, target, Duration.ofSeconds(30));
             landed[1] = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(30));
             return landed[0].size() + landed[1].size() >= RECORDS;
-        }, () -> RECORDS + " records copied or dead-lettered; saw " + landed[0].size() + " + " + landed[1].size());
+        });
         return landed;
     }
 

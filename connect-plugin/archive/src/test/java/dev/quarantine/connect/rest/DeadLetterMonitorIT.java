@@ -29,7 +29,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.quarantine.connect.rest.MonitorHttp.Answer;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -55,7 +57,7 @@ class DeadLetterMonitorIT {
     private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
             "target/connect-worker-classpath.txt"));
     private static final String SINK = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
-    private static final String AUTH = LocalConnect.basicAuth("operator", "s3cret");
+    private static final String AUTH = ConnectRest.basicAuth("operator", "s3cret");
     private static final String PEER_SECRET = "monitor-it-peer-secret-0123456789";
     private static final Duration SETTLED = Duration.ofSeconds(120);
     private static final String PREFIX = "mon-" + Long.toHexString(System.nanoTime()).substring(6);
@@ -75,8 +77,7 @@ class DeadLetterMonitorIT {
     private static LocalKafka kafka;
     private static LocalConnect first;
     private static LocalConnect second;
-    private static final MonitorHttp http = new MonitorHttp();
-    private static final PeerRequests peers = new PeerRequests(http);
+    private static final PeerRequests peers = new PeerRequests();
 
     @BeforeAll
     static void startTwoWorkersAndDeadLetterRecords(LocalKafka localKafka) throws Exception {
@@ -97,8 +98,9 @@ class DeadLetterMonitorIT {
         // (not transactional) then holds duplicates: paused connectors keep every topic still
         for (String connector : List.of(PREFIX + "-copy", PREFIX + "-json-copy")) {
             first.pauseConnector(connector);
-            LocalConnect.await(SETTLED, () -> first.status(connector).findValuesAsText("state").stream()
-                    .allMatch("PAUSED"::equals), () -> connector + " PAUSED: " + first.status(connector));
+            Await.until(() -> connector + " PAUSED: " + first.status(connector),
+                    SETTLED, () -> first.status(connector).findValuesAsText("state").stream()
+                    .allMatch("PAUSED"::equals));
         }
     }
 
@@ -215,8 +217,9 @@ class DeadLetterMonitorIT {
 
     @Test
     void refusesACallWithoutCredentialsAndAcceptsItWithThem() {
-        Answer anonymous = http.get(first.restUrl(), "/dead-letters", (String) null);
-        Answer wrong = http.get(first.restUrl(), "/dead-letters", LocalConnect.basicAuth("operator", "guess"));
+        Answer anonymous = ConnectRest.at(first.restUrl()).get("/dead-letters");
+        Answer wrong = ConnectRest.at(first.restUrl())
+                .withAuthorization(ConnectRest.basicAuth("operator", "guess")).get("/dead-letters");
 
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(wrong.status()).isEqualTo(401);
@@ -226,10 +229,10 @@ class DeadLetterMonitorIT {
 
     @Test
     void answersBadParametersWithA400AndAnUnknownTopicWithA404EachNamingTheProblemAndARequestId() {
-        Answer unknown = http.get(first.restUrl(), "/dead-letters/no-such-dlq", AUTH);
-        Answer malformed = http.get(first.restUrl(), "/dead-letters/bad%20name", AUTH);
-        Answer tooMany = http.get(first.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=100000", AUTH);
-        Answer notANumber = http.get(first.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=ten", AUTH);
+        Answer unknown = first.rest().get("/dead-letters/no-such-dlq");
+        Answer malformed = first.rest().get("/dead-letters/bad%20name");
+        Answer tooMany = first.rest().get("/dead-letters/" + SINK_DLQ + "/records?limit=100000");
+        Answer notANumber = first.rest().get("/dead-letters/" + SINK_DLQ + "/records?limit=ten");
 
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.body().path("category").asText()).isEqualTo("NOT_FOUND");
@@ -254,8 +257,9 @@ class DeadLetterMonitorIT {
         PeerAuth.Proof stale = peerAuth(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-90)))
                 .signRequest(PeerRequests.address(first), Peers.PARTIALS_FULL_PATH, params);
 
-        Answer unsigned = http.get(PeerRequests.url(first), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
-        Answer onTheRestApi = http.get(first.restUrl(), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", AUTH);
+        Answer unsigned = ConnectRest.at(PeerRequests.url(first))
+                .get(Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
+        Answer onTheRestApi = first.rest().get(Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0");
         Answer forged = peers.send(first, params, new PeerAuth.Proof(System.currentTimeMillis(), "Zm9yZ2Vk"));
         Answer replayed = peers.send(first, params, forOther);
         Answer old = peers.send(first, params, stale);
@@ -277,13 +281,13 @@ class DeadLetterMonitorIT {
         awaitTotals(first, expectedTotals());
         PeerAuth auth = peerAuth(Clock.systemUTC());
         Map<Integer, Answer> byPartition = new HashMap<>();
-        LocalConnect.await(SETTLED, () -> {
+        Await.until(() -> "one partition held here (200) and one elsewhere (421): " + byPartition, SETTLED, () -> {
             for (int partition = 0; partition < 3; partition++) {
                 byPartition.put(partition, peers.signedShare(auth, first, partition));
             }
             return byPartition.values().stream().anyMatch(a -> a.status() == 200)
                     && byPartition.values().stream().anyMatch(a -> a.status() == 421);
-        }, () -> "one partition held here (200) and one elsewhere (421): " + byPartition);
+        });
         Answer moved = byPartition.values().stream().filter(a -> a.status() == 421).findFirst().orElseThrow();
         Answer nobody = peers.signedShare(auth, first, 40);
 
@@ -305,11 +309,12 @@ class DeadLetterMonitorIT {
         List<Answer> seen = new ArrayList<>();
         try (ForgedPeer forger = ForgedPeer.join(kafka, monitorApplicationId(), new MonitoredTopics(Map.of(), DLQS,
                 Optional.empty()), SINK_DLQ)) {
-            LocalConnect.await(SETTLED, () -> {
-                seen.add(http.get(first.restUrl(), "/dead-letters", AUTH));
-                seen.add(http.get(second.restUrl(), "/dead-letters", AUTH));
+            Await.until(() -> "a worker asking the forged peer for its share; answers: " + statuses(seen),
+                    SETTLED, () -> {
+                seen.add(first.rest().get("/dead-letters"));
+                seen.add(second.rest().get("/dead-letters"));
                 return !forger.requests().isEmpty();
-            }, () -> "a worker asking the forged peer for its share; answers: " + statuses(seen));
+            });
 
             assertThat(forger.requests()).allSatisfy(headers -> {
                 assertThat(headers.keySet()).noneMatch(name -> name.equalsIgnoreCase("Authorization"))
@@ -351,8 +356,8 @@ class DeadLetterMonitorIT {
         try {
             Instant resume = Instant.now().plusSeconds(30);
             while (Instant.now().isBefore(resume)) {
-                seen.add(http.get(first.restUrl(), "/dead-letters", AUTH));
-                seen.add(http.get(second.restUrl(), "/dead-letters", AUTH));
+                seen.add(first.rest().get("/dead-letters"));
+                seen.add(second.rest().get("/dead-letters"));
                 Thread.sleep(250); // pacing the polls over the freeze, not waiting for anything
             }
         } finally {
@@ -433,11 +438,11 @@ class DeadLetterMonitorIT {
     }
 
     private static void awaitAnswer(LocalConnect worker, List<Answer> seen, Predicate<Answer> wanted, String what) {
-        LocalConnect.await(SETTLED, () -> {
-            Answer answer = http.get(worker.restUrl(), "/dead-letters", AUTH);
+        Await.until(() -> what + " from " + worker.restUrl() + "; answers: " + statuses(seen), SETTLED, () -> {
+            Answer answer = worker.rest().get("/dead-letters");
             seen.add(answer);
             return wanted.test(answer);
-        }, () -> what + " from " + worker.restUrl() + "; answers: " + statuses(seen));
+        });
     }
 
     private static String statuses(List<Answer> answers) {
@@ -492,10 +497,11 @@ class DeadLetterMonitorIT {
 
     private static void awaitTotals(LocalConnect worker, Map<String, Long> expected) {
         Answer[] last = new Answer[1];
-        LocalConnect.await(SETTLED, () -> {
-            last[0] = http.get(worker.restUrl(), "/dead-letters", AUTH);
+        Await.until(() -> "totals " + expected + " on " + worker.restUrl() + "; last answer: " + last[0],
+                SETTLED, () -> {
+            last[0] = worker.rest().get("/dead-letters");
             return last[0].status() == 200 && totals(last[0].body()).entrySet().containsAll(expected.entrySet());
-        }, () -> "totals " + expected + " on " + worker.restUrl() + "; last answer: " + last[0]);
+        });
     }
 
     /** How many committed records {@code topic} holds. */
@@ -512,10 +518,10 @@ class DeadLetterMonitorIT {
     /** The body of a 200 answer to {@code path}, asking again while the monitor answers 503. */
     private static JsonNode ok(LocalConnect worker, String path) {
         Answer[] last = new Answer[1];
-        LocalConnect.await(SETTLED, () -> {
-            last[0] = http.get(worker.restUrl(), path, AUTH);
+        Await.until(() -> "an answer other than 503 to GET " + path + "; last: " + last[0], SETTLED, () -> {
+            last[0] = worker.rest().get(path);
             return last[0].status() != 503;
-        }, () -> "an answer other than 503 to GET " + path + "; last: " + last[0]);
+        });
         assertThat(last[0].status()).as("GET %s: %s", path, last[0].text()).isEqualTo(200);
         return last[0].body();
     }

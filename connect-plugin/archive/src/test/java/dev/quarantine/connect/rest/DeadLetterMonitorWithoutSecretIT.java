@@ -19,7 +19,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.quarantine.connect.rest.MonitorHttp.Answer;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -40,7 +42,6 @@ class DeadLetterMonitorWithoutSecretIT {
     private static final int PER_PARTITION = 4;
 
     private static final List<LocalConnect> workers = new ArrayList<>();
-    private static final MonitorHttp http = new MonitorHttp();
 
     @BeforeAll
     static void startTwoWorkersWithoutSecret(LocalKafka kafka) throws Exception {
@@ -73,12 +74,13 @@ class DeadLetterMonitorWithoutSecretIT {
     void eachWorkerShowsOnlyItsOwnShareAndSaysWhichPartitionsAreMissing() {
         for (LocalConnect worker : workers) {
             JsonNode[] last = new JsonNode[1];
-            LocalConnect.await(Duration.ofSeconds(120), () -> {
-                Answer answer = http.get(worker.restUrl(), "/dead-letters/" + DLQ, (String) null);
+            Await.until(() -> "an incomplete answer from " + worker.restUrl() + "; last: " + last[0],
+                    Duration.ofSeconds(120), () -> {
+                Answer answer = worker.rest().get("/dead-letters/" + DLQ);
                 last[0] = answer.body();
                 return answer.status() == 200 && answer.body().path("missing_partitions").size() > 0
                         && answer.body().path("total").asLong() > 0;
-            }, () -> "an incomplete answer from " + worker.restUrl() + "; last: " + last[0]);
+            });
             JsonNode answer = last[0];
             int missing = answer.path("missing_partitions").size();
 
@@ -91,7 +93,7 @@ class DeadLetterMonitorWithoutSecretIT {
     @Test
     void answersNoOtherWorkerWithoutASecret() {
         for (LocalConnect worker : workers) {
-            Answer answer = http.get(PeerRequests.url(worker), Peers.PARTIALS_FULL_PATH
+            Answer answer = ConnectRest.at(PeerRequests.url(worker)).get(Peers.PARTIALS_FULL_PATH
                     + "?partitions=0&records=0", Map.of(PeerAuth.TIME_HEADER, String.valueOf(System.currentTimeMillis()),
                     PeerAuth.SIGNATURE_HEADER, "Zm9yZ2Vk"));
 

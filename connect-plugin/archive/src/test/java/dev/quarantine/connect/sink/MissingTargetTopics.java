@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.txn.DeadLetterHeaders;
@@ -62,14 +63,14 @@ final class MissingTargetTopics {
 
     /** Waits until the connector created the topic; returns it, for a collector to read. */
     static List<String> awaitTopic(LocalKafka kafka, String topic) {
-        LocalConnect.await(Duration.ofSeconds(90), () -> {
+        Await.until(() -> "target topic " + topic + " created by the connector", Duration.ofSeconds(90), () -> {
             try {
                 describe(kafka, topic);
                 return true;
             } catch (Exception e) {
                 return false;
             }
-        }, () -> "target topic " + topic + " created by the connector");
+        });
         return List.of(topic);
     }
 
