@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Faults of the broker itself, on a broker of this class's own (it is killed, and it creates topics on first use,
@@ -55,8 +56,8 @@ class BrokerFaultsIT {
         cluster.worker().awaitRunning(name, 2, Duration.ofSeconds(90));
         producer.start();
         List<String> target = MissingTargetTopics.awaitTopic(cluster.kafka(), records.target());
-        try (TargetCollector copied = new TargetCollector(cluster.kafka(), target);
-             TargetCollector letters = new TargetCollector(cluster.kafka(), List.of(dlq))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), target);
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(dlq))) {
             copied.awaitAtLeast(500, LANDED);
             int landed = copied.size() + letters.size();
             cluster.kafka().kill();

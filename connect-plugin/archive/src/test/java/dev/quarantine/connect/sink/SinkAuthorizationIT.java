@@ -31,6 +31,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Write permission missing: a broker with Kafka's StandardAuthorizer that allows everything without ACLs, and on
@@ -63,8 +64,8 @@ class SinkAuthorizationIT {
         allow(denyWrite);
         cluster.worker().restartConnector(topics.name());
         cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
-        try (TargetCollector target = new TargetCollector(cluster.kafka(), List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(cluster.kafka(), List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(299, LANDED);
             dlq.awaitAtLeast(1, LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
@@ -91,8 +92,8 @@ class SinkAuthorizationIT {
         allow(denyWrite);
         cluster.worker().restartConnector(topics.name());
         cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
-        try (TargetCollector target = new TargetCollector(cluster.kafka(), List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(cluster.kafka(), List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(300, LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
                     IntStream.range(0, 300).boxed().collect(Collectors.toSet()), Set.of());

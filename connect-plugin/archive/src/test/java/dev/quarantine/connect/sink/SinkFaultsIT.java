@@ -30,6 +30,7 @@ import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
@@ -52,8 +53,8 @@ class SinkFaultsIT {
         cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics));
         cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
 
-        try (TargetCollector target = new TargetCollector(cluster.kafka(), List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(cluster.kafka(), List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(300, LANDED);
             fenceAll(topics);
             produce(cluster.kafka(), topics.source(), 1500, 3000, i -> value("id=" + i));
@@ -80,8 +81,8 @@ class SinkFaultsIT {
                 "target.value.converter.slow.ms", "8000",
                 "target.producer.transaction.timeout.ms", "2000"));
 
-        try (TargetCollector target = new TargetCollector(cluster.kafka(), List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(cluster.kafka(), List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(600, LANDED);
             produce(cluster.kafka(), topics.source(), 600, 700, i -> value("id=" + i));
             target.awaitAtLeast(700, LANDED);
@@ -105,8 +106,8 @@ class SinkFaultsIT {
         Set<Integer> poison = IntStream.range(0, 1000).filter(dataError.or(badArgument)).boxed()
                 .collect(Collectors.toSet());
 
-        try (TargetCollector target = new TargetCollector(cluster.kafka(), List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(cluster.kafka(), List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(1000 - poison.size(), LANDED);
             List<ConsumerRecord<byte[], byte[]>> letters = dlq.awaitAtLeast(poison.size(), LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
@@ -131,8 +132,8 @@ class SinkFaultsIT {
                 "target.producer.max.request.size", "20000"));
         Set<Integer> poison = IntStream.range(0, 1000).filter(large).boxed().collect(Collectors.toSet());
 
-        try (TargetCollector target = new TargetCollector(cluster.kafka(), List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(cluster.kafka(), List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(1000 - poison.size(), LANDED);
             List<ConsumerRecord<byte[], byte[]>> letters = dlq.awaitAtLeast(poison.size(), LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
@@ -156,7 +157,7 @@ class SinkFaultsIT {
                 "target.topic.creation.enable", "false", // should the connector create missing targets (issue 9)
                 "target.producer.max.block.ms", "5000",
                 "target.producer.txn.send.topic.metadata.max.age.ms", "1000"));
-        try (TargetCollector target = new TargetCollector(cluster.kafka(), List.of(topics.target()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()))) {
             target.awaitAtLeast(300, LANDED);
         }
         try (Admin admin = cluster.kafka().admin()) {
@@ -171,8 +172,8 @@ class SinkFaultsIT {
         cluster.kafka().createTopic(topics.target(), 3, Map.of());
         cluster.worker().restartConnector(topics.name());
         cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
-        try (TargetCollector target = new TargetCollector(cluster.kafka(), List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(cluster.kafka(), List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             List<ConsumerRecord<byte[], byte[]>> letters = dlq.drain(Duration.ofSeconds(3));
             target.awaitAtLeast(900 - letters.size(), LANDED);
             List<String> after = FaultSuite.keys(target.drain(Duration.ofSeconds(3)));

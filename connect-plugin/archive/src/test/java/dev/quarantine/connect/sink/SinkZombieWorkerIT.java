@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Two Connect workers in one group; one is stopped with SIGSTOP for longer than its session timeout (its tasks and
@@ -47,8 +48,8 @@ class SinkZombieWorkerIT {
         first.createConnector(topics.name(), connectorConfig(kafka, topics));
         first.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
 
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(kafka, List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(kafka, List.of(topics.dlq()))) {
             target.awaitAtLeast(300, LANDED);
             second.pause();
             try {

@@ -22,6 +22,7 @@ import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Topics that are missing, or deleted under a running connector, on the shared broker (which does not create topics
@@ -46,7 +47,7 @@ class TopicFaultsIT {
         cluster.worker().createConnector(run.name, run.config);
         cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
         List<ConsumerRecord<byte[], byte[]>> purged;
-        try (TargetCollector letters = new TargetCollector(cluster.kafka(), List.of(run.dlq))) {
+        try (TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
             purged = letters.awaitAtLeast(run.records.poison(1_000), LANDED);
         }
         Thread goodOnly = run.produceInBackground(1_000, 2_000); // no poison while the DLQ is gone
@@ -57,8 +58,8 @@ class TopicFaultsIT {
         cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
         run.records.produce(2_000, 2_600);
 
-        try (TargetCollector copied = new TargetCollector(cluster.kafka(), List.of(run.records.target()));
-             TargetCollector letters = new TargetCollector(cluster.kafka(), List.of(run.dlq))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()));
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
             copied.awaitAtLeast(run.records.good(2_600), LANDED);
             letters.awaitAtLeast(run.records.poison(2_600) - purged.size(), LANDED);
             List<ConsumerRecord<byte[], byte[]>> allLetters = new ArrayList<>(purged);
@@ -77,7 +78,7 @@ class TopicFaultsIT {
         run.records.produce(0, 600);
         cluster.worker().createConnector(run.name, run.config);
         cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
-        try (TargetCollector copied = new TargetCollector(cluster.kafka(), List.of(run.records.target()))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()))) {
             copied.awaitAtLeast(run.records.good(600), LANDED);
         }
 
@@ -97,8 +98,8 @@ class TopicFaultsIT {
         cluster.worker().restartConnector(run.name);
         cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
         run.records.produce(1_200, 1_600);
-        try (TargetCollector copied = new TargetCollector(cluster.kafka(), List.of(run.records.target()));
-             TargetCollector letters = new TargetCollector(cluster.kafka(), List.of(run.dlq))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()));
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
             copied.awaitAtLeast(run.records.good(1_600), LANDED);
             letters.awaitAtLeast(run.records.poison(1_600), LANDED);
             run.records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO),

@@ -37,6 +37,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
@@ -99,8 +100,8 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.worker().createConnector(topics.name, config);
         cluster.worker().awaitRunning(topics.name, 2, Duration.ofSeconds(60));
 
-        try (TargetCollector copied = new TargetCollector(cluster.kafka(), topics.targets());
-             TargetCollector letters = new TargetCollector(cluster.kafka(), List.of(topics.dlq))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), topics.targets());
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(topics.dlq))) {
             copied.awaitAtLeast(9_900, LANDED);
             letters.awaitAtLeast(100, LANDED);
             List<ConsumerRecord<byte[], byte[]>> all = copied.drain(Duration.ofSeconds(3));
@@ -140,8 +141,8 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.worker().createConnector(topics.name, config);
         cluster.worker().awaitRunning(topics.name, 2, Duration.ofSeconds(60));
         producer.start();
-        try (TargetCollector copied = new TargetCollector(cluster.kafka(), topics.targets());
-             TargetCollector letters = new TargetCollector(cluster.kafka(), List.of(topics.dlq))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), topics.targets());
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(topics.dlq))) {
             for (int kill = 1; kill <= 3; kill++) {
                 int landed = copied.size() + letters.size();
                 copied.awaitAtLeast(copied.size() + 300, LANDED);

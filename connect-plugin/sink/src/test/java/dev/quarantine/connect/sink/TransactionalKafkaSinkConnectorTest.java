@@ -25,6 +25,21 @@ class TransactionalKafkaSinkConnectorTest {
     }
 
     @Test
+    void reportsProblemsOfSettingsOutsideItsConfigDefOnTheirOwnKeys() {
+        Map<String, List<String>> errors = errors(new TransactionalKafkaSinkConnector().validate(props(
+                "name", "c", "topics", "orders", "target.bootstrap.servers", "127.0.0.1:1",
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq", "dlq.payload.max.bytes", "50000",
+                "target.producer.max.request.size", "20000", "target.producer.buffer.memory", "lots"))
+                .configValues());
+
+        assertThat(errors).containsOnlyKeys("dlq.payload.max.bytes", "target.producer.buffer.memory");
+        assertThat(errors.get("target.producer.buffer.memory")).singleElement().asString()
+                .contains("not a number of bytes");
+        assertThat(errors.get("dlq.payload.max.bytes")).singleElement().asString()
+                .contains("target.producer.max.request.size=20000");
+    }
+
+    @Test
     void givesEveryTaskItsNumber() {
         TransactionalKafkaSinkConnector connector = new TransactionalKafkaSinkConnector(config -> { });
         connector.start(props("name", "c", "topics", "orders", "target.bootstrap.servers", "t:9092",
