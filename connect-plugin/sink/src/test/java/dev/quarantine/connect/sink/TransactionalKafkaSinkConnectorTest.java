@@ -34,7 +34,7 @@ class TransactionalKafkaSinkConnectorTest {
 
         assertThat(errors).containsOnlyKeys("dlq.payload.max.bytes", "target.producer.buffer.memory");
         assertThat(errors.get("target.producer.buffer.memory")).singleElement().asString()
-                .contains("not a number of bytes");
+                .contains("refused by the target producer", "lots");
         assertThat(errors.get("dlq.payload.max.bytes")).singleElement().asString()
                 .contains("target.producer.max.request.size=20000");
     }
@@ -48,6 +48,14 @@ class TransactionalKafkaSinkConnectorTest {
         assertThat(connector.taskConfigs(3)).extracting(c -> c.get("quarantine.task.id"))
                 .containsExactly("0", "1", "2");
         assertThat(connector.taskClass()).isEqualTo(TransactionalKafkaSinkTask.class);
+    }
+
+    @Test
+    void refusesToStartWithATargetProducerSettingTheProducerWouldRefuseNamingIt() {
+        assertThatThrownBy(() -> new TransactionalKafkaSinkConnector(config -> { }).start(props("name", "c",
+                "topics", "orders", "target.bootstrap.servers", "t:9092", "dlq.topic.name", "dlq",
+                "target.producer.acks", "maybe")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("target.producer.acks");
     }
 
     @Test
