@@ -7,7 +7,6 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -214,33 +213,33 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     private void awaitReady() {
-        Instant deadline = Instant.now().plus(START_TIMEOUT);
         Properties props = clientProps();
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
         try (Admin admin = Admin.create(props)) {
-            while (true) {
+            Await.until("the local Kafka broker answering on " + bootstrapServers(), START_TIMEOUT, () -> {
                 child.requireAlive("starting");
-                try {
-                    String answering = admin.describeCluster().clusterId().get();
-                    if (!clusterId.equals(answering)) {
-                        throw new IllegalStateException("another Kafka (cluster " + answering + ") answers on "
-                                + bootstrapServers() + ", not the broker started here (cluster " + clusterId + ")");
-                    }
-                    if (!admin.describeCluster().nodes().get().isEmpty()) {
-                        return;
-                    }
-                } catch (ExecutionException e) {
-                    // not up yet
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for the local Kafka broker", e);
-                }
-                if (Instant.now().isAfter(deadline)) {
-                    throw child.failure("the local Kafka broker did not answer on " + bootstrapServers()
-                            + " within " + START_TIMEOUT.toSeconds() + " s");
-                }
+                return answers(admin);
+            });
+        } catch (AssertionError e) {
+            throw child.failure(e.getMessage());
+        }
+    }
+
+    /** Whether the broker started here answers with a node; fails if another cluster answers on its port. */
+    private boolean answers(Admin admin) {
+        try {
+            String answering = admin.describeCluster().clusterId().get();
+            if (!clusterId.equals(answering)) {
+                throw new IllegalStateException("another Kafka (cluster " + answering + ") answers on "
+                        + bootstrapServers() + ", not the broker started here (cluster " + clusterId + ")");
             }
+            return !admin.describeCluster().nodes().get().isEmpty();
+        } catch (ExecutionException notUpYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the local Kafka broker", e);
         }
     }
 }
