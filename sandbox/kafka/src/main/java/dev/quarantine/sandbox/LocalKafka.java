@@ -7,7 +7,6 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -18,6 +17,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -68,7 +68,8 @@ public final class LocalKafka implements AutoCloseable {
         }
         child = ChildJvm.inTempDir("the local Kafka broker", "quarantine-kafka-", "broker.log");
         try {
-            child.writeProperties("server.properties", serverProperties());
+            child.writeProperties("server.properties", BrokerConfig.properties(child.workDir().resolve("logs"),
+                    brokerPort, controllerPort, overrides));
             launch();
             return this;
         } catch (RuntimeException e) {
@@ -130,15 +131,35 @@ public final class LocalKafka implements AutoCloseable {
         return props;
     }
 
-    /** Creates a topic with replication factor 1 and the given topic configs, and waits until it exists. */
+    /**
+     * Creates a topic with replication factor 1 and the given topic configs, and waits until the broker's metadata
+     * shows it with a leader for every partition: the controller has created it when createTopics returns, but a
+     * client asking the broker at once (a connector's validation) could still be told it does not exist.
+     */
     public void createTopic(String name, int partitions, Map<String, String> configs) {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
+                    .get(30, TimeUnit.SECONDS);
+            Await.until("topic " + name + " in the broker's metadata with " + partitions + " led partitions",
+                    Duration.ofSeconds(30), () -> visible(admin, name, partitions));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topic " + name, e);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not create topic " + name, e);
+        }
+    }
+
+    private static boolean visible(Admin admin, String topic, int partitions) {
+        try {
+            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            return description.partitions().size() == partitions
+                    && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+        } catch (ExecutionException notYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
         }
     }
 
@@ -160,32 +181,6 @@ public final class LocalKafka implements AutoCloseable {
     private void launch() {
         child.launch(command(child.workDir().resolve("server.properties")));
         awaitReady();
-    }
-
-    private Map<String, String> serverProperties() {
-        Map<String, String> props = new LinkedHashMap<>();
-        props.put("process.roles", "broker,controller");
-        props.put("node.id", "1");
-        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
-        props.put("controller.listener.names", "CONTROLLER");
-        props.put("inter.broker.listener.name", "PLAINTEXT");
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        props.put("log.dirs", child.workDir().resolve("logs").toString());
-        props.put("auto.create.topics.enable", "false");
-        props.put("num.partitions", "1");
-        props.put("offsets.topic.replication.factor", "1");
-        props.put("offsets.topic.num.partitions", "3");
-        props.put("transaction.state.log.replication.factor", "1");
-        props.put("transaction.state.log.min.isr", "1");
-        props.put("transaction.state.log.num.partitions", "3");
-        props.put("share.coordinator.state.topic.replication.factor", "1");
-        props.put("share.coordinator.state.topic.min.isr", "1");
-        props.put("group.initial.rebalance.delay.ms", "0");
-        props.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
-        props.putAll(overrides);
-        return props;
     }
 
     private List<String> command(Path config) {
