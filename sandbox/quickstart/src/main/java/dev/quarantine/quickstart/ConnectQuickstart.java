@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +20,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.TopicReader;
@@ -126,17 +127,14 @@ final class ConnectQuickstart {
     }
 
     private Outcome awaitAllLanded() {
-        Instant deadline = Instant.now().plus(DEADLINE);
-        while (true) {
+        Outcome[] last = new Outcome[1];
+        return Await.value(() -> ORDERS + " orders copied or dead-lettered; saw " + last[0], DEADLINE, () -> {
             List<ConsumerRecord<byte[], byte[]>> copied = committed(TARGET);
-            int deadLettered = committed(DEAD_LETTERS).size();
             Set<String> distinct = new HashSet<>();
             copied.forEach(r -> distinct.add(new String(r.key(), StandardCharsets.UTF_8)));
-            if (copied.size() + deadLettered >= ORDERS || Instant.now().isAfter(deadline)) {
-                return new Outcome(copied.size(), distinct.size(), deadLettered);
-            }
-            sleep();
-        }
+            last[0] = new Outcome(copied.size(), distinct.size(), committed(DEAD_LETTERS).size());
+            return last[0].copied() + last[0].deadLettered() >= ORDERS ? last[0] : null;
+        });
     }
 
     /** What the dead-letter monitor (our REST extension on the worker) answers, once it has counted them all. */
@@ -149,22 +147,15 @@ final class ConnectQuickstart {
                 topic.path("by_original_topic"));
     }
 
+    /** Asks until the monitor counts them all: 503 while it starts or rebalances, 404 until it found the DLQ. */
     private JsonNode awaitMonitor(LocalConnect connect, int expected) {
-        Instant deadline = Instant.now().plus(DEADLINE);
-        while (true) {
-            try {
-                JsonNode topic = connect.get("/dead-letters/" + DEAD_LETTERS);
-                if (topic.path("total").asLong() >= expected || Instant.now().isAfter(deadline)) {
-                    return topic;
-                }
-            } catch (IllegalStateException e) {
-                // 503 while the monitor starts or rebalances, 404 until it discovered the connector's DLQ
-                if (Instant.now().isAfter(deadline)) {
-                    throw e;
-                }
-            }
-            sleep();
-        }
+        Answer[] last = new Answer[1];
+        return Await.value(() -> "the monitor counting " + expected + " dead letters; last answer: " + last[0],
+                DEADLINE, () -> {
+                    last[0] = connect.rest().get("/dead-letters/" + DEAD_LETTERS);
+                    boolean counted = last[0].status() == 200 && last[0].body().path("total").asLong() >= expected;
+                    return counted ? last[0].body() : null;
+                });
     }
 
     private Map<String, Long> deadLettersByError() {
@@ -176,14 +167,5 @@ final class ConnectQuickstart {
 
     private List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
         return TopicReader.readCommitted(kafka, topic, Duration.ofSeconds(30));
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(500);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

@@ -41,6 +41,8 @@ import dev.quarantine.connect.rest.BasicAuthOnKafka44;
 import dev.quarantine.connect.rest.DeadLetterRestExtension;
 import dev.quarantine.connect.rest.MonitorConfig;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -68,7 +70,7 @@ class DeadLetterReplayIT {
     private static final int JSON_RECORDS = 50;
     private static final int RECORDS = 2_000;
     private static final int SMALL_LIMIT = 2_048;
-    private static final String AUTH = LocalConnect.basicAuth("operator", "s3cret");
+    private static final String AUTH = ConnectRest.basicAuth("operator", "s3cret");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -90,15 +92,14 @@ class DeadLetterReplayIT {
                 "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", DLQ));
-        LocalConnect.await(LANDED, () -> TopicReader.readCommitted(kafka, DLQ, Duration.ofSeconds(10)).size()
-                == poison().size(), () -> poison().size() + " dead letters in " + DLQ);
+        Await.until(() -> poison().size() + " dead letters in " + DLQ, LANDED, () -> TopicReader.readCommitted(kafka, DLQ, Duration.ofSeconds(10)).size()
+                == poison().size());
         worker.pauseConnector(PREFIX + "-copy");
         assertThat(keys(TopicReader.readCommitted(kafka, TARGET, Duration.ofSeconds(10))))
                 .hasSize(RECORDS - poison().size());
         connectsOwnDeadLetterQueue();
         for (String dlq : List.of(DLQ, CONNECT_DLQ)) {
-            LocalConnect.await(LANDED, () -> send("GET", "/dead-letters/" + dlq, null, AUTH).statusCode() == 200,
-                    () -> "the monitor found " + dlq + " in the connector configs");
+            Await.until(() -> "the monitor found " + dlq + " in the connector configs", LANDED, () -> send("GET", "/dead-letters/" + dlq, null, AUTH).statusCode() == 200);
         }
         kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TARGET),
                 List.of(new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1048588"),
@@ -158,11 +159,11 @@ class DeadLetterReplayIT {
         kafka.createTopic(destination, 1, Map.of());
         String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1}");
         JsonNode[] before = new JsonNode[1];
-        LocalConnect.await(LANDED, () -> {
+        Await.until(() -> "replay " + id + " has begun: " + before[0], LANDED, () -> {
             HttpResponse<String> answer = get(id);
             before[0] = answer.statusCode() == 200 ? parse(answer.body()) : null;
             return before[0] != null && before[0].path("counts").path("replayed").asLong() >= 5;
-        }, () -> "replay " + id + " has begun: " + before[0]);
+        });
 
         worker.restart(); // kill -9, and start again: the replay connector resumes from its committed progress
 
@@ -180,8 +181,8 @@ class DeadLetterReplayIT {
         String destination = PREFIX + "-cancelled";
         kafka.createTopic(destination, 1, Map.of());
         String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1}");
-        LocalConnect.await(LANDED, () -> !TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(5))
-                .isEmpty(), () -> "the replay has begun");
+        Await.until(() -> "the replay has begun", LANDED, () -> !TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(5))
+                .isEmpty());
 
         HttpResponse<String> cancelled = send("DELETE", "/dead-letters/" + DLQ + "/replays/" + id, null, AUTH);
 
@@ -223,14 +224,14 @@ class DeadLetterReplayIT {
 
     private static JsonNode awaitState(String dlq, String id, String state) throws Exception {
         JsonNode[] last = new JsonNode[1];
-        LocalConnect.await(LANDED, () -> {
+        Await.until(() -> "replay " + id + " " + state + ", last seen " + last[0], LANDED, () -> {
             HttpResponse<String> answer = send("GET", "/dead-letters/" + dlq + "/replays/" + id, null, AUTH);
             if (answer.statusCode() != 200) {
                 return false;
             }
             last[0] = parse(answer.body());
             return state.equals(last[0].path("state").asText());
-        }, () -> "replay " + id + " " + state + ", last seen " + last[0]);
+        });
         return last[0];
     }
 
@@ -304,8 +305,8 @@ class DeadLetterReplayIT {
                 "errors.deadletterqueue.context.headers.enable", "true",
                 "errors.deadletterqueue.topic.replication.factor", "1"));
         worker.createConnector(connector, config);
-        LocalConnect.await(LANDED, () -> TopicReader.readCommitted(kafka, CONNECT_DLQ, Duration.ofSeconds(10)).size()
-                == badJson().size(), () -> badJson().size() + " dead letters in " + CONNECT_DLQ);
+        Await.until(() -> badJson().size() + " dead letters in " + CONNECT_DLQ, LANDED, () -> TopicReader.readCommitted(kafka, CONNECT_DLQ, Duration.ofSeconds(10)).size()
+                == badJson().size());
         worker.pauseConnector(connector);
     }
 
