@@ -7,7 +7,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +27,6 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,8 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.quarantine.connect.rest.BasicAuthOnKafka44;
-import dev.quarantine.connect.rest.DeadLetterRestExtension;
+import dev.quarantine.connect.rest.BasicAuthWorkers;
 import dev.quarantine.connect.rest.MonitorConfig;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
 import dev.quarantine.sandbox.Await;
@@ -70,7 +67,7 @@ class DeadLetterReplayIT {
     private static final int JSON_RECORDS = 50;
     private static final int RECORDS = 2_000;
     private static final int SMALL_LIMIT = 2_048;
-    private static final String AUTH = ConnectRest.basicAuth("operator", "s3cret");
+    private static final String AUTH = ConnectRest.basicAuth(BasicAuthWorkers.USER, BasicAuthWorkers.PASSWORD);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -345,28 +342,14 @@ class DeadLetterReplayIT {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    private static LocalConnect worker() throws Exception {
-        List<Path> classpath = new ArrayList<>(LocalConnect.readClasspath(CLASSPATH));
-        classpath.add(jarOf(BasicAuthSecurityRestExtension.class));
-        classpath.add(jarOf(BasicAuthOnKafka44.class));
-        Path dir = Files.createTempDirectory("replay-it-auth");
-        Path users = Files.writeString(dir.resolve("users.properties"), "operator=s3cret\n");
-        Path jaas = Files.writeString(dir.resolve("connect.jaas"), "KafkaConnect {\n"
-                + "  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n"
-                + "  file=\"" + users + "\";\n};\n");
-        return LocalConnect.create(kafka, PLUGIN_PATH, classpath, Map.of(
+    private static LocalConnect worker() {
+        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH,
+                BasicAuthWorkers.classpath(LocalConnect.readClasspath(CLASSPATH)), Map.of(
                         "group.id", PREFIX + "-connect",
                         "config.storage.topic", PREFIX + "-configs",
                         "offset.storage.topic", PREFIX + "-offsets",
                         "status.storage.topic", PREFIX + "-status",
-                        "rest.extension.classes", DeadLetterRestExtension.class.getName() + ","
-                                + BasicAuthOnKafka44.class.getName(),
-                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000"))
-                .withJvmOptions("-Djava.security.auth.login.config=" + jaas)
-                .withBasicAuth("operator", "s3cret");
-    }
-
-    private static Path jarOf(Class<?> type) throws Exception {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+                        "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
+                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000")));
     }
 }

@@ -22,7 +22,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -84,15 +83,12 @@ class DeadLetterMonitorIT {
     @BeforeAll
     static void startTwoWorkersAndDeadLetterRecords(LocalKafka localKafka) throws Exception {
         kafka = localKafka;
-        Path jaas = jaasConfig();
         List<Path> classpath = LocalConnect.readClasspath(CLASSPATH);
-        List<Path> basicAuth = new ArrayList<>(classpath);
-        basicAuth.add(jarOf(BasicAuthSecurityRestExtension.class));
-        basicAuth.add(jarOf(BasicAuthOnKafka44.class)); // target/test-classes: the shim and its service file
+        List<Path> basicAuth = BasicAuthWorkers.classpath(classpath);
         assertThat(classpath).anyMatch(p -> p.getFileName().toString().startsWith("kafka-streams"));
 
-        first = worker(basicAuth, jaas).start();
-        second = worker(basicAuth, jaas).start();
+        first = worker(basicAuth).start();
+        second = worker(basicAuth).start();
         createTopicsAndConnectors();
         awaitTotals(first, Map.of(SINK_DLQ, (long) SINK_POISON, CONNECT_DLQ, (long) BAD_JSON, MANUAL_DLQ, 5L,
                 QUIET_DLQ, 0L, HOSTILE_DLQ, (long) HOSTILE, LATER_DLQ, 0L, SCRIPTED_DLQ, 3L));
@@ -572,14 +568,13 @@ class DeadLetterMonitorIT {
         return totals;
     }
 
-    private static LocalConnect worker(List<Path> classpath, Path jaas) {
+    private static LocalConnect worker(List<Path> classpath) {
         Map<String, String> overrides = props(
                 "group.id", PREFIX + "-connect",
                 "config.storage.topic", PREFIX + "-configs",
                 "offset.storage.topic", PREFIX + "-offsets",
                 "status.storage.topic", PREFIX + "-status",
-                "rest.extension.classes", DeadLetterRestExtension.class.getName() + ","
-                        + BasicAuthOnKafka44.class.getName(),
+                "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
                 MonitorConfig.TOPICS_CONFIG, String.join(",", MANUAL_DLQ, HOSTILE_DLQ, LATER_DLQ, SCRIPTED_DLQ),
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
                 MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1",
@@ -587,17 +582,7 @@ class DeadLetterMonitorIT {
                 MonitorConfig.FORWARD_TIMEOUT_MS_CONFIG, "3000",
                 MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000",
                 MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
-        return LocalConnect.create(kafka, PLUGIN_PATH, classpath, overrides)
-                .withJvmOptions("-Djava.security.auth.login.config=" + jaas)
-                .withBasicAuth("operator", "s3cret");
-    }
-
-    private static Path jaasConfig() throws Exception {
-        Path dir = Files.createTempDirectory("monitor-it-auth");
-        Path users = Files.writeString(dir.resolve("users.properties"), "operator=s3cret\n");
-        return Files.writeString(dir.resolve("connect.jaas"), "KafkaConnect {\n"
-                + "  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n"
-                + "  file=\"" + users + "\";\n};\n");
+        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH, classpath, overrides));
     }
 
     private static void awaitTotals(LocalConnect worker, Map<String, Long> expected) {
@@ -647,9 +632,5 @@ class DeadLetterMonitorIT {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static Path jarOf(Class<?> type) throws Exception {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 }
