@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.quarantine.benchmarks.DeadLetterRestLoad.Target;
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 
@@ -153,7 +154,8 @@ public final class DeadLetterRestLatency {
 
     private void awaitTotals(LocalConnect worker) {
         Object[] last = new Object[1];
-        LocalConnect.await(SETTLED, () -> {
+        Await.until(() -> "totals " + expected + " from " + worker.restUrl() + "/dead-letters; last: " + last[0]
+                + "; worker log: " + worker.logFile(), SETTLED, () -> {
             try {
                 last[0] = totals(worker.get("/dead-letters"));
                 return last[0].equals(expected);
@@ -161,8 +163,7 @@ public final class DeadLetterRestLatency {
                 last[0] = notYet.getMessage();
                 return false;
             }
-        }, () -> "totals " + expected + " from " + worker.restUrl() + "/dead-letters; last: " + last[0]
-                + "; worker log: " + worker.logFile());
+        });
     }
 
     private static Map<String, Long> totals(JsonNode summary) {

@@ -23,6 +23,9 @@ import java.util.function.Predicate;
  * sent) to the end of its answer, so a stall of the client or the server is charged to every request it delays
  * (no coordinated omission). The targets take turns. Every request is bounded by {@link #TIMEOUT}; a run is bounded
  * by its count.
+ *
+ * <p>A deliberate parallel of the sandbox's {@code ConnectRest}, the one client tests and the rest of the benchmarks
+ * use: a load generator needs its own asynchronous client, executor and HTTP/1.1 keep-alive, and must not retry.
  */
 final class DeadLetterRestLoad implements AutoCloseable {
 

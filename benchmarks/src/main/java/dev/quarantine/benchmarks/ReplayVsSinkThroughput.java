@@ -18,6 +18,7 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import dev.quarantine.benchmarks.SinkVsMirrorMakerCounter.Landed;
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.txn.DeadLetter;
@@ -138,8 +139,8 @@ public final class ReplayVsSinkThroughput {
 
     private void remove(String name, String output) {
         worker.deleteConnector(name);
-        LocalConnect.await(Duration.ofSeconds(60), () -> !worker.get("/connectors").toString().contains(
-                '"' + name + '"'), () -> "connector " + name + " to be deleted");
+        Await.until("connector " + name + " to be deleted", Duration.ofSeconds(60),
+                () -> !worker.get("/connectors").toString().contains('"' + name + '"'));
         try (Admin admin = kafka.admin()) {
             admin.deleteTopics(List.of(output)).all().get(30, TimeUnit.SECONDS);
             Thread.sleep(3_000); // the tasks stop asynchronously: let them finish before the next run

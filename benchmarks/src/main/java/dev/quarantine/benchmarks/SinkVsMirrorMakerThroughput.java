@@ -19,6 +19,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.quarantine.benchmarks.SinkVsMirrorMakerCounter.Landed;
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 
@@ -144,8 +145,8 @@ public final class SinkVsMirrorMakerThroughput {
     /** Deletes the connector, waits until the worker no longer lists it, and deletes its topics. */
     private void remove(LocalConnect worker, String name, List<String> topics) {
         worker.deleteConnector(name);
-        LocalConnect.await(Duration.ofSeconds(60), () -> !worker.get("/connectors").toString().contains(
-                '"' + name + '"'), () -> "connector " + name + " to be deleted");
+        Await.until("connector " + name + " to be deleted", Duration.ofSeconds(60),
+                () -> !worker.get("/connectors").toString().contains('"' + name + '"'));
         try (Admin admin = kafka.admin()) {
             admin.deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
             Thread.sleep(SETTLE.toMillis()); // its tasks stop asynchronously: let them finish before the next run

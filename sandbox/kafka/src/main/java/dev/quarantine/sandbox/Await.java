@@ -23,6 +23,11 @@ public final class Await {
         value(() -> what, timeout, () -> condition.getAsBoolean() ? Boolean.TRUE : null);
     }
 
+    /** As {@link #until(String, Duration, BooleanSupplier)}; {@code what} is computed at the deadline. */
+    public static void until(Supplier<String> what, Duration timeout, BooleanSupplier condition) {
+        value(what, timeout, () -> condition.getAsBoolean() ? Boolean.TRUE : null);
+    }
+
     /** Polls {@code probe} until it answers non-null, and returns that; fails naming {@code what} after {@code timeout}. */
     public static <T> T value(String what, Duration timeout, Supplier<T> probe) {
         return value(() -> what, timeout, probe);

@@ -6,15 +6,145 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/** What the sandbox's child JVMs (broker, Connect worker) and the code that starts them share. */
-final class ChildJvm {
+/**
+ * One child JVM of the sandbox (the broker, a Connect worker): its working directory, its log (stdout and stderr of
+ * every start, appended), and its lifecycle: launch, kill -9, SIGSTOP/SIGCONT, SIGTERM, and close, which kills it and
+ * deletes the directory (kept when the system property {@code sandbox.keep} is true). A JVM shutdown hook closes it
+ * too, and the child exits by itself when its parent dies ({@link #exitWhenParentGoes}).
+ */
+final class ChildJvm implements AutoCloseable {
 
-    private ChildJvm() {
+    private final String what;
+    private final Path workDir;
+    private final Path log;
+    private Process process;
+    private Thread shutdownHook;
+
+    private ChildJvm(String what, Path workDir, String logName) {
+        this.what = what;
+        this.workDir = workDir;
+        this.log = workDir.resolve(logName);
+    }
+
+    /** A child named {@code what} in messages ("the local Kafka broker"), in a new temporary directory. */
+    static ChildJvm inTempDir(String what, String dirPrefix, String logName) {
+        try {
+            return new ChildJvm(what, Files.createTempDirectory(dirPrefix), logName);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create the directory of " + what, e);
+        }
+    }
+
+    Path workDir() {
+        return workDir;
+    }
+
+    Path log() {
+        return log;
+    }
+
+    /** Writes {@code props} as a properties file into the working directory; returns its path. */
+    Path writeProperties(String name, Map<String, String> props) {
+        StringBuilder text = new StringBuilder();
+        props.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        try {
+            return Files.writeString(workDir.resolve(name), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write " + name + " of " + what, e);
+        }
+    }
+
+    /** Starts the child with {@code command}, its output appended to the log. */
+    synchronized void launch(List<String> command) {
+        if (shutdownHook == null) {
+            shutdownHook = new Thread(this::destroy, "sandbox-child-shutdown");
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + what, e);
+        }
+    }
+
+    synchronized boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    synchronized long pid() {
+        return running().pid();
+    }
+
+    /** Fails naming the exit code and the log's tail if the child exited while {@code doing}. */
+    synchronized void requireAlive(String doing) {
+        if (!running().isAlive()) {
+            throw failure(what + " exited with code " + process.exitValue() + " while " + doing);
+        }
+    }
+
+    /** An error with {@code message} and the last lines of the child's log. */
+    IllegalStateException failure(String message) {
+        return new IllegalStateException(message + "; its log:\n" + tail(60));
+    }
+
+    /** Kills the child with SIGKILL (kill -9), as in a crash, and waits until it is gone. */
+    synchronized void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            awaitExit(Duration.ofSeconds(30), "did not die");
+        }
+    }
+
+    /** Stops the child with SIGTERM, as an operator does (its shutdown hooks run), and waits until it has exited. */
+    synchronized void stop(Duration timeout) {
+        if (process != null) {
+            process.destroy();
+            awaitExit(timeout, "did not stop in " + timeout.toSeconds() + " s");
+        }
+    }
+
+    /**
+     * SIGSTOP: a stopped process keeps its sockets open but answers nothing, like a JVM in a long GC pause or a frozen
+     * host; {@link #resume()} (SIGCONT) lets it go on.
+     */
+    synchronized void pause() {
+        signal("STOP");
+    }
+
+    synchronized void resume() {
+        signal("CONT");
+    }
+
+    /** Kills the child and deletes its directory. */
+    @Override
+    public synchronized void close() {
+        destroy();
+        if (shutdownHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook is running
+            }
+            shutdownHook = null;
+        }
+    }
+
+    /** {@code java} of this JVM's installation with the options every sandbox child has, then {@code options}. */
+    static List<String> javaCommand(String... options) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Djava.net.preferIPv4Stack=true");
+        command.addAll(List.of(options));
+        return command;
     }
 
     /**
@@ -36,41 +166,57 @@ final class ChildJvm {
         watchdog.start();
     }
 
-    /**
-     * Sends a POSIX signal ({@code STOP}, {@code CONT}) to a child, as an operator's {@code kill -STOP} would: a
-     * stopped process keeps its sockets open but answers nothing, like a JVM in a long GC pause or a frozen host.
-     */
-    static void signal(Process process, String signal) {
+    private Process running() {
+        if (process == null) {
+            throw new IllegalStateException(what + " was never started or is closed");
+        }
+        return process;
+    }
+
+    private synchronized void destroy() {
+        if (process != null) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            process = null;
+        }
+        if (!Boolean.getBoolean("sandbox.keep")) {
+            deleteRecursively(workDir);
+        }
+    }
+
+    private void awaitExit(Duration timeout, String otherwise) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid()))
-                    .redirectErrorStream(true).start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException(what + " (pid " + process.pid() + ") " + otherwise);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + what + " to exit", e);
+        }
+    }
+
+    private void signal(String signal) {
+        long pid = running().pid();
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid)).redirectErrorStream(true)
+                    .start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed: "
+                throw new IllegalStateException("kill -" + signal + " " + pid + " (" + what + ") failed: "
                         + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("could not send SIG" + signal + " to " + process.pid(), e);
+            throw new UncheckedIOException("could not send SIG" + signal + " to " + what, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while sending SIG" + signal, e);
+            throw new IllegalStateException("interrupted while sending SIG" + signal + " to " + what, e);
         }
     }
 
-    /** Kills a child with SIGKILL (kill -9), as in a crash, and waits until it is gone. */
-    static void killNow(Process process, String what) {
-        process.destroyForcibly();
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException(what + " (pid " + process.pid() + ") did not die");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while killing " + what, e);
-        }
-    }
-
-    /** The last {@code lines} lines of a child's log, for error messages. */
-    static String tail(Path log, int lines) {
+    private String tail(int lines) {
         try {
             List<String> all = Files.readAllLines(log);
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
@@ -79,12 +225,11 @@ final class ChildJvm {
         }
     }
 
-    /** Deletes a child's working directory; best effort, it lives under the temp dir. */
-    static void deleteRecursively(Path dir) {
+    private static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
-            // best effort
+            // best effort: it lives under the temp dir
         }
     }
 }

@@ -7,18 +7,17 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -31,7 +30,8 @@ import org.apache.kafka.common.Uuid;
  * version (the compatibility tests) still get a Kafka 4.4 broker.
  *
  * <p>It starts in a few seconds and leaves nothing behind: {@link #close()} kills the process and deletes its data
- * directory, a JVM shutdown hook does the same, and the child exits by itself when its parent dies.
+ * directory, a JVM shutdown hook does the same, and the child exits by itself when its parent dies (the process
+ * lifecycle is {@link ChildJvm}'s, shared with {@link LocalConnect}).
  */
 public final class LocalKafka implements AutoCloseable {
 
@@ -44,9 +44,8 @@ public final class LocalKafka implements AutoCloseable {
     private final int brokerPort = FreePorts.next();
     private final int controllerPort = FreePorts.next();
     private final String clusterId = Uuid.randomUuid().toString();
-    private Path dataDir;
-    private Process process;
-    private Thread shutdownHook;
+    private ChildJvm child;
+    private boolean closed;
 
     private LocalKafka(Map<String, String> overrides) {
         this.overrides = overrides;
@@ -64,21 +63,17 @@ public final class LocalKafka implements AutoCloseable {
 
     /** Starts the broker and waits until it answers. */
     public synchronized LocalKafka start() {
-        if (process != null) {
+        if (child != null) {
             return this;
         }
+        child = ChildJvm.inTempDir("the local Kafka broker", "quarantine-kafka-", "broker.log");
         try {
-            dataDir = Files.createTempDirectory("quarantine-kafka-");
-            Files.writeString(dataDir.resolve("server.properties"), serverProperties());
-            shutdownHook = new Thread(this::destroy, "sandbox-kafka-shutdown");
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
+            child.writeProperties("server.properties", BrokerConfig.properties(child.workDir().resolve("logs"),
+                    brokerPort, controllerPort, overrides));
             launch();
             return this;
-        } catch (IOException e) {
-            destroy();
-            throw new UncheckedIOException("could not start the local Kafka broker", e);
         } catch (RuntimeException e) {
-            destroy();
+            close();
             throw e;
         }
     }
@@ -88,33 +83,30 @@ public final class LocalKafka implements AutoCloseable {
      * it again on the same data and ports.
      */
     public synchronized void kill() {
-        if (process != null) {
-            ChildJvm.killNow(process, "the local Kafka broker");
+        if (child != null) {
+            child.kill();
         }
     }
 
     /** Starts a killed broker again on the same data directory and ports, and waits until it answers. */
     public synchronized LocalKafka restart() {
-        if (dataDir == null) {
-            throw new IllegalStateException("the local Kafka broker was closed; start() a new one");
+        if (child == null) {
+            throw new IllegalStateException("the local Kafka broker was " + (closed ? "closed; start() a new one"
+                    : "never started"));
         }
         kill();
-        try {
-            launch();
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not restart the local Kafka broker", e);
-        }
+        launch();
         return this;
     }
 
     /** Stops the broker with SIGSTOP: connections stay open but nothing answers, until {@link #resume()}. */
     public synchronized void pause() {
-        ChildJvm.signal(process, "STOP");
+        child.pause();
     }
 
     /** Resumes a broker stopped with {@link #pause()} (SIGCONT). */
     public synchronized void resume() {
-        ChildJvm.signal(process, "CONT");
+        child.resume();
     }
 
     /** {@code host:port} of the broker's PLAINTEXT listener on 127.0.0.1. */
@@ -124,7 +116,7 @@ public final class LocalKafka implements AutoCloseable {
 
     /** Where the broker keeps its log segments and its own log file ({@code broker.log}). */
     public Path dataDir() {
-        return dataDir;
+        return child == null ? null : child.workDir();
     }
 
     /** A new admin client for this broker; the caller closes it. */
@@ -139,15 +131,35 @@ public final class LocalKafka implements AutoCloseable {
         return props;
     }
 
-    /** Creates a topic with replication factor 1 and the given topic configs, and waits until it exists. */
+    /**
+     * Creates a topic with replication factor 1 and the given topic configs, and waits until the broker's metadata
+     * shows it with a leader for every partition: the controller has created it when createTopics returns, but a
+     * client asking the broker at once (a connector's validation) could still be told it does not exist.
+     */
     public void createTopic(String name, int partitions, Map<String, String> configs) {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
+                    .get(30, TimeUnit.SECONDS);
+            Await.until("topic " + name + " in the broker's metadata with " + partitions + " led partitions",
+                    Duration.ofSeconds(30), () -> visible(admin, name, partitions));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topic " + name, e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not create topic " + name, e);
+        }
+    }
+
+    private static boolean visible(Admin admin, String topic, int partitions) {
+        try {
+            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            return description.partitions().size() == partitions
+                    && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+        } catch (ExecutionException notYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
         }
     }
 
@@ -159,83 +171,22 @@ public final class LocalKafka implements AutoCloseable {
     /** Kills the broker process and deletes its data directory. */
     @Override
     public synchronized void close() {
-        destroy();
-        if (shutdownHook != null) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException e) {
-                // already shutting down: the hook is running
-            }
-            shutdownHook = null;
+        if (child != null) {
+            child.close();
+            child = null;
         }
+        closed = true;
     }
 
-    private synchronized void destroy() {
-        if (process != null) {
-            process.destroyForcibly();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            process = null;
-        }
-        if (dataDir != null) {
-            ChildJvm.deleteRecursively(dataDir);
-            dataDir = null;
-        }
-    }
-
-    private void launch() throws IOException {
-        Path config = dataDir.resolve("server.properties");
-        process = new ProcessBuilder(command(config))
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("broker.log").toFile()))
-                .start();
+    private void launch() {
+        child.launch(command(child.workDir().resolve("server.properties")));
         awaitReady();
     }
 
-    private String serverProperties() {
-        Map<String, String> props = new LinkedHashMap<>();
-        props.put("process.roles", "broker,controller");
-        props.put("node.id", "1");
-        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
-        props.put("controller.listener.names", "CONTROLLER");
-        props.put("inter.broker.listener.name", "PLAINTEXT");
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        props.put("log.dirs", dataDir.resolve("logs").toString());
-        props.put("auto.create.topics.enable", "false");
-        props.put("num.partitions", "1");
-        props.put("offsets.topic.replication.factor", "1");
-        props.put("offsets.topic.num.partitions", "3");
-        props.put("transaction.state.log.replication.factor", "1");
-        props.put("transaction.state.log.min.isr", "1");
-        props.put("transaction.state.log.num.partitions", "3");
-        props.put("share.coordinator.state.topic.replication.factor", "1");
-        props.put("share.coordinator.state.topic.min.isr", "1");
-        props.put("group.initial.rebalance.delay.ms", "0");
-        props.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
-        props.putAll(overrides);
-        StringBuilder text = new StringBuilder();
-        props.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-        return text.toString();
-    }
-
     private List<String> command(Path config) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xms256m");
-        command.add("-Xmx1g");
-        command.add("-Djava.net.preferIPv4Stack=true");
-        command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-        command.add("-Dlog4j2.level=warn");
-        command.add("-cp");
-        command.add(brokerClasspath());
-        command.add(BrokerMain.class.getName());
-        command.add(config.toString());
-        command.add(clusterId);
+        List<String> command = ChildJvm.javaCommand("-Xms256m", "-Xmx1g",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dlog4j2.level=warn");
+        command.addAll(List.of("-cp", brokerClasspath(), BrokerMain.class.getName(), config.toString(), clusterId));
         return command;
     }
 
@@ -257,37 +208,33 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     private void awaitReady() {
-        Instant deadline = Instant.now().plus(START_TIMEOUT);
         Properties props = clientProps();
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
         try (Admin admin = Admin.create(props)) {
-            while (true) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("the local Kafka broker exited with code " + process.exitValue()
-                            + " while starting; its log:\n" + ChildJvm.tail(dataDir.resolve("broker.log"), 40));
-                }
-                try {
-                    String answering = admin.describeCluster().clusterId().get();
-                    if (!clusterId.equals(answering)) {
-                        throw new IllegalStateException("another Kafka (cluster " + answering + ") answers on "
-                                + bootstrapServers() + ", not the broker started here (cluster " + clusterId + ")");
-                    }
-                    if (!admin.describeCluster().nodes().get().isEmpty()) {
-                        return;
-                    }
-                } catch (ExecutionException e) {
-                    // not up yet
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for the local Kafka broker", e);
-                }
-                if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException("the local Kafka broker did not answer on " + bootstrapServers()
-                            + " within " + START_TIMEOUT.toSeconds() + " s; its log:\n"
-                            + ChildJvm.tail(dataDir.resolve("broker.log"), 40));
-                }
+            Await.until("the local Kafka broker answering on " + bootstrapServers(), START_TIMEOUT, () -> {
+                child.requireAlive("starting");
+                return answers(admin);
+            });
+        } catch (AssertionError e) {
+            throw child.failure(e.getMessage());
+        }
+    }
+
+    /** Whether the broker started here answers with a node; fails if another cluster answers on its port. */
+    private boolean answers(Admin admin) {
+        try {
+            String answering = admin.describeCluster().clusterId().get();
+            if (!clusterId.equals(answering)) {
+                throw new IllegalStateException("another Kafka (cluster " + answering + ") answers on "
+                        + bootstrapServers() + ", not the broker started here (cluster " + clusterId + ")");
             }
+            return !admin.describeCluster().nodes().get().isEmpty();
+        } catch (ExecutionException notUpYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the local Kafka broker", e);
         }
     }
 }

@@ -27,7 +27,12 @@ public final class LocalKafkaExtension implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        return extensionContext.getRoot().getStore(NAMESPACE)
+        return sharedBroker(extensionContext);
+    }
+
+    /** The broker of the test JVM, started on first use and closed when the run ends. */
+    static LocalKafka sharedBroker(ExtensionContext context) {
+        return context.getRoot().getStore(NAMESPACE)
                 .getOrComputeIfAbsent("broker", key -> new SharedBroker(LocalKafka.create().start()), SharedBroker.class)
                 .kafka;
     }

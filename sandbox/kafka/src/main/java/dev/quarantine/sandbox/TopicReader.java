@@ -15,10 +15,69 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
-/** Reads what a topic holds, the way a read_committed consumer sees it. For tests and the quickstart. */
-public final class TopicReader {
+/**
+ * The one way tests, the quickstart and the benchmarks read topics back, the way a read_committed consumer sees
+ * them: {@link #readCommitted} for what a topic holds now, or a reader {@link #open}ed on some topics that keeps
+ * every record it saw, to wait for counts with a deadline while a connector or an application is still writing.
+ */
+public final class TopicReader implements AutoCloseable {
 
-    private TopicReader() {
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+
+    private TopicReader(KafkaConsumer<byte[], byte[]> consumer) {
+        this.consumer = consumer;
+    }
+
+    /** A read_committed reader of every partition of {@code topics}, from their beginning; the caller closes it. */
+    public static TopicReader open(LocalKafka kafka, List<String> topics) {
+        KafkaConsumer<byte[], byte[]> consumer = committedConsumer(kafka, "topic-reader-");
+        try {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : topics) {
+                consumer.partitionsFor(topic, Duration.ofSeconds(30))
+                        .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            return new TopicReader(consumer);
+        } catch (RuntimeException e) {
+            consumer.close();
+            throw e;
+        }
+    }
+
+    /** Polls until at least {@code count} records arrived in all; returns all seen; fails with how many did. */
+    public List<ConsumerRecord<byte[], byte[]>> awaitAtLeast(int count, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (records.size() < count) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("expected at least " + count + " committed records within "
+                        + timeout.toSeconds() + " s, got " + records.size());
+            }
+            consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+        }
+        return List.copyOf(records);
+    }
+
+    /** Keeps polling for {@code quiet}, to catch any record beyond the expected ones (a duplicate); returns all. */
+    public List<ConsumerRecord<byte[], byte[]>> drain(Duration quiet) {
+        Instant until = Instant.now().plus(quiet);
+        do {
+            consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+        } while (Instant.now().isBefore(until));
+        return List.copyOf(records);
+    }
+
+    /** How many records arrived so far. */
+    public int size() {
+        consumer.poll(Duration.ZERO).forEach(records::add);
+        return records.size();
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
     }
 
     /**
@@ -28,11 +87,7 @@ public final class TopicReader {
      * whose markers are still being written is waited for, not missed.
      */
     public static List<ConsumerRecord<byte[], byte[]>> readCommitted(LocalKafka kafka, String topic, Duration timeout) {
-        Properties props = kafka.clientProps();
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "topic-reader-" + UUID.randomUUID());
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                     new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = committedConsumer(kafka, "topic-reader-")) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);
@@ -63,6 +118,13 @@ public final class TopicReader {
             consumer.poll(Duration.ofMillis(200)).forEach(records::add);
         }
         return records;
+    }
+
+    private static KafkaConsumer<byte[], byte[]> committedConsumer(LocalKafka kafka, String clientIdPrefix) {
+        Properties props = kafka.clientProps();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientIdPrefix + UUID.randomUUID());
+        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     private static Map<TopicPartition, Long> logEndOffsets(LocalKafka kafka, List<TopicPartition> partitions,

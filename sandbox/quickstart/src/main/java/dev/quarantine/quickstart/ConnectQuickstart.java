@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,12 +14,19 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.TopicReader;
@@ -37,6 +43,10 @@ final class ConnectQuickstart {
     record Outcome(int copied, int distinctCopied, int deadLettered) {
     }
 
+    /** The replay after the fix: what it reports, and the distinct orders the target then holds. */
+    record Replay(long replayed, long deadLetteredAgain, int distinctInTarget) {
+    }
+
     static final int ORDERS = 1000;
     static final String SOURCE = "shop-orders";
     static final String TARGET = "copy.shop-orders";
@@ -48,6 +58,7 @@ final class ConnectQuickstart {
     private final Path pluginPath;
     private final Path workerClasspath;
     private final PrintStream out;
+    private Replay replay;
 
     ConnectQuickstart(LocalKafka kafka, Path pluginPath, Path workerClasspath, PrintStream out) {
         this.kafka = kafka;
@@ -82,12 +93,55 @@ final class ConnectQuickstart {
             out.printf("  %s: %d dead letters%n", DEAD_LETTERS, outcome.deadLettered());
             deadLettersByError().forEach((error, count) -> out.printf("    %3d x %s%n", count, error));
             printMonitor(connect, outcome.deadLettered());
+            replay = replayAfterTheFix(connect);
             String dashboard = connect.restUrl() + "/dead-letters/ui";
             out.println("  dashboard (the monitor's page, in a browser): " + dashboard);
             whileWorkerRuns.accept(dashboard);
             out.println();
             return outcome;
         }
+    }
+
+    /** The replay after the last run, {@code null} before. */
+    Replay replay() {
+        return replay;
+    }
+
+    /**
+     * The fix (the target topic's limits raised), then a replay started through the monitor
+     * ({@code POST /dead-letters/{topic}/replays}, a replay connector on the worker) until it is DONE.
+     */
+    private Replay replayAfterTheFix(LocalConnect connect) {
+        out.printf("  the fix: %s accepts records up to 1 MiB and of any age%n", TARGET);
+        try (Admin admin = kafka.admin()) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TARGET), List.of(
+                    new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1048588"),
+                            AlterConfigOp.OpType.SET),
+                    new AlterConfigOp(new ConfigEntry(TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG,
+                            String.valueOf(Long.MAX_VALUE)), AlterConfigOp.OpType.SET)))).all().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while raising the limits of " + TARGET, e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("could not raise the limits of " + TARGET, e.getCause());
+        }
+        String replays = "/dead-letters/" + DEAD_LETTERS + "/replays";
+        String id = connect.rest().call("POST", replays, Map.of(), 202).path("id").asText();
+        out.printf("  POST %s%s -> 202, replay %s (a DeadLetterReplayConnector on the worker)%n", connect.restUrl(),
+                replays, id);
+        JsonNode[] last = new JsonNode[1];
+        JsonNode done = Await.value(() -> "replay " + id + " DONE; last answer: " + last[0], DEADLINE, () -> {
+            Answer answer = connect.rest().get(replays + "/" + id);
+            last[0] = answer.body();
+            return answer.status() == 200 && "DONE".equals(answer.body().path("state").asText()) ? last[0] : null;
+        });
+        JsonNode counts = done.path("counts");
+        Set<String> distinct = new HashSet<>();
+        committed(TARGET).forEach(r -> distinct.add(new String(r.key(), StandardCharsets.UTF_8)));
+        out.printf("  replay %s DONE: replayed %d, dead-lettered again %d; %s now holds %d distinct orders%n", id,
+                counts.path("replayed").asLong(), counts.path("deadLetteredAgain").asLong(), TARGET, distinct.size());
+        return new Replay(counts.path("replayed").asLong(), counts.path("deadLetteredAgain").asLong(),
+                distinct.size());
     }
 
     private void produceOrders() {
@@ -126,17 +180,14 @@ final class ConnectQuickstart {
     }
 
     private Outcome awaitAllLanded() {
-        Instant deadline = Instant.now().plus(DEADLINE);
-        while (true) {
+        Outcome[] last = new Outcome[1];
+        return Await.value(() -> ORDERS + " orders copied or dead-lettered; saw " + last[0], DEADLINE, () -> {
             List<ConsumerRecord<byte[], byte[]>> copied = committed(TARGET);
-            int deadLettered = committed(DEAD_LETTERS).size();
             Set<String> distinct = new HashSet<>();
             copied.forEach(r -> distinct.add(new String(r.key(), StandardCharsets.UTF_8)));
-            if (copied.size() + deadLettered >= ORDERS || Instant.now().isAfter(deadline)) {
-                return new Outcome(copied.size(), distinct.size(), deadLettered);
-            }
-            sleep();
-        }
+            last[0] = new Outcome(copied.size(), distinct.size(), committed(DEAD_LETTERS).size());
+            return last[0].copied() + last[0].deadLettered() >= ORDERS ? last[0] : null;
+        });
     }
 
     /** What the dead-letter monitor (our REST extension on the worker) answers, once it has counted them all. */
@@ -149,22 +200,15 @@ final class ConnectQuickstart {
                 topic.path("by_original_topic"));
     }
 
+    /** Asks until the monitor counts them all: 503 while it starts or rebalances, 404 until it found the DLQ. */
     private JsonNode awaitMonitor(LocalConnect connect, int expected) {
-        Instant deadline = Instant.now().plus(DEADLINE);
-        while (true) {
-            try {
-                JsonNode topic = connect.get("/dead-letters/" + DEAD_LETTERS);
-                if (topic.path("total").asLong() >= expected || Instant.now().isAfter(deadline)) {
-                    return topic;
-                }
-            } catch (IllegalStateException e) {
-                // 503 while the monitor starts or rebalances, 404 until it discovered the connector's DLQ
-                if (Instant.now().isAfter(deadline)) {
-                    throw e;
-                }
-            }
-            sleep();
-        }
+        Answer[] last = new Answer[1];
+        return Await.value(() -> "the monitor counting " + expected + " dead letters; last answer: " + last[0],
+                DEADLINE, () -> {
+                    last[0] = connect.rest().get("/dead-letters/" + DEAD_LETTERS);
+                    boolean counted = last[0].status() == 200 && last[0].body().path("total").asLong() >= expected;
+                    return counted ? last[0].body() : null;
+                });
     }
 
     private Map<String, Long> deadLettersByError() {
@@ -176,14 +220,5 @@ final class ConnectQuickstart {
 
     private List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
         return TopicReader.readCommitted(kafka, topic, Duration.ofSeconds(30));
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(500);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

@@ -3,14 +3,12 @@ package dev.quarantine.compat.connect;
 import static dev.quarantine.compat.connect.CompatRecords.RECORDS;
 import static dev.quarantine.compat.connect.CompatRecords.produceDeadLetters;
 import static dev.quarantine.compat.connect.CompatRecords.produceOrders;
-import static dev.quarantine.compat.connect.WorkerProbe.JSON;
 import static dev.quarantine.compat.connect.WorkerProbe.awaitMonitorCount;
 import static dev.quarantine.compat.connect.WorkerProbe.errorLines;
 import static dev.quarantine.compat.connect.WorkerProbe.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.quarantine.compat.connect.Expected.Outcome;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -108,15 +108,14 @@ class ConnectWorkerCompatibilityIT {
         String line = assertRefusedOnce(connect);
         assertThat(line).contains(reason);
         for (String path : List.of("/dead-letters", "/dead-letters/" + prefix + "-dlq/records")) {
-            HttpResponse<String> answer = get(connect, path);
-            assertThat(answer.statusCode()).as("GET " + path + " answered " + answer.body()).isEqualTo(501);
-            assertThat(JSON.readTree(answer.body()).path("message").asText()).as("GET " + path)
+            Answer answer = get(connect, path);
+            assertThat(answer.status()).as("GET " + path + " answered " + answer.text()).isEqualTo(501);
+            assertThat(answer.body().path("message").asText()).as("GET " + path)
                     .contains(reason).contains("rest.extension.classes");
         }
         return line;
     }
 
-    /** 200 records, 4 of them poison for the target topic (2 too large, 2 too old): copied, or dead-lettered. */
     /** The replay connector puts the sink's 4 dead letters into a named topic, each once. */
     private void replayFlow(LocalKafka kafka, LocalConnect connect) {
         String destination = prefix + "-replayed";
@@ -126,9 +125,9 @@ class ConnectWorkerCompatibilityIT {
                 "bootstrap.servers", kafka.bootstrapServers(),
                 "dlq.topic.name", prefix + "-sink-dlq",
                 "replay.destination", destination));
-        LocalConnect.await(Duration.ofSeconds(120), () -> TopicReader.readCommitted(kafka, destination,
-                Duration.ofSeconds(30)).size() >= 4, () -> "4 replayed records in " + destination + "; status "
-                + connect.status(prefix + "-replay"));
+        Await.until(() -> "4 replayed records in " + destination + "; status "
+                + connect.status(prefix + "-replay"), Duration.ofSeconds(120), () -> TopicReader.readCommitted(kafka, destination,
+                Duration.ofSeconds(30)).size() >= 4);
         List<ConsumerRecord<byte[], byte[]>> replayed = TopicReader.readCommitted(kafka, destination,
                 Duration.ofSeconds(30));
 
@@ -137,6 +136,7 @@ class ConnectWorkerCompatibilityIT {
         Results.record(RUN, "replay", "works", "the sink's 4 dead letters replayed exactly once");
     }
 
+    /** 200 records, 4 of them poison for the target topic (2 too large, 2 too old): copied, or dead-lettered. */
     private void sinkFlow(LocalKafka kafka, LocalConnect connect) {
         String source = createSinkTopics(kafka);
         String target = "copy." + source;
@@ -182,11 +182,12 @@ class ConnectWorkerCompatibilityIT {
     @SuppressWarnings("unchecked")
     private static List<ConsumerRecord<byte[], byte[]>>[] awaitLanded(LocalKafka kafka, String target, String dlq) {
         List<ConsumerRecord<byte[], byte[]>>[] landed = new List[2];
-        LocalConnect.await(DEADLINE, () -> {
+        Await.until(() -> RECORDS + " records copied or dead-lettered; saw " + landed[0].size() + " + "
+                + landed[1].size(), DEADLINE, () -> {
             landed[0] = TopicReader.readCommitted(kafka, target, Duration.ofSeconds(30));
             landed[1] = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(30));
             return landed[0].size() + landed[1].size() >= RECORDS;
-        }, () -> RECORDS + " records copied or dead-lettered; saw " + landed[0].size() + " + " + landed[1].size());
+        });
         return landed;
     }
 

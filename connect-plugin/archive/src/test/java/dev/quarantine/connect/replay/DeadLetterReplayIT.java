@@ -7,7 +7,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +27,6 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,10 +35,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.quarantine.connect.rest.BasicAuthOnKafka44;
-import dev.quarantine.connect.rest.DeadLetterRestExtension;
+import dev.quarantine.connect.rest.BasicAuthWorkers;
 import dev.quarantine.connect.rest.MonitorConfig;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -68,7 +67,7 @@ class DeadLetterReplayIT {
     private static final int JSON_RECORDS = 50;
     private static final int RECORDS = 2_000;
     private static final int SMALL_LIMIT = 2_048;
-    private static final String AUTH = LocalConnect.basicAuth("operator", "s3cret");
+    private static final String AUTH = ConnectRest.basicAuth(BasicAuthWorkers.USER, BasicAuthWorkers.PASSWORD);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -90,15 +89,14 @@ class DeadLetterReplayIT {
                 "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", DLQ));
-        LocalConnect.await(LANDED, () -> TopicReader.readCommitted(kafka, DLQ, Duration.ofSeconds(10)).size()
-                == poison().size(), () -> poison().size() + " dead letters in " + DLQ);
+        Await.until(() -> poison().size() + " dead letters in " + DLQ, LANDED, () -> TopicReader.readCommitted(kafka, DLQ, Duration.ofSeconds(10)).size()
+                == poison().size());
         worker.pauseConnector(PREFIX + "-copy");
         assertThat(keys(TopicReader.readCommitted(kafka, TARGET, Duration.ofSeconds(10))))
                 .hasSize(RECORDS - poison().size());
         connectsOwnDeadLetterQueue();
         for (String dlq : List.of(DLQ, CONNECT_DLQ)) {
-            LocalConnect.await(LANDED, () -> send("GET", "/dead-letters/" + dlq, null, AUTH).statusCode() == 200,
-                    () -> "the monitor found " + dlq + " in the connector configs");
+            Await.until(() -> "the monitor found " + dlq + " in the connector configs", LANDED, () -> send("GET", "/dead-letters/" + dlq, null, AUTH).statusCode() == 200);
         }
         kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TARGET),
                 List.of(new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1048588"),
@@ -158,11 +156,11 @@ class DeadLetterReplayIT {
         kafka.createTopic(destination, 1, Map.of());
         String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1}");
         JsonNode[] before = new JsonNode[1];
-        LocalConnect.await(LANDED, () -> {
+        Await.until(() -> "replay " + id + " has begun: " + before[0], LANDED, () -> {
             HttpResponse<String> answer = get(id);
             before[0] = answer.statusCode() == 200 ? parse(answer.body()) : null;
             return before[0] != null && before[0].path("counts").path("replayed").asLong() >= 5;
-        }, () -> "replay " + id + " has begun: " + before[0]);
+        });
 
         worker.restart(); // kill -9, and start again: the replay connector resumes from its committed progress
 
@@ -180,8 +178,8 @@ class DeadLetterReplayIT {
         String destination = PREFIX + "-cancelled";
         kafka.createTopic(destination, 1, Map.of());
         String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1}");
-        LocalConnect.await(LANDED, () -> !TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(5))
-                .isEmpty(), () -> "the replay has begun");
+        Await.until(() -> "the replay has begun", LANDED, () -> !TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(5))
+                .isEmpty());
 
         HttpResponse<String> cancelled = send("DELETE", "/dead-letters/" + DLQ + "/replays/" + id, null, AUTH);
 
@@ -223,14 +221,14 @@ class DeadLetterReplayIT {
 
     private static JsonNode awaitState(String dlq, String id, String state) throws Exception {
         JsonNode[] last = new JsonNode[1];
-        LocalConnect.await(LANDED, () -> {
+        Await.until(() -> "replay " + id + " " + state + ", last seen " + last[0], LANDED, () -> {
             HttpResponse<String> answer = send("GET", "/dead-letters/" + dlq + "/replays/" + id, null, AUTH);
             if (answer.statusCode() != 200) {
                 return false;
             }
             last[0] = parse(answer.body());
             return state.equals(last[0].path("state").asText());
-        }, () -> "replay " + id + " " + state + ", last seen " + last[0]);
+        });
         return last[0];
     }
 
@@ -304,8 +302,8 @@ class DeadLetterReplayIT {
                 "errors.deadletterqueue.context.headers.enable", "true",
                 "errors.deadletterqueue.topic.replication.factor", "1"));
         worker.createConnector(connector, config);
-        LocalConnect.await(LANDED, () -> TopicReader.readCommitted(kafka, CONNECT_DLQ, Duration.ofSeconds(10)).size()
-                == badJson().size(), () -> badJson().size() + " dead letters in " + CONNECT_DLQ);
+        Await.until(() -> badJson().size() + " dead letters in " + CONNECT_DLQ, LANDED, () -> TopicReader.readCommitted(kafka, CONNECT_DLQ, Duration.ofSeconds(10)).size()
+                == badJson().size());
         worker.pauseConnector(connector);
     }
 
@@ -344,28 +342,14 @@ class DeadLetterReplayIT {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    private static LocalConnect worker() throws Exception {
-        List<Path> classpath = new ArrayList<>(LocalConnect.readClasspath(CLASSPATH));
-        classpath.add(jarOf(BasicAuthSecurityRestExtension.class));
-        classpath.add(jarOf(BasicAuthOnKafka44.class));
-        Path dir = Files.createTempDirectory("replay-it-auth");
-        Path users = Files.writeString(dir.resolve("users.properties"), "operator=s3cret\n");
-        Path jaas = Files.writeString(dir.resolve("connect.jaas"), "KafkaConnect {\n"
-                + "  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n"
-                + "  file=\"" + users + "\";\n};\n");
-        return LocalConnect.create(kafka, PLUGIN_PATH, classpath, Map.of(
+    private static LocalConnect worker() {
+        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH,
+                BasicAuthWorkers.classpath(LocalConnect.readClasspath(CLASSPATH)), Map.of(
                         "group.id", PREFIX + "-connect",
                         "config.storage.topic", PREFIX + "-configs",
                         "offset.storage.topic", PREFIX + "-offsets",
                         "status.storage.topic", PREFIX + "-status",
-                        "rest.extension.classes", DeadLetterRestExtension.class.getName() + ","
-                                + BasicAuthOnKafka44.class.getName(),
-                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000"))
-                .withJvmOptions("-Djava.security.auth.login.config=" + jaas)
-                .withBasicAuth("operator", "s3cret");
-    }
-
-    private static Path jarOf(Class<?> type) throws Exception {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+                        "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
+                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000")));
     }
 }

@@ -22,7 +22,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,7 +29,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.quarantine.connect.rest.MonitorHttp.Answer;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -56,7 +57,7 @@ class DeadLetterMonitorIT {
     private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
             "target/connect-worker-classpath.txt"));
     private static final String SINK = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
-    private static final String AUTH = LocalConnect.basicAuth("operator", "s3cret");
+    private static final String AUTH = ConnectRest.basicAuth("operator", "s3cret");
     private static final String PEER_SECRET = "monitor-it-peer-secret-0123456789";
     private static final Duration SETTLED = Duration.ofSeconds(120);
     private static final String PREFIX = "mon-" + Long.toHexString(System.nanoTime()).substring(6);
@@ -77,21 +78,17 @@ class DeadLetterMonitorIT {
     private static LocalKafka kafka;
     private static LocalConnect first;
     private static LocalConnect second;
-    private static final MonitorHttp http = new MonitorHttp();
-    private static final PeerRequests peers = new PeerRequests(http);
+    private static final PeerRequests peers = new PeerRequests();
 
     @BeforeAll
     static void startTwoWorkersAndDeadLetterRecords(LocalKafka localKafka) throws Exception {
         kafka = localKafka;
-        Path jaas = jaasConfig();
         List<Path> classpath = LocalConnect.readClasspath(CLASSPATH);
-        List<Path> basicAuth = new ArrayList<>(classpath);
-        basicAuth.add(jarOf(BasicAuthSecurityRestExtension.class));
-        basicAuth.add(jarOf(BasicAuthOnKafka44.class)); // target/test-classes: the shim and its service file
+        List<Path> basicAuth = BasicAuthWorkers.classpath(classpath);
         assertThat(classpath).anyMatch(p -> p.getFileName().toString().startsWith("kafka-streams"));
 
-        first = worker(basicAuth, jaas).start();
-        second = worker(basicAuth, jaas).start();
+        first = worker(basicAuth).start();
+        second = worker(basicAuth).start();
         createTopicsAndConnectors();
         awaitTotals(first, Map.of(SINK_DLQ, (long) SINK_POISON, CONNECT_DLQ, (long) BAD_JSON, MANUAL_DLQ, 5L,
                 QUIET_DLQ, 0L, HOSTILE_DLQ, (long) HOSTILE, LATER_DLQ, 0L, SCRIPTED_DLQ, 3L));
@@ -99,8 +96,9 @@ class DeadLetterMonitorIT {
         // (not transactional) then holds duplicates: paused connectors keep every topic still
         for (String connector : List.of(PREFIX + "-copy", PREFIX + "-json-copy")) {
             first.pauseConnector(connector);
-            LocalConnect.await(SETTLED, () -> first.status(connector).findValuesAsText("state").stream()
-                    .allMatch("PAUSED"::equals), () -> connector + " PAUSED: " + first.status(connector));
+            Await.until(() -> connector + " PAUSED: " + first.status(connector),
+                    SETTLED, () -> first.status(connector).findValuesAsText("state").stream()
+                    .allMatch("PAUSED"::equals));
         }
     }
 
@@ -217,8 +215,9 @@ class DeadLetterMonitorIT {
 
     @Test
     void refusesACallWithoutCredentialsAndAcceptsItWithThem() {
-        Answer anonymous = http.get(first.restUrl(), "/dead-letters", (String) null);
-        Answer wrong = http.get(first.restUrl(), "/dead-letters", LocalConnect.basicAuth("operator", "guess"));
+        Answer anonymous = ConnectRest.at(first.restUrl()).get("/dead-letters");
+        Answer wrong = ConnectRest.at(first.restUrl())
+                .withAuthorization(ConnectRest.basicAuth("operator", "guess")).get("/dead-letters");
 
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(wrong.status()).isEqualTo(401);
@@ -228,9 +227,9 @@ class DeadLetterMonitorIT {
 
     @Test
     void dashboardIsBehindTheWorkersAuthenticationAndChallengesABrowserToSignIn() {
-        Answer anonymous = http.get(first.restUrl(), "/dead-letters/ui", (String) null);
-        Answer signedIn = http.get(first.restUrl(), "/dead-letters/ui", AUTH);
-        Answer script = http.get(first.restUrl(), "/dead-letters/ui/dashboard.js", AUTH);
+        Answer anonymous = ConnectRest.at(first.restUrl()).get("/dead-letters/ui");
+        Answer signedIn = ConnectRest.at(first.restUrl()).withAuthorization(AUTH).get("/dead-letters/ui");
+        Answer script = ConnectRest.at(first.restUrl()).withAuthorization(AUTH).get("/dead-letters/ui/dashboard.js");
 
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValue(BrowserLoginChallenge.CHALLENGE);
@@ -248,9 +247,9 @@ class DeadLetterMonitorIT {
     void dashboardShowsWhatTheJsonEndpointsAnswerAndOpensATopicFromTheKeyboard() throws Exception {
         awaitTotals(first, expectedTotals());
         try (DashboardPage page = DashboardPage.open(first.restUrl(), "operator", "s3cret")) {
-            LocalConnect.await(SETTLED, () -> page.overview().equals(DashboardFigures.overview(ok(first,
-                    "/dead-letters"))), () -> "the overview showing the JSON's figures; shows " + page.overview()
-                    + ", JSON " + DashboardFigures.overview(ok(first, "/dead-letters")));
+            Await.until(() -> "the overview showing the JSON's figures; shows " + page.overview()
+                    + ", JSON " + DashboardFigures.overview(ok(first, "/dead-letters")), SETTLED, () -> page.overview().equals(DashboardFigures.overview(ok(first,
+                    "/dead-letters"))));
             assertThat(page.grandTotal()).isEqualTo(ok(first, "/dead-letters").path("total").asText());
             assertThat(page.overview()).containsKeys(SINK_DLQ, CONNECT_DLQ, SCRIPTED_DLQ);
             page.screenshot("overview-1280");
@@ -329,10 +328,10 @@ class DeadLetterMonitorIT {
 
     @Test
     void answersBadParametersWithA400AndAnUnknownTopicWithA404EachNamingTheProblemAndARequestId() {
-        Answer unknown = http.get(first.restUrl(), "/dead-letters/no-such-dlq", AUTH);
-        Answer malformed = http.get(first.restUrl(), "/dead-letters/bad%20name", AUTH);
-        Answer tooMany = http.get(first.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=100000", AUTH);
-        Answer notANumber = http.get(first.restUrl(), "/dead-letters/" + SINK_DLQ + "/records?limit=ten", AUTH);
+        Answer unknown = first.rest().get("/dead-letters/no-such-dlq");
+        Answer malformed = first.rest().get("/dead-letters/bad%20name");
+        Answer tooMany = first.rest().get("/dead-letters/" + SINK_DLQ + "/records?limit=100000");
+        Answer notANumber = first.rest().get("/dead-letters/" + SINK_DLQ + "/records?limit=ten");
 
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.body().path("category").asText()).isEqualTo("NOT_FOUND");
@@ -357,8 +356,9 @@ class DeadLetterMonitorIT {
         PeerAuth.Proof stale = peerAuth(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-90)))
                 .signRequest(PeerRequests.address(first), Peers.PARTIALS_FULL_PATH, params);
 
-        Answer unsigned = http.get(PeerRequests.url(first), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
-        Answer onTheRestApi = http.get(first.restUrl(), Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", AUTH);
+        Answer unsigned = ConnectRest.at(PeerRequests.url(first))
+                .get(Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
+        Answer onTheRestApi = first.rest().get(Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0");
         Answer forged = peers.send(first, params, new PeerAuth.Proof(System.currentTimeMillis(), "Zm9yZ2Vk"));
         Answer replayed = peers.send(first, params, forOther);
         Answer old = peers.send(first, params, stale);
@@ -380,13 +380,13 @@ class DeadLetterMonitorIT {
         awaitTotals(first, expectedTotals());
         PeerAuth auth = peerAuth(Clock.systemUTC());
         Map<Integer, Answer> byPartition = new HashMap<>();
-        LocalConnect.await(SETTLED, () -> {
+        Await.until(() -> "one partition held here (200) and one elsewhere (421): " + byPartition, SETTLED, () -> {
             for (int partition = 0; partition < 3; partition++) {
                 byPartition.put(partition, peers.signedShare(auth, first, partition));
             }
             return byPartition.values().stream().anyMatch(a -> a.status() == 200)
                     && byPartition.values().stream().anyMatch(a -> a.status() == 421);
-        }, () -> "one partition held here (200) and one elsewhere (421): " + byPartition);
+        });
         Answer moved = byPartition.values().stream().filter(a -> a.status() == 421).findFirst().orElseThrow();
         Answer nobody = peers.signedShare(auth, first, 40);
 
@@ -408,11 +408,12 @@ class DeadLetterMonitorIT {
         List<Answer> seen = new ArrayList<>();
         try (ForgedPeer forger = ForgedPeer.join(kafka, monitorApplicationId(), new MonitoredTopics(Map.of(), DLQS,
                 Optional.empty()), SINK_DLQ)) {
-            LocalConnect.await(SETTLED, () -> {
-                seen.add(http.get(first.restUrl(), "/dead-letters", AUTH));
-                seen.add(http.get(second.restUrl(), "/dead-letters", AUTH));
+            Await.until(() -> "a worker asking the forged peer for its share; answers: " + statuses(seen),
+                    SETTLED, () -> {
+                seen.add(first.rest().get("/dead-letters"));
+                seen.add(second.rest().get("/dead-letters"));
                 return !forger.requests().isEmpty();
-            }, () -> "a worker asking the forged peer for its share; answers: " + statuses(seen));
+            });
 
             assertThat(forger.requests()).allSatisfy(headers -> {
                 assertThat(headers.keySet()).noneMatch(name -> name.equalsIgnoreCase("Authorization"))
@@ -454,8 +455,8 @@ class DeadLetterMonitorIT {
         try {
             Instant resume = Instant.now().plusSeconds(30);
             while (Instant.now().isBefore(resume)) {
-                seen.add(http.get(first.restUrl(), "/dead-letters", AUTH));
-                seen.add(http.get(second.restUrl(), "/dead-letters", AUTH));
+                seen.add(first.rest().get("/dead-letters"));
+                seen.add(second.rest().get("/dead-letters"));
                 Thread.sleep(250); // pacing the polls over the freeze, not waiting for anything
             }
         } finally {
@@ -538,11 +539,11 @@ class DeadLetterMonitorIT {
     }
 
     private static void awaitAnswer(LocalConnect worker, List<Answer> seen, Predicate<Answer> wanted, String what) {
-        LocalConnect.await(SETTLED, () -> {
-            Answer answer = http.get(worker.restUrl(), "/dead-letters", AUTH);
+        Await.until(() -> what + " from " + worker.restUrl() + "; answers: " + statuses(seen), SETTLED, () -> {
+            Answer answer = worker.rest().get("/dead-letters");
             seen.add(answer);
             return wanted.test(answer);
-        }, () -> what + " from " + worker.restUrl() + "; answers: " + statuses(seen));
+        });
     }
 
     private static String statuses(List<Answer> answers) {
@@ -567,14 +568,13 @@ class DeadLetterMonitorIT {
         return totals;
     }
 
-    private static LocalConnect worker(List<Path> classpath, Path jaas) {
+    private static LocalConnect worker(List<Path> classpath) {
         Map<String, String> overrides = props(
                 "group.id", PREFIX + "-connect",
                 "config.storage.topic", PREFIX + "-configs",
                 "offset.storage.topic", PREFIX + "-offsets",
                 "status.storage.topic", PREFIX + "-status",
-                "rest.extension.classes", DeadLetterRestExtension.class.getName() + ","
-                        + BasicAuthOnKafka44.class.getName(),
+                "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
                 MonitorConfig.TOPICS_CONFIG, String.join(",", MANUAL_DLQ, HOSTILE_DLQ, LATER_DLQ, SCRIPTED_DLQ),
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
                 MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1",
@@ -582,25 +582,16 @@ class DeadLetterMonitorIT {
                 MonitorConfig.FORWARD_TIMEOUT_MS_CONFIG, "3000",
                 MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000",
                 MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
-        return LocalConnect.create(kafka, PLUGIN_PATH, classpath, overrides)
-                .withJvmOptions("-Djava.security.auth.login.config=" + jaas)
-                .withBasicAuth("operator", "s3cret");
-    }
-
-    private static Path jaasConfig() throws Exception {
-        Path dir = Files.createTempDirectory("monitor-it-auth");
-        Path users = Files.writeString(dir.resolve("users.properties"), "operator=s3cret\n");
-        return Files.writeString(dir.resolve("connect.jaas"), "KafkaConnect {\n"
-                + "  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n"
-                + "  file=\"" + users + "\";\n};\n");
+        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH, classpath, overrides));
     }
 
     private static void awaitTotals(LocalConnect worker, Map<String, Long> expected) {
         Answer[] last = new Answer[1];
-        LocalConnect.await(SETTLED, () -> {
-            last[0] = http.get(worker.restUrl(), "/dead-letters", AUTH);
+        Await.until(() -> "totals " + expected + " on " + worker.restUrl() + "; last answer: " + last[0],
+                SETTLED, () -> {
+            last[0] = worker.rest().get("/dead-letters");
             return last[0].status() == 200 && totals(last[0].body()).entrySet().containsAll(expected.entrySet());
-        }, () -> "totals " + expected + " on " + worker.restUrl() + "; last answer: " + last[0]);
+        });
     }
 
     /** How many committed records {@code topic} holds. */
@@ -617,10 +608,10 @@ class DeadLetterMonitorIT {
     /** The body of a 200 answer to {@code path}, asking again while the monitor answers 503. */
     private static JsonNode ok(LocalConnect worker, String path) {
         Answer[] last = new Answer[1];
-        LocalConnect.await(SETTLED, () -> {
-            last[0] = http.get(worker.restUrl(), path, AUTH);
+        Await.until(() -> "an answer other than 503 to GET " + path + "; last: " + last[0], SETTLED, () -> {
+            last[0] = worker.rest().get(path);
             return last[0].status() != 503;
-        }, () -> "an answer other than 503 to GET " + path + "; last: " + last[0]);
+        });
         assertThat(last[0].status()).as("GET %s: %s", path, last[0].text()).isEqualTo(200);
         return last[0].body();
     }
@@ -641,9 +632,5 @@ class DeadLetterMonitorIT {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static Path jarOf(Class<?> type) throws Exception {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 }

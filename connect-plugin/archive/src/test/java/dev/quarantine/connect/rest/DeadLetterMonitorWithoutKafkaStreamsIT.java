@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import dev.quarantine.connect.rest.MonitorHttp.Answer;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -29,11 +29,10 @@ class DeadLetterMonitorWithoutKafkaStreamsIT {
 
     @Test
     void theWorkerStartsLogsOneErrorLineAndAnswers501WithTheFix(LocalKafka kafka) throws Exception {
-        MonitorHttp http = new MonitorHttp();
         try (LocalConnect worker = LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH),
                 Map.of("rest.extension.classes", DeadLetterRestExtension.class.getName())).start()) {
-            Answer summary = http.get(worker.restUrl(), "/dead-letters", (String) null);
-            Answer records = http.get(worker.restUrl(), "/dead-letters/orders-dlq/records", (String) null);
+            Answer summary = worker.rest().get("/dead-letters");
+            Answer records = worker.rest().get("/dead-letters/orders-dlq/records");
             List<String> errors = Files.readAllLines(worker.logFile()).stream()
                     .filter(line -> line.contains(" ERROR ")).toList();
 

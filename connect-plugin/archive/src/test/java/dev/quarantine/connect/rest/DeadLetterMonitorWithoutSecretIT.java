@@ -19,7 +19,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.quarantine.connect.rest.MonitorHttp.Answer;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -41,7 +43,6 @@ class DeadLetterMonitorWithoutSecretIT {
     private static final int PER_PARTITION = 4;
 
     private static final List<LocalConnect> workers = new ArrayList<>();
-    private static final MonitorHttp http = new MonitorHttp();
 
     @BeforeAll
     static void startTwoWorkersWithoutSecret(LocalKafka kafka) throws Exception {
@@ -77,12 +78,13 @@ class DeadLetterMonitorWithoutSecretIT {
     void eachWorkerShowsOnlyItsOwnShareAndSaysWhichPartitionsAreMissing() {
         for (LocalConnect worker : workers) {
             JsonNode[] last = new JsonNode[1];
-            LocalConnect.await(Duration.ofSeconds(120), () -> {
-                Answer answer = http.get(worker.restUrl(), "/dead-letters/" + DLQ, (String) null);
+            Await.until(() -> "an incomplete answer from " + worker.restUrl() + "; last: " + last[0],
+                    Duration.ofSeconds(120), () -> {
+                Answer answer = worker.rest().get("/dead-letters/" + DLQ);
                 last[0] = answer.body();
                 return answer.status() == 200 && answer.body().path("missing_partitions").size() > 0
                         && answer.body().path("total").asLong() > 0;
-            }, () -> "an incomplete answer from " + worker.restUrl() + "; last: " + last[0]);
+            });
             JsonNode answer = last[0];
             int missing = answer.path("missing_partitions").size();
 
@@ -95,9 +97,10 @@ class DeadLetterMonitorWithoutSecretIT {
     @Test
     void dashboardSaysItsFiguresArePartialAndShowsHostileErrorMessagesAndValuesAsText() throws Exception {
         LocalConnect[] holder = new LocalConnect[1];
-        LocalConnect.await(Duration.ofSeconds(120), () -> {
+        Await.until(() -> "a worker sharing the work and holding the 3 records of " + SCRIPTED_DLQ,
+                Duration.ofSeconds(120), () -> {
             for (LocalConnect worker : workers) {
-                Answer answer = http.get(worker.restUrl(), "/dead-letters/" + SCRIPTED_DLQ, (String) null);
+                Answer answer = ConnectRest.at(worker.restUrl()).get("/dead-letters/" + SCRIPTED_DLQ);
                 // incomplete: both workers are in the group, and this one holds the topic's only partition
                 if (answer.status() == 200 && !answer.body().path("complete").asBoolean()
                         && answer.body().path("total").asLong() == 3) {
@@ -105,7 +108,7 @@ class DeadLetterMonitorWithoutSecretIT {
                 }
             }
             return holder[0] != null;
-        }, () -> "a worker sharing the work and holding the 3 records of " + SCRIPTED_DLQ);
+        });
 
         try (DashboardPage page = DashboardPage.open(holder[0].restUrl(), null, null)) {
             page.await(() -> page.text("notice").startsWith("Partial figures"), () -> "the sign of partial figures");
@@ -126,7 +129,7 @@ class DeadLetterMonitorWithoutSecretIT {
     @Test
     void answersNoOtherWorkerWithoutASecret() {
         for (LocalConnect worker : workers) {
-            Answer answer = http.get(PeerRequests.url(worker), Peers.PARTIALS_FULL_PATH
+            Answer answer = ConnectRest.at(PeerRequests.url(worker)).get(Peers.PARTIALS_FULL_PATH
                     + "?partitions=0&records=0", Map.of(PeerAuth.TIME_HEADER, String.valueOf(System.currentTimeMillis()),
                     PeerAuth.SIGNATURE_HEADER, "Zm9yZ2Vk"));
 

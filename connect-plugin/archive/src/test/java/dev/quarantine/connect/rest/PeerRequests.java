@@ -11,19 +11,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import dev.quarantine.connect.rest.MonitorHttp.Answer;
+import dev.quarantine.sandbox.ConnectRest;
+import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 
 /** Requests to a worker's monitor peer listener, as another worker (or someone pretending to be one) sends them. */
 final class PeerRequests {
 
     private static final Pattern PEER_LISTENER = Pattern.compile("answering other workers on (127\\.0\\.0\\.1:\\d+)");
-
-    private final MonitorHttp http;
-
-    PeerRequests(MonitorHttp http) {
-        this.http = http;
-    }
 
     /** {@code host:port} of the worker's monitor peer listener, as its log says (the last start's). */
     static String address(LocalConnect worker) {
@@ -56,7 +51,7 @@ final class PeerRequests {
     Answer send(LocalConnect worker, Map<String, String> params, PeerAuth.Proof proof) {
         String query = params.entrySet().stream().map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(),
                 StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
-        return http.get(url(worker), Peers.PARTIALS_FULL_PATH + "?" + query, Map.of(PeerAuth.TIME_HEADER,
+        return ConnectRest.at(url(worker)).get(Peers.PARTIALS_FULL_PATH + "?" + query, Map.of(PeerAuth.TIME_HEADER,
                 String.valueOf(proof.timeMs()), PeerAuth.SIGNATURE_HEADER, proof.signature()));
     }
 }

@@ -11,12 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Faults of the broker itself, on a broker of this class's own (it is killed, and it creates topics on first use,
@@ -24,39 +25,25 @@ import dev.quarantine.sandbox.LocalKafka;
  */
 class BrokerFaultsIT {
 
+    /** A broker of its own: it is killed, and it creates topics on first use (Kafka's default). */
+    @RegisterExtension
+    static final LocalCluster cluster = LocalCluster.ownBroker(
+            Map.of("auto.create.topics.enable", "true", "num.partitions", "1")).withWorkers(1, FaultSuite::worker);
+
     private static final Duration LANDED = Duration.ofSeconds(180);
-
-    private static LocalKafka kafka;
-    private static LocalConnect connect;
-
-    @BeforeAll
-    static void start() {
-        kafka = LocalKafka.create(Map.of("auto.create.topics.enable", "true", "num.partitions", "1")).start();
-        connect = NumberedRecords.startWorker(kafka);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (connect != null) {
-            connect.close();
-        }
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     @Test
     void createsAMissingTargetTopicWithItsSourcesPartitionsBeforeTheBrokerCreatesItOnFirstUse() throws Exception {
-        MissingTargetTopics.copyIntoAMissingTargetTopic(kafka, connect, "auto-create");
+        MissingTargetTopics.copyIntoAMissingTargetTopic(cluster.kafka(), cluster.worker(), "auto-create");
     }
 
     @Test
     void staysExactlyOnceWhenTheBrokerIsKilledAndRestartedMidRunWithPoisonFlowing() throws Exception {
         String name = "broker-kill-" + Long.toHexString(System.nanoTime()).substring(6);
         String dlq = name + "-dlq";
-        kafka.createTopic(name, 2, Map.of());
-        kafka.createTopic(dlq, 1, Map.of());
-        NumberedRecords records = new NumberedRecords(kafka, name, 2);
+        cluster.kafka().createTopic(name, 2, Map.of());
+        cluster.kafka().createTopic(dlq, 1, Map.of());
+        NumberedRecords records = new NumberedRecords(cluster.kafka(), name, 2);
         int total = 4_000;
         AtomicInteger produced = new AtomicInteger();
         Thread producer = new Thread(() -> {
@@ -65,16 +52,16 @@ class BrokerFaultsIT {
                 produced.set(from + 100);
             }
         }, "broker-kill-producer");
-        connect.createConnector(name, records.connectorConfig(dlq));
-        connect.awaitRunning(name, 2, Duration.ofSeconds(90));
+        cluster.worker().createConnector(name, records.connectorConfig(dlq));
+        cluster.worker().awaitRunning(name, 2, Duration.ofSeconds(90));
         producer.start();
-        List<String> target = MissingTargetTopics.awaitTopic(kafka, records.target());
-        try (TargetCollector copied = new TargetCollector(kafka, target);
-             TargetCollector letters = new TargetCollector(kafka, List.of(dlq))) {
+        List<String> target = MissingTargetTopics.awaitTopic(cluster.kafka(), records.target());
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), target);
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(dlq))) {
             copied.awaitAtLeast(500, LANDED);
             int landed = copied.size() + letters.size();
-            kafka.kill();
-            kafka.restart();
+            cluster.kafka().kill();
+            cluster.kafka().restart();
             assertThat(landed).as("the kill landed mid-run").isLessThan(total);
 
             producer.join(TimeUnit.MINUTES.toMillis(3));
@@ -93,11 +80,12 @@ class BrokerFaultsIT {
                     partitions.add(new TopicPartition("__consumer_offsets", p));
                 }
                 e.addSuppressed(new AssertionError("evidence kept in "
-                        + FailureEvidence.keep(kafka, connect, partitions, copied.drain(Duration.ZERO))));
+                        + FailureEvidence.keep(cluster.kafka(), cluster.worker(), partitions,
+                        copied.drain(Duration.ZERO))));
                 throw e;
             }
         }
-        connect.awaitRunning(name, 2, Duration.ofSeconds(60));
-        connect.deleteConnector(name);
+        cluster.worker().awaitRunning(name, 2, Duration.ofSeconds(60));
+        cluster.worker().deleteConnector(name);
     }
 }

@@ -43,8 +43,18 @@ final class FaultSuite {
     private FaultSuite() {
     }
 
+    /** A worker (not started) loading the plugin from plugin.path, with the test converter on its classpath. */
+    static LocalConnect worker(LocalKafka kafka) {
+        return worker(kafka, Map.of());
+    }
+
+    /** As {@link #worker(LocalKafka)}, with these worker settings. */
+    static LocalConnect worker(LocalKafka kafka, Map<String, String> overrides) {
+        return LocalConnect.create(kafka, PLUGIN_PATH, workerClasspath(), overrides);
+    }
+
     /** The worker's classpath (Kafka's jars only) plus a folder with the test converter, never the plugin. */
-    static List<Path> workerClasspath() {
+    private static List<Path> workerClasspath() {
         List<Path> classpath = new ArrayList<>(LocalConnect.readClasspath(Path.of(System.getProperty(
                 "quarantine.worker.classpath", "target/connect-worker-classpath.txt"))));
         String file = FaultyConverter.class.getName().replace('.', '/') + ".class";

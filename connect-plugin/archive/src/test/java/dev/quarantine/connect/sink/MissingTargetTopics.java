@@ -11,8 +11,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /** The fault "the target topic does not exist", run against brokers that do and do not create topics on first use. */
@@ -38,8 +40,8 @@ final class MissingTargetTopics {
 
         connect.createConnector(name, records.connectorConfig(dlq));
         connect.awaitRunning(name, 2, Duration.ofSeconds(90));
-        try (TargetCollector copied = new TargetCollector(kafka, awaitTopic(kafka, records.target()));
-             TargetCollector letters = new TargetCollector(kafka, List.of(dlq))) {
+        try (TopicReader copied = TopicReader.open(kafka, awaitTopic(kafka, records.target()));
+             TopicReader letters = TopicReader.open(kafka, List.of(dlq))) {
             copied.awaitAtLeast(records.good(2_000), LANDED);
             letters.awaitAtLeast(records.poison(2_000), LANDED);
             records.produce(2_000, 2_400);
@@ -62,14 +64,14 @@ final class MissingTargetTopics {
 
     /** Waits until the connector created the topic; returns it, for a collector to read. */
     static List<String> awaitTopic(LocalKafka kafka, String topic) {
-        LocalConnect.await(Duration.ofSeconds(90), () -> {
+        Await.until(() -> "target topic " + topic + " created by the connector", Duration.ofSeconds(90), () -> {
             try {
                 describe(kafka, topic);
                 return true;
             } catch (Exception e) {
                 return false;
             }
-        }, () -> "target topic " + topic + " created by the connector");
+        });
         return List.of(topic);
     }
 

@@ -4,7 +4,6 @@ import static dev.quarantine.connect.sink.TestData.header;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 
 /**
@@ -51,14 +49,6 @@ final class NumberedRecords {
         this.topic = topic;
         this.partitions = partitions;
         this.poison = poison;
-    }
-
-    /** A Connect worker on {@code kafka} as its own JVM, loading the plugin from plugin.path. */
-    static LocalConnect startWorker(LocalKafka kafka) {
-        Path pluginPath = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-        Path classpath = Path.of(System.getProperty("quarantine.worker.classpath",
-                "target/connect-worker-classpath.txt"));
-        return LocalConnect.create(kafka, pluginPath, LocalConnect.readClasspath(classpath)).start();
     }
 
     /** Two tasks copying the source topic to {@code copy.<topic>}, poison to {@code dlq}; created topics take 4 KiB. */

@@ -23,14 +23,15 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Write permission missing: a broker with Kafka's StandardAuthorizer that allows everything without ACLs, and on
@@ -40,63 +41,48 @@ import dev.quarantine.sandbox.LocalKafka;
  */
 class SinkAuthorizationIT {
 
-    private static LocalKafka kafka;
-    private static LocalConnect connect;
-
-    @BeforeAll
-    static void start() {
-        kafka = LocalKafka.create(Map.of(
-                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-                "allow.everyone.if.no.acl.found", "true")).start();
-        connect = LocalConnect.create(kafka, FaultSuite.PLUGIN_PATH, FaultSuite.workerClasspath()).start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (connect != null) {
-            connect.close();
-        }
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension
+    static final LocalCluster cluster = LocalCluster.ownBroker(Map.of(
+                    "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                    "allow.everyone.if.no.acl.found", "true"))
+            .withWorkers(1, FaultSuite::worker);
 
     @Test
     void failsTheTaskNamingTheDeadLetterTopicWhenWritingItIsDeniedAndCopiesOnceItIsGranted() throws Exception {
-        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "dlqdenied");
+        FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "dlqdenied");
         List<AclBinding> denyWrite = denyWrite(topics.dlq());
-        produce(kafka, topics.source(), 0, 300, i -> i == 150 ? new byte[50_000] : value("id=" + i));
-        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+        produce(cluster.kafka(), topics.source(), 0, 300, i -> i == 150 ? new byte[50_000] : value("id=" + i));
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics,
                 "target.producer.max.request.size", "20000"));
 
-        JsonNode failed = connect.awaitFailedTask(topics.name(), LANDED);
+        JsonNode failed = cluster.worker().awaitFailedTask(topics.name(), LANDED);
 
         assertThat(failed.path("trace").asText())
                 .containsPattern("The dead letter of " + topics.source() + "-\\d@\\d+ cannot be written to"
                         + " dead-letter topic " + topics.dlq())
                 .contains("TopicAuthorizationException");
         allow(denyWrite);
-        connect.restartConnector(topics.name());
-        connect.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+        cluster.worker().restartConnector(topics.name());
+        cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(299, LANDED);
             dlq.awaitAtLeast(1, LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
                     IntStream.range(0, 300).filter(i -> i != 150).boxed().collect(Collectors.toSet()), Set.of(150));
         }
-        connect.deleteConnector(topics.name());
+        cluster.worker().deleteConnector(topics.name());
     }
 
     @Test
     void failsTheTaskNamingTheRecordAndTheAclWhenWritingTheTargetIsDeniedAndCopiesOnceItIsGranted()
             throws Exception {
-        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "denied");
+        FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "denied");
         List<AclBinding> denyWrite = denyWrite(topics.target());
-        produce(kafka, topics.source(), 0, 300, i -> value("id=" + i));
-        connect.createConnector(topics.name(), connectorConfig(kafka, topics));
+        produce(cluster.kafka(), topics.source(), 0, 300, i -> value("id=" + i));
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics));
 
-        JsonNode failed = connect.awaitFailedTask(topics.name(), LANDED);
+        JsonNode failed = cluster.worker().awaitFailedTask(topics.name(), LANDED);
 
         assertThat(failed.path("trace").asText())
                 .containsPattern(topics.source() + "-\\d@\\d+ cannot be written to " + topics.target())
@@ -104,15 +90,15 @@ class SinkAuthorizationIT {
                 .contains("Check the ACLs of the target producer's principal (WRITE and DESCRIBE on topic "
                         + topics.target());
         allow(denyWrite);
-        connect.restartConnector(topics.name());
-        connect.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+        cluster.worker().restartConnector(topics.name());
+        cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(300, LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
                     IntStream.range(0, 300).boxed().collect(Collectors.toSet()), Set.of());
         }
-        connect.deleteConnector(topics.name());
+        cluster.worker().deleteConnector(topics.name());
     }
 
     /**
@@ -126,14 +112,14 @@ class SinkAuthorizationIT {
                         AclPermissionType.ALLOW)),
                 new AclBinding(pattern, new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.WRITE,
                         AclPermissionType.DENY)));
-        try (Admin admin = kafka.admin()) {
+        try (Admin admin = cluster.kafka().admin()) {
             admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
         }
         return acls;
     }
 
     private static void allow(List<AclBinding> acls) throws Exception {
-        try (Admin admin = kafka.admin()) {
+        try (Admin admin = cluster.kafka().admin()) {
             admin.deleteAcls(acls.stream().map(AclBinding::toFilter).toList()).all().get(30, TimeUnit.SECONDS);
         }
     }

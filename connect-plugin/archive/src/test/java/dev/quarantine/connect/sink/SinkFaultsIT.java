@@ -21,15 +21,16 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
@@ -40,87 +41,73 @@ import dev.quarantine.txn.DeadLetterHeaders;
  */
 class SinkFaultsIT {
 
-    private static LocalKafka kafka;
-    private static LocalConnect connect;
-
-    @BeforeAll
-    static void start() {
-        kafka = LocalKafka.create(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"))
-                .start();
-        connect = LocalConnect.create(kafka, FaultSuite.PLUGIN_PATH, FaultSuite.workerClasspath()).start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (connect != null) {
-            connect.close();
-        }
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension
+    static final LocalCluster cluster = LocalCluster.ownBroker(
+            Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"))
+            .withWorkers(1, FaultSuite::worker);
 
     @Test
     void reestablishesEveryPartitionFencedFromOutsideMidRunAndWritesEveryRecordOnce() throws Exception {
-        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "fenced");
-        produce(kafka, topics.source(), 0, 1500, i -> value("id=" + i));
-        connect.createConnector(topics.name(), connectorConfig(kafka, topics));
-        connect.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
+        FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "fenced");
+        produce(cluster.kafka(), topics.source(), 0, 1500, i -> value("id=" + i));
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics));
+        cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
 
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(300, LANDED);
             fenceAll(topics);
-            produce(kafka, topics.source(), 1500, 3000, i -> value("id=" + i));
+            produce(cluster.kafka(), topics.source(), 1500, 3000, i -> value("id=" + i));
             target.awaitAtLeast(2000, LANDED);
             fenceAll(topics);
-            produce(kafka, topics.source(), 3000, 4000, i -> value("id=" + i));
+            produce(cluster.kafka(), topics.source(), 3000, 4000, i -> value("id=" + i));
 
             target.awaitAtLeast(4000, LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO), range(0, 4000),
                     Set.of());
         }
-        assertThat(LocalConnect.isRunning(connect.status(topics.name()), 2)).isTrue();
-        connect.deleteConnector(topics.name());
+        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
+        cluster.worker().deleteConnector(topics.name());
     }
 
     @Test
     void writesEveryRecordOnceWhenAPutOutlivesTheTransactionTimeout() {
-        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "slow");
+        FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "slow");
         IntPredicate slow = i -> i % 200 == 50;
-        produce(kafka, topics.source(), 0, 600, i -> value((slow.test(i) ? "slow-" + topics.name() : "id") + "=" + i));
-        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+        produce(cluster.kafka(), topics.source(), 0, 600,
+                i -> value((slow.test(i) ? "slow-" + topics.name() : "id") + "=" + i));
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics,
                 "target.value.converter", FaultyConverter.class.getName(),
                 "target.value.converter.slow.ms", "8000",
                 "target.producer.transaction.timeout.ms", "2000"));
 
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(600, LANDED);
-            produce(kafka, topics.source(), 600, 700, i -> value("id=" + i));
+            produce(cluster.kafka(), topics.source(), 600, 700, i -> value("id=" + i));
             target.awaitAtLeast(700, LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO), range(0, 700),
                     Set.of());
         }
-        assertThat(LocalConnect.isRunning(connect.status(topics.name()), 2)).isTrue();
-        connect.deleteConnector(topics.name());
+        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
+        cluster.worker().deleteConnector(topics.name());
     }
 
     @Test
     void deadLettersConverterFailuresWithTheirOriginalBytesAndRetriesATransientOneUntilItHeals() {
-        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "converter");
+        FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "converter");
         IntPredicate dataError = i -> i % 50 == 7;
         IntPredicate badArgument = i -> i % 50 == 23;
         IntPredicate flaky = i -> i % 100 == 41;
-        produce(kafka, topics.source(), 0, 1000, i -> value((dataError.test(i) ? "data-error"
+        produce(cluster.kafka(), topics.source(), 0, 1000, i -> value((dataError.test(i) ? "data-error"
                 : badArgument.test(i) ? "bad-argument" : flaky.test(i) ? "flaky-" + topics.name() : "id") + "=" + i));
-        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics,
                 "target.value.converter", FaultyConverter.class.getName()));
         Set<Integer> poison = IntStream.range(0, 1000).filter(dataError.or(badArgument)).boxed()
                 .collect(Collectors.toSet());
 
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(1000 - poison.size(), LANDED);
             List<ConsumerRecord<byte[], byte[]>> letters = dlq.awaitAtLeast(poison.size(), LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
@@ -131,22 +118,22 @@ class SinkFaultsIT {
                 assertThat(header(letter, DeadLetterHeaders.ERROR_CATEGORY)).isEqualTo("RECORD");
             });
         }
-        assertThat(LocalConnect.isRunning(connect.status(topics.name()), 2)).isTrue();
-        connect.deleteConnector(topics.name());
+        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
+        cluster.worker().deleteConnector(topics.name());
     }
 
     @Test
     void truncatesDeadLettersOfPoisonLargerThanTheTargetProducersMaxRequestSize() {
-        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "maxrequest");
+        FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "maxrequest");
         IntPredicate large = i -> i % 100 == 0;
-        produce(kafka, topics.source(), 0, 1000, i -> large.test(i) ? Arrays.copyOf(value("id=" + i), 50_000)
+        produce(cluster.kafka(), topics.source(), 0, 1000, i -> large.test(i) ? Arrays.copyOf(value("id=" + i), 50_000)
                 : value("id=" + i));
-        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics,
                 "target.producer.max.request.size", "20000"));
         Set<Integer> poison = IntStream.range(0, 1000).filter(large).boxed().collect(Collectors.toSet());
 
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(1000 - poison.size(), LANDED);
             List<ConsumerRecord<byte[], byte[]>> letters = dlq.awaitAtLeast(poison.size(), LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
@@ -156,37 +143,37 @@ class SinkFaultsIT {
                 assertThat(header(letter, DeadLetterHeaders.PAYLOAD_TRUNCATED)).contains("value");
             });
         }
-        assertThat(LocalConnect.isRunning(connect.status(topics.name()), 2)).isTrue();
-        connect.deleteConnector(topics.name());
+        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
+        cluster.worker().deleteConnector(topics.name());
     }
 
     @Test
     void theBreakerFailsTheTaskInsteadOfDrainingTheStreamWhenTheTargetTopicIsDeletedMidRun() throws Exception {
-        FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "breaker");
-        produce(kafka, topics.source(), 0, 300, i -> value("id=" + i));
-        connect.createConnector(topics.name(), connectorConfig(kafka, topics,
+        FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "breaker");
+        produce(cluster.kafka(), topics.source(), 0, 300, i -> value("id=" + i));
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics,
                 "dlq.window.records", "100",
                 "dlq.max.ratio", "0.5",
                 "target.topic.creation.enable", "false", // should the connector create missing targets (issue 9)
                 "target.producer.max.block.ms", "5000",
                 "target.producer.txn.send.topic.metadata.max.age.ms", "1000"));
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()))) {
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()))) {
             target.awaitAtLeast(300, LANDED);
         }
-        try (Admin admin = kafka.admin()) {
+        try (Admin admin = cluster.kafka().admin()) {
             admin.deleteTopics(List.of(topics.target())).all().get(30, TimeUnit.SECONDS);
         }
-        produce(kafka, topics.source(), 300, 1200, i -> value("id=" + i));
+        produce(cluster.kafka(), topics.source(), 300, 1200, i -> value("id=" + i));
 
-        JsonNode failed = connect.awaitFailedTask(topics.name(), LANDED);
+        JsonNode failed = cluster.worker().awaitFailedTask(topics.name(), LANDED);
 
         assertThat(failed.path("trace").asText()).contains("dlq.max.ratio=0.5")
                 .contains("failed with org.apache.kafka.common.errors.UnknownTopicOrPartitionException");
-        kafka.createTopic(topics.target(), 3, Map.of());
-        connect.restartConnector(topics.name());
-        connect.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+        cluster.kafka().createTopic(topics.target(), 3, Map.of());
+        cluster.worker().restartConnector(topics.name());
+        cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             List<ConsumerRecord<byte[], byte[]>> letters = dlq.drain(Duration.ofSeconds(3));
             target.awaitAtLeast(900 - letters.size(), LANDED);
             List<String> after = FaultSuite.keys(target.drain(Duration.ofSeconds(3)));
@@ -196,11 +183,11 @@ class SinkFaultsIT {
                     .doesNotHaveDuplicates()
                     .containsExactlyInAnyOrderElementsOf(IntStream.range(300, 1200).mapToObj(i -> "key-" + i).toList());
         }
-        connect.deleteConnector(topics.name());
+        cluster.worker().deleteConnector(topics.name());
     }
 
     private static void fenceAll(FaultSuite.Topics topics) throws Exception {
-        try (Admin admin = kafka.admin()) {
+        try (Admin admin = cluster.kafka().admin()) {
             admin.fenceProducers(IntStream.range(0, 3).mapToObj(p -> topics.name() + "." + topics.source() + "-" + p)
                     .toList()).all().get(30, TimeUnit.SECONDS);
         }

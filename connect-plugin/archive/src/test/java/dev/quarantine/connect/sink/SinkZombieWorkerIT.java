@@ -13,12 +13,13 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Two Connect workers in one group; one is stopped with SIGSTOP for longer than its session timeout (its tasks and
@@ -33,39 +34,22 @@ class SinkZombieWorkerIT {
             "offset.storage.topic", "zombie-workers-offsets",
             "status.storage.topic", "zombie-workers-status");
 
-    private static LocalKafka kafka;
-    private static LocalConnect first;
-    private static LocalConnect second;
-
-    @BeforeAll
-    static void start() {
-        kafka = LocalKafka.create().start();
-        first = LocalConnect.create(kafka, FaultSuite.PLUGIN_PATH, FaultSuite.workerClasspath(), ONE_GROUP).start();
-        second = LocalConnect.create(kafka, FaultSuite.PLUGIN_PATH, FaultSuite.workerClasspath(), ONE_GROUP).start();
-    }
-
-    @AfterAll
-    static void stop() {
-        for (AutoCloseable closeable : new AutoCloseable[] {second, first, kafka}) {
-            try {
-                if (closeable != null) {
-                    closeable.close();
-                }
-            } catch (Exception e) {
-                // best effort: the fixtures' shutdown hooks clean up the rest
-            }
-        }
-    }
+    @RegisterExtension
+    static final LocalCluster cluster = LocalCluster.ownBroker(Map.of())
+            .withWorkers(2, kafka -> FaultSuite.worker(kafka, ONE_GROUP));
 
     @Test
     void aWorkerStoppedPastItsSessionTimeoutWritesNothingTwiceOnceResumed() {
+        LocalKafka kafka = cluster.kafka();
+        LocalConnect first = cluster.worker(0);
+        LocalConnect second = cluster.worker(1);
         FaultSuite.Topics topics = FaultSuite.Topics.create(kafka, "zombie");
         produce(kafka, topics.source(), 0, 2000, i -> value("id=" + i));
         first.createConnector(topics.name(), connectorConfig(kafka, topics));
         first.awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
 
-        try (TargetCollector target = new TargetCollector(kafka, List.of(topics.target()));
-             TargetCollector dlq = new TargetCollector(kafka, List.of(topics.dlq()))) {
+        try (TopicReader target = TopicReader.open(kafka, List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(kafka, List.of(topics.dlq()))) {
             target.awaitAtLeast(300, LANDED);
             second.pause();
             try {

@@ -13,75 +13,61 @@ import java.util.function.IntPredicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.config.ConfigResource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
-import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Topics that are missing, or deleted under a running connector, on the shared broker (which does not create topics
  * on first use), with a Connect worker as its own JVM loading the plugin from plugin.path.
  */
-@ExtendWith(LocalKafkaExtension.class)
 class TopicFaultsIT {
+
+    @RegisterExtension
+    static final LocalCluster cluster = LocalCluster.sharedBroker().withWorkers(1, FaultSuite::worker);
 
     private static final Duration LANDED = Duration.ofSeconds(180);
 
-    private static LocalKafka kafka;
-    private static LocalConnect connect;
-
-    @BeforeAll
-    static void startWorker(LocalKafka localKafka) {
-        kafka = localKafka;
-        connect = NumberedRecords.startWorker(kafka);
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        if (connect != null) {
-            connect.close();
-        }
-    }
-
     @Test
     void createsAMissingTargetTopicWithItsSourcesPartitionsOnABrokerThatDoesNotCreateTopics() throws Exception {
-        MissingTargetTopics.copyIntoAMissingTargetTopic(kafka, connect, "no-auto-create");
+        MissingTargetTopics.copyIntoAMissingTargetTopic(cluster.kafka(), cluster.worker(), "no-auto-create");
     }
 
     @Test
     void losesNothingAndRepeatsNothingWhenTheDeadLetterTopicIsDeletedAndCreatedAgainMidRun() throws Exception {
         Run run = new Run("dlq-purge", id -> NumberedRecords.isPoison(id) && (id < 1_000 || id >= 2_000));
         run.records.produce(0, 1_000);
-        connect.createConnector(run.name, run.config);
-        connect.awaitRunning(run.name, 2, Duration.ofSeconds(90));
+        cluster.worker().createConnector(run.name, run.config);
+        cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
         List<ConsumerRecord<byte[], byte[]>> purged;
-        try (TargetCollector letters = new TargetCollector(kafka, List.of(run.dlq))) {
+        try (TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
             purged = letters.awaitAtLeast(run.records.poison(1_000), LANDED);
         }
         Thread goodOnly = run.produceInBackground(1_000, 2_000); // no poison while the DLQ is gone
 
         recreate(run.dlq);
         goodOnly.join(TimeUnit.MINUTES.toMillis(2));
-        connect.restartConnector(run.name); // its partitions resume from their progress
-        connect.awaitRunning(run.name, 2, Duration.ofSeconds(90));
+        cluster.worker().restartConnector(run.name); // its partitions resume from their progress
+        cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
         run.records.produce(2_000, 2_600);
 
-        try (TargetCollector copied = new TargetCollector(kafka, List.of(run.records.target()));
-             TargetCollector letters = new TargetCollector(kafka, List.of(run.dlq))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()));
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
             copied.awaitAtLeast(run.records.good(2_600), LANDED);
             letters.awaitAtLeast(run.records.poison(2_600) - purged.size(), LANDED);
             List<ConsumerRecord<byte[], byte[]>> allLetters = new ArrayList<>(purged);
             allLetters.addAll(letters.drain(Duration.ofSeconds(3)));
             run.records.assertExactlyOnce(copied.drain(Duration.ZERO), allLetters, 2_600);
         }
-        assertThat(LocalConnect.isRunning(connect.status(run.name), 2)).isTrue();
-        connect.deleteConnector(run.name);
+        assertThat(LocalConnect.isRunning(cluster.worker().status(run.name), 2)).isTrue();
+        cluster.worker().deleteConnector(run.name);
     }
 
     @Test
@@ -90,13 +76,13 @@ class TopicFaultsIT {
         run.config.put("target.producer.max.block.ms", "10000");
         String progress = run.name + ".progress.internal";
         run.records.produce(0, 600);
-        connect.createConnector(run.name, run.config);
-        connect.awaitRunning(run.name, 2, Duration.ofSeconds(90));
-        try (TargetCollector copied = new TargetCollector(kafka, List.of(run.records.target()))) {
+        cluster.worker().createConnector(run.name, run.config);
+        cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()))) {
             copied.awaitAtLeast(run.records.good(600), LANDED);
         }
 
-        try (Admin admin = kafka.admin()) {
+        try (Admin admin = cluster.kafka().admin()) {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, progress);
             assertThat(admin.describeTopics(List.of(progress)).allTopicNames().get(30, TimeUnit.SECONDS).get(progress)
                     .partitions()).as("created by the connector, like Connect's internal topics").hasSize(1);
@@ -105,37 +91,37 @@ class TopicFaultsIT {
             admin.deleteTopics(List.of(progress)).all().get(30, TimeUnit.SECONDS);
         }
         run.records.produce(600, 1_200);
-        JsonNode failed = connect.awaitFailedTask(run.name, Duration.ofSeconds(120));
+        JsonNode failed = cluster.worker().awaitFailedTask(run.name, Duration.ofSeconds(120));
         assertThat(failed.path("trace").asText()).contains("The progress topic " + progress + " does not exist");
 
-        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
-        connect.restartConnector(run.name);
-        connect.awaitRunning(run.name, 2, Duration.ofSeconds(90));
+        cluster.kafka().createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+        cluster.worker().restartConnector(run.name);
+        cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
         run.records.produce(1_200, 1_600);
-        try (TargetCollector copied = new TargetCollector(kafka, List.of(run.records.target()));
-             TargetCollector letters = new TargetCollector(kafka, List.of(run.dlq))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()));
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
             copied.awaitAtLeast(run.records.good(1_600), LANDED);
             letters.awaitAtLeast(run.records.poison(1_600), LANDED);
             run.records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO),
                     1_600);
         }
-        assertThat(LocalConnect.isRunning(connect.status(run.name), 2)).isTrue();
-        connect.deleteConnector(run.name);
+        assertThat(LocalConnect.isRunning(cluster.worker().status(run.name), 2)).isTrue();
+        cluster.worker().deleteConnector(run.name);
     }
 
     /** Deletes a topic and creates it again as it was (one partition), as operators purge a dead-letter topic. */
     private static void recreate(String topic) throws Exception {
-        try (Admin admin = kafka.admin()) {
+        try (Admin admin = cluster.kafka().admin()) {
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         }
-        LocalConnect.await(Duration.ofSeconds(30), () -> {
+        Await.until(() -> "topic " + topic + " created again after its deletion", Duration.ofSeconds(30), () -> {
             try {
-                kafka.createTopic(topic, 1, Map.of());
+                cluster.kafka().createTopic(topic, 1, Map.of());
                 return true;
             } catch (IllegalStateException stillBeingDeleted) {
                 return false;
             }
-        }, () -> "topic " + topic + " created again after its deletion");
+        });
     }
 
     /** A source topic of 2 partitions, its target topic (4 KiB records at most) and a DLQ, with a connector config. */
@@ -148,11 +134,11 @@ class TopicFaultsIT {
         Run(String test, IntPredicate poison) {
             name = test + "-" + Long.toHexString(System.nanoTime()).substring(6);
             dlq = name + "-dlq";
-            kafka.createTopic(name, 2, Map.of());
-            kafka.createTopic("copy." + name, 2, Map.of("max.message.bytes",
+            cluster.kafka().createTopic(name, 2, Map.of());
+            cluster.kafka().createTopic("copy." + name, 2, Map.of("max.message.bytes",
                     String.valueOf(NumberedRecords.TARGET_MAX_MESSAGE_BYTES)));
-            kafka.createTopic(dlq, 1, Map.of());
-            records = new NumberedRecords(kafka, name, 2, poison);
+            cluster.kafka().createTopic(dlq, 1, Map.of());
+            records = new NumberedRecords(cluster.kafka(), name, 2, poison);
             config = records.connectorConfig(dlq);
         }
 

@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink;
 
 import static dev.quarantine.connect.sink.TestData.header;
 import static dev.quarantine.connect.sink.TestData.props;
+import static dev.quarantine.sandbox.ConnectRest.validationErrors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -28,23 +29,21 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
-import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
  * End to end: a real Connect worker in distributed mode, its own JVM, with plugin.path = the built plugin folder and
  * plugin.discovery=service_load, copying from and to the local broker.
  */
-@ExtendWith(LocalKafkaExtension.class)
 class TransactionalKafkaSinkConnectorIT {
 
     private static final String PLUGIN = TransactionalKafkaSinkConnector.class.getName();
@@ -54,27 +53,12 @@ class TransactionalKafkaSinkConnectorIT {
     private static final Duration LANDED = Duration.ofSeconds(120);
     private static final long TWO_DAYS_AGO = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
 
-    private static LocalKafka kafka;
-    private static LocalConnect connect;
-
-    @BeforeAll
-    static void startWorker(LocalKafka localKafka) {
-        kafka = localKafka;
-        Path classpath = Path.of(System.getProperty("quarantine.worker.classpath",
-                "target/connect-worker-classpath.txt"));
-        connect = LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(classpath)).start();
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        if (connect != null) {
-            connect.close();
-        }
-    }
+    @RegisterExtension
+    static final LocalCluster cluster = LocalCluster.sharedBroker().withWorkers(1, FaultSuite::worker);
 
     @Test
     void workerLoadsThePluginFromItsArchiveByServiceLoader() throws Exception {
-        JsonNode plugins = connect.get("/connector-plugins?connectorsOnly=true");
+        JsonNode plugins = cluster.worker().get("/connector-plugins?connectorsOnly=true");
 
         assertThat(plugins.findValuesAsText("class")).contains(PLUGIN);
         String version = null;
@@ -113,11 +97,11 @@ class TransactionalKafkaSinkConnectorIT {
         config.put("transforms.via.type", "org.apache.kafka.connect.transforms.InsertHeader");
         config.put("transforms.via.header", "via");
         config.put("transforms.via.value.literal", "quarantine");
-        connect.createConnector(topics.name, config);
-        connect.awaitRunning(topics.name, 2, Duration.ofSeconds(60));
+        cluster.worker().createConnector(topics.name, config);
+        cluster.worker().awaitRunning(topics.name, 2, Duration.ofSeconds(60));
 
-        try (TargetCollector copied = new TargetCollector(kafka, topics.targets());
-             TargetCollector letters = new TargetCollector(kafka, List.of(topics.dlq))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), topics.targets());
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(topics.dlq))) {
             copied.awaitAtLeast(9_900, LANDED);
             letters.awaitAtLeast(100, LANDED);
             List<ConsumerRecord<byte[], byte[]>> all = copied.drain(Duration.ofSeconds(3));
@@ -131,8 +115,8 @@ class TransactionalKafkaSinkConnectorIT {
             assertThat(header(letter, DeadLetterHeaders.ERROR_CATEGORY)).isEqualTo("RECORD");
             assertThat(header(letter, "id")).isNotBlank();
         }
-        assertThat(LocalConnect.isRunning(connect.status(topics.name), 2)).isTrue();
-        connect.deleteConnector(topics.name);
+        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name), 2)).isTrue();
+        cluster.worker().deleteConnector(topics.name);
     }
 
     @Test
@@ -154,18 +138,18 @@ class TransactionalKafkaSinkConnectorIT {
                 }
             }
         }, "crash-test-producer");
-        connect.createConnector(topics.name, config);
-        connect.awaitRunning(topics.name, 2, Duration.ofSeconds(60));
+        cluster.worker().createConnector(topics.name, config);
+        cluster.worker().awaitRunning(topics.name, 2, Duration.ofSeconds(60));
         producer.start();
-        try (TargetCollector copied = new TargetCollector(kafka, topics.targets());
-             TargetCollector letters = new TargetCollector(kafka, List.of(topics.dlq))) {
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), topics.targets());
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(topics.dlq))) {
             for (int kill = 1; kill <= 3; kill++) {
                 int landed = copied.size() + letters.size();
                 copied.awaitAtLeast(copied.size() + 300, LANDED);
-                connect.kill();
-                assertThat(connect.isAlive()).isFalse();
-                connect.start();
-                connect.awaitRunning(topics.name, 2, Duration.ofSeconds(90));
+                cluster.worker().kill();
+                assertThat(cluster.worker().isAlive()).isFalse();
+                cluster.worker().start();
+                cluster.worker().awaitRunning(topics.name, 2, Duration.ofSeconds(90));
                 assertThat(landed).as("kill %d landed mid-run", kill).isLessThan(total);
             }
             producer.join(TimeUnit.MINUTES.toMillis(2));
@@ -174,32 +158,33 @@ class TransactionalKafkaSinkConnectorIT {
             letters.awaitAtLeast(poison.size(), LANDED);
             assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO), total, poison);
         }
-        connect.deleteConnector(topics.name);
+        cluster.worker().deleteConnector(topics.name);
     }
 
     @Test
     void reportsBadSettingsOnTheirKeysThroughTheValidateEndpoint() {
-        kafka.createTopic("validate.dlq");
-        Map<String, List<String>> missing = LocalConnect.validationErrors(connect.validate(PLUGIN, props(
+        cluster.kafka().createTopic("validate.dlq");
+        Map<String, List<String>> missing = validationErrors(cluster.worker().validate(PLUGIN, props(
                 "connector.class", PLUGIN, "name", "v1", "topics", "orders",
                 "target.topic.format", "copy", "send.errors.tolerance", "maybe")));
         assertThat(missing).containsKeys("target.bootstrap.servers", "target.topic.format", "send.errors.tolerance");
 
-        Map<String, List<String>> noDlq = LocalConnect.validationErrors(connect.validate(PLUGIN, props(
+        Map<String, List<String>> noDlq = validationErrors(cluster.worker().validate(PLUGIN, props(
                 "connector.class", PLUGIN, "name", "v2", "topics", "orders",
-                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}")));
+                "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
+                "target.topic.format", "copy.${topic}")));
         assertThat(noDlq).containsOnlyKeys("dlq.topic.name");
 
-        Map<String, List<String>> selfCopy = LocalConnect.validationErrors(connect.validate(PLUGIN, props(
+        Map<String, List<String>> selfCopy = validationErrors(cluster.worker().validate(PLUGIN, props(
                 "connector.class", PLUGIN, "name", "v3", "topics", "orders,validate.dlq",
-                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "${topic}",
+                "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "${topic}",
                 "dlq.topic.name", "validate.dlq")));
         assertThat(selfCopy).containsOnlyKeys("target.topic.format", "dlq.topic.name");
         assertThat(selfCopy.get("target.topic.format")).anySatisfy(m -> assertThat(m).contains("onto itself"));
 
-        Map<String, List<String>> absentDlq = LocalConnect.validationErrors(connect.validate(PLUGIN, props(
+        Map<String, List<String>> absentDlq = validationErrors(cluster.worker().validate(PLUGIN, props(
                 "connector.class", PLUGIN, "name", "v4", "topics", "orders",
-                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", "no-such-dlq")));
         assertThat(absentDlq).containsOnlyKeys("dlq.topic.name");
         assertThat(absentDlq.get("dlq.topic.name").get(0)).contains("does not exist");
@@ -208,18 +193,18 @@ class TransactionalKafkaSinkConnectorIT {
     @Test
     void reportsSettingsThatContradictEachOtherOnTheirKeysThroughTheValidateEndpoint() {
         String prefix = "contradict-" + Long.toHexString(System.nanoTime()).substring(6);
-        kafka.createTopic(prefix + "-dlq", 1, Map.of("max.message.bytes", "100000"));
-        kafka.createTopic(prefix + "-in", 4, Map.of());
-        kafka.createTopic("copy." + prefix + "-in", 1, Map.of());
+        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of("max.message.bytes", "100000"));
+        cluster.kafka().createTopic(prefix + "-in", 4, Map.of());
+        cluster.kafka().createTopic("copy." + prefix + "-in", 1, Map.of());
         Map<String, String> base = props("connector.class", PLUGIN, "name", prefix, "topics", prefix + "-in",
-                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", prefix + "-dlq");
 
         Map<String, String> aboveProducer = new HashMap<>(base);
         aboveProducer.put("dlq.payload.max.bytes", "50000");
         aboveProducer.put("target.producer.max.request.size", "20000");
         aboveProducer.put("target.producer.buffer.memory", "lots");
-        Map<String, List<String>> producerLimits = LocalConnect.validationErrors(connect.validate(PLUGIN,
+        Map<String, List<String>> producerLimits = validationErrors(cluster.worker().validate(PLUGIN,
                 aboveProducer));
         assertThat(producerLimits).as("problems of settings outside the ConfigDef are kept, on their keys")
                 .containsOnlyKeys("dlq.payload.max.bytes", "target.producer.buffer.memory");
@@ -229,14 +214,14 @@ class TransactionalKafkaSinkConnectorIT {
         Map<String, String> aboveTopic = new HashMap<>(base);
         aboveTopic.put("dlq.payload.max.bytes", "500000");
         aboveTopic.put("target.partition.mapping", "keep");
-        Map<String, List<String>> topicLimits = LocalConnect.validationErrors(connect.validate(PLUGIN, aboveTopic));
+        Map<String, List<String>> topicLimits = validationErrors(cluster.worker().validate(PLUGIN, aboveTopic));
         assertThat(topicLimits).containsOnlyKeys("dlq.payload.max.bytes", "target.partition.mapping");
         assertThat(topicLimits.get("dlq.payload.max.bytes")).singleElement().asString()
                 .contains("max.message.bytes (100000)");
         assertThat(topicLimits.get("target.partition.mapping")).singleElement().asString()
                 .contains("has 1 partitions and source topic " + prefix + "-in has 4");
 
-        assertThat(LocalConnect.validationErrors(connect.validate(PLUGIN, base))).as("hash maps what 1 lacks")
+        assertThat(validationErrors(cluster.worker().validate(PLUGIN, base))).as("hash maps what 1 lacks")
                 .isEmpty();
     }
 
@@ -248,14 +233,14 @@ class TransactionalKafkaSinkConnectorIT {
         config.put("send.errors.tolerance", "none");
         config.put("dlq.topic.name", "");
         config.put("progress.topic.name", topics.dlq);
-        connect.createConnector(topics.name, config);
+        cluster.worker().createConnector(topics.name, config);
 
-        JsonNode failed = connect.awaitFailedTask(topics.name, Duration.ofSeconds(60));
+        JsonNode failed = cluster.worker().awaitFailedTask(topics.name, Duration.ofSeconds(60));
 
         assertThat(failed.path("trace").asText()).containsPattern(topics.prefix + "-[ab]-\\d@\\d+")
                 .contains("send.errors.tolerance=none");
         assertThat(poison).isNotEmpty();
-        connect.deleteConnector(topics.name);
+        cluster.worker().deleteConnector(topics.name);
     }
 
     /**
@@ -275,12 +260,12 @@ class TransactionalKafkaSinkConnectorIT {
             a = prefix + "-a";
             b = prefix + "-b";
             dlq = prefix + "-dlq";
-            kafka.createTopic(a, 2, Map.of());
-            kafka.createTopic(b, 1, Map.of());
-            kafka.createTopic("copy." + a, 2, Map.of("max.message.bytes", "4096",
+            cluster.kafka().createTopic(a, 2, Map.of());
+            cluster.kafka().createTopic(b, 1, Map.of());
+            cluster.kafka().createTopic("copy." + a, 2, Map.of("max.message.bytes", "4096",
                     "message.timestamp.before.max.ms", String.valueOf(TimeUnit.HOURS.toMillis(1))));
-            kafka.createTopic("copy." + b, 1, Map.of("cleanup.policy", "compact"));
-            kafka.createTopic(dlq, 1, Map.of());
+            cluster.kafka().createTopic("copy." + b, 1, Map.of("cleanup.policy", "compact"));
+            cluster.kafka().createTopic(dlq, 1, Map.of());
         }
 
         List<String> targets() {
@@ -296,7 +281,7 @@ class TransactionalKafkaSinkConnectorIT {
                 "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
                 "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
                 "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "target.bootstrap.servers", kafka.bootstrapServers(),
+                "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", topics.dlq);
     }
@@ -307,7 +292,7 @@ class TransactionalKafkaSinkConnectorIT {
      * null key for the compacted copy of b (i % 300 == 199). Returns the poison ids.
      */
     private static List<Integer> produce(Topics topics, int from, int to) {
-        Properties props = kafka.clientProps();
+        Properties props = cluster.kafka().clientProps();
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         List<Integer> poison = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer =

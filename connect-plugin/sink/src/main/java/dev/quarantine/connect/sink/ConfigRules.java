@@ -29,9 +29,9 @@ final class ConfigRules {
     private ConfigRules() {
     }
 
-    /** Problems that need no cluster, by setting. */
+    /** Problems that need no cluster, by setting (the target clients' own settings first). */
     static Map<String, List<String>> problems(TransactionalSinkConfig config) {
-        Map<String, List<String>> problems = new LinkedHashMap<>();
+        Map<String, List<String>> problems = new LinkedHashMap<>(TargetClientSettings.problems(config.originals()));
         if (config.tolerance() == Tolerance.ALL && config.dlqTopic().isEmpty()) {
             add(problems, TransactionalSinkConfig.DLQ_TOPIC_NAME_CONFIG, "is required with "
                     + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=all: name the dead-letter topic on"
@@ -64,7 +64,7 @@ final class ConfigRules {
                             + " can be at most " + bytes + " bytes; set it to " + bytes + " or less");
                 }
             } catch (NumberFormatException e) {
-                add(problems, key, "is not a number of bytes: " + value);
+                // TargetClientSettings reports it on its key
             }
         }
         return problems;

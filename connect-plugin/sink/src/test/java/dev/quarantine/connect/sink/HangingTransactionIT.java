@@ -27,7 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 
 /**
@@ -118,8 +118,8 @@ class HangingTransactionIT {
     /** Whether the target partition holds an open transaction once its coordinator has settled the last one. */
     private boolean hanging() throws Exception {
         try (Admin admin = kafka.admin()) {
-            LocalConnect.await(Duration.ofSeconds(60), () -> settled(admin),
-                    () -> "the coordinator of " + transactionalId + " to settle its last transaction");
+            Await.until(() -> "the coordinator of " + transactionalId + " to settle its last transaction",
+                    Duration.ofSeconds(60), () -> settled(admin));
             TopicPartition targetPartition = new TopicPartition(target, 0);
             List<ProducerState> producers = admin.describeProducers(List.of(targetPartition))
                     .partitionResult(targetPartition).get(60, TimeUnit.SECONDS).activeProducers();

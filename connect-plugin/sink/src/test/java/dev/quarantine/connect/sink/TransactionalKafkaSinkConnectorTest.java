@@ -25,6 +25,21 @@ class TransactionalKafkaSinkConnectorTest {
     }
 
     @Test
+    void reportsProblemsOfSettingsOutsideItsConfigDefOnTheirOwnKeys() {
+        Map<String, List<String>> errors = errors(new TransactionalKafkaSinkConnector().validate(props(
+                "name", "c", "topics", "orders", "target.bootstrap.servers", "127.0.0.1:1",
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq", "dlq.payload.max.bytes", "50000",
+                "target.producer.max.request.size", "20000", "target.producer.buffer.memory", "lots"))
+                .configValues());
+
+        assertThat(errors).containsOnlyKeys("dlq.payload.max.bytes", "target.producer.buffer.memory");
+        assertThat(errors.get("target.producer.buffer.memory")).singleElement().asString()
+                .contains("refused by the target producer", "lots");
+        assertThat(errors.get("dlq.payload.max.bytes")).singleElement().asString()
+                .contains("target.producer.max.request.size=20000");
+    }
+
+    @Test
     void givesEveryTaskItsNumber() {
         TransactionalKafkaSinkConnector connector = new TransactionalKafkaSinkConnector(config -> { });
         connector.start(props("name", "c", "topics", "orders", "target.bootstrap.servers", "t:9092",
@@ -33,6 +48,14 @@ class TransactionalKafkaSinkConnectorTest {
         assertThat(connector.taskConfigs(3)).extracting(c -> c.get("quarantine.task.id"))
                 .containsExactly("0", "1", "2");
         assertThat(connector.taskClass()).isEqualTo(TransactionalKafkaSinkTask.class);
+    }
+
+    @Test
+    void refusesToStartWithATargetProducerSettingTheProducerWouldRefuseNamingIt() {
+        assertThatThrownBy(() -> new TransactionalKafkaSinkConnector(config -> { }).start(props("name", "c",
+                "topics", "orders", "target.bootstrap.servers", "t:9092", "dlq.topic.name", "dlq",
+                "target.producer.acks", "maybe")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("target.producer.acks");
     }
 
     @Test

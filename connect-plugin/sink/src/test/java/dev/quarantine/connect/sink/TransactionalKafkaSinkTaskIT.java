@@ -28,7 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterHeaders;
@@ -320,14 +320,14 @@ class TransactionalKafkaSinkTaskIT {
         try (Admin admin = kafka.admin()) {
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         }
-        LocalConnect.await(java.time.Duration.ofSeconds(30), () -> {
+        Await.until("topic " + topic + " created again after its deletion", java.time.Duration.ofSeconds(30), () -> {
             try {
                 kafka.createTopic(topic, 1, Map.of());
                 return true;
             } catch (IllegalStateException stillBeingDeleted) {
                 return false;
             }
-        }, () -> "topic " + topic + " created again after its deletion");
+        });
     }
 
     private Map<String, String> config(String... overrides) {

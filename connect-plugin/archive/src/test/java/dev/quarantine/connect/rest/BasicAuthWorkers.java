@@ -1,0 +1,62 @@
+package dev.quarantine.connect.rest;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension;
+
+import dev.quarantine.sandbox.LocalConnect;
+
+/**
+ * Workers behind Kafka's {@code BasicAuthSecurityRestExtension}, as the monitor and replay tests run them: its jar
+ * and our 4.4 shim on the worker's classpath, one user from a JAAS file.
+ */
+public final class BasicAuthWorkers {
+
+    public static final String USER = "operator";
+    public static final String PASSWORD = "s3cret";
+    /** The worker setting that installs the monitor and basic authentication. */
+    public static final String REST_EXTENSIONS = DeadLetterRestExtension.class.getName() + ","
+            + BasicAuthOnKafka44.class.getName();
+
+    private BasicAuthWorkers() {
+    }
+
+    /** {@code workerClasspath} plus the basic-auth extension's jar and the shim (target/test-classes). */
+    public static List<Path> classpath(List<Path> workerClasspath) {
+        List<Path> classpath = new ArrayList<>(workerClasspath);
+        classpath.add(jarOf(BasicAuthSecurityRestExtension.class));
+        classpath.add(jarOf(BasicAuthOnKafka44.class));
+        return classpath;
+    }
+
+    /** {@code worker} with the JAAS file of {@link #USER} in its JVM and its REST calls signed in as that user. */
+    public static LocalConnect signedIn(LocalConnect worker) {
+        return worker.withJvmOptions("-Djava.security.auth.login.config=" + jaasConfig())
+                .withBasicAuth(USER, PASSWORD);
+    }
+
+    private static Path jaasConfig() {
+        try {
+            Path dir = Files.createTempDirectory("basic-auth-workers");
+            Path users = Files.writeString(dir.resolve("users.properties"), USER + "=" + PASSWORD + "\n");
+            return Files.writeString(dir.resolve("connect.jaas"), "KafkaConnect {\n"
+                    + "  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n"
+                    + "  file=\"" + users + "\";\n};\n");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static Path jarOf(Class<?> type) {
+        try {
+            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.quarantine.sandbox;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The server.properties of the sandbox broker: one node in KRaft combined mode (broker and controller) on
+ * 127.0.0.1, no topic created on first use, internal topics of replication factor 1 and few partitions, fast group
+ * joins, and flushing left to the OS.
+ */
+final class BrokerConfig {
+
+    private BrokerConfig() {
+    }
+
+    /** The sandbox defaults, any of which {@code overrides} may replace. */
+    static Map<String, String> properties(Path logDirs, int brokerPort, int controllerPort,
+                                          Map<String, String> overrides) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", "1");
+        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("log.dirs", logDirs.toString());
+        props.put("auto.create.topics.enable", "false");
+        props.put("num.partitions", "1");
+        props.put("offsets.topic.replication.factor", "1");
+        props.put("offsets.topic.num.partitions", "3");
+        props.put("transaction.state.log.replication.factor", "1");
+        props.put("transaction.state.log.min.isr", "1");
+        props.put("transaction.state.log.num.partitions", "3");
+        props.put("share.coordinator.state.topic.replication.factor", "1");
+        props.put("share.coordinator.state.topic.min.isr", "1");
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
+        props.putAll(overrides);
+        return props;
+    }
+}
