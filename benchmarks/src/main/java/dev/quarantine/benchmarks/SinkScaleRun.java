@@ -22,6 +22,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 
@@ -260,8 +261,8 @@ public final class SinkScaleRun {
 
     private void remove(LocalConnect worker, String name, List<String> inputs, List<TopicPartition> targets) {
         worker.deleteConnector(name);
-        LocalConnect.await(Duration.ofSeconds(120), () -> !worker.get("/connectors").toString().contains(
-                '"' + name + '"'), () -> "connector " + name + " to be deleted");
+        Await.until("connector " + name + " to be deleted", Duration.ofSeconds(120),
+                () -> !worker.get("/connectors").toString().contains('"' + name + '"'));
         List<String> topics = new ArrayList<>(inputs);
         targets.stream().map(TopicPartition::topic).distinct().forEach(topics::add);
         topics.add(name + "-dlq");
