@@ -65,8 +65,8 @@ public final class DeadLetterRestLatency {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        Path plugins = existing("plugin.path", "connect-plugin/archive/target/plugin");
-        List<Path> classpath = LocalConnect.readClasspath(existing("worker.classpath",
+        Path plugins = RunInputs.existing("plugin.path", "connect-plugin/archive/target/plugin");
+        List<Path> classpath = LocalConnect.readClasspath(RunInputs.existing("worker.classpath",
                 "connect-plugin/archive/target/connect-worker-classpath.txt"));
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect first = worker(kafka, plugins, classpath);
@@ -95,10 +95,10 @@ public final class DeadLetterRestLatency {
         load.sequential(summary, 100).print("one request at a time (service time, latency from each send):");
         load.run(summary, RATE, WARM_UP);
         idleCpu();
-        System.out.printf("load average before the measured run: %s%n", loadAverage());
+        System.out.printf("load average before the measured run: %s%n", RunInputs.loadAverage());
         DeadLetterRestCpu cpu = new DeadLetterRestCpu(workers.stream().map(LocalConnect::pid).toList());
         DeadLetterRestSamples measured = load.run(summary, RATE, MEASURED);
-        System.out.printf("load average after it: %s%n", loadAverage());
+        System.out.printf("load average after it: %s%n", RunInputs.loadAverage());
         measured.print("GET /dead-letters (latency from the scheduled send time; errors included):");
         System.out.println("  " + cpu.perRequest(measured.requests()));
         if (BREAKDOWN) {
@@ -126,7 +126,7 @@ public final class DeadLetterRestLatency {
         List<Target> root = targets("/", body -> true, List.of("", ""));
         load.sequential(root, 100).print("breakdown, one request at a time:");
         load.run(root, RATE, Duration.ofSeconds(5));
-        System.out.printf("load average: %s%n", loadAverage());
+        System.out.printf("load average: %s%n", RunInputs.loadAverage());
         DeadLetterRestCpu cpu = new DeadLetterRestCpu(workers.stream().map(LocalConnect::pid).toList());
         DeadLetterRestSamples samples = load.run(root, RATE, BREAKDOWN_RUN);
         samples.print("breakdown, " + BREAKDOWN_RUN.toSeconds() + " s:");
@@ -184,21 +184,4 @@ public final class DeadLetterRestLatency {
                         DeadLetterRestData.STREAMS_DLQ, DeadLetterRestData.PLAIN_DLQ)));
     }
 
-    private static Path existing(String property, String fallback) {
-        Path path = Path.of(System.getProperty(property, fallback));
-        if (!Files.exists(path)) {
-            throw new IllegalStateException(path.toAbsolutePath() + " does not exist: run from the repository root"
-                    + " after `mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests`, or set -D"
-                    + property);
-        }
-        return path;
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
 }

@@ -58,8 +58,8 @@ public final class ReplayVsSinkThroughput {
 
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        Path plugins = existing("plugin.path", "connect-plugin/archive/target/plugin");
-        List<Path> classpath = LocalConnect.readClasspath(existing("worker.classpath",
+        Path plugins = RunInputs.existing("plugin.path", "connect-plugin/archive/target/plugin");
+        List<Path> classpath = LocalConnect.readClasspath(RunInputs.existing("worker.classpath",
                 "connect-plugin/archive/target/connect-worker-classpath.txt"));
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect worker = LocalConnect.create(kafka, plugins, classpath, Map.of()).start()) {
@@ -78,7 +78,7 @@ public final class ReplayVsSinkThroughput {
         List<Double> sink = new ArrayList<>();
         List<Double> replay = new ArrayList<>();
         for (int round = 1; round <= ROUNDS; round++) {
-            System.out.printf("round %d (load average %s):%n", round, loadAverage());
+            System.out.printf("round %d (load average %s):%n", round, RunInputs.loadAverage());
             if (round % 2 == 1) {
                 sink.add(runSink("sink-r" + round));
                 replay.add(runReplay("replay-r" + round));
@@ -190,21 +190,4 @@ public final class ReplayVsSinkThroughput {
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
-    private static Path existing(String property, String fallback) {
-        Path path = Path.of(System.getProperty(property, fallback));
-        if (!Files.exists(path)) {
-            throw new IllegalStateException(path.toAbsolutePath() + " does not exist: run from the repository root"
-                    + " after `mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests`, or set -D"
-                    + property);
-        }
-        return path;
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (java.io.IOException e) {
-            return "unknown";
-        }
-    }
 }

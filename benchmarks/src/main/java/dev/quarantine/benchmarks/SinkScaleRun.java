@@ -78,9 +78,9 @@ public final class SinkScaleRun {
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
         List<Path> plugins = Arrays.stream(System.getProperty("plugin.path", "connect-plugin/archive/target/plugin")
-                .split(",")).map(p -> existing(p.trim())).toList();
-        List<Path> classpath = LocalConnect.readClasspath(existing(System.getProperty("worker.classpath",
-                "connect-plugin/archive/target/connect-worker-classpath.txt")));
+                .split(",")).map(p -> RunInputs.checked(p.trim(), "plugin.path")).toList();
+        List<Path> classpath = LocalConnect.readClasspath(RunInputs.existing("worker.classpath",
+                "connect-plugin/archive/target/connect-worker-classpath.txt"));
         String heap = System.getProperty("worker.heap", "2g");
         Map<String, LocalConnect> workers = new LinkedHashMap<>();
         try (LocalKafka kafka = LocalKafka.create().start()) {
@@ -106,7 +106,7 @@ public final class SinkScaleRun {
 
     private void run() {
         workers.forEach((label, worker) -> System.out.printf("idle %s: %s; load average %s%n", label,
-                WorkerFootprint.of(worker.pid(), brokerPort), loadAverage()));
+                WorkerFootprint.of(worker.pid(), brokerPort), RunInputs.loadAverage()));
         List<String> labels = List.copyOf(workers.keySet());
         for (int size = 0; size < SIZES.size(); size++) {
             int partitions = SIZES.get(size);
@@ -138,7 +138,7 @@ public final class SinkScaleRun {
         }
         List<TopicPartition> targets = createTopics(name, inputs, partitions);
         produce(inputs, partitions);
-        String before = loadAverage();
+        String before = RunInputs.loadAverage();
         long start = System.nanoTime();
         Outcome outcome = null;
         Map<TopicPartition, Long> expected = expected(name, inputs, partitions);
@@ -155,7 +155,7 @@ public final class SinkScaleRun {
             System.out.printf("%5d partitions %s: all open and written in %5.1f s; %,7.0f records/s from creation,"
                             + " %,7.0f from the first record; %s; load average %s -> %s%n", partitions, label,
                     outcome.openSeconds(), outcome.fromCreation(), outcome.fromFirst(),
-                    WorkerFootprint.of(worker.pid(), brokerPort), before, loadAverage());
+                    WorkerFootprint.of(worker.pid(), brokerPort), before, RunInputs.loadAverage());
         } catch (RuntimeException e) {
             System.out.printf("%5d partitions %s: BROKE after %.0f s: %s; %s; worker alive: %s; partitions short or"
                             + " over: %s%n", partitions, label, seconds(System.nanoTime() - start), e.getMessage(),
@@ -281,20 +281,4 @@ public final class SinkScaleRun {
         return nanos / 1e9;
     }
 
-    private static Path existing(String path) {
-        if (!Files.exists(Path.of(path))) {
-            throw new IllegalStateException(Path.of(path).toAbsolutePath() + " does not exist: run from the repository"
-                    + " root after `mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests`, or set"
-                    + " -Dplugin.path / -Dworker.classpath");
-        }
-        return Path.of(path);
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim().replaceAll(" \\S+ \\S+$", "");
-        } catch (java.io.IOException e) {
-            return "unknown";
-        }
-    }
 }

@@ -75,9 +75,9 @@ public final class SinkVsMirrorMakerThroughput {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        Path sinkPlugins = existing("plugin.path", "connect-plugin/archive/target/plugin");
-        Path mirrorPlugins = existing("mirror.plugin.path", "benchmarks/target/mirror-plugin");
-        List<Path> classpath = LocalConnect.readClasspath(existing("worker.classpath",
+        Path sinkPlugins = RunInputs.existing("plugin.path", "connect-plugin/archive/target/plugin");
+        Path mirrorPlugins = RunInputs.existing("mirror.plugin.path", "benchmarks/target/mirror-plugin");
+        List<Path> classpath = LocalConnect.readClasspath(RunInputs.existing("worker.classpath",
                 "connect-plugin/archive/target/connect-worker-classpath.txt"));
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect exactlyOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "enabled");
@@ -90,7 +90,7 @@ public final class SinkVsMirrorMakerThroughput {
         printSetup();
         produce("bench-warmup", WARM_UP_RECORDS);
         produce("bench-input", RECORDS);
-        System.out.printf("load average before the runs: %s%n", loadAverage());
+        System.out.printf("load average before the runs: %s%n", RunInputs.loadAverage());
         System.out.println("warm-up, not counted:");
         for (SinkVsMirrorMakerMode mode : SinkVsMirrorMakerMode.values()) {
             runOne(mode, mode.slug + "-warmup", "bench-warmup", WARM_UP_RECORDS);
@@ -98,14 +98,14 @@ public final class SinkVsMirrorMakerThroughput {
         SinkVsMirrorMakerResults results = new SinkVsMirrorMakerResults();
         SinkVsMirrorMakerMode[] modes = SinkVsMirrorMakerMode.values();
         for (int round = 0; round < ROUNDS; round++) {
-            System.out.printf("round %d (load average %s):%n", round + 1, loadAverage());
+            System.out.printf("round %d (load average %s):%n", round + 1, RunInputs.loadAverage());
             for (int i = 0; i < modes.length; i++) {
                 SinkVsMirrorMakerMode mode = modes[(i + round) % modes.length];
                 results.add(mode, runOne(mode, mode.slug + "-r" + (round + 1), "bench-input", RECORDS));
             }
         }
         results.print();
-        System.out.printf("load average after the runs: %s%n", loadAverage());
+        System.out.printf("load average after the runs: %s%n", RunInputs.loadAverage());
     }
 
     /** Copies {@code records} of {@code input} with a new connector named {@code name}; returns its rates. */
@@ -207,16 +207,6 @@ public final class SinkVsMirrorMakerThroughput {
                 SinkVsMirrorMakerMode.extraSettings("mirror.config"));
     }
 
-    private static Path existing(String property, String fallback) {
-        Path path = Path.of(System.getProperty(property, fallback));
-        if (!Files.exists(path)) {
-            throw new IllegalStateException(path.toAbsolutePath() + " does not exist: run from the repository root"
-                    + " after `mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests`, or set -D"
-                    + property);
-        }
-        return path;
-    }
-
     private static double cpuSeconds(long pid) {
         return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(d -> d.toNanos() / 1e9)
                 .orElse(Double.NaN);
@@ -229,11 +219,4 @@ public final class SinkVsMirrorMakerThroughput {
                 .mapToDouble(p -> cpuSeconds(p.pid())).sum();
     }
 
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
 }
