@@ -42,7 +42,8 @@ public final class DeadLetterResource {
     public Response topics() {
         return answers.json(() -> {
             Partial figures = recent.get("", () -> reader.readCluster(new Partial.Query(null, 0)));
-            return Views.summary(reader.knownTopics(), figures, clock.millis());
+            return Views.catchingUp(Views.summary(reader.knownTopics(), figures, clock.millis()),
+                    monitor.recordsBehind());
         });
     }
 
@@ -52,7 +53,7 @@ public final class DeadLetterResource {
         return answers.json(() -> {
             checkTopic(topic);
             Partial figures = recent.get(topic, () -> reader.readCluster(new Partial.Query(topic, 0)));
-            return Views.detail(topic, figures, clock.millis());
+            return Views.catchingUp(Views.detail(topic, figures, clock.millis()), monitor.recordsBehind());
         });
     }
 

@@ -165,6 +165,19 @@ final class Monitor implements AutoCloseable {
         failure = null;
     }
 
+    /** How many dead letters this worker's aggregation has still to read; empty when caught up (or not running). */
+    java.util.OptionalLong recordsBehind() {
+        MonitorStreams current = run;
+        if (current == null) {
+            return java.util.OptionalLong.empty();
+        }
+        try {
+            return Backlog.recordsBehind(current.streams().metrics());
+        } catch (RuntimeException e) {
+            return java.util.OptionalLong.empty();
+        }
+    }
+
     MonitoredTopics topics() {
         return topics;
     }

@@ -52,6 +52,15 @@ final class Views {
     }
 
     /**
+     * {@code body} with {@code "catching_up": {"records_behind_on_this_worker": n}} while this worker's aggregation
+     * still has dead letters to read (the figures are rising towards the truth).
+     */
+    static Map<String, Object> catchingUp(Map<String, Object> body, java.util.OptionalLong recordsBehind) {
+        recordsBehind.ifPresent(behind -> body.put("catching_up", Map.of("records_behind_on_this_worker", behind)));
+        return body;
+    }
+
+    /**
      * {@code complete}, and when the figures lack partitions (other workers not trusted, no peer secret) which ones
      * and why.
      */

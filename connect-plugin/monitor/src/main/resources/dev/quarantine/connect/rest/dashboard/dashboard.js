@@ -113,6 +113,10 @@
       parts.push('Partial figures: ' + (body.incomplete_because || 'some partitions are missing')
         + ' (missing partitions: ' + (body.missing_partitions || []).join(', ') + ').');
     }
+    if (body.catching_up) {
+      parts.push('Catching up: the monitor on this worker has ' + count(body.catching_up.records_behind_on_this_worker)
+        + ' dead letters still to read; the figures are rising.');
+    }
     if (body.capped) {
       parts.push('Capped: ' + count(body.capped.records_not_kept) + ' records not kept'
         + (body.capped.topics_not_kept ? ' (topics ' + body.capped.topics_not_kept.join(', ') + ')' : '')
@@ -139,7 +143,7 @@
   function succeeded(bodies) {
     state.lastOk = new Date();
     const partial = Array.from(new Set(bodies.map(completeness).filter((text) => text))).join(' ');
-    notice(partial ? 'partial' : '', partial);
+    notice(partial ? (bodies.some((b) => b.complete === false || b.capped) ? 'partial' : 'catching-up') : '', partial);
     setText('updated', 'updated ' + state.lastOk.toLocaleTimeString());
     document.body.dataset.complete = String(bodies.every((b) => b.complete !== false));
   }
