@@ -2,10 +2,8 @@ package dev.quarantine.connect.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.List;
+
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -14,12 +12,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerInterceptor;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
+
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.connect.health.ConnectClusterState;
-import org.apache.kafka.connect.health.ConnectorHealth;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,16 +36,14 @@ class MonitorBacklogIT {
     void saysHowManyDeadLettersItHasStillToReadUntilItHasReadThemAll(LocalKafka kafka) {
         String dlq = "backlog-" + UUID.randomUUID().toString().substring(0, 8);
         kafka.createTopic(dlq, 2, Map.of());
-        produceDeadLetters(kafka, dlq);
+        InProcessMonitor.produceDeadLetters(kafka, dlq, DEAD_LETTERS);
         SlowPolls.SLOW.set(true);
         Map<String, Object> settings = Map.of("group.id", dlq + "-group", "bootstrap.servers",
                 kafka.bootstrapServers(), MonitorConfig.TOPICS_CONFIG, dlq,
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "500",
                 MonitorConfig.STREAMS_PREFIX + "main.consumer.max.poll.records", "20",
                 MonitorConfig.STREAMS_PREFIX + "main.consumer.interceptor.classes", SlowPolls.class.getName());
-        MonitorConfig config = new MonitorConfig(settings);
-        try (Monitor monitor = new Monitor(config, WorkerSettings.from(settings, config),
-                new TopicDiscovery(noConnectors(), config))) {
+        try (Monitor monitor = InProcessMonitor.create(settings)) {
             monitor.start();
 
             OptionalLong behind = Await.value("the monitor saying it is behind", DEADLINE, () -> {
@@ -64,31 +57,6 @@ class MonitorBacklogIT {
         } finally {
             SlowPolls.SLOW.set(false);
         }
-    }
-
-    private static void produceDeadLetters(LocalKafka kafka, String topic) {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < DEAD_LETTERS; i++) {
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, new byte[] {1});
-                record.headers().add("__connect.errors.topic", "orders".getBytes(StandardCharsets.UTF_8));
-                producer.send(record);
-            }
-        }
-    }
-
-    private static ConnectClusterState noConnectors() {
-        return new ConnectClusterState() {
-            @Override
-            public Collection<String> connectors() {
-                return List.of();
-            }
-
-            @Override
-            public ConnectorHealth connectorHealth(String connName) {
-                throw new IllegalArgumentException("no connector " + connName);
-            }
-        };
     }
 
     /** Slows the aggregation's polls while {@link #SLOW} is set, so that it is behind for a while. */

@@ -2,11 +2,9 @@ package dev.quarantine.connect.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.List;
+
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,12 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerInterceptor;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
+
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.connect.health.ConnectClusterState;
-import org.apache.kafka.connect.health.ConnectorHealth;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,15 +36,13 @@ class MonitorStreamThreadErrorIT {
             LocalKafka kafka) {
         String dlq = "stream-thread-error-" + UUID.randomUUID().toString().substring(0, 8);
         kafka.createTopic(dlq, 1, Map.of());
-        produceDeadLetter(kafka, dlq);
+        InProcessMonitor.produceDeadLetters(kafka, dlq, 1);
         LinkageFailingInterceptor.CALLS.set(0);
         Map<String, Object> settings = Map.of("group.id", dlq + "-group", "bootstrap.servers",
                 kafka.bootstrapServers(), MonitorConfig.TOPICS_CONFIG, dlq,
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "500", MonitorConfig.STREAMS_PREFIX
                         + "main.consumer.interceptor.classes", LinkageFailingInterceptor.class.getName());
-        MonitorConfig config = new MonitorConfig(settings);
-        try (Monitor monitor = new Monitor(config, WorkerSettings.from(settings, config),
-                new TopicDiscovery(noConnectors(), config))) {
+        try (Monitor monitor = InProcessMonitor.create(settings)) {
             monitor.start();
 
             MonitorException answer = awaitAnswerNaming(monitor, "stopped (java.lang.NoSuchMethodError)");
@@ -87,29 +80,6 @@ class MonitorStreamThreadErrorIT {
                     DEADLINE).isBefore(deadline);
             Thread.onSpinWait();
         }
-    }
-
-    private static void produceDeadLetter(LocalKafka kafka, String topic) {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, new byte[] {1});
-            record.headers().add("__connect.errors.topic", "orders".getBytes(StandardCharsets.UTF_8));
-            producer.send(record);
-        }
-    }
-
-    private static ConnectClusterState noConnectors() {
-        return new ConnectClusterState() {
-            @Override
-            public Collection<String> connectors() {
-                return List.of();
-            }
-
-            @Override
-            public ConnectorHealth connectorHealth(String connName) {
-                throw new IllegalArgumentException("no connector " + connName);
-            }
-        };
     }
 
     /** Fails the stream thread's poll as a method missing from an older kafka-clients would. */

@@ -1,0 +1,53 @@
+package dev.quarantine.connect.rest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.health.ConnectClusterState;
+import org.apache.kafka.connect.health.ConnectorHealth;
+
+import dev.quarantine.sandbox.LocalKafka;
+
+/** The monitor run in the test's own JVM against a real broker, without a Connect worker: no connectors to read. */
+final class InProcessMonitor {
+
+    private InProcessMonitor() {
+    }
+
+    /** A monitor (not started) of the worker settings {@code settings}, which include the monitor's own. */
+    static Monitor create(Map<String, Object> settings) {
+        MonitorConfig config = new MonitorConfig(settings);
+        return new Monitor(config, WorkerSettings.from(settings, config), new TopicDiscovery(noConnectors(), config));
+    }
+
+    /** {@code count} one-byte dead letters in {@code topic}, as Kafka Connect's DLQ writes them for input "orders". */
+    static void produceDeadLetters(LocalKafka kafka, String topic, int count) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < count; i++) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, new byte[] {1});
+                record.headers().add("__connect.errors.topic", "orders".getBytes(StandardCharsets.UTF_8));
+                producer.send(record);
+            }
+        }
+    }
+
+    private static ConnectClusterState noConnectors() {
+        return new ConnectClusterState() {
+            @Override
+            public Collection<String> connectors() {
+                return List.of();
+            }
+
+            @Override
+            public ConnectorHealth connectorHealth(String connName) {
+                throw new IllegalArgumentException("no connector " + connName);
+            }
+        };
+    }
+}
