@@ -316,7 +316,8 @@ class SinkTaskFaultsIT {
                     }
                 });
         return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
-                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
+                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
+                Clock.systemUTC());
     }
 
     private Map<String, String> config(String... overrides) {
