@@ -1,10 +1,12 @@
 package dev.quarantine.connect.sink;
 
+import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,11 +19,13 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -29,8 +33,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 /**
  * Transactions larger than one put, against a real broker: the records of several puts commit in one transaction
  * per partition, when enough wait or when the oldest has waited commit.interval.ms (the task asking the worker back
- * through context.timeout), and every record lands exactly once when a producer is fenced, or a partition closed,
- * while records wait.
+ * through context.timeout), and every record lands exactly once when a write fails transiently, a producer is fenced,
+ * or a partition closed, while records wait.
  */
 @ExtendWith(LocalKafkaExtension.class)
 class SpanningTransactionsIT {
@@ -144,6 +148,27 @@ class SpanningTransactionsIT {
 
         assertThat(values(committed(kafka, target)))
                 .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void keepsWhatWaitsWhenAWriteFailsTransientlyAndWritesItOnceWhenTheWorkerDeliversThePutAgain() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = start(context, config("commit.max.records", "6",
+                "target.value.converter", FaultyConverter.class.getName()));
+        task.open(List.of(first));
+        List<SinkRecord> earlier = records(source, 0, 0, 3);
+        earlier.set(1, TestData.sinkRecord(source, 0, 1, "k1", bytes("flaky-" + source), 1L));
+        task.put(earlier);
+        List<SinkRecord> due = records(source, 0, 3, 6);
+
+        assertThatThrownBy(() -> task.put(due)).isInstanceOf(RetriableException.class);
+        assertThat(context.timeoutMs).as("the retry backoff").isEqualTo(1_000L);
+        assertThatThrownBy(() -> task.put(due)).as("the converter fails twice").isInstanceOf(RetriableException.class);
+        assertThat(committed(kafka, target)).isEmpty();
+        task.put(due); // Connect delivers the failed put's batch again: the earlier put's records still wait
+
+        assertThat(values(committed(kafka, target))).containsExactly("v0", "flaky-" + source, "v2", "v3", "v4", "v5");
+        assertThat(context.metrics.value("transactions-committed-total")).isEqualTo(1.0);
     }
 
     @SafeVarargs
