@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.OptionalLong;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -72,11 +73,13 @@ final class PartitionWriter implements AutoCloseable {
 
     /**
      * Writes the waiting records in one transaction, those below the committed progress skipped (a failed write may
-     * have committed a part of them); once committed, nothing waits any more. A failed write keeps them waiting.
+     * have committed a part of them); once committed, nothing waits any more. A write that failed transiently, or
+     * fenced or broken (the handler reads them to re-establish the partition), keeps them waiting; one that failed
+     * for good drops them, as Connect stops the task and delivers nothing again.
      *
      * @throws WriterErrors.Fenced         when this producer lost its epoch
      * @throws WriterErrors.BrokenProducer when the producer's state is unknown and it must be recreated
-     * @throws org.apache.kafka.connect.errors.RetriableException when the batch could not be committed within the
+     * @throws RetriableException         when the batch could not be committed within the
      *                                     retries, or a converter failed transiently
      * @throws org.apache.kafka.connect.errors.ConnectException on a poison record with send.errors.tolerance=none,
      *                                     a dead letter that cannot be written, a fatal error, a tripped breaker
@@ -84,9 +87,17 @@ final class PartitionWriter implements AutoCloseable {
     void write() {
         List<SinkRecord> fresh = pending.records().stream()
                 .filter(r -> nextOffset.isEmpty() || r.originalKafkaOffset() >= nextOffset.getAsLong()).toList();
-        if (!fresh.isEmpty()) {
-            committer.newBatch();
-            isolator.write(fresh);
+        try {
+            if (!fresh.isEmpty()) {
+                committer.newBatch();
+                isolator.write(fresh);
+            }
+        } catch (RuntimeException | Error e) {
+            if (!(e instanceof RetriableException || e instanceof WriterErrors.Fenced
+                    || e instanceof WriterErrors.BrokenProducer)) {
+                pending.clear(); // the task stops: Connect delivers nothing of it again
+            }
+            throw e;
         }
         pending.clear();
     }

@@ -169,6 +169,17 @@ class PartitionWriterTest {
                 .hasMessageContaining("ACLs");
         assertThat(producer.aborts).isEqualTo(1);
         assertThat(producer.history()).isEmpty();
+        assertThat(writer.pending().count()).as("the task stops: nothing of it is delivered again").isZero();
+    }
+
+    @Test
+    void keepsTheWaitingRecordsOfAFencedWriteForTheHandlerToReestablishThePartition() {
+        producer.commitFailures.add(new ProducerFencedException("fenced from outside"));
+        PartitionWriter writer = writer(3);
+        writer.add(records("orders", 0, 4, 7), 0);
+
+        assertThatThrownBy(writer::write).isInstanceOf(WriterErrors.Fenced.class);
+        assertThat(writer.pending().records()).extracting(r -> r.originalKafkaOffset()).containsExactly(4L, 5L, 6L);
     }
 
     @Test
