@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * partition, created when the partition is opened (its producer's initTransactions fences the previous owner and
  * completes its last transaction), registered once its progress is read back from the target cluster, the worker's
  * consumer sought to that progress, and reported back in {@link #preCommit()} so Connect's consumer lag stays
- * meaningful.
+ * meaningful. A put adds its records to their writers' waiting records; what waits is written once it is due
+ * ({@link CommitTrigger}), so one transaction per partition holds the records of several puts.
  *
  * <p>Ownership is never given up silently: a writer whose producer was fenced (or broken) is re-established (see
  * {@link Reestablisher}) as long as Connect still assigns the partition to this task. A partition that truly moved
@@ -260,11 +261,11 @@ final class SinkTaskHandler implements AutoCloseable {
         }
     }
 
-    /** The error the put throws of two: a fatal one wins over a retriable one, the first over a later one. */
     /** The records of a partition that lost its writer (or never had one), and the fencing that lost it. */
     private record Lost(List<SinkRecord> batch, Optional<ConnectException> cause) {
     }
 
+    /** The error the put throws of two: a fatal one wins over a retriable one, the first over a later one. */
     private static RuntimeException worse(RuntimeException first, RuntimeException second) {
         return first == null || (first instanceof RetriableException && second != null
                 && !(second instanceof RetriableException)) ? second : first;
