@@ -63,7 +63,8 @@ public final class TransactionalSinkConfig extends AbstractConfig {
             + " 33554432 and at least batch.size and max.request.size (so the same records are poison as with"
             + " Kafka's defaults). With the default, a task with up to 256 partitions uses 256 KiB batches, one"
             + " with 1,000 partitions 64 KiB batches. target.producer.batch.size and target.producer.buffer.memory,"
-            + " when set, win.";
+            + " when set, win. It also bounds the records a task collects for its next transactions (see"
+            + " commit.max.records).";
 
     public static final String TARGET_PRODUCER_PREFIX = "target.producer.";
     public static final String TARGET_ADMIN_PREFIX = "target.admin.";
