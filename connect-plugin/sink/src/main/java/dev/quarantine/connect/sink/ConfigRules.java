@@ -38,7 +38,34 @@ final class ConfigRules {
                     + " the target cluster, or set " + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=none");
         }
         payloadLimitProblems(config).forEach((key, messages) -> messages.forEach(m -> add(problems, key, m)));
+        commitIntervalProblem(config).ifPresent(m -> add(problems, TransactionalSinkConfig.COMMIT_INTERVAL_MS_CONFIG,
+                m));
         return problems;
+    }
+
+    /**
+     * A commit.interval.ms at or above the target producers' transaction.timeout.ms (set, or Kafka's default): the
+     * records a task collects would wait longer than a transaction may last.
+     */
+    static Optional<String> commitIntervalProblem(TransactionalSinkConfig config) {
+        String key = TransactionalSinkConfig.TARGET_PRODUCER_PREFIX + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG;
+        Object set = config.originals().get(key);
+        long timeoutMs;
+        try {
+            timeoutMs = set == null
+                    ? ((Number) ProducerConfig.configDef().configKeys().get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)
+                            .defaultValue).longValue()
+                    : Long.parseLong(String.valueOf(set).trim());
+        } catch (NumberFormatException e) {
+            return Optional.empty(); // TargetClientSettings reports it on its key
+        }
+        long intervalMs = config.commitTrigger().interval().toMillis();
+        if (intervalMs < timeoutMs) {
+            return Optional.empty();
+        }
+        return Optional.of("is " + intervalMs + ", not below " + key + "=" + timeoutMs + ": collected records"
+                + " would wait longer than a transaction may last; set " + TransactionalSinkConfig
+                .COMMIT_INTERVAL_MS_CONFIG + " below " + timeoutMs + " or raise " + key);
     }
 
     /**

@@ -5,12 +5,15 @@ import java.util.List;
 import java.util.OptionalLong;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * Writes the records of one source partition to the target cluster: each batch in one transaction of this
- * partition's own producer (transactional id {@code <prefix>.<topic>-<partition>}), together with the dead letters
- * of its poison records and the partition's progress. Either all of it commits or none of it.
+ * Writes the records of one source partition to the target cluster: the records collected over puts (see
+ * {@link CommitTrigger}) in one transaction of this partition's own producer (transactional id
+ * {@code <prefix>.<topic>-<partition>}), together with the dead letters of its poison records and the partition's
+ * progress. Either all of it commits or none of it. Waiting records die with the writer: a fenced writer's, or a
+ * closed partition's, are read again from the committed progress.
  *
  * <p>The work is split: {@link TransactionAttempt} runs one transaction, {@link BatchCommitter} decides after a
  * failure ({@link FailureAction}), {@link RejectionIsolator} finds the poison among records the broker rejected.
@@ -21,6 +24,7 @@ final class PartitionWriter implements AutoCloseable {
     private final TargetProducer producer;
     private final BatchCommitter committer;
     private final RejectionIsolator isolator;
+    private final PendingRecords pending = new PendingRecords();
     private volatile OptionalLong nextOffset = OptionalLong.empty();
 
     /**
@@ -54,23 +58,48 @@ final class PartitionWriter implements AutoCloseable {
     }
 
     /**
-     * Writes {@code records} (all of this partition, in offset order) in one transaction; records below the
-     * committed progress are skipped (the worker may deliver them again after a retry or a rewind).
+     * Adds records (all of this partition, in offset order) to those waiting for the next {@link #write()}; records
+     * already waiting or below the committed progress are skipped (the worker may deliver them again after a retry
+     * or a rewind). Returns how many were added.
+     */
+    int add(List<SinkRecord> records, long nowMs) {
+        return pending.add(records, nextOffset, nowMs);
+    }
+
+    /** The records waiting for the next {@link #write()}. */
+    PendingRecords pending() {
+        return pending;
+    }
+
+    /**
+     * Writes the waiting records in one transaction, those below the committed progress skipped (a failed write may
+     * have committed a part of them); once committed, nothing waits any more. A write that failed transiently, or
+     * fenced or broken (the handler reads them to re-establish the partition), keeps them waiting; one that failed
+     * for good drops them, as Connect stops the task and delivers nothing again.
      *
      * @throws WriterErrors.Fenced         when this producer lost its epoch
      * @throws WriterErrors.BrokenProducer when the producer's state is unknown and it must be recreated
-     * @throws org.apache.kafka.connect.errors.RetriableException when the batch could not be committed within the
+     * @throws RetriableException         when the batch could not be committed within the
      *                                     retries, or a converter failed transiently
      * @throws org.apache.kafka.connect.errors.ConnectException on a poison record with send.errors.tolerance=none,
      *                                     a dead letter that cannot be written, a fatal error, a tripped breaker
      */
-    void write(List<SinkRecord> records) {
-        List<SinkRecord> fresh = records.stream()
+    void write() {
+        List<SinkRecord> fresh = pending.records().stream()
                 .filter(r -> nextOffset.isEmpty() || r.originalKafkaOffset() >= nextOffset.getAsLong()).toList();
-        if (!fresh.isEmpty()) {
-            committer.newBatch();
-            isolator.write(fresh);
+        try {
+            if (!fresh.isEmpty()) {
+                committer.newBatch();
+                isolator.write(fresh);
+            }
+        } catch (RuntimeException | Error e) {
+            if (!(e instanceof RetriableException || e instanceof WriterErrors.Fenced
+                    || e instanceof WriterErrors.BrokenProducer)) {
+                pending.clear(); // the task stops: Connect delivers nothing of it again
+            }
+            throw e;
         }
+        pending.clear();
     }
 
     /** Closes the producer, waiting at most {@code timeout} for it. */

@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * partition, created when the partition is opened (its producer's initTransactions fences the previous owner and
  * completes its last transaction), registered once its progress is read back from the target cluster, the worker's
  * consumer sought to that progress, and reported back in {@link #preCommit()} so Connect's consumer lag stays
- * meaningful.
+ * meaningful. A put adds its records to their writers' waiting records; what waits is written once it is due
+ * ({@link CommitTrigger}), so one transaction per partition holds the records of several puts.
  *
  * <p>Ownership is never given up silently: a writer whose producer was fenced (or broken) is re-established (see
  * {@link Reestablisher}) as long as Connect still assigns the partition to this task. A partition that truly moved
@@ -54,17 +57,21 @@ final class SinkTaskHandler implements AutoCloseable {
     private final ProgressStore progress;
     private final TargetTopics targetTopics;
     private final TransientFailures transients;
+    private final CommitTrigger trigger;
+    private final Clock clock;
     private final Reestablisher reestablisher;
     private final Map<TopicPartition, PartitionWriter> open = new HashMap<>();
     private final ExecutorService writerThreads = Executors.newCachedThreadPool(daemonThreads());
 
     SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress,
-                    TargetTopics targetTopics, TransientFailures transients) {
+                    TargetTopics targetTopics, TransientFailures transients, CommitTrigger trigger, Clock clock) {
         this.context = context;
         this.writers = writers;
         this.progress = progress;
         this.targetTopics = targetTopics;
         this.transients = transients;
+        this.trigger = trigger;
+        this.clock = clock;
         this.reestablisher = new Reestablisher(context, writers, progress, writerThreads);
     }
 
@@ -93,6 +100,10 @@ final class SinkTaskHandler implements AutoCloseable {
         created.forEach(writer -> open.put(writer.source(), writer));
     }
 
+    /**
+     * Closes the partitions' writers. Their waiting records are dropped, not written: they are not committed, so
+     * whoever writes the partition next reads them again from the committed progress.
+     */
     void close(Collection<TopicPartition> partitions) {
         List<PartitionWriter> closing = new ArrayList<>();
         partitions.forEach(partition -> {
@@ -101,41 +112,69 @@ final class SinkTaskHandler implements AutoCloseable {
                 closing.add(writer);
             }
         });
+        int dropped = closing.stream().mapToInt(w -> w.pending().count()).sum();
+        if (dropped > 0) {
+            log.info("Closing {} partitions with {} records not yet written; they will be read again from the"
+                    + " committed progress", closing.size(), dropped);
+        }
         closeInParallel(closing);
     }
 
     /**
-     * Writes the records, one transaction per source partition. The partitions' transactions run at the same time
-     * (each partition has its own producer), so a batch waits for its slowest partition, not for the sum of them.
+     * Collects the records with those of earlier puts and writes what waits once it is due (see
+     * {@link CommitTrigger}): one transaction per source partition, the partitions' transactions at the same time
+     * (each partition has its own producer), so a write waits for its slowest partition, not for the sum of them.
+     * While records wait, the worker is asked to call put again (with or without new records) by when they are due.
      */
     void put(Collection<SinkRecord> records) {
         targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
-        Map<TopicPartition, List<SinkRecord>> byPartition = new LinkedHashMap<>();
-        for (SinkRecord record : records) {
-            TopicPartition source = new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
-            byPartition.computeIfAbsent(source, p -> new ArrayList<>()).add(record);
-        }
-        Map<TopicPartition, CompletableFuture<Void>> running = new LinkedHashMap<>();
-        Map<TopicPartition, Optional<ConnectException>> lost = new LinkedHashMap<>();
-        byPartition.forEach((partition, batch) -> {
+        long now = clock.millis();
+        Map<TopicPartition, Lost> unowned = new LinkedHashMap<>();
+        byPartition(records).forEach((partition, batch) -> {
             PartitionWriter writer = open.get(partition);
             if (writer == null) {
-                lost.put(partition, Optional.empty());
+                unowned.put(partition, new Lost(batch, Optional.empty()));
             } else {
-                Executor executor = byPartition.size() == 1 ? Runnable::run : writerThreads;
-                running.put(partition, CompletableFuture.runAsync(() -> writer.write(batch), executor));
+                writer.add(batch, now);
             }
         });
+        boolean due = dueInMs(now).orElse(-1) == 0;
+        if (due || !unowned.isEmpty()) {
+            write(due ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of(), unowned);
+        }
+        dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
+    }
+
+    /** Writes the waiting records of {@code writing}, and re-establishes the partitions in {@code lost}. */
+    private void write(List<PartitionWriter> writing, Map<TopicPartition, Lost> lost) {
+        Map<TopicPartition, CompletableFuture<Void>> running = new LinkedHashMap<>();
+        for (PartitionWriter writer : writing) {
+            Executor executor = writing.size() == 1 ? Runnable::run : writerThreads;
+            running.put(writer.source(), CompletableFuture.runAsync(writer::write, executor));
+        }
         requireProgressTopicAfterFailures(running);
         RuntimeException failure = null;
         for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {
             failure = worse(failure, outcome(written.getKey(), written.getValue(), lost));
         }
-        for (Map.Entry<TopicPartition, Optional<ConnectException>> partition : lost.entrySet()) {
-            failure = worse(failure, reestablish(partition.getKey(), byPartition.get(partition.getKey()),
-                    partition.getValue()));
+        for (Map.Entry<TopicPartition, Lost> partition : lost.entrySet()) {
+            failure = worse(failure, reestablish(partition.getKey(), partition.getValue()));
         }
         finish(failure);
+    }
+
+    /** When the records waiting in the open partitions are due: 0 now, empty when none waits. */
+    private OptionalLong dueInMs(long nowMs) {
+        return trigger.dueInMs(open.values().stream().map(PartitionWriter::pending).toList(), nowMs);
+    }
+
+    private static Map<TopicPartition, List<SinkRecord>> byPartition(Collection<SinkRecord> records) {
+        Map<TopicPartition, List<SinkRecord>> byPartition = new LinkedHashMap<>();
+        for (SinkRecord record : records) {
+            TopicPartition source = new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+            byPartition.computeIfAbsent(source, p -> new ArrayList<>()).add(record);
+        }
+        return byPartition;
     }
 
     /**
@@ -186,7 +225,7 @@ final class SinkTaskHandler implements AutoCloseable {
      * closed and its partition goes into {@code lost}, to be re-established.
      */
     private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write,
-                                     Map<TopicPartition, Optional<ConnectException>> lost) {
+                                     Map<TopicPartition, Lost> lost) {
         try {
             write.join();
             reestablisher.written(partition);
@@ -194,8 +233,9 @@ final class SinkTaskHandler implements AutoCloseable {
         } catch (CompletionException wrapped) {
             Throwable e = wrapped.getCause();
             if (e instanceof WriterErrors.Fenced || e instanceof WriterErrors.BrokenProducer) {
-                closeInParallel(List.of(open.remove(partition)));
-                lost.put(partition, Optional.of((ConnectException) e));
+                PartitionWriter writer = open.remove(partition);
+                lost.put(partition, new Lost(writer.pending().records(), Optional.of((ConnectException) e)));
+                closeInParallel(List.of(writer));
                 return null;
             }
             if (e instanceof RuntimeException runtime) {
@@ -207,17 +247,22 @@ final class SinkTaskHandler implements AutoCloseable {
     }
 
     /**
-     * A partition without a writer: fenced just now ({@code cause}), or left without one by a re-establishment that
+     * A partition without a writer, with the records it lost: fenced just now ({@code cause}; its waiting records are
+     * dropped, to be delivered again from the committed progress), or left without one by a re-establishment that
      * failed. Re-established while Connect assigns it to this task; returns the error if that fails.
      */
-    private RuntimeException reestablish(TopicPartition partition, List<SinkRecord> batch,
-                                         Optional<ConnectException> cause) {
+    private RuntimeException reestablish(TopicPartition partition, Lost lost) {
         try {
-            reestablisher.reestablish(partition, batch, cause).ifPresent(writer -> open.put(partition, writer));
+            reestablisher.reestablish(partition, lost.batch(), lost.cause())
+                    .ifPresent(writer -> open.put(partition, writer));
             return null;
         } catch (RuntimeException e) {
             return e;
         }
+    }
+
+    /** The records of a partition that lost its writer (or never had one), and the fencing that lost it. */
+    private record Lost(List<SinkRecord> batch, Optional<ConnectException> cause) {
     }
 
     /** The error the put throws of two: a fatal one wins over a retriable one, the first over a later one. */

@@ -55,7 +55,8 @@ public class TransactionalKafkaSinkTask extends SinkTask {
                 new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.progressPartition(),
                 config.transactionRetries(), new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT));
         handler = new SinkTaskHandler(context, new WriterFactory(config, setup), progress, targetTopics,
-                new TransientFailures(config.transientErrorsTimeout(), Clock.systemUTC()));
+                new TransientFailures(config.transientErrorsTimeout(), Clock.systemUTC()), config.commitTrigger(),
+                Clock.systemUTC());
     }
 
     @Override
@@ -68,7 +69,10 @@ public class TransactionalKafkaSinkTask extends SinkTask {
         handler.put(records);
     }
 
-    /** Everything is committed in put(); the worker's offsets follow the committed progress. */
+    /**
+     * Only what is committed: records still waiting for their transaction are not; the worker's offsets follow the
+     * committed progress.
+     */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
         return handler.preCommit();

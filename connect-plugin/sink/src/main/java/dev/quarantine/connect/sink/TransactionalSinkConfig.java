@@ -63,7 +63,8 @@ public final class TransactionalSinkConfig extends AbstractConfig {
             + " 33554432 and at least batch.size and max.request.size (so the same records are poison as with"
             + " Kafka's defaults). With the default, a task with up to 256 partitions uses 256 KiB batches, one"
             + " with 1,000 partitions 64 KiB batches. target.producer.batch.size and target.producer.buffer.memory,"
-            + " when set, win.";
+            + " when set, win. It also bounds the records a task collects for its next transactions (see"
+            + " commit.max.records).";
 
     public static final String TARGET_PRODUCER_PREFIX = "target.producer.";
     public static final String TARGET_ADMIN_PREFIX = "target.admin.";
@@ -171,6 +172,25 @@ public final class TransactionalSinkConfig extends AbstractConfig {
             + " rejected records are dead-lettered, the rest is written again) or fails transiently. After that,"
             + " the batch is handed back to the worker to be delivered again.";
 
+    public static final String COMMIT_INTERVAL_MS_CONFIG = "commit.interval.ms";
+    public static final long COMMIT_INTERVAL_MS_DEFAULT = 100L;
+    public static final String COMMIT_INTERVAL_MS_DOC = "How long a task collects records before it writes them:"
+            + " the records of several polls go into one transaction per source partition, written when the oldest"
+            + " record has waited this long, or earlier when commit.max.records records, or records of an"
+            + " estimated producers.memory.bytes, are waiting. A record becomes visible to read_committed"
+            + " readers of the target about this long after the worker polled it, plus the time to commit. 0: one"
+            + " transaction per partition for each batch the worker delivers (each put). Must be below"
+            + " target.producer.transaction.timeout.ms. Waiting records are not committed: when the partition is"
+            + " revoked or the task stops, they are read again from the committed progress.";
+
+    public static final String COMMIT_MAX_RECORDS_CONFIG = "commit.max.records";
+    public static final int COMMIT_MAX_RECORDS_DEFAULT = 10_000;
+    public static final String COMMIT_MAX_RECORDS_DOC = "How many records a task collects (over all its partitions)"
+            + " before it writes them without waiting for commit.interval.ms. The records waiting are also bounded"
+            + " by their estimated size: the task writes once the bytes of their keys, values and header values"
+            + " (the lengths of byte arrays, the characters of strings; other types count nothing) reach"
+            + " producers.memory.bytes.";
+
     public static final String PROGRESS_READ_TIMEOUT_MS_CONFIG = "progress.read.timeout.ms";
     public static final long PROGRESS_READ_TIMEOUT_MS_DEFAULT = 60_000L;
     public static final String PROGRESS_READ_TIMEOUT_MS_DOC = "How long a task waits, when it is given partitions,"
@@ -250,6 +270,12 @@ public final class TransactionalSinkConfig extends AbstractConfig {
         def.define(TRANSACTION_RETRIES_CONFIG, Type.INT, TRANSACTION_RETRIES_DEFAULT, ConfigDef.Range.between(0, 100),
                 Importance.LOW, TRANSACTION_RETRIES_DOC, TRANSACTIONS_GROUP, ++order, Width.SHORT,
                 "Transaction retries");
+        def.define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, COMMIT_INTERVAL_MS_DEFAULT,
+                ConfigDef.Range.between(0L, 3_600_000L), Importance.MEDIUM, COMMIT_INTERVAL_MS_DOC,
+                TRANSACTIONS_GROUP, ++order, Width.SHORT, "Commit interval (ms)");
+        def.define(COMMIT_MAX_RECORDS_CONFIG, Type.INT, COMMIT_MAX_RECORDS_DEFAULT,
+                ConfigDef.Range.between(1, 10_000_000), Importance.LOW, COMMIT_MAX_RECORDS_DOC, TRANSACTIONS_GROUP,
+                ++order, Width.SHORT, "Commit max records");
         def.define(PROGRESS_READ_TIMEOUT_MS_CONFIG, Type.LONG, PROGRESS_READ_TIMEOUT_MS_DEFAULT,
                 ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, TRANSACTIONS_GROUP,
                 ++order, Width.SHORT, "Progress read timeout (ms)");
@@ -407,6 +433,12 @@ public final class TransactionalSinkConfig extends AbstractConfig {
 
     public long producersMemoryBytes() {
         return getLong(PRODUCERS_MEMORY_BYTES_CONFIG);
+    }
+
+    /** When a task writes the records it collected: {@code commit.interval.ms}, its count and size bounds. */
+    CommitTrigger commitTrigger() {
+        return new CommitTrigger(Duration.ofMillis(getLong(COMMIT_INTERVAL_MS_CONFIG)),
+                getInt(COMMIT_MAX_RECORDS_CONFIG), producersMemoryBytes());
     }
 
     public Duration progressReadTimeout() {

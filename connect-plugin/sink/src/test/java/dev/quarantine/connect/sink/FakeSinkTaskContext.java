@@ -10,7 +10,8 @@ import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
 /**
- * A SinkTaskContext that records the offsets a task asks the worker to seek to, with an assignment the test sets
+ * A SinkTaskContext that records the offsets a task asks the worker to seek to and the poll timeout it asks for,
+ * with an assignment the test sets
  * (empty: as after Connect revoked everything).
  */
 final class FakeSinkTaskContext implements SinkTaskContext {
@@ -18,6 +19,8 @@ final class FakeSinkTaskContext implements SinkTaskContext {
     final Map<TopicPartition, Long> seeks = new HashMap<>();
     final Set<TopicPartition> assigned = new HashSet<>();
     final TestPluginMetrics metrics = new TestPluginMetrics();
+    /** The last {@link #timeout} the task asked for, -1 when none. */
+    long timeoutMs = -1;
 
     @Override
     public Map<String, String> configs() {
@@ -36,6 +39,7 @@ final class FakeSinkTaskContext implements SinkTaskContext {
 
     @Override
     public void timeout(long timeoutMs) {
+        this.timeoutMs = timeoutMs;
     }
 
     @Override

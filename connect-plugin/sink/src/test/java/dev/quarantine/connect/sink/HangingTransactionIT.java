@@ -149,7 +149,8 @@ class HangingTransactionIT {
         task.initialize(context);
         task.start(props("name", "hanging-it", "topics", source, "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", "copy.${topic}", "dlq.topic.name", source + ".dlq",
-                "progress.topic.name", progress, "transactional.id.prefix", source));
+                "progress.topic.name", progress, "transactional.id.prefix", source,
+                "commit.interval.ms", "0")); // each put commits: the test follows one transaction at a time
         return task;
     }
 }

@@ -137,6 +137,7 @@ class PartitionOpeningIT {
                     }
                 });
         return new SinkTaskHandler(new FakeSinkTaskContext(), new WriterFactory(config, setup, producers), store,
-                targetTopics, new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
+                targetTopics, new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
+                Clock.systemUTC());
     }
 }

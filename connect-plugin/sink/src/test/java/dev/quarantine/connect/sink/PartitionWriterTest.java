@@ -21,6 +21,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.connect.converters.ByteArrayConverter;
 import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.connect.faults.FaultyConverter;
@@ -62,7 +63,7 @@ class PartitionWriterTest {
     void commitsTheBatchAndItsProgressInOneTransaction() {
         PartitionWriter writer = writer(3);
 
-        writer.write(records("orders", 0, 0, 3));
+        write(writer, records("orders", 0, 0, 3));
 
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
         assertThat(producer.consumerGroupOffsetsHistory())
@@ -75,8 +76,8 @@ class PartitionWriterTest {
         producer.commitFailures.add(new TimeoutException("broker restarting"));
         PartitionWriter writer = writer(3);
 
-        writer.write(records("orders", 0, 0, 3));
-        writer.write(records("orders", 0, 3, 6));
+        write(writer, records("orders", 0, 0, 3));
+        write(writer, records("orders", 0, 3, 6));
 
         assertThat(producer.aborts).isEqualTo(1);
         assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]");
@@ -88,7 +89,7 @@ class PartitionWriterTest {
         PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP),
                 setup(converter(), 3), true);
 
-        writer.write(records("orders", 0, 0, 3));
+        write(writer, records("orders", 0, 0, 3));
 
         assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]");
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
@@ -100,9 +101,9 @@ class PartitionWriterTest {
         hanging.failure = slow;
         PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter(), 3), true);
 
-        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isSameAs(slow);
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 0, 3))).isSameAs(slow);
         assertThat(producer.history()).isEmpty();
-        writer.write(records("orders", 0, 0, 3));
+        write(writer, records("orders", 0, 0, 3));
 
         assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]", GROUP + " [copy.orders, dlq]");
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
@@ -113,7 +114,7 @@ class PartitionWriterTest {
         producer.commitFailures.add(new TimeoutException("coordinator slow"));
         PartitionWriter writer = writer(3);
 
-        writer.write(records("orders", 0, 0, 3));
+        write(writer, records("orders", 0, 0, 3));
 
         assertThat(producer.aborts).isEqualTo(1);
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
@@ -127,7 +128,7 @@ class PartitionWriterTest {
         }
         PartitionWriter writer = writer(2);
 
-        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isInstanceOf(RetriableException.class)
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 0, 3))).isInstanceOf(RetriableException.class)
                 .hasMessageContaining("in 3 attempts");
         assertThat(producer.history()).isEmpty();
         assertThat(producer.aborts).isEqualTo(3);
@@ -140,7 +141,7 @@ class PartitionWriterTest {
                 ? new InvalidRecordException("compacted topic needs a key") : null;
         PartitionWriter writer = writer(3);
 
-        writer.write(records("orders", 0, 0, 5));
+        write(writer, records("orders", 0, 0, 5));
 
         assertThat(producer.history()).extracting(ProducerRecord::topic)
                 .containsExactly("copy.orders", "copy.orders", "dlq", "copy.orders", "copy.orders");
@@ -153,7 +154,7 @@ class PartitionWriterTest {
         producer.commitFailures.add(new ProducerFencedException("a newer producer"));
         PartitionWriter writer = writer(3);
 
-        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isInstanceOf(WriterErrors.Fenced.class)
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 0, 3))).isInstanceOf(WriterErrors.Fenced.class)
                 .hasMessageContaining("orders-0");
         assertThat(producer.aborts).isZero();
     }
@@ -163,11 +164,22 @@ class PartitionWriterTest {
         producer.broker = r -> "v1".equals(text(r.value())) ? new TopicAuthorizationException("copy.orders") : null;
         PartitionWriter writer = writer(3);
 
-        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3))).isInstanceOf(WriterErrors.FatalWrite.class)
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 0, 3))).isInstanceOf(WriterErrors.FatalWrite.class)
                 .hasMessageContaining("orders-0@1").hasMessageContaining("TopicAuthorizationException")
                 .hasMessageContaining("ACLs");
         assertThat(producer.aborts).isEqualTo(1);
         assertThat(producer.history()).isEmpty();
+        assertThat(writer.pending().count()).as("the task stops: nothing of it is delivered again").isZero();
+    }
+
+    @Test
+    void keepsTheWaitingRecordsOfAFencedWriteForTheHandlerToReestablishThePartition() {
+        producer.commitFailures.add(new ProducerFencedException("fenced from outside"));
+        PartitionWriter writer = writer(3);
+        writer.add(records("orders", 0, 4, 7), 0);
+
+        assertThatThrownBy(writer::write).isInstanceOf(WriterErrors.Fenced.class);
+        assertThat(writer.pending().records()).extracting(r -> r.originalKafkaOffset()).containsExactly(4L, 5L, 6L);
     }
 
     @Test
@@ -175,7 +187,7 @@ class PartitionWriterTest {
         PartitionWriter writer = writer(3);
         writer.restored(2);
 
-        writer.write(records("orders", 0, 0, 4));
+        write(writer, records("orders", 0, 0, 4));
 
         assertThat(values(producer.history())).containsExactly("v2", "v3");
     }
@@ -188,12 +200,56 @@ class PartitionWriterTest {
         var batch = records("orders", 0, 0, 2);
         batch.set(1, TestData.sinkRecord("orders", 0, 1, "k1", bytes("flaky-unit"), 1L));
 
-        assertThatThrownBy(() -> writer.write(batch)).isInstanceOf(RetriableException.class);
-        assertThatThrownBy(() -> writer.write(batch)).isInstanceOf(RetriableException.class);
-        writer.write(batch);
+        assertThatThrownBy(() -> write(writer, batch)).isInstanceOf(RetriableException.class);
+        assertThatThrownBy(() -> write(writer, batch)).isInstanceOf(RetriableException.class);
+        write(writer, batch);
 
         assertThat(producer.history()).extracting(ProducerRecord::topic).containsOnly("copy.orders").hasSize(2);
         assertThat(producer.aborts).isEqualTo(2);
+    }
+
+    @Test
+    void writesTheRecordsOfSeveralAddsInOneTransactionAndNothingBefore() {
+        PartitionWriter writer = writer(3);
+
+        writer.add(records("orders", 0, 0, 3), 0);
+        writer.add(records("orders", 0, 3, 5), 1);
+
+        assertThat(producer.history()).as("nothing is sent before the write").isEmpty();
+        assertThat(writer.pending().count()).isEqualTo(5);
+        writer.write();
+        assertThat(producer.commitCount()).isEqualTo(1);
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3", "v4");
+        assertThat(writer.nextOffset()).hasValue(5);
+        assertThat(writer.pending().count()).as("nothing waits after the commit").isZero();
+    }
+
+    @Test
+    void keepsTheRecordsWaitingAfterAFailedWriteAndAddsARedeliveredBatchOnce() {
+        producer.commitFailures.add(new TimeoutException("broker restarting"));
+        PartitionWriter writer = writer(0);
+        writer.add(records("orders", 0, 0, 3), 0);
+        assertThatThrownBy(writer::write).isInstanceOf(RetriableException.class);
+
+        assertThat(writer.add(records("orders", 0, 0, 3), 1)).as("the batch Connect delivers again").isZero();
+        assertThat(writer.add(records("orders", 0, 2, 4), 1)).as("only the new offset").isEqualTo(1);
+        writer.write();
+
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3");
+    }
+
+    @Test
+    void skipsRecordsBelowTheCommittedProgressWhenAdding() {
+        PartitionWriter writer = writer(3);
+        writer.restored(2);
+
+        assertThat(writer.add(records("orders", 0, 0, 4), 0)).isEqualTo(2);
+    }
+
+    /** Adds the records and writes them, as a put that is due does. */
+    private static void write(PartitionWriter writer, List<SinkRecord> records) {
+        writer.add(records, 0);
+        writer.write();
     }
 
     private PartitionWriter writer(int retries) {

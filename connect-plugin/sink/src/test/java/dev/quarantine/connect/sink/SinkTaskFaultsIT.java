@@ -316,7 +316,8 @@ class SinkTaskFaultsIT {
                     }
                 });
         return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
-                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()));
+                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
+                Clock.systemUTC());
     }
 
     private Map<String, String> config(String... overrides) {
@@ -327,7 +328,9 @@ class SinkTaskFaultsIT {
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", dlq,
                 "progress.topic.name", progress,
-                "transactional.id.prefix", source);
+                "transactional.id.prefix", source,
+                // these tests are about what one put commits: SpanningTransactionsIT covers the default interval
+                "commit.interval.ms", "0");
         config.putAll(props(overrides));
         return config;
     }

@@ -40,6 +40,18 @@ class TransactionalKafkaSinkConnectorTest {
     }
 
     @Test
+    void reportsACommitIntervalNotBelowTheTransactionTimeoutOnTheCommitInterval() {
+        Map<String, List<String>> errors = errors(new TransactionalKafkaSinkConnector().validate(props(
+                "name", "c", "topics", "orders", "target.bootstrap.servers", "127.0.0.1:1",
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq", "commit.interval.ms", "5000",
+                "target.producer.transaction.timeout.ms", "3000")).configValues());
+
+        assertThat(errors).containsOnlyKeys("commit.interval.ms");
+        assertThat(errors.get("commit.interval.ms")).singleElement().asString()
+                .contains("is 5000", "target.producer.transaction.timeout.ms=3000");
+    }
+
+    @Test
     void givesEveryTaskItsNumber() {
         TransactionalKafkaSinkConnector connector = new TransactionalKafkaSinkConnector(config -> { });
         connector.start(props("name", "c", "topics", "orders", "target.bootstrap.servers", "t:9092",

@@ -338,7 +338,9 @@ class TransactionalKafkaSinkTaskIT {
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", dlq,
                 "progress.topic.name", progress,
-                "transactional.id.prefix", source);
+                "transactional.id.prefix", source,
+                // these tests are about what one put commits: SpanningTransactionsIT covers the default interval
+                "commit.interval.ms", "0");
         config.putAll(props(overrides));
         return config;
     }

@@ -74,6 +74,50 @@ class TransactionalSinkConfigTest {
     }
 
     @Test
+    void collectsRecordsForAHundredMillisecondsOrTenThousandRecordsOrTheProducersMemoryByDefault() {
+        CommitTrigger trigger = TransactionalSinkConfig.parse(valid()).commitTrigger();
+
+        assertThat(trigger).isEqualTo(new CommitTrigger(java.time.Duration.ofMillis(100), 10_000,
+                TransactionalSinkConfig.PRODUCERS_MEMORY_BYTES_DEFAULT));
+    }
+
+    @Test
+    void refusesACommitIntervalNotBelowTheDefaultTransactionTimeoutNamingBoth() {
+        Map<String, String> props = valid();
+        props.put("commit.interval.ms", "60000");
+
+        assertThatThrownBy(() -> TransactionalSinkConfig.parse(props)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("commit.interval.ms")
+                .hasMessageContaining("target.producer.transaction.timeout.ms=60000");
+    }
+
+    @Test
+    void refusesACommitIntervalNotBelowTheTransactionTimeoutSetNamingBoth() {
+        Map<String, String> props = valid();
+        props.put("commit.interval.ms", "2000");
+        props.put("target.producer.transaction.timeout.ms", "2000");
+
+        assertThatThrownBy(() -> TransactionalSinkConfig.parse(props)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("commit.interval.ms").hasMessageContaining("is 2000")
+                .hasMessageContaining("target.producer.transaction.timeout.ms=2000");
+        props.put("target.producer.transaction.timeout.ms", "2001");
+        assertThat(TransactionalSinkConfig.parse(props).commitTrigger().interval()).hasMillis(2000);
+    }
+
+    @Test
+    void refusesNegativeCommitSettingsNamingThem() {
+        Map<String, String> interval = valid();
+        interval.put("commit.interval.ms", "-1");
+        Map<String, String> records = valid();
+        records.put("commit.max.records", "0");
+
+        assertThatThrownBy(() -> TransactionalSinkConfig.parse(interval)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("commit.interval.ms");
+        assertThatThrownBy(() -> TransactionalSinkConfig.parse(records)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("commit.max.records");
+    }
+
+    @Test
     void derivesALegalProgressTopicNameFromAnyConnectorName() {
         assertThat(TransactionalSinkConfig.defaultProgressTopic("orders copy/2")).isEqualTo(
                 "orders_copy_2.progress.internal");

@@ -1,0 +1,205 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.bytes;
+import static dev.quarantine.connect.sink.TestData.committed;
+import static dev.quarantine.connect.sink.TestData.props;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+
+/**
+ * Transactions larger than one put, against a real broker: the records of several puts commit in one transaction
+ * per partition, when enough wait or when the oldest has waited commit.interval.ms (the task asking the worker back
+ * through context.timeout), and every record lands exactly once when a write fails transiently, a producer is fenced,
+ * or a partition closed, while records wait.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class SpanningTransactionsIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+    private final LocalKafka kafka;
+    private final String source = "span-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String target = "copy." + source;
+    private final String progress = source + ".progress";
+    private final TopicPartition first = new TopicPartition(source, 0);
+    private final TopicPartition second = new TopicPartition(source, 1);
+    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
+
+    SpanningTransactionsIT(LocalKafka kafka) {
+        this.kafka = kafka;
+        kafka.createTopic(target, 2, Map.of());
+        kafka.createTopic(source + ".dlq", 1, Map.of());
+        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+    }
+
+    @AfterEach
+    void stopTasks() {
+        tasks.forEach(TransactionalKafkaSinkTask::stop);
+    }
+
+    @Test
+    void commitsTheRecordsOfSeveralPutsInOneTransactionPerPartitionOnceCommitMaxRecordsWait() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = start(context, config("commit.max.records", "30"));
+        task.open(List.of(first, second));
+
+        task.put(batch(records(source, 0, 0, 10), records(source, 1, 0, 5)));
+        task.put(records(source, 0, 10, 20));
+        assertThat(committed(kafka, target)).as("nothing is written while fewer than 30 records wait").isEmpty();
+        assertThat(task.preCommit(Map.of())).as("waiting records are not committed progress").isEmpty();
+        assertThat(context.timeoutMs).as("the worker is asked back within the interval").isBetween(1L, 30_000L);
+        task.put(records(source, 1, 5, 10));
+
+        assertThat(context.metrics.value("transactions-committed-total")).as("one transaction per partition")
+                .isEqualTo(2.0);
+        var copied = committed(kafka, target);
+        assertThat(values(copied.stream().filter(r -> r.partition() == 0).toList()))
+                .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
+        assertThat(values(copied.stream().filter(r -> r.partition() == 1).toList()))
+                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+        assertThat(task.preCommit(Map.of())).containsEntry(first, new OffsetAndMetadata(20))
+                .containsEntry(second, new OffsetAndMetadata(10));
+    }
+
+    @Test
+    void writesWhatWaitsOnceTheIntervalHasPassedWhenTheWorkerCallsBackWithAnEmptyPut() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = start(context, config("commit.interval.ms", "500"));
+        task.open(List.of(first));
+
+        task.put(records(source, 0, 0, 5));
+        task.put(records(source, 0, 5, 8));
+        assertThat(context.timeoutMs).as("the poll timeout the task asks for").isBetween(1L, 500L);
+
+        // the worker's next poll returns within that timeout, with no records: it calls put all the same
+        Await.until("the waiting records written by an empty put after the interval", DEADLINE, () -> {
+            task.put(List.of());
+            return task.preCommit(Map.of()).containsKey(first);
+        });
+        assertThat(context.metrics.value("transactions-committed-total")).isEqualTo(1.0);
+        assertThat(values(committed(kafka, target)))
+                .containsExactlyElementsOf(IntStream.range(0, 8).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void writesEveryRecordOnceWhenTheProducerIsFencedFromOutsideWhileRecordsOfSeveralPutsWait() throws Exception {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(first);
+        TransactionalKafkaSinkTask task = start(context, config("commit.max.records", "20"));
+        task.open(List.of(first));
+        task.put(records(source, 0, 0, 20)); // written: the partition has progress
+        task.put(records(source, 0, 20, 30));
+        try (Admin admin = kafka.admin()) {
+            admin.fenceProducers(List.of(source + "." + source + "-0")).all().get(30, TimeUnit.SECONDS);
+        }
+
+        task.put(records(source, 0, 30, 40)); // 20 wait: written, fenced, re-established, sought back
+        assertThat(context.seeks).as("sought back to the committed progress").containsEntry(first, 20L);
+        // the worker delivers again from there
+        task.put(records(source, 0, 20, 35));
+        task.put(records(source, 0, 35, 40));
+
+        assertThat(values(committed(kafka, target)))
+                .containsExactlyElementsOf(IntStream.range(0, 40).mapToObj(i -> "v" + i).toList());
+        assertThat(task.preCommit(Map.of())).containsEntry(first, new OffsetAndMetadata(40));
+        assertThat(context.metrics.value("partitions-reestablished-total")).isEqualTo(1.0);
+    }
+
+    @Test
+    void dropsWhatWaitsWhenAPartitionIsClosedAndTheNextOwnerWritesEveryRecordOnce() {
+        TransactionalKafkaSinkTask before = start(new FakeSinkTaskContext(), config("commit.max.records", "10"));
+        before.open(List.of(first));
+        before.put(records(source, 0, 0, 10));
+        before.put(records(source, 0, 10, 15));
+        assertThat(before.preCommit(Map.of())).as("what the worker commits before the close")
+                .containsEntry(first, new OffsetAndMetadata(10));
+        before.close(List.of(first));
+        before.put(List.of()); // the worker's next put after the rebalance: nothing of the closed partition is written
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask after = start(context, config("commit.max.records", "10"));
+        after.open(List.of(first));
+        assertThat(context.seeks).containsExactly(Map.entry(first, 10L));
+        after.put(records(source, 0, 10, 20));
+
+        assertThat(values(committed(kafka, target)))
+                .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void keepsWhatWaitsWhenAWriteFailsTransientlyAndWritesItOnceWhenTheWorkerDeliversThePutAgain() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = start(context, config("commit.max.records", "6",
+                "target.value.converter", FaultyConverter.class.getName()));
+        task.open(List.of(first));
+        List<SinkRecord> earlier = records(source, 0, 0, 3);
+        earlier.set(1, TestData.sinkRecord(source, 0, 1, "k1", bytes("flaky-" + source), 1L));
+        task.put(earlier);
+        List<SinkRecord> due = records(source, 0, 3, 6);
+
+        assertThatThrownBy(() -> task.put(due)).isInstanceOf(RetriableException.class);
+        assertThat(context.timeoutMs).as("the retry backoff").isEqualTo(1_000L);
+        assertThatThrownBy(() -> task.put(due)).as("the converter fails twice").isInstanceOf(RetriableException.class);
+        assertThat(committed(kafka, target)).isEmpty();
+        task.put(due); // Connect delivers the failed put's batch again: the earlier put's records still wait
+
+        assertThat(values(committed(kafka, target))).containsExactly("v0", "flaky-" + source, "v2", "v3", "v4", "v5");
+        assertThat(context.metrics.value("transactions-committed-total")).isEqualTo(1.0);
+    }
+
+    @SafeVarargs
+    private static List<SinkRecord> batch(List<SinkRecord>... parts) {
+        List<SinkRecord> all = new ArrayList<>();
+        for (List<SinkRecord> part : parts) {
+            all.addAll(part);
+        }
+        return all;
+    }
+
+    /** The defaults, but an interval no test waits for unless it sets one. */
+    private Map<String, String> config(String... overrides) {
+        Map<String, String> config = props(
+                "name", "span-it",
+                "topics", source,
+                "target.bootstrap.servers", kafka.bootstrapServers(),
+                "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", source + ".dlq",
+                "progress.topic.name", progress,
+                "transactional.id.prefix", source,
+                "commit.interval.ms", "30000");
+        config.putAll(props(overrides));
+        return config;
+    }
+
+    private TransactionalKafkaSinkTask start(FakeSinkTaskContext context, Map<String, String> config) {
+        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
+        tasks.add(task);
+        task.initialize(context);
+        task.start(config);
+        return task;
+    }
+}
