@@ -81,7 +81,8 @@ final class BatchCommitter {
      * After an abort (ours, or the last one of the transactional id before this producer), before writing again:
      * a broker restarting while the abort's markers were due can complete it without writing them (see
      * {@link HangingTransactions}), and this producer's next commit marker would then commit the aborted records
-     * next to their copies written again. Their topics are those of the records written again, and the DLQ.
+     * next to their copies written again. Their topics are those of the records written again, the DLQ, and the
+     * progress topic (an aborted progress record committed late would move the progress past records never written).
      */
     private void abortWhatAnAbortLeftOpen(List<SinkRecord> records) {
         if (!aborted) {
@@ -90,8 +91,20 @@ final class BatchCommitter {
         Set<String> topics = new TreeSet<>();
         records.stream().filter(r -> r.topic() != null).forEach(r -> topics.add(setup.converter().targetTopic(r)));
         setup.deadLetters().ifPresent(letters -> topics.add(letters.topic()));
+        topics.add(setup.progress().topic());
         setup.hanging().abortBeforeWriting(producer.transactionalId(), topics);
         aborted = false;
+    }
+
+    /**
+     * Before the partition's progress is read: an abort's progress record left open would hold back what a
+     * read_committed reader of the progress topic reaches, for good, so it is aborted first (the rest of what the
+     * abort left open is checked before writing).
+     */
+    void beforeReadingProgress() {
+        if (aborted) {
+            setup.hanging().abortBeforeWriting(producer.transactionalId(), Set.of(setup.progress().topic()));
+        }
     }
 
     private Optional<TransactionAttempt.Failure> afterFailure(RuntimeException e, TransactionAttempt attempt,

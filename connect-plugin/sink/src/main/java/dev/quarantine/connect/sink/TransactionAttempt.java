@@ -63,7 +63,7 @@ final class TransactionAttempt {
         askBreaker();
         long next = records.get(records.size() - 1).originalKafkaOffset() + 1;
         long start = System.nanoTime();
-        producer.commit(setup.progressPartition(), next, "source=" + source);
+        producer.commit(setup.progress().record(producer.transactionalId(), source, next));
         setup.metrics().committed((System.nanoTime() - start) / 1_000_000);
         setup.metrics().recordsWritten(written);
         if (deadLettered > 0) {
