@@ -144,6 +144,7 @@ final class ProgressLog implements AutoCloseable {
     public void close() {
         if (consumer != null) {
             consumer.close(Duration.ofSeconds(5));
+            consumer = null;
         }
     }
 }

@@ -126,6 +126,26 @@ class ProgressRecordIT {
     }
 
     @Test
+    void failsNamingTheProgressTopicWhenItIsDeletedMidRunInsteadOfCommittingWithoutProgress() throws Exception {
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("target.producer.max.block.ms",
+                "5000"));
+        task.open(List.of(partition));
+        task.put(records(source, 0, 0, 10));
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(progress)).all().get(30, TimeUnit.SECONDS);
+        }
+
+        assertThatThrownBy(() -> task.put(records(source, 0, 10, 20)))
+                .hasMessageContaining("The progress topic " + progress + " does not exist")
+                .hasMessageContaining(source + "-0");
+        task.stop();
+        recreate(progress);
+        start(new FakeSinkTaskContext(), config()).open(List.of(partition)); // fences and aborts what was left open
+        assertThat(values(committed(kafka, target))).as("nothing commits without its progress")
+                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
     void failsNamingTheProgressTopicWhenItIsNotCompacted() {
         String deleting = source + ".progress-deleting";
         kafka.createTopic(deleting, 1, Map.of("cleanup.policy", "delete"));
