@@ -119,6 +119,12 @@ final class BatchCommitter {
             abort(e);
             throw e;
         }
+        Optional<Exception> progress = attempt.progressFailure().filter(p -> FailureAction.of(p) != FailureAction.RETRY);
+        if (progress.isPresent()) {
+            ConnectException failure = progressFailed(progress.get());
+            abortQuietly(failure);
+            throw failure;
+        }
         Optional<TransactionAttempt.Failure> fatal = attempt.first(FailureAction.FATAL);
         if (fatal.isPresent() || FailureAction.of(e) == FailureAction.FATAL) {
             RuntimeException failure = fatal(fatal, e, attempt, records);
@@ -131,6 +137,15 @@ final class BatchCommitter {
             retryOrHandBack(records, e);
         }
         return rejected;
+    }
+
+    /** The progress record itself was refused: no batch of the partition can commit until that is fixed. */
+    private ConnectException progressFailed(Exception cause) {
+        String topic = setup.progress().topic();
+        return new ConnectException("The progress of " + source + " cannot be written to the progress topic " + topic
+                + " (" + cause + "), so its batch cannot commit. Check the ACLs of the target producer's principal"
+                + " (WRITE and DESCRIBE on topic " + topic + ") and the topic's settings (max.message.bytes,"
+                + " cleanup.policy=compact)", cause);
     }
 
     /** The task's error for a fatal failure: of the record's dead letter, or of the record (or the attempt). */

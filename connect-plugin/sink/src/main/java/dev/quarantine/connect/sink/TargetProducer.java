@@ -44,10 +44,11 @@ final class TargetProducer {
 
     /**
      * Adds the progress record to the transaction and commits it. The record is sent as any producer sends
-     * ({@link TxnSendOption#NONE}): it is never left out, so when it fails the commit fails, and with it the batch.
+     * ({@link TxnSendOption#NONE}): it is never left out, so when it fails the commit fails, and with it the batch;
+     * {@code callback} hears why.
      */
-    void commit(ProducerRecord<byte[], byte[]> progress) {
-        producer.send(progress, null, TxnSendOption.NONE);
+    void commit(ProducerRecord<byte[], byte[]> progress, Callback callback) {
+        producer.send(progress, callback, TxnSendOption.NONE);
         producer.commitTransaction();
     }
 

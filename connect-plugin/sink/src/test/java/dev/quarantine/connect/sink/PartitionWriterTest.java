@@ -77,6 +77,19 @@ class PartitionWriterTest {
     }
 
     @Test
+    void failsNamingTheProgressTopicWhenItsProgressRecordIsRefusedAndCommitsNothing() {
+        producer.broker = record -> record.topic().equals("progress")
+                ? new TopicAuthorizationException(java.util.Set.of("progress")) : null;
+        PartitionWriter writer = writer(3);
+
+        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3)))
+                .hasMessageStartingWith("The progress of orders-0 cannot be written to the progress topic progress")
+                .hasMessageContaining("WRITE and DESCRIBE on topic progress");
+        assertThat(producer.history()).isEmpty();
+        assertThat(writer.nextOffset()).isEmpty();
+    }
+
+    @Test
     void abortsAProgressRecordAnAbortLeftOpenBeforeTheProgressIsReadOnlyWhenTheIdsLastTransactionWasAborted() {
         PartitionWriter aborted = new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter(), 3), true);
         PartitionWriter committed = new PartitionWriter(SOURCE, new ScriptedProducer().target("sink.orders-1"),

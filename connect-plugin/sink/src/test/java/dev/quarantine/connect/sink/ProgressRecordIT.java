@@ -139,10 +139,24 @@ class ProgressRecordIT {
                 .hasMessageContaining("The progress topic " + progress + " does not exist")
                 .hasMessageContaining(source + "-0");
         task.stop();
-        recreate(progress);
+        createAgain(progress);
         start(new FakeSinkTaskContext(), config()).open(List.of(partition)); // fences and aborts what was left open
         assertThat(values(committed(kafka, target))).as("nothing commits without its progress")
                 .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void failsNamingTheProgressTopicWhenItRefusesTheProgressRecordInsteadOfCommittingWithoutIt() {
+        String small = source + ".progress-small";
+        kafka.createTopic(small, 1, Map.of("cleanup.policy", "compact", "max.message.bytes", "64"));
+        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("progress.topic.name", small));
+        task.open(List.of(partition));
+
+        assertThatThrownBy(() -> task.put(records(source, 0, 0, 10)))
+                .hasMessageContaining("The progress of " + source + "-0 cannot be written to the progress topic "
+                        + small)
+                .hasMessageContaining("RecordTooLargeException");
+        assertThat(committed(kafka, target)).as("nothing commits without its progress").isEmpty();
     }
 
     @Test
@@ -167,6 +181,10 @@ class ProgressRecordIT {
         try (Admin admin = kafka.admin()) {
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         }
+        createAgain(topic);
+    }
+
+    private void createAgain(String topic) {
         Await.until("topic " + topic + " created again after its deletion", Duration.ofSeconds(30), () -> {
             try {
                 kafka.createTopic(topic, 1, Map.of("cleanup.policy", "compact"));
