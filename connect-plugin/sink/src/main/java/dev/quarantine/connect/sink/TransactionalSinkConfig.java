@@ -177,7 +177,8 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final long PROGRESS_READ_TIMEOUT_MS_DEFAULT = 60_000L;
     public static final String PROGRESS_READ_TIMEOUT_MS_DOC = "How long a task waits, when it is given partitions,"
             + " to read their committed progress from the target cluster (a transaction still being completed makes"
-            + " the read wait). On timeout the task fails rather than guess a starting offset.";
+            + " the read wait, as does a transaction of another partition still open on the progress topic). On"
+            + " timeout the task fails rather than guess a starting offset.";
 
     public static final String TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG = "transient.errors.timeout.ms";
     public static final long TRANSIENT_ERRORS_TIMEOUT_MS_DEFAULT = 300_000L;
