@@ -35,7 +35,8 @@ import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Write permission missing: a broker with Kafka's StandardAuthorizer that allows everything without ACLs, and on
- * the target topic (or the DLQ, or the progress topic) ACLs that allow the (anonymous) connector everything but WRITE. The task fails at
+ * the target topic (or the DLQ, or the progress topic) ACLs that allow the (anonymous) connector everything but
+ * WRITE. The task fails at
  * once with a message naming the record (or its dead letter's topic) and the ACL to check, never retrying forever,
  * and copies everything once after the ACLs are removed and the task restarted.
  */

@@ -119,7 +119,8 @@ final class BatchCommitter {
             abort(e);
             throw e;
         }
-        Optional<Exception> progress = attempt.progressFailure().filter(p -> FailureAction.of(p) != FailureAction.RETRY);
+        Optional<Exception> progress = attempt.progressFailure()
+                .filter(p -> FailureAction.of(p) != FailureAction.RETRY);
         if (progress.isPresent()) {
             ConnectException failure = progressFailed(progress.get());
             abortQuietly(failure);

@@ -10,8 +10,8 @@ import dev.quarantine.txn.TxnSendProducer;
 
 /**
  * The narrow part of a partition's transactional producer that writing a batch uses: begin, send leaving poison out
- * ({@link TxnSendOption#IGNORE_SEND_ERRORS}), commit with the partition's progress record, abort, and the largest record a
- * dead letter may be. Tests build it over a {@code MockProducer} with {@link TxnSendProducer#wrap}.
+ * ({@link TxnSendOption#IGNORE_SEND_ERRORS}), commit with the partition's progress record, abort, and the largest
+ * record a dead letter may be. Tests build it over a {@code MockProducer} with {@link TxnSendProducer#wrap}.
  */
 final class TargetProducer {
 

@@ -135,7 +135,8 @@ class PartitionWriterTest {
         assertThat(producer.history()).isEmpty();
         writer.write(records("orders", 0, 0, 3));
 
-        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq, progress]", GROUP + " [copy.orders, dlq, progress]");
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq, progress]",
+                GROUP + " [copy.orders, dlq, progress]");
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
     }
 
