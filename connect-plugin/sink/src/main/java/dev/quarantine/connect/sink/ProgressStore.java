@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -18,6 +20,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.RetriableException;
@@ -39,6 +42,8 @@ import org.apache.kafka.connect.errors.ConnectException;
 final class ProgressStore implements AutoCloseable {
 
     private static final Duration RETRY_BACKOFF = Duration.ofMillis(500);
+    /** How often the progress topic's id is checked while the task runs (see {@link #watch()}). */
+    static final Duration WATCH_INTERVAL = Duration.ofSeconds(10);
 
     private final Admin admin;
     private final ProgressTarget target;
@@ -46,6 +51,11 @@ final class ProgressStore implements AutoCloseable {
     private final GroupProgress groups;
     private final LegacyProgress legacy;
     private final Duration timeout;
+    private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "progress-topic-watcher");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /**
      * @param legacyTopic where earlier versions kept the progress (the dead-letter topic), read once for a partition
@@ -59,6 +69,28 @@ final class ProgressStore implements AutoCloseable {
         this.groups = new GroupProgress(admin, new HashMap<>(adminConfigs), target.partition());
         this.legacy = new LegacyProgress(admin, target.partition(), legacyTopic, timeout);
         this.timeout = timeout;
+        watcher.scheduleWithFixedDelay(this::watch, WATCH_INTERVAL.toMillis(), WATCH_INTERVAL.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * While the task only writes, nothing else would notice the progress topic created again (a broker with
+     * auto.create.topics.enable=true does it at a writer's send): once its id is found changed, every writer's next
+     * progress record fails its transaction, naming the topic. A topic missing or not described in time is left to
+     * the writes, which fail on their own.
+     */
+    private void watch() {
+        try {
+            Uuid id = admin.describeTopics(List.of(target.topic())).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(target.topic()).topicId();
+            if (target.replacedBy(id)) {
+                watcher.shutdown();
+            }
+        } catch (ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            // missing, or not described in time: the writes and the next read decide
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Where the task's writers put their progress records. */
@@ -187,6 +219,7 @@ final class ProgressStore implements AutoCloseable {
 
     @Override
     public void close() {
+        watcher.shutdownNow();
         records.close();
         admin.close(Duration.ofSeconds(5));
     }

@@ -1,5 +1,7 @@
 package dev.quarantine.connect.sink;
 
+import java.util.List;
+
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -16,6 +18,7 @@ final class ProgressTarget {
 
     private final TopicPartition partition;
     private volatile Uuid topicId;
+    private volatile String replacedBy;
 
     ProgressTarget(String topic) {
         this.partition = new TopicPartition(topic, 0);
@@ -49,11 +52,30 @@ final class ProgressTarget {
         }
     }
 
-    /** The record of {@code source}'s progress ({@code next} source offset), for its writer's transaction. */
+    /**
+     * Whether the topic, as described now, has another id than the one first learnt; remembered, so that every
+     * writer's next progress record fails (see {@link #record}). A topic not learnt yet is left alone.
+     */
+    boolean replacedBy(Uuid described) {
+        Uuid known = topicId;
+        if (known != null && !known.equals(described)) {
+            replacedBy = "it had topic id " + known + " when this task started, and now " + described;
+        }
+        return replacedBy != null;
+    }
+
+    /**
+     * The record of {@code source}'s progress ({@code next} source offset), for its writer's transaction.
+     *
+     * @throws ConnectException when the topic was found replaced: the transaction must not commit into it
+     */
     ProducerRecord<byte[], byte[]> record(String transactionalId, TopicPartition source, long next) {
         Uuid known = topicId;
         if (known == null) {
             throw new IllegalStateException("The progress of " + source + " is written before it was read");
+        }
+        if (replacedBy != null) {
+            throw recreated(List.of(source), replacedBy);
         }
         return new ProgressRecord(next, known).toRecord(partition, transactionalId, source);
     }

@@ -114,13 +114,21 @@ class ProgressRecordIT {
         first.put(records(source, 0, 0, 10));
         recreate(progress); // as a broker with auto.create.topics.enable=true does at the next send
 
-        Throwable writing = catchThrowable(() -> first.put(records(source, 0, 10, 20)));
-        if (writing == null) { // written into the new topic: found when the progress is read again
-            TransactionalKafkaSinkTask second = start(new FakeSinkTaskContext(), config());
-            writing = catchThrowable(() -> second.open(List.of(partition)));
-        }
+        Throwable[] writing = new Throwable[1];
+        long[] next = {10};
+        Await.until("a put to fail once the progress topic was found created again",
+                ProgressStore.WATCH_INTERVAL.multipliedBy(6), () -> {
+                    writing[0] = catchThrowable(() -> first.put(records(source, 0, next[0], next[0] + 10)));
+                    next[0] += 10;
+                    return writing[0] != null;
+                });
+        TransactionalKafkaSinkTask second = start(new FakeSinkTaskContext(), config());
+        Throwable reading = catchThrowable(() -> second.open(List.of(partition)));
 
-        assertThat(writing).as("never resumed from Connect's offsets as if there were no progress")
+        assertThat(writing[0]).as("the running task stops writing into the new topic")
+                .hasMessageContaining("The progress topic " + progress + " was deleted and created again")
+                .hasMessageContaining(source + "-0");
+        assertThat(reading).as("never resumed from Connect's offsets as if there were no progress")
                 .hasMessageContaining("The progress topic " + progress + " was deleted and created again")
                 .hasMessageContaining(source + "-0");
     }
