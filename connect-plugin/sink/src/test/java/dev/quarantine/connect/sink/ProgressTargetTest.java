@@ -38,6 +38,26 @@ class ProgressTargetTest {
     }
 
     @Test
+    void failsEveryWritersNextProgressRecordOnceTheTopicWasFoundWithAnotherId() {
+        Uuid first = Uuid.randomUuid();
+        target.learn(first, SOURCES);
+
+        assertThat(target.replacedBy(first)).isFalse();
+        target.record("sink.orders-3", SOURCES.get(0), 1);
+        assertThat(target.replacedBy(Uuid.randomUuid())).isTrue();
+        assertThat(target.replacedBy(first)).as("remembered").isTrue();
+        assertThatThrownBy(() -> target.record("sink.orders-3", SOURCES.get(0), 2))
+                .isInstanceOf(ConnectException.class)
+                .hasMessageStartingWith("The progress topic sink.progress.internal was deleted and created again")
+                .hasMessageContaining("[orders-3]");
+    }
+
+    @Test
+    void leavesATopicAloneUntilItsIdIsLearnt() {
+        assertThat(target.replacedBy(Uuid.randomUuid())).isFalse();
+    }
+
+    @Test
     void refusesToWriteProgressBeforeItWasRead() {
         assertThatThrownBy(() -> target.record("sink.orders-3", SOURCES.get(0), 1))
                 .isInstanceOf(IllegalStateException.class);
