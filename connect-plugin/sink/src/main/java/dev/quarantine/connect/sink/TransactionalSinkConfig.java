@@ -340,7 +340,7 @@ public final class TransactionalSinkConfig extends AbstractConfig {
         return getInt(DLQ_PAYLOAD_MAX_BYTES_CONFIG);
     }
 
-    /** The prefix of transactional ids and progress groups: the setting, or the connector's name. */
+    /** The prefix of transactional ids and progress keys: the setting, or the connector's name. */
     public String transactionalIdPrefix() {
         return nonEmpty(getString(TRANSACTIONAL_ID_PREFIX_CONFIG)).orElse(connectorName());
     }
