@@ -35,7 +35,8 @@ import dev.quarantine.sandbox.TopicReader;
 
 /**
  * Write permission missing: a broker with Kafka's StandardAuthorizer that allows everything without ACLs, and on
- * the target topic (or the DLQ) ACLs that allow the (anonymous) connector everything but WRITE. The task fails at
+ * the target topic (or the DLQ, or the progress topic) ACLs that allow the (anonymous) connector everything but
+ * WRITE. The task fails at
  * once with a message naming the record (or its dead letter's topic) and the ACL to check, never retrying forever,
  * and copies everything once after the ACLs are removed and the task restarted.
  */
@@ -89,6 +90,33 @@ class SinkAuthorizationIT {
                 .contains("TopicAuthorizationException")
                 .contains("Check the ACLs of the target producer's principal (WRITE and DESCRIBE on topic "
                         + topics.target());
+        allow(denyWrite);
+        cluster.worker().restartConnector(topics.name());
+        cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
+            target.awaitAtLeast(300, LANDED);
+            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
+                    IntStream.range(0, 300).boxed().collect(Collectors.toSet()), Set.of());
+        }
+        cluster.worker().deleteConnector(topics.name());
+    }
+
+    @Test
+    void failsTheTaskNamingTheProgressTopicWhenWritingItIsDeniedAndCopiesOnceItIsGranted() throws Exception {
+        FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "progressdenied");
+        String progress = topics.name() + ".progress.internal";
+        List<AclBinding> denyWrite = denyWrite(progress);
+        produce(cluster.kafka(), topics.source(), 0, 300, i -> value("id=" + i));
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics));
+
+        JsonNode failed = cluster.worker().awaitFailedTask(topics.name(), LANDED);
+
+        assertThat(failed.path("trace").asText())
+                .containsPattern("The progress of " + topics.source() + "-\\d cannot be written to the progress"
+                        + " topic " + progress)
+                .contains("TopicAuthorizationException")
+                .contains("WRITE and DESCRIBE on topic " + progress);
         allow(denyWrite);
         cluster.worker().restartConnector(topics.name());
         cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));

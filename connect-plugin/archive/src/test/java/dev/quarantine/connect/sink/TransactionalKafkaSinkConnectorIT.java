@@ -232,7 +232,6 @@ class TransactionalKafkaSinkConnectorIT {
         Map<String, String> config = connectorConfig(topics);
         config.put("send.errors.tolerance", "none");
         config.put("dlq.topic.name", "");
-        config.put("progress.topic.name", topics.dlq);
         cluster.worker().createConnector(topics.name, config);
 
         JsonNode failed = cluster.worker().awaitFailedTask(topics.name, Duration.ofSeconds(60));

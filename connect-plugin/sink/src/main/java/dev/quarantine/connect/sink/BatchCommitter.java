@@ -81,7 +81,8 @@ final class BatchCommitter {
      * After an abort (ours, or the last one of the transactional id before this producer), before writing again:
      * a broker restarting while the abort's markers were due can complete it without writing them (see
      * {@link HangingTransactions}), and this producer's next commit marker would then commit the aborted records
-     * next to their copies written again. Their topics are those of the records written again, and the DLQ.
+     * next to their copies written again. Their topics are those of the records written again, the DLQ, and the
+     * progress topic (an aborted progress record committed late would move the progress past records never written).
      */
     private void abortWhatAnAbortLeftOpen(List<SinkRecord> records) {
         if (!aborted) {
@@ -90,8 +91,20 @@ final class BatchCommitter {
         Set<String> topics = new TreeSet<>();
         records.stream().filter(r -> r.topic() != null).forEach(r -> topics.add(setup.converter().targetTopic(r)));
         setup.deadLetters().ifPresent(letters -> topics.add(letters.topic()));
+        topics.add(setup.progress().topic());
         setup.hanging().abortBeforeWriting(producer.transactionalId(), topics);
         aborted = false;
+    }
+
+    /**
+     * Before the partition's progress is read: an abort's progress record left open would hold back what a
+     * read_committed reader of the progress topic reaches, for good, so it is aborted first (the rest of what the
+     * abort left open is checked before writing).
+     */
+    void beforeReadingProgress() {
+        if (aborted) {
+            setup.hanging().abortBeforeWriting(producer.transactionalId(), Set.of(setup.progress().topic()));
+        }
     }
 
     private Optional<TransactionAttempt.Failure> afterFailure(RuntimeException e, TransactionAttempt attempt,
@@ -106,6 +119,13 @@ final class BatchCommitter {
             abort(e);
             throw e;
         }
+        Optional<Exception> progress = attempt.progressFailure()
+                .filter(p -> FailureAction.of(p) != FailureAction.RETRY);
+        if (progress.isPresent()) {
+            ConnectException failure = progressFailed(progress.get());
+            abortQuietly(failure);
+            throw failure;
+        }
         Optional<TransactionAttempt.Failure> fatal = attempt.first(FailureAction.FATAL);
         if (fatal.isPresent() || FailureAction.of(e) == FailureAction.FATAL) {
             RuntimeException failure = fatal(fatal, e, attempt, records);
@@ -118,6 +138,15 @@ final class BatchCommitter {
             retryOrHandBack(records, e);
         }
         return rejected;
+    }
+
+    /** The progress record itself was refused: no batch of the partition can commit until that is fixed. */
+    private ConnectException progressFailed(Exception cause) {
+        String topic = setup.progress().topic();
+        return new ConnectException("The progress of " + source + " cannot be written to the progress topic " + topic
+                + " (" + cause + "), so its batch cannot commit. Check the ACLs of the target producer's principal"
+                + " (WRITE and DESCRIBE on topic " + topic + ") and the topic's settings (max.message.bytes,"
+                + " cleanup.policy=compact)", cause);
     }
 
     /** The task's error for a fatal failure: of the record's dead letter, or of the record (or the attempt). */

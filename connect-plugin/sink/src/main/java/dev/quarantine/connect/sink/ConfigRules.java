@@ -37,6 +37,12 @@ final class ConfigRules {
                     + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=all: name the dead-letter topic on"
                     + " the target cluster, or set " + TransactionalSinkConfig.SEND_ERRORS_TOLERANCE_CONFIG + "=none");
         }
+        if (config.dlqTopic().filter(config.progressTopic()::equals).isPresent()) {
+            add(problems, TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG, "is the dead-letter topic: the"
+                    + " progress is written as records of the progress topic, which must not go to the dead-letter"
+                    + " topic. Leave " + TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG + " empty: the progress"
+                    + " earlier versions kept there is moved to the connector's own progress topic once");
+        }
         payloadLimitProblems(config).forEach((key, messages) -> messages.forEach(m -> add(problems, key, m)));
         commitIntervalProblem(config).ifPresent(m -> add(problems, TransactionalSinkConfig.COMMIT_INTERVAL_MS_CONFIG,
                 m));

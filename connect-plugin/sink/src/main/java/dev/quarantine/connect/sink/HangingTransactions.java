@@ -157,7 +157,7 @@ final class HangingTransactions implements HangingTransactionCheck {
         return new ConnectException("Could not " + what + ": " + cause + ". Before a partition's producer"
                 + " writes again after an abort, the task aborts what the abort left open (markers skipped by a"
                 + " restarting broker)" + (cause instanceof AuthorizationException ? "; check the ACLs of "
-                + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "*: Read on the target and dead-letter topics,"
-                + " Describe on the transactional ids, and Alter on the cluster to abort one" : ""), cause);
+                + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "*: Read on the target, dead-letter and progress"
+                + " topics, Describe on the transactional ids, and Alter on the cluster to abort one" : ""), cause);
     }
 }

@@ -43,7 +43,7 @@ final class PartitionWriter implements AutoCloseable {
         return source;
     }
 
-    /** The group (and transactional id) that holds this partition's progress. */
+    /** The transactional id, the key of this partition's progress record. */
     String group() {
         return producer.transactionalId();
     }
@@ -51,6 +51,11 @@ final class PartitionWriter implements AutoCloseable {
     /** The next source offset to write, once known (restored on open or after a commit). */
     OptionalLong nextOffset() {
         return nextOffset;
+    }
+
+    /** Before the progress is read: see {@link BatchCommitter#beforeReadingProgress()}. */
+    void beforeReadingProgress() {
+        committer.beforeReadingProgress();
     }
 
     void restored(long offset) {

@@ -19,13 +19,26 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates the connector's progress topic on the target cluster when the connector starts and the topic is missing,
  * as Connect creates its internal topics: one partition (only partition 0 is used), compacted, replication factor
- * progress.topic.replication.factor (default: the cluster's). Nothing is ever written to it; the progress is the
- * committed offsets of the connector's groups for it, which the broker deletes with the topic.
+ * progress.topic.replication.factor (default: the cluster's). Every transaction adds one small record to it, so its
+ * segments are small and rolled often ({@link #SETTINGS}): the cleaner can only compact closed segments, and a task
+ * reads the topic from its beginning when it opens partitions, so the readable log stays about one record per
+ * source partition plus a few MiB at most. A topic created by an earlier version (compacted, default segments) works
+ * as it is; {@code kafka-configs.sh --alter} with these settings makes it as small to read.
  */
 final class ProgressTopic {
 
     private static final Logger log = LoggerFactory.getLogger(ProgressTopic.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Compacted, 1 MiB segments rolled at least every 10 minutes, and compaction once a tenth of the log is
+     * superseded records (the default waits for half): at about 200 bytes per transaction (record and commit
+     * marker), a segment of a busy connector closes within seconds, and one of a quiet connector within minutes.
+     */
+    static final Map<String, String> SETTINGS = Map.of(
+            TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+            TopicConfig.SEGMENT_BYTES_CONFIG, String.valueOf(1024 * 1024),
+            TopicConfig.SEGMENT_MS_CONFIG, String.valueOf(Duration.ofMinutes(10).toMillis()),
+            TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.1");
 
     private ProgressTopic() {
     }
@@ -40,10 +53,10 @@ final class ProgressTopic {
             }
             Optional<Short> replicationFactor = config.progressTopicReplicationFactor();
             admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), replicationFactor)
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
+                    .configs(SETTINGS)))
                     .all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            log.info("Created the progress topic {} on the target cluster (1 partition, compacted, replication factor"
-                    + " {})", topic, replicationFactor.map(String::valueOf).orElse("the cluster's default"));
+            log.info("Created the progress topic {} on the target cluster (1 partition, {}, replication factor {})",
+                    topic, SETTINGS, replicationFactor.map(String::valueOf).orElse("the cluster's default"));
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw failure(topic, e.getCause());

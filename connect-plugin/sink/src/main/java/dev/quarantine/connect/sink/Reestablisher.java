@@ -35,7 +35,7 @@ final class Reestablisher {
     private final Executor readers;
     private final Map<TopicPartition, Integer> fencesInARow = new HashMap<>();
 
-    /** @param readers threads that confirm partitions' progress at the same time (see {@link ProgressStore}) */
+    /** @param readers threads that confirm partitions' old progress at the same time (see {@link GroupProgress}) */
     Reestablisher(SinkTaskContext context, WriterFactory writers, ProgressStore progress, Executor readers) {
         this.context = context;
         this.writers = writers;
@@ -56,6 +56,7 @@ final class Reestablisher {
                 .collect(Collectors.toMap(PartitionWriter::group, Function.identity()));
         Map<String, TopicPartition> sources = byGroup.entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().source()));
+        created.forEach(PartitionWriter::beforeReadingProgress);
         Map<String, Long> committed = progress.read(sources, readers);
         committed.forEach((group, next) -> {
             PartitionWriter writer = byGroup.get(group);

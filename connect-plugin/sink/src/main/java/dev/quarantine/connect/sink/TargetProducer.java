@@ -1,21 +1,17 @@
 package dev.quarantine.connect.sink;
 
 import java.time.Duration;
-import java.util.Map;
 
-import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 
 import dev.quarantine.txn.TxnSendOption;
 import dev.quarantine.txn.TxnSendProducer;
 
 /**
  * The narrow part of a partition's transactional producer that writing a batch uses: begin, send leaving poison out
- * ({@link TxnSendOption#IGNORE_SEND_ERRORS}), commit with the partition's progress, abort, and the largest record a
- * dead letter may be. Tests build it over a {@code MockProducer} with {@link TxnSendProducer#wrap}.
+ * ({@link TxnSendOption#IGNORE_SEND_ERRORS}), commit with the partition's progress record, abort, and the largest
+ * record a dead letter may be. Tests build it over a {@code MockProducer} with {@link TxnSendProducer#wrap}.
  */
 final class TargetProducer {
 
@@ -27,7 +23,7 @@ final class TargetProducer {
         this.transactionalId = transactionalId;
     }
 
-    /** The transactional id, also the group that holds the partition's progress. */
+    /** The transactional id, also the key of the partition's progress record. */
     String transactionalId() {
         return transactionalId;
     }
@@ -46,10 +42,13 @@ final class TargetProducer {
         return producer.maxRecordBytes(topic);
     }
 
-    /** Adds the progress ({@code next} source offset) to the transaction and commits it. */
-    void commit(TopicPartition progressPartition, long next, String metadata) {
-        producer.sendOffsetsToTransaction(Map.of(progressPartition, new OffsetAndMetadata(next, metadata)),
-                new ConsumerGroupMetadata(transactionalId));
+    /**
+     * Adds the progress record to the transaction and commits it. The record is sent as any producer sends
+     * ({@link TxnSendOption#NONE}): it is never left out, so when it fails the commit fails, and with it the batch;
+     * {@code callback} hears why.
+     */
+    void commit(ProducerRecord<byte[], byte[]> progress, Callback callback) {
+        producer.send(progress, callback, TxnSendOption.NONE);
         producer.commitTransaction();
     }
 

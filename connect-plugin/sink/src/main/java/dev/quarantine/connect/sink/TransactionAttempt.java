@@ -35,6 +35,7 @@ final class TransactionAttempt {
     private final Map<Long, Exception> recordErrors = new ConcurrentHashMap<>();
     private final Map<Long, Exception> deadLetterErrors = new ConcurrentHashMap<>();
     private final List<String> outcomes = new ArrayList<>();
+    private volatile Exception progressError;
     private SinkRecord sending;
     private int written;
     private int deadLettered;
@@ -63,7 +64,11 @@ final class TransactionAttempt {
         askBreaker();
         long next = records.get(records.size() - 1).originalKafkaOffset() + 1;
         long start = System.nanoTime();
-        producer.commit(setup.progressPartition(), next, "source=" + source);
+        producer.commit(setup.progress().record(producer.transactionalId(), source, next), (metadata, error) -> {
+            if (error != null) {
+                progressError = error;
+            }
+        });
         setup.metrics().committed((System.nanoTime() - start) / 1_000_000);
         setup.metrics().recordsWritten(written);
         if (deadLettered > 0) {
@@ -99,6 +104,11 @@ final class TransactionAttempt {
             return Optional.of(new Failure(offset, deadLetter, true));
         }
         return Optional.ofNullable(recordErrors.get(offset)).map(error -> new Failure(offset, error, false));
+    }
+
+    /** After a failure: why the progress record failed, if it did. */
+    Optional<Exception> progressFailure() {
+        return Optional.ofNullable(progressError);
     }
 
     /** The record being sent when the attempt threw, or the first of the batch once all were sent. */

@@ -52,7 +52,7 @@ public class TransactionalKafkaSinkTask extends SinkTask {
         RecordConverter converter = new RecordConverter(config.topicFormat(), targetTopics, keyConverter,
                 valueConverter, headerConverter);
         WriteSetup setup = new WriteSetup(converter, deadLetters, metrics,
-                new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.progressPartition(),
+                new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.target(),
                 config.transactionRetries(), new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT));
         handler = new SinkTaskHandler(context, new WriterFactory(config, setup), progress, targetTopics,
                 new TransientFailures(config.transientErrorsTimeout(), Clock.systemUTC()), config.commitTrigger(),

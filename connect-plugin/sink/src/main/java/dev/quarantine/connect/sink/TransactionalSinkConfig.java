@@ -107,23 +107,25 @@ public final class TransactionalSinkConfig extends AbstractConfig {
 
     public static final String TRANSACTIONAL_ID_PREFIX_CONFIG = "transactional.id.prefix";
     public static final String TRANSACTIONAL_ID_PREFIX_DEFAULT = "";
-    public static final String TRANSACTIONAL_ID_PREFIX_DOC = "Prefix of the transactional ids and progress groups"
+    public static final String TRANSACTIONAL_ID_PREFIX_DOC = "Prefix of the transactional ids and progress keys"
             + " on the target cluster; empty means the connector's name. Each source partition gets transactional"
-            + " id and consumer group <prefix>.<topic>-<partition>, so a task instance that lost a partition is"
+            + " id and progress key <prefix>.<topic>-<partition>, so a task instance that lost a partition is"
             + " fenced when the partition's new owner starts. Keep it unique per connector and stable across"
             + " restarts: a new prefix starts without progress.";
 
     public static final String PROGRESS_TOPIC_NAME_CONFIG = "progress.topic.name";
     public static final String PROGRESS_TOPIC_NAME_DEFAULT = "";
     public static final String PROGRESS_TOPIC_SUFFIX = ".progress.internal";
-    public static final String PROGRESS_TOPIC_NAME_DOC = "The connector's own topic on the target cluster that its"
-            + " progress is committed against: offsets of the group <prefix>.<topic>-<partition> for partition 0"
-            + " of this topic, in the same transaction as the output (a source topic may not exist on the target"
-            + " cluster, so it cannot hold them). Nothing is written to it. Empty means <connector name>"
+    public static final String PROGRESS_TOPIC_NAME_DOC = "The connector's own topic on the target cluster that holds"
+            + " its progress: each transaction writes one record to its partition 0, keyed by the transactional id"
+            + " <prefix>.<topic>-<partition>, holding the next source offset (format=1 key=value lines), in the"
+            + " same transaction as the output. It must be compacted and must not be the dead-letter topic."
+            + " Earlier versions committed the offsets of the group <prefix>.<topic>-<partition> for it instead;"
+            + " those are read for a partition the topic holds no record for. Empty means <connector name>"
             + PROGRESS_TOPIC_SUFFIX + " (characters a topic name cannot hold become _). The connector creates it"
-            + " when it starts, if missing: one partition, compacted, replication factor"
-            + " progress.topic.replication.factor. Deleting it deletes the progress: a task that finds it missing"
-            + " fails, naming it.";
+            + " when it starts, if missing: one partition, compacted, 1 MiB segments, replication factor"
+            + " progress.topic.replication.factor. Deleting it deletes the progress: a task that finds it missing,"
+            + " created again or not compacted fails, naming it.";
 
     public static final String PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG = "progress.topic.replication.factor";
     public static final short PROGRESS_TOPIC_REPLICATION_FACTOR_DEFAULT = -1;
@@ -195,7 +197,8 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final long PROGRESS_READ_TIMEOUT_MS_DEFAULT = 60_000L;
     public static final String PROGRESS_READ_TIMEOUT_MS_DOC = "How long a task waits, when it is given partitions,"
             + " to read their committed progress from the target cluster (a transaction still being completed makes"
-            + " the read wait). On timeout the task fails rather than guess a starting offset.";
+            + " the read wait, as does a transaction of another partition still open on the progress topic). On"
+            + " timeout the task fails rather than guess a starting offset.";
 
     public static final String TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG = "transient.errors.timeout.ms";
     public static final long TRANSIENT_ERRORS_TIMEOUT_MS_DEFAULT = 300_000L;
@@ -363,7 +366,7 @@ public final class TransactionalSinkConfig extends AbstractConfig {
         return getInt(DLQ_PAYLOAD_MAX_BYTES_CONFIG);
     }
 
-    /** The prefix of transactional ids and progress groups: the setting, or the connector's name. */
+    /** The prefix of transactional ids and progress keys: the setting, or the connector's name. */
     public String transactionalIdPrefix() {
         return nonEmpty(getString(TRANSACTIONAL_ID_PREFIX_CONFIG)).orElse(connectorName());
     }

@@ -2,16 +2,14 @@ package dev.quarantine.connect.sink;
 
 import java.util.Optional;
 
-import org.apache.kafka.common.TopicPartition;
-
 import dev.quarantine.txn.DeadLetterBreaker;
 
 /**
  * What every partition's writer of a task shares: the converters, the dead letters (absent with
- * {@code send.errors.tolerance=none}), the metrics, the breaker, where progress is committed, the retry budget and
+ * {@code send.errors.tolerance=none}), the metrics, the breaker, where progress records go, the retry budget and
  * the check for transactions earlier producers left hanging.
  */
 record WriteSetup(RecordConverter converter, Optional<DeadLetters> deadLetters, SinkMetrics metrics,
-                  DeadLetterBreaker breaker, TopicPartition progressPartition, int retries,
+                  DeadLetterBreaker breaker, ProgressTarget progress, int retries,
                   HangingTransactionCheck hanging) {
 }

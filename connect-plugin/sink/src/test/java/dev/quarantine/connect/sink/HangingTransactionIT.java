@@ -32,8 +32,9 @@ import dev.quarantine.sandbox.LocalKafka;
 
 /**
  * A transaction left hanging by a broker killed right after an abort (its coordinator, restarting, completes it
- * without writing its markers), then a new task writing the partition: on a broker of this class's own, since it
- * is killed.
+ * without writing its markers) in the target and progress partitions, then a new task writing the partition: its
+ * progress read is not held back for good, the aborted progress record never counts, the batch is written once. On
+ * a broker of this class's own, since it is killed.
  */
 class HangingTransactionIT {
 
@@ -45,6 +46,7 @@ class HangingTransactionIT {
     private final String progress = source + ".progress";
     private final TopicPartition partition = new TopicPartition(source, 0);
     private final String transactionalId = WriterFactory.transactionalId(source, partition);
+    private ProgressTarget progressTarget;
     private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
 
     @BeforeAll
@@ -73,6 +75,10 @@ class HangingTransactionIT {
         first.put(records(source, 0, 0, 10));
         first.stop();
         tasks.remove(first);
+        try (Admin admin = kafka.admin()) { // an aborted progress record as the task writes it, claiming 15
+            progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress)).allTopicNames()
+                    .get(30, TimeUnit.SECONDS).get(progress).topicId());
+        }
 
         leaveAnAbortedTransactionHanging(10, 15);
 
@@ -102,6 +108,7 @@ class HangingTransactionIT {
                 for (long offset = from; offset < to; offset++) {
                     producer.send(new ProducerRecord<>(target, 0, bytes("k" + offset), bytes("v" + offset)));
                 }
+                producer.send(progressTarget.record(transactionalId, partition, to));
                 producer.flush();
                 producer.abortTransaction();
                 kafka.kill();
@@ -115,16 +122,22 @@ class HangingTransactionIT {
         throw new AssertionError("no aborted transaction was left hanging in " + MAX_KILLS + " broker kills");
     }
 
-    /** Whether the target partition holds an open transaction once its coordinator has settled the last one. */
+    /**
+     * Whether the target and progress partitions hold an open transaction once its coordinator has settled the last
+     * one.
+     */
     private boolean hanging() throws Exception {
         try (Admin admin = kafka.admin()) {
             Await.until(() -> "the coordinator of " + transactionalId + " to settle its last transaction",
                     Duration.ofSeconds(60), () -> settled(admin));
-            TopicPartition targetPartition = new TopicPartition(target, 0);
-            List<ProducerState> producers = admin.describeProducers(List.of(targetPartition))
-                    .partitionResult(targetPartition).get(60, TimeUnit.SECONDS).activeProducers();
-            return producers.stream().anyMatch(p -> p.currentTransactionStartOffset().isPresent());
+            return open(admin, new TopicPartition(target, 0)) && open(admin, progressTarget.partition());
         }
+    }
+
+    private static boolean open(Admin admin, TopicPartition partition) throws Exception {
+        List<ProducerState> producers = admin.describeProducers(List.of(partition))
+                .partitionResult(partition).get(60, TimeUnit.SECONDS).activeProducers();
+        return producers.stream().anyMatch(p -> p.currentTransactionStartOffset().isPresent());
     }
 
     private boolean settled(Admin admin) {

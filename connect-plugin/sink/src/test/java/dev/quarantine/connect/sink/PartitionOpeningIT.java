@@ -125,7 +125,7 @@ class PartitionOpeningIT {
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), Optional.empty(),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
-                store.progressPartition(), 3,
+                store.target(), 3,
                 new HangingTransactionCheck() { // scripted producers leave no transactions on the broker
                     @Override
                     public boolean lastTransactionAborted(String transactionalId) {

@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -32,7 +32,8 @@ class PartitionWriterTest {
 
     private static final String GROUP = "sink.orders-0";
     private static final TopicPartition SOURCE = new TopicPartition("orders", 0);
-    private static final TopicPartition PROGRESS = new TopicPartition("progress", 0);
+    private static final Uuid PROGRESS_TOPIC_ID = Uuid.randomUuid();
+    private static final ProgressTarget PROGRESS = ProgressTarget.known("progress", PROGRESS_TOPIC_ID);
 
     private final ScriptedProducer producer = new ScriptedProducer();
     private final TestPluginMetrics metrics = new TestPluginMetrics();
@@ -66,9 +67,39 @@ class PartitionWriterTest {
         write(writer, records("orders", 0, 0, 3));
 
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
-        assertThat(producer.consumerGroupOffsetsHistory())
-                .containsExactly(Map.of(GROUP, Map.of(PROGRESS, new OffsetAndMetadata(3, "source=orders-0"))));
+        assertThat(producer.consumerGroupOffsetsHistory()).isEmpty();
+        assertThat(producer.progressHistory()).singleElement().satisfies(progress -> {
+            assertThat(progress.topic()).isEqualTo("progress");
+            assertThat(progress.partition()).isZero();
+            assertThat(text(progress.key())).isEqualTo(GROUP);
+            assertThat(ProgressRecord.parse(progress.value())).isEqualTo(new ProgressRecord(3, PROGRESS_TOPIC_ID));
+        });
         assertThat(writer.nextOffset()).hasValue(3);
+    }
+
+    @Test
+    void failsNamingTheProgressTopicWhenItsProgressRecordIsRefusedAndCommitsNothing() {
+        producer.broker = record -> record.topic().equals("progress")
+                ? new TopicAuthorizationException(java.util.Set.of("progress")) : null;
+        PartitionWriter writer = writer(3);
+
+        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3)))
+                .hasMessageStartingWith("The progress of orders-0 cannot be written to the progress topic progress")
+                .hasMessageContaining("WRITE and DESCRIBE on topic progress");
+        assertThat(producer.history()).isEmpty();
+        assertThat(writer.nextOffset()).isEmpty();
+    }
+
+    @Test
+    void abortsAProgressRecordAnAbortLeftOpenBeforeTheProgressIsReadOnlyWhenTheIdsLastTransactionWasAborted() {
+        PartitionWriter aborted = new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter(), 3), true);
+        PartitionWriter committed = new PartitionWriter(SOURCE, new ScriptedProducer().target("sink.orders-1"),
+                setup(converter(), 3), false);
+
+        aborted.beforeReadingProgress();
+        committed.beforeReadingProgress();
+
+        assertThat(hanging.checked).containsExactly(GROUP + " [progress]");
     }
 
     @Test
@@ -80,7 +111,7 @@ class PartitionWriterTest {
         write(writer, records("orders", 0, 3, 6));
 
         assertThat(producer.aborts).isEqualTo(1);
-        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]");
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq, progress]");
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3", "v4", "v5");
     }
 
@@ -91,7 +122,7 @@ class PartitionWriterTest {
 
         write(writer, records("orders", 0, 0, 3));
 
-        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]");
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq, progress]");
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
     }
 
@@ -105,7 +136,8 @@ class PartitionWriterTest {
         assertThat(producer.history()).isEmpty();
         write(writer, records("orders", 0, 0, 3));
 
-        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq]", GROUP + " [copy.orders, dlq]");
+        assertThat(hanging.checked).containsExactly(GROUP + " [copy.orders, dlq, progress]",
+                GROUP + " [copy.orders, dlq, progress]");
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2");
     }
 

@@ -24,7 +24,8 @@ import dev.quarantine.txn.TxnSendProducer;
 /**
  * A MockProducer the test scripts: commits that fail (once each, in order), and records the "broker" rejects
  * (their callbacks fail at commit time, as a produce response would, and the commit then fails in the transaction
- * manager's "error state"). What committed is {@link #history()}.
+ * manager's "error state"). What committed is {@link #history()}, the progress records apart in
+ * {@link #progressHistory()}.
  */
 class ScriptedProducer extends MockProducer<byte[], byte[]> {
 
@@ -49,6 +50,21 @@ class ScriptedProducer extends MockProducer<byte[], byte[]> {
         TxnSendProducer<byte[], byte[]> producer = TxnSendProducer.wrap(this, configs);
         producer.initTransactions();
         return new TargetProducer(producer, transactionalId);
+    }
+
+    /** The records committed, but the progress records (those to a topic named {@code progress...}). */
+    @Override
+    public synchronized List<ProducerRecord<byte[], byte[]>> history() {
+        return super.history().stream().filter(r -> !isProgress(r)).toList();
+    }
+
+    /** The progress records committed. */
+    synchronized List<ProducerRecord<byte[], byte[]>> progressHistory() {
+        return super.history().stream().filter(ScriptedProducer::isProgress).toList();
+    }
+
+    private static boolean isProgress(ProducerRecord<byte[], byte[]> record) {
+        return record.topic().startsWith("progress") || record.topic().endsWith(".progress");
     }
 
     @Override

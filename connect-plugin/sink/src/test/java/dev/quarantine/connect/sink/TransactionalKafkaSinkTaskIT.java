@@ -176,7 +176,7 @@ class TransactionalKafkaSinkTaskIT {
     void failsOnTheFirstPoisonRecordNamingItWhenToleranceIsNone() {
         kafka.createTopic(target + ".small", 1, Map.of("max.message.bytes", "2000"));
         TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("send.errors.tolerance", "none",
-                "dlq.topic.name", "", "progress.topic.name", dlq, "target.topic.format", "copy.${topic}.small"));
+                "dlq.topic.name", "", "target.topic.format", "copy.${topic}.small"));
         task.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 5);
         batch.set(3, sinkRecord(source, 0, 3, "k3", new byte[5000], 1L));
@@ -244,26 +244,29 @@ class TransactionalKafkaSinkTaskIT {
     @Test
     void movesTheProgressThatEarlierVersionsKeptOnTheDeadLetterTopicOnce() throws Exception {
         String name = source + "-upgraded";
-        kafka.createTopic(name + ".progress.internal", 1, Map.of("cleanup.policy", "compact"));
-        TransactionalKafkaSinkTask before = start(new FakeSinkTaskContext(), config("name", name,
-                "progress.topic.name", dlq)); // where earlier versions kept it by default
-        before.open(List.of(partition));
-        before.put(records(source, 0, 0, 10));
-        before.stop();
+        String progressTopic = name + ".progress.internal";
+        kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact"));
+        String group = WriterFactory.transactionalId(source, partition);
+        EarlierVersion.writeBatch(kafka, group, target, dlq, 0, 10); // where earlier versions kept it by default
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask upgraded = start(context, config("name", name, "progress.topic.name", ""));
         upgraded.open(List.of(partition));
         upgraded.put(records(source, 0, 10, 15));
+        upgraded.stop();
+        FakeSinkTaskContext again = new FakeSinkTaskContext();
+        start(again, config("name", name, "progress.topic.name", "")).open(List.of(partition));
 
         assertThat(context.seeks).containsExactly(Map.entry(partition, 10L));
+        assertThat(again.seeks).as("the progress record written since wins").containsExactly(Map.entry(partition, 15L));
         assertThat(values(committed(kafka, target))).hasSize(15).doesNotHaveDuplicates();
         try (Admin admin = kafka.admin()) {
-            var offsets = admin.listConsumerGroupOffsets(source + "." + source + "-0").partitionsToOffsetAndMetadata()
+            var offsets = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
                     .get(30, TimeUnit.SECONDS);
             assertThat(offsets).as("the old place holds nothing, so it can never rewind the partition later")
                     .doesNotContainKey(new TopicPartition(dlq, 0));
-            assertThat(offsets.get(new TopicPartition(name + ".progress.internal", 0)).offset()).isEqualTo(15);
+            assertThat(offsets.get(new TopicPartition(progressTopic, 0)).offset()).as("moved, then left as it was")
+                    .isEqualTo(10);
         }
     }
 

@@ -118,6 +118,15 @@ class TransactionalSinkConfigTest {
     }
 
     @Test
+    void refusesTheDeadLetterTopicAsProgressTopicNamingTheSetting() {
+        Map<String, String> props = valid();
+        props.put("progress.topic.name", props.get("dlq.topic.name"));
+
+        assertThatThrownBy(() -> TransactionalSinkConfig.parse(props)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("Invalid value for progress.topic.name: is the dead-letter topic");
+    }
+
+    @Test
     void derivesALegalProgressTopicNameFromAnyConnectorName() {
         assertThat(TransactionalSinkConfig.defaultProgressTopic("orders copy/2")).isEqualTo(
                 "orders_copy_2.progress.internal");

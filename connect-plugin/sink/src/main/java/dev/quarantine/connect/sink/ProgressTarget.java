@@ -1,0 +1,91 @@
+package dev.quarantine.connect.sink;
+
+import java.util.List;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.connect.errors.ConnectException;
+
+/**
+ * Where a task's writers put their progress: partition 0 of the progress topic, as the task first found it. The
+ * topic's id is learnt when the task first reads progress (before anything is written); a topic found later with
+ * another id was deleted and created again (by an operator, or by a broker with auto.create.topics.enable=true at a
+ * writer's send), and with it the progress of every partition that has not written since: the task stops rather
+ * than resume those partitions from Connect's older offsets.
+ */
+final class ProgressTarget {
+
+    private final TopicPartition partition;
+    private volatile Uuid topicId;
+    private volatile String replacedBy;
+
+    ProgressTarget(String topic) {
+        this.partition = new TopicPartition(topic, 0);
+    }
+
+    /** For tests: a target whose topic id is already known. */
+    static ProgressTarget known(String topic, Uuid topicId) {
+        ProgressTarget target = new ProgressTarget(topic);
+        target.topicId = topicId;
+        return target;
+    }
+
+    TopicPartition partition() {
+        return partition;
+    }
+
+    String topic() {
+        return partition.topic();
+    }
+
+    /**
+     * Records the progress topic's id as described now: the first answer is kept.
+     *
+     * @throws ConnectException when the topic now has another id than the one first found
+     */
+    synchronized void learn(Uuid described, Iterable<TopicPartition> sources) {
+        if (topicId == null) {
+            topicId = described;
+        } else if (!topicId.equals(described)) {
+            throw recreated(sources, "it had topic id " + topicId + " when this task started, and now " + described);
+        }
+    }
+
+    /**
+     * Whether the topic, as described now, has another id than the one first learnt; remembered, so that every
+     * writer's next progress record fails (see {@link #record}). A topic not learnt yet is left alone.
+     */
+    boolean replacedBy(Uuid described) {
+        Uuid known = topicId;
+        if (known != null && !known.equals(described)) {
+            replacedBy = "it had topic id " + known + " when this task started, and now " + described;
+        }
+        return replacedBy != null;
+    }
+
+    /**
+     * The record of {@code source}'s progress ({@code next} source offset), for its writer's transaction.
+     *
+     * @throws ConnectException when the topic was found replaced: the transaction must not commit into it
+     */
+    ProducerRecord<byte[], byte[]> record(String transactionalId, TopicPartition source, long next) {
+        Uuid known = topicId;
+        if (known == null) {
+            throw new IllegalStateException("The progress of " + source + " is written before it was read");
+        }
+        if (replacedBy != null) {
+            throw recreated(List.of(source), replacedBy);
+        }
+        return new ProgressRecord(next, known).toRecord(partition, transactionalId, source);
+    }
+
+    /** The progress topic was replaced under running writers. */
+    ConnectException recreated(Iterable<TopicPartition> sources, String evidence) {
+        return new ConnectException("The progress topic " + topic() + " was deleted and created again on the target"
+                + " cluster (" + evidence + "), and the progress of " + sources + " may be lost with it. The task stops"
+                + " rather than guess where to resume. To go on, delete " + topic() + ", restart the connector (it"
+                + " creates the topic again, compacted) and the task: its partitions resume from Connect's own"
+                + " committed offsets, which can repeat records written since Connect's last offset commit");
+    }
+}

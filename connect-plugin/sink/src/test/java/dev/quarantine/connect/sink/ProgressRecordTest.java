@@ -1,0 +1,77 @@
+package dev.quarantine.connect.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.junit.jupiter.api.Test;
+
+class ProgressRecordTest {
+
+    private static final Uuid TOPIC_ID = Uuid.fromString("Q2xvdWRlUHJvZ3Jlc3MxMg");
+    private static final TopicPartition PROGRESS = new TopicPartition("sink.progress.internal", 0);
+    private static final TopicPartition SOURCE = new TopicPartition("orders", 3);
+
+    @Test
+    void isKeyedByTheTransactionalIdForPartitionZeroWithReadableLines() {
+        ProducerRecord<byte[], byte[]> record = new ProgressRecord(1043, TOPIC_ID)
+                .toRecord(PROGRESS, "sink.orders-3", SOURCE);
+
+        assertThat(record.topic()).isEqualTo("sink.progress.internal");
+        assertThat(record.partition()).isZero();
+        assertThat(text(record.key())).isEqualTo("sink.orders-3");
+        assertThat(text(record.value())).isEqualTo("format=1\nnext=1043\nsource=orders-3\ntopic.id="
+                + "Q2xvdWRlUHJvZ3Jlc3MxMg\n");
+    }
+
+    @Test
+    void readsBackWhatItWrote() {
+        ProgressRecord progress = new ProgressRecord(1043, TOPIC_ID);
+
+        assertThat(ProgressRecord.parse(progress.toRecord(PROGRESS, "sink.orders-3", SOURCE).value()))
+                .isEqualTo(progress);
+    }
+
+    @Test
+    void readsLinesItDoesNotKnowWithinFormatOne() {
+        assertThat(ProgressRecord.parse(bytes("format=1\nnext=7\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\nwriter=x\n")))
+                .isEqualTo(new ProgressRecord(7, TOPIC_ID));
+    }
+
+    @Test
+    void rejectsAFormatItDoesNotRead() {
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=2\nnext=7\n")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("format 2, while this version reads format 1 (written by a newer version?)");
+    }
+
+    @Test
+    void rejectsARecordWithoutTheNextOffset() {
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\n")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("format 1 but next is missing");
+    }
+
+    @Test
+    void rejectsANextOffsetThatIsNotANumber() {
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\nnext=x\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\n")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("format 1 but");
+    }
+
+    @Test
+    void rejectsATombstone() {
+        assertThatThrownBy(() -> ProgressRecord.parse(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("a record without a value");
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
