@@ -83,7 +83,7 @@ class PartitionWriterTest {
                 ? new TopicAuthorizationException(java.util.Set.of("progress")) : null;
         PartitionWriter writer = writer(3);
 
-        assertThatThrownBy(() -> writer.write(records("orders", 0, 0, 3)))
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 0, 3)))
                 .hasMessageStartingWith("The progress of orders-0 cannot be written to the progress topic progress")
                 .hasMessageContaining("WRITE and DESCRIBE on topic progress");
         assertThat(producer.history()).isEmpty();

@@ -211,7 +211,8 @@ class ProgressRecordIT {
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", source + ".dlq",
                 "progress.topic.name", progress,
-                "transactional.id.prefix", source);
+                "transactional.id.prefix", source,
+                "commit.interval.ms", "0"); // each put commits: the tests follow one transaction at a time
         config.putAll(props(overrides));
         return config;
     }
