@@ -28,7 +28,8 @@ final class AdminTopicDescriber implements TopicDescriber {
 
     private final Supplier<Admin> adminFactory;
     private final Set<String> configsUnreadable = ConcurrentHashMap.newKeySet();
-    private volatile Admin admin;
+    private Admin admin;
+    private boolean closed;
 
     AdminTopicDescriber(Supplier<Admin> adminFactory) {
         this.adminFactory = adminFactory;
@@ -59,9 +60,14 @@ final class AdminTopicDescriber implements TopicDescriber {
         });
     }
 
+    /** Closes the admin client, if one was created; describing afterwards throws IllegalStateException. */
     @Override
     public void close() {
-        Admin a = admin;
+        Admin a;
+        synchronized (this) {
+            closed = true;
+            a = admin;
+        }
         if (a != null) {
             a.close(Duration.ZERO);
         }
@@ -110,18 +116,15 @@ final class AdminTopicDescriber implements TopicDescriber {
                 : OptionalLong.of(Long.parseLong(entry.value()));
     }
 
-    private Admin admin() {
-        Admin a = admin;
-        if (a == null) {
-            synchronized (this) {
-                a = admin;
-                if (a == null) {
-                    a = adminFactory.get();
-                    admin = a;
-                }
-            }
+    private synchronized Admin admin() {
+        if (closed) {
+            throw new IllegalStateException("The admin client that reads topic metadata for the up-front checks"
+                    + " has been closed");
         }
-        return a;
+        if (admin == null) {
+            admin = adminFactory.get();
+        }
+        return admin;
     }
 
     private static <T> CompletableFuture<T> stage(KafkaFuture<T> future) {
