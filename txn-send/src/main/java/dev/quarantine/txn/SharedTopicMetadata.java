@@ -18,7 +18,8 @@ import org.apache.kafka.common.config.ConfigException;
  * false does not read it (the setting is not read here).
  *
  * <p>Whoever creates it closes it, after the producers that read it: a producer never closes a cache it was given,
- * and a producer that reads a closed cache fails its sends with {@code IllegalStateException}. Thread-safe.
+ * and a producer still reading a closed cache fails with {@code IllegalStateException} (thrown from {@code send})
+ * as soon as it needs to describe a topic. Thread-safe.
  */
 public final class SharedTopicMetadata implements AutoCloseable {
 
@@ -42,7 +43,7 @@ public final class SharedTopicMetadata implements AutoCloseable {
         return cache;
     }
 
-    /** Closes the admin client; producers still reading this cache fail from now on. */
+    /** Closes the admin client; producers still reading this cache fail when they next need to describe a topic. */
     @Override
     public void close() {
         cache.close();

@@ -177,10 +177,10 @@ final class TopicMetadataCache implements AutoCloseable {
         CompletableFuture<TopicInfo> described;
         try {
             described = describer.describe(topic);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) { // the describer is closed: every caller gets the error as it is
             describing.remove(topic, result);
             result.completeExceptionally(e);
-            return;
+            throw e;
         }
         described.whenComplete((info, error) -> {
             if (error == null) {

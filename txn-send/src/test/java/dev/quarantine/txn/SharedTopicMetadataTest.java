@@ -86,14 +86,18 @@ class SharedTopicMetadataTest {
     }
 
     @Test
-    void aClosedAdminDescriberRefusesToCreateAnAdminClient() {
-        AdminTopicDescriber describer = new AdminTopicDescriber(() -> {
+    void aProducerReadingAClosedSharedCacheThrowsInsteadOfLeavingTheRecordOut() {
+        SharedTopicMetadata closed = new SharedTopicMetadata(new TopicMetadataCache(new AdminTopicDescriber(() -> {
             throw new AssertionError("an admin client created after close");
-        });
-        describer.close();
+        }), Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ZERO));
+        closed.close();
+        TxnSendProducer<byte[], byte[]> producer = producer("late", closed);
+        producer.beginTransaction();
 
-        assertThatThrownBy(() -> describer.describe("orders")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> producer.send(new ProducerRecord<>("orders", new byte[] {1}), null,
+                TxnSendOption.IGNORE_SEND_ERRORS)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
+        producer.close();
     }
 
     /** Whether the record was admitted (not left out) in a committed transaction. */
@@ -107,12 +111,16 @@ class SharedTopicMetadataTest {
     }
 
     private TxnSendProducer<byte[], byte[]> producer(String transactionalId) {
+        return producer(transactionalId, shared);
+    }
+
+    private static TxnSendProducer<byte[], byte[]> producer(String transactionalId, SharedTopicMetadata topics) {
         MockProducer<byte[], byte[]> mock = new MockProducer<>(true, null, new ByteArraySerializer(),
                 new ByteArraySerializer());
         TxnSendProducer<byte[], byte[]> producer = TxnSendProducer.wrap(mock, Map.of(
                 ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId,
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9"),
-                new ByteArraySerializer(), new ByteArraySerializer(), shared);
+                new ByteArraySerializer(), new ByteArraySerializer(), topics);
         producer.initTransactions();
         return producer;
     }
