@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * meanwhile is found.
  *
  * <p>Safe for many producers at once ({@link SharedTopicMetadata}): callers that need the same topic while it is
- * being described wait for that one describe call instead of starting their own.
+ * being described wait for that one describe call instead of starting their own, and a caller seeing a topic for
+ * the first time while another waits for it to appear waits too (a topic is believed missing only once a wait ends).
  */
 final class TopicMetadataCache implements AutoCloseable {
 
@@ -143,7 +144,10 @@ final class TopicMetadataCache implements AutoCloseable {
                 throw new InterruptException(e);
             }
             backoffMs = Math.min(backoffMs * 2, 200);
-            info = fetchNow(topic);
+            info = fetch(topic, true);
+        }
+        if (!info.exists()) {
+            store(topic, info); // believed missing now, for every caller
         }
         return info;
     }
@@ -153,8 +157,9 @@ final class TopicMetadataCache implements AutoCloseable {
     }
 
     /**
-     * Describes {@code topic}, or waits for the describe call already under way for it. {@code firstTime}: an entry
-     * stored since the caller found none is used instead (a describe call that completed meanwhile).
+     * Describes {@code topic}, or waits for the describe call already under way for it. {@code firstTime}, while a
+     * caller waits for a topic it has not seen: an existing topic stored meanwhile is used instead, and a missing
+     * answer is not stored (another caller seeing the topic for the first time waits for it too, as it would alone).
      */
     private TopicInfo fetch(String topic, boolean firstTime) {
         CompletableFuture<TopicInfo> mine = new CompletableFuture<>();
@@ -163,17 +168,20 @@ final class TopicMetadataCache implements AutoCloseable {
             return await(pending, "topic " + topic);
         }
         Entry stored = entries.get(topic);
-        if (firstTime && stored != null) {
+        if (firstTime && stored != null && stored.info.exists()) {
             describing.remove(topic, mine);
             mine.complete(stored.info);
             return stored.info;
         }
-        describe(topic, mine);
+        describe(topic, mine, !firstTime);
         return await(mine, "topic " + topic);
     }
 
-    /** Describes {@code topic} into {@code result}, stored before it completes; callers may join it meanwhile. */
-    private void describe(String topic, CompletableFuture<TopicInfo> result) {
+    /**
+     * Describes {@code topic} into {@code result}, stored (unless missing and not {@code storeMissing}) before it
+     * completes; callers may join it meanwhile.
+     */
+    private void describe(String topic, CompletableFuture<TopicInfo> result, boolean storeMissing) {
         CompletableFuture<TopicInfo> described;
         try {
             described = describer.describe(topic);
@@ -183,7 +191,7 @@ final class TopicMetadataCache implements AutoCloseable {
             throw e;
         }
         described.whenComplete((info, error) -> {
-            if (error == null) {
+            if (error == null && (info.exists() || storeMissing)) {
                 store(topic, info);
             }
             describing.remove(topic, result);

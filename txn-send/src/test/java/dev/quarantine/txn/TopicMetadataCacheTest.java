@@ -18,6 +18,8 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.sandbox.Await;
+
 class TopicMetadataCacheTest {
 
     private static final TopicInfo THREE_PARTITIONS = TopicInfo.withoutConfigs(3);
@@ -117,6 +119,30 @@ class TopicMetadataCacheTest {
             threads.shutdownNow();
         }
         assertThat(describer.calls).as("describe calls for " + callers + " callers").hasValue(1);
+    }
+
+    @Test
+    void aSecondCallerSeeingATopicForTheFirstTimeWhileAnotherWaitsForItWaitsTooInsteadOfBelievingItMissing()
+            throws Exception {
+        CompletableFuture<TopicInfo> created = new CompletableFuture<>();
+        ScriptedDescriber describer = new ScriptedDescriber().then(TopicInfo.missing()).then(created);
+        TopicMetadataCache cache = new TopicMetadataCache(describer, Duration.ofMinutes(1), Duration.ofSeconds(30),
+                Duration.ofSeconds(30));
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            CompletableFuture<TopicInfo> first = CompletableFuture.supplyAsync(() -> cache.get("new-topic"), threads);
+            Await.until("the first caller to describe the topic again while waiting for it", Duration.ofSeconds(30),
+                    () -> describer.calls.get() >= 2);
+            CompletableFuture<TopicInfo> second = CompletableFuture.supplyAsync(() -> cache.get("new-topic"), threads);
+            // not a synchronisation: time for a second caller that would not wait to answer before the topic appears
+            second.copy().completeOnTimeout(null, 1, TimeUnit.SECONDS).exceptionally(e -> null).join();
+            created.complete(THREE_PARTITIONS);
+
+            assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo(THREE_PARTITIONS);
+            assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(THREE_PARTITIONS);
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     @Test
