@@ -1,7 +1,9 @@
 package dev.quarantine.txn;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -10,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -33,6 +36,21 @@ final class AdminTopicDescriber implements TopicDescriber {
 
     AdminTopicDescriber(Supplier<Admin> adminFactory) {
         this.adminFactory = adminFactory;
+    }
+
+    /**
+     * Over an admin client built, on first use, from the admin client settings among the producer {@code configs},
+     * with client id {@code <client id>-txn-send-admin}.
+     */
+    static AdminTopicDescriber fromProducerConfigs(Map<String, ?> configs, TxnSendConfig config) {
+        Map<String, Object> admin = new HashMap<>();
+        configs.forEach((key, value) -> {
+            if (AdminClientConfig.configNames().contains(key)) {
+                admin.put(key, value);
+            }
+        });
+        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, config.clientId() + "-txn-send-admin");
+        return new AdminTopicDescriber(() -> Admin.create(admin));
     }
 
     @Override

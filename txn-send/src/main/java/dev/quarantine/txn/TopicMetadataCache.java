@@ -1,7 +1,6 @@
 package dev.quarantine.txn;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,8 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -80,7 +77,7 @@ final class TopicMetadataCache implements AutoCloseable {
      * first use from the admin client settings among the producer {@code configs}.
      */
     static TopicMetadataCache create(TxnSendConfig config, Map<String, ?> configs) {
-        return new TopicMetadataCache(new AdminTopicDescriber(() -> Admin.create(adminConfigs(configs, config))),
+        return new TopicMetadataCache(AdminTopicDescriber.fromProducerConfigs(configs, config),
                 config.topicMetadataMaxAge(), config.maxBlock(), config.missingTopicWait());
     }
 
@@ -239,16 +236,5 @@ final class TopicMetadataCache implements AutoCloseable {
             }
             throw new KafkaException("Could not describe " + what, cause);
         }
-    }
-
-    private static Map<String, Object> adminConfigs(Map<String, ?> producerConfigs, TxnSendConfig config) {
-        Map<String, Object> admin = new HashMap<>();
-        producerConfigs.forEach((key, value) -> {
-            if (AdminClientConfig.configNames().contains(key)) {
-                admin.put(key, value);
-            }
-        });
-        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, config.clientId() + "-txn-send-admin");
-        return admin;
     }
 }
