@@ -1,7 +1,9 @@
 package dev.quarantine.txn;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -10,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -28,10 +31,26 @@ final class AdminTopicDescriber implements TopicDescriber {
 
     private final Supplier<Admin> adminFactory;
     private final Set<String> configsUnreadable = ConcurrentHashMap.newKeySet();
-    private volatile Admin admin;
+    private Admin admin;
+    private boolean closed;
 
     AdminTopicDescriber(Supplier<Admin> adminFactory) {
         this.adminFactory = adminFactory;
+    }
+
+    /**
+     * Over an admin client built, on first use, from the admin client settings among the producer {@code configs},
+     * with client id {@code <client id>-txn-send-admin}.
+     */
+    static AdminTopicDescriber fromProducerConfigs(Map<String, ?> configs, TxnSendConfig config) {
+        Map<String, Object> admin = new HashMap<>();
+        configs.forEach((key, value) -> {
+            if (AdminClientConfig.configNames().contains(key)) {
+                admin.put(key, value);
+            }
+        });
+        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, config.clientId() + "-txn-send-admin");
+        return new AdminTopicDescriber(() -> Admin.create(admin));
     }
 
     @Override
@@ -59,9 +78,14 @@ final class AdminTopicDescriber implements TopicDescriber {
         });
     }
 
+    /** Closes the admin client, if one was created; describing afterwards throws IllegalStateException. */
     @Override
     public void close() {
-        Admin a = admin;
+        Admin a;
+        synchronized (this) {
+            closed = true;
+            a = admin;
+        }
         if (a != null) {
             a.close(Duration.ZERO);
         }
@@ -110,18 +134,15 @@ final class AdminTopicDescriber implements TopicDescriber {
                 : OptionalLong.of(Long.parseLong(entry.value()));
     }
 
-    private Admin admin() {
-        Admin a = admin;
-        if (a == null) {
-            synchronized (this) {
-                a = admin;
-                if (a == null) {
-                    a = adminFactory.get();
-                    admin = a;
-                }
-            }
+    private synchronized Admin admin() {
+        if (closed) {
+            throw new IllegalStateException("The admin client that reads topic metadata for the up-front checks"
+                    + " has been closed");
         }
-        return a;
+        if (admin == null) {
+            admin = adminFactory.get();
+        }
+        return admin;
     }
 
     private static <T> CompletableFuture<T> stage(KafkaFuture<T> future) {

@@ -1,11 +1,8 @@
 package dev.quarantine.txn;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -33,24 +30,35 @@ final class RecordGate<K, V> implements AutoCloseable {
 
     private final RecordSerializer<K, V> serializer;
     private final RecordChecks checks;
-    private final TopicMetadataCache topics;
+    /** The cache the gate created and closes with itself; null when it reads a shared one or topic checks are off. */
+    private final TopicMetadataCache ownTopics;
 
-    /** @param topics the cache {@code checks} reads, closed with the gate; null when topic checks are off */
-    RecordGate(RecordSerializer<K, V> serializer, RecordChecks checks, TopicMetadataCache topics) {
+    /** @param ownTopics the cache {@code checks} reads, closed with the gate; null when it is shared or not used */
+    RecordGate(RecordSerializer<K, V> serializer, RecordChecks checks, TopicMetadataCache ownTopics) {
         this.serializer = serializer;
         this.checks = checks;
-        this.topics = topics;
+        this.ownTopics = ownTopics;
     }
 
-    /** The gate {@code config} describes; topic metadata is read with an admin client built from {@code configs}. */
+    /**
+     * The gate {@code config} describes. Topic metadata is read from {@code shared} when given (and left open on
+     * close, for its owner to close), else from a cache of the gate's own over an admin client built from
+     * {@code configs}.
+     */
     static <K, V> RecordGate<K, V> create(TxnSendConfig config, Map<String, ?> configs,
-                                          RecordSerializer<K, V> serializer) {
-        TopicMetadataCache topics = config.topicChecksEnabled()
-                ? new TopicMetadataCache(new AdminTopicDescriber(() -> Admin.create(adminConfigs(configs, config))),
-                        config.topicMetadataMaxAge(), config.maxBlock(), config.missingTopicWait())
-                : null;
-        return new RecordGate<>(serializer, new RecordChecks(config.maxRequestSize(), config.bufferMemory(), topics),
-                topics);
+                                          RecordSerializer<K, V> serializer, Optional<SharedTopicMetadata> shared) {
+        if (!config.topicChecksEnabled()) {
+            return new RecordGate<>(serializer, checks(config, null), null);
+        }
+        if (shared.isPresent()) {
+            return new RecordGate<>(serializer, checks(config, shared.get().cache()), null);
+        }
+        TopicMetadataCache own = TopicMetadataCache.create(config, configs);
+        return new RecordGate<>(serializer, checks(config, own), own);
+    }
+
+    private static RecordChecks checks(TxnSendConfig config, TopicMetadataCache topics) {
+        return new RecordChecks(config.maxRequestSize(), config.bufferMemory(), topics);
     }
 
     /**
@@ -89,22 +97,11 @@ final class RecordGate<K, V> implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (topics != null) {
-                topics.close();
+            if (ownTopics != null) {
+                ownTopics.close();
             }
         } finally {
             serializer.close();
         }
-    }
-
-    private static Map<String, Object> adminConfigs(Map<String, ?> producerConfigs, TxnSendConfig config) {
-        Map<String, Object> admin = new HashMap<>();
-        producerConfigs.forEach((key, value) -> {
-            if (AdminClientConfig.configNames().contains(key)) {
-                admin.put(key, value);
-            }
-        });
-        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, config.clientId() + "-txn-send-admin");
-        return admin;
     }
 }

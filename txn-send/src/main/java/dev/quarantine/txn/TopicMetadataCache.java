@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
@@ -21,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * {@code missingTopicWait} before it is believed missing (a topic created a moment ago may not have reached the broker
  * that answers); a missing topic is looked up again when its entry is older than a second, so a topic created
  * meanwhile is found.
+ *
+ * <p>Safe for many producers at once ({@link SharedTopicMetadata}): callers that need the same topic while it is
+ * being described wait for that one describe call instead of starting their own, and a caller seeing a topic for
+ * the first time while another waits for it to appear waits too (a topic is believed missing only once a wait ends).
  */
 final class TopicMetadataCache implements AutoCloseable {
 
@@ -32,7 +37,9 @@ final class TopicMetadataCache implements AutoCloseable {
     private final Duration timeout;
     private final long missingTopicWaitNanos;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
-    private volatile Boolean autoCreate;
+    /** The describe call under way per topic, which every caller needing that topic meanwhile waits for. */
+    private final Map<String, CompletableFuture<TopicInfo>> describing = new ConcurrentHashMap<>();
+    private final AtomicReference<CompletableFuture<Boolean>> autoCreate = new AtomicReference<>();
 
     /**
      * What was read of one topic, and when. {@code stale} is set by a timer once the entry is older than
@@ -64,6 +71,16 @@ final class TopicMetadataCache implements AutoCloseable {
         this.missingTopicWaitNanos = missingTopicWait.toNanos();
     }
 
+    /**
+     * The cache {@code config} describes ({@code txn.send.topic.metadata.max.age.ms},
+     * {@code txn.send.missing.topic.wait.ms}, {@code max.block.ms} for a look-up), over one admin client created on
+     * first use from the admin client settings among the producer {@code configs}.
+     */
+    static TopicMetadataCache create(TxnSendConfig config, Map<String, ?> configs) {
+        return new TopicMetadataCache(AdminTopicDescriber.fromProducerConfigs(configs, config),
+                config.topicMetadataMaxAge(), config.maxBlock(), config.missingTopicWait());
+    }
+
     /** What is known of {@code topic}; blocks only the first time, or when a missing topic is looked up again. */
     TopicInfo get(String topic) {
         Entry entry = entries.get(topic);
@@ -87,12 +104,23 @@ final class TopicMetadataCache implements AutoCloseable {
 
     /** Whether the brokers create a missing topic on first use ({@code auto.create.topics.enable}). */
     boolean autoCreateEnabled() {
-        Boolean known = autoCreate;
+        CompletableFuture<Boolean> known = autoCreate.get();
         if (known == null) {
-            known = await(describer.autoCreateEnabled(), "auto.create.topics.enable of the brokers");
-            autoCreate = known;
+            CompletableFuture<Boolean> mine = new CompletableFuture<>();
+            known = autoCreate.compareAndExchange(null, mine);
+            if (known == null) {
+                known = mine;
+                describer.autoCreateEnabled().whenComplete((enabled, error) -> {
+                    if (error == null) {
+                        mine.complete(enabled);
+                    } else {
+                        autoCreate.set(null);
+                        mine.completeExceptionally(error);
+                    }
+                });
+            }
         }
-        return known;
+        return await(known, "auto.create.topics.enable of the brokers");
     }
 
     @Override
@@ -103,7 +131,7 @@ final class TopicMetadataCache implements AutoCloseable {
     private TopicInfo fetchFirstTime(String topic) {
         long deadline = System.nanoTime() + missingTopicWaitNanos;
         long backoffMs = 20;
-        TopicInfo info = fetchNow(topic);
+        TopicInfo info = fetch(topic, true);
         while (!info.exists() && System.nanoTime() < deadline) {
             long leftMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
             try {
@@ -113,15 +141,63 @@ final class TopicMetadataCache implements AutoCloseable {
                 throw new InterruptException(e);
             }
             backoffMs = Math.min(backoffMs * 2, 200);
-            info = fetchNow(topic);
+            info = fetch(topic, true);
+        }
+        if (!info.exists()) {
+            store(topic, info); // believed missing now, for every caller
         }
         return info;
     }
 
     private TopicInfo fetchNow(String topic) {
-        TopicInfo info = await(describer.describe(topic), "topic " + topic);
-        store(topic, info);
-        return info;
+        return fetch(topic, false);
+    }
+
+    /**
+     * Describes {@code topic}, or waits for the describe call already under way for it. {@code firstTime}, while a
+     * caller waits for a topic it has not seen: an existing topic stored meanwhile is used instead, and a missing
+     * answer is not stored (another caller seeing the topic for the first time waits for it too, as it would alone).
+     */
+    private TopicInfo fetch(String topic, boolean firstTime) {
+        CompletableFuture<TopicInfo> mine = new CompletableFuture<>();
+        CompletableFuture<TopicInfo> pending = describing.putIfAbsent(topic, mine);
+        if (pending != null) {
+            return await(pending, "topic " + topic);
+        }
+        Entry stored = entries.get(topic);
+        if (firstTime && stored != null && stored.info.exists()) {
+            describing.remove(topic, mine);
+            mine.complete(stored.info);
+            return stored.info;
+        }
+        describe(topic, mine, !firstTime);
+        return await(mine, "topic " + topic);
+    }
+
+    /**
+     * Describes {@code topic} into {@code result}, stored (unless missing and not {@code storeMissing}) before it
+     * completes; callers may join it meanwhile.
+     */
+    private void describe(String topic, CompletableFuture<TopicInfo> result, boolean storeMissing) {
+        CompletableFuture<TopicInfo> described;
+        try {
+            described = describer.describe(topic);
+        } catch (RuntimeException e) { // the describer is closed: every caller gets the error as it is
+            describing.remove(topic, result);
+            result.completeExceptionally(e);
+            throw e;
+        }
+        described.whenComplete((info, error) -> {
+            if (error == null && (info.exists() || storeMissing)) {
+                store(topic, info);
+            }
+            describing.remove(topic, result);
+            if (error == null) {
+                result.complete(info);
+            } else {
+                result.completeExceptionally(error);
+            }
+        });
     }
 
     private void refreshInBackground(String topic, Entry stale) {

@@ -52,6 +52,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * <p>With {@link TxnSendOption#NONE}, and for the one- and two-argument {@code send} unless
  * {@code txn.send.default.option} says otherwise, every call goes straight to {@code KafkaProducer}.
  *
+ * <p>Each producer reads topic metadata with an admin client of its own, created on first use; many producers writing
+ * to one cluster can share one instead ({@link SharedTopicMetadata}).
+ *
  * <p>Thread-safe, like KafkaProducer. Its own settings are in {@link TxnSendConfig}.
  */
 public class TxnSendProducer<K, V> implements Producer<K, V> {
@@ -72,7 +75,18 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     /** Like {@code new KafkaProducer<>(configs, keySerializer, valueSerializer)}; either serializer may be null. */
     public TxnSendProducer(Map<String, Object> configs, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
         this(new TxnSendConfig(configs), configs, RecordSerializer.reusing(configs, keySerializer, valueSerializer),
-                null);
+                null, Optional.empty());
+    }
+
+    /**
+     * Like {@link #TxnSendProducer(Map, Serializer, Serializer)}, with the topic checks reading {@code topics}, shared
+     * with other producers, instead of a cache and admin client of its own. Closing this producer leaves
+     * {@code topics} open: its creator closes it, after its producers.
+     */
+    public TxnSendProducer(Map<String, Object> configs, Serializer<K> keySerializer, Serializer<V> valueSerializer,
+                           SharedTopicMetadata topics) {
+        this(new TxnSendConfig(configs), configs, RecordSerializer.reusing(configs, keySerializer, valueSerializer),
+                null, Optional.of(Objects.requireNonNull(topics, "topics")));
     }
 
     /** Like {@code new KafkaProducer<>(properties)}. */
@@ -86,10 +100,10 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     }
 
     private TxnSendProducer(TxnSendConfig config, Map<String, ?> configs, RecordSerializer<K, V> serializer,
-                            Producer<K, V> wrapped) {
+                            Producer<K, V> wrapped, Optional<SharedTopicMetadata> topics) {
         this.transactional = config.transactionalId().isPresent();
         this.defaultOption = config.defaultOption();
-        this.gate = RecordGate.create(config, configs, serializer);
+        this.gate = RecordGate.create(config, configs, serializer, topics);
         this.leftOut = new LeftOutRecords(config.clientId());
         this.delegate = wrapped != null ? wrapped
                 : new KafkaProducer<>(TxnSendConfig.withoutOurs(configs), serializer.keyForProducer(),
@@ -110,7 +124,20 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
                                                     Serializer<K> keySerializer, Serializer<V> valueSerializer) {
         Objects.requireNonNull(producer, "producer");
         return new TxnSendProducer<>(new TxnSendConfig(configs), configs,
-                RecordSerializer.separate(configs, keySerializer, valueSerializer), producer);
+                RecordSerializer.separate(configs, keySerializer, valueSerializer), producer, Optional.empty());
+    }
+
+    /**
+     * Wraps an existing producer built with {@code configs} and these serializer instances (either may be null), its
+     * topic checks reading {@code topics}, which closing it leaves open (see {@link SharedTopicMetadata}).
+     */
+    public static <K, V> TxnSendProducer<K, V> wrap(Producer<K, V> producer, Map<String, ?> configs,
+                                                    Serializer<K> keySerializer, Serializer<V> valueSerializer,
+                                                    SharedTopicMetadata topics) {
+        Objects.requireNonNull(producer, "producer");
+        return new TxnSendProducer<>(new TxnSendConfig(configs), configs,
+                RecordSerializer.separate(configs, keySerializer, valueSerializer), producer,
+                Optional.of(Objects.requireNonNull(topics, "topics")));
     }
 
     /**

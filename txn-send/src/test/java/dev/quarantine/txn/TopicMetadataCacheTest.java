@@ -5,20 +5,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.sandbox.Await;
+
 class TopicMetadataCacheTest {
 
     private static final TopicInfo THREE_PARTITIONS = TopicInfo.withoutConfigs(3);
 
     /** Answers describe calls from a script; the last answer repeats. */
-    private static final class ScriptedDescriber implements TopicDescriber {
+    private static class ScriptedDescriber implements TopicDescriber {
         final Deque<CompletableFuture<TopicInfo>> answers = new ArrayDeque<>();
         final AtomicInteger calls = new AtomicInteger();
 
@@ -79,6 +86,63 @@ class TopicMetadataCacheTest {
             assertThat(cache.get("orders")).isEqualTo(THREE_PARTITIONS);
         }
         assertThat(describer.calls).hasValue(1);
+    }
+
+    @Test
+    void callersAskingForATopicWhileItIsBeingDescribedWaitForThatOneDescribeCall() throws Exception {
+        int callers = 8;
+        CompletableFuture<TopicInfo> answer = new CompletableFuture<>();
+        // without one describe call for all, the callers' own calls complete the answer as soon as all have asked
+        ScriptedDescriber describer = new ScriptedDescriber() {
+            @Override
+            public CompletableFuture<TopicInfo> describe(String topic) {
+                if (calls.incrementAndGet() == callers) {
+                    answer.complete(THREE_PARTITIONS);
+                }
+                return answer;
+            }
+        };
+        TopicMetadataCache cache = new TopicMetadataCache(describer, Duration.ofMinutes(1), Duration.ofSeconds(30),
+                Duration.ZERO);
+        answer.completeOnTimeout(THREE_PARTITIONS, 2, TimeUnit.SECONDS);
+
+        ExecutorService threads = Executors.newFixedThreadPool(callers);
+        try {
+            List<CompletableFuture<TopicInfo>> asked = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                asked.add(CompletableFuture.supplyAsync(() -> cache.get("orders"), threads));
+            }
+            for (CompletableFuture<TopicInfo> info : asked) {
+                assertThat(info.get(30, TimeUnit.SECONDS)).isEqualTo(THREE_PARTITIONS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(describer.calls).as("describe calls for " + callers + " callers").hasValue(1);
+    }
+
+    @Test
+    void aSecondCallerSeeingATopicForTheFirstTimeWhileAnotherWaitsForItWaitsTooInsteadOfBelievingItMissing()
+            throws Exception {
+        CompletableFuture<TopicInfo> created = new CompletableFuture<>();
+        ScriptedDescriber describer = new ScriptedDescriber().then(TopicInfo.missing()).then(created);
+        TopicMetadataCache cache = new TopicMetadataCache(describer, Duration.ofMinutes(1), Duration.ofSeconds(30),
+                Duration.ofSeconds(30));
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            CompletableFuture<TopicInfo> first = CompletableFuture.supplyAsync(() -> cache.get("new-topic"), threads);
+            Await.until("the first caller to describe the topic again while waiting for it", Duration.ofSeconds(30),
+                    () -> describer.calls.get() >= 2);
+            CompletableFuture<TopicInfo> second = CompletableFuture.supplyAsync(() -> cache.get("new-topic"), threads);
+            // not a synchronisation: time for a second caller that would not wait to answer before the topic appears
+            second.copy().completeOnTimeout(null, 1, TimeUnit.SECONDS).exceptionally(e -> null).join();
+            created.complete(THREE_PARTITIONS);
+
+            assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo(THREE_PARTITIONS);
+            assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(THREE_PARTITIONS);
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     @Test

@@ -17,8 +17,8 @@ import java.util.function.Predicate;
 
 /**
  * Runs a piece of work for each of many items, at most {@code parallelism} at a time (the calling thread and
- * threads of an executor), and waits for all of it. Opening a partition (its producer's initTransactions, the check
- * for an aborted last transaction) and confirming a partition's progress are round trips to the target cluster,
+ * threads of an executor), and waits for all of it. Opening a partition (its producer's initTransactions) and
+ * confirming a partition's progress are round trips to the target cluster,
  * not CPU: a task with hundreds of partitions opens them a few at a time instead of one after another. With one
  * item, or a parallelism of 1, everything runs on the calling thread.
  */

@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.admin.Admin;
 
@@ -13,17 +14,25 @@ final class ClusterAdmins implements AutoCloseable {
 
     private final Map<String, Object> targetConfigs;
     private final Map<String, Object> sourceConfigs;
+    private final Function<Map<String, Object>, Admin> create;
     private Admin target;
     private Admin source;
 
     ClusterAdmins(Map<String, Object> targetConfigs, Map<String, Object> sourceConfigs) {
+        this(targetConfigs, sourceConfigs, Admin::create);
+    }
+
+    /** For tests: {@code create} builds each admin client from its configs (a counting one, say). */
+    ClusterAdmins(Map<String, Object> targetConfigs, Map<String, Object> sourceConfigs,
+                  Function<Map<String, Object>, Admin> create) {
         this.targetConfigs = Map.copyOf(targetConfigs);
         this.sourceConfigs = Map.copyOf(sourceConfigs);
+        this.create = create;
     }
 
     synchronized Admin target() {
         if (target == null) {
-            target = Admin.create(targetConfigs);
+            target = create.apply(targetConfigs);
         }
         return target;
     }
@@ -33,7 +42,7 @@ final class ClusterAdmins implements AutoCloseable {
             return target();
         }
         if (source == null) {
-            source = Admin.create(sourceConfigs);
+            source = create.apply(sourceConfigs);
         }
         return source;
     }

@@ -1,6 +1,8 @@
 package dev.quarantine.connect.sink;
 
 import java.util.Collection;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Finds what an aborted transaction of a partition's producer left open: {@link HangingTransactions} in the task, a
@@ -13,6 +15,15 @@ interface HangingTransactionCheck {
      * producer's initTransactions, which forgets it.
      */
     boolean lastTransactionAborted(String transactionalId);
+
+    /**
+     * Those of {@code transactionalIds} whose last transaction ended, or is ending, in an abort: what
+     * {@link #lastTransactionAborted} says of each, asked together before any of their producers' initTransactions
+     * (by default one at a time).
+     */
+    default Set<String> lastTransactionsAborted(Collection<String> transactionalIds) {
+        return transactionalIds.stream().filter(this::lastTransactionAborted).collect(Collectors.toSet());
+    }
 
     /** Aborts what earlier transactions of {@code transactionalId} left hanging on the partitions of {@code topics}. */
     void abortBeforeWriting(String transactionalId, Collection<String> topics);

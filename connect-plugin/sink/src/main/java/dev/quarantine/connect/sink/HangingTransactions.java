@@ -3,15 +3,19 @@ package dev.quarantine.connect.sink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
+import org.apache.kafka.clients.admin.DescribeTransactionsResult;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
@@ -45,6 +49,14 @@ import dev.quarantine.txn.SendErrors;
  * of the id's producer id, with an epoch below the id's current one, on a partition the coordinator does not list
  * for the id's current transaction. The id is described before the partitions, so a transaction that a newer owner
  * begins meanwhile has the current epoch or a later one and is left alone.
+ *
+ * <p>Whether the id's last transaction was aborted must be read before the new producer's initTransactions, which
+ * forgets it. A task opening many partitions reads it for all their ids together, before creating any of their
+ * producers: {@value #IDS_PER_DESCRIBE} ids per describeTransactions call (the admin client asks each coordinator
+ * about its ids in one request), instead of one call per partition. The answer is as old as the partitions' opening
+ * (seconds, instead of the moment before each initTransactions): a previous owner of an id that is still writing
+ * (a zombie, which initTransactions fences) may end its transaction in between, as it could before between the
+ * call and initTransactions.
  */
 final class HangingTransactions implements HangingTransactionCheck {
 
@@ -53,6 +65,9 @@ final class HangingTransactions implements HangingTransactionCheck {
     /** The states in which the id's last transaction was, or is being, aborted. */
     private static final Set<TransactionState> ABORTING = Set.of(TransactionState.ONGOING,
             TransactionState.PREPARE_ABORT, TransactionState.COMPLETE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
+
+    /** At most this many transactional ids per describeTransactions call. */
+    static final int IDS_PER_DESCRIBE = 500;
 
     private final ClusterAdmins admins;
     private final Duration timeout;
@@ -83,15 +98,64 @@ final class HangingTransactions implements HangingTransactionCheck {
     /** Whether the id's last transaction ended, or ends, in an abort (an unknown id has none). */
     @Override
     public boolean lastTransactionAborted(String transactionalId) {
+        return lastTransactionsAborted(List.of(transactionalId)).contains(transactionalId);
+    }
+
+    /**
+     * The ids whose last transaction ended, or ends, in an abort: all described at once, in calls of at most
+     * {@value #IDS_PER_DESCRIBE} ids, within one timeout.
+     *
+     * @throws RetriableException when the target cluster did not answer in time
+     * @throws ConnectException   when it refused, naming the ACLs to check
+     */
+    @Override
+    public Set<String> lastTransactionsAborted(Collection<String> transactionalIds) {
+        Map<String, KafkaFuture<TransactionDescription>> described = new LinkedHashMap<>();
+        List<String> ids = List.copyOf(transactionalIds);
+        for (int from = 0; from < ids.size(); from += IDS_PER_DESCRIBE) {
+            List<String> call = ids.subList(from, Math.min(ids.size(), from + IDS_PER_DESCRIBE));
+            DescribeTransactionsResult result = admins.target().describeTransactions(call);
+            call.forEach(id -> described.put(id, result.description(id)));
+        }
+        settle(described);
+        Set<String> aborted = new HashSet<>();
+        described.forEach((id, description) -> {
+            if (aborted(id, description)) {
+                aborted.add(id);
+            }
+        });
+        return aborted;
+    }
+
+    private boolean aborted(String transactionalId, KafkaFuture<TransactionDescription> description) {
         try {
-            return ABORTING.contains(await(admins.target().describeTransactions(List.of(transactionalId))
-                    .description(transactionalId), "describe transactional id " + transactionalId, transactionalId)
-                    .state());
+            return ABORTING.contains(await(description, "describe transactional id " + transactionalId,
+                    transactionalId).state());
         } catch (ConnectException e) {
             if (e.getCause() instanceof TransactionalIdNotFoundException) {
                 return false;
             }
             throw e;
+        }
+    }
+
+    /** Waits until every description has an answer, whichever, within the timeout. */
+    private void settle(Map<String, KafkaFuture<TransactionDescription>> described) {
+        CompletableFuture<?>[] answers = described.values().stream()
+                .map(f -> f.toCompletionStage().toCompletableFuture().exceptionally(e -> null))
+                .toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(answers).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new RetriableException("Could not describe the last transactions of " + described.size()
+                    + " transactional ids (" + described.keySet().iterator().next() + ", ...) within "
+                    + timeout.toMillis() + " ms, before their partitions' producers are initialized; trying again", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("Interrupted while describing the last transactions of "
+                    + described.size() + " transactional ids", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Answers that failed were turned into none", e);
         }
     }
 

@@ -84,7 +84,7 @@ final class SinkTaskHandler implements AutoCloseable {
         close(partitions);
         writers.producers(open.size() + partitions.size());
         BoundedParallel.Outcome<TopicPartition, PartitionWriter> opened =
-                BoundedParallel.run(partitions, OPEN_PARALLELISM, writerThreads, writers::create);
+                BoundedParallel.run(partitions, OPEN_PARALLELISM, writerThreads, writers.opening(partitions));
         List<PartitionWriter> created = new ArrayList<>(opened.done().values());
         try {
             opened.failure(e -> !(e instanceof RetriableException)).ifPresent(e -> {

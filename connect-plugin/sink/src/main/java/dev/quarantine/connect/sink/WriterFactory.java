@@ -1,8 +1,10 @@
 package dev.quarantine.connect.sink;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.Producer;
@@ -15,18 +17,24 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 
 import dev.quarantine.txn.SendErrors;
+import dev.quarantine.txn.SharedTopicMetadata;
 import dev.quarantine.txn.TxnSendProducer;
 
 /**
  * Creates the {@link PartitionWriter} of a source partition: a transactional producer on the target cluster with
  * transactional id {@code <prefix>.<topic>-<partition>}, initialized (which fences any earlier producer of that id
  * and completes or aborts its last transaction).
+ *
+ * <p>Every producer of the task reads one {@link SharedTopicMetadata} for its up-front topic checks (one admin client
+ * and one description of each target and dead-letter topic per task, not per partition), closed with the factory,
+ * after the producers.
  */
 final class WriterFactory implements AutoCloseable {
 
     private final TransactionalSinkConfig config;
     private final WriteSetup setup;
     private final Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory;
+    private final SharedTopicMetadata topics;
     private volatile int producers = 1;
 
     WriterFactory(TransactionalSinkConfig config, WriteSetup setup) {
@@ -39,6 +47,17 @@ final class WriterFactory implements AutoCloseable {
         this.config = config;
         this.setup = setup;
         this.producerFactory = producers;
+        this.topics = new SharedTopicMetadata(topicCheckConfigs(config));
+    }
+
+    /**
+     * The target producer settings (connection, {@code max.block.ms}, {@code txn.send.*}) under the task's own client
+     * id, for the admin client of the task's topic checks: {@code <connector>-<task>-txn-send-admin}.
+     */
+    private static Map<String, Object> topicCheckConfigs(TransactionalSinkConfig config) {
+        Map<String, Object> configs = new HashMap<>(config.producerConfigs());
+        configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.connectorName() + "-" + config.taskId());
+        return configs;
     }
 
     /**
@@ -58,24 +77,28 @@ final class WriterFactory implements AutoCloseable {
         return prefix + "." + source.topic() + "-" + source.partition();
     }
 
+    /**
+     * Creates the writers of {@code sources}, as {@link #create(TopicPartition)} does one, but with their transactional
+     * ids' last transactions described together first, before any of their producers' initTransactions (see
+     * {@link HangingTransactionCheck#lastTransactionsAborted}): a few calls to the target cluster instead of one per
+     * partition. Returns the work that creates one of them.
+     */
+    Function<TopicPartition, PartitionWriter> opening(Collection<TopicPartition> sources) {
+        Set<String> aborted = setup.hanging().lastTransactionsAborted(
+                sources.stream().map(source -> transactionalId(config.transactionalIdPrefix(), source)).toList());
+        return source -> create(source,
+                aborted.contains(transactionalId(config.transactionalIdPrefix(), source)));
+    }
+
+    /** The writer of {@code source}, after asking whether its transactional id's last transaction was aborted. */
     PartitionWriter create(TopicPartition source) {
         String transactionalId = transactionalId(config.transactionalIdPrefix(), source);
-        Map<String, Object> configs = new HashMap<>(config.producerConfigs());
-        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
-        ProducerMemory.size(configs, config.producersMemoryBytes(), producers);
-        Producer<byte[], byte[]> given = producerFactory.apply(configs);
-        TxnSendProducer<byte[], byte[]> producer = given == null
-                ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer())
-                : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer());
-        boolean lastAborted;
-        try {
-            lastAborted = setup.hanging().lastTransactionAborted(transactionalId);
-        } catch (RuntimeException e) {
-            producer.close(Duration.ZERO);
-            throw e;
-        }
+        return create(source, setup.hanging().lastTransactionAborted(transactionalId));
+    }
+
+    private PartitionWriter create(TopicPartition source, boolean lastAborted) {
+        String transactionalId = transactionalId(config.transactionalIdPrefix(), source);
+        TxnSendProducer<byte[], byte[]> producer = producer(transactionalId);
         try {
             producer.initTransactions();
         } catch (KafkaException e) {
@@ -93,8 +116,26 @@ final class WriterFactory implements AutoCloseable {
         return new PartitionWriter(source, new TargetProducer(producer, transactionalId), setup, lastAborted);
     }
 
+    /** A new producer of {@code transactionalId}, its memory sized for the task's producers, on the task's cache. */
+    private TxnSendProducer<byte[], byte[]> producer(String transactionalId) {
+        Map<String, Object> configs = new HashMap<>(config.producerConfigs());
+        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
+        ProducerMemory.size(configs, config.producersMemoryBytes(), producers);
+        Producer<byte[], byte[]> given = producerFactory.apply(configs);
+        return given == null
+                ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer(), topics)
+                : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer(), topics);
+    }
+
+    /** Closes the converters and the task's topic-metadata cache; call after closing every writer. */
     @Override
     public void close() {
-        setup.converter().close();
+        try {
+            setup.converter().close();
+        } finally {
+            topics.close();
+        }
     }
 }
