@@ -15,6 +15,7 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.connect.converters.ByteArrayConverter;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +59,8 @@ class WriterFactoryTest {
                     "init sink.orders-0", "init sink.orders-1", "init sink.orders-2");
             events.clear();
             for (PartitionWriter writer : writers) {
-                writer.write(records("orders", writer.source().partition(), 0, 1));
+                writer.add(records("orders", writer.source().partition(), 0, 1), 0);
+                writer.write();
             }
             assertThat(events).as("only the writer whose id's last transaction was aborted looks for what it left")
                     .containsExactly("aborting hanging of sink.orders-1");
@@ -83,7 +85,7 @@ class WriterFactoryTest {
                 new ByteArrayConverter(), new ByteArrayConverter(), new BytesOrStringHeaderConverter());
         WriteSetup setup = new WriteSetup(converter, Optional.empty(),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(100, 1.0),
-                new TopicPartition("progress", 0), 1, hanging);
+                ProgressTarget.known("progress", Uuid.randomUuid()), 1, hanging);
         return new WriterFactory(config, setup, configs -> new ScriptedProducer() {
             @Override
             public void initTransactions() {
