@@ -46,7 +46,7 @@ class TaskTopicChecksIT {
         task.start(props("name", source, TransactionalSinkConfig.TASK_ID_CONFIG, "0", "topics", source,
                 "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", dlq, "progress.topic.name", source + ".progress",
-                "transactional.id.prefix", source));
+                "transactional.id.prefix", source, "commit.interval.ms", "0")); // the put writes its records
         try {
             List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
                     .mapToObj(p -> new TopicPartition(source, p)).toList();
