@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import java.util.function.LongConsumer;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -120,7 +121,7 @@ final class BatchCommitter {
             throw e;
         }
         Optional<Exception> progress = attempt.progressFailure()
-                .filter(p -> FailureAction.of(p) != FailureAction.RETRY);
+                .filter(p -> FailureAction.of(p) != FailureAction.RETRY && refusedItself(p, attempt));
         if (progress.isPresent()) {
             ConnectException failure = progressFailed(progress.get());
             abortQuietly(failure);
@@ -138,6 +139,19 @@ final class BatchCommitter {
             retryOrHandBack(records, e);
         }
         return rejected;
+    }
+
+    /**
+     * Whether the progress record's error is its own: the producer fails every record of a transaction with the
+     * error of the first refused one, so an error a data record or dead letter failed with too (the same instance),
+     * or a denial that does not name the progress topic, is theirs.
+     */
+    private boolean refusedItself(Exception progressError, TransactionAttempt attempt) {
+        if (progressError instanceof TopicAuthorizationException denied) {
+            return denied.unauthorizedTopics().contains(setup.progress().topic());
+        }
+        return attempt.first(FailureAction.FATAL).map(TransactionAttempt.Failure::error)
+                .filter(error -> error == progressError).isEmpty();
     }
 
     /** The progress record itself was refused: no batch of the partition can commit until that is fixed. */

@@ -192,6 +192,18 @@ class PartitionWriterTest {
     }
 
     @Test
+    void namesTheDeniedRecordNotTheProgressWhenTheProducerFailsTheProgressRecordWithTheRecordsError() {
+        TopicAuthorizationException denied = new TopicAuthorizationException(java.util.Set.of("copy.orders"));
+        producer.broker = r -> r.topic().equals("copy.orders") || r.topic().equals("progress") ? denied : null;
+        PartitionWriter writer = writer(3);
+
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 0, 3))).isInstanceOf(WriterErrors.FatalWrite.class)
+                .hasMessageContaining("orders-0@0").hasMessageContaining("copy.orders")
+                .hasMessageNotContaining("progress topic");
+        assertThat(producer.history()).isEmpty();
+    }
+
+    @Test
     void stopsNamingTheRecordOnAnAuthorizationErrorAfterAbortingWithoutRetrying() {
         producer.broker = r -> "v1".equals(text(r.value())) ? new TopicAuthorizationException("copy.orders") : null;
         PartitionWriter writer = writer(3);
