@@ -2,7 +2,6 @@ package dev.quarantine.connect.sink;
 
 import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
-import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -41,13 +39,14 @@ class HangingTransactionIT {
     private static final int MAX_KILLS = 10;
 
     private static LocalKafka kafka;
-    private final String source = "hang-" + Long.toHexString(System.nanoTime()).substring(6);
-    private final String target = "copy." + source;
-    private final String progress = source + ".progress";
+    // each put commits: the test follows one transaction at a time
+    private final TaskFixture fixture = new TaskFixture(kafka, "hang", "commit.interval.ms", "0");
+    private final String source = fixture.source;
+    private final String target = fixture.target;
+    private final String progress = fixture.progress;
     private final TopicPartition partition = new TopicPartition(source, 0);
     private final String transactionalId = WriterFactory.transactionalId(source, partition);
     private ProgressTarget progressTarget;
-    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
 
     @BeforeAll
     static void start() {
@@ -56,7 +55,7 @@ class HangingTransactionIT {
 
     @AfterEach
     void stopTasks() {
-        tasks.forEach(TransactionalKafkaSinkTask::stop);
+        fixture.stopTasks();
     }
 
     @AfterAll
@@ -67,14 +66,11 @@ class HangingTransactionIT {
     @Test
     void writesABatchOnceWhenAnAbortedTransactionOfItsPartitionWasLeftHangingInTheTargetAcrossABrokerRestart()
             throws Exception {
-        kafka.createTopic(target, 1, Map.of());
-        kafka.createTopic(source + ".dlq", 1, Map.of());
-        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
-        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext());
+        fixture.createTopics();
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
         first.open(List.of(partition));
         first.put(records(source, 0, 0, 10));
-        first.stop();
-        tasks.remove(first);
+        fixture.stop(first);
         try (Admin admin = kafka.admin()) { // an aborted progress record as the task writes it, claiming 15
             progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress)).allTopicNames()
                     .get(30, TimeUnit.SECONDS).get(progress).topicId());
@@ -83,7 +79,7 @@ class HangingTransactionIT {
         leaveAnAbortedTransactionHanging(10, 15);
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask second = start(context);
+        TransactionalKafkaSinkTask second = fixture.start(context);
         second.open(List.of(partition));
         assertThat(context.seeks).containsEntry(partition, 10L);
         second.put(records(source, 0, 10, 20));
@@ -154,16 +150,5 @@ class HangingTransactionIT {
         Properties props = kafka.clientProps();
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
-    private TransactionalKafkaSinkTask start(FakeSinkTaskContext context) {
-        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
-        tasks.add(task);
-        task.initialize(context);
-        task.start(props("name", "hanging-it", "topics", source, "target.bootstrap.servers", kafka.bootstrapServers(),
-                "target.topic.format", "copy.${topic}", "dlq.topic.name", source + ".dlq",
-                "progress.topic.name", progress, "transactional.id.prefix", source,
-                "commit.interval.ms", "0")); // each put commits: the test follows one transaction at a time
-        return task;
     }
 }

@@ -2,19 +2,15 @@ package dev.quarantine.connect.sink;
 
 import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
-import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -41,48 +37,49 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class ProgressRecordIT {
 
     private final LocalKafka kafka;
-    private final String source = "pr-" + UUID.randomUUID().toString().substring(0, 8);
-    private final String target = "copy." + source;
-    private final String progress = source + ".progress";
-    private final TopicPartition partition = new TopicPartition(source, 0);
-    private final String transactionalId = WriterFactory.transactionalId(source, partition);
-    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
+    private final TaskFixture fixture;
+    private final String source;
+    private final TopicPartition partition;
+    private final String transactionalId;
 
     ProgressRecordIT(LocalKafka kafka) {
         this.kafka = kafka;
-        kafka.createTopic(target, 1, Map.of());
-        kafka.createTopic(source + ".dlq", 1, Map.of());
-        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+        // each put commits: the tests follow one transaction at a time
+        fixture = new TaskFixture(kafka, "progress", "commit.interval.ms", "0");
+        fixture.createTopics();
+        source = fixture.source;
+        partition = new TopicPartition(source, 0);
+        transactionalId = WriterFactory.transactionalId(source, partition);
     }
 
     @AfterEach
     void stopTasks() {
-        tasks.forEach(TransactionalKafkaSinkTask::stop);
+        fixture.stopTasks();
     }
 
     @Test
     void resumesExactlyWhereAnEarlierVersionsGroupOffsetSaysThenFromItsOwnRecords() throws Exception {
-        EarlierVersion.writeBatch(kafka, transactionalId, target, progress, 0, 10);
+        EarlierVersion.writeBatch(kafka, transactionalId, fixture.target, fixture.progress, 0, 10);
 
         FakeSinkTaskContext upgraded = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask first = start(upgraded, config());
+        TransactionalKafkaSinkTask first = fixture.start(upgraded);
         first.open(List.of(partition));
         assertThat(upgraded.seeks).as("the earlier version's progress").containsExactly(Map.entry(partition, 10L));
         first.put(records(source, 0, 5, 15)); // delivered again from an older offset: 5..9 are skipped
         first.stop();
 
         FakeSinkTaskContext restarted = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask second = start(restarted, config());
+        TransactionalKafkaSinkTask second = fixture.start(restarted);
         second.open(List.of(partition));
         assertThat(restarted.seeks).as("the record written since wins over the group offset left at 10")
                 .containsExactly(Map.entry(partition, 15L));
         second.put(records(source, 0, 15, 20));
 
-        assertThat(values(committed(kafka, target))).as("nothing lost, nothing repeated")
+        assertThat(values(committed(kafka, fixture.target))).as("nothing lost, nothing repeated")
                 .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
         try (Admin admin = kafka.admin()) {
             assertThat(admin.listConsumerGroupOffsets(transactionalId).partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS).get(new TopicPartition(progress, 0)).offset())
+                    .get(30, TimeUnit.SECONDS).get(new TopicPartition(fixture.progress, 0)).offset())
                     .as("the group offset is left as it was, and never read again").isEqualTo(10);
         }
     }
@@ -90,17 +87,18 @@ class ProgressRecordIT {
     @Test
     void findsItsProgressRecordAboveTheLastStableOffsetThatAnotherPartitionsOpenTransactionHoldsBack()
             throws Exception {
-        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
         first.open(List.of(partition));
         try (KafkaProducer<byte[], byte[]> other = producer(source + ".other", 5_000)) {
             other.initTransactions();
             other.beginTransaction();
-            other.send(new ProducerRecord<>(progress, 0, bytes(source + ".other-0"), bytes("format=1\nnext=3\n")));
+            other.send(new ProducerRecord<>(fixture.progress, 0, bytes(source + ".other-0"),
+                    bytes("format=1\nnext=3\n")));
             other.flush(); // open below our record until its coordinator aborts it (transaction.timeout.ms)
             first.put(records(source, 0, 0, 10));
 
             FakeSinkTaskContext context = new FakeSinkTaskContext();
-            TransactionalKafkaSinkTask second = start(context, config());
+            TransactionalKafkaSinkTask second = fixture.start(context);
             second.open(List.of(partition));
 
             assertThat(context.seeks).containsExactly(Map.entry(partition, 10L));
@@ -109,10 +107,11 @@ class ProgressRecordIT {
 
     @Test
     void failsNamingTheProgressTopicWhenItWasCreatedAgainUnderARunningWriter() throws Exception {
-        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
         first.open(List.of(partition));
         first.put(records(source, 0, 0, 10));
-        recreate(progress); // as a broker with auto.create.topics.enable=true does at the next send
+        // as a broker with auto.create.topics.enable=true does at the next send
+        fixture.recreate(fixture.progress, Map.of("cleanup.policy", "compact"));
 
         Throwable[] writing = new Throwable[1];
         long[] next = {10};
@@ -122,34 +121,34 @@ class ProgressRecordIT {
                     next[0] += 10;
                     return writing[0] != null;
                 });
-        TransactionalKafkaSinkTask second = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask second = fixture.start(new FakeSinkTaskContext());
         Throwable reading = catchThrowable(() -> second.open(List.of(partition)));
 
         assertThat(writing[0]).as("the running task stops writing into the new topic")
-                .hasMessageContaining("The progress topic " + progress + " was deleted and created again")
+                .hasMessageContaining("The progress topic " + fixture.progress + " was deleted and created again")
                 .hasMessageContaining(source + "-0");
         assertThat(reading).as("never resumed from Connect's offsets as if there were no progress")
-                .hasMessageContaining("The progress topic " + progress + " was deleted and created again")
+                .hasMessageContaining("The progress topic " + fixture.progress + " was deleted and created again")
                 .hasMessageContaining(source + "-0");
     }
 
     @Test
     void failsNamingTheProgressTopicWhenItIsDeletedMidRunInsteadOfCommittingWithoutProgress() throws Exception {
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("target.producer.max.block.ms",
-                "5000"));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "target.producer.max.block.ms", "5000");
         task.open(List.of(partition));
         task.put(records(source, 0, 0, 10));
         try (Admin admin = kafka.admin()) {
-            admin.deleteTopics(List.of(progress)).all().get(30, TimeUnit.SECONDS);
+            admin.deleteTopics(List.of(fixture.progress)).all().get(30, TimeUnit.SECONDS);
         }
 
         assertThatThrownBy(() -> task.put(records(source, 0, 10, 20)))
-                .hasMessageContaining("The progress topic " + progress + " does not exist")
+                .hasMessageContaining("The progress topic " + fixture.progress + " does not exist")
                 .hasMessageContaining(source + "-0");
         task.stop();
-        createAgain(progress);
-        start(new FakeSinkTaskContext(), config()).open(List.of(partition)); // fences and aborts what was left open
-        assertThat(values(committed(kafka, target))).as("nothing commits without its progress")
+        fixture.createAgain(fixture.progress, Map.of("cleanup.policy", "compact"));
+        fixture.start(new FakeSinkTaskContext()).open(List.of(partition)); // fences and aborts what was left open
+        assertThat(values(committed(kafka, fixture.target))).as("nothing commits without its progress")
                 .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
     }
 
@@ -157,21 +156,21 @@ class ProgressRecordIT {
     void failsNamingTheProgressTopicWhenItRefusesTheProgressRecordInsteadOfCommittingWithoutIt() {
         String small = source + ".progress-small";
         kafka.createTopic(small, 1, Map.of("cleanup.policy", "compact", "max.message.bytes", "64"));
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("progress.topic.name", small));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "progress.topic.name", small);
         task.open(List.of(partition));
 
         assertThatThrownBy(() -> task.put(records(source, 0, 0, 10)))
                 .hasMessageContaining("The progress of " + source + "-0 cannot be written to the progress topic "
                         + small)
                 .hasMessageContaining("RecordTooLargeException");
-        assertThat(committed(kafka, target)).as("nothing commits without its progress").isEmpty();
+        assertThat(committed(kafka, fixture.target)).as("nothing commits without its progress").isEmpty();
     }
 
     @Test
     void failsNamingTheProgressTopicWhenItIsNotCompacted() {
         String deleting = source + ".progress-deleting";
         kafka.createTopic(deleting, 1, Map.of("cleanup.policy", "delete"));
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("progress.topic.name", deleting));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "progress.topic.name", deleting);
 
         assertThatThrownBy(() -> task.open(List.of(partition)))
                 .hasMessageContaining("The progress topic " + deleting + " has cleanup.policy=delete, not compact")
@@ -183,45 +182,5 @@ class ProgressRecordIT {
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, id);
         props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, transactionTimeoutMs);
         return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
-    private void recreate(String topic) throws Exception {
-        try (Admin admin = kafka.admin()) {
-            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-        }
-        createAgain(topic);
-    }
-
-    private void createAgain(String topic) {
-        Await.until("topic " + topic + " created again after its deletion", Duration.ofSeconds(30), () -> {
-            try {
-                kafka.createTopic(topic, 1, Map.of("cleanup.policy", "compact"));
-                return true;
-            } catch (IllegalStateException stillBeingDeleted) {
-                return false;
-            }
-        });
-    }
-
-    private Map<String, String> config(String... overrides) {
-        Map<String, String> config = props(
-                "name", "progress-it",
-                "topics", source,
-                "target.bootstrap.servers", kafka.bootstrapServers(),
-                "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", source + ".dlq",
-                "progress.topic.name", progress,
-                "transactional.id.prefix", source,
-                "commit.interval.ms", "0"); // each put commits: the tests follow one transaction at a time
-        config.putAll(props(overrides));
-        return config;
-    }
-
-    private TransactionalKafkaSinkTask start(FakeSinkTaskContext context, Map<String, String> config) {
-        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
-        tasks.add(task);
-        task.initialize(context);
-        task.start(config);
-        return task;
     }
 }

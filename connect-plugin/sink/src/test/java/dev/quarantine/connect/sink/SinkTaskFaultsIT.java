@@ -3,7 +3,6 @@ package dev.quarantine.connect.sink;
 import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.header;
-import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.sinkRecord;
 import static dev.quarantine.connect.sink.TestData.text;
@@ -19,7 +18,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
@@ -49,30 +47,29 @@ import dev.quarantine.txn.DeadLetterHeaders;
 class SinkTaskFaultsIT {
 
     private final LocalKafka kafka;
-    private final String source = "faults-" + UUID.randomUUID().toString().substring(0, 8);
-    private final String target = "copy." + source;
-    private final String dlq = source + ".dlq";
-    private final String progress = source + ".progress";
-    private final TopicPartition partition = new TopicPartition(source, 0);
-    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
+    private final TaskFixture fixture;
+    private final String source;
+    private final TopicPartition partition;
 
     SinkTaskFaultsIT(LocalKafka kafka) {
         this.kafka = kafka;
-        kafka.createTopic(target, 1, Map.of());
-        kafka.createTopic(dlq, 1, Map.of());
-        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+        // these tests are about what one put commits: SpanningTransactionsIT covers the default interval
+        fixture = new TaskFixture(kafka, "faults", "commit.interval.ms", "0");
+        fixture.createTopics();
+        source = fixture.source;
+        partition = new TopicPartition(source, 0);
     }
 
     @AfterEach
     void stopTasks() {
-        tasks.forEach(TransactionalKafkaSinkTask::stop);
+        fixture.stopTasks();
     }
 
     @Test
     void reestablishesAPartitionWhoseProducerWasFencedFromOutsideAndWritesEveryRecordOnce() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         context.assigned.add(partition);
-        TransactionalKafkaSinkTask task = start(context, config());
+        TransactionalKafkaSinkTask task = fixture.start(context);
         task.open(List.of(partition));
         task.put(records(source, 0, 0, 10));
         try (Admin admin = kafka.admin()) {
@@ -84,7 +81,7 @@ class SinkTaskFaultsIT {
         long resumeAt = context.seeks.getOrDefault(partition, 20L);
         task.put(records(source, 0, resumeAt, 30));
 
-        assertThat(values(committed(kafka, target)))
+        assertThat(values(committed(kafka, fixture.target)))
                 .containsExactlyElementsOf(IntStream.range(0, 30).mapToObj(i -> "v" + i).toList());
         assertThat(task.preCommit(Map.of()).get(partition).offset()).isEqualTo(30);
         assertThat(context.metrics.value("partitions-reestablished-total")).isEqualTo(1.0);
@@ -96,10 +93,10 @@ class SinkTaskFaultsIT {
         FakeSinkTaskContext second = new FakeSinkTaskContext();
         first.assigned.add(partition);
         second.assigned.add(partition);
-        TransactionalKafkaSinkTask zombie = start(first, config());
+        TransactionalKafkaSinkTask zombie = fixture.start(first);
         zombie.open(List.of(partition));
         zombie.put(records(source, 0, 0, 10));
-        TransactionalKafkaSinkTask owner = start(second, config());
+        TransactionalKafkaSinkTask owner = fixture.start(second);
         owner.open(List.of(partition)); // fences the zombie
 
         zombie.put(records(source, 0, 10, 20)); // fenced: re-established (fencing the owner), sought back
@@ -109,7 +106,7 @@ class SinkTaskFaultsIT {
         first.assigned.clear(); // the rebalance reaches the zombie
         zombie.put(records(source, 0, 20, 30));
 
-        assertThat(values(committed(kafka, target)))
+        assertThat(values(committed(kafka, fixture.target)))
                 .containsExactlyElementsOf(IntStream.range(0, 30).mapToObj(i -> "v" + i).toList());
         assertThat(owner.preCommit(Map.of()).get(partition).offset()).isEqualTo(30);
         assertThat(zombie.preCommit(Map.of())).as("the zombie closed the partition").isEmpty();
@@ -117,16 +114,16 @@ class SinkTaskFaultsIT {
 
     @Test
     void truncatesADeadLetterLargerThanTheTargetProducersMaxRequestSize() {
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
-                "target.producer.max.request.size", "20000"));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "target.producer.max.request.size", "20000");
         task.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 5);
         batch.set(2, sinkRecord(source, 0, 2, "k2", new byte[50_000], System.currentTimeMillis()));
 
         task.put(batch);
 
-        assertThat(values(committed(kafka, target))).containsExactly("v0", "v1", "v3", "v4");
-        assertThat(committed(kafka, dlq)).singleElement().satisfies(letter -> {
+        assertThat(values(committed(kafka, fixture.target))).containsExactly("v0", "v1", "v3", "v4");
+        assertThat(committed(kafka, fixture.dlq)).singleElement().satisfies(letter -> {
             assertThat(letter.serializedValueSize()).isLessThan(20_000);
             assertThat(header(letter, DeadLetterHeaders.PAYLOAD_TRUNCATED)).contains("value");
             assertThat(header(letter, DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("2");
@@ -135,38 +132,38 @@ class SinkTaskFaultsIT {
 
     @Test
     void stopsNamingTheDeadLetterTopicWhenNotEvenAMinimalDeadLetterFitsIt() {
-        kafka.createTopic(dlq + ".tiny", 1, Map.of("max.message.bytes", "600"));
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
-                "dlq.topic.name", dlq + ".tiny", "progress.topic.name", progress,
-                "target.producer.max.request.size", "2000"));
+        kafka.createTopic(fixture.dlq + ".tiny", 1, Map.of("max.message.bytes", "600"));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "dlq.topic.name", fixture.dlq + ".tiny", "progress.topic.name", fixture.progress,
+                "target.producer.max.request.size", "2000");
         task.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 3);
         batch.set(1, sinkRecord(source, 0, 1, "k1", new byte[5000], System.currentTimeMillis()));
 
         assertThatThrownBy(() -> task.put(batch))
                 .hasMessageContaining("dead letter of " + source + "-0@1")
-                .hasMessageContaining("dead-letter topic " + dlq + ".tiny")
+                .hasMessageContaining("dead-letter topic " + fixture.dlq + ".tiny")
                 .hasMessageContaining("RecordTooLargeException");
-        assertThat(committed(kafka, target)).as("nothing of the failed batch commits").isEmpty();
+        assertThat(committed(kafka, fixture.target)).as("nothing of the failed batch commits").isEmpty();
     }
 
     @Test
     void stopsNamingTheDeadLetterTopicWhenItDoesNotExist() {
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
-                "dlq.topic.name", dlq + ".missing", "progress.topic.name", progress,
-                "target.producer.max.request.size", "2000"));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "dlq.topic.name", fixture.dlq + ".missing", "progress.topic.name", fixture.progress,
+                "target.producer.max.request.size", "2000");
         task.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 3);
         batch.set(1, sinkRecord(source, 0, 1, "k1", new byte[5000], System.currentTimeMillis()));
 
         assertThatThrownBy(() -> task.put(batch))
-                .hasMessageContaining("dead-letter topic " + dlq + ".missing")
+                .hasMessageContaining("dead-letter topic " + fixture.dlq + ".missing")
                 .hasMessageContaining("UnknownTopicOrPartitionException");
     }
 
     @Test
     void stopsNamingTheRecordWhenATransformLeftItWithoutATopicAndLeavesNoTransactionOpen() {
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext());
         task.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 3);
         SinkRecord original = batch.get(1);
@@ -177,13 +174,14 @@ class SinkTaskFaultsIT {
                 .hasMessageContaining(source + "-0@1")
                 .hasMessageContaining("no topic after the connector's transforms");
         task.put(records(source, 0, 0, 3));
-        assertThat(values(committed(kafka, target))).as("the failed transaction was aborted, the next one commits")
+        assertThat(values(committed(kafka, fixture.target)))
+                .as("the failed transaction was aborted, the next one commits")
                 .containsExactly("v0", "v1", "v2");
     }
 
     @Test
     void aDeadLetterOfAConverterFailureKeepsTheOriginalKeyAndValueInAFallbackEncoding() {
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext());
         task.open(List.of(partition));
         ConnectHeaders headers = new ConnectHeaders();
         headers.addString("origin", "erp");
@@ -192,8 +190,8 @@ class SinkTaskFaultsIT {
 
         task.put(List.of(textValue));
 
-        assertThat(committed(kafka, target)).isEmpty();
-        assertThat(committed(kafka, dlq)).singleElement().satisfies(letter -> {
+        assertThat(committed(kafka, fixture.target)).isEmpty();
+        assertThat(committed(kafka, fixture.dlq)).singleElement().satisfies(letter -> {
             assertThat(text(letter.key())).isEqualTo("order-7");
             assertThat(text(letter.value())).isEqualTo("not bytes");
             assertThat(header(letter, DeadLetterHeaders.KEY_ENCODING)).isEqualTo("string");
@@ -206,8 +204,8 @@ class SinkTaskFaultsIT {
 
     @Test
     void retriesATransientConverterFailureWithoutDeadLetteringAndDeadLettersDeterministicOnes() {
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
-                "target.value.converter", FaultyConverter.class.getName()));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "target.value.converter", FaultyConverter.class.getName());
         task.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 4);
         batch.set(1, sinkRecord(source, 0, 1, "k1", bytes("flaky-" + source), System.currentTimeMillis()));
@@ -218,8 +216,8 @@ class SinkTaskFaultsIT {
         assertThatThrownBy(() -> task.put(batch)).isInstanceOf(RetriableException.class);
         task.put(batch);
 
-        assertThat(values(committed(kafka, target))).containsExactly("v0", "flaky-" + source, "v3");
-        assertThat(committed(kafka, dlq)).singleElement().satisfies(letter -> {
+        assertThat(values(committed(kafka, fixture.target))).containsExactly("v0", "flaky-" + source, "v3");
+        assertThat(committed(kafka, fixture.dlq)).singleElement().satisfies(letter -> {
             assertThat(text(letter.value())).isEqualTo("data-error");
             assertThat(header(letter, DeadLetterHeaders.VALUE_ENCODING)).isEqualTo("bytes");
         });
@@ -227,8 +225,8 @@ class SinkTaskFaultsIT {
 
     @Test
     void failsNamingThePartitionWhenAConverterMeetsALinkageError() {
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
-                "target.value.converter", FaultyConverter.class.getName()));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "target.value.converter", FaultyConverter.class.getName());
         TopicPartition other = new TopicPartition(source, 1);
         task.open(List.of(partition, other));
         List<SinkRecord> batch = records(source, 1, 0, 2);
@@ -296,8 +294,8 @@ class SinkTaskFaultsIT {
     /** A handler over the real broker for progress, whose writers' producers {@code producers} builds. */
     private SinkTaskHandler handler(FakeSinkTaskContext context,
                                     Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
-        TransactionalSinkConfig config = TransactionalSinkConfig.parse(config());
-        ProgressStore store = new ProgressStore(config.adminConfigs(), progress, Optional.empty(),
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(fixture.config());
+        ProgressStore store = new ProgressStore(config.adminConfigs(), fixture.progress, Optional.empty(),
                 Duration.ofSeconds(30));
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
                 new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
@@ -318,28 +316,5 @@ class SinkTaskFaultsIT {
         return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
                 new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
                 Clock.systemUTC());
-    }
-
-    private Map<String, String> config(String... overrides) {
-        Map<String, String> config = props(
-                "name", "faults-it",
-                "topics", source,
-                "target.bootstrap.servers", kafka.bootstrapServers(),
-                "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", dlq,
-                "progress.topic.name", progress,
-                "transactional.id.prefix", source,
-                // these tests are about what one put commits: SpanningTransactionsIT covers the default interval
-                "commit.interval.ms", "0");
-        config.putAll(props(overrides));
-        return config;
-    }
-
-    private TransactionalKafkaSinkTask start(FakeSinkTaskContext context, Map<String, String> config) {
-        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
-        tasks.add(task);
-        task.initialize(context);
-        task.start(config);
-        return task;
     }
 }

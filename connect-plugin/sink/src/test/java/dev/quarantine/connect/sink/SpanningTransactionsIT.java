@@ -2,7 +2,6 @@ package dev.quarantine.connect.sink;
 
 import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
-import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -42,41 +40,43 @@ class SpanningTransactionsIT {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
     private final LocalKafka kafka;
-    private final String source = "span-" + UUID.randomUUID().toString().substring(0, 8);
-    private final String target = "copy." + source;
-    private final String progress = source + ".progress";
-    private final TopicPartition first = new TopicPartition(source, 0);
-    private final TopicPartition second = new TopicPartition(source, 1);
-    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
+    private final TaskFixture fixture;
+    private final String source;
+    private final TopicPartition first;
+    private final TopicPartition second;
 
     SpanningTransactionsIT(LocalKafka kafka) {
         this.kafka = kafka;
-        kafka.createTopic(target, 2, Map.of());
-        kafka.createTopic(source + ".dlq", 1, Map.of());
-        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+        // the defaults, but an interval no test waits for unless it sets one
+        fixture = new TaskFixture(kafka, "span", "commit.interval.ms", "30000");
+        fixture.createTopics(2, Map.of());
+        source = fixture.source;
+        first = new TopicPartition(source, 0);
+        second = new TopicPartition(source, 1);
     }
 
     @AfterEach
     void stopTasks() {
-        tasks.forEach(TransactionalKafkaSinkTask::stop);
+        fixture.stopTasks();
     }
 
     @Test
     void commitsTheRecordsOfSeveralPutsInOneTransactionPerPartitionOnceCommitMaxRecordsWait() {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = start(context, config("commit.max.records", "30"));
+        TransactionalKafkaSinkTask task = fixture.start(context, "commit.max.records", "30");
         task.open(List.of(first, second));
 
         task.put(batch(records(source, 0, 0, 10), records(source, 1, 0, 5)));
         task.put(records(source, 0, 10, 20));
-        assertThat(committed(kafka, target)).as("nothing is written while fewer than 30 records wait").isEmpty();
+        assertThat(committed(kafka, fixture.target)).as("nothing is written while fewer than 30 records wait")
+                .isEmpty();
         assertThat(task.preCommit(Map.of())).as("waiting records are not committed progress").isEmpty();
         assertThat(context.timeoutMs).as("the worker is asked back within the interval").isBetween(1L, 30_000L);
         task.put(records(source, 1, 5, 10));
 
         assertThat(context.metrics.value("transactions-committed-total")).as("one transaction per partition")
                 .isEqualTo(2.0);
-        var copied = committed(kafka, target);
+        var copied = committed(kafka, fixture.target);
         assertThat(values(copied.stream().filter(r -> r.partition() == 0).toList()))
                 .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
         assertThat(values(copied.stream().filter(r -> r.partition() == 1).toList()))
@@ -88,7 +88,7 @@ class SpanningTransactionsIT {
     @Test
     void writesWhatWaitsOnceTheIntervalHasPassedWhenTheWorkerCallsBackWithAnEmptyPut() {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = start(context, config("commit.interval.ms", "500"));
+        TransactionalKafkaSinkTask task = fixture.start(context, "commit.interval.ms", "500");
         task.open(List.of(first));
 
         task.put(records(source, 0, 0, 5));
@@ -101,7 +101,7 @@ class SpanningTransactionsIT {
             return task.preCommit(Map.of()).containsKey(first);
         });
         assertThat(context.metrics.value("transactions-committed-total")).isEqualTo(1.0);
-        assertThat(values(committed(kafka, target)))
+        assertThat(values(committed(kafka, fixture.target)))
                 .containsExactlyElementsOf(IntStream.range(0, 8).mapToObj(i -> "v" + i).toList());
     }
 
@@ -109,7 +109,7 @@ class SpanningTransactionsIT {
     void writesEveryRecordOnceWhenTheProducerIsFencedFromOutsideWhileRecordsOfSeveralPutsWait() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         context.assigned.add(first);
-        TransactionalKafkaSinkTask task = start(context, config("commit.max.records", "20"));
+        TransactionalKafkaSinkTask task = fixture.start(context, "commit.max.records", "20");
         task.open(List.of(first));
         task.put(records(source, 0, 0, 20)); // written: the partition has progress
         task.put(records(source, 0, 20, 30));
@@ -123,7 +123,7 @@ class SpanningTransactionsIT {
         task.put(records(source, 0, 20, 35));
         task.put(records(source, 0, 35, 40));
 
-        assertThat(values(committed(kafka, target)))
+        assertThat(values(committed(kafka, fixture.target)))
                 .containsExactlyElementsOf(IntStream.range(0, 40).mapToObj(i -> "v" + i).toList());
         assertThat(task.preCommit(Map.of())).containsEntry(first, new OffsetAndMetadata(40));
         assertThat(context.metrics.value("partitions-reestablished-total")).isEqualTo(1.0);
@@ -131,7 +131,7 @@ class SpanningTransactionsIT {
 
     @Test
     void dropsWhatWaitsWhenAPartitionIsClosedAndTheNextOwnerWritesEveryRecordOnce() {
-        TransactionalKafkaSinkTask before = start(new FakeSinkTaskContext(), config("commit.max.records", "10"));
+        TransactionalKafkaSinkTask before = fixture.start(new FakeSinkTaskContext(), "commit.max.records", "10");
         before.open(List.of(first));
         before.put(records(source, 0, 0, 10));
         before.put(records(source, 0, 10, 15));
@@ -141,20 +141,20 @@ class SpanningTransactionsIT {
         before.put(List.of()); // the worker's next put after the rebalance: nothing of the closed partition is written
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask after = start(context, config("commit.max.records", "10"));
+        TransactionalKafkaSinkTask after = fixture.start(context, "commit.max.records", "10");
         after.open(List.of(first));
         assertThat(context.seeks).containsExactly(Map.entry(first, 10L));
         after.put(records(source, 0, 10, 20));
 
-        assertThat(values(committed(kafka, target)))
+        assertThat(values(committed(kafka, fixture.target)))
                 .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
     }
 
     @Test
     void keepsWhatWaitsWhenAWriteFailsTransientlyAndWritesItOnceWhenTheWorkerDeliversThePutAgain() {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = start(context, config("commit.max.records", "6",
-                "target.value.converter", FaultyConverter.class.getName()));
+        TransactionalKafkaSinkTask task = fixture.start(context, "commit.max.records", "6",
+                "target.value.converter", FaultyConverter.class.getName());
         task.open(List.of(first));
         List<SinkRecord> earlier = records(source, 0, 0, 3);
         earlier.set(1, TestData.sinkRecord(source, 0, 1, "k1", bytes("flaky-" + source), 1L));
@@ -164,10 +164,11 @@ class SpanningTransactionsIT {
         assertThatThrownBy(() -> task.put(due)).isInstanceOf(RetriableException.class);
         assertThat(context.timeoutMs).as("the retry backoff").isEqualTo(1_000L);
         assertThatThrownBy(() -> task.put(due)).as("the converter fails twice").isInstanceOf(RetriableException.class);
-        assertThat(committed(kafka, target)).isEmpty();
+        assertThat(committed(kafka, fixture.target)).isEmpty();
         task.put(due); // Connect delivers the failed put's batch again: the earlier put's records still wait
 
-        assertThat(values(committed(kafka, target))).containsExactly("v0", "flaky-" + source, "v2", "v3", "v4", "v5");
+        assertThat(values(committed(kafka, fixture.target)))
+                .containsExactly("v0", "flaky-" + source, "v2", "v3", "v4", "v5");
         assertThat(context.metrics.value("transactions-committed-total")).isEqualTo(1.0);
     }
 
@@ -178,28 +179,5 @@ class SpanningTransactionsIT {
             all.addAll(part);
         }
         return all;
-    }
-
-    /** The defaults, but an interval no test waits for unless it sets one. */
-    private Map<String, String> config(String... overrides) {
-        Map<String, String> config = props(
-                "name", "span-it",
-                "topics", source,
-                "target.bootstrap.servers", kafka.bootstrapServers(),
-                "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", source + ".dlq",
-                "progress.topic.name", progress,
-                "transactional.id.prefix", source,
-                "commit.interval.ms", "30000");
-        config.putAll(props(overrides));
-        return config;
-    }
-
-    private TransactionalKafkaSinkTask start(FakeSinkTaskContext context, Map<String, String> config) {
-        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
-        tasks.add(task);
-        task.initialize(context);
-        task.start(config);
-        return task;
     }
 }

@@ -1,7 +1,6 @@
 package dev.quarantine.connect.sink;
 
 import static dev.quarantine.connect.sink.TestData.committed;
-import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.connect.sink.TestData.sinkRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,11 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.IntStream;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -28,43 +27,41 @@ class TaskTopicChecksIT {
     private static final int PARTITIONS = 4;
 
     private final LocalKafka kafka;
-    private final String source = "checks-" + UUID.randomUUID().toString().substring(0, 8);
-    private final String target = "copy." + source;
-    private final String dlq = source + ".dlq";
+    private final TaskFixture fixture;
+    private final String source;
 
     TaskTopicChecksIT(LocalKafka kafka) {
         this.kafka = kafka;
-        kafka.createTopic(target, PARTITIONS, Map.of("max.message.bytes", "5000"));
-        kafka.createTopic(dlq, 1, Map.of());
-        kafka.createTopic(source + ".progress", 1, Map.of("cleanup.policy", "compact"));
+        fixture = new TaskFixture(kafka, "checks");
+        fixture.createTopics(PARTITIONS, Map.of("max.message.bytes", "5000"));
+        source = fixture.source;
+    }
+
+    @AfterEach
+    void stopTasks() {
+        fixture.stopTasks();
     }
 
     @Test
     void everyPartitionDeadLettersARecordOverTheTargetTopicsLimitWithOneAdminClientForTheTask() {
-        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
-        task.initialize(new FakeSinkTaskContext());
-        task.start(props("name", source, TransactionalSinkConfig.TASK_ID_CONFIG, "0", "topics", source,
-                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", dlq, "progress.topic.name", source + ".progress",
-                "transactional.id.prefix", source, "commit.interval.ms", "0")); // the put writes its records
-        try {
-            List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
-                    .mapToObj(p -> new TopicPartition(source, p)).toList();
-            task.open(partitions);
-            List<SinkRecord> records = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                records.add(sinkRecord(source, p, 0, "k", TestData.bytes("good-" + p), System.currentTimeMillis()));
-                records.add(sinkRecord(source, p, 1, "k", new byte[10_000], System.currentTimeMillis()));
-            }
-            task.put(records);
-
-            assertThat(topicCheckAdmins()).as("admin clients reading topic metadata for %d partitions", PARTITIONS)
-                    .containsExactly("kafka-admin-client-thread | " + source + "-0-txn-send-admin");
-        } finally {
-            task.stop();
+        // named after its topics, so the admin client's thread name tells it from other tests' tasks
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "name", source,
+                TransactionalSinkConfig.TASK_ID_CONFIG, "0", "commit.interval.ms", "0"); // the put writes its records
+        List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
+                .mapToObj(p -> new TopicPartition(source, p)).toList();
+        task.open(partitions);
+        List<SinkRecord> records = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            records.add(sinkRecord(source, p, 0, "k", TestData.bytes("good-" + p), System.currentTimeMillis()));
+            records.add(sinkRecord(source, p, 1, "k", new byte[10_000], System.currentTimeMillis()));
         }
-        assertThat(committed(kafka, target)).hasSize(PARTITIONS);
-        assertThat(committed(kafka, dlq)).as("each partition's record over max.message.bytes=5000")
+        task.put(records);
+
+        assertThat(topicCheckAdmins()).as("admin clients reading topic metadata for %d partitions", PARTITIONS)
+                .containsExactly("kafka-admin-client-thread | " + source + "-0-txn-send-admin");
+        fixture.stop(task);
+        assertThat(committed(kafka, fixture.target)).hasSize(PARTITIONS);
+        assertThat(committed(kafka, fixture.dlq)).as("each partition's record over max.message.bytes=5000")
                 .hasSize(PARTITIONS);
         Await.until("the task's topic-check admin client to stop with the task", Duration.ofSeconds(30),
                 () -> topicCheckAdmins().isEmpty());

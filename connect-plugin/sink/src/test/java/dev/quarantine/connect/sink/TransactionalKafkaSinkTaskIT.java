@@ -3,7 +3,6 @@ package dev.quarantine.connect.sink;
 import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.header;
-import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.sinkRecord;
 import static dev.quarantine.connect.sink.TestData.values;
@@ -11,10 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -28,7 +25,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterHeaders;
@@ -38,28 +34,27 @@ import dev.quarantine.txn.DeadLetterHeaders;
 class TransactionalKafkaSinkTaskIT {
 
     private final LocalKafka kafka;
-    private final String source = "in-" + UUID.randomUUID().toString().substring(0, 8);
-    private final String target = "copy." + source;
-    private final String dlq = source + ".dlq";
-    private final String progress = source + ".progress";
-    private final TopicPartition partition = new TopicPartition(source, 0);
-    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
+    private final TaskFixture fixture;
+    private final String source;
+    private final TopicPartition partition;
 
     TransactionalKafkaSinkTaskIT(LocalKafka kafka) {
         this.kafka = kafka;
-        kafka.createTopic(target, 1, Map.of());
-        kafka.createTopic(dlq, 1, Map.of());
-        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+        // these tests are about what one put commits: SpanningTransactionsIT covers the default interval
+        fixture = new TaskFixture(kafka, "task", "commit.interval.ms", "0");
+        fixture.createTopics();
+        source = fixture.source;
+        partition = new TopicPartition(source, 0);
     }
 
     @AfterEach
     void stopTasks() {
-        tasks.forEach(TransactionalKafkaSinkTask::stop);
+        fixture.stopTasks();
     }
 
     @Test
     void copiesRecordsWithTheirKeysHeadersAndTimestampsAndResumesFromCommittedProgress() {
-        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
         first.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 10);
         batch.add(sinkRecord(source, 0, 10, null, null, 42L));
@@ -68,11 +63,11 @@ class TransactionalKafkaSinkTaskIT {
                 new org.apache.kafka.clients.consumer.OffsetAndMetadata(11));
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask second = start(context, config());
+        TransactionalKafkaSinkTask second = fixture.start(context);
         second.open(List.of(partition));
 
         assertThat(context.seeks).containsExactly(Map.entry(partition, 11L));
-        var copied = committed(kafka, target);
+        var copied = committed(kafka, fixture.target);
         assertThat(values(copied)).hasSize(11).startsWith("v0", "v1").contains("v9");
         assertThat(copied.get(10).key()).as("null key").isNull();
         assertThat(copied.get(10).value()).as("tombstone").isNull();
@@ -84,7 +79,7 @@ class TransactionalKafkaSinkTaskIT {
     @Test
     void tellsACommitStillBeingCompletedFromNoProgressWhenAPartitionMovesRightAfterACommit() {
         FakeSinkTaskContext fresh = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask owner = start(fresh, config());
+        TransactionalKafkaSinkTask owner = fixture.start(fresh);
         owner.open(List.of(partition));
         assertThat(fresh.seeks).as("a partition never written has no progress: the worker's offsets apply").isEmpty();
         assertThat(owner.preCommit(Map.of())).isEmpty();
@@ -95,27 +90,27 @@ class TransactionalKafkaSinkTaskIT {
             next += 4;
             // the owner "crashes" right after its commit: the next owner opens at once, without a close
             FakeSinkTaskContext context = new FakeSinkTaskContext();
-            owner = start(context, config());
+            owner = fixture.start(context);
             owner.open(List.of(partition));
             assertThat(context.seeks).as("round %d", round).containsExactly(Map.entry(partition, next));
         }
-        assertThat(committed(kafka, target)).hasSize((int) next);
+        assertThat(committed(kafka, fixture.target)).hasSize((int) next);
     }
 
     @Test
     void zombieInstanceCannotCommitForAPartitionItLost() {
-        TransactionalKafkaSinkTask zombie = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask zombie = fixture.start(new FakeSinkTaskContext());
         zombie.open(List.of(partition));
         zombie.put(records(source, 0, 0, 10));
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask owner = start(context, config());
+        TransactionalKafkaSinkTask owner = fixture.start(context);
         owner.open(List.of(partition));
         zombie.put(records(source, 0, 10, 20));
         owner.put(records(source, 0, context.seeks.get(partition), 20));
         zombie.put(records(source, 0, 20, 30));
 
-        assertThat(values(committed(kafka, target)))
+        assertThat(values(committed(kafka, fixture.target)))
                 .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
         assertThat(zombie.preCommit(Map.of())).as("the zombie reports no progress for the partition").isEmpty();
         assertThat(owner.preCommit(Map.of()).get(partition).offset()).isEqualTo(20);
@@ -123,16 +118,16 @@ class TransactionalKafkaSinkTaskIT {
 
     @Test
     void deadLettersPoisonInTheSameTransactionWithConnectHeaders() {
-        kafka.createTopic(target + ".small", 1, Map.of("max.message.bytes", "2000"));
+        kafka.createTopic(fixture.target + ".small", 1, Map.of("max.message.bytes", "2000"));
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = start(context, config("target.topic.format", "copy.${topic}.small"));
+        TransactionalKafkaSinkTask task = fixture.start(context, "target.topic.format", "copy.${topic}.small");
         task.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 5);
         batch.set(2, sinkRecord(source, 0, 2, "k2", new byte[5000], 1L));
         task.put(batch);
 
-        assertThat(values(committed(kafka, target + ".small"))).containsExactly("v0", "v1", "v3", "v4");
-        var letters = committed(kafka, dlq);
+        assertThat(values(committed(kafka, fixture.target + ".small"))).containsExactly("v0", "v1", "v3", "v4");
+        var letters = committed(kafka, fixture.dlq);
         assertThat(letters).hasSize(1);
         assertThat(letters.get(0).value()).hasSize(5000);
         assertThat(header(letters.get(0), DeadLetterHeaders.CONNECT_TOPIC)).isEqualTo(source);
@@ -150,11 +145,11 @@ class TransactionalKafkaSinkTaskIT {
     @Test
     void deadLettersARecordTheBrokerRejectsAfterTheUpFrontChecksPassed() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = start(context, config());
+        TransactionalKafkaSinkTask task = fixture.start(context);
         task.open(List.of(partition));
         task.put(records(source, 0, 0, 2)); // the producer caches the target topic's config: not compacted
         try (Admin admin = kafka.admin()) {
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, target),
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, fixture.target),
                     List.of(new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET))))
                     .all().get(30, TimeUnit.SECONDS);
         }
@@ -162,8 +157,8 @@ class TransactionalKafkaSinkTaskIT {
         batch.set(1, sinkRecord(source, 0, 3, null, bytes("v3"), System.currentTimeMillis()));
         task.put(batch);
 
-        assertThat(values(committed(kafka, target))).containsExactly("v0", "v1", "v2", "v4", "v5");
-        var letters = committed(kafka, dlq);
+        assertThat(values(committed(kafka, fixture.target))).containsExactly("v0", "v1", "v2", "v4", "v5");
+        var letters = committed(kafka, fixture.dlq);
         assertThat(letters).singleElement().satisfies(letter -> {
             assertThat(header(letter, DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("3");
             assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
@@ -174,9 +169,9 @@ class TransactionalKafkaSinkTaskIT {
 
     @Test
     void failsOnTheFirstPoisonRecordNamingItWhenToleranceIsNone() {
-        kafka.createTopic(target + ".small", 1, Map.of("max.message.bytes", "2000"));
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("send.errors.tolerance", "none",
-                "dlq.topic.name", "", "target.topic.format", "copy.${topic}.small"));
+        kafka.createTopic(fixture.target + ".small", 1, Map.of("max.message.bytes", "2000"));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "send.errors.tolerance", "none",
+                "dlq.topic.name", "", "target.topic.format", "copy.${topic}.small");
         task.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 5);
         batch.set(3, sinkRecord(source, 0, 3, "k3", new byte[5000], 1L));
@@ -185,7 +180,7 @@ class TransactionalKafkaSinkTaskIT {
                 .hasMessageContaining(source + "-0@3")
                 .hasMessageContaining("RecordTooLargeException")
                 .hasMessageContaining("send.errors.tolerance");
-        assertThat(committed(kafka, target + ".small")).as("nothing of the failed batch commits").isEmpty();
+        assertThat(committed(kafka, fixture.target + ".small")).as("nothing of the failed batch commits").isEmpty();
     }
 
     @Test
@@ -193,14 +188,14 @@ class TransactionalKafkaSinkTaskIT {
         String name = source + "-connector";
         kafka.createTopic(name + ".progress.internal", 1, Map.of("cleanup.policy", "compact"));
         String[] defaultProgressTopic = {"name", name, "progress.topic.name", ""};
-        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config(defaultProgressTopic));
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext(), defaultProgressTopic);
         first.open(List.of(partition));
         first.put(records(source, 0, 0, 10));
         first.stop();
 
-        recreate(dlq);
+        fixture.recreate(fixture.dlq, Map.of());
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask second = start(context, config(defaultProgressTopic));
+        TransactionalKafkaSinkTask second = fixture.start(context, defaultProgressTopic);
         second.open(List.of(partition));
 
         assertThat(context.seeks).as("purging the dead-letter topic must not lose the progress")
@@ -209,35 +204,35 @@ class TransactionalKafkaSinkTaskIT {
 
     @Test
     void refusesToWriteAPartitionWhoseProgressCannotBeRead() {
-        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
         first.open(List.of(partition));
         first.put(records(source, 0, 0, 10));
         first.stop();
 
         // the new owner's producer initializes, but its progress read cannot finish in 1 ms
-        TransactionalKafkaSinkTask second = start(new FakeSinkTaskContext(), config("progress.read.timeout.ms", "1"));
+        TransactionalKafkaSinkTask second = fixture.start(new FakeSinkTaskContext(), "progress.read.timeout.ms", "1");
         assertThatThrownBy(() -> second.open(List.of(partition)))
                 .as("unknown progress is never taken for no progress")
                 .hasMessageContaining(source + "-0").hasMessageContaining("progress.read.timeout.ms");
         catchThrowable(() -> second.put(records(source, 0, 0, 20))); // refusing the batch is fine, writing it is not
 
-        assertThat(values(committed(kafka, target))).as("the redelivered batch is not written again")
+        assertThat(values(committed(kafka, fixture.target))).as("the redelivered batch is not written again")
                 .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
     }
 
     @Test
     void failsNamingTheProgressTopicWhenItWasDeletedInsteadOfStartingOver() throws Exception {
-        TransactionalKafkaSinkTask first = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
         first.open(List.of(partition));
         first.put(records(source, 0, 0, 10));
         first.stop();
         try (Admin admin = kafka.admin()) {
-            admin.deleteTopics(List.of(progress)).all().get(30, TimeUnit.SECONDS);
+            admin.deleteTopics(List.of(fixture.progress)).all().get(30, TimeUnit.SECONDS);
         }
 
-        TransactionalKafkaSinkTask second = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask second = fixture.start(new FakeSinkTaskContext());
         assertThatThrownBy(() -> second.open(List.of(partition)))
-                .hasMessageContaining("The progress topic " + progress + " does not exist")
+                .hasMessageContaining("The progress topic " + fixture.progress + " does not exist")
                 .hasMessageContaining(source + "-0");
     }
 
@@ -247,24 +242,25 @@ class TransactionalKafkaSinkTaskIT {
         String progressTopic = name + ".progress.internal";
         kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact"));
         String group = WriterFactory.transactionalId(source, partition);
-        EarlierVersion.writeBatch(kafka, group, target, dlq, 0, 10); // where earlier versions kept it by default
+        // where earlier versions kept it by default
+        EarlierVersion.writeBatch(kafka, group, fixture.target, fixture.dlq, 0, 10);
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask upgraded = start(context, config("name", name, "progress.topic.name", ""));
+        TransactionalKafkaSinkTask upgraded = fixture.start(context, "name", name, "progress.topic.name", "");
         upgraded.open(List.of(partition));
         upgraded.put(records(source, 0, 10, 15));
         upgraded.stop();
         FakeSinkTaskContext again = new FakeSinkTaskContext();
-        start(again, config("name", name, "progress.topic.name", "")).open(List.of(partition));
+        fixture.start(again, "name", name, "progress.topic.name", "").open(List.of(partition));
 
         assertThat(context.seeks).containsExactly(Map.entry(partition, 10L));
         assertThat(again.seeks).as("the progress record written since wins").containsExactly(Map.entry(partition, 15L));
-        assertThat(values(committed(kafka, target))).hasSize(15).doesNotHaveDuplicates();
+        assertThat(values(committed(kafka, fixture.target))).hasSize(15).doesNotHaveDuplicates();
         try (Admin admin = kafka.admin()) {
             var offsets = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
                     .get(30, TimeUnit.SECONDS);
             assertThat(offsets).as("the old place holds nothing, so it can never rewind the partition later")
-                    .doesNotContainKey(new TopicPartition(dlq, 0));
+                    .doesNotContainKey(new TopicPartition(fixture.dlq, 0));
             assertThat(offsets.get(new TopicPartition(progressTopic, 0)).offset()).as("moved, then left as it was")
                     .isEqualTo(10);
         }
@@ -273,28 +269,28 @@ class TransactionalKafkaSinkTaskIT {
     @Test
     void mapsRecordsOfPartitionsTheTargetTopicLacksByTheirKeyHash() {
         TopicPartition third = new TopicPartition(source, 2);
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config());
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext());
         task.open(List.of(partition, third));
         List<SinkRecord> batch = records(source, 0, 0, 5);
         batch.addAll(records(source, 2, 0, 5));
         task.put(batch);
 
-        assertThat(committed(kafka, target)).as("the target topic has one partition").hasSize(10)
+        assertThat(committed(kafka, fixture.target)).as("the target topic has one partition").hasSize(10)
                 .allSatisfy(r -> assertThat(r.partition()).isZero());
-        assertThat(committed(kafka, dlq)).isEmpty();
+        assertThat(committed(kafka, fixture.dlq)).isEmpty();
     }
 
     @Test
     void deadLettersRecordsOfPartitionsTheTargetTopicLacksWithKeep() {
         TopicPartition third = new TopicPartition(source, 2);
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config("target.partition.mapping", "keep"));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "target.partition.mapping", "keep");
         task.open(List.of(partition, third));
         List<SinkRecord> batch = records(source, 0, 0, 5);
         batch.addAll(records(source, 2, 0, 5));
         task.put(batch);
 
-        assertThat(committed(kafka, target)).hasSize(5);
-        assertThat(committed(kafka, dlq)).hasSize(5).allSatisfy(letter -> assertThat(
+        assertThat(committed(kafka, fixture.target)).hasSize(5);
+        assertThat(committed(kafka, fixture.dlq)).hasSize(5).allSatisfy(letter -> assertThat(
                 header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
                 .isEqualTo("org.apache.kafka.common.errors.UnknownTopicOrPartitionException"));
     }
@@ -302,9 +298,9 @@ class TransactionalKafkaSinkTaskIT {
     @Test
     void createsAMissingTargetTopicWithThePartitionsAndConfigsGiven() throws Exception {
         String created = "created." + source;
-        TransactionalKafkaSinkTask task = start(new FakeSinkTaskContext(), config(
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
                 "target.topic.format", "created.${topic}", "target.topic.creation.partitions", "3",
-                "target.topic.creation.cleanup.policy", "compact"));
+                "target.topic.creation.cleanup.policy", "compact");
         task.open(List.of(new TopicPartition(source, 2)));
         task.put(records(source, 2, 0, 5));
 
@@ -316,43 +312,5 @@ class TransactionalKafkaSinkTaskIT {
                     .get("cleanup.policy").value()).isEqualTo("compact");
         }
         assertThat(committed(kafka, created)).hasSize(5).allSatisfy(r -> assertThat(r.partition()).isEqualTo(2));
-    }
-
-    /** Deletes a topic and creates it again, as operators purge a dead-letter topic. */
-    private void recreate(String topic) throws Exception {
-        try (Admin admin = kafka.admin()) {
-            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-        }
-        Await.until("topic " + topic + " created again after its deletion", java.time.Duration.ofSeconds(30), () -> {
-            try {
-                kafka.createTopic(topic, 1, Map.of());
-                return true;
-            } catch (IllegalStateException stillBeingDeleted) {
-                return false;
-            }
-        });
-    }
-
-    private Map<String, String> config(String... overrides) {
-        Map<String, String> config = props(
-                "name", "task-it",
-                "topics", source,
-                "target.bootstrap.servers", kafka.bootstrapServers(),
-                "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", dlq,
-                "progress.topic.name", progress,
-                "transactional.id.prefix", source,
-                // these tests are about what one put commits: SpanningTransactionsIT covers the default interval
-                "commit.interval.ms", "0");
-        config.putAll(props(overrides));
-        return config;
-    }
-
-    private TransactionalKafkaSinkTask start(FakeSinkTaskContext context, Map<String, String> config) {
-        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
-        tasks.add(task);
-        task.initialize(context);
-        task.start(config);
-        return task;
     }
 }

@@ -1,0 +1,110 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.props;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.LocalKafka;
+
+/**
+ * The topics and tasks of one in-process task test on a real broker: source, target, dead-letter and progress topic
+ * names of the test's own, the task config over them, and the tasks the test started, to stop after it.
+ */
+final class TaskFixture {
+
+    final String source;
+    final String target;
+    final String dlq;
+    final String progress;
+    private final LocalKafka kafka;
+    private final String connector;
+    private final Map<String, String> classSettings;
+    private final List<TransactionalKafkaSinkTask> tasks = new ArrayList<>();
+
+    /** Topic names {@code <test>-<random>...}, connector {@code <test>-it}; the class's settings in every config. */
+    TaskFixture(LocalKafka kafka, String test, String... classSettings) {
+        this.kafka = kafka;
+        this.source = test + "-" + UUID.randomUUID().toString().substring(0, 8);
+        this.target = "copy." + source;
+        this.dlq = source + ".dlq";
+        this.progress = source + ".progress";
+        this.connector = test + "-it";
+        this.classSettings = props(classSettings);
+    }
+
+    /** The target topic with one partition, the dead-letter topic and the compacted progress topic. */
+    void createTopics() {
+        createTopics(1, Map.of());
+    }
+
+    /** The topics of {@link #createTopics()}, with a target topic of the test's own partitions and configs. */
+    void createTopics(int targetPartitions, Map<String, String> targetConfigs) {
+        kafka.createTopic(target, targetPartitions, targetConfigs);
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+    }
+
+    /** A task config writing {@code source} to {@code target} over this test's topics; overrides win. */
+    Map<String, String> config(String... overrides) {
+        Map<String, String> config = props(
+                "name", connector,
+                "topics", source,
+                "target.bootstrap.servers", kafka.bootstrapServers(),
+                "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", dlq,
+                "progress.topic.name", progress,
+                "transactional.id.prefix", source);
+        config.putAll(classSettings);
+        config.putAll(props(overrides));
+        return config;
+    }
+
+    /** A task started with {@link #config}{@code (overrides)}, stopped by {@link #stopTasks()} at the latest. */
+    TransactionalKafkaSinkTask start(FakeSinkTaskContext context, String... overrides) {
+        TransactionalKafkaSinkTask task = new TransactionalKafkaSinkTask();
+        tasks.add(task);
+        task.initialize(context);
+        task.start(config(overrides));
+        return task;
+    }
+
+    /** Stops a task the test is done with, which {@link #stopTasks()} then leaves alone. */
+    void stop(TransactionalKafkaSinkTask task) {
+        tasks.remove(task);
+        task.stop();
+    }
+
+    /** Stops every task started and not stopped yet: after each test. */
+    void stopTasks() {
+        tasks.forEach(TransactionalKafkaSinkTask::stop);
+        tasks.clear();
+    }
+
+    /** Deletes a topic and creates it again with {@code configs}, as operators purge a topic. */
+    void recreate(String topic, Map<String, String> configs) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        }
+        createAgain(topic, configs);
+    }
+
+    /** Creates a topic just deleted, once the broker has finished deleting it. */
+    void createAgain(String topic, Map<String, String> configs) {
+        Await.until("topic " + topic + " created again after its deletion", Duration.ofSeconds(30), () -> {
+            try {
+                kafka.createTopic(topic, 1, configs);
+                return true;
+            } catch (IllegalStateException stillBeingDeleted) {
+                return false;
+            }
+        });
+    }
+}
