@@ -90,16 +90,7 @@ class SinkAuthorizationIT {
                 .contains("TopicAuthorizationException")
                 .contains("Check the ACLs of the target producer's principal (WRITE and DESCRIBE on topic "
                         + topics.target());
-        allow(denyWrite);
-        cluster.worker().restartConnector(topics.name());
-        cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
-        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
-             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
-            target.awaitAtLeast(300, LANDED);
-            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
-                    IntStream.range(0, 300).boxed().collect(Collectors.toSet()), Set.of());
-        }
-        cluster.worker().deleteConnector(topics.name());
+        copiesEveryRecordOnceOnceGranted(topics, denyWrite);
     }
 
     @Test
@@ -117,16 +108,7 @@ class SinkAuthorizationIT {
                         + " topic " + progress)
                 .contains("TopicAuthorizationException")
                 .contains("WRITE and DESCRIBE on topic " + progress);
-        allow(denyWrite);
-        cluster.worker().restartConnector(topics.name());
-        cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
-        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
-             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
-            target.awaitAtLeast(300, LANDED);
-            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
-                    IntStream.range(0, 300).boxed().collect(Collectors.toSet()), Set.of());
-        }
-        cluster.worker().deleteConnector(topics.name());
+        copiesEveryRecordOnceOnceGranted(topics, denyWrite);
     }
 
     /**
@@ -150,5 +132,20 @@ class SinkAuthorizationIT {
         try (Admin admin = cluster.kafka().admin()) {
             admin.deleteAcls(acls.stream().map(AclBinding::toFilter).toList()).all().get(30, TimeUnit.SECONDS);
         }
+    }
+
+    /** Grants what was denied, restarts the connector and checks the 300 source records landed exactly once. */
+    private void copiesEveryRecordOnceOnceGranted(FaultSuite.Topics topics, List<AclBinding> denied)
+            throws Exception {
+        allow(denied);
+        cluster.worker().restartConnector(topics.name());
+        cluster.worker().awaitRunning(topics.name(), 2, Duration.ofSeconds(90));
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
+            target.awaitAtLeast(300, LANDED);
+            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
+                    IntStream.range(0, 300).boxed().collect(Collectors.toSet()), Set.of());
+        }
+        cluster.worker().deleteConnector(topics.name());
     }
 }
