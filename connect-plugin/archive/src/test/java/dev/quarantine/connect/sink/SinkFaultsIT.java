@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
@@ -21,6 +22,10 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -65,6 +70,43 @@ class SinkFaultsIT {
             target.awaitAtLeast(4000, LANDED);
             assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO), range(0, 4000),
                     Set.of());
+        }
+        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
+        cluster.worker().deleteConnector(topics.name());
+    }
+
+    /**
+     * Issue 22 (c): another writer holds a transaction open on partition 0 of the progress topic (its
+     * transaction.timeout.ms 120 s, which the broker enforces) while the tasks restart: their progress reads are held
+     * back past progress.read.timeout.ms. Before, the task went FAILED for good (open threw); now the partitions are
+     * opened again once the broker has aborted that transaction.
+     */
+    @Test
+    void opensItsPartitionsOnceAnotherWritersTransactionHoldingBackTheProgressEndsInsteadOfFailing()
+            throws Exception {
+        FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "heldback");
+        produce(cluster.kafka(), topics.source(), 0, 100, i -> value("id=" + i));
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics));
+        Properties props = cluster.kafka().clientProps();
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "another-writer-" + topics.name());
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "120000");
+
+        try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
+             TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()));
+             KafkaProducer<byte[], byte[]> other =
+                     new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            target.awaitAtLeast(100, LANDED);
+            other.initTransactions();
+            other.beginTransaction();
+            other.send(new ProducerRecord<>(TransactionalSinkConfig.defaultProgressTopic(topics.name()), 0,
+                    value("another-writer"), value("not a progress record"))).get(30, TimeUnit.SECONDS);
+            cluster.worker().restartConnector(topics.name());
+            produce(cluster.kafka(), topics.source(), 100, 200, i -> value("id=" + i));
+
+            target.awaitAtLeast(200, LANDED);
+            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO), range(0, 200),
+                    Set.of());
+            other.close(Duration.ZERO);
         }
         assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
         cluster.worker().deleteConnector(topics.name());

@@ -7,10 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.sink.SinkConnector;
 import org.apache.kafka.connect.sink.SinkTask;
 
@@ -46,7 +49,67 @@ final class ConfigRules {
         payloadLimitProblems(config).forEach((key, messages) -> messages.forEach(m -> add(problems, key, m)));
         commitIntervalProblem(config).ifPresent(m -> add(problems, TransactionalSinkConfig.COMMIT_INTERVAL_MS_CONFIG,
                 m));
+        timeoutProblems(config).forEach((key, messages) -> messages.forEach(m -> add(problems, key, m)));
         return problems;
+    }
+
+    static final String MAX_POLL_INTERVAL_OVERRIDE = CONSUMER_OVERRIDE_PREFIX
+            + ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG;
+
+    /**
+     * Timeouts that must agree with each other (the commit interval's rule is {@link #commitIntervalProblem}):
+     * <ul>
+     * <li>a put that opens a partition waits for its producer's initTransactions (at most
+     *     {@code target.producer.max.block.ms}) and then reads its progress (at most {@code progress.read.timeout.ms});
+     *     both must end before the worker's consumer is dropped from its group
+     *     ({@code consumer.override.max.poll.interval.ms}, Kafka's default when not set here);</li>
+     * <li>an open that fails transiently is retried until {@code transient.errors.timeout.ms}, which must outlast
+     *     {@code target.producer.transaction.timeout.ms}: the longest a transaction of another task of the connector
+     *     can hold a progress read back before the broker aborts it.</li>
+     * </ul>
+     */
+    static Map<String, List<String>> timeoutProblems(TransactionalSinkConfig config) {
+        Map<String, List<String>> problems = new LinkedHashMap<>();
+        String maxBlock = TransactionalSinkConfig.TARGET_PRODUCER_PREFIX + ProducerConfig.MAX_BLOCK_MS_CONFIG;
+        String transactionTimeout = TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
+                + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG;
+        OptionalLong blockMs = longSetting(config, maxBlock, ProducerConfig.configDef(),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG);
+        OptionalLong pollMs = longSetting(config, MAX_POLL_INTERVAL_OVERRIDE, ConsumerConfig.configDef(),
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG);
+        OptionalLong timeoutMs = longSetting(config, transactionTimeout, ProducerConfig.configDef(),
+                ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        long readMs = config.progressReadTimeout().toMillis();
+        if (blockMs.isPresent() && pollMs.isPresent() && readMs + blockMs.getAsLong() >= pollMs.getAsLong()) {
+            add(problems, TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG, "is " + readMs + ": with "
+                    + maxBlock + "=" + blockMs.getAsLong() + " (initTransactions) a put that opens a partition can"
+                    + " take " + (readMs + blockMs.getAsLong()) + " ms, not below " + MAX_POLL_INTERVAL_OVERRIDE + "="
+                    + pollMs.getAsLong() + ", and the worker's consumer would be dropped from its group; lower "
+                    + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + " or " + maxBlock + ", or raise "
+                    + MAX_POLL_INTERVAL_OVERRIDE);
+        }
+        long transientMs = config.transientErrorsTimeout().toMillis();
+        if (timeoutMs.isPresent() && transientMs <= timeoutMs.getAsLong()) {
+            add(problems, TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, "is " + transientMs + ", not"
+                    + " above " + transactionTimeout + "=" + timeoutMs.getAsLong() + ": a transaction of another task"
+                    + " can hold the progress read of a partition being opened back that long before the broker"
+                    + " aborts it, and the task would fail first; raise "
+                    + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + " above " + timeoutMs.getAsLong()
+                    + " or lower " + transactionTimeout);
+        }
+        return problems;
+    }
+
+    /** A numeric setting, or the client's default when it is not set; empty when it does not parse. */
+    private static OptionalLong longSetting(TransactionalSinkConfig config, String key, ConfigDef clientDef,
+                                            String clientKey) {
+        Object set = config.originals().get(key);
+        try {
+            return OptionalLong.of(set == null ? ((Number) clientDef.configKeys().get(clientKey).defaultValue)
+                    .longValue() : Long.parseLong(String.valueOf(set).trim()));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty(); // reported on its own key
+        }
     }
 
     /**

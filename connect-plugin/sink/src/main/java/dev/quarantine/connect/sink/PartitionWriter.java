@@ -77,6 +77,18 @@ final class PartitionWriter implements AutoCloseable {
     }
 
     /**
+     * Where the worker's consumer must seek for every record not committed to be delivered again, the waiting
+     * records dropped: the committed progress, or the first waiting record when the partition never committed
+     * (empty when neither is known).
+     */
+    OptionalLong dropWaiting() {
+        OptionalLong resumeAt = nextOffset.isPresent() ? nextOffset : pending.records().stream()
+                .mapToLong(SinkRecord::originalKafkaOffset).findFirst();
+        pending.clear();
+        return resumeAt;
+    }
+
+    /**
      * Writes the waiting records in one transaction, those below the committed progress skipped (a failed write may
      * have committed a part of them); once committed, nothing waits any more. A write that failed transiently, or
      * fenced or broken (the handler reads them to re-establish the partition), keeps them waiting; one that failed

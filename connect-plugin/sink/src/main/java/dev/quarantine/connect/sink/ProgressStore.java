@@ -35,7 +35,8 @@ import org.apache.kafka.connect.errors.ConnectException;
  * Callers read after the partitions' producers completed {@code initTransactions()}.
  *
  * <p>Unknown progress is never "no progress": a read that fails transiently is retried until
- * {@code progress.read.timeout.ms}, then fails the task; a progress topic that does not exist (deleted, and the
+ * {@code progress.read.timeout.ms}, then fails with a RetriableException (the task tries again, until
+ * {@code transient.errors.timeout.ms}); a progress topic that does not exist (deleted, and the
  * progress with it), was created again since the task started, or is not compacted (a topic the broker created on
  * a send after it was deleted has the broker's defaults, and retention would delete progress) fails it at once.
  */
@@ -116,11 +117,14 @@ final class ProgressStore implements AutoCloseable {
                 return readOnce(sources, deadline, confirmers);
             } catch (RetriableException e) {
                 if (Instant.now().plus(RETRY_BACKOFF).isAfter(deadline)) {
-                    throw new ConnectException("Could not read the progress of " + sources.values() + " (keys "
-                            + sources.keySet() + ") from the target cluster within "
+                    // transient (an unreachable cluster, another writer's transaction holding the read back):
+                    // the partitions are opened again when their records are delivered, as any transient failure
+                    throw new org.apache.kafka.connect.errors.RetriableException("Could not read the progress of "
+                            + sources.values() + " (keys " + sources.keySet() + ") from the target cluster within "
                             + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + "=" + timeout.toMillis()
-                            + "; not guessing a starting offset, the task stops. Check the target cluster, or raise "
-                            + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG, e);
+                            + "; not guessing a starting offset, trying again until "
+                            + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + ". Check the target"
+                            + " cluster, or raise " + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG, e);
                 }
                 pause();
             } catch (KafkaException e) {

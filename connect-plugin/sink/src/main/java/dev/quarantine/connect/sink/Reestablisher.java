@@ -3,7 +3,6 @@ package dev.quarantine.connect.sink;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -16,13 +15,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Restores writers from their committed progress, and re-establishes a partition whose producer was fenced or
- * broken: when Connect still assigns the partition to this task, a new producer (initTransactions fences whoever
- * fenced us and completes their last transaction), the progress read again, and the worker's consumer sought back to
- * it, so the lost batch is delivered again and written once. Being fenced is not a reason to give a partition up:
- * the coordinator fences a producer whose transaction outlived {@code transaction.timeout.ms}, and an operator may
- * fence producers. A partition fenced {@value #MAX_FENCES_IN_A_ROW} times without a commit in between is fought over
- * by another running instance (two connectors with one {@code transactional.id.prefix}): the task stops.
+ * Restores writers from their committed progress, and re-establishes a partition that has no writer (its producer
+ * was fenced or broken, or opening it failed transiently): a new producer (initTransactions fences whoever fenced us
+ * and completes their last transaction), the progress read again, and the worker's consumer sought back to it, so
+ * the records are delivered again and written once. Being fenced is not a reason to give a partition up: the
+ * coordinator fences a producer whose transaction outlived {@code transaction.timeout.ms}, and an operator may fence
+ * producers. But a fenced partition is re-established only once the worker delivers records of it again, after its
+ * consumer's next poll (see {@link SinkTaskHandler}): a zombie task whose consumer has not yet learnt that the
+ * partition moved learns it there instead of fencing the rightful owner. A partition fenced
+ * {@value #MAX_FENCES_IN_A_ROW} times without a commit in between is fought over by another running instance (two
+ * connectors with one {@code transactional.id.prefix}): the task stops.
  */
 final class Reestablisher {
 
@@ -48,6 +50,15 @@ final class Reestablisher {
      * from the worker's own offsets. Returns the seeks.
      */
     Map<TopicPartition, Long> restore(List<PartitionWriter> created) {
+        Map<TopicPartition, Long> seek = read(created);
+        if (!seek.isEmpty()) {
+            context.offset(seek);
+        }
+        return seek;
+    }
+
+    /** Reads the writers' committed progress into them, without seeking; returns it by partition. */
+    private Map<TopicPartition, Long> read(List<PartitionWriter> created) {
         Map<TopicPartition, Long> seek = new HashMap<>();
         if (created.isEmpty()) {
             return seek;
@@ -63,10 +74,15 @@ final class Reestablisher {
             writer.restored(next);
             seek.put(writer.source(), next);
         });
-        if (!seek.isEmpty()) {
-            context.offset(seek);
-        }
         return seek;
+    }
+
+    /**
+     * The partition's writer was fenced: counted, and past {@value #MAX_FENCES_IN_A_ROW} fences without a commit in
+     * between the task stops.
+     */
+    void fenced(TopicPartition partition, ConnectException cause) {
+        countFence(partition, cause);
     }
 
     private void countFence(TopicPartition partition, ConnectException cause) {
@@ -83,33 +99,31 @@ final class Reestablisher {
         fencesInARow.remove(partition);
     }
 
+    /** A re-established partition's new writer, and where the worker's consumer must seek to deliver again. */
+    record Reestablished(PartitionWriter writer, long resumeAt) {
+    }
+
     /**
-     * A new writer for a partition from its committed progress, the consumer sought to it so that {@code batch} is
-     * delivered again; or empty when Connect no longer assigns the partition to this task. {@code cause} is the
-     * fencing that lost the old writer, or empty when there is none (an earlier re-establishment failed).
+     * A new writer for a partition from its committed progress, with the offset the worker's consumer must seek to
+     * for {@code batch} (records delivered before it was known) to be delivered again: the committed progress, or
+     * {@code batch}'s first record when the partition never committed. The caller checks that Connect assigns the
+     * partition to this task, and seeks, on the task's thread (neither the consumer nor the context is
+     * thread-safe); this may run on another thread, next to other partitions' re-establishments.
      */
-    Optional<PartitionWriter> reestablish(TopicPartition partition, List<SinkRecord> batch,
-                                          Optional<ConnectException> cause) {
-        String why = cause.map(ConnectException::getMessage)
-                .orElse("The partition " + partition + " has no writer (not opened, or its re-establishment failed)");
-        if (!context.assignment().contains(partition)) {
-            log.info("{}; the partition is no longer assigned to this task, its new owner writes it", why);
-            return Optional.empty();
-        }
-        if (cause.isPresent()) {
-            countFence(partition, cause.get());
-        }
-        log.warn("{}; re-establishing the partition: a new producer, its progress read again, the batch delivered"
-                + " again from there", why);
+    Reestablished reestablish(TopicPartition partition, List<SinkRecord> batch) {
+        log.warn("The partition {} has no writer (not opened yet, fenced, or its re-establishment failed) and the"
+                + " worker delivered records of it; re-establishing it: a new producer, its progress read again, the"
+                + " records delivered again from there", partition);
         PartitionWriter writer = writers.create(partition);
         try {
-            if (!restore(List.of(writer)).containsKey(partition)) {
+            Long next = read(List.of(writer)).get(partition);
+            if (next == null) {
                 // never committed: the batch is the partition's first, delivered again from its first record
-                writer.restored(batch.get(0).originalKafkaOffset());
-                context.offset(partition, batch.get(0).originalKafkaOffset());
+                next = batch.get(0).originalKafkaOffset();
+                writer.restored(next);
             }
             writers.metrics().reestablished();
-            return Optional.of(writer);
+            return new Reestablished(writer, next);
         } catch (RuntimeException e) {
             writer.close(SinkTaskHandler.CLOSE_TIMEOUT);
             throw e;

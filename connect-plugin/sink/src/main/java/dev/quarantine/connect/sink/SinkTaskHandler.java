@@ -8,8 +8,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -78,27 +79,43 @@ final class SinkTaskHandler implements AutoCloseable {
 
     /**
      * Creates the partitions' writers (fencing their previous owners), {@link #OPEN_PARALLELISM} at a time, and seeks
-     * to their committed progress. When any fails, the others are closed again and the worst failure is thrown (a
-     * fatal one over a retriable one).
+     * to their committed progress. Connect stops a task for good on any exception from open, so a transient failure
+     * (an initTransactions, admin call or progress read that timed out, a progress read held back by another
+     * writer's open transaction) is not thrown: the partitions it hit are left without a writer and opened when the
+     * worker delivers their records (see {@link #put}), retried like any transient failure until
+     * {@code transient.errors.timeout.ms}. A failure for good closes the writers created and is thrown.
      */
     void open(Collection<TopicPartition> partitions) {
         close(partitions);
         writers.producers(open.size() + partitions.size());
-        BoundedParallel.Outcome<TopicPartition, PartitionWriter> opened =
-                BoundedParallel.run(partitions, OPEN_PARALLELISM, writerThreads, writers.opening(partitions));
-        List<PartitionWriter> created = new ArrayList<>(opened.done().values());
+        List<PartitionWriter> created = new ArrayList<>();
         try {
-            opened.failure(e -> !(e instanceof RetriableException)).ifPresent(e -> {
-                throw e;
-            });
+            BoundedParallel.Outcome<TopicPartition, PartitionWriter> opened =
+                    BoundedParallel.run(partitions, OPEN_PARALLELISM, writerThreads, writers.opening(partitions));
+            created.addAll(opened.done().values());
+            opened.failure(e -> !(e instanceof RetriableException)).filter(e -> !(e instanceof RetriableException))
+                    .ifPresent(e -> {
+                        throw e;
+                    });
+            opened.failure(e -> true).ifPresent(e -> openLater(opened.failed().keySet(), e));
             Map<TopicPartition, Long> seek = reestablisher.restore(created);
             log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the"
                     + " worker's own offsets", created.size(), seek.size(), seek);
+        } catch (RetriableException e) {
+            closeInParallel(created);
+            openLater(partitions, e);
+            return;
         } catch (RuntimeException e) {
             closeInParallel(created);
             throw e;
         }
         created.forEach(writer -> open.put(writer.source(), writer));
+    }
+
+    private static void openLater(Collection<TopicPartition> partitions, RuntimeException cause) {
+        log.warn("Could not open {} partitions ({}, ...) now: {}. Each is opened when the worker delivers records of"
+                + " it, retried until " + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG,
+                partitions.size(), partitions.iterator().next(), cause.getMessage());
     }
 
     /**
@@ -130,11 +147,11 @@ final class SinkTaskHandler implements AutoCloseable {
     void put(Collection<SinkRecord> records) {
         targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
         long now = clock.millis();
-        Map<TopicPartition, Lost> unowned = new LinkedHashMap<>();
+        Map<TopicPartition, List<SinkRecord>> unowned = new LinkedHashMap<>();
         byPartition(records).forEach((partition, batch) -> {
             PartitionWriter writer = open.get(partition);
             if (writer == null) {
-                unowned.put(partition, new Lost(batch, Optional.empty()));
+                unowned.put(partition, batch);
             } else {
                 writer.add(batch, now);
             }
@@ -146,22 +163,52 @@ final class SinkTaskHandler implements AutoCloseable {
         dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
     }
 
-    /** Writes the waiting records of {@code writing}, and re-establishes the partitions in {@code lost}. */
-    private void write(List<PartitionWriter> writing, Map<TopicPartition, Lost> lost) {
+    /**
+     * Re-establishes the partitions of {@code unowned} that Connect still assigns to this task, then writes the
+     * waiting records of {@code writing}; the put ends as {@link PutOutcome} decides.
+     */
+    private void write(List<PartitionWriter> writing, Map<TopicPartition, List<SinkRecord>> unowned) {
+        PutRound round = new PutRound();
+        reestablishAll(unowned, round);
         Map<TopicPartition, CompletableFuture<Void>> running = new LinkedHashMap<>();
         for (PartitionWriter writer : writing) {
             Executor executor = writing.size() == 1 ? Runnable::run : writerThreads;
             running.put(writer.source(), CompletableFuture.runAsync(writer::write, executor));
         }
         requireProgressTopicAfterFailures(running);
-        RuntimeException failure = null;
         for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {
-            failure = worse(failure, outcome(written.getKey(), written.getValue(), lost));
+            outcome(written.getKey(), written.getValue(), round);
         }
-        for (Map.Entry<TopicPartition, Lost> partition : lost.entrySet()) {
-            failure = worse(failure, reestablish(partition.getKey(), partition.getValue()));
+        finish(round);
+    }
+
+    /**
+     * Re-establishes, {@link #OPEN_PARALLELISM} at a time, the partitions the worker delivered records of while they
+     * had no writer (not opened yet, fenced in an earlier put, or a re-establishment that failed), as long as
+     * Connect assigns them to this task; their records are dropped, and delivered again from the committed progress.
+     */
+    private void reestablishAll(Map<TopicPartition, List<SinkRecord>> unowned, PutRound round) {
+        Set<TopicPartition> assigned = context.assignment();
+        Map<TopicPartition, List<SinkRecord>> owned = new LinkedHashMap<>();
+        unowned.forEach((partition, batch) -> {
+            if (assigned.contains(partition)) {
+                owned.put(partition, batch);
+            } else {
+                log.info("The worker delivered records of {}, which has no writer and is no longer assigned to this"
+                        + " task; they are left to its new owner", partition);
+            }
+        });
+        if (owned.isEmpty()) {
+            return;
         }
-        finish(failure);
+        BoundedParallel.Outcome<TopicPartition, Reestablisher.Reestablished> outcome = BoundedParallel.run(
+                owned.keySet(), OPEN_PARALLELISM, writerThreads, p -> reestablisher.reestablish(p, owned.get(p)));
+        outcome.done().forEach((partition, reestablished) -> {
+            open.put(partition, reestablished.writer());
+            round.seek(partition, reestablished.resumeAt());
+        });
+        outcome.failed().forEach((partition, e) -> round.failed(partition, e,
+                () -> OptionalLong.of(owned.get(partition).get(0).originalKafkaOffset())));
     }
 
     /** When the records waiting in the open partitions are due: 0 now, empty when none waits. */
@@ -208,68 +255,93 @@ final class SinkTaskHandler implements AutoCloseable {
         writers.close();
     }
 
-    private void finish(RuntimeException failure) {
-        if (failure == null) {
+    /** Ends the put as {@link PutOutcome} decides, applying its seeks on the task's thread. */
+    private void finish(PutRound round) {
+        PutOutcome decided = PutOutcome.of(round.fatal != null, round.transientFailure != null,
+                !round.seeks.isEmpty());
+        if (decided == PutOutcome.FAIL) {
+            throw round.fatal;
+        }
+        if (decided == PutOutcome.SUCCEED) {
+            if (!round.seeks.isEmpty()) {
+                context.offset(round.seeks);
+            }
             transients.succeeded();
             return;
         }
-        if (failure instanceof RetriableException retriable) {
-            context.timeout(RETRY_BACKOFF_MS);
-            throw transients.failed(retriable);
+        context.timeout(RETRY_BACKOFF_MS);
+        RuntimeException verdict = transients.failed(round.transientFailure);
+        if (decided == PutOutcome.RETRY || !(verdict instanceof RetriableException)) {
+            throw verdict;
         }
-        throw failure;
+        round.resumeAtAfterFailure.forEach((partition, resumeAt) ->
+                resumeAt.get().ifPresent(offset -> round.seek(partition, offset)));
+        context.offset(round.seeks);
+        log.warn("Writing {} failed transiently ({}) in a put that also sought {}; they are sought back to their"
+                + " committed progress instead of retrying the put, which Connect would deliver again before the"
+                + " seeks", round.resumeAtAfterFailure.keySet(), round.transientFailure.getMessage(),
+                round.seeks.keySet());
     }
 
     /**
-     * What a partition's write ended in, handled on the task's thread: null, or the error the task throws (anything
-     * the write threw, an Error included, named by the partition when it does not say). A fenced or broken writer is
-     * closed and its partition goes into {@code lost}, to be re-established.
+     * What a partition's write ended in, handled on the task's thread. A fenced or broken writer is closed and the
+     * partition sought back to its committed progress: it is re-established once the worker delivers its records
+     * again, after the consumer's next poll has confirmed (or revoked) the assignment. A writer that failed
+     * transiently keeps its records waiting; anything else (an Error included, named by the partition when it does
+     * not say) fails the put.
      */
-    private RuntimeException outcome(TopicPartition partition, CompletableFuture<Void> write,
-                                     Map<TopicPartition, Lost> lost) {
+    private void outcome(TopicPartition partition, CompletableFuture<Void> write, PutRound round) {
         try {
             write.join();
             reestablisher.written(partition);
-            return null;
         } catch (CompletionException wrapped) {
             Throwable e = wrapped.getCause();
             if (e instanceof WriterErrors.Fenced || e instanceof WriterErrors.BrokenProducer) {
                 PartitionWriter writer = open.remove(partition);
-                lost.put(partition, new Lost(writer.pending().records(), Optional.of((ConnectException) e)));
+                writer.dropWaiting().ifPresent(offset -> round.seek(partition, offset));
                 closeInParallel(List.of(writer));
-                return null;
+                log.warn("{}; the partition is sought back to its committed progress and re-established when the"
+                        + " worker delivers its records again, if it is still assigned to this task", e.getMessage());
+                try {
+                    reestablisher.fenced(partition, (ConnectException) e);
+                } catch (RuntimeException fought) {
+                    round.failed(partition, fought, OptionalLong::empty);
+                }
+            } else if (e instanceof RetriableException retriable) {
+                round.failed(partition, retriable, open.get(partition)::dropWaiting);
+            } else if (e instanceof RuntimeException runtime) {
+                round.failed(partition, runtime, OptionalLong::empty);
+            } else {
+                // an Error (a linkage error from a converter or a client built for another Kafka): the task fails
+                round.failed(partition, new ConnectException("Writing " + partition + " failed: " + e, e),
+                        OptionalLong::empty);
             }
-            if (e instanceof RuntimeException runtime) {
-                return runtime;
-            }
-            // an Error (a linkage error from a converter or a client built for another Kafka): the task fails
-            return new ConnectException("Writing " + partition + " failed: " + e, e);
         }
     }
 
     /**
-     * A partition without a writer, with the records it lost: fenced just now ({@code cause}; its waiting records are
-     * dropped, to be delivered again from the committed progress), or left without one by a re-establishment that
-     * failed. Re-established while Connect assigns it to this task; returns the error if that fails.
+     * What one put's writes and re-establishments came to: the seeks they ask for, the worst failure for good, the
+     * first transient failure, and where each partition that failed transiently resumes if the put does not retry.
      */
-    private RuntimeException reestablish(TopicPartition partition, Lost lost) {
-        try {
-            reestablisher.reestablish(partition, lost.batch(), lost.cause())
-                    .ifPresent(writer -> open.put(partition, writer));
-            return null;
-        } catch (RuntimeException e) {
-            return e;
+    private final class PutRound {
+        private final Map<TopicPartition, Long> seeks = new LinkedHashMap<>();
+        /** Where they resume, their waiting records dropped, when the put seeks them back instead of retrying. */
+        private final Map<TopicPartition, Supplier<OptionalLong>> resumeAtAfterFailure = new LinkedHashMap<>();
+        private RuntimeException fatal;
+        private RetriableException transientFailure;
+
+        void seek(TopicPartition partition, long offset) {
+            seeks.put(partition, offset);
         }
-    }
 
-    /** The records of a partition that lost its writer (or never had one), and the fencing that lost it. */
-    private record Lost(List<SinkRecord> batch, Optional<ConnectException> cause) {
-    }
-
-    /** The error the put throws of two: a fatal one wins over a retriable one, the first over a later one. */
-    private static RuntimeException worse(RuntimeException first, RuntimeException second) {
-        return first == null || (first instanceof RetriableException && second != null
-                && !(second instanceof RetriableException)) ? second : first;
+        void failed(TopicPartition partition, RuntimeException e, Supplier<OptionalLong> resumeAt) {
+            if (!(e instanceof RetriableException retriable)) {
+                fatal = fatal == null ? e : fatal;
+                return;
+            }
+            transientFailure = transientFailure == null ? retriable : transientFailure;
+            resumeAtAfterFailure.put(partition, resumeAt);
+        }
     }
 
     private static void closeInParallel(List<PartitionWriter> writers) {

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import static dev.quarantine.connect.sink.TestData.props;
+import static dev.quarantine.connect.sink.TestData.records;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,9 +16,11 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
@@ -105,12 +108,46 @@ class PartitionOpeningIT {
         assertThat(handler.preCommit()).as("no partition was left open").isEmpty();
     }
 
+    @Test
+    void leavesAPartitionWhoseOpenFailedTransientlyToItsFirstRecordsInsteadOfThrowing() {
+        AtomicInteger timeouts = new AtomicInteger();
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.addAll(partitions(4));
+        SinkTaskHandler handler = handler(context, producerConfigs -> {
+            String id = (String) producerConfigs.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+            return new ScriptedProducer() {
+                @Override
+                public void initTransactions() {
+                    if (id.endsWith("-2") && timeouts.getAndIncrement() == 0) {
+                        throw new TimeoutException("init timed out");
+                    }
+                    super.initTransactions();
+                }
+            };
+        });
+
+        handler.open(partitions(4)); // Connect would stop the task for good on anything open throws
+        handler.put(records(source, 2, 0, 5));
+        Map<TopicPartition, OffsetAndMetadata> opened = handler.preCommit();
+        handler.close();
+
+        assertThat(timeouts).hasValue(1);
+        assertThat(context.seeks).as("opened on its first records, delivered again from the first")
+                .containsExactly(Map.entry(new TopicPartition(source, 2), 0L));
+        assertThat(opened).containsOnlyKeys(new TopicPartition(source, 2));
+    }
+
     private List<TopicPartition> partitions(int count) {
         return IntStream.range(0, count).mapToObj(p -> new TopicPartition(source, p)).toList();
     }
 
     /** A handler over the real broker for progress, whose writers' producers {@code producers} builds. */
     private SinkTaskHandler handler(Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
+        return handler(new FakeSinkTaskContext(), producers);
+    }
+
+    private SinkTaskHandler handler(FakeSinkTaskContext context,
+                                    Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(props(
                 "name", "opening-it",
                 "topics", source,
@@ -136,7 +173,7 @@ class PartitionOpeningIT {
                     public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
                     }
                 });
-        return new SinkTaskHandler(new FakeSinkTaskContext(), new WriterFactory(config, setup, producers), store,
+        return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store,
                 targetTopics, new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
                 Clock.systemUTC());
     }

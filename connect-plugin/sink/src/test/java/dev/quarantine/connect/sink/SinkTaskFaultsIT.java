@@ -76,10 +76,11 @@ class SinkTaskFaultsIT {
             admin.fenceProducers(List.of(source + "." + source + "-0")).all().get(30, TimeUnit.SECONDS);
         }
 
-        task.put(records(source, 0, 10, 20));
-        // the worker delivers again from where the task sought (its committed progress), as after a rewind
-        long resumeAt = context.seeks.getOrDefault(partition, 20L);
-        task.put(records(source, 0, resumeAt, 30));
+        task.put(records(source, 0, 10, 20)); // fenced: sought back to the committed progress
+        assertThat(context.seeks).containsEntry(partition, 10L);
+        // the worker delivers again from there, as after a rewind: re-established, sought to the progress read
+        task.put(records(source, 0, context.seeks.remove(partition), 30));
+        task.put(records(source, 0, context.seeks.remove(partition), 30));
 
         assertThat(values(committed(kafka, fixture.target)))
                 .containsExactlyElementsOf(IntStream.range(0, 30).mapToObj(i -> "v" + i).toList());
@@ -99,11 +100,15 @@ class SinkTaskFaultsIT {
         TransactionalKafkaSinkTask owner = fixture.start(second);
         owner.open(List.of(partition)); // fences the zombie
 
-        zombie.put(records(source, 0, 10, 20)); // fenced: re-established (fencing the owner), sought back
-        zombie.put(records(source, 0, first.seeks.get(partition), 20));
-        owner.put(records(source, 0, 10, 20)); // fenced: re-established, sought to the zombie's progress
-        owner.put(records(source, 0, second.seeks.get(partition), 30));
+        zombie.put(records(source, 0, 10, 20)); // fenced: sought back to its committed progress
+        // its consumer still lists the partition after the next poll: re-established (fencing the owner), sought
+        zombie.put(records(source, 0, first.seeks.remove(partition), 20));
+        zombie.put(records(source, 0, first.seeks.remove(partition), 20));
+        owner.put(records(source, 0, 10, 20)); // fenced: sought back
+        owner.put(records(source, 0, second.seeks.remove(partition), 20)); // re-established: the zombie's progress
+        owner.put(records(source, 0, second.seeks.remove(partition), 30));
         first.assigned.clear(); // the rebalance reaches the zombie
+        zombie.close(List.of(partition));
         zombie.put(records(source, 0, 20, 30));
 
         assertThat(values(committed(kafka, fixture.target)))
@@ -254,6 +259,8 @@ class SinkTaskFaultsIT {
         handler.put(records(source, 0, 0, 5));
         producers.get(0).fenceProducer();
 
+        handler.put(records(source, 0, 5, 10)); // fenced: sought back, re-established when delivered again
+        assertThat(context.seeks).containsEntry(partition, 5L);
         assertThatThrownBy(() -> handler.put(records(source, 0, 5, 10))).isInstanceOf(RetriableException.class)
                 .hasMessageContaining("Could not initialize the transactional producer");
         handler.put(records(source, 0, 5, 10)); // delivered again: the partition is re-established, sought back

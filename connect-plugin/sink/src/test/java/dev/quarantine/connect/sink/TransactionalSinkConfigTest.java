@@ -253,6 +253,37 @@ class TransactionalSinkConfigTest {
         assertThat(ConfigRules.selfCopyProblems(config, valid())).isEmpty();
     }
 
+    @Test
+    void refusesAProgressReadThatWithInitTransactionsCouldOutliveTheConsumersMaxPollIntervalNamingEach() {
+        Map<String, String> props = valid();
+        props.put("progress.read.timeout.ms", "250000");
+        props.put("target.producer.max.block.ms", "60000");
+
+        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props))).containsOnlyKeys("progress.read.timeout.ms");
+        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props)).get("progress.read.timeout.ms"))
+                .singleElement().asString().contains("target.producer.max.block.ms=60000")
+                .contains("consumer.override.max.poll.interval.ms=300000");
+        props.put("consumer.override.max.poll.interval.ms", "400000");
+        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props))).isEmpty();
+    }
+
+    @Test
+    void refusesATransientErrorsTimeoutNotAboveTheTransactionTimeoutNamingBoth() {
+        Map<String, String> props = valid();
+        props.put("transient.errors.timeout.ms", "60000");
+
+        assertThatThrownBy(() -> TransactionalSinkConfig.parse(props)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("transient.errors.timeout.ms")
+                .hasMessageContaining("target.producer.transaction.timeout.ms=60000");
+        props.put("target.producer.transaction.timeout.ms", "30000");
+        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props))).isEmpty();
+    }
+
+    @Test
+    void acceptsTheDefaultTimeouts() {
+        assertThat(ConfigRules.timeoutProblems(new TransactionalSinkConfig(valid()))).isEmpty();
+    }
+
     private static Map<String, String> valid() {
         return props("name", "orders-copy", "topics", "orders", "target.bootstrap.servers", "target:9092",
                 "target.topic.format", "copy.${topic}", "dlq.topic.name", "dead-letters");
