@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -41,6 +42,7 @@ public final class LocalKafka implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final Map<String, String> overrides;
+    private final Map<String, Short> features = new TreeMap<>();
     private final int brokerPort = FreePorts.next();
     private final int controllerPort = FreePorts.next();
     private final String clusterId = Uuid.randomUuid().toString();
@@ -59,6 +61,20 @@ public final class LocalKafka implements AutoCloseable {
     /** A broker with the sandbox defaults, any of which {@code overrides} may replace. */
     public static LocalKafka create(Map<String, String> overrides) {
         return new LocalKafka(Map.copyOf(overrides));
+    }
+
+    /**
+     * Formats the broker's storage with this finalized feature level, as {@code kafka-storage format --feature
+     * name=level} does (for example {@code transaction.version} 1, a cluster without KIP-890's per-transaction epoch
+     * bump; Kafka 4.4 formats new clusters at 2). Call before {@link #start()}.
+     */
+    public synchronized LocalKafka withFeature(String name, short level) {
+        if (child != null) {
+            throw new IllegalStateException("the broker's storage is formatted at its first start: set " + name
+                    + " before start()");
+        }
+        features.put(name, level);
+        return this;
     }
 
     /** Starts the broker and waits until it answers. */
@@ -187,6 +203,7 @@ public final class LocalKafka implements AutoCloseable {
         List<String> command = ChildJvm.javaCommand("-Xms256m", "-Xmx1g",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dlog4j2.level=warn");
         command.addAll(List.of("-cp", brokerClasspath(), BrokerMain.class.getName(), config.toString(), clusterId));
+        features.forEach((name, level) -> command.add(name + "=" + level));
         return command;
     }
 
