@@ -43,8 +43,8 @@ final class ConfigRules {
         if (config.dlqTopic().filter(config.progressTopic()::equals).isPresent()) {
             add(problems, TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG, "is the dead-letter topic: the"
                     + " progress is written as records of the progress topic, which must not go to the dead-letter"
-                    + " topic. Leave " + TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG + " empty: the progress"
-                    + " earlier versions kept there is moved to the connector's own progress topic once");
+                    + " topic. Leave " + TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG + " empty (the connector's"
+                    + " own topic) or name another compacted topic");
         }
         payloadLimitProblems(config).forEach((key, messages) -> messages.forEach(m -> add(problems, key, m)));
         commitIntervalProblem(config).ifPresent(m -> add(problems, TransactionalSinkConfig.COMMIT_INTERVAL_MS_CONFIG,

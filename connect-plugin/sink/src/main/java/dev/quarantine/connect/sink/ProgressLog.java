@@ -79,7 +79,7 @@ final class ProgressLog implements AutoCloseable {
         }
         KafkaConsumer<byte[], byte[]> reader = consumer();
         reader.seekToBeginning(List.of(target.partition()));
-        while (reader.position(target.partition(), GroupProgress.remaining(deadline)) < end) {
+        while (reader.position(target.partition(), remaining(deadline)) < end) {
             if (Instant.now().isAfter(deadline)) {
                 throw new TimeoutException("Read " + target.partition() + " up to offset "
                         + reader.position(target.partition()) + " of " + end + " (a transaction still open there"
@@ -116,7 +116,7 @@ final class ProgressLog implements AutoCloseable {
             return admin.listOffsets(Map.of(target.partition(), OffsetSpec.latest()),
                             new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
                     .partitionResult(target.partition())
-                    .get(GroupProgress.remaining(deadline).toMillis(), TimeUnit.MILLISECONDS).offset();
+                    .get(remaining(deadline).toMillis(), TimeUnit.MILLISECONDS).offset();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectException("Interrupted while reading the progress", e);
@@ -130,6 +130,11 @@ final class ProgressLog implements AutoCloseable {
                     + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "*: Describe and Read on the topic)",
                     e.getCause());
         }
+    }
+
+    private static Duration remaining(Instant deadline) {
+        Duration left = Duration.between(Instant.now(), deadline);
+        return left.isNegative() || left.isZero() ? Duration.ofMillis(1) : left;
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {

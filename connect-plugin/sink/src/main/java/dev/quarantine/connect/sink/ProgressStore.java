@@ -2,14 +2,10 @@ package dev.quarantine.connect.sink;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -29,10 +25,8 @@ import org.apache.kafka.connect.errors.ConnectException;
 
 /**
  * Reads the connector's progress from the target cluster, for each source partition (keyed by its transactional
- * id {@code <prefix>.<topic>-<partition>}): its last progress record in partition 0 of the progress topic
- * ({@link ProgressLog}); for a partition without one, the offset earlier versions committed for its group
- * ({@link GroupProgress}); for one without that either, where versions before those kept it ({@link LegacyProgress}).
- * Callers read after the partitions' producers completed {@code initTransactions()}.
+ * id): its last progress record in partition 0 of the progress topic ({@link ProgressLog}); a partition without
+ * one has no progress. Callers read after the partitions' producers completed {@code initTransactions()}.
  *
  * <p>Unknown progress is never "no progress": a read that fails transiently is retried until
  * {@code progress.read.timeout.ms}, then fails with a RetriableException (the task tries again, until
@@ -49,8 +43,6 @@ final class ProgressStore implements AutoCloseable {
     private final Admin admin;
     private final ProgressTarget target;
     private final ProgressLog records;
-    private final GroupProgress groups;
-    private final LegacyProgress legacy;
     private final Duration timeout;
     private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "progress-topic-watcher");
@@ -58,17 +50,10 @@ final class ProgressStore implements AutoCloseable {
         return thread;
     });
 
-    /**
-     * @param legacyTopic where earlier versions kept the progress (the dead-letter topic), read once for a partition
-     *                    the progress topic holds nothing for
-     */
-    ProgressStore(Map<String, Object> adminConfigs, String progressTopic, Optional<String> legacyTopic,
-                  Duration timeout) {
+    ProgressStore(Map<String, Object> adminConfigs, String progressTopic, Duration timeout) {
         this.admin = Admin.create(adminConfigs);
         this.target = new ProgressTarget(progressTopic);
         this.records = new ProgressLog(admin, adminConfigs, target);
-        this.groups = new GroupProgress(admin, new HashMap<>(adminConfigs), target.partition());
-        this.legacy = new LegacyProgress(admin, target.partition(), legacyTopic, timeout);
         this.timeout = timeout;
         watcher.scheduleWithFixedDelay(this::watch, WATCH_INTERVAL.toMillis(), WATCH_INTERVAL.toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -102,19 +87,18 @@ final class ProgressStore implements AutoCloseable {
     /**
      * The committed next offset of each partition that has one; partitions without progress are absent.
      *
-     * @param sources    the partitions to read, by transactional id
-     * @param confirmers threads that confirm missing group offsets, {@link GroupProgress#CONFIRM_PARALLELISM} at a time
+     * @param sources the partitions to read, by transactional id
      * @throws ConnectException when the progress topic does not exist, or the progress could not be read within
      *                          progress.read.timeout.ms; never answers "no progress" for progress it could not read
      */
-    Map<String, Long> read(Map<String, TopicPartition> sources, Executor confirmers) {
+    Map<String, Long> read(Map<String, TopicPartition> sources) {
         if (sources.isEmpty()) {
             return Map.of();
         }
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
             try {
-                return readOnce(sources, deadline, confirmers);
+                return readOnce(sources, deadline);
             } catch (RetriableException e) {
                 if (Instant.now().plus(RETRY_BACKOFF).isAfter(deadline)) {
                     // transient (an unreachable cluster, another writer's transaction holding the read back):
@@ -138,16 +122,11 @@ final class ProgressStore implements AutoCloseable {
         }
     }
 
-    private Map<String, Long> readOnce(Map<String, TopicPartition> sources, Instant deadline, Executor confirmers) {
+    private Map<String, Long> readOnce(Map<String, TopicPartition> sources, Instant deadline) {
         TopicDescription topic = requireTopic(sources.values()).orElseThrow(() -> new org.apache.kafka.common.errors
                 .TimeoutException("Could not describe the progress topic " + target.topic() + " in time"));
         requireCompacted(sources.values());
-        Map<String, Long> progress = records.read(sources.keySet(), topic.topicId(), sources.values(), deadline);
-        Set<String> missing = new HashSet<>(sources.keySet());
-        missing.removeAll(progress.keySet());
-        progress.putAll(groups.read(missing, deadline, confirmers));
-        legacy.fillIn(missing, progress);
-        return progress;
+        return records.read(sources.keySet(), topic.topicId(), sources.values(), deadline);
     }
 
     /**

@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * progress.topic.replication.factor (default: the cluster's). Every transaction adds one small record to it, so its
  * segments are small and rolled often ({@link #SETTINGS}): the cleaner can only compact closed segments, and a task
  * reads the topic from its beginning when it opens partitions, so the readable log stays about one record per
- * source partition plus a few MiB at most. A topic created by an earlier version (compacted, default segments) works
- * as it is; {@code kafka-configs.sh --alter} with these settings makes it as small to read.
+ * source partition plus a few MiB at most. A topic created by hand (compacted, default segments) works as it is;
+ * {@code kafka-configs.sh --alter} with these settings makes it as small to read.
  */
 final class ProgressTopic {
 

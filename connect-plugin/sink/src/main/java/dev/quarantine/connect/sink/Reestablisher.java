@@ -3,7 +3,6 @@ package dev.quarantine.connect.sink;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -34,15 +33,12 @@ final class Reestablisher {
     private final SinkTaskContext context;
     private final WriterFactory writers;
     private final ProgressStore progress;
-    private final Executor readers;
     private final Map<TopicPartition, Integer> fencesInARow = new HashMap<>();
 
-    /** @param readers threads that confirm partitions' old progress at the same time (see {@link GroupProgress}) */
-    Reestablisher(SinkTaskContext context, WriterFactory writers, ProgressStore progress, Executor readers) {
+    Reestablisher(SinkTaskContext context, WriterFactory writers, ProgressStore progress) {
         this.context = context;
         this.writers = writers;
         this.progress = progress;
-        this.readers = readers;
     }
 
     /**
@@ -68,7 +64,7 @@ final class Reestablisher {
         Map<String, TopicPartition> sources = byGroup.entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().source()));
         created.forEach(PartitionWriter::beforeReadingProgress);
-        Map<String, Long> committed = progress.read(sources, readers);
+        Map<String, Long> committed = progress.read(sources);
         committed.forEach((group, next) -> {
             PartitionWriter writer = byGroup.get(group);
             writer.restored(next);

@@ -74,7 +74,7 @@ final class SinkTaskHandler implements AutoCloseable {
         this.transients = transients;
         this.trigger = trigger;
         this.clock = clock;
-        this.reestablisher = new Reestablisher(context, writers, progress, writerThreads);
+        this.reestablisher = new Reestablisher(context, writers, progress);
     }
 
     /**

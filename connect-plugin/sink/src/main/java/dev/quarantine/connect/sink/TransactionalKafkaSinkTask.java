@@ -45,7 +45,7 @@ public class TransactionalKafkaSinkTask extends SinkTask {
                 : Optional.empty();
         metrics = new SinkMetrics(TaskMetrics.of(context, config.connectorName(), config.taskId()));
         ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
-                config.legacyProgressTopic(), config.progressReadTimeout());
+                config.progressReadTimeout());
         ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(), admins,
                 TargetTopics.ADMIN_TIMEOUT);

@@ -120,8 +120,7 @@ public final class TransactionalSinkConfig extends AbstractConfig {
             + " its progress: each transaction writes one record to its partition 0, keyed by the transactional id"
             + " <prefix>.<topic>-<partition>, holding the next source offset (format=1 key=value lines), in the"
             + " same transaction as the output. It must be compacted and must not be the dead-letter topic."
-            + " Earlier versions committed the offsets of the group <prefix>.<topic>-<partition> for it instead;"
-            + " those are read for a partition the topic holds no record for. Empty means <connector name>"
+            + " Empty means <connector name>"
             + PROGRESS_TOPIC_SUFFIX + " (characters a topic name cannot hold become _). The connector creates it"
             + " when it starts, if missing: one partition, compacted, 1 MiB segments, replication factor"
             + " progress.topic.replication.factor. Deleting it deletes the progress: a task that finds it missing,"
@@ -374,14 +373,6 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     /** The progress topic: the setting, or {@code <connector name>.progress.internal}. */
     public String progressTopic() {
         return nonEmpty(getString(PROGRESS_TOPIC_NAME_CONFIG)).orElseGet(() -> defaultProgressTopic(connectorName()));
-    }
-
-    /**
-     * Where earlier versions kept the progress when progress.topic.name was not set: the dead-letter topic. Read
-     * once when the progress topic holds nothing for a partition (see {@link ProgressStore}).
-     */
-    public Optional<String> legacyProgressTopic() {
-        return nonEmpty(getString(PROGRESS_TOPIC_NAME_CONFIG)).isPresent() ? Optional.empty() : dlqTopic();
     }
 
     /** The replication factor of a progress topic the connector creates; empty means the target's default. */

@@ -155,8 +155,7 @@ class PartitionOpeningIT {
                 "progress.topic.name", progress,
                 "send.errors.tolerance", "none",
                 "transactional.id.prefix", source));
-        ProgressStore store = new ProgressStore(config.adminConfigs(), progress, Optional.empty(),
-                Duration.ofSeconds(60));
+        ProgressStore store = new ProgressStore(config.adminConfigs(), progress, Duration.ofSeconds(60));
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
                 new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),

@@ -29,9 +29,8 @@ import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 
 /**
- * The progress as records of the progress topic, on a real broker: restarts from progress earlier versions kept as
- * group offsets, reading past transactions of other partitions that are still open, and a progress topic that is
- * not the one the progress was written to.
+ * The progress as records of the progress topic, on a real broker: reading past transactions of other partitions
+ * that are still open, and a progress topic that is not the one the progress was written to.
  */
 @ExtendWith(LocalKafkaExtension.class)
 class ProgressRecordIT {
@@ -55,33 +54,6 @@ class ProgressRecordIT {
     @AfterEach
     void stopTasks() {
         fixture.stopTasks();
-    }
-
-    @Test
-    void resumesExactlyWhereAnEarlierVersionsGroupOffsetSaysThenFromItsOwnRecords() throws Exception {
-        EarlierVersion.writeBatch(kafka, transactionalId, fixture.target, fixture.progress, 0, 10);
-
-        FakeSinkTaskContext upgraded = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask first = fixture.start(upgraded);
-        first.open(List.of(partition));
-        assertThat(upgraded.seeks).as("the earlier version's progress").containsExactly(Map.entry(partition, 10L));
-        first.put(records(source, 0, 5, 15)); // delivered again from an older offset: 5..9 are skipped
-        first.stop();
-
-        FakeSinkTaskContext restarted = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask second = fixture.start(restarted);
-        second.open(List.of(partition));
-        assertThat(restarted.seeks).as("the record written since wins over the group offset left at 10")
-                .containsExactly(Map.entry(partition, 15L));
-        second.put(records(source, 0, 15, 20));
-
-        assertThat(values(committed(kafka, fixture.target))).as("nothing lost, nothing repeated")
-                .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
-        try (Admin admin = kafka.admin()) {
-            assertThat(admin.listConsumerGroupOffsets(transactionalId).partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS).get(new TopicPartition(fixture.progress, 0)).offset())
-                    .as("the group offset is left as it was, and never read again").isEqualTo(10);
-        }
     }
 
     @Test

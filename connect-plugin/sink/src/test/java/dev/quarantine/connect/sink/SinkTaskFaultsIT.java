@@ -302,8 +302,7 @@ class SinkTaskFaultsIT {
     private SinkTaskHandler handler(FakeSinkTaskContext context,
                                     Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(fixture.config());
-        ProgressStore store = new ProgressStore(config.adminConfigs(), fixture.progress, Optional.empty(),
-                Duration.ofSeconds(30));
+        ProgressStore store = new ProgressStore(config.adminConfigs(), fixture.progress, Duration.ofSeconds(30));
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
                 new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),

@@ -240,36 +240,6 @@ class TransactionalKafkaSinkTaskIT {
     }
 
     @Test
-    void movesTheProgressThatEarlierVersionsKeptOnTheDeadLetterTopicOnce() throws Exception {
-        String name = source + "-upgraded";
-        String progressTopic = name + ".progress.internal";
-        kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact"));
-        String group = WriterFactory.transactionalId(source, partition);
-        // where earlier versions kept it by default
-        EarlierVersion.writeBatch(kafka, group, fixture.target, fixture.dlq, 0, 10);
-
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask upgraded = fixture.start(context, "name", name, "progress.topic.name", "");
-        upgraded.open(List.of(partition));
-        upgraded.put(records(source, 0, 10, 15));
-        upgraded.stop();
-        FakeSinkTaskContext again = new FakeSinkTaskContext();
-        fixture.start(again, "name", name, "progress.topic.name", "").open(List.of(partition));
-
-        assertThat(context.seeks).containsExactly(Map.entry(partition, 10L));
-        assertThat(again.seeks).as("the progress record written since wins").containsExactly(Map.entry(partition, 15L));
-        assertThat(values(committed(kafka, fixture.target))).hasSize(15).doesNotHaveDuplicates();
-        try (Admin admin = kafka.admin()) {
-            var offsets = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS);
-            assertThat(offsets).as("the old place holds nothing, so it can never rewind the partition later")
-                    .doesNotContainKey(new TopicPartition(fixture.dlq, 0));
-            assertThat(offsets.get(new TopicPartition(progressTopic, 0)).offset()).as("moved, then left as it was")
-                    .isEqualTo(10);
-        }
-    }
-
-    @Test
     void mapsRecordsOfPartitionsTheTargetTopicLacksByTheirKeyHash() {
         TopicPartition third = new TopicPartition(source, 2);
         TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext());

@@ -27,8 +27,6 @@ class TransactionalSinkConfigTest {
 
         assertThat(config.transactionalIdPrefix()).isEqualTo("orders-copy");
         assertThat(config.progressTopic()).isEqualTo("orders-copy.progress.internal");
-        assertThat(config.legacyProgressTopic()).as("earlier versions kept it on the dead-letter topic")
-                .contains("dead-letters");
         assertThat(config.tolerance()).isEqualTo(TransactionalSinkConfig.Tolerance.ALL);
         assertThat(WriterFactory.transactionalId(config.transactionalIdPrefix(), new TopicPartition("orders", 3)))
                 .isEqualTo("orders-copy.orders-3");
@@ -135,13 +133,11 @@ class TransactionalSinkConfigTest {
     }
 
     @Test
-    void readsNoLegacyProgressWhenTheProgressTopicIsNamed() {
+    void usesTheProgressTopicNamed() {
         Map<String, String> props = valid();
         props.put("progress.topic.name", "my-progress");
-        TransactionalSinkConfig config = TransactionalSinkConfig.parse(props);
 
-        assertThat(config.progressTopic()).isEqualTo("my-progress");
-        assertThat(config.legacyProgressTopic()).isEmpty();
+        assertThat(TransactionalSinkConfig.parse(props).progressTopic()).isEqualTo("my-progress");
     }
 
     @Test
