@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -7,6 +8,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.LongConsumer;
 
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -105,8 +107,29 @@ final class BatchCommitter {
     void beforeReadingProgress() {
         if (aborted) {
             setup.hanging().abortBeforeWriting(producer.transactionalId(), Set.of(setup.progress().topic()));
+        } else if (setup.hanging().lastCommitLeftOpen(producer.transactionalId())) {
+            completeTheCommitLeftOpen();
         }
     }
+
+    /**
+     * The id's last transaction committed, but a restarting broker skipped its marker on the progress partition,
+     * where its progress record now holds back every read_committed reader: a commit of this producer (same producer
+     * id, a later epoch) writing there completes it, as its marker applies to the producer id's open records. What it
+     * writes is a tombstone under a key no transactional id can have, which no progress reader reads.
+     */
+    private void completeTheCommitLeftOpen() {
+        String id = producer.transactionalId();
+        log.warn("The committed last transaction of {} is still open on {} (a restarting broker skipped its"
+                + " marker); completing it with a commit before reading the progress", id, setup.progress().topic());
+        producer.begin();
+        producer.commit(new ProducerRecord<>(setup.progress().topic(), 0,
+                (id + COMPLETION_KEY_SUFFIX).getBytes(StandardCharsets.UTF_8), null), (metadata, e) -> { });
+        setup.hanging().forget(id);
+    }
+
+    /** Ends the key of {@link #completeTheCommitLeftOpen}'s tombstone: never in a topic name, so in no id's end. */
+    static final String COMPLETION_KEY_SUFFIX = "/completed";
 
     private Optional<TransactionAttempt.Failure> afterFailure(RuntimeException e, TransactionAttempt attempt,
                                                               List<SinkRecord> records) {
@@ -192,6 +215,7 @@ final class BatchCommitter {
         try {
             producer.abort();
             aborted = true;
+            setup.hanging().forget(producer.transactionalId());
             setup.metrics().aborted();
         } catch (RuntimeException abortFailure) {
             cause.addSuppressed(abortFailure);

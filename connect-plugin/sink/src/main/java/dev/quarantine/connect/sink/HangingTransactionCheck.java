@@ -27,4 +27,16 @@ interface HangingTransactionCheck {
 
     /** Aborts what earlier transactions of {@code transactionalId} left hanging on the partitions of {@code topics}. */
     void abortBeforeWriting(String transactionalId, Collection<String> topics);
+
+    /**
+     * Whether the last transaction of {@code transactionalId} committed but is still open on the progress partition,
+     * where the writer's own next commit there completes it (by default: never).
+     */
+    default boolean lastCommitLeftOpen(String transactionalId) {
+        return false;
+    }
+
+    /** The id's writer ended a transaction of its own, which is the id's last from now on (by default: nothing). */
+    default void forget(String transactionalId) {
+    }
 }

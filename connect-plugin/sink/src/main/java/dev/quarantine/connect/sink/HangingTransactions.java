@@ -3,12 +3,16 @@ package dev.quarantine.connect.sink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -16,6 +20,8 @@ import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
 import org.apache.kafka.clients.admin.DescribeTransactionsResult;
+import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
@@ -45,10 +51,22 @@ import dev.quarantine.txn.SendErrors;
  * Aborting them first is what the coordinator meant to do. A transaction left hanging after a commit is left alone:
  * its progress went forward with it, and the producer's next commit marker completes it.
  *
- * <p>Hanging is Kafka's {@code kafka-transactions.sh find-hanging} rule narrowed to our own id: an open transaction
- * of the id's producer id, with an epoch below the id's current one, on a partition the coordinator does not list
- * for the id's current transaction. The id is described before the partitions, so a transaction that a newer owner
- * begins meanwhile has the current epoch or a later one and is left alone.
+ * <p>Hanging is narrowed to the one transaction known to be aborted, never "an epoch below the current one": from
+ * {@code transaction.version} 2 on (KIP-890, Kafka 4.x's default) every transaction ends with an epoch bump, so a
+ * committed transaction left open has an older epoch too, and aborting it would lose its records, whose progress went
+ * forward. What is aborted is an open transaction carrying exactly the producer id and epoch of the id's last
+ * transaction when that ended in an abort ({@link LastTransaction}, from the coordinator's description before the
+ * new producer's initTransactions, or after our own abort), on a partition the coordinator does not list for the
+ * id's current transaction. With version 1 all transactions of a producer session share one epoch, so an open one
+ * on a target or dead-letter partition could be an earlier, committed transaction of the session: it is aborted only
+ * while the aborted transaction is still open on the progress partition too (every transaction of ours writes there,
+ * and a later one's marker would have completed it), else left alone and logged. A last transaction whose records'
+ * producer id is unknown (rotated when its epochs ran out) is not repaired; that is logged too.
+ *
+ * <p>A committed transaction left open on the progress partition holds back every {@code read_committed} read of
+ * it, for every task: {@link #lastCommitLeftOpen} says so (found with the ids' last transactions, before
+ * initTransactions), and the writer completes it with a commit of its own (its marker, for the same producer id,
+ * completes the open records) before reading the progress.
  *
  * <p>Whether the id's last transaction was aborted must be read before the new producer's initTransactions, which
  * forgets it. A task opening many partitions reads it for all their ids together, before creating any of their
@@ -66,25 +84,45 @@ final class HangingTransactions implements HangingTransactionCheck {
     private static final Set<TransactionState> ABORTING = Set.of(TransactionState.ONGOING,
             TransactionState.PREPARE_ABORT, TransactionState.COMPLETE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
 
+    /** The name of the finalized feature of KIP-890's transaction protocol. */
+    static final String TRANSACTION_VERSION = "transaction.version";
+
     /** At most this many transactional ids per describeTransactions call. */
     static final int IDS_PER_DESCRIBE = 500;
 
     private final ClusterAdmins admins;
     private final Duration timeout;
+    private final String progressTopic;
+    /** The last transaction of each id as described before its new producer's initTransactions, until forgotten. */
+    private final Map<String, Optional<LastTransaction>> beforeInit = new ConcurrentHashMap<>();
+    /** The ids whose aborted last transaction was found open on the progress partition (and aborted there). */
+    private final Set<String> foundOnProgress = ConcurrentHashMap.newKeySet();
+    /** The ids whose committed last transaction was found open on the progress partition before initTransactions. */
+    private final Set<String> commitsLeftOpen = ConcurrentHashMap.newKeySet();
+    private volatile Boolean epochBumpedAtEnd;
 
-    HangingTransactions(ClusterAdmins admins, Duration timeout) {
+    HangingTransactions(ClusterAdmins admins, Duration timeout, String progressTopic) {
         this.admins = admins;
         this.timeout = timeout;
+        this.progressTopic = progressTopic;
     }
 
-    /** The hanging transactions among {@code states}, given the id's current transaction {@code current}. */
-    static List<AbortTransactionSpec> hanging(TransactionDescription current,
-                                              Map<TopicPartition, PartitionProducerState> states) {
+    /**
+     * The hanging transactions among {@code states}: those of {@code last}, when it was aborted, on partitions the
+     * coordinator does not list for the id's {@code current} transaction; with {@code transaction.version} 1
+     * ({@code epochBumpedAtEnd} false) only when it was found open on the progress partition too
+     * ({@code openOnProgress}).
+     */
+    static List<AbortTransactionSpec> hanging(LastTransaction last, TransactionDescription current,
+                                              Map<TopicPartition, PartitionProducerState> states,
+                                              boolean openOnProgress, boolean epochBumpedAtEnd) {
         List<AbortTransactionSpec> hanging = new ArrayList<>();
+        if (!last.aborted() || (!epochBumpedAtEnd && !openOnProgress)) {
+            return hanging;
+        }
         states.forEach((partition, state) -> {
             for (ProducerState producer : state.activeProducers()) {
-                if (producer.producerId() == current.producerId()
-                        && producer.producerEpoch() < current.producerEpoch()
+                if (last.wrote(producer.producerId(), producer.producerEpoch())
                         && producer.currentTransactionStartOffset().isPresent()
                         && !current.topicPartitions().contains(partition)) {
                     hanging.add(new AbortTransactionSpec(partition, producer.producerId(),
@@ -93,6 +131,13 @@ final class HangingTransactions implements HangingTransactionCheck {
             }
         });
         return hanging;
+    }
+
+    /** Whether {@code last}'s records are open in the partition of {@code state}. */
+    static boolean openIn(LastTransaction last, PartitionProducerState state) {
+        return state != null && state.activeProducers().stream().anyMatch(producer ->
+                last.wrote(producer.producerId(), producer.producerEpoch())
+                        && producer.currentTransactionStartOffset().isPresent());
     }
 
     /** Whether the id's last transaction ended, or ends, in an abort (an unknown id has none). */
@@ -124,19 +169,86 @@ final class HangingTransactions implements HangingTransactionCheck {
                 aborted.add(id);
             }
         });
+        findCommitsLeftOpen(described.keySet());
         return aborted;
+    }
+
+    /**
+     * Of {@code ids}, those whose committed last transaction is open on the progress partition: one
+     * describeProducers call for all of them, and only when any of them last committed.
+     */
+    private void findCommitsLeftOpen(Collection<String> ids) {
+        Map<String, LastTransaction> committed = new HashMap<>();
+        ids.forEach(id -> beforeInit.getOrDefault(id, Optional.empty()).filter(last -> !last.aborted())
+                .ifPresent(last -> committed.put(id, last)));
+        ids.forEach(commitsLeftOpen::remove);
+        if (committed.isEmpty()) {
+            return;
+        }
+        TopicPartition progress = new TopicPartition(progressTopic, 0);
+        PartitionProducerState state;
+        try {
+            state = await(admins.target().describeProducers(List.of(progress)).partitionResult(progress),
+                    "describe the producers of " + progress, committed.keySet().iterator().next());
+        } catch (ConnectException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return; // no progress topic: its reader says so, naming it
+            }
+            throw e;
+        }
+        committed.forEach((id, last) -> {
+            if (openIn(last, state)) {
+                commitsLeftOpen.add(id);
+            }
+        });
     }
 
     private boolean aborted(String transactionalId, KafkaFuture<TransactionDescription> description) {
         try {
-            return ABORTING.contains(await(description, "describe transactional id " + transactionalId,
-                    transactionalId).state());
+            TransactionDescription described = await(description, "describe transactional id " + transactionalId,
+                    transactionalId);
+            beforeInit.put(transactionalId, LastTransaction.of(described, epochBumpedAtEnd()));
+            return ABORTING.contains(described.state());
         } catch (ConnectException e) {
             if (e.getCause() instanceof TransactionalIdNotFoundException) {
+                beforeInit.put(transactionalId, Optional.empty());
                 return false;
             }
             throw e;
         }
+    }
+
+    /** The id's writer aborted or committed a transaction of its own: that one is the id's last from now on. */
+    @Override
+    public void forget(String transactionalId) {
+        beforeInit.remove(transactionalId);
+        commitsLeftOpen.remove(transactionalId);
+        foundOnProgress.remove(transactionalId);
+    }
+
+    /**
+     * Whether the cluster's finalized {@code transaction.version} is 2 or more (KIP-890: the epoch bumped at each
+     * transaction's end), asked once.
+     */
+    private boolean epochBumpedAtEnd() {
+        Boolean known = epochBumpedAtEnd;
+        if (known == null) {
+            FeatureMetadata features = await(admins.target().describeFeatures().featureMetadata(),
+                    "describe the cluster's finalized features", "the task");
+            FinalizedVersionRange version = features.finalizedFeatures().get(TRANSACTION_VERSION);
+            known = version != null && version.maxVersionLevel() >= 2;
+            epochBumpedAtEnd = known;
+        }
+        return known;
+    }
+
+    /**
+     * The id's last transaction: as described before its new producer's initTransactions, unless its writer has
+     * ended one since ({@link #forget}), else as described now.
+     */
+    private Optional<LastTransaction> last(String transactionalId, TransactionDescription current) {
+        Optional<LastTransaction> before = beforeInit.get(transactionalId);
+        return before != null ? before : LastTransaction.of(current, epochBumpedAtEnd());
     }
 
     /** Waits until every description has an answer, whichever, within the timeout. */
@@ -170,14 +282,50 @@ final class HangingTransactions implements HangingTransactionCheck {
         Admin admin = admins.target();
         TransactionDescription current = await(admin.describeTransactions(List.of(transactionalId))
                 .description(transactionalId), "describe transactional id " + transactionalId, transactionalId);
-        List<TopicPartition> partitions = partitions(admin, topics, transactionalId);
-        Map<TopicPartition, PartitionProducerState> states = await(admin.describeProducers(partitions).all(),
-                "describe the producers of " + topics, transactionalId);
-        for (AbortTransactionSpec spec : hanging(current, states)) {
+        Optional<LastTransaction> last = last(transactionalId, current);
+        if (last.isEmpty() || !last.get().aborted()) {
+            if (last.isEmpty() && ABORTING.contains(current.state())) {
+                log.warn("The last transaction of {} was aborted, but the producer id its records were written with"
+                        + " is not known (rotated when its epochs ran out): what its abort left open, if anything, is"
+                        + " not repaired", transactionalId);
+            }
+            return;
+        }
+        Set<String> described = new TreeSet<>(topics);
+        described.add(progressTopic);
+        List<TopicPartition> partitions = partitions(admin, described, transactionalId);
+        Map<TopicPartition, PartitionProducerState> states = new LinkedHashMap<>(await(admin.describeProducers(
+                partitions).all(), "describe the producers of " + described, transactionalId));
+        TopicPartition progress = new TopicPartition(progressTopic, 0);
+        boolean openOnProgress = openIn(last.get(), states.get(progress));
+        if (openOnProgress) {
+            foundOnProgress.add(transactionalId); // still true once aborted there, for the other topics' turn
+        } else {
+            openOnProgress = foundOnProgress.contains(transactionalId);
+        }
+        states.keySet().removeIf(partition -> !topics.contains(partition.topic()));
+        List<AbortTransactionSpec> hanging = hanging(last.get(), current, states, openOnProgress, epochBumpedAtEnd());
+        if (hanging.isEmpty() && !epochBumpedAtEnd() && !openOnProgress) {
+            log.info("The aborted last transaction of {} is not open on {}: with transaction.version 1 an open"
+                    + " transaction of its epoch elsewhere may be an earlier, committed one, and is left alone",
+                    transactionalId, progress);
+        }
+        for (AbortTransactionSpec spec : hanging) {
             log.warn("Aborting a transaction of {} left hanging (its markers were never written) before writing"
                     + " there again: {}", transactionalId, spec);
             await(admin.abortTransaction(spec).all(), "abort the hanging transaction " + spec, transactionalId);
         }
+    }
+
+    /**
+     * Whether the id's last transaction, described before its new producer's initTransactions, committed but is still
+     * open on the progress partition (its marker skipped by a restarting broker): the writer's next commit there
+     * completes it, as its marker applies to the producer id's open records. (A producer id rotated at that
+     * initTransactions, after its epochs ran out, would not: that is not detected.)
+     */
+    @Override
+    public boolean lastCommitLeftOpen(String transactionalId) {
+        return commitsLeftOpen.contains(transactionalId);
     }
 
     /** The partitions of those {@code topics} that exist (a missing one holds no transaction). */

@@ -53,7 +53,8 @@ public class TransactionalKafkaSinkTask extends SinkTask {
                 valueConverter, headerConverter);
         WriteSetup setup = new WriteSetup(converter, deadLetters, metrics,
                 new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.target(),
-                config.transactionRetries(), new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT));
+                config.transactionRetries(), new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT,
+                        config.progressTopic()));
         handler = new SinkTaskHandler(context, new WriterFactory(config, setup), progress, targetTopics,
                 new TransientFailures(config.transientErrorsTimeout(), Clock.systemUTC()), config.commitTrigger(),
                 Clock.systemUTC());

@@ -23,7 +23,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
@@ -32,25 +34,42 @@ import dev.quarantine.sandbox.LocalKafka;
  * A transaction left hanging by a broker killed right after an abort (its coordinator, restarting, completes it
  * without writing its markers) in the target and progress partitions, then a new task writing the partition: its
  * progress read is not held back for good, the aborted progress record never counts, the batch is written once. On
- * a broker of this class's own, since it is killed.
+ * a broker of this class's own, since it is killed: formatted with Kafka 4.4's default transaction.version (2, an
+ * epoch bump at every transaction's end); {@link HangingTransactionVersion1IT} runs the same on version 1.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HangingTransactionIT {
 
     private static final int MAX_KILLS = 10;
 
-    private static LocalKafka kafka;
-    // each put commits: the test follows one transaction at a time
-    private final TaskFixture fixture = new TaskFixture(kafka, "hang", "commit.interval.ms", "0");
-    private final String source = fixture.source;
-    private final String target = fixture.target;
-    private final String progress = fixture.progress;
-    private final TopicPartition partition = new TopicPartition(source, 0);
-    private final String transactionalId = WriterFactory.transactionalId(source, partition);
+    private LocalKafka kafka;
+    private TaskFixture fixture;
+    private String source;
+    private String target;
+    private String progress;
+    private TopicPartition partition;
+    private String transactionalId;
     private ProgressTarget progressTarget;
 
+    /** The broker, not started. */
+    LocalKafka broker() {
+        return LocalKafka.create();
+    }
+
     @BeforeAll
-    static void start() {
-        kafka = LocalKafka.create().start();
+    void start() {
+        kafka = broker().start();
+    }
+
+    @BeforeEach
+    void names() {
+        // each put commits: the test follows one transaction at a time
+        fixture = new TaskFixture(kafka, "hang", "commit.interval.ms", "0", "progress.read.timeout.ms", "5000");
+        source = fixture.source;
+        target = fixture.target;
+        progress = fixture.progress;
+        partition = new TopicPartition(source, 0);
+        transactionalId = WriterFactory.transactionalId(source, partition);
     }
 
     @AfterEach
@@ -59,7 +78,7 @@ class HangingTransactionIT {
     }
 
     @AfterAll
-    static void stop() {
+    void stop() {
         kafka.close();
     }
 
@@ -76,7 +95,7 @@ class HangingTransactionIT {
                     .get(30, TimeUnit.SECONDS).get(progress).topicId());
         }
 
-        leaveAnAbortedTransactionHanging(10, 15);
+        leaveATransactionHanging(10, 15, false);
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask second = fixture.start(context);
@@ -92,11 +111,45 @@ class HangingTransactionIT {
     }
 
     /**
-     * Writes records {@code from..to-1} to the target in a transaction of the partition's transactional id, as a task
-     * whose commit failed would, aborts it and kills the broker right after, until the abort is left hanging: open in
-     * the target partition while its coordinator says it is complete (about one in two kills).
+     * Issue 22 item 5: a committed transaction whose marker a restarting broker skipped on the progress partition
+     * held back every progress read for good (and with a version-2 broker an "epoch below the current one" rule would
+     * have aborted it, losing its records). The new writer completes it with a commit of its own before reading.
      */
-    private void leaveAnAbortedTransactionHanging(long from, long to) throws Exception {
+    @Test
+    void completesACommittedTransactionLeftOpenOnTheProgressPartitionAndResumesAfterIt() throws Exception {
+        fixture.createTopics();
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
+        first.open(List.of(partition));
+        first.put(records(source, 0, 0, 10));
+        fixture.stop(first);
+        try (Admin admin = kafka.admin()) {
+            progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress)).allTopicNames()
+                    .get(30, TimeUnit.SECONDS).get(progress).topicId());
+        }
+
+        leaveATransactionHanging(10, 15, true);
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask second = fixture.start(context);
+        second.open(List.of(partition));
+        assertThat(context.seeks).as("resumes after the committed transaction").containsEntry(partition, 15L);
+        second.put(records(source, 0, 15, 20));
+
+        List<String> expected = new ArrayList<>();
+        for (long offset = 0; offset < 20; offset++) {
+            expected.add("v" + offset);
+        }
+        assertThat(values(committed(kafka, target))).as("each record once, in order").isEqualTo(expected);
+    }
+
+    /**
+     * Writes records {@code from..to-1} to the target in a transaction of the partition's transactional id with its
+     * progress record, commits or (as a task whose commit failed would) aborts it and kills the broker right after,
+     * until the transaction is left hanging: open in the target and progress partitions while its coordinator says
+     * it is complete (about one in two kills).
+     */
+    private void leaveATransactionHanging(long from, long to, boolean commit) throws Exception {
         for (int kill = 0; kill < MAX_KILLS; kill++) {
             try (KafkaProducer<byte[], byte[]> producer = producer()) {
                 producer.initTransactions();
@@ -106,26 +159,30 @@ class HangingTransactionIT {
                 }
                 producer.send(progressTarget.record(transactionalId, partition, to));
                 producer.flush();
-                producer.abortTransaction();
+                if (commit) {
+                    producer.commitTransaction();
+                } else {
+                    producer.abortTransaction();
+                }
                 kafka.kill();
                 producer.close(Duration.ZERO);
             }
             kafka.restart();
-            if (hanging()) {
+            if (hanging(commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT)) {
                 return;
             }
         }
-        throw new AssertionError("no aborted transaction was left hanging in " + MAX_KILLS + " broker kills");
+        throw new AssertionError("no transaction was left hanging in " + MAX_KILLS + " broker kills");
     }
 
     /**
      * Whether the target and progress partitions hold an open transaction once its coordinator has settled the last
      * one.
      */
-    private boolean hanging() throws Exception {
+    private boolean hanging(TransactionState settled) throws Exception {
         try (Admin admin = kafka.admin()) {
             Await.until(() -> "the coordinator of " + transactionalId + " to settle its last transaction",
-                    Duration.ofSeconds(60), () -> settled(admin));
+                    Duration.ofSeconds(60), () -> settled(admin, settled));
             return open(admin, new TopicPartition(target, 0)) && open(admin, progressTarget.partition());
         }
     }
@@ -136,11 +193,11 @@ class HangingTransactionIT {
         return producers.stream().anyMatch(p -> p.currentTransactionStartOffset().isPresent());
     }
 
-    private boolean settled(Admin admin) {
+    private boolean settled(Admin admin, TransactionState settled) {
         try {
             TransactionState state = admin.describeTransactions(List.of(transactionalId)).description(transactionalId)
                     .get(10, TimeUnit.SECONDS).state();
-            return state == TransactionState.COMPLETE_ABORT;
+            return state == settled;
         } catch (Exception e) {
             return false; // the coordinator is still loading
         }

@@ -25,43 +25,70 @@ class HangingTransactionsTest {
 
     /** The id after the new producer's initTransactions: epoch 3, no transaction under way. */
     private static final TransactionDescription CURRENT = current(TransactionState.COMPLETE_COMMIT, 3, Set.of());
+    /** The id's last transaction was aborted; its records have epoch 1. */
+    private static final LastTransaction ABORTED = new LastTransaction(true, OURS, (short) 1);
 
     @Test
-    void anOpenTransactionOfOurProducerIdWithAnEarlierEpochIsHangingAndAbortedWithItsOwnEpoch() {
-        assertThat(HangingTransactions.hanging(CURRENT, Map.of(TARGET, states(open(OURS, 1, OptionalInt.empty())))))
+    void anOpenTransactionOfTheAbortedLastTransactionIsHangingAndAbortedWithItsOwnEpoch() {
+        assertThat(hanging(ABORTED, Map.of(TARGET, states(open(OURS, 1, OptionalInt.empty())))))
                 .containsExactly(new AbortTransactionSpec(TARGET, OURS, (short) 1, 0));
     }
 
     @Test
+    void anOpenTransactionOfAnEarlierEpochThanTheAbortedOnesIsLeftAloneForItMayHaveCommitted() {
+        // transaction.version 2: every transaction ends with an epoch bump, so epoch 0 is an earlier transaction
+        assertThat(hanging(ABORTED, Map.of(TARGET, states(open(OURS, 0, OptionalInt.empty()))))).isEmpty();
+    }
+
+    @Test
+    void nothingIsHangingWhenTheLastTransactionCommitted() {
+        LastTransaction committed = new LastTransaction(false, OURS, (short) 1);
+        assertThat(hanging(committed, Map.of(TARGET, states(open(OURS, 1, OptionalInt.empty()))))).isEmpty();
+    }
+
+    @Test
     void keepsTheCoordinatorEpochTheOpenTransactionWasLastMarkedWith() {
-        assertThat(HangingTransactions.hanging(CURRENT, Map.of(DLQ, states(open(OURS, 2, OptionalInt.of(5))))))
-                .containsExactly(new AbortTransactionSpec(DLQ, OURS, (short) 2, 5));
+        assertThat(hanging(ABORTED, Map.of(DLQ, states(open(OURS, 1, OptionalInt.of(5))))))
+                .containsExactly(new AbortTransactionSpec(DLQ, OURS, (short) 1, 5));
     }
 
     @Test
     void aProducerOfOursWithoutAnOpenTransactionIsNotHanging() {
         ProducerState closed = new ProducerState(OURS, 1, 10, 0L, OptionalInt.of(4), OptionalLong.empty());
-        assertThat(HangingTransactions.hanging(CURRENT, Map.of(TARGET, states(closed)))).isEmpty();
+        assertThat(hanging(ABORTED, Map.of(TARGET, states(closed)))).isEmpty();
     }
 
     @Test
     void anotherProducerIdsOpenTransactionIsLeftToItsOwnCoordinator() {
-        assertThat(HangingTransactions.hanging(CURRENT, Map.of(TARGET, states(open(OURS + 1, 0,
-                OptionalInt.empty()))))).isEmpty();
+        assertThat(hanging(ABORTED, Map.of(TARGET, states(open(OURS + 1, 1, OptionalInt.empty()))))).isEmpty();
     }
 
     @Test
     void aTransactionANewerOwnerOfTheIdBeganMeanwhileIsNotHanging() {
-        assertThat(HangingTransactions.hanging(CURRENT, Map.of(TARGET, states(open(OURS, 3, OptionalInt.empty())),
+        assertThat(hanging(ABORTED, Map.of(TARGET, states(open(OURS, 3, OptionalInt.empty())),
                 DLQ, states(open(OURS, 4, OptionalInt.empty()))))).isEmpty();
     }
 
     @Test
     void aPartitionTheCoordinatorListsForTheOngoingTransactionIsNotHanging() {
         TransactionDescription ongoing = current(TransactionState.ONGOING, 3, Set.of(TARGET));
-        assertThat(HangingTransactions.hanging(ongoing, Map.of(TARGET, states(open(OURS, 2, OptionalInt.empty())),
-                DLQ, states(open(OURS, 2, OptionalInt.empty())))))
-                .containsExactly(new AbortTransactionSpec(DLQ, OURS, (short) 2, 0));
+        assertThat(HangingTransactions.hanging(ABORTED, ongoing, Map.of(TARGET, states(open(OURS, 1,
+                        OptionalInt.empty())), DLQ, states(open(OURS, 1, OptionalInt.empty()))), false, true))
+                .containsExactly(new AbortTransactionSpec(DLQ, OURS, (short) 1, 0));
+    }
+
+    @Test
+    void withTransactionVersion1OnlyWhenTheAbortedTransactionWasFoundOpenOnTheProgressPartitionToo() {
+        // one epoch for a whole producer session: the open transaction could be an earlier, committed one
+        Map<TopicPartition, PartitionProducerState> target = Map.of(TARGET, states(open(OURS, 1, OptionalInt.empty())));
+        assertThat(HangingTransactions.hanging(ABORTED, CURRENT, target, false, false)).isEmpty();
+        assertThat(HangingTransactions.hanging(ABORTED, CURRENT, target, true, false))
+                .containsExactly(new AbortTransactionSpec(TARGET, OURS, (short) 1, 0));
+    }
+
+    private static List<AbortTransactionSpec> hanging(LastTransaction last,
+                                                      Map<TopicPartition, PartitionProducerState> states) {
+        return HangingTransactions.hanging(last, CURRENT, states, false, true);
     }
 
     private static TransactionDescription current(TransactionState state, int epoch, Set<TopicPartition> partitions) {

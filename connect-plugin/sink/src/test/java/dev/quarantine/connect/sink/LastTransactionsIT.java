@@ -58,7 +58,7 @@ class LastTransactionsIT {
             open.flush();
 
             try (ClusterAdmins admins = countingAdmins()) {
-                HangingTransactions check = new HangingTransactions(admins, Duration.ofSeconds(60));
+                HangingTransactions check = new HangingTransactions(admins, Duration.ofSeconds(60), "progress");
                 assertThat(check.lastTransactionsAborted(List.of(aborted, committed, ongoing, unknown)))
                         .as("the ids whose last transaction was, or is to be, aborted")
                         .containsExactlyInAnyOrder(aborted, ongoing);
@@ -77,7 +77,7 @@ class LastTransactionsIT {
         List<String> ids = IntStream.range(0, count).mapToObj(i -> prefix + ".never-" + i).toList();
 
         try (ClusterAdmins admins = countingAdmins()) {
-            assertThat(new HangingTransactions(admins, Duration.ofSeconds(60)).lastTransactionsAborted(ids))
+            assertThat(new HangingTransactions(admins, Duration.ofSeconds(60), "progress").lastTransactionsAborted(ids))
                     .as("ids without a transaction").isEmpty();
         }
 

@@ -1,0 +1,63 @@
+package dev.quarantine.connect.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.junit.jupiter.api.Test;
+
+/** The rows of {@link LastTransaction}'s table: outcome and records' epoch by state and transaction.version. */
+class LastTransactionTest {
+
+    private static final long ID = 42;
+
+    @Test
+    void anOngoingTransactionIsAbortedByTheNextInitTransactionsWithItsRecordsAtTheDescribedEpoch() {
+        assertThat(last(TransactionState.ONGOING, 5, false)).contains(new LastTransaction(true, ID, (short) 5));
+        assertThat(last(TransactionState.ONGOING, 5, true)).contains(new LastTransaction(true, ID, (short) 5));
+    }
+
+    @Test
+    void anAbortHasItsRecordsAtTheDescribedEpochWithVersion1AndOneBelowWithVersion2() {
+        assertThat(last(TransactionState.COMPLETE_ABORT, 5, false)).contains(new LastTransaction(true, ID, (short) 5));
+        assertThat(last(TransactionState.PREPARE_ABORT, 5, false)).contains(new LastTransaction(true, ID, (short) 5));
+        assertThat(last(TransactionState.COMPLETE_ABORT, 5, true)).contains(new LastTransaction(true, ID, (short) 4));
+        assertThat(last(TransactionState.PREPARE_ABORT, 5, true)).contains(new LastTransaction(true, ID, (short) 4));
+    }
+
+    @Test
+    void aFencedTransactionHasItsRecordsOneEpochBelowOnEitherVersion() {
+        assertThat(last(TransactionState.PREPARE_EPOCH_FENCE, 5, false))
+                .contains(new LastTransaction(true, ID, (short) 4));
+        assertThat(last(TransactionState.PREPARE_EPOCH_FENCE, 5, true))
+                .contains(new LastTransaction(true, ID, (short) 4));
+    }
+
+    @Test
+    void aCommitIsNeverTakenForAnAbort() {
+        assertThat(last(TransactionState.COMPLETE_COMMIT, 5, false)).contains(new LastTransaction(false, ID, (short) 5));
+        assertThat(last(TransactionState.PREPARE_COMMIT, 5, true)).contains(new LastTransaction(false, ID, (short) 4));
+        assertThat(last(TransactionState.COMPLETE_COMMIT, 5, true)).contains(new LastTransaction(false, ID, (short) 4));
+    }
+
+    @Test
+    void aProducerIdRotatedWhenItsEpochsRanOutLeavesTheRecordsUnknown() {
+        // version 2: the epoch bump past the last one gives the id a new producer id at epoch 0
+        assertThat(last(TransactionState.COMPLETE_ABORT, 0, true)).isEmpty();
+        assertThat(last(TransactionState.COMPLETE_COMMIT, 0, true)).isEmpty();
+    }
+
+    @Test
+    void anIdWithoutATransactionHasNothingToLookFor() {
+        assertThat(last(TransactionState.EMPTY, 5, true)).isEmpty();
+    }
+
+    private static Optional<LastTransaction> last(TransactionState state, int epoch, boolean epochBumpedAtEnd) {
+        return LastTransaction.of(new TransactionDescription(1, state, ID, epoch, 60_000, OptionalLong.empty(),
+                Set.of()), epochBumpedAtEnd);
+    }
+}
