@@ -40,6 +40,8 @@ import dev.quarantine.txn.SendErrors;
 final class BatchCommitter {
 
     private static final Logger log = LoggerFactory.getLogger(BatchCommitter.class);
+    /** Ends the key of {@link #completeTheCommitLeftOpen}'s tombstone: never in a topic name, so in no id's end. */
+    static final String COMPLETION_KEY_SUFFIX = "/completed";
 
     private final TopicPartition source;
     private final TargetProducer producer;
@@ -128,8 +130,6 @@ final class BatchCommitter {
         setup.hanging().forget(id);
     }
 
-    /** Ends the key of {@link #completeTheCommitLeftOpen}'s tombstone: never in a topic name, so in no id's end. */
-    static final String COMPLETION_KEY_SUFFIX = "/completed";
 
     private Optional<TransactionAttempt.Failure> afterFailure(RuntimeException e, TransactionAttempt attempt,
                                                               List<SinkRecord> records) {

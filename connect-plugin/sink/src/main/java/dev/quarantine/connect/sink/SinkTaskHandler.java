@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  * meaningful. A put adds its records to their writers' waiting records; what waits is written once it is due
  * ({@link CommitTrigger}), so one transaction per partition holds the records of several puts.
  *
- * <p>Ownership is never given up silently: a writer whose producer was fenced (or broken) is re-established (see
- * {@link Reestablisher}) as long as Connect still assigns the partition to this task. A partition that truly moved
- * is closed by the rebalance that moved it.
+ * <p>Ownership is never given up silently: a writer whose producer was fenced (or broken) is closed and its
+ * partition sought back to its committed progress; it is re-established (see {@link Reestablisher}) once the worker
+ * delivers records of it again, after a poll, as long as Connect still assigns the partition to this task. A
+ * partition that truly moved is closed by the rebalance that moved it. A put that asked for a seek never throws a
+ * RetriableException ({@link PutOutcome}).
  */
 final class SinkTaskHandler implements AutoCloseable {
 

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -16,8 +18,13 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -46,7 +53,7 @@ class ReestablishingIT {
         this.kafka = kafka;
         fixture = new TaskFixture(kafka, "reestablish", "commit.interval.ms", "30000", "commit.max.records", "30");
         fixture.createTopics();
-        kafka.createTopic("copy." + fixture.source + "-b", 1, Map.of());
+        kafka.createTopic("copy." + fixture.source + "-b", 2, Map.of()); // partition 1: for probes
         first = new TopicPartition(fixture.source, 0);
         second = new TopicPartition(fixture.source + "-b", 0);
     }
@@ -71,6 +78,7 @@ class ReestablishingIT {
                     .get(30, TimeUnit.SECONDS);
         }
         minInsyncReplicas("copy." + second.topic(), "2"); // one broker: its writes fail with NOT_ENOUGH_REPLICAS
+        awaitWritesRefused("copy." + second.topic());
         List<SinkRecord> due = new ArrayList<>(records(first.topic(), 0, 40, 50));
         due.addAll(records(second.topic(), 0, 0, 10));
         RedeliveringWorker worker = new RedeliveringWorker(task, context, Map.of(first, 50L, second, 10L),
@@ -91,8 +99,8 @@ class ReestablishingIT {
 
         assertThat(values(committed(kafka, "copy." + first.topic()))).as("every record once, none skipped")
                 .containsExactlyElementsOf(IntStream.range(0, 80).mapToObj(i -> "v" + i).toList());
-        assertThat(values(committed(kafka, "copy." + second.topic())))
-                .containsExactlyElementsOf(IntStream.range(0, 40).mapToObj(i -> "v" + i).toList());
+        assertThat(values(committed(kafka, "copy." + second.topic()).stream().filter(r -> r.partition() == 0)
+                .toList())).containsExactlyElementsOf(IntStream.range(0, 40).mapToObj(i -> "v" + i).toList());
     }
 
     @Test
@@ -119,6 +127,31 @@ class ReestablishingIT {
         assertThat(values(committed(kafka, fixture.target)))
                 .containsExactlyElementsOf(IntStream.range(0, 60).mapToObj(i -> "v" + i).toList());
         assertThat(zombie.preCommit(Map.of())).as("the zombie closed the partition").isEmpty();
+    }
+
+    /**
+     * Waits until the broker applies the topic's new min.insync.replicas: a write to its partition 1, which the task
+     * does not write, fails NOT_ENOUGH_REPLICAS.
+     */
+    private void awaitWritesRefused(String topic) {
+        Properties props = kafka.clientProps();
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "3000");
+        try (KafkaProducer<byte[], byte[]> probe =
+                     new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            Await.until("writes to " + topic + " refused for want of in-sync replicas", Duration.ofSeconds(60), () -> {
+                try {
+                    probe.send(new ProducerRecord<>(topic, 1, null, TestData.bytes("probe"))).get();
+                    return false;
+                } catch (ExecutionException e) {
+                    return e.getCause() instanceof NotEnoughReplicasException;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            });
+        }
     }
 
     private void minInsyncReplicas(String topic, String value) throws Exception {
