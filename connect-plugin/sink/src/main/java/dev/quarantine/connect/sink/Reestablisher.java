@@ -95,34 +95,27 @@ final class Reestablisher {
         fencesInARow.remove(partition);
     }
 
-    /** A re-established partition's new writer, and where the worker's consumer must seek to deliver again. */
-    record Reestablished(PartitionWriter writer, long resumeAt) {
-    }
-
     /**
-     * A new writer for a partition from its committed progress, with the offset the worker's consumer must seek to
-     * for {@code batch} (records delivered before it was known) to be delivered again: the committed progress, or
-     * {@code batch}'s first record when the partition never committed. The caller checks that Connect assigns the
-     * partition to this task, and seeks, on the task's thread (neither the consumer nor the context is
-     * thread-safe); this may run on another thread, next to other partitions' re-establishments.
+     * Re-establishes partitions the worker delivered records of while they had no writer: {@code created} are their
+     * new writers (their producers initialized), {@code batches} the records delivered. Reads their progress at once
+     * and returns, by partition, the offset the worker's consumer must seek to for the records to be delivered
+     * again: the committed progress, or the first record of its batch when the partition never committed. The
+     * caller seeks on the task's thread, and closes the writers if this throws.
      */
-    Reestablished reestablish(TopicPartition partition, List<SinkRecord> batch) {
-        log.warn("The partition {} has no writer (not opened yet, fenced, or its re-establishment failed) and the"
-                + " worker delivered records of it; re-establishing it: a new producer, its progress read again, the"
-                + " records delivered again from there", partition);
-        PartitionWriter writer = writers.create(partition);
-        try {
-            Long next = read(List.of(writer)).get(partition);
-            if (next == null) {
+    Map<TopicPartition, Long> reestablish(List<PartitionWriter> created, Map<TopicPartition, List<SinkRecord>> batches) {
+        log.warn("Re-establishing {} partitions that have no writer (not opened yet, fenced, or a re-establishment"
+                + " that failed) and whose records the worker delivered: new producers, their progress read again,"
+                + " the records delivered again from there: {}", created.size(), batches.keySet());
+        Map<TopicPartition, Long> resumeAt = read(created);
+        for (PartitionWriter writer : created) {
+            if (!resumeAt.containsKey(writer.source())) {
                 // never committed: the batch is the partition's first, delivered again from its first record
-                next = batch.get(0).originalKafkaOffset();
-                writer.restored(next);
+                long first = batches.get(writer.source()).get(0).originalKafkaOffset();
+                writer.restored(first);
+                resumeAt.put(writer.source(), first);
             }
             writers.metrics().reestablished();
-            return new Reestablished(writer, next);
-        } catch (RuntimeException e) {
-            writer.close(SinkTaskHandler.CLOSE_TIMEOUT);
-            throw e;
         }
+        return resumeAt;
     }
 }

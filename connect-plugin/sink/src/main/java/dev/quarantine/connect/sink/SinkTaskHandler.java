@@ -203,14 +203,24 @@ final class SinkTaskHandler implements AutoCloseable {
         if (owned.isEmpty()) {
             return;
         }
-        BoundedParallel.Outcome<TopicPartition, Reestablisher.Reestablished> outcome = BoundedParallel.run(
-                owned.keySet(), OPEN_PARALLELISM, writerThreads, p -> reestablisher.reestablish(p, owned.get(p)));
-        outcome.done().forEach((partition, reestablished) -> {
-            open.put(partition, reestablished.writer());
-            round.seek(partition, reestablished.resumeAt());
-        });
-        outcome.failed().forEach((partition, e) -> round.failed(partition, e,
+        writers.producers(open.size() + owned.size());
+        BoundedParallel.Outcome<TopicPartition, PartitionWriter> created = BoundedParallel.run(owned.keySet(),
+                OPEN_PARALLELISM, writerThreads, writers::create);
+        created.failed().forEach((partition, e) -> round.failed(partition, e,
                 () -> OptionalLong.of(owned.get(partition).get(0).originalKafkaOffset())));
+        if (created.done().isEmpty()) {
+            return;
+        }
+        List<PartitionWriter> reestablishing = new ArrayList<>(created.done().values());
+        try {
+            reestablisher.reestablish(reestablishing, owned).forEach(round::seek);
+        } catch (RuntimeException e) {
+            closeInParallel(reestablishing);
+            created.done().keySet().forEach(partition -> round.failed(partition, e,
+                    () -> OptionalLong.of(owned.get(partition).get(0).originalKafkaOffset())));
+            return;
+        }
+        reestablishing.forEach(writer -> open.put(writer.source(), writer));
     }
 
     /** When the records waiting in the open partitions are due: 0 now, empty when none waits. */
