@@ -39,7 +39,9 @@ public final class LocalKafka implements AutoCloseable {
     /** System property naming the broker's classpath file; unset: the broker runs on this JVM's classpath. */
     public static final String BROKER_CLASSPATH_PROPERTY = "sandbox.broker.classpath";
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /** How long a start waits for the broker: 60 s, or {@code sandbox.broker.start.timeout.seconds} on a busy machine. */
+    private static final Duration START_TIMEOUT =
+            Duration.ofSeconds(Long.getLong("sandbox.broker.start.timeout.seconds", 60));
 
     private final Map<String, String> overrides;
     private final Map<String, Short> features = new TreeMap<>();
