@@ -21,6 +21,7 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -188,7 +189,8 @@ class SinkFaultsIT {
 
     private static void fenceAll(FaultSuite.Topics topics) throws Exception {
         try (Admin admin = cluster.kafka().admin()) {
-            admin.fenceProducers(IntStream.range(0, 3).mapToObj(p -> topics.name() + "." + topics.source() + "-" + p)
+            admin.fenceProducers(IntStream.range(0, 3)
+                    .mapToObj(p -> WriterFactory.transactionalId(topics.name(), new TopicPartition(topics.source(), p)))
                     .toList()).all().get(30, TimeUnit.SECONDS);
         }
     }

@@ -4,6 +4,7 @@ import static dev.quarantine.connect.sink.TestData.header;
 import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.sandbox.ConnectRest.validationErrors;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,6 +52,7 @@ class TransactionalKafkaSinkConnectorIT {
     /** The project's version, set by the build (failsafe), which the plugin's jar manifest must carry. */
     private static final String VERSION = System.getProperty("quarantine.version", "(quarantine.version not set)");
     private static final Duration LANDED = Duration.ofSeconds(120);
+    private static final String ISOLATION = "consumer.override.isolation.level";
     private static final long TWO_DAYS_AGO = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
 
     @RegisterExtension
@@ -170,20 +172,21 @@ class TransactionalKafkaSinkConnectorIT {
         assertThat(missing).containsKeys("target.bootstrap.servers", "target.topic.format", "send.errors.tolerance");
 
         Map<String, List<String>> noDlq = validationErrors(cluster.worker().validate(PLUGIN, props(
-                "connector.class", PLUGIN, "name", "v2", "topics", "orders",
+                "connector.class", PLUGIN, "name", "v2", "topics", "orders", ISOLATION, "read_committed",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
                 "target.topic.format", "copy.${topic}")));
         assertThat(noDlq).containsOnlyKeys("dlq.topic.name");
 
         Map<String, List<String>> selfCopy = validationErrors(cluster.worker().validate(PLUGIN, props(
                 "connector.class", PLUGIN, "name", "v3", "topics", "orders,validate.dlq",
+                ISOLATION, "read_committed",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "${topic}",
                 "dlq.topic.name", "validate.dlq")));
         assertThat(selfCopy).containsOnlyKeys("target.topic.format", "dlq.topic.name");
         assertThat(selfCopy.get("target.topic.format")).anySatisfy(m -> assertThat(m).contains("onto itself"));
 
         Map<String, List<String>> absentDlq = validationErrors(cluster.worker().validate(PLUGIN, props(
-                "connector.class", PLUGIN, "name", "v4", "topics", "orders",
+                "connector.class", PLUGIN, "name", "v4", "topics", "orders", ISOLATION, "read_committed",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", "no-such-dlq")));
         assertThat(absentDlq).containsOnlyKeys("dlq.topic.name");
@@ -197,6 +200,7 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.kafka().createTopic(prefix + "-in", 4, Map.of());
         cluster.kafka().createTopic("copy." + prefix + "-in", 1, Map.of());
         Map<String, String> base = props("connector.class", PLUGIN, "name", prefix, "topics", prefix + "-in",
+                ISOLATION, "read_committed",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", prefix + "-dlq");
 
@@ -242,6 +246,68 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.worker().deleteConnector(topics.name);
     }
 
+    @Test
+    void refusesAConnectorWhoseConsumerWouldReadAbortedSourceTransactionsAndCopiesOnlyCommittedOnes() {
+        String prefix = "aborted-" + Long.toHexString(System.nanoTime()).substring(6);
+        String source = prefix + "-in";
+        cluster.kafka().createTopic(source, 1, Map.of());
+        cluster.kafka().createTopic("copy." + source, 1, Map.of());
+        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
+        produceInTransactions(source, List.of(true, false, true));
+        Map<String, String> config = props("connector.class", PLUGIN, "tasks.max", "1", "topics", source,
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", prefix + "-dlq");
+
+        assertThat(validationErrors(cluster.worker().validate(PLUGIN, config))).as("as a user writes it")
+                .containsOnlyKeys(ISOLATION).extractingByKey(ISOLATION).asString()
+                .contains("is not set", ISOLATION + "=read_committed", "connector.client.config.override.policy");
+        config.put(ISOLATION, "read_uncommitted");
+        assertThat(validationErrors(cluster.worker().validate(PLUGIN, config))).containsOnlyKeys(ISOLATION);
+        assertThatThrownBy(() -> cluster.worker().createConnector(prefix, config))
+                .as("Connect refuses to create it").hasMessageContaining(ISOLATION);
+
+        config.put(ISOLATION, "read_committed");
+        cluster.worker().createConnector(prefix, config);
+        cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of("copy." + source))) {
+            copied.awaitAtLeast(200, LANDED);
+            List<Integer> ids = copied.drain(Duration.ofSeconds(5)).stream().map(r -> id(r)).toList();
+            assertThat(ids).as("the 100 + 100 committed records once, none of the aborted 100..199")
+                    .containsExactlyElementsOf(IntStream.concat(IntStream.range(0, 100), IntStream.range(200, 300))
+                            .boxed().toList());
+        }
+        cluster.worker().deleteConnector(prefix);
+    }
+
+    /** One transaction of 100 records per entry, committed when it is true, aborted otherwise; ids count on. */
+    private static void produceInTransactions(String topic, List<Boolean> commits) {
+        Properties props = cluster.kafka().clientProps();
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-writer");
+        try (KafkaProducer<byte[], byte[]> producer =
+                     new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            int id = 0;
+            for (boolean commit : commits) {
+                producer.beginTransaction();
+                for (int i = 0; i < 100; i++, id++) {
+                    RecordHeaders headers = new RecordHeaders();
+                    headers.add("id", String.valueOf(id).getBytes(StandardCharsets.UTF_8));
+                    producer.send(new ProducerRecord<>(topic, 0, null, ("key-" + id).getBytes(StandardCharsets.UTF_8),
+                            ("id=" + id + ";").getBytes(StandardCharsets.UTF_8), headers));
+                }
+                producer.flush();
+                if (commit) {
+                    producer.commitTransaction();
+                } else {
+                    producer.abortTransaction();
+                }
+            }
+        }
+    }
+
     /**
      * Source topics {@code <p>-a} (2 partitions) and {@code <p>-b}, copied to {@code copy.<p>-a} (4 KB max, one hour
      * timestamp window) and {@code copy.<p>-b} (compacted), and a DLQ.
@@ -282,7 +348,8 @@ class TransactionalKafkaSinkConnectorIT {
                 "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", topics.dlq);
+                "dlq.topic.name", topics.dlq,
+                "consumer.override.isolation.level", "read_committed");
     }
 
     /**

@@ -64,16 +64,17 @@ final class ProgressLog implements AutoCloseable {
     }
 
     /**
-     * The next offset recorded for each of {@code keys} that has a record.
+     * The last record of each of {@code keys} that has one.
      *
      * @param sources the source partitions being read, for messages
      * @throws RetriableException when the records up to the high watermark could not be read by {@code deadline}
      * @throws ConnectException   when a record of ours is not one this version reads, or was written into an
      *                            earlier topic of that name
      */
-    Map<String, Long> read(Set<String> keys, Uuid topicId, Iterable<TopicPartition> sources, Instant deadline) {
+    Map<String, ProgressRecord> read(Set<String> keys, Uuid topicId, Iterable<TopicPartition> sources,
+                                     Instant deadline) {
         long end = highWatermark(deadline);
-        Map<String, Long> progress = new HashMap<>();
+        Map<String, ProgressRecord> progress = new HashMap<>();
         if (end == 0) {
             return progress;
         }
@@ -95,7 +96,8 @@ final class ProgressLog implements AutoCloseable {
         return progress;
     }
 
-    private long parse(ConsumerRecord<byte[], byte[]> record, Uuid topicId, Iterable<TopicPartition> sources) {
+    private ProgressRecord parse(ConsumerRecord<byte[], byte[]> record, Uuid topicId,
+                                 Iterable<TopicPartition> sources) {
         String position = RecordPositions.of(record.topic(), record.partition(), record.offset());
         ProgressRecord progress;
         try {
@@ -108,7 +110,7 @@ final class ProgressLog implements AutoCloseable {
             throw target.recreated(sources, "the record " + position + " was written when the topic had id "
                     + progress.topicId() + ", and it now has " + topicId);
         }
-        return progress.next();
+        return progress;
     }
 
     private long highWatermark(Instant deadline) {

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
@@ -41,10 +42,17 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
         return PluginVersion.of(TransactionalKafkaSinkConnector.class);
     }
 
-    /** Checks the settings and creates the progress topic on the target cluster if it is missing. */
+    /**
+     * Checks the settings (and that the worker's consumer reads committed source records only) and creates the
+     * progress topic on the target cluster if it is missing.
+     */
     @Override
     public void start(Map<String, String> props) {
-        progressTopic.accept(TransactionalSinkConfig.parse(props));
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(props);
+        ConfigRules.sourceIsolationProblem(props).ifPresent(problem -> {
+            throw new ConfigException("Invalid value for " + ConfigRules.SOURCE_ISOLATION_OVERRIDE + ": " + problem);
+        });
+        progressTopic.accept(config);
         this.props = Map.copyOf(props);
     }
 
@@ -88,6 +96,8 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
             new TargetClusterChecks(VALIDATE_TIMEOUT).problems(parsed, connectorConfigs)
                     .forEach((key, messages) -> problems.computeIfAbsent(key, k -> new ArrayList<>()).addAll(messages));
         }
+        ConfigRules.sourceIsolationProblem(connectorConfigs)
+                .ifPresent(m -> ConfigRules.add(problems, ConfigRules.SOURCE_ISOLATION_OVERRIDE, m));
         List<ConfigValue> values = new ArrayList<>(config.configValues());
         for (ConfigValue value : values) {
             List<String> messages = problems.remove(value.name());

@@ -237,6 +237,31 @@ class TransactionalKafkaSinkTaskIT {
     }
 
     @Test
+    void twoPrefixesWhoseIdsOnceJoinedAlikeNeitherFenceNorReadEachOthersProgress() {
+        // prefix P with topic q.R and prefix P.q with topic R were both P.q.R-0, as transactional id and progress key
+        String q = "q." + source;
+        TopicPartition first = new TopicPartition(q, 0);
+        TopicPartition second = new TopicPartition(source, 0);
+        kafka.createTopic("copy." + q, 1, Map.of());
+        FakeSinkTaskContext firstContext = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask one = fixture.start(firstContext, "topics", q, "transactional.id.prefix", "p");
+        one.open(List.of(first));
+        one.put(records(q, 0, 0, 10));
+
+        FakeSinkTaskContext secondContext = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask other = fixture.start(secondContext, "transactional.id.prefix", "p.q");
+        other.open(List.of(second));
+        other.put(records(source, 0, 0, 5));
+        one.put(records(q, 0, 10, 15));
+
+        assertThat(secondContext.seeks).as("no progress of the other connector's partition").isEmpty();
+        assertThat(values(committed(kafka, fixture.target))).as("the second prefix's records, from its first")
+                .containsExactlyElementsOf(IntStream.range(0, 5).mapToObj(i -> "v" + i).toList());
+        assertThat(values(committed(kafka, "copy." + q))).as("the first, never fenced by the second")
+                .containsExactlyElementsOf(IntStream.range(0, 15).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
     void mapsRecordsOfPartitionsTheTargetTopicLacksByTheirKeyHash() {
         TopicPartition third = new TopicPartition(source, 2);
         TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext());
