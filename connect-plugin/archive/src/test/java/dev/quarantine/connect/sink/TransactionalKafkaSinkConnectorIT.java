@@ -35,6 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
@@ -254,7 +255,8 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.kafka().createTopic("copy." + source, 1, Map.of());
         cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
         produceInTransactions(source, List.of(true, false, true));
-        Map<String, String> config = props("connector.class", PLUGIN, "tasks.max", "1", "topics", source,
+        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
+                "topics", source,
                 "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
                 "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
                 "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
@@ -280,6 +282,57 @@ class TransactionalKafkaSinkConnectorIT {
                             .boxed().toList());
         }
         cluster.worker().deleteConnector(prefix);
+    }
+
+    @Test
+    void resumesFromOffsetsAlteredAndResetThroughConnectsOffsetsApi() {
+        String prefix = "offsets-" + Long.toHexString(System.nanoTime()).substring(6);
+        String source = prefix + "-in";
+        cluster.kafka().createTopic(source, 1, Map.of());
+        cluster.kafka().createTopic("copy." + source, 1, Map.of());
+        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
+        produceInTransactions(source, List.of(true));
+        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
+                "topics", source,
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed");
+        cluster.worker().createConnector(prefix, config);
+        cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of("copy." + source))) {
+            copied.awaitAtLeast(100, LANDED);
+
+            whileStopped(prefix, () -> cluster.worker().rest().call("PATCH", "/connectors/" + prefix + "/offsets",
+                    Map.of("offsets", List.of(Map.of("partition", Map.of("kafka_topic", source, "kafka_partition", 0),
+                            "offset", Map.of("kafka_offset", 50)))), 200));
+            copied.awaitAtLeast(150, LANDED);
+            whileStopped(prefix, () -> cluster.worker().rest().call("DELETE", "/connectors/" + prefix + "/offsets",
+                    null, 200));
+            copied.awaitAtLeast(250, LANDED);
+
+            List<Integer> ids = copied.drain(Duration.ofSeconds(5)).stream().map(r -> id(r)).toList();
+            assertThat(ids).as("all 100, again from the altered offset 50, then again from the reset to the start")
+                    .containsExactlyElementsOf(IntStream.concat(IntStream.concat(IntStream.range(0, 100),
+                            IntStream.range(50, 100)), IntStream.range(0, 100)).boxed().toList());
+        }
+        cluster.worker().deleteConnector(prefix);
+    }
+
+    /** Stops the connector, runs {@code change} once Connect accepts it (the connector STOPPED), resumes it. */
+    private static void whileStopped(String connector, Runnable change) {
+        cluster.worker().rest().call("PUT", "/connectors/" + connector + "/stop", null, 202, 204, 200);
+        Await.until("offsets of " + connector + " changed while it is stopped", Duration.ofSeconds(60), () -> {
+            try {
+                change.run();
+                return true;
+            } catch (IllegalStateException notStoppedYet) {
+                return false;
+            }
+        });
+        cluster.worker().rest().call("PUT", "/connectors/" + connector + "/resume", null, 202, 204, 200);
+        cluster.worker().awaitRunning(connector, 1, Duration.ofSeconds(60));
     }
 
     /** One transaction of 100 records per entry, committed when it is true, aborted otherwise; ids count on. */

@@ -34,7 +34,8 @@ import dev.quarantine.txn.RecordPositions;
  * it). Not at the consumer's end offset: under {@code read_committed} that is the last stable offset, which an open
  * transaction of any other partition holds back, so a committed record of ours above it would be missed. The
  * consumer reads ({@code read_committed}, aborted records left out) until its position passes that high watermark,
- * waiting while open transactions hold it back, until the caller's deadline.
+ * waiting while open transactions hold it back, until the caller's deadline. A tombstone (a reset through Connect's
+ * offsets API) leaves its key without progress.
  */
 final class ProgressLog implements AutoCloseable {
 
@@ -88,7 +89,9 @@ final class ProgressLog implements AutoCloseable {
             }
             for (ConsumerRecord<byte[], byte[]> record : reader.poll(POLL)) {
                 String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-                if (keys.contains(key)) {
+                if (keys.contains(key) && record.value() == null) {
+                    progress.remove(key); // a reset through Connect's offsets API (see ProgressReset)
+                } else if (keys.contains(key)) {
                     progress.put(key, parse(record, topicId, sources));
                 }
             }
@@ -132,6 +135,11 @@ final class ProgressLog implements AutoCloseable {
                     + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "*: Describe and Read on the topic)",
                     e.getCause());
         }
+    }
+
+    /** The key of a partition's progress records: its transactional id, UTF-8. */
+    static byte[] key(String transactionalId) {
+        return transactionalId.getBytes(StandardCharsets.UTF_8);
     }
 
     private static Duration remaining(Instant deadline) {

@@ -59,7 +59,7 @@ record ProgressRecord(long next, Uuid topicId, Optional<Uuid> sourceTopicId, Map
                 value.append(TARGET_PARTITIONS).append(topic).append('=').append(count).append('\n'));
         value.append("topic.id=").append(topicId).append('\n');
         return new ProducerRecord<>(progressPartition.topic(), progressPartition.partition(),
-                transactionalId.getBytes(StandardCharsets.UTF_8), value.toString().getBytes(StandardCharsets.UTF_8));
+                ProgressLog.key(transactionalId), value.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** @throws IllegalArgumentException when {@code value} is not a progress record of a format this reads */

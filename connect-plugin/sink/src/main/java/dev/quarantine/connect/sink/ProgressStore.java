@@ -3,6 +3,7 @@ package dev.quarantine.connect.sink;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,6 +159,37 @@ final class ProgressStore implements AutoCloseable {
                 + " again since its progress was written: starting over at {}", name, sourceIds.get(name),
                 partitions));
         return progress;
+    }
+
+    /**
+     * The partitions among {@code partitions} whose source topic has another id now than when they were opened: the
+     * topic was deleted and created again while the worker's consumer kept its position (it need not rebalance), so
+     * the records it delivers now are the new topic's, from that position on. Asked before writing, so nothing of a
+     * new topic is committed under the old topic's progress. Each such partition starts over where
+     * {@link SourceTopics#startOffset} says (returned), logged at WARN once per topic; its new id is registered.
+     */
+    Map<TopicPartition, Long> replacedSources(Collection<TopicPartition> partitions) {
+        List<TopicPartition> known = partitions.stream().filter(p -> target.sourceTopicId(p).isPresent()).toList();
+        if (known.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Uuid> now = sourceTopics.ids(SourceTopics.topicsOf(known));
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        Map<String, List<String>> startingOver = new TreeMap<>();
+        for (TopicPartition partition : known) {
+            Optional<Uuid> id = Optional.ofNullable(now.get(partition.topic()));
+            Optional<Uuid> opened = target.sourceTopicId(partition);
+            if (SourceIdentity.replaced(opened, id)) {
+                long start = sourceTopics.startOffset(partition);
+                starts.put(partition, start);
+                target.restore(partition, id, target.mappedPartitions(partition));
+                startingOver.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition + "@" + start
+                        + " (its records since were the new topic's; topic id " + opened.orElseThrow() + " before)");
+            }
+        }
+        startingOver.forEach((name, started) -> log.warn("Source topic {} (topic id {}) was deleted and created"
+                + " again while this task ran: starting over at {}", name, now.get(name), started));
+        return starts;
     }
 
     /**

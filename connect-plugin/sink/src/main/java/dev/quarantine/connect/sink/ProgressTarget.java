@@ -102,6 +102,12 @@ final class ProgressTarget {
         facts.put(source, new SourceFacts(sourceTopicId, new ConcurrentHashMap<>(targetPartitions)));
     }
 
+    /** The id {@code source}'s topic had when the partition was opened (or last started over), if known. */
+    Optional<Uuid> sourceTopicId(TopicPartition source) {
+        SourceFacts known = facts.get(source);
+        return known == null ? Optional.empty() : known.sourceTopicId();
+    }
+
     /**
      * The partition count of each target topic {@code source}'s records are mapped by (see
      * {@link TargetTopics#partition}); a topic not in it yet takes its count on first use, and keeps it.

@@ -140,10 +140,29 @@ final class SinkTaskHandler implements AutoCloseable {
             }
         });
         boolean due = dueInMs(now).orElse(-1) == 0;
+        if (due) {
+            startOverReplacedSources();
+        }
         if (due || !unowned.isEmpty()) {
             write(due ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of(), unowned);
         }
         dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
+    }
+
+    /**
+     * Before writing: a partition whose source topic was deleted and created again under the worker's consumer (see
+     * {@link ProgressStore#replacedSources}) drops what waits (the new topic's records from the old position on) and
+     * is sought to where the new topic starts, so none of the new topic's records is skipped.
+     */
+    private void startOverReplacedSources() {
+        List<TopicPartition> waiting = open.entrySet().stream().filter(e -> e.getValue().pending().count() > 0)
+                .map(Map.Entry::getKey).toList();
+        progress.replacedSources(waiting).forEach((partition, start) -> {
+            PartitionWriter writer = open.get(partition);
+            writer.pending().clear();
+            writer.restored(start);
+            context.offset(partition, start);
+        });
     }
 
     /** Writes the waiting records of {@code writing}, and re-establishes the partitions in {@code lost}. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -75,6 +76,17 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
     @Override
     public void stop() {
         props = null;
+    }
+
+    /**
+     * Connect's offsets API (KIP-875, {@code PATCH} and {@code DELETE /connectors/{name}/offsets}, only while the
+     * connector is STOPPED): the tasks resume from the progress records, not from Connect's consumer group, so the
+     * change is written there (see {@link ProgressReset}) before Connect changes its group.
+     */
+    @Override
+    public boolean alterOffsets(Map<String, String> connectorConfig, Map<TopicPartition, Long> offsets) {
+        new ProgressReset(TransactionalSinkConfig.parse(connectorConfig)).apply(offsets);
+        return true;
     }
 
     @Override
