@@ -24,10 +24,13 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.zip.ZipFile;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -316,6 +319,58 @@ class TransactionalKafkaSinkConnectorIT {
             assertThat(ids).as("all 100, again from the altered offset 50, then again from the reset to the start")
                     .containsExactlyElementsOf(IntStream.concat(IntStream.concat(IntStream.range(0, 100),
                             IntStream.range(50, 100)), IntStream.range(0, 100)).boxed().toList());
+        }
+        cluster.worker().deleteConnector(prefix);
+    }
+
+    @Test
+    void advancesConnectsConsumerGroupPastTheRecordsATransformDrops() throws Exception {
+        String prefix = "dropped-" + Long.toHexString(System.nanoTime()).substring(6);
+        String source = prefix + "-in";
+        cluster.kafka().createTopic(source, 1, Map.of());
+        cluster.kafka().createTopic("copy." + source, 1, Map.of());
+        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(cluster.kafka().clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int id = 0; id < 100; id++) {
+                RecordHeaders headers = new RecordHeaders();
+                headers.add("id", String.valueOf(id).getBytes(StandardCharsets.UTF_8));
+                if (id >= 50) {
+                    headers.add("late", new byte[0]);
+                }
+                producer.send(new ProducerRecord<>(source, 0, null, ("key-" + id).getBytes(StandardCharsets.UTF_8),
+                        ("id=" + id + ";").getBytes(StandardCharsets.UTF_8), headers));
+            }
+        }
+        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
+                "topics", source, "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed",
+                "transforms", "drop", "transforms.drop.type", "org.apache.kafka.connect.transforms.Filter",
+                "transforms.drop.predicate", "late", "predicates", "late",
+                "predicates.late.type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
+                "predicates.late.name", "late");
+        cluster.worker().createConnector(prefix, config);
+        cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
+
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of("copy." + source));
+             Admin admin = cluster.kafka().admin()) {
+            copied.awaitAtLeast(50, LANDED);
+            TopicPartition partition = new TopicPartition(source, 0);
+            Await.until(() -> "Connect's group connect-" + prefix + " at offset 100 of " + partition, LANDED, () -> {
+                try {
+                    OffsetAndMetadata committed = admin.listConsumerGroupOffsets("connect-" + prefix)
+                            .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).get(partition);
+                    return committed != null && committed.offset() == 100;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            assertThat(copied.drain(Duration.ofSeconds(3)).stream().map(r -> id(r)).toList())
+                    .as("the 50 the transform kept, once").containsExactlyElementsOf(IntStream.range(0, 50).boxed()
+                            .toList());
         }
         cluster.worker().deleteConnector(prefix);
     }

@@ -71,12 +71,12 @@ public class TransactionalKafkaSinkTask extends SinkTask {
     }
 
     /**
-     * Only what is committed: records still waiting for their transaction are not; the worker's offsets follow the
-     * committed progress.
+     * Only what is committed (records still waiting for their transaction are not), and what Connect's transforms
+     * and converters kept from the task: see {@link SinkTaskHandler#preCommit}.
      */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-        return handler.preCommit();
+        return handler.preCommit(currentOffsets);
     }
 
     @Override

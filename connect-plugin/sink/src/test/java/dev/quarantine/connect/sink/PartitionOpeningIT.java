@@ -102,7 +102,7 @@ class PartitionOpeningIT {
         handler.close();
 
         assertThat(created).hasSize(8).allMatch(ScriptedProducer::closed);
-        assertThat(handler.preCommit()).as("no partition was left open").isEmpty();
+        assertThat(handler.preCommit(Map.of())).as("no partition was left open").isEmpty();
     }
 
     private List<TopicPartition> partitions(int count) {

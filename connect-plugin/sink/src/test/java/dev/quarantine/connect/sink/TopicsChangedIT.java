@@ -68,6 +68,28 @@ class TopicsChangedIT {
     }
 
     @Test
+    void startsASourceTopicCreatedAgainUnderARunningTaskFromItsBeginningWhenTheConsumerKeptItsPosition()
+            throws Exception {
+        fixture.createTopics();
+        kafka.createTopic(fixture.source, 1, Map.of());
+        TopicPartition partition = new TopicPartition(fixture.source, 0);
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(fixture.source, 0, 0, 10));
+
+        fixture.recreate(fixture.source, Map.of());
+        task.put(records(fixture.source, 0, 10, 15)); // the new topic's 10..14: the consumer kept its position
+        assertThat(context.seeks).as("sought to the new topic's beginning instead of writing from 10")
+                .containsExactly(Map.entry(partition, 0L));
+        task.put(records(fixture.source, 0, 0, 15)); // delivered again from there
+
+        assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
+                .containsExactlyElementsOf(Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15)
+                        .boxed()).map(i -> "v" + i).toList());
+    }
+
+    @Test
     void keepsEveryKeyInItsTargetPartitionAcrossARestartAfterTheTargetTopicGainedPartitions() throws Exception {
         fixture.createTopics(2, Map.of()); // the source has 4 partitions: those of 2 and 3 are mapped by key hash
         List<TopicPartition> partitions = IntStream.range(0, 4).mapToObj(p -> new TopicPartition(fixture.source, p))

@@ -18,6 +18,7 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -259,6 +260,34 @@ class TransactionalKafkaSinkTaskIT {
                 .containsExactlyElementsOf(IntStream.range(0, 5).mapToObj(i -> "v" + i).toList());
         assertThat(values(committed(kafka, "copy." + q))).as("the first, never fenced by the second")
                 .containsExactlyElementsOf(IntStream.range(0, 15).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void reportsTheWorkersPositionPastRecordsDroppedBeforePutOnlyOnceNothingWaitsAndNoSeekIsPending() {
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "commit.interval.ms", "30000");
+        task.open(List.of(partition));
+        task.put(records(source, 0, 0, 10));
+        assertThat(task.preCommit(Map.of(partition, new OffsetAndMetadata(10)))).as("10 records wait")
+                .isEmpty();
+        task.put(records(source, 0, 10, 10)); // nothing: the worker's transforms dropped 10..19 of its poll
+        task.stop();
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask second = fixture.start(context, "commit.interval.ms", "0");
+        second.open(List.of(partition));
+        second.put(records(source, 0, 0, 10));
+        assertThat(second.preCommit(Map.of(partition, new OffsetAndMetadata(10))))
+                .containsEntry(partition, new OffsetAndMetadata(10));
+        second.put(List.of()); // the worker's next poll: records 10..19, all dropped by an SMT before put
+        assertThat(second.preCommit(Map.of(partition, new OffsetAndMetadata(20)))).as("advances past the dropped")
+                .containsEntry(partition, new OffsetAndMetadata(20));
+
+        FakeSinkTaskContext third = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask reopened = fixture.start(third, "commit.interval.ms", "0");
+        reopened.open(List.of(partition));
+        assertThat(reopened.preCommit(Map.of(partition, new OffsetAndMetadata(20))))
+                .as("sought to its progress: the worker's position is not where it resumes until the next poll")
+                .containsEntry(partition, new OffsetAndMetadata(10));
     }
 
     @Test
