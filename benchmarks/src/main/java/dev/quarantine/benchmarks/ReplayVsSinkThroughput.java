@@ -104,7 +104,8 @@ public final class ReplayVsSinkThroughput {
                 "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", name + ".${topic}",
                 "dlq.topic.name", name + "-dlq",
-                "consumer.override.auto.offset.reset", "earliest"));
+                "consumer.override.auto.offset.reset", "earliest",
+                "consumer.override.isolation.level", "read_committed"));
     }
 
     private double runReplay(String name) {

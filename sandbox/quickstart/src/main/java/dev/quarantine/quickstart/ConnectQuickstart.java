@@ -176,7 +176,8 @@ final class ConnectQuickstart {
                 Map.entry("target.bootstrap.servers", kafka.bootstrapServers()),
                 Map.entry("target.topic.format", "copy.${topic}"),
                 Map.entry("dlq.topic.name", DEAD_LETTERS),
-                Map.entry("consumer.override.auto.offset.reset", "earliest"));
+                Map.entry("consumer.override.auto.offset.reset", "earliest"),
+                Map.entry("consumer.override.isolation.level", "read_committed"));
     }
 
     private Outcome awaitAllLanded() {

@@ -176,7 +176,8 @@ class ConnectWorkerCompatibilityIT {
     private static Map<String, String> sinkConfig(LocalKafka kafka, String source, String dlq) {
         return Map.of("connector.class", SINK, "tasks.max", "2", "topics", source,
                 "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", dlq, "consumer.override.auto.offset.reset", "earliest");
+                "dlq.topic.name", dlq, "consumer.override.auto.offset.reset", "earliest",
+                "consumer.override.isolation.level", "read_committed");
     }
 
     @SuppressWarnings("unchecked")

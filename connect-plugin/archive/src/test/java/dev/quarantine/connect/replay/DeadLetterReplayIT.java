@@ -86,6 +86,7 @@ class DeadLetterReplayIT {
                 "connector.class", TransactionalKafkaSinkConnector.class.getName(),
                 "tasks.max", "2",
                 "topics", SOURCE,
+                "consumer.override.isolation.level", "read_committed",
                 "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", DLQ));
@@ -298,6 +299,7 @@ class DeadLetterReplayIT {
                 "target.value.converter.schemas.enable", "false",
                 "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", PREFIX + "-json-quiet-dlq"));
+        config.put("consumer.override.isolation.level", "read_committed");
         config.putAll(Map.of("errors.tolerance", "all", "errors.deadletterqueue.topic.name", CONNECT_DLQ,
                 "errors.deadletterqueue.context.headers.enable", "true",
                 "errors.deadletterqueue.topic.replication.factor", "1"));

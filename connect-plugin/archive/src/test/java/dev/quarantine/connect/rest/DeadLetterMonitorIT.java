@@ -509,10 +509,12 @@ class DeadLetterMonitorIT {
         }
         first.createConnector(PREFIX + "-copy", props(
                 "connector.class", SINK, "tasks.max", "2", "topics", PREFIX + "-a",
+                "consumer.override.isolation.level", "read_committed",
                 "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", SINK_DLQ));
         second.createConnector(PREFIX + "-json-copy", props(
                 "connector.class", SINK, "tasks.max", "1", "topics", PREFIX + "-json",
+                "consumer.override.isolation.level", "read_committed",
                 "value.converter", "org.apache.kafka.connect.json.JsonConverter",
                 "value.converter.schemas.enable", "false",
                 "target.value.converter", "org.apache.kafka.connect.json.JsonConverter",

@@ -90,7 +90,8 @@ final class FaultSuite {
                 "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", topics.dlq(),
-                "consumer.override.max.poll.records", "200");
+                "consumer.override.max.poll.records", "200",
+                "consumer.override.isolation.level", "read_committed");
         config.putAll(props(overrides));
         return config;
     }

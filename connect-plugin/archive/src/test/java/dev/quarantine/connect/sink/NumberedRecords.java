@@ -61,6 +61,7 @@ final class NumberedRecords {
                 "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
                 "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
                 "consumer.override.max.poll.records", "200",
+                "consumer.override.isolation.level", "read_committed",
                 "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
                 "target.topic.creation.max.message.bytes", String.valueOf(TARGET_MAX_MESSAGE_BYTES),

@@ -26,6 +26,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -230,7 +231,8 @@ class SinkFaultsIT {
 
     private static void fenceAll(FaultSuite.Topics topics) throws Exception {
         try (Admin admin = cluster.kafka().admin()) {
-            admin.fenceProducers(IntStream.range(0, 3).mapToObj(p -> topics.name() + "." + topics.source() + "-" + p)
+            admin.fenceProducers(IntStream.range(0, 3)
+                    .mapToObj(p -> WriterFactory.transactionalId(topics.name(), new TopicPartition(topics.source(), p)))
                     .toList()).all().get(30, TimeUnit.SECONDS);
         }
     }

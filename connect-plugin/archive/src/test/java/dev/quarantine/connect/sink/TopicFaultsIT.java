@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,14 +110,47 @@ class TopicFaultsIT {
         cluster.worker().deleteConnector(run.name);
     }
 
+    @Test
+    void copiesEveryRecordOfASourceTopicDeletedAndCreatedAgainWithTheSameName() throws Exception {
+        Run run = new Run("source-again", id -> false);
+        run.records.produce(0, 1_000);
+        cluster.worker().createConnector(run.name, run.config);
+        cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()))) {
+            copied.awaitAtLeast(1_000, LANDED);
+        }
+
+        recreate(run.name, 2);
+        run.records.produce(1_000, 2_500); // the new topic's offsets start at 0 again
+
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()));
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
+            copied.awaitAtLeast(2_500, LANDED);
+            run.records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO), 2_500);
+        }
+        assertThat(LocalConnect.isRunning(cluster.worker().status(run.name), 2)).isTrue();
+        List<String> warnings = Files.readAllLines(cluster.worker().logFile()).stream()
+                .filter(line -> line.contains("WARN") && line.contains("Source topic " + run.name + " (topic id"))
+                .toList();
+        assertThat(warnings).as("one WARN per partition's task naming the topic").hasSize(2)
+                .anySatisfy(w -> assertThat(w).contains(run.name + "-0@0"))
+                .anySatisfy(w -> assertThat(w).contains(run.name + "-1@0"));
+        cluster.worker().deleteConnector(run.name);
+    }
+
     /** Deletes a topic and creates it again as it was (one partition), as operators purge a dead-letter topic. */
     private static void recreate(String topic) throws Exception {
+        recreate(topic, 1);
+    }
+
+    /** Deletes a topic and creates it again with {@code partitions}, as operators purge a topic. */
+    private static void recreate(String topic, int partitions) throws Exception {
         try (Admin admin = cluster.kafka().admin()) {
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         }
         Await.until(() -> "topic " + topic + " created again after its deletion", Duration.ofSeconds(30), () -> {
             try {
-                cluster.kafka().createTopic(topic, 1, Map.of());
+                cluster.kafka().createTopic(topic, partitions, Map.of());
                 return true;
             } catch (IllegalStateException stillBeingDeleted) {
                 return false;

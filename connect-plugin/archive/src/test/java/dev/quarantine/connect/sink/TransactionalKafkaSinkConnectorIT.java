@@ -4,6 +4,7 @@ import static dev.quarantine.connect.sink.TestData.header;
 import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.sandbox.ConnectRest.validationErrors;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,10 +24,13 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.zip.ZipFile;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -34,6 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
@@ -51,6 +56,7 @@ class TransactionalKafkaSinkConnectorIT {
     /** The project's version, set by the build (failsafe), which the plugin's jar manifest must carry. */
     private static final String VERSION = System.getProperty("quarantine.version", "(quarantine.version not set)");
     private static final Duration LANDED = Duration.ofSeconds(120);
+    private static final String ISOLATION = "consumer.override.isolation.level";
     private static final long TWO_DAYS_AGO = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
 
     @RegisterExtension
@@ -170,20 +176,21 @@ class TransactionalKafkaSinkConnectorIT {
         assertThat(missing).containsKeys("target.bootstrap.servers", "target.topic.format", "send.errors.tolerance");
 
         Map<String, List<String>> noDlq = validationErrors(cluster.worker().validate(PLUGIN, props(
-                "connector.class", PLUGIN, "name", "v2", "topics", "orders",
+                "connector.class", PLUGIN, "name", "v2", "topics", "orders", ISOLATION, "read_committed",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
                 "target.topic.format", "copy.${topic}")));
         assertThat(noDlq).containsOnlyKeys("dlq.topic.name");
 
         Map<String, List<String>> selfCopy = validationErrors(cluster.worker().validate(PLUGIN, props(
                 "connector.class", PLUGIN, "name", "v3", "topics", "orders,validate.dlq",
+                ISOLATION, "read_committed",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "${topic}",
                 "dlq.topic.name", "validate.dlq")));
         assertThat(selfCopy).containsOnlyKeys("target.topic.format", "dlq.topic.name");
         assertThat(selfCopy.get("target.topic.format")).anySatisfy(m -> assertThat(m).contains("onto itself"));
 
         Map<String, List<String>> absentDlq = validationErrors(cluster.worker().validate(PLUGIN, props(
-                "connector.class", PLUGIN, "name", "v4", "topics", "orders",
+                "connector.class", PLUGIN, "name", "v4", "topics", "orders", ISOLATION, "read_committed",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", "no-such-dlq")));
         assertThat(absentDlq).containsOnlyKeys("dlq.topic.name");
@@ -197,6 +204,7 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.kafka().createTopic(prefix + "-in", 4, Map.of());
         cluster.kafka().createTopic("copy." + prefix + "-in", 1, Map.of());
         Map<String, String> base = props("connector.class", PLUGIN, "name", prefix, "topics", prefix + "-in",
+                ISOLATION, "read_committed",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", prefix + "-dlq");
 
@@ -242,6 +250,172 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.worker().deleteConnector(topics.name);
     }
 
+    @Test
+    void refusesAConnectorWhoseConsumerWouldReadAbortedSourceTransactionsAndCopiesOnlyCommittedOnes() {
+        String prefix = "aborted-" + Long.toHexString(System.nanoTime()).substring(6);
+        String source = prefix + "-in";
+        cluster.kafka().createTopic(source, 1, Map.of());
+        cluster.kafka().createTopic("copy." + source, 1, Map.of());
+        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
+        produceInTransactions(source, List.of(true, false, true));
+        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
+                "topics", source,
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", prefix + "-dlq");
+
+        assertThat(validationErrors(cluster.worker().validate(PLUGIN, config))).as("as a user writes it")
+                .containsOnlyKeys(ISOLATION).extractingByKey(ISOLATION).asString()
+                .contains("is not set", ISOLATION + "=read_committed", "connector.client.config.override.policy");
+        config.put(ISOLATION, "read_uncommitted");
+        assertThat(validationErrors(cluster.worker().validate(PLUGIN, config))).containsOnlyKeys(ISOLATION);
+        assertThatThrownBy(() -> cluster.worker().createConnector(prefix, config))
+                .as("Connect refuses to create it").hasMessageContaining(ISOLATION);
+
+        config.put(ISOLATION, "read_committed");
+        cluster.worker().createConnector(prefix, config);
+        cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of("copy." + source))) {
+            copied.awaitAtLeast(200, LANDED);
+            List<Integer> ids = copied.drain(Duration.ofSeconds(5)).stream().map(r -> id(r)).toList();
+            assertThat(ids).as("the 100 + 100 committed records once, none of the aborted 100..199")
+                    .containsExactlyElementsOf(IntStream.concat(IntStream.range(0, 100), IntStream.range(200, 300))
+                            .boxed().toList());
+        }
+        cluster.worker().deleteConnector(prefix);
+    }
+
+    @Test
+    void resumesFromOffsetsAlteredAndResetThroughConnectsOffsetsApi() {
+        String prefix = "offsets-" + Long.toHexString(System.nanoTime()).substring(6);
+        String source = prefix + "-in";
+        cluster.kafka().createTopic(source, 1, Map.of());
+        cluster.kafka().createTopic("copy." + source, 1, Map.of());
+        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
+        produceInTransactions(source, List.of(true));
+        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
+                "topics", source,
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
+                "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed");
+        cluster.worker().createConnector(prefix, config);
+        cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of("copy." + source))) {
+            copied.awaitAtLeast(100, LANDED);
+
+            whileStopped(prefix, () -> cluster.worker().rest().call("PATCH", "/connectors/" + prefix + "/offsets",
+                    Map.of("offsets", List.of(Map.of("partition", Map.of("kafka_topic", source, "kafka_partition", 0),
+                            "offset", Map.of("kafka_offset", 50)))), 200));
+            copied.awaitAtLeast(150, LANDED);
+            whileStopped(prefix, () -> cluster.worker().rest().call("DELETE", "/connectors/" + prefix + "/offsets",
+                    null, 200));
+            copied.awaitAtLeast(250, LANDED);
+
+            List<Integer> ids = copied.drain(Duration.ofSeconds(5)).stream().map(r -> id(r)).toList();
+            assertThat(ids).as("all 100, again from the altered offset 50, then again from the reset to the start")
+                    .containsExactlyElementsOf(IntStream.concat(IntStream.concat(IntStream.range(0, 100),
+                            IntStream.range(50, 100)), IntStream.range(0, 100)).boxed().toList());
+        }
+        cluster.worker().deleteConnector(prefix);
+    }
+
+    @Test
+    void advancesConnectsConsumerGroupPastTheRecordsATransformDrops() throws Exception {
+        String prefix = "dropped-" + Long.toHexString(System.nanoTime()).substring(6);
+        String source = prefix + "-in";
+        cluster.kafka().createTopic(source, 1, Map.of());
+        cluster.kafka().createTopic("copy." + source, 1, Map.of());
+        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(cluster.kafka().clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int id = 0; id < 100; id++) {
+                RecordHeaders headers = new RecordHeaders();
+                headers.add("id", String.valueOf(id).getBytes(StandardCharsets.UTF_8));
+                if (id >= 50) {
+                    headers.add("late", new byte[0]);
+                }
+                producer.send(new ProducerRecord<>(source, 0, null, ("key-" + id).getBytes(StandardCharsets.UTF_8),
+                        ("id=" + id + ";").getBytes(StandardCharsets.UTF_8), headers));
+            }
+        }
+        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
+                "topics", source, "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed",
+                "transforms", "drop", "transforms.drop.type", "org.apache.kafka.connect.transforms.Filter",
+                "transforms.drop.predicate", "late", "predicates", "late",
+                "predicates.late.type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
+                "predicates.late.name", "late");
+        cluster.worker().createConnector(prefix, config);
+        cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
+
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of("copy." + source));
+             Admin admin = cluster.kafka().admin()) {
+            copied.awaitAtLeast(50, LANDED);
+            TopicPartition partition = new TopicPartition(source, 0);
+            Await.until(() -> "Connect's group connect-" + prefix + " at offset 100 of " + partition, LANDED, () -> {
+                try {
+                    OffsetAndMetadata committed = admin.listConsumerGroupOffsets("connect-" + prefix)
+                            .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).get(partition);
+                    return committed != null && committed.offset() == 100;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            assertThat(copied.drain(Duration.ofSeconds(3)).stream().map(r -> id(r)).toList())
+                    .as("the 50 the transform kept, once").containsExactlyElementsOf(IntStream.range(0, 50).boxed()
+                            .toList());
+        }
+        cluster.worker().deleteConnector(prefix);
+    }
+
+    /** Stops the connector, runs {@code change} once Connect accepts it (the connector STOPPED), resumes it. */
+    private static void whileStopped(String connector, Runnable change) {
+        cluster.worker().rest().call("PUT", "/connectors/" + connector + "/stop", null, 202, 204, 200);
+        Await.until("offsets of " + connector + " changed while it is stopped", Duration.ofSeconds(60), () -> {
+            try {
+                change.run();
+                return true;
+            } catch (IllegalStateException notStoppedYet) {
+                return false;
+            }
+        });
+        cluster.worker().rest().call("PUT", "/connectors/" + connector + "/resume", null, 202, 204, 200);
+        cluster.worker().awaitRunning(connector, 1, Duration.ofSeconds(60));
+    }
+
+    /** One transaction of 100 records per entry, committed when it is true, aborted otherwise; ids count on. */
+    private static void produceInTransactions(String topic, List<Boolean> commits) {
+        Properties props = cluster.kafka().clientProps();
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-writer");
+        try (KafkaProducer<byte[], byte[]> producer =
+                     new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            int id = 0;
+            for (boolean commit : commits) {
+                producer.beginTransaction();
+                for (int i = 0; i < 100; i++, id++) {
+                    RecordHeaders headers = new RecordHeaders();
+                    headers.add("id", String.valueOf(id).getBytes(StandardCharsets.UTF_8));
+                    producer.send(new ProducerRecord<>(topic, 0, null, ("key-" + id).getBytes(StandardCharsets.UTF_8),
+                            ("id=" + id + ";").getBytes(StandardCharsets.UTF_8), headers));
+                }
+                producer.flush();
+                if (commit) {
+                    producer.commitTransaction();
+                } else {
+                    producer.abortTransaction();
+                }
+            }
+        }
+    }
+
     /**
      * Source topics {@code <p>-a} (2 partitions) and {@code <p>-b}, copied to {@code copy.<p>-a} (4 KB max, one hour
      * timestamp window) and {@code copy.<p>-b} (compacted), and a DLQ.
@@ -282,7 +456,8 @@ class TransactionalKafkaSinkConnectorIT {
                 "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
                 "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", topics.dlq);
+                "dlq.topic.name", topics.dlq,
+                "consumer.override.isolation.level", "read_committed");
     }
 
     /**

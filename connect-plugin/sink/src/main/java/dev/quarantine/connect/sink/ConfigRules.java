@@ -14,6 +14,7 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.connect.sink.SinkConnector;
 import org.apache.kafka.connect.sink.SinkTask;
 
@@ -28,6 +29,10 @@ final class ConfigRules {
     /** Connect's per-connector override of the worker consumer's cluster: the source cluster, when given. */
     static final String CONSUMER_OVERRIDE_PREFIX = "consumer.override.";
     static final String SOURCE_BOOTSTRAP_OVERRIDE = CONSUMER_OVERRIDE_PREFIX + "bootstrap.servers";
+    /** The worker consumer's isolation level for this connector: it must read committed source records only. */
+    static final String SOURCE_ISOLATION_OVERRIDE = CONSUMER_OVERRIDE_PREFIX
+            + ConsumerConfig.ISOLATION_LEVEL_CONFIG;
+    static final String READ_COMMITTED = IsolationLevel.READ_COMMITTED.toString();
 
     private ConfigRules() {
     }
@@ -110,6 +115,25 @@ final class ConfigRules {
         } catch (NumberFormatException e) {
             return OptionalLong.empty(); // reported on its own key
         }
+    }
+
+    /**
+     * A connector whose worker consumer may read records of aborted (or still open) source transactions: Connect's
+     * sink consumer is read_uncommitted unless the worker or the connector says otherwise, and a connector cannot see
+     * the worker's consumer settings, nor ask its records whether their transaction committed (the markers never
+     * reach a sink). So the connector insists on its own override. Checked by the connector (validate, start), not by
+     * its tasks: the consumer is Connect's, configured before a task exists.
+     */
+    static Optional<String> sourceIsolationProblem(Map<String, String> props) {
+        String level = props.get(SOURCE_ISOLATION_OVERRIDE);
+        if (level != null && READ_COMMITTED.equals(level.trim())) {
+            return Optional.empty();
+        }
+        return Optional.of("is " + (level == null ? "not set" : level) + ", so the worker's consumer would hand"
+                + " this connector records of aborted source transactions (Connect's default is read_uncommitted),"
+                + " and they would be committed into the target. Set " + SOURCE_ISOLATION_OVERRIDE + "="
+                + READ_COMMITTED + "; the worker's connector.client.config.override.policy must allow it (All, the"
+                + " default of Connect 3.9 to 4.4, does)");
     }
 
     /**

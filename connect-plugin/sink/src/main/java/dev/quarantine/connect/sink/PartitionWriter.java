@@ -11,7 +11,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
 /**
  * Writes the records of one source partition to the target cluster: the records collected over puts (see
  * {@link CommitTrigger}) in one transaction of this partition's own producer (transactional id
- * {@code <prefix>.<topic>-<partition>}), together with the dead letters of its poison records and the partition's
+ * {@code <prefix>:<topic>-<partition>}), together with the dead letters of its poison records and the partition's
  * progress. Either all of it commits or none of it. Waiting records die with the writer: a fenced writer's, or a
  * closed partition's, are read again from the committed progress.
  *

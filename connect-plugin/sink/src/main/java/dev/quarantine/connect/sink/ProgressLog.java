@@ -34,7 +34,8 @@ import dev.quarantine.txn.RecordPositions;
  * it). Not at the consumer's end offset: under {@code read_committed} that is the last stable offset, which an open
  * transaction of any other partition holds back, so a committed record of ours above it would be missed. The
  * consumer reads ({@code read_committed}, aborted records left out) until its position passes that high watermark,
- * waiting while open transactions hold it back, until the caller's deadline.
+ * waiting while open transactions hold it back, until the caller's deadline. A tombstone (a reset through Connect's
+ * offsets API) leaves its key without progress.
  */
 final class ProgressLog implements AutoCloseable {
 
@@ -64,16 +65,17 @@ final class ProgressLog implements AutoCloseable {
     }
 
     /**
-     * The next offset recorded for each of {@code keys} that has a record.
+     * The last record of each of {@code keys} that has one.
      *
      * @param sources the source partitions being read, for messages
      * @throws RetriableException when the records up to the high watermark could not be read by {@code deadline}
      * @throws ConnectException   when a record of ours is not one this version reads, or was written into an
      *                            earlier topic of that name
      */
-    Map<String, Long> read(Set<String> keys, Uuid topicId, Iterable<TopicPartition> sources, Instant deadline) {
+    Map<String, ProgressRecord> read(Set<String> keys, Uuid topicId, Iterable<TopicPartition> sources,
+                                     Instant deadline) {
         long end = highWatermark(deadline);
-        Map<String, Long> progress = new HashMap<>();
+        Map<String, ProgressRecord> progress = new HashMap<>();
         if (end == 0) {
             return progress;
         }
@@ -87,7 +89,9 @@ final class ProgressLog implements AutoCloseable {
             }
             for (ConsumerRecord<byte[], byte[]> record : reader.poll(POLL)) {
                 String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-                if (keys.contains(key)) {
+                if (keys.contains(key) && record.value() == null) {
+                    progress.remove(key); // a reset through Connect's offsets API (see ProgressReset)
+                } else if (keys.contains(key)) {
                     progress.put(key, parse(record, topicId, sources));
                 }
             }
@@ -95,7 +99,8 @@ final class ProgressLog implements AutoCloseable {
         return progress;
     }
 
-    private long parse(ConsumerRecord<byte[], byte[]> record, Uuid topicId, Iterable<TopicPartition> sources) {
+    private ProgressRecord parse(ConsumerRecord<byte[], byte[]> record, Uuid topicId,
+                                 Iterable<TopicPartition> sources) {
         String position = RecordPositions.of(record.topic(), record.partition(), record.offset());
         ProgressRecord progress;
         try {
@@ -108,7 +113,7 @@ final class ProgressLog implements AutoCloseable {
             throw target.recreated(sources, "the record " + position + " was written when the topic had id "
                     + progress.topicId() + ", and it now has " + topicId);
         }
-        return progress.next();
+        return progress;
     }
 
     private long highWatermark(Instant deadline) {
@@ -130,6 +135,11 @@ final class ProgressLog implements AutoCloseable {
                     + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "*: Describe and Read on the topic)",
                     e.getCause());
         }
+    }
+
+    /** The key of a partition's progress records: its transactional id, UTF-8. */
+    static byte[] key(String transactionalId) {
+        return transactionalId.getBytes(StandardCharsets.UTF_8);
     }
 
     private static Duration remaining(Instant deadline) {

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -19,25 +22,44 @@ import org.apache.kafka.common.Uuid;
  * format=1
  * next=1043
  * source=orders-3
+ * source.topic.id=b2xkT3JkZXJzVG9waWMxMg
+ * target.partitions.copy.orders=2
  * topic.id=Q2xvdWRlUHJvZ3Jlc3MxMg
  * </pre>
  *
- * <p>{@code next} is the next source offset to write; {@code topic.id} the id of the progress topic the writer
- * knew, so a record that landed in a topic created again under a running writer (a broker with
+ * <p>{@code next} is the next source offset to write; {@code source.topic.id} the id of the source topic those
+ * offsets belong to (absent when the source cluster did not show the topic), so a source topic deleted and created
+ * again is not resumed at the old topic's offsets; {@code target.partitions.<topic>} the partition count
+ * {@code target.partition.mapping} mapped this partition's records into that target topic by, kept so that a key
+ * stays in its target partition when the target topic gains partitions; {@code topic.id} the id of the progress
+ * topic the writer knew, so a record that landed in a topic created again under a running writer (a broker with
  * auto.create.topics.enable=true re-creates a deleted topic at the first send) is recognised when it is read.
  * Readers reject a format they do not know rather than guess.
  */
-record ProgressRecord(long next, Uuid topicId) {
+record ProgressRecord(long next, Uuid topicId, Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions) {
 
     static final int FORMAT = 1;
+    private static final String TARGET_PARTITIONS = "target.partitions.";
+
+    ProgressRecord {
+        targetPartitions = Map.copyOf(targetPartitions);
+    }
+
+    /** Progress without a known source topic id and without mapped target topics. */
+    ProgressRecord(long next, Uuid topicId) {
+        this(next, topicId, Optional.empty(), Map.of());
+    }
 
     /** The record of {@code transactionalId}'s progress, for partition 0 of the progress topic. */
     ProducerRecord<byte[], byte[]> toRecord(TopicPartition progressPartition, String transactionalId,
                                             TopicPartition source) {
-        String value = "format=" + FORMAT + "\nnext=" + next + "\nsource=" + source + "\ntopic.id=" + topicId
-                + "\n";
+        StringBuilder value = new StringBuilder("format=" + FORMAT + "\nnext=" + next + "\nsource=" + source + "\n");
+        sourceTopicId.ifPresent(id -> value.append("source.topic.id=").append(id).append('\n'));
+        new TreeMap<>(targetPartitions).forEach((topic, count) ->
+                value.append(TARGET_PARTITIONS).append(topic).append('=').append(count).append('\n'));
+        value.append("topic.id=").append(topicId).append('\n');
         return new ProducerRecord<>(progressPartition.topic(), progressPartition.partition(),
-                transactionalId.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
+                ProgressLog.key(transactionalId), value.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** @throws IllegalArgumentException when {@code value} is not a progress record of a format this reads */
@@ -58,10 +80,26 @@ record ProgressRecord(long next, Uuid topicId) {
         }
         try {
             return new ProgressRecord(Long.parseLong(required(lines, "next")),
-                    Uuid.fromString(required(lines, "topic.id")));
+                    Uuid.fromString(required(lines, "topic.id")),
+                    Optional.ofNullable(lines.getProperty("source.topic.id")).map(Uuid::fromString),
+                    targetPartitions(lines));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("format " + FORMAT + " but " + e.getMessage(), e);
         }
+    }
+
+    private static Map<String, Integer> targetPartitions(Properties lines) {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (String key : lines.stringPropertyNames()) {
+            if (key.startsWith(TARGET_PARTITIONS)) {
+                int count = Integer.parseInt(lines.getProperty(key).trim());
+                if (count < 1) {
+                    throw new IllegalArgumentException(key + " is " + count + ", not a partition count");
+                }
+                counts.put(key.substring(TARGET_PARTITIONS.length()), count);
+            }
+        }
+        return counts;
     }
 
     private static String required(Properties lines, String key) {

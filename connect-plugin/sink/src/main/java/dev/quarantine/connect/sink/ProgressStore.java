@@ -2,8 +2,12 @@ package dev.quarantine.connect.sink;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -22,6 +26,8 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the connector's progress from the target cluster, for each source partition (keyed by its transactional
@@ -36,6 +42,7 @@ import org.apache.kafka.connect.errors.ConnectException;
  */
 final class ProgressStore implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(ProgressStore.class);
     private static final Duration RETRY_BACKOFF = Duration.ofMillis(500);
     /** How often the progress topic's id is checked while the task runs (see {@link #watch()}). */
     static final Duration WATCH_INTERVAL = Duration.ofSeconds(10);
@@ -43,6 +50,7 @@ final class ProgressStore implements AutoCloseable {
     private final Admin admin;
     private final ProgressTarget target;
     private final ProgressLog records;
+    private final SourceTopics sourceTopics;
     private final Duration timeout;
     private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "progress-topic-watcher");
@@ -50,10 +58,13 @@ final class ProgressStore implements AutoCloseable {
         return thread;
     });
 
-    ProgressStore(Map<String, Object> adminConfigs, String progressTopic, Duration timeout) {
+    /** @param sourceTopics the source topics' ids, to tell a topic created again from the one progress was of */
+    ProgressStore(Map<String, Object> adminConfigs, String progressTopic, SourceTopics sourceTopics,
+                  Duration timeout) {
         this.admin = Admin.create(adminConfigs);
         this.target = new ProgressTarget(progressTopic);
         this.records = new ProgressLog(admin, adminConfigs, target);
+        this.sourceTopics = sourceTopics;
         this.timeout = timeout;
         watcher.scheduleWithFixedDelay(this::watch, WATCH_INTERVAL.toMillis(), WATCH_INTERVAL.toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -85,13 +96,16 @@ final class ProgressStore implements AutoCloseable {
     }
 
     /**
-     * The committed next offset of each partition that has one; partitions without progress are absent.
+     * The committed progress of each partition that has some; partitions without progress are absent. A partition
+     * whose source topic has another id than its progress was written for (deleted and created again with the same
+     * name) starts over: its next offset is where the new topic starts (see {@link SourceTopics#startOffset}), logged
+     * once at WARN naming the topic. Registers with {@link #target()} what the partitions' progress records carry.
      *
      * @param sources the partitions to read, by transactional id
      * @throws ConnectException when the progress topic does not exist, or the progress could not be read within
      *                          progress.read.timeout.ms; never answers "no progress" for progress it could not read
      */
-    Map<String, Long> read(Map<String, TopicPartition> sources) {
+    Map<String, ProgressRecord> read(Map<String, TopicPartition> sources) {
         if (sources.isEmpty()) {
             return Map.of();
         }
@@ -122,11 +136,64 @@ final class ProgressStore implements AutoCloseable {
         }
     }
 
-    private Map<String, Long> readOnce(Map<String, TopicPartition> sources, Instant deadline) {
+    private Map<String, ProgressRecord> readOnce(Map<String, TopicPartition> sources, Instant deadline) {
         TopicDescription topic = requireTopic(sources.values()).orElseThrow(() -> new org.apache.kafka.common.errors
                 .TimeoutException("Could not describe the progress topic " + target.topic() + " in time"));
         requireCompacted(sources.values());
-        return records.read(sources.keySet(), topic.topicId(), sources.values(), deadline);
+        Map<String, ProgressRecord> committed = records.read(sources.keySet(), topic.topicId(), sources.values(),
+                deadline);
+        Map<String, Uuid> sourceIds = sourceTopics.ids(SourceTopics.topicsOf(sources.values()));
+        Map<String, ProgressRecord> progress = new HashMap<>();
+        Map<String, List<String>> startingOver = new TreeMap<>();
+        sources.forEach((key, source) -> {
+            Optional<Uuid> sourceId = Optional.ofNullable(sourceIds.get(source.topic()));
+            ProgressRecord last = committed.get(key);
+            if (last != null && SourceIdentity.replaced(last.sourceTopicId(), sourceId)) {
+                long start = sourceTopics.startOffset(source);
+                startingOver.computeIfAbsent(source.topic(), t -> new ArrayList<>()).add(source + "@" + start
+                        + " (not " + last.next() + ", progress of topic id " + last.sourceTopicId().orElseThrow() + ")");
+                last = new ProgressRecord(start, last.topicId(), sourceId, last.targetPartitions());
+            }
+            if (last != null) {
+                progress.put(key, last);
+            }
+            target.restore(source, sourceId, last == null ? Map.of() : last.targetPartitions());
+        });
+        startingOver.forEach((name, partitions) -> log.warn("Source topic {} (topic id {}) was deleted and created"
+                + " again since its progress was written: starting over at {}", name, sourceIds.get(name),
+                partitions));
+        return progress;
+    }
+
+    /**
+     * The partitions among {@code partitions} whose source topic has another id now than when they were opened: the
+     * topic was deleted and created again while the worker's consumer kept its position (it need not rebalance), so
+     * the records it delivers now are the new topic's, from that position on. Asked before writing, so nothing of a
+     * new topic is committed under the old topic's progress. Each such partition starts over where
+     * {@link SourceTopics#startOffset} says (returned), logged at WARN once per topic; its new id is registered.
+     */
+    Map<TopicPartition, Long> replacedSources(Collection<TopicPartition> partitions) {
+        List<TopicPartition> known = partitions.stream().filter(p -> target.sourceTopicId(p).isPresent()).toList();
+        if (known.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Uuid> now = sourceTopics.ids(SourceTopics.topicsOf(known));
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        Map<String, List<String>> startingOver = new TreeMap<>();
+        for (TopicPartition partition : known) {
+            Optional<Uuid> id = Optional.ofNullable(now.get(partition.topic()));
+            Optional<Uuid> opened = target.sourceTopicId(partition);
+            if (SourceIdentity.replaced(opened, id)) {
+                long start = sourceTopics.startOffset(partition);
+                starts.put(partition, start);
+                target.restore(partition, id, target.mappedPartitions(partition));
+                startingOver.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition + "@" + start
+                        + " (its records since were the new topic's; topic id " + opened.orElseThrow() + " before)");
+            }
+        }
+        startingOver.forEach((name, started) -> log.warn("Source topic {} (topic id {}) was deleted and created"
+                + " again while this task ran: starting over at {}", name, now.get(name), started));
+        return starts;
     }
 
     /**

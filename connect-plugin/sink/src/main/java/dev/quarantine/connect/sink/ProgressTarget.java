@@ -1,6 +1,9 @@
 package dev.quarantine.connect.sink;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -13,12 +16,21 @@ import org.apache.kafka.connect.errors.ConnectException;
  * another id was deleted and created again (by an operator, or by a broker with auto.create.topics.enable=true at a
  * writer's send), and with it the progress of every partition that has not written since: the task stops rather
  * than resume those partitions from Connect's older offsets.
+ *
+ * <p>It also keeps, per source partition, what its progress records carry besides the offset (see
+ * {@link ProgressRecord}): the source topic's id as found when the partition was opened, and the partition counts its
+ * records are mapped into target topics by, as restored from its progress or taken on first use.
  */
 final class ProgressTarget {
 
     private final TopicPartition partition;
     private volatile Uuid topicId;
     private volatile String replacedBy;
+    private final Map<TopicPartition, SourceFacts> facts = new ConcurrentHashMap<>();
+
+    /** A source partition's facts: its topic's id, and the target partition counts its records are mapped by. */
+    private record SourceFacts(Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions) {
+    }
 
     ProgressTarget(String topic) {
         this.partition = new TopicPartition(topic, 0);
@@ -77,7 +89,32 @@ final class ProgressTarget {
         if (replacedBy != null) {
             throw recreated(List.of(source), replacedBy);
         }
-        return new ProgressRecord(next, known).toRecord(partition, transactionalId, source);
+        SourceFacts sourceFacts = facts.getOrDefault(source, new SourceFacts(Optional.empty(), Map.of()));
+        return new ProgressRecord(next, known, sourceFacts.sourceTopicId(), sourceFacts.targetPartitions())
+                .toRecord(partition, transactionalId, source);
+    }
+
+    /**
+     * What {@code source}'s progress records carry from now on besides the offset: its topic's id as found when it
+     * was opened, and the target partition counts restored from its progress (none for a partition without).
+     */
+    void restore(TopicPartition source, Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions) {
+        facts.put(source, new SourceFacts(sourceTopicId, new ConcurrentHashMap<>(targetPartitions)));
+    }
+
+    /** The id {@code source}'s topic had when the partition was opened (or last started over), if known. */
+    Optional<Uuid> sourceTopicId(TopicPartition source) {
+        SourceFacts known = facts.get(source);
+        return known == null ? Optional.empty() : known.sourceTopicId();
+    }
+
+    /**
+     * The partition count of each target topic {@code source}'s records are mapped by (see
+     * {@link TargetTopics#partition}); a topic not in it yet takes its count on first use, and keeps it.
+     */
+    Map<String, Integer> mappedPartitions(TopicPartition source) {
+        return facts.computeIfAbsent(source, s -> new SourceFacts(Optional.empty(), new ConcurrentHashMap<>()))
+                .targetPartitions();
     }
 
     /** The progress topic was replaced under running writers. */

@@ -1,5 +1,7 @@
 package dev.quarantine.connect.sink;
 
+import java.util.Map;
+
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -48,7 +50,7 @@ final class RecordConverter implements AutoCloseable {
      *                                {@link SendErrors#isTransient}): the batch is written again later, the record is
      *                                not poison
      */
-    synchronized ProducerRecord<byte[], byte[]> convert(SinkRecord record) {
+    synchronized ProducerRecord<byte[], byte[]> convert(SinkRecord record, Map<String, Integer> mapped) {
         String topic = targetTopic(record);
         try {
             RecordHeaders headers = new RecordHeaders();
@@ -58,7 +60,8 @@ final class RecordConverter implements AutoCloseable {
             }
             byte[] key = keyConverter.fromConnectData(topic, headers, record.keySchema(), record.key());
             byte[] value = valueConverter.fromConnectData(topic, headers, record.valueSchema(), record.value());
-            Integer partition = targetTopics.partition(topic, record.kafkaPartition(), key); // target.partition.mapping
+            // target.partition.mapping, by the partition counts of the record's source partition
+            Integer partition = targetTopics.partition(topic, record.kafkaPartition(), key, mapped);
             return new ProducerRecord<>(topic, partition, record.timestamp(), key, value, headers);
         } catch (RetriableException e) {
             throw transientFailure(record, e);

@@ -64,11 +64,11 @@ final class Reestablisher {
         Map<String, TopicPartition> sources = byGroup.entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().source()));
         created.forEach(PartitionWriter::beforeReadingProgress);
-        Map<String, Long> committed = progress.read(sources);
-        committed.forEach((group, next) -> {
+        Map<String, ProgressRecord> committed = progress.read(sources);
+        committed.forEach((group, last) -> {
             PartitionWriter writer = byGroup.get(group);
-            writer.restored(next);
-            seek.put(writer.source(), next);
+            writer.restored(last.next());
+            seek.put(writer.source(), last.next());
         });
         return seek;
     }

@@ -56,7 +56,7 @@ final class SinkTaskHandler implements AutoCloseable {
      */
     static final int OPEN_PARALLELISM = 32;
 
-    private final SinkTaskContext context;
+    private final SeekingContext context;
     private final WriterFactory writers;
     private final ProgressStore progress;
     private final TargetTopics targetTopics;
@@ -69,14 +69,14 @@ final class SinkTaskHandler implements AutoCloseable {
 
     SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress,
                     TargetTopics targetTopics, TransientFailures transients, CommitTrigger trigger, Clock clock) {
-        this.context = context;
+        this.context = new SeekingContext(context);
         this.writers = writers;
         this.progress = progress;
         this.targetTopics = targetTopics;
         this.transients = transients;
         this.trigger = trigger;
         this.clock = clock;
-        this.reestablisher = new Reestablisher(context, writers, progress);
+        this.reestablisher = new Reestablisher(this.context, writers, progress);
     }
 
     /**
@@ -147,6 +147,7 @@ final class SinkTaskHandler implements AutoCloseable {
      * While records wait, the worker is asked to call put again (with or without new records) by when they are due.
      */
     void put(Collection<SinkRecord> records) {
+        context.delivering();
         targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
         long now = clock.millis();
         Map<TopicPartition, List<SinkRecord>> unowned = new LinkedHashMap<>();
@@ -159,10 +160,29 @@ final class SinkTaskHandler implements AutoCloseable {
             }
         });
         boolean due = dueInMs(now).orElse(-1) == 0;
+        if (due) {
+            startOverReplacedSources();
+        }
         if (due || !unowned.isEmpty()) {
             write(due ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of(), unowned);
         }
         dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
+    }
+
+    /**
+     * Before writing: a partition whose source topic was deleted and created again under the worker's consumer (see
+     * {@link ProgressStore#replacedSources}) drops what waits (the new topic's records from the old position on) and
+     * is sought to where the new topic starts, so none of the new topic's records is skipped.
+     */
+    private void startOverReplacedSources() {
+        List<TopicPartition> waiting = open.entrySet().stream().filter(e -> e.getValue().pending().count() > 0)
+                .map(Map.Entry::getKey).toList();
+        progress.replacedSources(waiting).forEach((partition, start) -> {
+            PartitionWriter writer = open.get(partition);
+            writer.pending().clear();
+            writer.restored(start);
+            context.offset(partition, start);
+        });
     }
 
     /**
@@ -249,11 +269,26 @@ final class SinkTaskHandler implements AutoCloseable {
         }
     }
 
-    /** The committed progress of every open partition, for Connect to commit to its own consumer group. */
-    Map<TopicPartition, OffsetAndMetadata> preCommit() {
+    /**
+     * What Connect may commit to its own consumer group for each open partition: the committed progress, or, when
+     * nothing of the partition waits and it was not sought since the last put, the worker's position after the
+     * records it delivered ({@code delivered}, Connect's current offsets), when that is further: every record below
+     * it was then committed, or never reached the task (an SMT dropped it, or a converter failed on it under
+     * errors.tolerance=all). So a partition whose last records an SMT drops still advances in Connect's group.
+     */
+    Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> delivered) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        open.forEach((partition, writer) -> writer.nextOffset()
-                .ifPresent(next -> offsets.put(partition, new OffsetAndMetadata(next))));
+        open.forEach((partition, writer) -> {
+            Optional<Long> position = Optional.ofNullable(delivered.get(partition))
+                    .filter(p -> writer.pending().count() == 0 && !context.sought(partition))
+                    .map(OffsetAndMetadata::offset);
+            OptionalLong next = writer.nextOffset();
+            long committed = next.isPresent() ? next.getAsLong() : -1;
+            long offset = Math.max(committed, position.orElse(-1L));
+            if (offset >= 0) {
+                offsets.put(partition, new OffsetAndMetadata(offset));
+            }
+        });
         return offsets;
     }
 
@@ -270,7 +305,7 @@ final class SinkTaskHandler implements AutoCloseable {
     /** Ends the put as {@link PutOutcome} decides, applying its seeks on the task's thread. */
     private void finish(PutRound round) {
         PutOutcome decided = PutOutcome.of(round.fatal != null, round.transientFailure != null,
-                !round.seeks.isEmpty());
+                !round.seeks.isEmpty() || context.soughtSincePutBegan());
         if (decided == PutOutcome.FAIL) {
             throw round.fatal;
         }

@@ -80,10 +80,20 @@ final class TargetTopics implements AutoCloseable {
         unknown.forEach(this::resolve);
     }
 
-    /** The target partition of a record: its own, or, where the target topic does not have it, the mapping's. */
-    Integer partition(String targetTopic, Integer partition, byte[] key) {
+    /**
+     * The target partition of a record: its own, or, where the target topic does not have it, the mapping's, by the
+     * partition count in {@code mapped} (the record's source partition's, from its progress): a target topic that
+     * gained partitions since keeps mapping the partition's keys where they went. A topic not in {@code mapped} adds
+     * its count as described now; one that now has fewer partitions than kept (deleted and created smaller) takes the
+     * new count, as its keys cannot stay.
+     */
+    Integer partition(String targetTopic, Integer partition, byte[] key, Map<String, Integer> mapped) {
         Integer count = partitions.get(targetTopic);
-        return count == null ? partition : settings.mapping().choose(partition, key, count);
+        if (settings.mapping() == PartitionMapping.KEEP || count == null) {
+            return settings.mapping().choose(partition, key, count == null ? Integer.MAX_VALUE : count);
+        }
+        int used = mapped.merge(targetTopic, count, (kept, now) -> kept <= now ? kept : now);
+        return settings.mapping().choose(partition, key, used);
     }
 
     private void resolve(String target, String source) {

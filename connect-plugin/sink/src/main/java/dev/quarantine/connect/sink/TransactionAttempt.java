@@ -129,7 +129,7 @@ final class TransactionAttempt {
         }
         ProducerRecord<byte[], byte[]> converted;
         try {
-            converted = setup.converter().convert(record);
+            converted = setup.converter().convert(record, setup.progress().mappedPartitions(source));
         } catch (SerializationException e) {
             poison(record, null, targetTopic, e);
             return;

@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
@@ -41,10 +43,17 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
         return PluginVersion.of(TransactionalKafkaSinkConnector.class);
     }
 
-    /** Checks the settings and creates the progress topic on the target cluster if it is missing. */
+    /**
+     * Checks the settings (and that the worker's consumer reads committed source records only) and creates the
+     * progress topic on the target cluster if it is missing.
+     */
     @Override
     public void start(Map<String, String> props) {
-        progressTopic.accept(TransactionalSinkConfig.parse(props));
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(props);
+        ConfigRules.sourceIsolationProblem(props).ifPresent(problem -> {
+            throw new ConfigException("Invalid value for " + ConfigRules.SOURCE_ISOLATION_OVERRIDE + ": " + problem);
+        });
+        progressTopic.accept(config);
         this.props = Map.copyOf(props);
     }
 
@@ -69,6 +78,17 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
         props = null;
     }
 
+    /**
+     * Connect's offsets API (KIP-875, {@code PATCH} and {@code DELETE /connectors/{name}/offsets}, only while the
+     * connector is STOPPED): the tasks resume from the progress records, not from Connect's consumer group, so the
+     * change is written there (see {@link ProgressReset}) before Connect changes its group.
+     */
+    @Override
+    public boolean alterOffsets(Map<String, String> connectorConfig, Map<TopicPartition, Long> offsets) {
+        new ProgressReset(TransactionalSinkConfig.parse(connectorConfig)).apply(offsets);
+        return true;
+    }
+
     @Override
     public ConfigDef config() {
         return TransactionalSinkConfig.configDef();
@@ -88,6 +108,8 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
             new TargetClusterChecks(VALIDATE_TIMEOUT).problems(parsed, connectorConfigs)
                     .forEach((key, messages) -> problems.computeIfAbsent(key, k -> new ArrayList<>()).addAll(messages));
         }
+        ConfigRules.sourceIsolationProblem(connectorConfigs)
+                .ifPresent(m -> ConfigRules.add(problems, ConfigRules.SOURCE_ISOLATION_OVERRIDE, m));
         List<ConfigValue> values = new ArrayList<>(config.configValues());
         for (ConfigValue value : values) {
             List<String> messages = problems.remove(value.name());

@@ -44,9 +44,10 @@ public class TransactionalKafkaSinkTask extends SinkTask {
                         config.dlqContextHeaders(), config.connectorName(), config.taskId()))
                 : Optional.empty();
         metrics = new SinkMetrics(TaskMetrics.of(context, config.connectorName(), config.taskId()));
-        ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
-                config.progressReadTimeout());
         ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
+        ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
+                new SourceTopics(admins::source, config.sourceOffsetReset(), TargetTopics.ADMIN_TIMEOUT),
+                config.progressReadTimeout());
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(), admins,
                 TargetTopics.ADMIN_TIMEOUT);
         RecordConverter converter = new RecordConverter(config.topicFormat(), targetTopics, keyConverter,
@@ -71,12 +72,12 @@ public class TransactionalKafkaSinkTask extends SinkTask {
     }
 
     /**
-     * Only what is committed: records still waiting for their transaction are not; the worker's offsets follow the
-     * committed progress.
+     * Only what is committed (records still waiting for their transaction are not), and what Connect's transforms
+     * and converters kept from the task: see {@link SinkTaskHandler#preCommit}.
      */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-        return handler.preCommit();
+        return handler.preCommit(currentOffsets);
     }
 
     @Override

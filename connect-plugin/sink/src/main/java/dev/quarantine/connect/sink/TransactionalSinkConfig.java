@@ -45,7 +45,10 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final String TARGET_BOOTSTRAP_SERVERS_DOC = "host:port pairs of the cluster to write to. Records,"
             + " dead letters and the connector's progress all go to this cluster, in one transaction per source"
             + " partition and batch. Connection and security settings for it are given with the target.producer."
-            + " and target.admin. prefixes (for example target.producer.security.protocol).";
+            + " and target.admin. prefixes (for example target.producer.security.protocol). The source side needs"
+            + " one setting outside this list: consumer.override.isolation.level=read_committed, without which the"
+            + " worker's consumer would hand the connector records of aborted source transactions; validation and"
+            + " start refuse a connector without it.";
 
     public static final String TARGET_TOPIC_FORMAT_CONFIG = "target.topic.format";
     public static final String TARGET_TOPIC_FORMAT_DEFAULT = TOPIC_PLACEHOLDER;
@@ -109,7 +112,7 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final String TRANSACTIONAL_ID_PREFIX_DEFAULT = "";
     public static final String TRANSACTIONAL_ID_PREFIX_DOC = "Prefix of the transactional ids and progress keys"
             + " on the target cluster; empty means the connector's name. Each source partition gets transactional"
-            + " id and progress key <prefix>.<topic>-<partition>, so a task instance that lost a partition is"
+            + " id and progress key <prefix>:<topic>-<partition>, so a task instance that lost a partition is"
             + " fenced when the partition's new owner starts. Keep it unique per connector and stable across"
             + " restarts: a new prefix starts without progress.";
 
@@ -118,7 +121,7 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final String PROGRESS_TOPIC_SUFFIX = ".progress.internal";
     public static final String PROGRESS_TOPIC_NAME_DOC = "The connector's own topic on the target cluster that holds"
             + " its progress: each transaction writes one record to its partition 0, keyed by the transactional id"
-            + " <prefix>.<topic>-<partition>, holding the next source offset (format=1 key=value lines), in the"
+            + " <prefix>:<topic>-<partition>, holding the next source offset (format=1 key=value lines), in the"
             + " same transaction as the output. It must be compacted and must not be the dead-letter topic."
             + " Empty means <connector name>"
             + PROGRESS_TOPIC_SUFFIX + " (characters a topic name cannot hold become _). The connector creates it"
@@ -408,6 +411,15 @@ public final class TransactionalSinkConfig extends AbstractConfig {
             }
         });
         return overrides.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) ? overrides : adminConfigs();
+    }
+
+    /**
+     * Where the worker's consumer starts a partition without committed offsets, as the connector overrides it
+     * (consumer.override.auto.offset.reset), else Connect's default for sink connectors, earliest.
+     */
+    String sourceOffsetReset() {
+        Object reset = originals().get(SourceTopics.RESET_OVERRIDE);
+        return reset == null ? "earliest" : String.valueOf(reset);
     }
 
     /** {@code <name>.progress.internal}, with characters a topic name cannot hold replaced, within 249 characters. */

@@ -22,7 +22,7 @@ import dev.quarantine.txn.TxnSendProducer;
 
 /**
  * Creates the {@link PartitionWriter} of a source partition: a transactional producer on the target cluster with
- * transactional id {@code <prefix>.<topic>-<partition>}, initialized (which fences any earlier producer of that id
+ * transactional id {@code <prefix>:<topic>-<partition>}, initialized (which fences any earlier producer of that id
  * and completes or aborts its last transaction).
  *
  * <p>Every producer of the task reads one {@link SharedTopicMetadata} for its up-front topic checks (one admin client
@@ -72,9 +72,14 @@ final class WriterFactory implements AutoCloseable {
         return setup.metrics();
     }
 
-    /** The transactional id, and progress group, of a source partition. */
+    /**
+     * The transactional id, and progress key, of a source partition: {@code <prefix>:<topic>-<partition>}. A topic
+     * name cannot hold a colon, so the last colon ends the prefix and no two (prefix, partition) pairs share an id;
+     * with a dot there ({@code x} + {@code y.z-1} and {@code x.y} + {@code z-1} were both {@code x.y.z-1}), two
+     * connectors fenced each other and read each other's progress.
+     */
     static String transactionalId(String prefix, TopicPartition source) {
-        return prefix + "." + source.topic() + "-" + source.partition();
+        return prefix + ":" + source.topic() + "-" + source.partition();
     }
 
     /**
@@ -110,7 +115,7 @@ final class WriterFactory implements AutoCloseable {
             throw new ConnectException("Could not initialize the transactional producer " + transactionalId
                     + " of " + source + " on the target cluster" + (e instanceof AuthorizationException
                     ? ": the target producer's principal needs WRITE and DESCRIBE on transactional ids starting with "
-                    + config.transactionalIdPrefix() + " (" + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG
+                    + config.transactionalIdPrefix() + ": (" + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG
                     + ")" : ""), e);
         }
         return new PartitionWriter(source, new TargetProducer(producer, transactionalId), setup, lastAborted);

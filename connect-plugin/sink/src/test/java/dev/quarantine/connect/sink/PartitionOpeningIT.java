@@ -105,7 +105,7 @@ class PartitionOpeningIT {
         handler.close();
 
         assertThat(created).hasSize(8).allMatch(ScriptedProducer::closed);
-        assertThat(handler.preCommit()).as("no partition was left open").isEmpty();
+        assertThat(handler.preCommit(Map.of())).as("no partition was left open").isEmpty();
     }
 
     @Test
@@ -155,9 +155,11 @@ class PartitionOpeningIT {
                 "progress.topic.name", progress,
                 "send.errors.tolerance", "none",
                 "transactional.id.prefix", source));
-        ProgressStore store = new ProgressStore(config.adminConfigs(), progress, Duration.ofSeconds(60));
+        ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
+        ProgressStore store = new ProgressStore(config.adminConfigs(), progress,
+                new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30)), Duration.ofSeconds(60));
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
-                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
+                admins, TargetTopics.ADMIN_TIMEOUT);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), Optional.empty(),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),

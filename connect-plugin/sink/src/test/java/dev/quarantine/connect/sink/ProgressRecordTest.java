@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -15,6 +17,7 @@ class ProgressRecordTest {
     private static final Uuid TOPIC_ID = Uuid.fromString("Q2xvdWRlUHJvZ3Jlc3MxMg");
     private static final TopicPartition PROGRESS = new TopicPartition("sink.progress.internal", 0);
     private static final TopicPartition SOURCE = new TopicPartition("orders", 3);
+    private static final Uuid SOURCE_ID = Uuid.fromString("b2xkT3JkZXJzVG9waWMxMg");
 
     @Test
     void isKeyedByTheTransactionalIdForPartitionZeroWithReadableLines() {
@@ -34,6 +37,26 @@ class ProgressRecordTest {
 
         assertThat(ProgressRecord.parse(progress.toRecord(PROGRESS, "sink.orders-3", SOURCE).value()))
                 .isEqualTo(progress);
+    }
+
+    @Test
+    void carriesTheSourceTopicIdAndTheTargetPartitionCountsItWasMappedBy() {
+        ProgressRecord progress = new ProgressRecord(1043, TOPIC_ID, Optional.of(SOURCE_ID),
+                Map.of("copy.orders", 2, "audit.orders", 6));
+
+        ProducerRecord<byte[], byte[]> record = progress.toRecord(PROGRESS, "sink:orders-3", SOURCE);
+
+        assertThat(text(record.value())).isEqualTo("format=1\nnext=1043\nsource=orders-3\nsource.topic.id="
+                + SOURCE_ID + "\ntarget.partitions.audit.orders=6\ntarget.partitions.copy.orders=2\ntopic.id="
+                + TOPIC_ID + "\n");
+        assertThat(ProgressRecord.parse(record.value())).isEqualTo(progress);
+    }
+
+    @Test
+    void rejectsATargetPartitionCountBelowOne() {
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\nnext=7\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\n"
+                + "target.partitions.copy=0\n"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("format 1 but target.partitions.copy is 0, not a partition count");
     }
 
     @Test

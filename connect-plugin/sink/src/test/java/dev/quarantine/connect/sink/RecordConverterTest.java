@@ -6,6 +6,7 @@ import static dev.quarantine.connect.sink.TestData.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -26,7 +27,7 @@ class RecordConverterTest {
     @Test
     void writesBytesAsTheyArrivedWithPartitionTimestampAndHeaders() {
         RecordConverter converter = byteArray("copy.${topic}");
-        ProducerRecord<byte[], byte[]> record = converter.convert(sinkRecord("orders", 3, 7, "k", bytes("v"), 99L));
+        ProducerRecord<byte[], byte[]> record = converter.convert(sinkRecord("orders", 3, 7, "k", bytes("v"), 99L), new HashMap<>());
 
         assertThat(record.topic()).isEqualTo("copy.orders");
         assertThat(record.partition()).isEqualTo(3);
@@ -39,7 +40,7 @@ class RecordConverterTest {
     @Test
     void keepsTombstonesNullKeysAndMissingTimestamps() {
         ProducerRecord<byte[], byte[]> record = byteArray("${topic}")
-                .convert(sinkRecord("orders", 0, 1, null, null, null));
+                .convert(sinkRecord("orders", 0, 1, null, null, null), new HashMap<>());
 
         assertThat(record.key()).isNull();
         assertThat(record.value()).isNull();
@@ -59,7 +60,7 @@ class RecordConverterTest {
         SinkRecord record = new SinkRecord("orders", 0, null, null, schema, new Struct(schema).put("id", 5), 1L, 10L,
                 TimestampType.CREATE_TIME, connectHeaders);
 
-        ProducerRecord<byte[], byte[]> converted = converter.convert(record);
+        ProducerRecord<byte[], byte[]> converted = converter.convert(record, new HashMap<>());
 
         assertThat(text(converted.value())).isEqualTo("{\"id\":5}");
         assertThat(text(converted.headers().lastHeader("source").value())).isEqualTo("erp");
@@ -70,7 +71,7 @@ class RecordConverterTest {
         Schema schema = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
         SinkRecord record = new SinkRecord("orders", 0, null, null, schema, new Struct(schema).put("id", 5), 1L);
 
-        assertThatThrownBy(() -> byteArray("copy.${topic}").convert(record))
+        assertThatThrownBy(() -> byteArray("copy.${topic}").convert(record, new HashMap<>()))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("copy.orders")
                 .hasCauseInstanceOf(org.apache.kafka.connect.errors.DataException.class);
     }
@@ -82,7 +83,7 @@ class RecordConverterTest {
         RecordConverter converter = new RecordConverter(new TopicFormat("${topic}"), TestData.targetTopicsNeverSeen(),
                 byteArrayConverter(true), byteArrayConverter(false), new BytesOrStringHeaderConverter());
 
-        ProducerRecord<byte[], byte[]> converted = converter.convert(record);
+        ProducerRecord<byte[], byte[]> converted = converter.convert(record, new HashMap<>());
 
         assertThat(text(converted.headers().lastHeader("id").value())).isEqualTo("4");
         assertThat(text(converted.headers().lastHeader("via").value())).isEqualTo("quarantine");

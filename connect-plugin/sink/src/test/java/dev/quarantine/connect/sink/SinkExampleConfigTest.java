@@ -43,6 +43,8 @@ class SinkExampleConfigTest {
         assertThat(worker.get(ConnectorConfig.CONNECTOR_CLASS_CONFIG))
                 .isEqualTo(TransactionalKafkaSinkConnector.class.getName());
         assertThat(ConfigRules.problems(sink)).as("problems the connector's validate() would report").isEmpty();
+        assertThat(ConfigRules.sourceIsolationProblem(example)).as("the worker's consumer reads committed records")
+                .isEmpty();
         assertThat(sink.tolerance()).isEqualTo(TransactionalSinkConfig.Tolerance.ALL);
         assertThat(sink.dlqTopic()).isPresent();
         assertThat(sink.producerConfigs()).containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG);

@@ -73,7 +73,8 @@ class SinkTaskFaultsIT {
         task.open(List.of(partition));
         task.put(records(source, 0, 0, 10));
         try (Admin admin = kafka.admin()) {
-            admin.fenceProducers(List.of(source + "." + source + "-0")).all().get(30, TimeUnit.SECONDS);
+            admin.fenceProducers(List.of(WriterFactory.transactionalId(source, new TopicPartition(source, 0)))).all()
+                    .get(30, TimeUnit.SECONDS);
         }
 
         task.put(records(source, 0, 10, 20)); // fenced: sought back to the committed progress
@@ -302,9 +303,11 @@ class SinkTaskFaultsIT {
     private SinkTaskHandler handler(FakeSinkTaskContext context,
                                     Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(fixture.config());
-        ProgressStore store = new ProgressStore(config.adminConfigs(), fixture.progress, Duration.ofSeconds(30));
+        ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
+        ProgressStore store = new ProgressStore(config.adminConfigs(), fixture.progress,
+                new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30)), Duration.ofSeconds(30));
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
-                new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs()), TargetTopics.ADMIN_TIMEOUT);
+                admins, TargetTopics.ADMIN_TIMEOUT);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), Optional.empty(),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),

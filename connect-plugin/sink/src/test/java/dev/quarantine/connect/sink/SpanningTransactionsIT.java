@@ -114,7 +114,8 @@ class SpanningTransactionsIT {
         task.put(records(source, 0, 0, 20)); // written: the partition has progress
         task.put(records(source, 0, 20, 30));
         try (Admin admin = kafka.admin()) {
-            admin.fenceProducers(List.of(source + "." + source + "-0")).all().get(30, TimeUnit.SECONDS);
+            admin.fenceProducers(List.of(WriterFactory.transactionalId(source, new TopicPartition(source, 0)))).all()
+                    .get(30, TimeUnit.SECONDS);
         }
 
         task.put(records(source, 0, 30, 40)); // 20 wait: written, fenced, sought back

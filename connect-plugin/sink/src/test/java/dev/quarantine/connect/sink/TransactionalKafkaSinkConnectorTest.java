@@ -4,6 +4,7 @@ import static dev.quarantine.connect.sink.TestData.props;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -29,7 +30,8 @@ class TransactionalKafkaSinkConnectorTest {
         Map<String, List<String>> errors = errors(new TransactionalKafkaSinkConnector().validate(props(
                 "name", "c", "topics", "orders", "target.bootstrap.servers", "127.0.0.1:1",
                 "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq", "dlq.payload.max.bytes", "50000",
-                "target.producer.max.request.size", "20000", "target.producer.buffer.memory", "lots"))
+                "target.producer.max.request.size", "20000", "target.producer.buffer.memory", "lots",
+                "consumer.override.isolation.level", "read_committed"))
                 .configValues());
 
         assertThat(errors).containsOnlyKeys("dlq.payload.max.bytes", "target.producer.buffer.memory");
@@ -44,7 +46,8 @@ class TransactionalKafkaSinkConnectorTest {
         Map<String, List<String>> errors = errors(new TransactionalKafkaSinkConnector().validate(props(
                 "name", "c", "topics", "orders", "target.bootstrap.servers", "127.0.0.1:1",
                 "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq", "commit.interval.ms", "5000",
-                "target.producer.transaction.timeout.ms", "3000")).configValues());
+                "target.producer.transaction.timeout.ms", "3000", "consumer.override.isolation.level", "read_committed"))
+                .configValues());
 
         assertThat(errors).containsOnlyKeys("commit.interval.ms");
         assertThat(errors.get("commit.interval.ms")).singleElement().asString()
@@ -55,7 +58,8 @@ class TransactionalKafkaSinkConnectorTest {
     void givesEveryTaskItsNumber() {
         TransactionalKafkaSinkConnector connector = new TransactionalKafkaSinkConnector(config -> { });
         connector.start(props("name", "c", "topics", "orders", "target.bootstrap.servers", "t:9092",
-                "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq"));
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq",
+                "consumer.override.isolation.level", "read_committed"));
 
         assertThat(connector.taskConfigs(3)).extracting(c -> c.get("quarantine.task.id"))
                 .containsExactly("0", "1", "2");
@@ -68,6 +72,25 @@ class TransactionalKafkaSinkConnectorTest {
                 "topics", "orders", "target.bootstrap.servers", "t:9092", "dlq.topic.name", "dlq",
                 "target.producer.acks", "maybe")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("target.producer.acks");
+    }
+
+    @Test
+    void refusesAConsumerThatReadsUncommittedSourceRecordsNamingTheOverrideToSet() {
+        Map<String, String> props = props("name", "c", "topics", "orders", "target.bootstrap.servers",
+                "127.0.0.1:1", "target.topic.format", "copy.${topic}", "dlq.topic.name", "dlq",
+                "consumer.override.isolation.level", "read_uncommitted");
+        Map<String, String> withAnotherProblem = new HashMap<>(props); // so no cluster is asked
+        withAnotherProblem.putAll(props("commit.interval.ms", "5000", "target.producer.transaction.timeout.ms", "3000"));
+
+        assertThat(errors(new TransactionalKafkaSinkConnector().validate(withAnotherProblem).configValues()))
+                .containsOnlyKeys("commit.interval.ms", "consumer.override.isolation.level");
+        assertThatThrownBy(() -> new TransactionalKafkaSinkConnector(config -> { }).start(props))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("consumer.override.isolation.level: is read_uncommitted")
+                .hasMessageContaining("Set consumer.override.isolation.level=read_committed");
+        props.remove("consumer.override.isolation.level");
+        assertThatThrownBy(() -> new TransactionalKafkaSinkConnector(config -> { }).start(props))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("is not set");
     }
 
     @Test

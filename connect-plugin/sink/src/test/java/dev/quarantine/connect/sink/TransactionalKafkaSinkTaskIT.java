@@ -17,6 +17,7 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -237,6 +238,59 @@ class TransactionalKafkaSinkTaskIT {
         assertThatThrownBy(() -> second.open(List.of(partition)))
                 .hasMessageContaining("The progress topic " + fixture.progress + " does not exist")
                 .hasMessageContaining(source + "-0");
+    }
+
+    @Test
+    void twoPrefixesWhoseIdsOnceJoinedAlikeNeitherFenceNorReadEachOthersProgress() {
+        // prefix P with topic q.R and prefix P.q with topic R were both P.q.R-0, as transactional id and progress key
+        String q = "q." + source;
+        TopicPartition first = new TopicPartition(q, 0);
+        TopicPartition second = new TopicPartition(source, 0);
+        kafka.createTopic("copy." + q, 1, Map.of());
+        FakeSinkTaskContext firstContext = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask one = fixture.start(firstContext, "topics", q, "transactional.id.prefix", "p");
+        one.open(List.of(first));
+        one.put(records(q, 0, 0, 10));
+
+        FakeSinkTaskContext secondContext = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask other = fixture.start(secondContext, "transactional.id.prefix", "p.q");
+        other.open(List.of(second));
+        other.put(records(source, 0, 0, 5));
+        one.put(records(q, 0, 10, 15));
+
+        assertThat(secondContext.seeks).as("no progress of the other connector's partition").isEmpty();
+        assertThat(values(committed(kafka, fixture.target))).as("the second prefix's records, from its first")
+                .containsExactlyElementsOf(IntStream.range(0, 5).mapToObj(i -> "v" + i).toList());
+        assertThat(values(committed(kafka, "copy." + q))).as("the first, never fenced by the second")
+                .containsExactlyElementsOf(IntStream.range(0, 15).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void reportsTheWorkersPositionPastRecordsDroppedBeforePutOnlyOnceNothingWaitsAndNoSeekIsPending() {
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "commit.interval.ms", "30000");
+        task.open(List.of(partition));
+        task.put(records(source, 0, 0, 10));
+        assertThat(task.preCommit(Map.of(partition, new OffsetAndMetadata(10)))).as("10 records wait")
+                .isEmpty();
+        task.put(records(source, 0, 10, 10)); // nothing: the worker's transforms dropped 10..19 of its poll
+        task.stop();
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask second = fixture.start(context, "commit.interval.ms", "0");
+        second.open(List.of(partition));
+        second.put(records(source, 0, 0, 10));
+        assertThat(second.preCommit(Map.of(partition, new OffsetAndMetadata(10))))
+                .containsEntry(partition, new OffsetAndMetadata(10));
+        second.put(List.of()); // the worker's next poll: records 10..19, all dropped by an SMT before put
+        assertThat(second.preCommit(Map.of(partition, new OffsetAndMetadata(20)))).as("advances past the dropped")
+                .containsEntry(partition, new OffsetAndMetadata(20));
+
+        FakeSinkTaskContext third = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask reopened = fixture.start(third, "commit.interval.ms", "0");
+        reopened.open(List.of(partition));
+        assertThat(reopened.preCommit(Map.of(partition, new OffsetAndMetadata(20))))
+                .as("sought to its progress: the worker's position is not where it resumes until the next poll")
+                .containsEntry(partition, new OffsetAndMetadata(10));
     }
 
     @Test

@@ -29,7 +29,7 @@ class TransactionalSinkConfigTest {
         assertThat(config.progressTopic()).isEqualTo("orders-copy.progress.internal");
         assertThat(config.tolerance()).isEqualTo(TransactionalSinkConfig.Tolerance.ALL);
         assertThat(WriterFactory.transactionalId(config.transactionalIdPrefix(), new TopicPartition("orders", 3)))
-                .isEqualTo("orders-copy.orders-3");
+                .isEqualTo("orders-copy:orders-3");
     }
 
     @Test

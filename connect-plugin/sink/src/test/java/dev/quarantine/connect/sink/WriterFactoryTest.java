@@ -28,18 +28,18 @@ class WriterFactoryTest {
 
     private final List<String> events = Collections.synchronizedList(new ArrayList<>());
 
-    /** Records what it is asked, in order with the producers' initTransactions; {@code sink.orders-1} was aborted. */
+    /** Records what it is asked, in order with the producers' initTransactions; {@code sink:orders-1} was aborted. */
     private final HangingTransactionCheck hanging = new HangingTransactionCheck() {
         @Override
         public boolean lastTransactionAborted(String transactionalId) {
             events.add("asked " + transactionalId);
-            return transactionalId.equals(PREFIX + ".orders-1");
+            return transactionalId.equals(PREFIX + ":orders-1");
         }
 
         @Override
         public Set<String> lastTransactionsAborted(Collection<String> transactionalIds) {
             events.add("asked together " + transactionalIds);
-            return Set.of(PREFIX + ".orders-1");
+            return Set.of(PREFIX + ":orders-1");
         }
 
         @Override
@@ -55,15 +55,15 @@ class WriterFactoryTest {
             Function<TopicPartition, PartitionWriter> opening = factory.opening(sources);
             List<PartitionWriter> writers = sources.stream().map(opening).toList();
 
-            assertThat(events).containsExactly("asked together [sink.orders-0, sink.orders-1, sink.orders-2]",
-                    "init sink.orders-0", "init sink.orders-1", "init sink.orders-2");
+            assertThat(events).containsExactly("asked together [sink:orders-0, sink:orders-1, sink:orders-2]",
+                    "init sink:orders-0", "init sink:orders-1", "init sink:orders-2");
             events.clear();
             for (PartitionWriter writer : writers) {
                 writer.add(records("orders", writer.source().partition(), 0, 1), 0);
                 writer.write();
             }
             assertThat(events).as("only the writer whose id's last transaction was aborted looks for what it left")
-                    .containsExactly("aborting hanging of sink.orders-1");
+                    .containsExactly("aborting hanging of sink:orders-1");
             writers.forEach(PartitionWriter::close);
         }
     }
@@ -74,7 +74,7 @@ class WriterFactoryTest {
             factory.create(new TopicPartition("orders", 4)).close();
         }
 
-        assertThat(events).containsExactly("asked sink.orders-4", "init sink.orders-4");
+        assertThat(events).containsExactly("asked sink:orders-4", "init sink:orders-4");
     }
 
     private WriterFactory factory() {

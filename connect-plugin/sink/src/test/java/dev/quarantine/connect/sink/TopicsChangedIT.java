@@ -1,0 +1,131 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.committed;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.text;
+import static dev.quarantine.connect.sink.TestData.values;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+
+/**
+ * The task against a real broker when topics change under it between runs: a source topic deleted and created again
+ * with the same name, a target topic that gained partitions.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class TopicsChangedIT {
+
+    private final LocalKafka kafka;
+    private final TaskFixture fixture;
+
+    TopicsChangedIT(LocalKafka kafka) {
+        this.kafka = kafka;
+        fixture = new TaskFixture(kafka, "changed", "commit.interval.ms", "0");
+    }
+
+    @AfterEach
+    void stopTasks() {
+        fixture.stopTasks();
+    }
+
+    @Test
+    void startsASourceTopicCreatedAgainFromItsBeginningInsteadOfAtTheOldTopicsProgress() throws Exception {
+        fixture.createTopics();
+        kafka.createTopic(fixture.source, 1, Map.of());
+        TopicPartition partition = new TopicPartition(fixture.source, 0);
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
+        first.open(List.of(partition));
+        first.put(records(fixture.source, 0, 0, 10));
+        fixture.stop(first);
+
+        fixture.recreate(fixture.source, Map.of());
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask second = fixture.start(context);
+        second.open(List.of(partition));
+        second.put(records(fixture.source, 0, 0, 15)); // the new topic's records, from its first
+
+        assertThat(context.seeks).as("the new topic from its beginning, not at the old topic's 10")
+                .containsExactly(Map.entry(partition, 0L));
+        assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
+                .containsExactlyElementsOf(Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15)
+                        .boxed()).map(i -> "v" + i).toList());
+    }
+
+    @Test
+    void startsASourceTopicCreatedAgainUnderARunningTaskFromItsBeginningWhenTheConsumerKeptItsPosition()
+            throws Exception {
+        fixture.createTopics();
+        kafka.createTopic(fixture.source, 1, Map.of());
+        TopicPartition partition = new TopicPartition(fixture.source, 0);
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(fixture.source, 0, 0, 10));
+
+        fixture.recreate(fixture.source, Map.of());
+        task.put(records(fixture.source, 0, 10, 15)); // the new topic's 10..14: the consumer kept its position
+        assertThat(context.seeks).as("sought to the new topic's beginning instead of writing from 10")
+                .containsExactly(Map.entry(partition, 0L));
+        task.put(records(fixture.source, 0, 0, 15)); // delivered again from there
+
+        assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
+                .containsExactlyElementsOf(Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15)
+                        .boxed()).map(i -> "v" + i).toList());
+    }
+
+    @Test
+    void keepsEveryKeyInItsTargetPartitionAcrossARestartAfterTheTargetTopicGainedPartitions() throws Exception {
+        fixture.createTopics(2, Map.of()); // the source has 4 partitions: those of 2 and 3 are mapped by key hash
+        List<TopicPartition> partitions = IntStream.range(0, 4).mapToObj(p -> new TopicPartition(fixture.source, p))
+                .toList();
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
+        first.open(partitions);
+        first.put(Stream.of(2, 3).flatMap(p -> records(fixture.source, p, 0, 10).stream()).toList());
+        fixture.stop(first);
+        Map<String, Integer> before = targetPartitionsByKey();
+        try (Admin admin = kafka.admin()) {
+            admin.createPartitions(Map.of(fixture.target, NewPartitions.increaseTo(4))).all()
+                    .get(30, TimeUnit.SECONDS);
+        }
+
+        TransactionalKafkaSinkTask second = fixture.start(new FakeSinkTaskContext());
+        second.open(partitions);
+        second.put(Stream.of(2, 3).flatMap(p -> records(fixture.source, p, 10, 20).stream()
+                .map(r -> r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), TestData.bytes("k"
+                        + (r.kafkaOffset() - 10)), r.valueSchema(), r.value(), r.timestamp()))).toList());
+
+        List<ConsumerRecord<byte[], byte[]>> all = committed(kafka, fixture.target);
+        assertThat(all).hasSize(40);
+        Map<String, Integer> after = targetPartitionsByKey();
+        assertThat(before.values()).as("mapped by hash onto the 2 partitions the target had").allMatch(p -> p < 2)
+                .hasSize(10);
+        assertThat(after).as("each key still in the partition it went to before the target grew")
+                .isEqualTo(before);
+    }
+
+    /** Each key's target partition; fails when one key is in two partitions. */
+    private Map<String, Integer> targetPartitionsByKey() {
+        Map<String, Integer> byKey = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> record : committed(kafka, fixture.target)) {
+            Integer earlier = byKey.put(text(record.key()), record.partition());
+            assertThat(earlier).as("key %s in one partition", text(record.key())).isIn(null, record.partition());
+        }
+        return byKey;
+    }
+}
