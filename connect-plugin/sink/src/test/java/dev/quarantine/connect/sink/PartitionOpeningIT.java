@@ -128,7 +128,7 @@ class PartitionOpeningIT {
 
         handler.open(partitions(4)); // Connect would stop the task for good on anything open throws
         handler.put(records(source, 2, 0, 5));
-        Map<TopicPartition, OffsetAndMetadata> opened = handler.preCommit();
+        Map<TopicPartition, OffsetAndMetadata> opened = handler.preCommit(Map.of());
         handler.close();
 
         assertThat(initsOfTheSecond).as("timed out once, then opened on its records").hasValue(2);
