@@ -68,11 +68,11 @@ class ReestablishingIT {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         context.assigned.addAll(List.of(first, second));
         TransactionalKafkaSinkTask task = fixture.start(context, "topics", first.topic() + "," + second.topic(),
-                "commit.interval.ms", "1000", "transaction.retries", "0", "target.producer.request.timeout.ms", "2000",
-                "target.producer.delivery.timeout.ms", "3000");
+                "commit.interval.ms", "1000", "transaction.retries", "0", "target.producer.request.timeout.ms", "5000",
+                "target.producer.delivery.timeout.ms", "8000");
         task.open(List.of(first, second));
-        task.put(records(first.topic(), 0, 0, 30)); // committed: progress 30
-        task.put(records(first.topic(), 0, 30, 40)); // waits
+        putUntilAccepted(task, records(first.topic(), 0, 0, 30)); // committed: progress 30
+        putUntilAccepted(task, records(first.topic(), 0, 30, 40)); // waits
         try (Admin admin = kafka.admin()) {
             admin.fenceProducers(List.of(WriterFactory.transactionalId(fixture.source, first))).all()
                     .get(30, TimeUnit.SECONDS);
@@ -127,6 +127,18 @@ class ReestablishingIT {
         assertThat(values(committed(kafka, fixture.target)))
                 .containsExactlyElementsOf(IntStream.range(0, 60).mapToObj(i -> "v" + i).toList());
         assertThat(zombie.preCommit(Map.of())).as("the zombie closed the partition").isEmpty();
+    }
+
+    /** Puts the batch again while it fails transiently, as the worker delivers it again (a busy test machine). */
+    private static void putUntilAccepted(TransactionalKafkaSinkTask task, List<SinkRecord> batch) {
+        Await.until("the put accepted", Duration.ofSeconds(60), () -> {
+            try {
+                task.put(batch);
+                return true;
+            } catch (RetriableException e) {
+                return false;
+            }
+        });
     }
 
     /**
