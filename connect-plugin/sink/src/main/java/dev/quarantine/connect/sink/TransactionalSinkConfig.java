@@ -200,14 +200,17 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final String PROGRESS_READ_TIMEOUT_MS_DOC = "How long a task waits, when it is given partitions,"
             + " to read their committed progress from the target cluster (a transaction still being completed makes"
             + " the read wait, as does a transaction of another partition still open on the progress topic). On"
-            + " timeout the task fails rather than guess a starting offset.";
+            + " timeout it never guesses a starting offset: the partition is opened again when the worker delivers"
+            + " its records, as any transient failure, until transient.errors.timeout.ms. With"
+            + " target.producer.max.block.ms it must stay below consumer.override.max.poll.interval.ms.";
 
     public static final String TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG = "transient.errors.timeout.ms";
     public static final long TRANSIENT_ERRORS_TIMEOUT_MS_DEFAULT = 300_000L;
     public static final String TRANSIENT_ERRORS_TIMEOUT_MS_DOC = "How long writing may keep failing with transient"
             + " errors (timeouts, an unavailable leader, a converter's schema registry outage) before the task"
             + " fails. Until then each failed batch is handed back to the worker and delivered again a second later;"
-            + " such records are never dead-lettered.";
+            + " such records are never dead-lettered. Partitions that fail to open transiently are retried within"
+            + " it too; it must be above target.producer.transaction.timeout.ms.";
 
     public static final String DLQ_MAX_RATIO_CONFIG = "dlq.max.ratio";
     public static final double DLQ_MAX_RATIO_DEFAULT = 0.5;
