@@ -148,6 +148,8 @@ class ReestablishingIT {
     private void awaitWritesRefused(String topic) {
         Properties props = kafka.clientProps();
         props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        props.put(ProducerConfig.RETRIES_CONFIG, "0"); // the broker's refusal itself, not a delivery timeout
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "3000");
         try (KafkaProducer<byte[], byte[]> probe =
