@@ -185,17 +185,13 @@ final class HangingTransactions implements HangingTransactionCheck {
         if (committed.isEmpty()) {
             return;
         }
+        String id = committed.keySet().iterator().next();
         TopicPartition progress = new TopicPartition(progressTopic, 0);
-        PartitionProducerState state;
-        try {
-            state = await(admins.target().describeProducers(List.of(progress)).partitionResult(progress),
-                    "describe the producers of " + progress, committed.keySet().iterator().next());
-        } catch (ConnectException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return; // no progress topic: its reader says so, naming it
-            }
-            throw e;
+        if (!partitions(admins.target(), List.of(progressTopic), id).contains(progress)) {
+            return; // no progress topic (describing its producers would wait out the timeout): its reader says so
         }
+        PartitionProducerState state = await(admins.target().describeProducers(List.of(progress))
+                .partitionResult(progress), "describe the producers of " + progress, id);
         committed.forEach((id, last) -> {
             if (openIn(last, state)) {
                 commitsLeftOpen.add(id);

@@ -142,8 +142,8 @@ class ReestablishingIT {
     }
 
     /**
-     * Waits until the broker applies the topic's new min.insync.replicas: a write to its partition 1, which the task
-     * does not write, fails NOT_ENOUGH_REPLICAS.
+     * Waits until the broker applies the topic's new min.insync.replicas: an acks=all write to its partition 1, which
+     * the task does not write, is not acknowledged.
      */
     private void awaitWritesRefused(String topic) {
         Properties props = kafka.clientProps();
@@ -154,12 +154,15 @@ class ReestablishingIT {
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "3000");
         try (KafkaProducer<byte[], byte[]> probe =
                      new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            Await.until("writes to " + topic + " refused for want of in-sync replicas", Duration.ofSeconds(60), () -> {
+            Await.until("writes to " + topic + " not acknowledged for want of in-sync replicas", Duration.ofSeconds(60), () -> {
                 try {
                     probe.send(new ProducerRecord<>(topic, 1, null, TestData.bytes("probe"))).get();
                     return false;
                 } catch (ExecutionException e) {
-                    return e.getCause() instanceof NotEnoughReplicasException;
+                    // refused (NOT_ENOUGH_REPLICAS), or held until the request timed out (KRaft's eligible leader
+                    // replicas make the leader wait for the minimum ISR): either way not acknowledged
+                    return e.getCause() instanceof NotEnoughReplicasException
+                            || e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException;
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return false;
