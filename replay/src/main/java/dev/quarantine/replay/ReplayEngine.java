@@ -59,6 +59,7 @@ public final class ReplayEngine implements AutoCloseable {
     private final ProducerRestarts restarts = new ProducerRestarts(MAX_PRODUCER_RESTARTS);
     private final Map<Integer, Long> previousRead = new HashMap<>();
     private final Map<String, Long> wouldWrite = new TreeMap<>();
+    private final Map<String, Long> wouldRefuse = new TreeMap<>();
     private Optional<ReplayWriter> writer;
     private boolean committedSinceInit;
     private RecordPlan plan;
@@ -107,7 +108,7 @@ public final class ReplayEngine implements AutoCloseable {
 
     /** In a dry run, what it decided so far: per destination topic and counts. */
     public DryRunReport dryRunReport() {
-        return DryRunReport.of(wouldWrite, progress);
+        return DryRunReport.of(wouldWrite, wouldRefuse, progress);
     }
 
     /**
@@ -282,6 +283,9 @@ public final class ReplayEngine implements AutoCloseable {
             listener.onRecord(new RecordReport(letter.position(), decision.outcome(), place, letter.errorClass(),
                     decision.reason()));
             decision.target().ifPresent(t -> wouldWrite.merge(t.topic(), 1L, Long::sum));
+            if (decision.outcome() == Outcome.REFUSED_DESTINATION) {
+                decision.topic().ifPresent(topic -> wouldRefuse.merge(topic, 1L, Long::sum));
+            }
             counts = counts.plus(decision.outcome());
         }
         progress = progress.advanced(next, counts, WrittenOffsets.NONE, Instant.now());
