@@ -216,13 +216,13 @@ class DeadLetterReplayIT {
             producer.send(deadLetter(dlq, model.key(), model.value(), model.headers(), "__consumer_offsets", "0"));
             producer.send(deadLetter(dlq, model.key(), model.value(), model.headers(), out, "-1"));
         }
-        Map<String, String> config = new java.util.HashMap<>(Map.of(
+        String name = PREFIX + "-forged-replay";
+        Map<String, String> config = new java.util.HashMap<>(Map.of("name", name,
                 "connector.class", DeadLetterReplayConnector.class.getName(), "tasks.max", "1",
                 "bootstrap.servers", kafka.bootstrapServers(), "dlq.topic.name", dlq));
         assertThat(LocalConnect.validationErrors(worker.validate(DeadLetterReplayConnector.class.getName(), config)))
-                .as("no allow-list").containsKey("replay.destinations.allowed");
+                .as("no allow-list").containsOnlyKeys("replay.destinations.allowed");
         config.put("replay.destinations.allowed", out);
-        String name = PREFIX + "-forged-replay";
 
         worker.createConnector(name, config);
 
