@@ -68,11 +68,11 @@ public final class ReplayEngine implements AutoCloseable {
     /**
      * Builds the engine's clients; nothing is read or written before {@link #start()}.
      *
-     * @param listener hears each dead letter's {@link RecordReport}
      * <p>The entry points that start a writing replay check {@link ReplayConfig#requireWritable()} first (the command
      * line, the replay connector); the engine does not, so that a replay can be cancelled with the settings it has.
      * With an empty allow-list it writes no destination a header chose: {@link DestinationRule} refuses them.
      *
+     * @param listener hears each dead letter's {@link RecordReport}
      * @throws ConfigException from the clients' own settings
      */
     public ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener) {
