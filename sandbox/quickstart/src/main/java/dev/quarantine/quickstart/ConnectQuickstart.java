@@ -84,7 +84,9 @@ final class ConnectQuickstart {
         produceOrders();
         out.println("  starting a Connect worker (own JVM, plugin.path=" + pluginPath + ") ...");
         try (LocalConnect connect = LocalConnect.create(kafka, pluginPath, LocalConnect.readClasspath(workerClasspath),
-                Map.of("rest.extension.classes", "dev.quarantine.connect.rest.DeadLetterRestExtension")).start()) {
+                Map.of("rest.extension.classes", "dev.quarantine.connect.rest.DeadLetterRestExtension",
+                        // the replay below goes back to where each dead letter was going: only this topic
+                        "quarantine.monitor.replay.destinations.allowed", TARGET)).start()) {
             connect.createConnector(CONNECTOR, connectorConfig());
             connect.awaitRunning(CONNECTOR, 2, Duration.ofSeconds(60));
             out.println("  connector " + CONNECTOR + " is RUNNING with 2 tasks");

@@ -350,6 +350,8 @@ class DeadLetterReplayIT {
                         "offset.storage.topic", PREFIX + "-offsets",
                         "status.storage.topic", PREFIX + "-status",
                         "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
-                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000")));
+                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
+                        // the replays to 'original' go back to the sink's target and Connect's DLQ's input topic
+                        MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, "copy\\." + SOURCE + "|" + JSON_INPUT)));
     }
 }

@@ -66,6 +66,8 @@ class MonitorReplaySafetyIT {
     private static final Duration LANDED = Duration.ofSeconds(120);
     private static final int DEAD_LETTERS = 5;
     private static final String PREFIX = "safe-" + Long.toHexString(System.nanoTime()).substring(6);
+    /** The key of a dead letter whose headers forge a destination (a connector's key, for the config topic). */
+    private static final String FORGED = "connector-evil-" + PREFIX + "-";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -86,7 +88,9 @@ class MonitorReplaySafetyIT {
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
                 "ssl.truststore.password", TRUSTSTORE_PASSWORD,
                 "ssl.truststore.certificates", TRUSTSTORE_CERTIFICATES));
-        settings.put("quarantine.monitor.replay.destinations.allowed", PREFIX + "-[a-z]+-target");
+        // broad on purpose: the worker's and the monitor's own topics match it too, and must still be refused
+        settings.put(MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, PREFIX + "-.*|__.*|"
+                + ReplayConfig.PROGRESS_TOPIC_DEFAULT);
         worker = LocalConnect.create(kafka, PLUGIN_PATH, BasicAuthWorkers.classpath(LocalConnect.readClasspath(
                 CLASSPATH)), settings).withJvmOptions("-Djava.security.auth.login.config=" + jaas())
                 .withBasicAuth(OPERATOR, "s3cret").start();
@@ -196,24 +200,149 @@ class MonitorReplaySafetyIT {
         }
     }
 
+    @Test
+    void aReplayWritesNoDestinationItsHeadersForgeForTheWorkersOrTheMonitorsOwnTopicsAndCountsThemRefused()
+            throws Exception {
+        List<String> forbidden = forbidden();
+        List<String> destinations = new java.util.ArrayList<>(forbidden);
+        destinations.addAll(List.of(target("forged"), target("forged"), target("forged")));
+        String dlq = deadLetters("forged", destinations);
+
+        String id = started(post(dlq, "{}", OPERATOR_AUTH, null));
+
+        JsonNode done = awaitState(dlq, id, "DONE");
+        assertThat(done.path("counts").path("refused").asLong()).isEqualTo(forbidden.size());
+        assertThat(done.path("counts").path("replayed").asLong()).isEqualTo(3);
+        assertThat(TopicReader.readCommitted(kafka, target("forged"), Duration.ofSeconds(30))).hasSize(3);
+        for (String topic : forbidden) {
+            if (!topic.startsWith("__")) {
+                assertThat(forgedIn(topic)).as("dead letters written to " + topic).isEmpty();
+            }
+        }
+        assertThat(send("GET", "/connectors", null, OPERATOR_AUTH, null).body()).doesNotContain("evil");
+    }
+
+    @Test
+    void aDryRunAnswersPerDestinationAndWritesNothing() throws Exception {
+        String dlq = deadLetters("dry", java.util.Arrays.asList(target("dry"), target("dry"), target("dry"),
+                PREFIX + "-configs", null));
+
+        HttpResponse<String> dryRun = post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null);
+
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(dryRun.body());
+        assertThat(answer.path("byDestination").toString()).isEqualTo("{\"" + target("dry") + "\":3}");
+        assertThat(answer.path("counts").path("refused").asLong()).isEqualTo(1);
+        assertThat(answer.path("counts").path("skippedUnroutable").asLong()).isEqualTo(1);
+        assertThat(answer.path("complete").asBoolean()).isTrue();
+        assertThat(endOffset(target("dry"))).isZero();
+        assertThat(forgedIn(PREFIX + "-configs")).isEmpty();
+        assertThat(replayConnectorsOf(dlq)).isEmpty();
+    }
+
+    @Test
+    void aRequestCannotSetTheDestinationsItMayWrite() {
+        for (String field : List.of("destinationsAllowed", "destinationsDenied", "replay.destinations.allowed")) {
+            HttpResponse<String> answer = post(PREFIX + "-password-dlq", "{\"" + field + "\":\".*\"}",
+                    OPERATOR_AUTH, null);
+            assertThat(answer.statusCode()).as(answer.body()).isIn(400, 404);
+            if (answer.statusCode() == 400) {
+                assertThat(answer.body()).contains(field, MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG);
+            }
+        }
+    }
+
+    @Test
+    void theDashboardShowsTheDryRunBeforeTheOperatorConfirmsTheReplay() throws Exception {
+        String dlq = deadLetters("ui", List.of(target("ui"), target("ui"), PREFIX + "-configs", target("ui")));
+        try (DashboardPage page = DashboardPage.open(worker.restUrl(), OPERATOR, "s3cret")) {
+            page.openTopicWithKeyboard(dlq);
+
+            Map<String, String> dryRun = page.previewReplay();
+
+            assertThat(dryRun).containsExactly(Map.entry(target("ui"), "3"));
+            assertThat(page.text("d-refused")).isEqualTo("1");
+            assertThat(page.text("d-unroutable")).isEqualTo("0");
+            assertThat(replayConnectorsOf(dlq)).as("no replay before the confirmation").isEmpty();
+            assertThat(endOffset(target("ui"))).isZero();
+            page.screenshot("replay-dry-run");
+
+            page.confirmReplay();
+
+            page.await(() -> "DONE".equals(page.text("replay-state")),
+                    () -> "the replay DONE (state '" + page.text("replay-state") + "')");
+            assertThat(page.text("r-replayed")).isEqualTo("3");
+            assertThat(page.text("r-refused")).isEqualTo("1");
+            assertThat(replayConnectorsOf(dlq)).hasSize(1);
+            assertThat(page.consoleErrors()).isEmpty();
+        }
+    }
+
+    /** The keys of forged dead letters that {@code topic} holds. */
+    private static List<String> forgedIn(String topic) {
+        return TopicReader.readCommitted(kafka, topic, Duration.ofSeconds(60)).stream()
+                .map(r -> r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8))
+                .filter(k -> k.startsWith(FORGED)).toList();
+    }
+
+    private static long endOffset(String topic) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                    new HashMap<>();
+            admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().forEach(p ->
+                    latest.put(new org.apache.kafka.common.TopicPartition(topic, p.partition()),
+                            org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            return admin.listOffsets(latest).all().get().values().stream()
+                    .mapToLong(org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+        }
+    }
+
     private static String deadLetters(String name) throws Exception {
+        return deadLetters(name, java.util.Collections.nCopies(DEAD_LETTERS, target(name)));
+    }
+
+    /**
+     * A dead-letter topic of this test holding one dead letter per entry of {@code destinations}: Kafka Connect's
+     * headers naming that topic as the input (partition 0), or none at all for a {@code null} entry.
+     */
+    private static String deadLetters(String name, List<String> destinations) throws Exception {
         String dlq = PREFIX + "-" + name + "-dlq";
         kafka.createTopic(dlq, 1, Map.of());
         kafka.createTopic(target(name), 1, Map.of());
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < DEAD_LETTERS; i++) {
+            for (int i = 0; i < destinations.size(); i++) {
                 RecordHeaders headers = new RecordHeaders();
-                headers.add(DeadLetterHeaders.CONNECT_TOPIC, bytes(target(name)));
-                headers.add(DeadLetterHeaders.CONNECT_PARTITION, bytes("0"));
-                headers.add(DeadLetterHeaders.CONNECT_OFFSET, bytes(String.valueOf(i)));
-                headers.add(DeadLetterHeaders.CONNECT_EXCEPTION, bytes("org.apache.kafka.connect.errors.DataException"));
-                producer.send(new ProducerRecord<>(dlq, null, null, bytes("k" + i), bytes("v" + i), headers)).get();
+                if (destinations.get(i) != null) {
+                    headers.add(DeadLetterHeaders.CONNECT_TOPIC, bytes(destinations.get(i)));
+                    headers.add(DeadLetterHeaders.CONNECT_PARTITION, bytes("0"));
+                    headers.add(DeadLetterHeaders.CONNECT_OFFSET, bytes(String.valueOf(i)));
+                    headers.add(DeadLetterHeaders.CONNECT_EXCEPTION,
+                            bytes("org.apache.kafka.connect.errors.DataException"));
+                }
+                String key = target(name).equals(destinations.get(i)) ? "k" + i : FORGED + i;
+                producer.send(new ProducerRecord<>(dlq, null, null, bytes(key), bytes("{}"), headers)).get();
             }
         }
         Await.until(() -> "the monitor found " + dlq, LANDED,
                 () -> send("GET", "/dead-letters/" + dlq, null, OPERATOR_AUTH, null).statusCode() == 200);
         return dlq;
+    }
+
+    /** Topics a dead letter's headers must never make a replay write, though the allow-list matches most. */
+    private static List<String> forbidden() {
+        String changelog = Await.value("a changelog topic of the monitor's aggregation", LANDED, () -> {
+            try (Admin admin = kafka.admin()) {
+                return admin.listTopics().names().get().stream()
+                        .filter(t -> t.startsWith(PREFIX + "-connect" + WorkerSettings.APPLICATION_ID_SUFFIX)
+                                && t.endsWith("-changelog")).findFirst().orElse(null);
+            } catch (InterruptedException | ExecutionException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        kafka.createTopic(PREFIX + "-other-dlq.parking", 1, Map.of());
+        return List.of(PREFIX + "-configs", PREFIX + "-offsets", PREFIX + "-status", changelog,
+                ReplayConfig.PROGRESS_TOPIC_DEFAULT, "__consumer_offsets", PREFIX + "-other-dlq.parking");
     }
 
     private static String target(String name) {

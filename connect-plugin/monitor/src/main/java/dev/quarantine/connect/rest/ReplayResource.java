@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * {@code POST /dead-letters/{topic}/replays} (202, the replay's id and Location; 200 and the replay an earlier request
- * with the same {@code Idempotency-Key} started), {@code GET
+ * with the same {@code Idempotency-Key} started; with {@code "dryRun": true}, 200 and what it would do), {@code GET
  * /dead-letters/{topic}/replays/{id}} (its progress and counts), {@code DELETE} of the same path (cancels it). Behind
  * the worker's REST authentication like every path of the worker; the calls it makes to the worker's own API carry
  * the caller's credentials. Public only for JAX-RS; users configure {@link DeadLetterRestExtension}.
@@ -51,7 +51,12 @@ public final class ReplayResource {
                           @HeaderParam(ReplayIds.IDEMPOTENCY_KEY_HEADER) String idempotencyKey) {
         return answers.respond(() -> {
             DeadLetterResource.checkTopic(monitor, reader, topic);
-            Replays.Started started = replays.start(topic, ReplayRequest.settings(body),
+            ReplayRequest request = ReplayRequest.parse(body);
+            if (request.dryRun()) {
+                return Response.ok(json(replays.dryRun(topic, request.settings())), MediaType.APPLICATION_JSON_TYPE)
+                        .build();
+            }
+            Replays.Started started = replays.start(topic, request.settings(),
                     Optional.ofNullable(idempotencyKey), Optional.ofNullable(authorization));
             URI location = URI.create("/dead-letters/" + topic + "/replays/" + started.id());
             Map<String, Object> answer = started.created()

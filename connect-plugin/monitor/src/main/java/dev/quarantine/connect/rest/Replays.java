@@ -34,16 +34,50 @@ final class Replays implements AutoCloseable {
     record Started(String id, boolean created) {
     }
 
+    /** The cancelling engine writes progress only; it replays nothing, so no destination is allowed to it. */
+    private static final String NO_DESTINATION = "(?!)";
+
     private final WorkerRestClient worker;
     private final Map<String, Object> clientConfigs;
     private final Duration timeout;
+    private final ReplayDestinations destinations;
+    private final Duration dryRunLimit;
     private final Object starting = new Object();
     private ReplayProgressReader reader;
 
-    Replays(WorkerRestClient worker, Map<String, Object> clientConfigs, Duration timeout) {
+    Replays(WorkerRestClient worker, Map<String, Object> clientConfigs, Duration timeout,
+            ReplayDestinations destinations, Duration dryRunLimit) {
         this.worker = worker;
         this.clientConfigs = Map.copyOf(clientConfigs);
         this.timeout = timeout;
+        this.destinations = destinations;
+        this.dryRunLimit = dryRunLimit;
+    }
+
+    /**
+     * What a replay of {@code requested} would do, from the engine's dry run (the same filters and destination rules,
+     * nothing written, no connector): per destination topic, the counts, and whether the whole topic was read within
+     * {@code quarantine.monitor.replay.dry.run.timeout.ms}. @throws MonitorException 400 naming a bad field or setting
+     */
+    Map<String, Object> dryRun(String topic, Map<String, String> requested) {
+        Map<String, String> settings = new LinkedHashMap<>(requested);
+        settings.putAll(connectionSettingsWithSecrets());
+        settings.putAll(destinations.settings());
+        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "dry-run-" + ReplayIds.forRequest(topic, Optional.empty()));
+        ReplayConfig config;
+        try {
+            config = new ReplayConfig(settings);
+        } catch (ConfigException e) {
+            throw MonitorException.badRequest(e.getMessage());
+        }
+        try {
+            return ReplayView.of(topic, ReplayEngine.dryRun(config, dryRunLimit));
+        } catch (ConfigException e) {
+            throw MonitorException.notFound("cannot read " + topic + ": " + e.getMessage());
+        } catch (KafkaException e) {
+            throw MonitorException.retryable("could not read " + topic + " for a dry run", e);
+        }
     }
 
     /**
@@ -56,10 +90,19 @@ final class Replays implements AutoCloseable {
         String id = ReplayIds.forRequest(topic, idempotencyKey);
         Map<String, String> settings = new LinkedHashMap<>(requested);
         settings.putAll(connectionSettings());
+        settings.putAll(destinations.settings());
         settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, id);
         try {
-            new ReplayConfig(settings);
+            ReplayConfig config = new ReplayConfig(settings);
+            if (config.problemsForWriting().containsKey(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG)) {
+                throw MonitorException.badRequest("this worker allows no destination that a dead letter's headers"
+                        + " name (" + MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG + " is empty), and the"
+                        + " destination is '" + config.destination() + "': name one destination topic, or ask for"
+                        + " the worker setting " + MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG + " (a dry run shows"
+                        + " where the dead letters would go)");
+            }
+            config.requireWritable();
         } catch (ConfigException e) {
             throw MonitorException.badRequest(e.getMessage());
         }
@@ -151,6 +194,8 @@ final class Replays implements AutoCloseable {
         settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, id);
         settings.put(ReplayConfig.PROGRESS_TOPIC_CONFIG, ReplayConfig.PROGRESS_TOPIC_DEFAULT);
+        settings.putAll(destinations.settings());
+        settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, NO_DESTINATION);
         try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
                 ReplayListener.NONE)) {
             engine.start();
