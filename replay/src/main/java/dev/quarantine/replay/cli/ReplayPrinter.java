@@ -2,6 +2,7 @@ package dev.quarantine.replay.cli;
 
 import java.io.PrintWriter;
 
+import dev.quarantine.replay.DryRunReport;
 import dev.quarantine.replay.Outcome;
 import dev.quarantine.replay.RecordReport;
 import dev.quarantine.replay.ReplayCounts;
@@ -60,6 +61,19 @@ final class ReplayPrinter implements ReplayListener {
         out.printf("  skipped by filter       %d%n", c.skippedByFilter());
         out.printf("  skipped as truncated    %d%n", c.skippedTruncated());
         out.printf("  skipped, no destination %d%n", c.skippedUnroutable());
+        out.printf("  refused destination     %d%n", c.refused());
+        out.printf("  already replayed        %d%n", c.alreadyReplayed());
+        out.flush();
+    }
+
+    /** The dry run's table: per destination topic, the dead letters that would be written there. */
+    void destinations(DryRunReport report) {
+        out.println("Would write, per destination topic:");
+        if (report.byDestination().isEmpty()) {
+            out.println("  (none)");
+        }
+        int width = report.byDestination().keySet().stream().mapToInt(String::length).max().orElse(0);
+        report.byDestination().forEach((topic, n) -> out.printf("  %-" + Math.max(1, width) + "s  %d%n", topic, n));
         out.flush();
     }
 
@@ -71,7 +85,12 @@ final class ReplayPrinter implements ReplayListener {
             case SKIPPED_BY_FILTER -> report.position() + " skipped: not selected by the filters";
             case SKIPPED_TRUNCATED -> report.position() + " skipped: payload truncated (--force-truncated replays it)"
                     + error;
-            case SKIPPED_UNROUTABLE -> report.position() + " skipped: its headers name no destination" + error;
+            case SKIPPED_UNROUTABLE -> report.position() + " skipped, no destination: "
+                    + report.reason().orElse("its headers name none") + error;
+            case REFUSED_DESTINATION -> report.position() + " refused: " + report.destination().orElse("?") + " "
+                    + report.reason().orElse("may not be written") + error;
+            case SKIPPED_ALREADY_REPLAYED -> report.position()
+                    + " skipped: a finished replay already wrote it (--replay-again replays it)";
             case DEAD_LETTERED_AGAIN, PARKED -> report.position() + " -> " + report.destination().orElse("?")
                     + (report.outcome() == Outcome.PARKED ? " (parked)" : " (failed again)") + error;
         };
@@ -84,6 +103,7 @@ final class ReplayPrinter implements ReplayListener {
         ReplayCounts c = progress.counts();
         return "[" + "#".repeat(filled) + ".".repeat(BAR_WIDTH - filled) + "] " + (100 * read / total) + "%  replayed "
                 + c.replayed() + ", again " + c.deadLetteredAgain() + ", parked " + c.parked() + ", skipped "
-                + (c.skippedByFilter() + c.skippedTruncated() + c.skippedUnroutable());
+                + (c.skippedByFilter() + c.skippedTruncated() + c.skippedUnroutable() + c.alreadyReplayed())
+                + ", refused " + c.refused();
     }
 }
