@@ -186,7 +186,8 @@ class MonitorReplaySafetyIT {
         Map<String, String> config = new LinkedHashMap<>(Map.of("connector.class",
                 "dev.quarantine.connect.replay.DeadLetterReplayConnector", "tasks.max", "1",
                 "bootstrap.servers", kafka.bootstrapServers(), ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
-                ReplayConfig.REPLAY_ID_CONFIG, id, ReplayConfig.PROGRESS_TOPIC_CONFIG, elsewhere));
+                ReplayConfig.REPLAY_ID_CONFIG, id, ReplayConfig.PROGRESS_TOPIC_CONFIG, elsewhere,
+                ReplayConfig.DESTINATION_CONFIG, target("named")));
         HttpResponse<String> created = send("POST", "/connectors", JSON.writeValueAsString(Map.of("name", id,
                 "config", config, "initial_state", "STOPPED")), OPERATOR_AUTH, null);
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
@@ -255,6 +256,10 @@ class MonitorReplaySafetyIT {
     @Test
     void theDashboardShowsTheDryRunBeforeTheOperatorConfirmsTheReplay() throws Exception {
         String dlq = deadLetters("ui", List.of(target("ui"), target("ui"), PREFIX + "-configs", target("ui")));
+        Await.until(() -> "the monitor counted the 4 dead letters of " + dlq, LANDED, () -> {
+            HttpResponse<String> figures = send("GET", "/dead-letters/" + dlq, null, OPERATOR_AUTH, null);
+            return figures.statusCode() == 200 && figures.body().contains("\"total\":4");
+        });
         try (DashboardPage page = DashboardPage.open(worker.restUrl(), OPERATOR, "s3cret")) {
             page.openTopicWithKeyboard(dlq);
 
