@@ -5,6 +5,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -46,6 +47,17 @@ final class ConfigValidators {
             } catch (ConfigException e) {
                 return "must be " + Destination.ORIGINAL + ", " + Destination.SOURCE + " or a topic name ("
                         + TopicNames.RULE + ")";
+            }
+        });
+    }
+
+    static ConfigDef.Validator regex() {
+        return validator("a Java regular expression, or empty", value -> {
+            try {
+                Pattern.compile(value == null ? "" : value.toString());
+                return null;
+            } catch (PatternSyntaxException e) {
+                return "not a Java regular expression: " + e.getDescription() + " at index " + e.getIndex();
             }
         });
     }

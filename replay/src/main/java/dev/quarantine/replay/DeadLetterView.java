@@ -10,13 +10,20 @@ import org.apache.kafka.common.header.Headers;
 import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.txn.DeadLetterRecordBuilder.HeaderStyle;
 import dev.quarantine.txn.RecordPositions;
+import dev.quarantine.txn.TopicNames;
 
 /**
  * What the replay reads from one record of a dead-letter topic: its position, payload and the context headers of
  * {@link DeadLetterHeaders}, in Kafka Connect's names (our sink, or Connect's own dead-letter queue) or Kafka Streams'
- * (our handler). Parsed once; a header that is absent or not a number reads as empty.
+ * (our handler). The headers that name a destination (topic, partition, offset) are parsed defensively into a
+ * {@link HeaderValue}: absent, legal, or illegal (see {@link #topicHeader}, {@link #numberHeader}).
  */
 final class DeadLetterView {
+
+    /** A topic name is at most 249 ASCII characters; a longer header is illegal before it is decoded. */
+    private static final int MAX_TOPIC_BYTES = 249;
+    /** Longer than any long in decimal with some blanks around it: illegal before it is decoded. */
+    private static final int MAX_NUMBER_BYTES = 40;
 
     private final ConsumerRecord<byte[], byte[]> record;
     private final HeaderStyle style;
@@ -50,26 +57,36 @@ final class DeadLetterView {
     }
 
     /** The input topic: where the failed record was read from. */
-    Optional<String> sourceTopic() {
-        return text(connect() ? DeadLetterHeaders.CONNECT_TOPIC : DeadLetterHeaders.STREAMS_TOPIC);
+    HeaderValue<String> sourceTopic() {
+        return topicHeader(sourceTopicHeader());
     }
 
-    Optional<Integer> sourcePartition() {
-        return number(connect() ? DeadLetterHeaders.CONNECT_PARTITION : DeadLetterHeaders.STREAMS_PARTITION)
-                .map(Long::intValue);
+    HeaderValue<Integer> sourcePartition() {
+        return partition(sourcePartitionHeader());
     }
 
-    Optional<Long> sourceOffset() {
-        return number(connect() ? DeadLetterHeaders.CONNECT_OFFSET : DeadLetterHeaders.STREAMS_OFFSET);
+    HeaderValue<Long> sourceOffset() {
+        return numberHeader(connect() ? DeadLetterHeaders.CONNECT_OFFSET : DeadLetterHeaders.STREAMS_OFFSET,
+                Long.MAX_VALUE);
+    }
+
+    /** The name of the header holding the input topic, in this dead letter's style. */
+    private String sourceTopicHeader() {
+        return connect() ? DeadLetterHeaders.CONNECT_TOPIC : DeadLetterHeaders.STREAMS_TOPIC;
+    }
+
+    /** The name of the header holding the input partition, in this dead letter's style. */
+    private String sourcePartitionHeader() {
+        return connect() ? DeadLetterHeaders.CONNECT_PARTITION : DeadLetterHeaders.STREAMS_PARTITION;
     }
 
     /** The topic the failed record was being written to, when the writer recorded it (ours do). */
-    Optional<String> targetTopic() {
-        return text(DeadLetterHeaders.TARGET_TOPIC);
+    HeaderValue<String> targetTopic() {
+        return topicHeader(DeadLetterHeaders.TARGET_TOPIC);
     }
 
-    Optional<Integer> targetPartition() {
-        return number(DeadLetterHeaders.TARGET_PARTITION).map(Long::intValue);
+    HeaderValue<Integer> targetPartition() {
+        return partition(DeadLetterHeaders.TARGET_PARTITION);
     }
 
     Optional<String> connectorName() {
@@ -115,11 +132,48 @@ final class DeadLetterView {
         return bytes(name).map(value -> new String(value, StandardCharsets.UTF_8));
     }
 
-    private Optional<Long> number(String name) {
-        try {
-            return text(name).map(value -> Long.parseLong(value.trim()));
-        } catch (NumberFormatException e) {
-            return Optional.empty();
+    /** Header {@code name} as a topic name: illegal unless Kafka accepts it ({@link TopicNames}). */
+    private HeaderValue<String> topicHeader(String name) {
+        Optional<byte[]> raw = bytes(name);
+        if (raw.isEmpty()) {
+            return HeaderValue.absent();
         }
+        if (raw.get().length > MAX_TOPIC_BYTES) {
+            return HeaderValue.illegal(name + " is longer than a topic name may be");
+        }
+        String topic = new String(raw.get(), StandardCharsets.UTF_8);
+        return TopicNames.isLegal(topic) ? HeaderValue.of(topic)
+                : HeaderValue.illegal(name + " is not a legal topic name (" + TopicNames.RULE + ")");
+    }
+
+    /**
+     * Header {@code name} as a whole number from 0 to {@code max}, in decimal ASCII digits (surrounding blanks
+     * allowed): anything else (a sign, a fraction, a larger value, an over-long text) is illegal.
+     */
+    private HeaderValue<Long> numberHeader(String name, long max) {
+        Optional<byte[]> raw = bytes(name);
+        if (raw.isEmpty()) {
+            return HeaderValue.absent();
+        }
+        String problem = name + " is not a number from 0 to " + max;
+        if (raw.get().length > MAX_NUMBER_BYTES) {
+            return HeaderValue.illegal(problem);
+        }
+        String text = new String(raw.get(), StandardCharsets.UTF_8).trim();
+        if (text.isEmpty() || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return HeaderValue.illegal(problem);
+        }
+        try {
+            long value = Long.parseLong(text);
+            return value <= max ? HeaderValue.of(value) : HeaderValue.illegal(problem);
+        } catch (NumberFormatException e) { // more than Long.MAX_VALUE
+            return HeaderValue.illegal(problem);
+        }
+    }
+
+    private HeaderValue<Integer> partition(String name) {
+        HeaderValue<Long> number = numberHeader(name, Integer.MAX_VALUE);
+        return number.illegal() ? HeaderValue.illegal(number.problem().orElseThrow())
+                : number.value().map(n -> HeaderValue.of(n.intValue())).orElseGet(HeaderValue::absent);
     }
 }

@@ -18,13 +18,25 @@ import java.util.Optional;
  * <tr><td>source</td><td>any</td><td>input topic and partition</td><td>Streams' raw input key and value
  *     ({@code __quarantine.source.raw.*}) when present, else the dead letter's</td></tr>
  * <tr><td>a topic</td><td>any</td><td>that topic, the partitioner's choice</td><td>the dead letter's</td></tr>
- * <tr><td>any</td><td>the topic above is unknown (headers missing)</td><td colspan="2">none: unroutable</td></tr>
+ * <tr><td>any</td><td>the topic above is unknown (headers missing), or a header it is taken from (topic or
+ *     partition) is present but illegal ({@link HeaderValue})</td><td colspan="2">none: unroutable</td></tr>
  * </table>
  */
 final class DestinationResolver {
 
     /** Where a replayed record goes; {@code partition} null lets the producer's partitioner choose. */
     record Target(String topic, Integer partition, byte[] key, byte[] value) {
+    }
+
+    /** A target, or why the dead letter has none (never a header's value). */
+    record Resolution(Optional<Target> target, String unroutable) {
+        static Resolution to(Target target) {
+            return new Resolution(Optional.of(target), null);
+        }
+
+        static Resolution unroutable(String why) {
+            return new Resolution(Optional.empty(), why);
+        }
     }
 
     private static final String PAYLOAD_FROM_INPUT = "input";
@@ -35,29 +47,43 @@ final class DestinationResolver {
         this.destination = destination;
     }
 
-    /** The target of {@code letter}; empty when its headers do not say where it belongs. */
-    Optional<Target> resolve(DeadLetterView letter) {
+    /** The target of {@code letter}, or why it has none. */
+    Resolution resolve(DeadLetterView letter) {
         byte[] key = letter.record().key();
         byte[] value = letter.record().value();
         return switch (destination.kind()) {
-            case TOPIC -> Optional.of(new Target(destination.topic().orElseThrow(), null, key, value));
-            case SOURCE -> letter.sourceTopic().map(topic -> new Target(topic, letter.sourcePartition().orElse(null),
-                    letter.sourceRawKey().orElse(key), letter.sourceRawValue().orElse(value)));
-            case ORIGINAL -> original(letter).map(place -> new Target(place.topic(), place.partition(), key, value));
+            case TOPIC -> Resolution.to(new Target(destination.topic().orElseThrow(), null, key, value));
+            case SOURCE -> place(letter.sourceTopic(), letter.sourcePartition(), "no input topic header",
+                    letter.sourceRawKey().orElse(key), letter.sourceRawValue().orElse(value));
+            case ORIGINAL -> original(letter, key, value);
         };
     }
 
     /** The topic the dead letter was going to when it failed (see the table), whatever the destination. */
     static Optional<String> originalTopic(DeadLetterView letter) {
-        return original(letter).map(Target::topic);
+        return original(letter, null, null).target().map(Target::topic);
     }
 
-    private static Optional<Target> original(DeadLetterView letter) {
+    private static Resolution original(DeadLetterView letter, byte[] key, byte[] value) {
         boolean inputBytes = letter.payloadOrigin().map(PAYLOAD_FROM_INPUT::equals).orElse(false);
-        if (!inputBytes && letter.targetTopic().isPresent()) {
-            return Optional.of(new Target(letter.targetTopic().get(), letter.targetPartition().orElse(null), null,
-                    null));
+        HeaderValue<String> target = letter.targetTopic();
+        if (!inputBytes && (target.value().isPresent() || target.illegal())) {
+            return place(target, letter.targetPartition(), null, key, value);
         }
-        return letter.sourceTopic().map(topic -> new Target(topic, letter.sourcePartition().orElse(null), null, null));
+        return place(letter.sourceTopic(), letter.sourcePartition(), "no target or input topic header", key, value);
+    }
+
+    private static Resolution place(HeaderValue<String> topic, HeaderValue<Integer> partition, String missing,
+                                    byte[] key, byte[] value) {
+        if (topic.illegal()) {
+            return Resolution.unroutable(topic.problem().orElseThrow());
+        }
+        if (topic.value().isEmpty()) {
+            return Resolution.unroutable(missing);
+        }
+        if (partition.illegal()) {
+            return Resolution.unroutable(partition.problem().orElseThrow());
+        }
+        return Resolution.to(new Target(topic.value().get(), partition.value().orElse(null), key, value));
     }
 }

@@ -5,6 +5,9 @@ import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -27,13 +30,21 @@ import java.util.TreeMap;
  * count.skipped.filter=17
  * count.skipped.truncated=0
  * count.skipped.unroutable=0
+ * count.refused=0
+ * count.already.replayed=0
+ * written.0=0-479,497-499
  * started=2026-12-01T03:00:00Z
  * updated=2026-12-01T03:00:09Z
  * </pre>
+ *
+ * {@code written.<partition>} lists the ranges of {@link WrittenOffsets} ({@code from-to}, inclusive, comma-separated;
+ * no line for a partition with none). A record without the {@code count.refused}, {@code count.already.replayed} or
+ * {@code written.*} lines (written before they existed) reads as zero and none.
  */
 final class ProgressFormat {
 
     static final int VERSION = 1;
+    private static final String WRITTEN = "written.";
 
     private ProgressFormat() {
     }
@@ -54,6 +65,10 @@ final class ProgressFormat {
         line(text, "count.skipped.filter", c.skippedByFilter());
         line(text, "count.skipped.truncated", c.skippedTruncated());
         line(text, "count.skipped.unroutable", c.skippedUnroutable());
+        line(text, "count.refused", c.refused());
+        line(text, "count.already.replayed", c.alreadyReplayed());
+        progress.written().ranges().forEach((p, ranges) -> line(text, WRITTEN + p, String.join(",",
+                ranges.stream().map(r -> r.from() + "-" + r.to()).toList())));
         line(text, "started", progress.startedAt());
         line(text, "updated", progress.updatedAt());
         return text.toString().getBytes(StandardCharsets.UTF_8);
@@ -73,10 +88,11 @@ final class ProgressFormat {
             }
             ReplayCounts counts = new ReplayCounts(count(p, "replayed"), count(p, "dead.lettered.again"),
                     count(p, "parked"), count(p, "skipped.filter"), count(p, "skipped.truncated"),
-                    count(p, "skipped.unroutable"));
+                    count(p, "skipped.unroutable"), optionalCount(p, "refused"),
+                    optionalCount(p, "already.replayed"));
             return new ReplayProgress(required(p, "replay.id"), required(p, "dlq"),
                     ReplayState.valueOf(required(p, "state")), offsets(p, "start."), offsets(p, "end."),
-                    offsets(p, "next."), counts, Instant.parse(required(p, "started")),
+                    offsets(p, "next."), counts, written(p), Instant.parse(required(p, "started")),
                     Instant.parse(required(p, "updated")));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a replay progress record: " + e.getMessage(), e);
@@ -97,6 +113,26 @@ final class ProgressFormat {
 
     private static long count(Properties p, String name) {
         return Long.parseLong(required(p, "count." + name));
+    }
+
+    private static long optionalCount(Properties p, String name) {
+        return Long.parseLong(p.getProperty("count." + name, "0"));
+    }
+
+    private static WrittenOffsets written(Properties p) {
+        Map<Integer, List<WrittenOffsets.Range>> ranges = new TreeMap<>();
+        for (String key : p.stringPropertyNames()) {
+            if (key.startsWith(WRITTEN)) {
+                List<WrittenOffsets.Range> list = new ArrayList<>();
+                for (String range : p.getProperty(key).split(",")) {
+                    int dash = range.indexOf('-');
+                    list.add(new WrittenOffsets.Range(Long.parseLong(range.substring(0, dash)),
+                            Long.parseLong(range.substring(dash + 1))));
+                }
+                ranges.put(Integer.parseInt(key.substring(WRITTEN.length())), list);
+            }
+        }
+        return WrittenOffsets.of(ranges);
     }
 
     private static SortedMap<Integer, Long> offsets(Properties p, String prefix) {

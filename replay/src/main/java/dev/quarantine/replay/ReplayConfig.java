@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -28,6 +29,7 @@ public final class ReplayConfig extends AbstractConfig {
     private static final String GROUP_REPLAY = "Replay";
     private static final String GROUP_FILTERS = "Filters";
     private static final String GROUP_GUARD = "Loop guard";
+    private static final String GROUP_SAFETY = "Destinations and repeats";
 
     public static final String BOOTSTRAP_SERVERS_CONFIG = CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG;
     public static final String BOOTSTRAP_SERVERS_DOC = "The cluster of the dead-letter topic and the destinations.";
@@ -47,6 +49,33 @@ public final class ReplayConfig extends AbstractConfig {
     public static final String DESTINATION_DOC = "Where each dead letter goes: 'original' (where it was going when it"
             + " failed: __quarantine.target.topic and .partition, else the input topic named by __connect.errors.topic"
             + " or __streams.errors.topic), 'source' (the input topic it was read from), or a topic name.";
+
+    public static final String DESTINATIONS_ALLOWED_CONFIG = "replay.destinations.allowed";
+    public static final String DESTINATIONS_ALLOWED_DEFAULT = "";
+    public static final String DESTINATIONS_ALLOWED_DOC = "A Java regular expression a destination topic chosen by a"
+            + " dead letter's headers (replay.destination 'original' or 'source') must match in full, for example"
+            + " 'orders|payments\\..*'. Empty (the default): no destination a header chose is written, only the"
+            + " topic replay.destination names; a replay that writes to 'original' or 'source' is refused until"
+            + " this is set (a dry run shows where the dead letters would go). Headers are written by whoever may"
+            + " write the dead-letter topic, the replay writes as you: allow only the topics those writers may write"
+            + " themselves. Kafka-internal topics ('__*'), the dead-letter, progress and parking topics and"
+            + " replay.destinations.denied are refused even when matched.";
+
+    public static final String DESTINATIONS_DENIED_CONFIG = "replay.destinations.denied";
+    public static final String DESTINATIONS_DENIED_DEFAULT = "connect-configs|connect-offsets|connect-status";
+    public static final String DESTINATIONS_DENIED_DOC = "A Java regular expression of topics a replay never writes,"
+            + " matched in full, even when replay.destinations.allowed or replay.destination names them; a dead"
+            + " letter headed there is counted as refused. The default is Kafka Connect's default config, offset and"
+            + " status topics: add your workers' own (config.storage.topic, offset.storage.topic,"
+            + " status.storage.topic) and any other topic that drives a system. Kafka-internal topics ('__*') and"
+            + " the replay's own dead-letter, progress and parking topics are refused whatever this says.";
+
+    public static final String REPLAY_AGAIN_CONFIG = "replay.again";
+    public static final boolean REPLAY_AGAIN_DEFAULT = false;
+    public static final String REPLAY_AGAIN_DOC = "Whether to replay dead letters that a finished (DONE or CANCELLED)"
+            + " replay of the same dead-letter topic already wrote somewhere (replayed, dead-lettered again or"
+            + " parked). Off: they are skipped and counted as already replayed; dead letters the earlier replay"
+            + " skipped (filter, truncation, no destination, refused) are not affected.";
 
     public static final String FILTER_ERROR_CLASSES_CONFIG = "replay.filter.error.classes";
     public static final String FILTER_ERROR_CLASSES_DOC = "Replay only dead letters whose exception class is listed,"
@@ -160,12 +189,25 @@ public final class ReplayConfig extends AbstractConfig {
                         ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, GROUP_REPLAY,
                         ++order, Width.SHORT, "Progress read timeout (ms)");
         defineFilters(def);
+        defineSafety(def);
         order = 0;
         return def
                 .define(MAX_ATTEMPTS_CONFIG, Type.INT, MAX_ATTEMPTS_DEFAULT, ConfigDef.Range.atLeast(1),
                         Importance.MEDIUM, MAX_ATTEMPTS_DOC, GROUP_GUARD, ++order, Width.SHORT, "Max attempts")
                 .define(PARKING_TOPIC_CONFIG, Type.STRING, "", ConfigValidators.topic(true), Importance.MEDIUM,
                         PARKING_TOPIC_DOC, GROUP_GUARD, ++order, Width.MEDIUM, "Parking topic");
+    }
+
+    private static void defineSafety(ConfigDef def) {
+        int order = 0;
+        def.define(DESTINATIONS_ALLOWED_CONFIG, Type.STRING, DESTINATIONS_ALLOWED_DEFAULT, ConfigValidators.regex(),
+                        Importance.HIGH, DESTINATIONS_ALLOWED_DOC, GROUP_SAFETY, ++order, Width.LONG,
+                        "Allowed destinations")
+                .define(DESTINATIONS_DENIED_CONFIG, Type.STRING, DESTINATIONS_DENIED_DEFAULT, ConfigValidators.regex(),
+                        Importance.HIGH, DESTINATIONS_DENIED_DOC, GROUP_SAFETY, ++order, Width.LONG,
+                        "Denied destinations")
+                .define(REPLAY_AGAIN_CONFIG, Type.BOOLEAN, REPLAY_AGAIN_DEFAULT, Importance.MEDIUM, REPLAY_AGAIN_DOC,
+                        GROUP_SAFETY, ++order, Width.SHORT, "Replay again");
     }
 
     private static void defineFilters(ConfigDef def) {
@@ -221,6 +263,44 @@ public final class ReplayConfig extends AbstractConfig {
         return getBoolean(FORCE_TRUNCATED_CONFIG);
     }
 
+    /** {@code replay.destinations.allowed}, compiled; empty when it is empty. */
+    public Optional<Pattern> destinationsAllowed() {
+        String regex = getString(DESTINATIONS_ALLOWED_CONFIG);
+        return regex.isEmpty() ? Optional.empty() : Optional.of(Pattern.compile(regex));
+    }
+
+    /** {@code replay.destinations.denied}, compiled (empty matches no topic). */
+    public Pattern destinationsDenied() {
+        return Pattern.compile(getString(DESTINATIONS_DENIED_CONFIG));
+    }
+
+    public boolean replayAgain() {
+        return getBoolean(REPLAY_AGAIN_CONFIG);
+    }
+
+    /**
+     * The rules that apply only to a replay that writes (not a dry run), by the setting to report each on: a
+     * destination chosen by headers ('original', 'source') needs {@code replay.destinations.allowed}. Empty when
+     * there are none.
+     */
+    public Map<String, String> problemsForWriting() {
+        Map<String, String> problems = new LinkedHashMap<>();
+        if (destination().kind() != Destination.Kind.TOPIC && destinationsAllowed().isEmpty()) {
+            problems.put(DESTINATIONS_ALLOWED_CONFIG, "is empty, so no topic named by a dead letter's headers may be"
+                    + " written, and " + DESTINATION_CONFIG + " is '" + destination() + "': set it to a regular"
+                    + " expression of the topics this replay may write (run a dry run to see where the dead letters"
+                    + " would go), or name one topic in " + DESTINATION_CONFIG);
+        }
+        return problems;
+    }
+
+    /** @throws ConfigException naming the setting when {@link #problemsForWriting()} has a problem */
+    public void requireWritable() {
+        problemsForWriting().entrySet().stream().findFirst().ifPresent(problem -> {
+            throw new ConfigException(problem.getKey(), getString(problem.getKey()), problem.getValue());
+        });
+    }
+
     public Duration progressReadTimeout() {
         return Duration.ofMillis(getLong(PROGRESS_READ_TIMEOUT_MS_CONFIG));
     }
@@ -267,6 +347,11 @@ public final class ReplayConfig extends AbstractConfig {
         }
         if (destination().topic().filter(dlqTopic()::equals).isPresent()) {
             problems.put(DESTINATION_CONFIG, "must not be the dead-letter topic itself (" + DLQ_TOPIC_CONFIG + ")");
+        } else {
+            destination().topic().map(topic -> DestinationRule.of(this).decide(topic))
+                    .filter(verdict -> verdict != DestinationRule.Verdict.ALLOWED)
+                    .ifPresent(verdict -> problems.put(DESTINATION_CONFIG, "may not be written: the topic "
+                            + verdict.reason()));
         }
         Optional<Instant> from = time(FILTER_TIME_FROM_CONFIG);
         Optional<Instant> to = time(FILTER_TIME_TO_CONFIG);

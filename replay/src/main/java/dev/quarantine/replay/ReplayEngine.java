@@ -15,10 +15,13 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.quarantine.txn.TxnSendProducer;
 
@@ -38,21 +41,36 @@ public final class ReplayEngine implements AutoCloseable {
     /** Prefix of the transactional.id of a replay's producer. */
     public static final String TRANSACTIONAL_ID_PREFIX = "quarantine-replay-";
 
+    private static final Logger log = LoggerFactory.getLogger(ReplayEngine.class);
+
     /** Whether the engine writes. */
     public enum Mode { WRITE, DRY_RUN }
 
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
 
+    /** New producers a resuming replay may try while its dead instance's transaction is being ended. */
+    static final int MAX_PRODUCER_RESTARTS = 5;
+
     private final ReplayConfig config;
     private final ReplayListener listener;
-    private final RecordPlan plan;
     private final Admin admin;
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final Optional<ReplayWriter> writer;
+    private final Mode mode;
+    private final ProducerRestarts restarts = new ProducerRestarts(MAX_PRODUCER_RESTARTS);
+    private final Map<Integer, Long> previousRead = new HashMap<>();
+    private final Map<String, Long> wouldWrite = new TreeMap<>();
+    private final Map<String, Long> wouldRefuse = new TreeMap<>();
+    private Optional<ReplayWriter> writer;
+    private boolean committedSinceInit;
+    private RecordPlan plan;
     private ReplayProgress progress;
 
     /**
      * Builds the engine's clients; nothing is read or written before {@link #start()}.
+     *
+     * <p>The entry points that start a writing replay check {@link ReplayConfig#requireWritable()} first (the command
+     * line, the replay connector); the engine does not, so that a replay can be cancelled with the settings it has.
+     * With an empty allow-list it writes no destination a header chose: {@link DestinationRule} refuses them.
      *
      * @param listener hears each dead letter's {@link RecordReport}
      * @throws ConfigException from the clients' own settings
@@ -60,15 +78,36 @@ public final class ReplayEngine implements AutoCloseable {
     public ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener) {
         this.config = config;
         this.listener = listener;
-        this.plan = new RecordPlan(config.filter(), new DestinationResolver(config.destination()),
-                config.forceTruncated());
+        this.mode = mode;
         Map<String, Object> clients = config.clientConfigs();
         this.admin = Admin.create(ReplayClients.known(clients, AdminClientConfig.configNames()));
         this.consumer = new KafkaConsumer<>(ReplayClients.consumerConfigs(clients, config), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
-        this.writer = mode == Mode.DRY_RUN ? Optional.empty()
-                : Optional.of(new ReplayWriter(
-                        new TxnSendProducer<>(ReplayClients.producerConfigs(clients, config)), config));
+        this.writer = mode == Mode.DRY_RUN ? Optional.empty() : Optional.of(newWriter());
+    }
+
+    /**
+     * Decides every dead letter of the range as a replay of {@code config} would (the same filters, destination rule
+     * and already-replayed check), writing nothing, not even progress, and counts them per destination topic. Reads
+     * read_committed; stops when {@code limit} runs out ({@link DryRunReport#complete()} is then false).
+     *
+     * @throws ConfigException when the dead-letter topic does not exist
+     * @throws org.apache.kafka.common.KafkaException when the cluster cannot be read
+     */
+    public static DryRunReport dryRun(ReplayConfig config, Duration limit) {
+        Instant deadline = Instant.now().plus(limit);
+        try (ReplayEngine engine = new ReplayEngine(config, Mode.DRY_RUN, ReplayListener.NONE)) {
+            ReplayProgress progress = engine.start();
+            while (!progress.finished() && Instant.now().isBefore(deadline)) {
+                progress = engine.step();
+            }
+            return engine.dryRunReport();
+        }
+    }
+
+    /** In a dry run, what it decided so far: per destination topic and counts. */
+    public DryRunReport dryRunReport() {
+        return DryRunReport.of(wouldWrite, wouldRefuse, progress);
     }
 
     /**
@@ -84,11 +123,12 @@ public final class ReplayEngine implements AutoCloseable {
         if (writer.isPresent()) {
             createTopics(partitions.size());
             writer.get().init();
-            try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(),
-                    config.progressTopic(), config.progressReadTimeout())) {
-                progress = reader.awaitLatest(config.replayId()).orElse(null);
-            }
         }
+        Map<String, ReplayProgress> replays = readReplays();
+        progress = writer.isPresent() ? replays.get(config.replayId()) : null;
+        plan = new RecordPlan(config.filter(), config.replayAgain() ? WrittenOffsets.NONE : alreadyReplayed(replays),
+                new DestinationResolver(config.destination()), DestinationRule.of(config),
+                new PartitionCountCache(admin, config.progressReadTimeout()), config.forceTruncated());
         if (progress != null && !progress.dlqTopic().equals(config.dlqTopic())) {
             throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
                     + progress.dlqTopic() + ", not of " + config.dlqTopic() + ": choose another id");
@@ -96,6 +136,7 @@ public final class ReplayEngine implements AutoCloseable {
         if (progress == null) {
             progress = capture(partitions);
             writer.ifPresent(w -> commitAlone(w, progress));
+            committedSinceInit = writer.isPresent();
         }
         consumer.assign(partitions);
         rewind();
@@ -107,9 +148,14 @@ public final class ReplayEngine implements AutoCloseable {
      * with the progress. Returns the progress, unchanged when nothing was read (nothing new committed yet) or when
      * the broker rejected records of the batch (they are dead-lettered when the next step reads the batch again).
      *
+     * <p>Right after resuming from an instance that died with a transaction open, a failure of the new producer's
+     * first transaction while that transaction is being ended is met with a new producer (see
+     * {@link ProducerRestarts}, at most {@value #MAX_PRODUCER_RESTARTS} times): the step then returns the committed
+     * progress unchanged.
+     *
+     * @throws ReplayTakenOverException when a newer instance of this replay fenced this one: close this engine
      * @throws org.apache.kafka.common.KafkaException after aborting the transaction; on a retriable one (a
-     *         TimeoutException) call again; on a fencing one (ProducerFencedException) another instance took over:
-     *         close this engine
+     *         TimeoutException) call again
      */
     public ReplayProgress step() {
         if (progress == null) {
@@ -151,33 +197,79 @@ public final class ReplayEngine implements AutoCloseable {
     private ReplayProgress write(ReplayWriter w, List<ConsumerRecord<byte[], byte[]>> batch, Map<Integer, Long> next) {
         List<RecordReport> reports = new ArrayList<>();
         ReplayCounts counts = progress.counts();
+        WrittenOffsets written = progress.written();
+        Map<Integer, Long> read = new HashMap<>(previousRead);
         w.begin();
         try {
             for (ConsumerRecord<byte[], byte[]> record : batch) {
-                RecordReport report = decide(w, DeadLetterView.of(record));
+                DeadLetterView letter = DeadLetterView.of(record);
+                RecordPlan.Decision decision = plan.decide(letter);
+                RecordReport report = decision.target().map(target -> w.replay(letter, target))
+                        .orElseGet(() -> skipped(letter, decision));
                 reports.add(report);
                 counts = counts.plus(report.outcome());
+                if (report.outcome().written()) {
+                    written = written.plus(record.partition(), record.offset(), read.get(record.partition()));
+                }
+                read.put(record.partition(), record.offset());
             }
-            ReplayProgress advanced = progress.advanced(next, counts, Instant.now());
+            ReplayProgress advanced = progress.advanced(next, counts, written, Instant.now());
             w.commit(advanced);
             progress = advanced;
+            committedSinceInit = true;
+            previousRead.putAll(read);
         } catch (ReplayWriter.BatchRejected e) {
             rewind();
             return progress;
         } catch (RuntimeException e) {
-            RuntimeException error = w.abort(e);
-            rewind();
-            throw error;
+            return afterFailure(w, w.abort(e));
         }
         reports.forEach(listener::onRecord);
         return progress;
     }
 
-    private RecordReport decide(ReplayWriter w, DeadLetterView letter) {
-        RecordPlan.Decision decision = plan.decide(letter);
-        return decision.target().map(target -> w.replay(letter, target))
-                .orElseGet(() -> new RecordReport(letter.position(), decision.outcome(), Optional.empty(),
-                        letter.errorClass()));
+    /** See {@link ProducerRestarts}: a new producer, the error thrown, or the takeover said. */
+    private ReplayProgress afterFailure(ReplayWriter w, RuntimeException error) {
+        rewind();
+        switch (restarts.after(error, committedSinceInit)) {
+            case RESTART -> {
+                log.warn("Replay {}: the first transaction after resuming failed while the transaction of the replay's"
+                        + " previous instance was being ended ({}); resuming again with a new producer ({} of {})",
+                        config.replayId(), error.toString(), restarts.restarts(), MAX_PRODUCER_RESTARTS);
+                restartWriter(w);
+                return progress;
+            }
+            case TAKEN_OVER -> throw new ReplayTakenOverException(config.replayId(), error);
+            case GIVE_UP -> throw new KafkaException("Replay " + config.replayId() + " could not resume: "
+                    + MAX_PRODUCER_RESTARTS + " new producers in a row failed their first transaction; its committed"
+                    + " progress is kept, start it again to resume", error);
+            default -> throw error;
+        }
+    }
+
+    /** Replaces the producer with a new one, fencing the old, and reloads the committed progress. */
+    private void restartWriter(ReplayWriter old) {
+        old.close();
+        ReplayWriter fresh = newWriter();
+        writer = Optional.of(fresh);
+        fresh.init();
+        committedSinceInit = false;
+        ReplayProgress committed = readReplays().get(config.replayId());
+        if (committed != null) {
+            progress = committed;
+        }
+        previousRead.clear();
+        rewind();
+    }
+
+    private ReplayWriter newWriter() {
+        return new ReplayWriter(new TxnSendProducer<>(ReplayClients.producerConfigs(config.clientConfigs(), config)),
+                config);
+    }
+
+    private static RecordReport skipped(DeadLetterView letter, RecordPlan.Decision decision) {
+        return new RecordReport(letter.position(), decision.outcome(), decision.topic(), letter.errorClass(),
+                decision.reason());
     }
 
     private ReplayProgress dryRun(List<ConsumerRecord<byte[], byte[]>> batch, Map<Integer, Long> next) {
@@ -185,12 +277,46 @@ public final class ReplayEngine implements AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> record : batch) {
             DeadLetterView letter = DeadLetterView.of(record);
             RecordPlan.Decision decision = plan.decide(letter);
-            listener.onRecord(new RecordReport(letter.position(), decision.outcome(), decision.target()
-                    .map(t -> t.topic() + (t.partition() == null ? "" : "-" + t.partition())), letter.errorClass()));
+            Optional<String> place = decision.target().map(t -> t.topic() + (t.partition() == null ? ""
+                    : "-" + t.partition())).or(decision::topic);
+            listener.onRecord(new RecordReport(letter.position(), decision.outcome(), place, letter.errorClass(),
+                    decision.reason()));
+            decision.target().ifPresent(t -> wouldWrite.merge(t.topic(), 1L, Long::sum));
+            if (decision.outcome() == Outcome.REFUSED_DESTINATION) {
+                decision.topic().ifPresent(topic -> wouldRefuse.merge(topic, 1L, Long::sum));
+            }
             counts = counts.plus(decision.outcome());
         }
-        progress = progress.advanced(next, counts, Instant.now());
+        progress = progress.advanced(next, counts, WrittenOffsets.NONE, Instant.now());
         return progress;
+    }
+
+    /**
+     * The latest progress of every replay in the progress topic; in a write, after waiting for the transactions open
+     * on it to end (this replay's own older instance is fenced by then).
+     */
+    private Map<String, ReplayProgress> readReplays() {
+        try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(), config.progressTopic(),
+                config.progressReadTimeout())) {
+            if (mode == Mode.WRITE) {
+                return reader.awaitAll();
+            }
+            Map<String, ReplayProgress> replays = new HashMap<>();
+            reader.replaysOf(config.dlqTopic()).forEach(p -> replays.put(p.replayId(), p));
+            return replays;
+        }
+    }
+
+    /** What the finished replays of this dead-letter topic (other than this one) wrote. */
+    private WrittenOffsets alreadyReplayed(Map<String, ReplayProgress> replays) {
+        WrittenOffsets all = WrittenOffsets.NONE;
+        for (ReplayProgress other : replays.values()) {
+            if (other.finished() && other.dlqTopic().equals(config.dlqTopic())
+                    && !other.replayId().equals(config.replayId())) {
+                all = all.union(other.written());
+            }
+        }
+        return all;
     }
 
     private List<ConsumerRecord<byte[], byte[]>> pollRange() {

@@ -19,12 +19,14 @@ import java.util.TreeMap;
  *                     replay started; a restart keeps them
  * @param nextOffsets  per partition, the next offset to read; equal to {@code endOffsets} when done
  * @param counts       what happened to the dead letters read so far
+ * @param written      the dead letters of the range written so far (replayed, dead-lettered again or parked): what
+ *                     a later replay of the same dead-letter topic skips once this one is finished
  * @param startedAt    when the replay first started
  * @param updatedAt    when this progress was committed
  */
 public record ReplayProgress(String replayId, String dlqTopic, ReplayState state, SortedMap<Integer, Long> startOffsets,
                              SortedMap<Integer, Long> endOffsets, SortedMap<Integer, Long> nextOffsets,
-                             ReplayCounts counts, Instant startedAt, Instant updatedAt) {
+                             ReplayCounts counts, WrittenOffsets written, Instant startedAt, Instant updatedAt) {
 
     public ReplayProgress {
         startOffsets = sorted(startOffsets);
@@ -36,7 +38,7 @@ public record ReplayProgress(String replayId, String dlqTopic, ReplayState state
     static ReplayProgress started(String replayId, String dlqTopic, Map<Integer, Long> start, Map<Integer, Long> end,
                                   Instant now) {
         ReplayProgress progress = new ReplayProgress(replayId, dlqTopic, ReplayState.RUNNING, new TreeMap<>(start),
-                new TreeMap<>(end), new TreeMap<>(start), ReplayCounts.ZERO, now, now);
+                new TreeMap<>(end), new TreeMap<>(start), ReplayCounts.ZERO, WrittenOffsets.NONE, now, now);
         return progress.rangeRead() ? progress.withState(ReplayState.DONE, now) : progress;
     }
 
@@ -60,16 +62,19 @@ public record ReplayProgress(String replayId, String dlqTopic, ReplayState state
         return endOffsets.entrySet().stream().allMatch(e -> nextOffsets.getOrDefault(e.getKey(), 0L) >= e.getValue());
     }
 
-    /** This progress after reading up to {@code next} with {@code newCounts}; DONE when the range is read. */
-    ReplayProgress advanced(Map<Integer, Long> next, ReplayCounts newCounts, Instant now) {
+    /**
+     * This progress after reading up to {@code next} with {@code newCounts} and {@code newWritten}; DONE when the
+     * range is read.
+     */
+    ReplayProgress advanced(Map<Integer, Long> next, ReplayCounts newCounts, WrittenOffsets newWritten, Instant now) {
         ReplayProgress moved = new ReplayProgress(replayId, dlqTopic, state, startOffsets, endOffsets,
-                new TreeMap<>(next), newCounts, startedAt, now);
+                new TreeMap<>(next), newCounts, newWritten, startedAt, now);
         return moved.rangeRead() ? moved.withState(ReplayState.DONE, now) : moved;
     }
 
     ReplayProgress withState(ReplayState newState, Instant now) {
         return new ReplayProgress(replayId, dlqTopic, newState, startOffsets, endOffsets, nextOffsets, counts,
-                startedAt, now);
+                written, startedAt, now);
     }
 
     private static SortedMap<Integer, Long> sorted(Map<Integer, Long> offsets) {

@@ -3,11 +3,12 @@ package dev.quarantine.replay;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -19,10 +20,15 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.quarantine.txn.RecordPositions;
 
 /**
- * Reads the latest committed progress of a replay by its id, while it runs or after: what the monitor's
- * {@code GET /dead-letters/{topic}/replays/{id}} and the replay itself (when it resumes) read.
+ * Reads the latest committed progress of replays, while they run or after: what the monitor's
+ * {@code GET /dead-letters/{topic}/replays[/{id}]} reads, and the replay itself when it starts (its own progress to
+ * resume from, and what finished replays of its dead-letter topic wrote). The one reader of the progress topic.
  *
  * <p>Reads the whole progress topic read_committed (it is compacted: one record per replay, plus the recent ones).
  * A read_committed reader stops at the first transaction still open on a partition, whichever replay it belongs to;
@@ -30,6 +36,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * owner.
  */
 public final class ReplayProgressReader implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplayProgressReader.class);
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Admin admin;
@@ -47,6 +55,7 @@ public final class ReplayProgressReader implements AutoCloseable {
         configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         configs.put(ConsumerConfig.CLIENT_ID_CONFIG, "quarantine-replay-progress-" + UUID.randomUUID());
+        configs.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         configs.remove(ConsumerConfig.GROUP_ID_CONFIG);
         this.consumer = new KafkaConsumer<>(configs, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.admin = Admin.create(ReplayClients.known(clientConfigs, AdminClientConfig.configNames()));
@@ -61,32 +70,44 @@ public final class ReplayProgressReader implements AutoCloseable {
      * or when that replay restarts. Empty when the replay committed no progress (or the topic does not exist).
      */
     public Optional<ReplayProgress> latest(String replayId) {
-        return read(replayId, IsolationLevel.READ_COMMITTED);
+        return Optional.ofNullable(read(IsolationLevel.READ_COMMITTED).get(replayId));
     }
 
     /**
-     * The latest committed progress of {@code replayId}, after waiting (up to the timeout) for the transactions open
-     * on the progress topic to end: what a replay resumes from, once its own older instance is fenced.
+     * The latest progress of every replay of {@code dlqTopic} (RUNNING, DONE or CANCELLED), as {@link #latest} reads
+     * it: without waiting for transactions still open. Ordered by replay id.
+     */
+    public List<ReplayProgress> replaysOf(String dlqTopic) {
+        return read(IsolationLevel.READ_COMMITTED).values().stream()
+                .filter(progress -> progress.dlqTopic().equals(dlqTopic)).toList();
+    }
+
+    /**
+     * The latest committed progress of every replay, after waiting (up to the timeout) for the transactions open on
+     * the progress topic to end: what a replay resumes from, once its own older instance is fenced.
      *
      * @throws TimeoutException when a transaction stays open past the timeout
      */
-    Optional<ReplayProgress> awaitLatest(String replayId) {
-        return read(replayId, IsolationLevel.READ_UNCOMMITTED);
+    SortedMap<String, ReplayProgress> awaitAll() {
+        return read(IsolationLevel.READ_UNCOMMITTED);
     }
 
-    /** Reads read_committed up to the end offsets that a reader with {@code upTo} sees now. */
-    private Optional<ReplayProgress> read(String replayId, IsolationLevel upTo) {
+    /**
+     * Reads read_committed up to the end offsets that a reader with {@code upTo} sees now; the latest progress per
+     * replay id. A record that is not a progress record, or whose key is not its replay id, is left out (logged by
+     * position).
+     */
+    private SortedMap<String, ReplayProgress> read(IsolationLevel upTo) {
         Instant deadline = Instant.now().plus(timeout);
+        SortedMap<String, ReplayProgress> latest = new TreeMap<>();
         List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
         if (partitions.isEmpty()) {
-            return Optional.empty();
+            return latest;
         }
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
         Map<TopicPartition, Long> end = ReplayClients.endOffsets(admin, partitions, upTo, timeout);
-        byte[] key = replayId.getBytes(StandardCharsets.UTF_8);
-        Optional<ReplayProgress> latest = Optional.empty();
         while (!reached(end)) {
             if (Instant.now().isAfter(deadline)) {
                 throw new TimeoutException("Could not read progress topic " + topic + " up to " + end + " within "
@@ -94,12 +115,33 @@ public final class ReplayProgressReader implements AutoCloseable {
                         + " transaction on it is still open");
             }
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                if (Arrays.equals(key, record.key()) && record.value() != null) {
-                    latest = Optional.of(ProgressFormat.read(record.value()));
-                }
+                add(latest, record);
             }
         }
         return latest;
+    }
+
+    private static void add(Map<String, ReplayProgress> latest, ConsumerRecord<byte[], byte[]> record) {
+        if (record.key() == null) {
+            return;
+        }
+        String id = new String(record.key(), StandardCharsets.UTF_8);
+        if (record.value() == null) {
+            latest.remove(id);
+            return;
+        }
+        try {
+            ReplayProgress progress = ProgressFormat.read(record.value());
+            if (progress.replayId().equals(id)) {
+                latest.put(id, progress);
+            } else {
+                log.warn("Progress record at {} is keyed by another replay id than its own; left out",
+                        RecordPositions.of(record.topic(), record.partition(), record.offset()));
+            }
+        } catch (IllegalArgumentException e) {
+            log.warn("Record at {} is not a replay progress record; left out",
+                    RecordPositions.of(record.topic(), record.partition(), record.offset()));
+        }
     }
 
     private boolean reached(Map<TopicPartition, Long> end) {

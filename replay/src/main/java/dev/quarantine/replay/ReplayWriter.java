@@ -88,9 +88,11 @@ final class ReplayWriter implements AutoCloseable {
                 .target(record.topic(), record.partition())
                 .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, letter.connectorName().orElse(null))
                 .context(DeadLetterHeaders.APPLICATION_ID, letter.applicationId().orElse(null));
-        if (letter.sourceTopic().isPresent() && letter.sourcePartition().isPresent()
-                && letter.sourceOffset().isPresent()) {
-            again.source(letter.sourceTopic().get(), letter.sourcePartition().get(), letter.sourceOffset().get());
+        Optional<String> sourceTopic = letter.sourceTopic().value();
+        Optional<Integer> sourcePartition = letter.sourcePartition().value();
+        Optional<Long> sourceOffset = letter.sourceOffset().value();
+        if (sourceTopic.isPresent() && sourcePartition.isPresent() && sourceOffset.isPresent()) {
+            again.source(sourceTopic.get(), sourcePartition.get(), sourceOffset.get());
         }
         producer.send(builder.build(again, producer.maxRecordBytes(builder.topic())), (metadata, error) -> {
             if (error != null) {
@@ -186,7 +188,8 @@ final class ReplayWriter implements AutoCloseable {
     }
 
     private static RecordReport report(DeadLetterView letter, Outcome outcome, String destination) {
-        return new RecordReport(letter.position(), outcome, Optional.of(destination), letter.errorClass());
+        return new RecordReport(letter.position(), outcome, Optional.of(destination), letter.errorClass(),
+                Optional.empty());
     }
 
     private static String partition(Integer partition) {

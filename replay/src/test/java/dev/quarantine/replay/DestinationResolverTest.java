@@ -21,7 +21,7 @@ class DestinationResolverTest {
     void originalIsTheTargetTopicAndPartitionWhenTheDeadLetterNamesThem() {
         Target target = ORIGINAL.resolve(letter(DeadLetterHeaders.CONNECT_TOPIC, "in",
                 DeadLetterHeaders.CONNECT_PARTITION, "4", DeadLetterHeaders.TARGET_TOPIC, "out",
-                DeadLetterHeaders.TARGET_PARTITION, "2")).orElseThrow();
+                DeadLetterHeaders.TARGET_PARTITION, "2")).target().orElseThrow();
 
         assertThat(target.topic()).isEqualTo("out");
         assertThat(target.partition()).isEqualTo(2);
@@ -31,7 +31,7 @@ class DestinationResolverTest {
     @Test
     void originalLeavesThePartitionToThePartitionerWhenOnlyTheTargetTopicIsKnown() {
         Target target = ORIGINAL.resolve(letter(DeadLetterHeaders.STREAMS_TOPIC, "in",
-                DeadLetterHeaders.TARGET_TOPIC, "out")).orElseThrow();
+                DeadLetterHeaders.TARGET_TOPIC, "out")).target().orElseThrow();
 
         assertThat(target.topic()).isEqualTo("out");
         assertThat(target.partition()).isNull();
@@ -40,7 +40,7 @@ class DestinationResolverTest {
     @Test
     void originalIsTheInputTopicForKafkaConnectsOwnDeadLetters() {
         Target target = ORIGINAL.resolve(letter(DeadLetterHeaders.CONNECT_TOPIC, "sink-input",
-                DeadLetterHeaders.CONNECT_PARTITION, "1", DeadLetterHeaders.CONNECT_OFFSET, "77")).orElseThrow();
+                DeadLetterHeaders.CONNECT_PARTITION, "1", DeadLetterHeaders.CONNECT_OFFSET, "77")).target().orElseThrow();
 
         assertThat(target.topic()).isEqualTo("sink-input");
         assertThat(target.partition()).isEqualTo(1);
@@ -50,7 +50,7 @@ class DestinationResolverTest {
     void originalIsTheInputTopicForAStreamsDeadLetterThatCarriesTheInputsBytes() {
         Target target = ORIGINAL.resolve(letter(DeadLetterHeaders.STREAMS_TOPIC, "app-input",
                 DeadLetterHeaders.STREAMS_PARTITION, "0", DeadLetterHeaders.TARGET_TOPIC, "app-output",
-                DeadLetterHeaders.PAYLOAD_ORIGIN, "input")).orElseThrow();
+                DeadLetterHeaders.PAYLOAD_ORIGIN, "input")).target().orElseThrow();
 
         assertThat(target.topic()).isEqualTo("app-input");
     }
@@ -60,7 +60,7 @@ class DestinationResolverTest {
         Target target = SOURCE.resolve(letter(DeadLetterHeaders.STREAMS_TOPIC, "app-input",
                 DeadLetterHeaders.STREAMS_PARTITION, "3", DeadLetterHeaders.TARGET_TOPIC, "app-output",
                 DeadLetterHeaders.SOURCE_RAW_KEY, "raw-key", DeadLetterHeaders.SOURCE_RAW_VALUE, "raw-value"))
-                .orElseThrow();
+                .target().orElseThrow();
 
         assertThat(target.topic()).isEqualTo("app-input");
         assertThat(target.partition()).isEqualTo(3);
@@ -71,7 +71,7 @@ class DestinationResolverTest {
     @Test
     void sourceUsesTheDeadLettersKeyAndValueWithoutRawInput() {
         Target target = SOURCE.resolve(letter(DeadLetterHeaders.CONNECT_TOPIC, "in",
-                DeadLetterHeaders.TARGET_TOPIC, "out")).orElseThrow();
+                DeadLetterHeaders.TARGET_TOPIC, "out")).target().orElseThrow();
 
         assertThat(target.topic()).isEqualTo("in");
         assertThat(text(target.key())).isEqualTo("key");
@@ -80,7 +80,7 @@ class DestinationResolverTest {
     @Test
     void aNamedTopicTakesEveryDeadLetterWithThePartitionersChoice() {
         Target target = resolver("retry-orders").resolve(letter(DeadLetterHeaders.TARGET_TOPIC, "out",
-                DeadLetterHeaders.TARGET_PARTITION, "2")).orElseThrow();
+                DeadLetterHeaders.TARGET_PARTITION, "2")).target().orElseThrow();
 
         assertThat(target.topic()).isEqualTo("retry-orders");
         assertThat(target.partition()).isNull();
@@ -88,9 +88,38 @@ class DestinationResolverTest {
 
     @Test
     void aDeadLetterWithoutTopicHeadersHasNoOriginalOrSourceDestination() {
-        assertThat(ORIGINAL.resolve(letter("trace", "abc"))).isEmpty();
-        assertThat(SOURCE.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, "out"))).isEmpty();
+        assertThat(ORIGINAL.resolve(letter("trace", "abc")).target()).isEmpty();
+        assertThat(SOURCE.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, "out")).target()).isEmpty();
         assertThat(DestinationResolver.originalTopic(letter())).isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void anIllegalPartitionHeaderMakesTheDeadLetterUnroutableInsteadOfLettingThePartitionerChoose() {
+        for (String partition : new String[] {"-1", "2147483648", "abc", "1".repeat(10_000), "", "1.5", "+3",
+            "99999999999999999999"}) {
+            DestinationResolver.Resolution resolution = ORIGINAL.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, "out",
+                    DeadLetterHeaders.TARGET_PARTITION, partition));
+
+            assertThat(resolution.target()).as("partition header of %d chars", partition.length()).isEmpty();
+            assertThat(resolution.unroutable()).isEqualTo(DeadLetterHeaders.TARGET_PARTITION
+                    + " is not a number from 0 to 2147483647");
+        }
+        assertThat(ORIGINAL.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.TARGET_PARTITION,
+                " 2147483647 ")).target()).hasValueSatisfying(t -> assertThat(t.partition()).isEqualTo(2147483647));
+    }
+
+    @Test
+    void anIllegalTopicHeaderIsUnroutableAndDoesNotFallBackToTheInputTopic() {
+        for (String topic : new String[] {"a/b", "", "..", "x".repeat(250), "x".repeat(10_000), "caf\u00e9"}) {
+            DestinationResolver.Resolution resolution = ORIGINAL.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, topic,
+                    DeadLetterHeaders.CONNECT_TOPIC, "in", DeadLetterHeaders.CONNECT_PARTITION, "0"));
+
+            assertThat(resolution.target()).as("topic header of %d chars", topic.length()).isEmpty();
+            assertThat(resolution.unroutable()).startsWith(DeadLetterHeaders.TARGET_TOPIC + " is ");
+        }
+        assertThat(SOURCE.resolve(letter(DeadLetterHeaders.CONNECT_TOPIC, "in", DeadLetterHeaders.CONNECT_PARTITION,
+                "-1")).unroutable()).isEqualTo(DeadLetterHeaders.CONNECT_PARTITION
+                + " is not a number from 0 to 2147483647");
     }
 
     private static DestinationResolver resolver(String destination) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,9 @@ class ProgressFormatTest {
     void readsBackWhatItWrites() {
         ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L, 1, 5L),
                         Map.of(0, 100L, 1, 50L), START)
-                .advanced(Map.of(0, 40L, 1, 50L), new ReplayCounts(30, 2, 1, 4, 3, 0), START.plusSeconds(9));
+                .advanced(Map.of(0, 40L, 1, 50L), new ReplayCounts(30, 2, 1, 4, 3, 0, 5, 6),
+                        WrittenOffsets.NONE.plus(0, 3, null).plus(0, 5, 3L).plus(0, 9, 7L).plus(1, 6, null),
+                        START.plusSeconds(9));
 
         ReplayProgress read = ProgressFormat.read(ProgressFormat.write(progress));
 
@@ -25,14 +28,32 @@ class ProgressFormatTest {
         assertThat(read.state()).isEqualTo(ReplayState.RUNNING);
         assertThat(read.offsetsRead()).isEqualTo(40 + 45);
         assertThat(read.offsetsInRange()).isEqualTo(100 + 45);
+        assertThat(read.written().ranges()).containsEntry(0, List.of(new WrittenOffsets.Range(3, 5),
+                new WrittenOffsets.Range(9, 9))).containsEntry(1, List.of(new WrittenOffsets.Range(6, 6)));
+        assertThat(new String(ProgressFormat.write(progress), StandardCharsets.UTF_8)).contains("written.0=3-5,9-9\n")
+                .contains("count.refused=5\n").contains("count.already.replayed=6\n");
+    }
+
+    @Test
+    void readsARecordWrittenBeforeRefusedAlreadyReplayedAndWrittenExisted() {
+        String old = "format=1\nreplay.id=r\ndlq=d\nstate=DONE\nstart.0=0\nend.0=5\nnext.0=5\ncount.replayed=5\n"
+                + "count.dead.lettered.again=0\ncount.parked=0\ncount.skipped.filter=0\ncount.skipped.truncated=0\n"
+                + "count.skipped.unroutable=0\nstarted=2026-12-01T03:00:00Z\nupdated=2026-12-01T03:00:09Z\n";
+
+        ReplayProgress read = ProgressFormat.read(old.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(read.counts()).isEqualTo(new ReplayCounts(5, 0, 0, 0, 0, 0, 0, 0));
+        assertThat(read.written()).isEqualTo(WrittenOffsets.NONE);
     }
 
     @Test
     void aReplayIsDoneWhenEveryPartitionReachedTheEndOfItsRange() {
         ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 10L), START);
 
-        assertThat(progress.advanced(Map.of(0, 9L), ReplayCounts.ZERO, START).state()).isEqualTo(ReplayState.RUNNING);
-        assertThat(progress.advanced(Map.of(0, 10L), ReplayCounts.ZERO, START).state()).isEqualTo(ReplayState.DONE);
+        assertThat(progress.advanced(Map.of(0, 9L), ReplayCounts.ZERO, WrittenOffsets.NONE, START).state())
+                .isEqualTo(ReplayState.RUNNING);
+        assertThat(progress.advanced(Map.of(0, 10L), ReplayCounts.ZERO, WrittenOffsets.NONE, START).state())
+                .isEqualTo(ReplayState.DONE);
         assertThat(ReplayProgress.started("empty", "orders.dlq", Map.of(0, 7L), Map.of(0, 7L), START).finished())
                 .isTrue();
     }

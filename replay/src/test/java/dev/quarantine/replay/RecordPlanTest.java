@@ -5,17 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.txn.DeadLetterHeaders;
 
-/** The order of {@link RecordPlan}'s checks: filters, then truncation, then the destination. */
+/** One test per row of {@link RecordPlan}'s table, in its order. */
 class RecordPlanTest {
 
     private static final DestinationResolver ORIGINAL =
             new DestinationResolver(Destination.parse(ReplayConfig.DESTINATION_CONFIG, "original"));
+    private static final DestinationRule RULE = new DestinationRule(Letters.DLQ, "progress", "parking",
+            Optional.empty(), Optional.of(Pattern.compile("out|in")), Pattern.compile("connect-configs"));
 
     @Test
     void replaysAWholeDeadLetterToItsDestination() {
@@ -45,7 +49,8 @@ class RecordPlanTest {
     @Test
     void theFilterComesBeforeTruncation() {
         RecordPlan plan = new RecordPlan(new ReplayFilter(Set.of("SerializationException"), Set.of(), Set.of(),
-                Optional.empty(), Optional.empty(), List.of(), Set.of()), ORIGINAL, false);
+                Optional.empty(), Optional.empty(), List.of(), Set.of()), WrittenOffsets.NONE, ORIGINAL, RULE,
+                topic -> OptionalInt.of(3), false);
 
         assertThat(plan.decide(letter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.PAYLOAD_TRUNCATED,
                 "key")).outcome()).isEqualTo(Outcome.SKIPPED_BY_FILTER);
@@ -56,7 +61,54 @@ class RecordPlanTest {
         assertThat(plan(false).decide(letter("trace-id", "1")).outcome()).isEqualTo(Outcome.SKIPPED_UNROUTABLE);
     }
 
+    @Test
+    void skipsADeadLetterAFinishedReplayWroteBeforeLookingAtIt() {
+        WrittenOffsets written = WrittenOffsets.NONE.plus(0, 4, null).plus(0, 6, 4L);
+        RecordPlan plan = new RecordPlan(ReplayFilter.all(), written, ORIGINAL, RULE, topic -> OptionalInt.of(3),
+                false);
+
+        assertThat(plan.decide(letter(0, 5, DeadLetterHeaders.TARGET_TOPIC, "out")).outcome())
+                .isEqualTo(Outcome.SKIPPED_ALREADY_REPLAYED);
+        assertThat(plan.decide(letter(0, 7, DeadLetterHeaders.TARGET_TOPIC, "out")).outcome())
+                .isEqualTo(Outcome.REPLAYED);
+        assertThat(plan.decide(letter(1, 5, DeadLetterHeaders.TARGET_TOPIC, "out")).outcome())
+                .isEqualTo(Outcome.REPLAYED);
+    }
+
+    @Test
+    void refusesADestinationTheRuleDoesNotAllowNamingTheTopicAndWhy() {
+        RecordPlan.Decision decision = plan(false).decide(letter(DeadLetterHeaders.TARGET_TOPIC, "__consumer_offsets",
+                DeadLetterHeaders.TARGET_PARTITION, "0"));
+
+        assertThat(decision.outcome()).isEqualTo(Outcome.REFUSED_DESTINATION);
+        assertThat(decision.target()).isEmpty();
+        assertThat(decision.topic()).contains("__consumer_offsets");
+        assertThat(decision.reason()).contains("is a Kafka-internal topic");
+        assertThat(plan(false).decide(letter(DeadLetterHeaders.TARGET_TOPIC, "payments")).outcome())
+                .as("not in the allow-list").isEqualTo(Outcome.REFUSED_DESTINATION);
+    }
+
+    @Test
+    void aPartitionTheDestinationDoesNotHaveIsUnroutable() {
+        RecordPlan.Decision decision = plan(false).decide(letter(DeadLetterHeaders.TARGET_TOPIC, "out",
+                DeadLetterHeaders.TARGET_PARTITION, "3"));
+
+        assertThat(decision.outcome()).isEqualTo(Outcome.SKIPPED_UNROUTABLE);
+        assertThat(decision.reason()).contains("its partition header names partition 3, but out has 3 partitions");
+        assertThat(plan(false).decide(letter(DeadLetterHeaders.TARGET_TOPIC, "out",
+                DeadLetterHeaders.TARGET_PARTITION, "2")).outcome()).isEqualTo(Outcome.REPLAYED);
+    }
+
+    @Test
+    void aNegativeTimestampIsUnroutable() {
+        DeadLetterView noTime = DeadLetterView.of(Letters.record(0, 0, -1,
+                Letters.headers(DeadLetterHeaders.TARGET_TOPIC, "out")));
+
+        assertThat(plan(false).decide(noTime).outcome()).isEqualTo(Outcome.SKIPPED_UNROUTABLE);
+    }
+
     private static RecordPlan plan(boolean forceTruncated) {
-        return new RecordPlan(ReplayFilter.all(), ORIGINAL, forceTruncated);
+        return new RecordPlan(ReplayFilter.all(), WrittenOffsets.NONE, ORIGINAL, RULE, topic -> OptionalInt.of(3),
+                forceTruncated);
     }
 }

@@ -49,6 +49,43 @@ class ReplayConfigTest {
         assertRejected(ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, "0:9-1");
         assertRejected(ReplayConfig.FILTER_OFFSETS_CONFIG, "other-0@1");
         assertRejected(ReplayConfig.MAX_ATTEMPTS_CONFIG, "0");
+        assertRejected(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "orders(");
+        assertRejected(ReplayConfig.DESTINATIONS_DENIED_CONFIG, "[connect");
+    }
+
+    @Test
+    void aWritingReplayToAHeaderChosenDestinationNeedsTheAllowListAndSaysToDryRunFirst() {
+        for (String destination : new String[] {"original", "source"}) {
+            Map<String, Object> settings = settings();
+            settings.put(ReplayConfig.DESTINATION_CONFIG, destination);
+            ReplayConfig config = new ReplayConfig(settings);
+
+            assertThatThrownBy(config::requireWritable).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG).hasMessageContaining("dry run");
+        }
+        Map<String, Object> allowed = settings();
+        allowed.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "orders");
+        assertThat(new ReplayConfig(allowed).problemsForWriting()).isEmpty();
+        Map<String, Object> named = settings();
+        named.put(ReplayConfig.DESTINATION_CONFIG, "orders-retry");
+        assertThat(new ReplayConfig(named).problemsForWriting()).isEmpty();
+    }
+
+    @Test
+    void rejectsANamedDestinationTheRuleRefusesWhateverTheAllowList() {
+        assertRejected(ReplayConfig.DESTINATION_CONFIG, "__consumer_offsets");
+        assertRejected(ReplayConfig.DESTINATION_CONFIG, "connect-configs");
+        assertRejected(ReplayConfig.DESTINATION_CONFIG, ReplayConfig.PROGRESS_TOPIC_DEFAULT);
+        assertRejected(ReplayConfig.DESTINATION_CONFIG, "orders.dlq.parking");
+    }
+
+    @Test
+    void theDefaultsAllowNoHeaderChosenTopicDenyConnectsDefaultTopicsAndSkipWhatWasReplayed() {
+        ReplayConfig config = new ReplayConfig(settings());
+
+        assertThat(config.destinationsAllowed()).isEmpty();
+        assertThat(config.destinationsDenied().pattern()).isEqualTo("connect-configs|connect-offsets|connect-status");
+        assertThat(config.replayAgain()).isFalse();
     }
 
     @Test

@@ -59,10 +59,11 @@ class ReplayEngineIT {
 
         ReplayProgress done = runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "mixed-fix",
                 ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.FILTER_ERROR_CLASSES_CONFIG, "RecordTooLargeException",
-                ReplayConfig.BATCH_SIZE_CONFIG, "100"));
+                ReplayConfig.BATCH_SIZE_CONFIG, "100", ReplayConfig.DESTINATIONS_ALLOWED_CONFIG,
+                streams.output + "|mixed-c-output"));
 
         assertThat(done.state()).isEqualTo(ReplayState.DONE);
-        assertThat(done.counts()).isEqualTo(new ReplayCounts(700, 0, 0, 300, 0, 0));
+        assertThat(done.counts()).isEqualTo(new ReplayCounts(700, 0, 0, 300, 0, 0, 0, 0));
         assertReplayedOnceWithOriginalHeaders(committed(kafka, streams.output).stream()
                 .filter(r -> !text(r.value()).startsWith("good-")).toList(), 300);
         assertReplayedOnceWithOriginalHeaders(committed(kafka, "mixed-c-output"), 400);
@@ -83,9 +84,10 @@ class ReplayEngineIT {
                 i -> new RecordTooLargeException("too large"), "loop-copy");
 
         ReplayProgress first = runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "loop-1",
-                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.MAX_ATTEMPTS_CONFIG, "2"));
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.MAX_ATTEMPTS_CONFIG, "2",
+                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "loop-output"));
 
-        assertThat(first.counts()).isEqualTo(new ReplayCounts(0, 10, 0, 0, 0, 0));
+        assertThat(first.counts()).isEqualTo(new ReplayCounts(0, 10, 0, 0, 0, 0, 0, 0));
         List<ConsumerRecord<byte[], byte[]>> again = committed(kafka, dlq).subList(10, 20);
         assertThat(again).allSatisfy(r -> {
             assertThat(header(r, DeadLetterHeaders.REPLAY_COUNT)).isEqualTo("1");
@@ -98,9 +100,10 @@ class ReplayEngineIT {
 
         ReplayProgress second = runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "loop-2",
                 ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.MAX_ATTEMPTS_CONFIG, "2",
-                ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, "0:" + again.get(0).offset() + "-" + again.get(9).offset()));
+                ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, "0:" + again.get(0).offset() + "-" + again.get(9).offset(),
+                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "loop-output"));
 
-        assertThat(second.counts()).isEqualTo(new ReplayCounts(0, 0, 10, 10, 0, 0));
+        assertThat(second.counts()).isEqualTo(new ReplayCounts(0, 0, 10, 10, 0, 0, 0, 0));
         List<ConsumerRecord<byte[], byte[]>> parked = committed(kafka, dlq + ".parking");
         assertThat(parked).hasSize(10).allSatisfy(r -> {
             assertThat(header(r, DeadLetterHeaders.REPLAY_COUNT)).isEqualTo("2");
@@ -120,7 +123,8 @@ class ReplayEngineIT {
                 i -> new RecordTooLargeException("too large"), "late-copy");
         Map<String, Object> settings = new HashMap<>(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG,
                 kafka.bootstrapServers(), ReplayConfig.REPLAY_ID_CONFIG, "late-1", ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
-                ReplayConfig.BATCH_SIZE_CONFIG, "1", "txn.send.topic.metadata.max.age.ms", "3600000"));
+                ReplayConfig.BATCH_SIZE_CONFIG, "1", "txn.send.topic.metadata.max.age.ms", "3600000",
+                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "late-output"));
 
         try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
                 ReplayListener.NONE)) {
@@ -131,7 +135,7 @@ class ReplayEngineIT {
             ReplayProgress rejected = engine.step();
             assertThat(rejected).as("the rejected batch committed nothing").isEqualTo(first);
             ReplayProgress done = stepUntil(engine, ReplayProgress::finished);
-            assertThat(done.counts()).isEqualTo(new ReplayCounts(1, 2, 0, 0, 0, 0));
+            assertThat(done.counts()).isEqualTo(new ReplayCounts(1, 2, 0, 0, 0, 0, 0, 0));
         }
         assertThat(committed(kafka, "late-output")).hasSize(1);
         assertThat(committed(kafka, dlq).subList(3, 5)).allSatisfy(r -> {
@@ -149,7 +153,7 @@ class ReplayEngineIT {
                 i -> new RecordTooLargeException("too large"), "twin-copy");
         ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ReplayConfig.REPLAY_ID_CONFIG, "twin-1", ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
-                ReplayConfig.BATCH_SIZE_CONFIG, "2"));
+                ReplayConfig.BATCH_SIZE_CONFIG, "2", ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "twin-output"));
 
         try (ReplayEngine first = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE);
              ReplayEngine second = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
@@ -160,7 +164,7 @@ class ReplayEngineIT {
             assertThatThrownBy(first::step).as("the first is fenced")
                     .satisfies(e -> assertThat(SendErrors.isFencing(e)).isTrue());
             assertThat(stepUntil(second, ReplayProgress::finished).counts())
-                    .isEqualTo(new ReplayCounts(10, 0, 0, 0, 0, 0));
+                    .isEqualTo(new ReplayCounts(10, 0, 0, 0, 0, 0, 0, 0));
         }
         Map<String, Long> perKey = committed(kafka, "twin-output").stream()
                 .collect(Collectors.groupingBy(r -> text(r.key()), Collectors.counting()));

@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.ReplayTakenOverException;
 
 /**
  * {@code quarantine replay}: maps its options onto {@link ReplayConfig} settings and drives a {@link ReplayEngine}
@@ -32,13 +33,16 @@ import dev.quarantine.replay.ReplayProgress;
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Sends the dead letters of a dead-letter topic back where they were going, exactly once.",
             "Without filters, replays every replayable dead letter to its original destination.",
+            "Writing to 'original' or 'source' needs --destinations-allowed: run --dry-run first to see where the"
+                + " dead letters would go.",
             "Exit status: 0 when every selected dead letter went somewhere (replayed, dead-lettered again or parked),"
-                + " 2 when some had no destination, 1 on an error."})
+                + " 1 on an error, 2 on bad options or settings, 3 when some had no destination or a refused one."})
 final class ReplayCommand implements Callable<Integer> {
 
     static final int DONE = 0;
     static final int FAILED = 1;
-    static final int SOME_UNROUTABLE = 2;
+    static final int USAGE = 2;
+    static final int SOME_NOT_WRITTEN = 3;
     private static final int MAX_RETRIES = 10;
 
     @Spec
@@ -107,7 +111,21 @@ final class ReplayCommand implements Callable<Integer> {
             description = "Where progress is stored. Default: quarantine-replay-progress.")
     String progressTopic;
 
-    @Option(names = "--dry-run", description = "Print what would go where; write nothing.")
+    @Option(names = "--destinations-allowed", paramLabel = "<regex>",
+            description = "Topics a dead letter's headers may send it to (original, source), a Java regex matched in"
+                + " full. Default: none.")
+    String destinationsAllowed;
+
+    @Option(names = "--destinations-denied", paramLabel = "<regex>", description = "Topics never written, even when"
+            + " allowed. Default: connect-configs|connect-offsets|connect-status.")
+    String destinationsDenied;
+
+    @Option(names = "--replay-again",
+            description = "Replay dead letters that a finished replay of the topic already wrote.")
+    boolean replayAgain;
+
+    @Option(names = "--dry-run", description = "Print what would go where, and a count per destination topic;"
+            + " write nothing.")
     boolean dryRun;
 
     @Override
@@ -117,9 +135,12 @@ final class ReplayCommand implements Callable<Integer> {
         ReplayConfig config;
         try {
             config = new ReplayConfig(settings());
+            if (!dryRun) {
+                config.requireWritable();
+            }
         } catch (ConfigException e) {
             err.println("Invalid arguments: " + e.getMessage());
-            return FAILED;
+            return USAGE;
         }
         ReplayPrinter printer = new ReplayPrinter(out, System.console() != null, dryRun);
         try (ReplayEngine engine = new ReplayEngine(config, dryRun ? ReplayEngine.Mode.DRY_RUN
@@ -127,9 +148,17 @@ final class ReplayCommand implements Callable<Integer> {
             printer.started(engine.start());
             ReplayProgress progress = run(engine, printer);
             printer.summary(progress);
-            return progress.counts().skippedUnroutable() > 0 ? SOME_UNROUTABLE : DONE;
+            if (dryRun) {
+                printer.destinations(engine.dryRunReport());
+            }
+            return progress.counts().skippedUnroutable() + progress.counts().refused() > 0 ? SOME_NOT_WRITTEN : DONE;
         } catch (ConfigException e) {
             err.println("Invalid arguments: " + e.getMessage());
+            return USAGE;
+        } catch (ReplayTakenOverException e) {
+            err.println("Replay " + config.replayId() + " stopped: another instance with --replay-id "
+                    + config.replayId() + " took it over and resumes from the committed progress (" + describe(e)
+                    + ")");
             return FAILED;
         } catch (KafkaException e) {
             err.println("Replay " + config.replayId() + " stopped: " + describe(e) + (dryRun ? ""
@@ -192,6 +221,9 @@ final class ReplayCommand implements Callable<Integer> {
         put(settings, ReplayConfig.FORCE_TRUNCATED_CONFIG, forceTruncated ? Boolean.TRUE : null);
         put(settings, ReplayConfig.BATCH_SIZE_CONFIG, batchSize);
         put(settings, ReplayConfig.PROGRESS_TOPIC_CONFIG, progressTopic);
+        put(settings, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, destinationsAllowed);
+        put(settings, ReplayConfig.DESTINATIONS_DENIED_CONFIG, destinationsDenied);
+        put(settings, ReplayConfig.REPLAY_AGAIN_CONFIG, replayAgain ? Boolean.TRUE : null);
         return settings;
     }
 

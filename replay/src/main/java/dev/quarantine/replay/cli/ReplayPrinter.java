@@ -1,7 +1,9 @@
 package dev.quarantine.replay.cli;
 
 import java.io.PrintWriter;
+import java.util.Map;
 
+import dev.quarantine.replay.DryRunReport;
 import dev.quarantine.replay.Outcome;
 import dev.quarantine.replay.RecordReport;
 import dev.quarantine.replay.ReplayCounts;
@@ -60,7 +62,28 @@ final class ReplayPrinter implements ReplayListener {
         out.printf("  skipped by filter       %d%n", c.skippedByFilter());
         out.printf("  skipped as truncated    %d%n", c.skippedTruncated());
         out.printf("  skipped, no destination %d%n", c.skippedUnroutable());
+        out.printf("  refused destination     %d%n", c.refused());
+        out.printf("  already replayed        %d%n", c.alreadyReplayed());
         out.flush();
+    }
+
+    /** The dry run's table: per destination topic, the dead letters that would be written there. */
+    void destinations(DryRunReport report) {
+        table("Would write, per destination topic:", report.byDestination());
+        if (!report.refusedByDestination().isEmpty()) {
+            table("Would refuse (see --destinations-allowed, --destinations-denied), per destination topic:",
+                    report.refusedByDestination());
+        }
+        out.flush();
+    }
+
+    private void table(String title, Map<String, Long> perTopic) {
+        out.println(title);
+        if (perTopic.isEmpty()) {
+            out.println("  (none)");
+        }
+        int width = Math.max(1, perTopic.keySet().stream().mapToInt(String::length).max().orElse(0));
+        perTopic.forEach((topic, n) -> out.printf("  %-" + width + "s  %d%n", topic, n));
     }
 
     static String line(RecordReport report) {
@@ -71,7 +94,12 @@ final class ReplayPrinter implements ReplayListener {
             case SKIPPED_BY_FILTER -> report.position() + " skipped: not selected by the filters";
             case SKIPPED_TRUNCATED -> report.position() + " skipped: payload truncated (--force-truncated replays it)"
                     + error;
-            case SKIPPED_UNROUTABLE -> report.position() + " skipped: its headers name no destination" + error;
+            case SKIPPED_UNROUTABLE -> report.position() + " skipped, no destination: "
+                    + report.reason().orElse("its headers name none") + error;
+            case REFUSED_DESTINATION -> report.position() + " refused: " + report.destination().orElse("?") + " "
+                    + report.reason().orElse("may not be written") + error;
+            case SKIPPED_ALREADY_REPLAYED -> report.position()
+                    + " skipped: a finished replay already wrote it (--replay-again replays it)";
             case DEAD_LETTERED_AGAIN, PARKED -> report.position() + " -> " + report.destination().orElse("?")
                     + (report.outcome() == Outcome.PARKED ? " (parked)" : " (failed again)") + error;
         };
@@ -84,6 +112,7 @@ final class ReplayPrinter implements ReplayListener {
         ReplayCounts c = progress.counts();
         return "[" + "#".repeat(filled) + ".".repeat(BAR_WIDTH - filled) + "] " + (100 * read / total) + "%  replayed "
                 + c.replayed() + ", again " + c.deadLetteredAgain() + ", parked " + c.parked() + ", skipped "
-                + (c.skippedByFilter() + c.skippedTruncated() + c.skippedUnroutable());
+                + (c.skippedByFilter() + c.skippedTruncated() + c.skippedUnroutable() + c.alreadyReplayed())
+                + ", refused " + c.refused();
     }
 }

@@ -47,12 +47,24 @@ class ReplayCliIT {
         String dlq = CliFixtures.stockConnectDlq(kafka, "dry");
 
         Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--dry-run",
-                "--replay-id", "dry-1");
+                "--replay-id", "dry-1", "--destinations-allowed", "dry-input");
 
         assertThat(run.exitCode).isEqualTo(ReplayCommand.DONE);
         assertThat(run.out).contains(dlq + "-0@0 -> dry-input-1  (RecordTooLargeException)")
                 .contains(dlq + "-0@2 -> dry-input-1").contains("replayed                3")
-                .contains("dry run: nothing written");
+                .contains("dry run: nothing written")
+                .contains("Would write, per destination topic:\n  dry-input  3\n");
+        assertThat(TopicReader.readCommitted(kafka, "dry-input", DEADLINE)).isEmpty();
+        assertThat(CliFixtures.progress(kafka, "dry-1")).isEmpty();
+
+        Run unlisted = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--dry-run",
+                "--replay-id", "dry-2");
+
+        assertThat(unlisted.exitCode).as("without an allow-list they would be refused")
+                .isEqualTo(ReplayCommand.SOME_NOT_WRITTEN);
+        assertThat(unlisted.out).contains(dlq + "-0@0 refused: dry-input is not matched by replay.destinations.allowed")
+                .contains("refused destination     3").contains("Would write, per destination topic:\n  (none)\n")
+                .contains("per destination topic:\n  dry-input  3\n");
         assertThat(TopicReader.readCommitted(kafka, "dry-input", DEADLINE)).isEmpty();
         assertThat(CliFixtures.progress(kafka, "dry-1")).isEmpty();
     }
@@ -62,7 +74,7 @@ class ReplayCliIT {
         String dlq = CliFixtures.stockConnectDlq(kafka, "stock");
 
         Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq,
-                "--replay-id", "stock-1");
+                "--replay-id", "stock-1", "--destinations-allowed", "stock-input");
 
         assertThat(run.exitCode).as(run.err).isEqualTo(ReplayCommand.DONE);
         assertThat(run.out).contains("Replay stock-1 of " + dlq + ": DONE").contains("replayed                3");
@@ -74,15 +86,19 @@ class ReplayCliIT {
     }
 
     @Test
-    void exitsTwoWhenADeadLetterNamesNoDestination(LocalKafka kafka) {
+    void exitsThreeWhenADeadLetterNamesNoDestinationOrARefusedOne(LocalKafka kafka) {
         String dlq = CliFixtures.stockConnectDlq(kafka, "lost");
         CliFixtures.rawLetter(kafka, dlq, "k", "v", new RecordHeader("note", "no context".getBytes(
                 StandardCharsets.UTF_8)));
+        CliFixtures.rawLetter(kafka, dlq, "k", "v", new RecordHeader(DeadLetterHeaders.TARGET_TOPIC,
+                "__consumer_offsets".getBytes(StandardCharsets.UTF_8)));
 
-        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq);
+        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq,
+                "--destinations-allowed", "lost-input");
 
-        assertThat(run.exitCode).isEqualTo(ReplayCommand.SOME_UNROUTABLE);
-        assertThat(run.out).contains("skipped, no destination 1").contains("replayed                3");
+        assertThat(run.exitCode).isEqualTo(ReplayCommand.SOME_NOT_WRITTEN);
+        assertThat(run.out).contains("skipped, no destination 1").contains("replayed                3")
+                .contains("refused destination     1");
     }
 
     @Test
@@ -90,15 +106,28 @@ class ReplayCliIT {
         Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", "x",
                 "--offset-range", "0:9-1");
 
-        assertThat(run.exitCode).isEqualTo(ReplayCommand.FAILED);
+        assertThat(run.exitCode).isEqualTo(ReplayCommand.USAGE);
         assertThat(run.err).contains("replay.filter.offset.ranges").contains("starts after it ends");
+    }
+
+    @Test
+    void refusesToWriteToHeaderChosenDestinationsWithoutAnAllowListAndSaysToDryRunFirst(LocalKafka kafka) {
+        String dlq = CliFixtures.stockConnectDlq(kafka, "noallow");
+
+        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq,
+                "--replay-id", "noallow-1");
+
+        assertThat(run.exitCode).isEqualTo(ReplayCommand.USAGE);
+        assertThat(run.err).contains("replay.destinations.allowed").contains("dry run");
+        assertThat(TopicReader.readCommitted(kafka, "noallow-input", DEADLINE)).isEmpty();
+        assertThat(CliFixtures.progress(kafka, "noallow-1")).isEmpty();
     }
 
     @Test
     void replayKilledMidWayAndRestartedWritesEveryRecordExactlyOnce(LocalKafka kafka) throws Exception {
         String dlq = CliFixtures.sinkDlq(kafka, "kill", 1000, i -> new RecordTooLargeException("too large"));
         String[] args = {"replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--replay-id",
-            "kill-1", "--batch-size", "5"};
+            "kill-1", "--batch-size", "5", "--destinations-allowed", "kill-output"};
 
         Process first = childJvm(args, logs.resolve("first.log"));
         try {

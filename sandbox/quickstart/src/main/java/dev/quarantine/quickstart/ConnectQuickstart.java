@@ -84,7 +84,9 @@ final class ConnectQuickstart {
         produceOrders();
         out.println("  starting a Connect worker (own JVM, plugin.path=" + pluginPath + ") ...");
         try (LocalConnect connect = LocalConnect.create(kafka, pluginPath, LocalConnect.readClasspath(workerClasspath),
-                Map.of("rest.extension.classes", "dev.quarantine.connect.rest.DeadLetterRestExtension")).start()) {
+                Map.of("rest.extension.classes", "dev.quarantine.connect.rest.DeadLetterRestExtension",
+                        // the replay below goes back to where each dead letter was going: only this topic
+                        "quarantine.monitor.replay.destinations.allowed", TARGET)).start()) {
             connect.createConnector(CONNECTOR, connectorConfig());
             connect.awaitRunning(CONNECTOR, 2, Duration.ofSeconds(60));
             out.println("  connector " + CONNECTOR + " is RUNNING with 2 tasks");
@@ -126,7 +128,8 @@ final class ConnectQuickstart {
             throw new IllegalStateException("could not raise the limits of " + TARGET, e.getCause());
         }
         String replays = "/dead-letters/" + DEAD_LETTERS + "/replays";
-        String id = connect.rest().call("POST", replays, Map.of(), 202).path("id").asText();
+        // the operator names the destination: dead letters' headers may not choose one without an allow-list
+        String id = connect.rest().call("POST", replays, Map.of("destination", TARGET), 202).path("id").asText();
         out.printf("  POST %s%s -> 202, replay %s (a DeadLetterReplayConnector on the worker)%n", connect.restUrl(),
                 replays, id);
         JsonNode[] last = new JsonNode[1];

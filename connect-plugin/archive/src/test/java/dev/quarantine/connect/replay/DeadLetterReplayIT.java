@@ -38,12 +38,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quarantine.connect.rest.BasicAuthWorkers;
 import dev.quarantine.connect.rest.MonitorConfig;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
+import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.ReplayProgressReader;
+import dev.quarantine.replay.ReplayState;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.sandbox.TopicReader;
+import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
  * Replays through the monitor's endpoints on a real worker JVM loading the plugin archive, behind Kafka's basic-auth
@@ -68,6 +72,11 @@ class DeadLetterReplayIT {
     private static final int RECORDS = 2_000;
     private static final int SMALL_LIMIT = 2_048;
     private static final String AUTH = ConnectRest.basicAuth(BasicAuthWorkers.USER, BasicAuthWorkers.PASSWORD);
+    /**
+     * The tests replay the same dead letters, in any order: each asks to replay those an earlier test's finished
+     * replay already replayed (skipped and counted otherwise).
+     */
+    private static final String AGAIN = "{\"replayAgain\":true}";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -90,7 +99,7 @@ class DeadLetterReplayIT {
                 "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", DLQ));
-        Await.until(() -> poison().size() + " dead letters in " + DLQ, LANDED, () -> TopicReader.readCommitted(kafka, DLQ, Duration.ofSeconds(10)).size()
+        Await.until(() -> poison().size() + " dead letters in " + DLQ, LANDED, () -> committedCount(DLQ)
                 == poison().size());
         worker.pauseConnector(PREFIX + "-copy");
         assertThat(keys(TopicReader.readCommitted(kafka, TARGET, Duration.ofSeconds(10))))
@@ -113,7 +122,7 @@ class DeadLetterReplayIT {
 
     @Test
     void replayPutsEveryDeadLetterBackIntoItsOriginalTopicOnceWithItsOwnHeadersOnly() throws Exception {
-        HttpResponse<String> started = post("/dead-letters/" + DLQ + "/replays", "{}", AUTH);
+        HttpResponse<String> started = post("/dead-letters/" + DLQ + "/replays", AGAIN, AUTH);
         assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
         String location = started.headers().firstValue("Location").orElseThrow();
         String id = JSON.readTree(started.body()).path("id").asText();
@@ -155,7 +164,7 @@ class DeadLetterReplayIT {
     void aReplayWhoseWorkerIsKilledMidwayWritesEveryRecordExactlyOnce() throws Exception {
         String destination = PREFIX + "-after-kill";
         kafka.createTopic(destination, 1, Map.of());
-        String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1}");
+        String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1,\"replayAgain\":true}");
         JsonNode[] before = new JsonNode[1];
         Await.until(() -> "replay " + id + " has begun: " + before[0], LANDED, () -> {
             HttpResponse<String> answer = get(id);
@@ -178,7 +187,7 @@ class DeadLetterReplayIT {
     void cancellingAReplayStopsItsWritesAndRemovesItsConnector() throws Exception {
         String destination = PREFIX + "-cancelled";
         kafka.createTopic(destination, 1, Map.of());
-        String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1}");
+        String id = start("{\"destination\":\"" + destination + "\",\"batchSize\":1,\"replayAgain\":true}");
         Await.until(() -> "the replay has begun", LANDED, () -> !TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(5))
                 .isEmpty());
 
@@ -192,6 +201,73 @@ class DeadLetterReplayIT {
         assertThat(send("GET", "/connectors/" + id, null, AUTH).statusCode()).isEqualTo(404);
         assertThat(TopicReader.readCommitted(kafka, destination, Duration.ofSeconds(30))).hasSize((int) replayed);
         assertThat(JSON.readTree(get(id).body()).path("state").asText()).isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void theReplayConnectorRefusesForgedDestinationsKeepsItsTaskRunningAndFinishes() throws Exception {
+        String dlq = PREFIX + "-forged-dlq";
+        String out = PREFIX + "-forged-out";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic(out, 1, Map.of());
+        List<ConsumerRecord<byte[], byte[]>> good = TopicReader.readCommitted(kafka, DLQ, Duration.ofSeconds(30))
+                .subList(0, 10);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (ConsumerRecord<byte[], byte[]> letter : good) {
+                producer.send(deadLetter(dlq, letter.key(), letter.value(), letter.headers(), out, "0"));
+            }
+            ConsumerRecord<byte[], byte[]> model = good.get(0);
+            producer.send(deadLetter(dlq, bytes("connector-evil0"), bytes("{\"connector.class\":\"x\"}"),
+                    model.headers(), PREFIX + "-configs", "0"));
+            producer.send(deadLetter(dlq, model.key(), model.value(), model.headers(), "__consumer_offsets", "0"));
+            producer.send(deadLetter(dlq, model.key(), model.value(), model.headers(), out, "-1"));
+        }
+        String name = PREFIX + "-forged-replay";
+        Map<String, String> config = new java.util.HashMap<>(Map.of("name", name,
+                "connector.class", DeadLetterReplayConnector.class.getName(), "tasks.max", "1",
+                "bootstrap.servers", kafka.bootstrapServers(), "dlq.topic.name", dlq));
+        assertThat(LocalConnect.validationErrors(worker.validate(DeadLetterReplayConnector.class.getName(), config)))
+                .as("no allow-list").containsOnlyKeys("replay.destinations.allowed");
+        config.put("replay.destinations.allowed", out);
+
+        worker.createConnector(name, config);
+
+        ReplayProgress done = Await.value("replay " + name + " DONE", LANDED, () -> {
+            try (ReplayProgressReader reader = new ReplayProgressReader(Map.of("bootstrap.servers",
+                    kafka.bootstrapServers()), "quarantine-replay-progress", Duration.ofSeconds(30))) {
+                return reader.latest(name).filter(ReplayProgress::finished).orElse(null);
+            }
+        });
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts().replayed()).isEqualTo(good.size());
+        assertThat(done.counts().refused()).as("the worker's config topic and __consumer_offsets").isEqualTo(2);
+        assertThat(done.counts().skippedUnroutable()).as("partition -1").isOne();
+        assertThat(LocalConnect.isRunning(worker.status(name), 1)).as("%s", worker.status(name)).isTrue();
+        assertThat(keys(TopicReader.readCommitted(kafka, out, Duration.ofSeconds(30))))
+                .containsExactlyInAnyOrderElementsOf(keys(good));
+        assertThat(keys(TopicReader.readCommitted(kafka, PREFIX + "-configs", Duration.ofSeconds(30))))
+                .doesNotContain("connector-evil0");
+        assertThat(worker.get("/connectors").toString()).doesNotContain("evil0");
+        worker.deleteConnector(name);
+    }
+
+    /** A dead letter with {@code headers} but the target topic and partition replaced. */
+    private static ProducerRecord<byte[], byte[]> deadLetter(String dlq, byte[] key, byte[] value,
+                                                            Iterable<Header> headers, String topic, String partition) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(dlq, null, key, value);
+        for (Header header : headers) {
+            if (!header.key().equals(DeadLetterHeaders.TARGET_TOPIC)
+                    && !header.key().equals(DeadLetterHeaders.TARGET_PARTITION)) {
+                record.headers().add(header);
+            }
+        }
+        record.headers().add(DeadLetterHeaders.TARGET_TOPIC, bytes(topic));
+        record.headers().add(DeadLetterHeaders.TARGET_PARTITION, bytes(partition));
+        return record;
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
@@ -304,9 +380,21 @@ class DeadLetterReplayIT {
                 "errors.deadletterqueue.context.headers.enable", "true",
                 "errors.deadletterqueue.topic.replication.factor", "1"));
         worker.createConnector(connector, config);
-        Await.until(() -> badJson().size() + " dead letters in " + CONNECT_DLQ, LANDED, () -> TopicReader.readCommitted(kafka, CONNECT_DLQ, Duration.ofSeconds(10)).size()
+        Await.until(() -> badJson().size() + " dead letters in " + CONNECT_DLQ, LANDED, () -> committedCount(CONNECT_DLQ)
                 == badJson().size());
         worker.pauseConnector(connector);
+    }
+
+    /**
+     * The committed records of {@code topic}, or -1 while a transaction of the sink still writing to it keeps a
+     * read_committed reader from its end for 10 s (a loaded machine): the caller's deadline decides.
+     */
+    private static int committedCount(String topic) {
+        try {
+            return TopicReader.readCommitted(kafka, topic, Duration.ofSeconds(10)).size();
+        } catch (IllegalStateException e) {
+            return -1;
+        }
     }
 
     private static Set<String> badJson() {
@@ -352,6 +440,8 @@ class DeadLetterReplayIT {
                         "offset.storage.topic", PREFIX + "-offsets",
                         "status.storage.topic", PREFIX + "-status",
                         "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
-                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000")));
+                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
+                        // the replays to 'original' go back to the sink's target and Connect's DLQ's input topic
+                        MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, "copy\\." + SOURCE + "|" + JSON_INPUT)));
     }
 }

@@ -81,8 +81,36 @@ final class DashboardPage implements AutoCloseable {
         await(() -> browser.findElement(By.id("overview")).isDisplayed(), () -> "the overview");
     }
 
-    /** Fills the replay form (an error class, a named destination topic) and starts the replay with its button. */
+    /**
+     * Fills the replay form (an error class, a named destination topic), previews the replay and confirms it, as a
+     * person does: the dry run is shown first, the replay starts with the confirmation.
+     */
     void startReplay(String errorClass, String destinationTopic) {
+        fillReplayForm(errorClass, destinationTopic);
+        previewReplay();
+        confirmReplay();
+    }
+
+    /** Asks for the dry run of the form's replay and waits until it is shown; answers its rows (topic to count). */
+    Map<String, String> previewReplay() {
+        WebElement form = browser.findElement(By.id("replay-form"));
+        await(form::isDisplayed, () -> "the replay form");
+        browser.findElement(By.id("replay-start")).click();
+        await(() -> browser.findElement(By.id("replay-confirm")).isDisplayed(), () -> "the replay's dry run");
+        Map<String, String> rows = new LinkedHashMap<>();
+        rows("return Array.from(document.querySelectorAll('#replay-dry tbody tr[data-topic]'), r =>"
+                + " [r.cells[0].innerText.trim(), r.cells[1].innerText.trim()])")
+                .forEach((topic, count) -> rows.put(topic, count.get(0)));
+        return rows;
+    }
+
+    /** Confirms the previewed replay and waits until its progress is shown. */
+    void confirmReplay() {
+        browser.findElement(By.id("replay-confirm-start")).click();
+        await(() -> browser.findElement(By.id("replay-progress")).isDisplayed(), () -> "the replay's progress");
+    }
+
+    private void fillReplayForm(String errorClass, String destinationTopic) {
         WebElement form = browser.findElement(By.id("replay-form"));
         await(form::isDisplayed, () -> "the replay form");
         await(() -> !new Select(form.findElement(By.name("errorClass"))).getOptions().stream()
@@ -93,8 +121,6 @@ final class DashboardPage implements AutoCloseable {
         WebElement topic = form.findElement(By.name("destinationTopic"));
         await(topic::isEnabled, () -> "the named-topic field enabled");
         topic.sendKeys(destinationTopic);
-        browser.findElement(By.id("replay-start")).click();
-        await(() -> browser.findElement(By.id("replay-progress")).isDisplayed(), () -> "the replay's progress");
     }
 
     String text(String id) {

@@ -28,6 +28,7 @@ public final class MonitorConfig extends AbstractConfig {
     static final String ANSWERS_GROUP = "REST answers";
     static final String STREAMS_GROUP = "Aggregation (Kafka Streams)";
     static final String PEERS_GROUP = "Workers of the aggregation";
+    static final String REPLAYS_GROUP = "Replays";
 
     public static final String TOPICS_CONFIG = PREFIX + "topics";
     public static final String TOPICS_DOC = "Dead-letter topics to monitor besides those the cluster's connectors"
@@ -132,6 +133,26 @@ public final class MonitorConfig extends AbstractConfig {
             + " GET /dead-letters/{topic}) are served from the last complete answer before they are read again from"
             + " every worker. Concurrent requests share one read. 0 reads on every request.";
 
+    public static final String REPLAY_DESTINATIONS_ALLOWED_CONFIG = PREFIX + "replay.destinations.allowed";
+    public static final String REPLAY_DESTINATIONS_ALLOWED_DOC = "A Java regular expression: the topics a replay"
+            + " started with POST /dead-letters/{topic}/replays may write when a dead letter's own headers name its"
+            + " destination (destination 'original', the default, or 'source'); a topic must match it in full. It"
+            + " becomes the replay connector's replay.destinations.allowed, and a request cannot change it. Empty (the"
+            + " default): no destination a header names is written; such a replay is refused with 400 naming this"
+            + " setting, a dry run shows those dead letters as refused, and only a replay to one topic the request"
+            + " names runs. That is the safe default on a shared cluster: whoever can write to a dead-letter topic"
+            + " chooses its headers, and the replay writes with the worker's Kafka principal, so allow only the"
+            + " topics those writers could write themselves (for example orders|payments\\..*). Whatever it allows,"
+            + " a replay never writes a Kafka-internal topic (__*), this worker's config, offset and status topics,"
+            + " the monitor's own topics (<application.id>-*), the replays' progress topic, a parking topic (*.parking)"
+            + " or the dead-letter topic replayed: such a dead letter is counted as refused.";
+
+    public static final String REPLAY_DRY_RUN_TIMEOUT_MS_CONFIG = PREFIX + "replay.dry.run.timeout.ms";
+    public static final long REPLAY_DRY_RUN_TIMEOUT_MS_DEFAULT = 10_000L;
+    public static final String REPLAY_DRY_RUN_TIMEOUT_MS_DOC = "How long a dry run (POST"
+            + " /dead-letters/{topic}/replays with \"dryRun\": true) may read the dead-letter topic before it answers"
+            + " with what it read so far (complete: false).";
+
     public MonitorConfig(Map<?, ?> workerConfigs) {
         super(configDef(), workerConfigs, false);
     }
@@ -176,6 +197,13 @@ public final class MonitorConfig extends AbstractConfig {
                 PEERS_GROUP, ++order, Width.MEDIUM, "Peer secret")
                 .define(PEER_PORT_CONFIG, Type.INT, 0, Range.between(0, 65_535), Importance.MEDIUM, PEER_PORT_DOC,
                         PEERS_GROUP, ++order, Width.SHORT, "Peer port");
+        order = 0;
+        def.define(REPLAY_DESTINATIONS_ALLOWED_CONFIG, Type.STRING, "", new MonitorValidators.Regex(),
+                        Importance.HIGH, REPLAY_DESTINATIONS_ALLOWED_DOC, REPLAYS_GROUP, ++order, Width.LONG,
+                        "Replay destinations allowed")
+                .define(REPLAY_DRY_RUN_TIMEOUT_MS_CONFIG, Type.LONG, REPLAY_DRY_RUN_TIMEOUT_MS_DEFAULT,
+                        Range.between(100L, 60_000L), Importance.LOW, REPLAY_DRY_RUN_TIMEOUT_MS_DOC, REPLAYS_GROUP,
+                        ++order, Width.SHORT, "Dry run time limit");
         order = 0;
         def.define(APPLICATION_ID_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
                         APPLICATION_ID_DOC, STREAMS_GROUP, ++order, Width.MEDIUM, "Streams application.id")
@@ -255,6 +283,15 @@ public final class MonitorConfig extends AbstractConfig {
     /** The secret workers prove membership with; empty when this worker trusts no other worker. */
     Optional<Password> peerSecret() {
         return Optional.ofNullable(getPassword(PEER_SECRET_CONFIG));
+    }
+
+    /** {@link #REPLAY_DESTINATIONS_ALLOWED_CONFIG} as written: a regex, empty for none. */
+    String replayDestinationsAllowed() {
+        return getString(REPLAY_DESTINATIONS_ALLOWED_CONFIG).trim();
+    }
+
+    Duration replayDryRunTimeout() {
+        return Duration.ofMillis(getLong(REPLAY_DRY_RUN_TIMEOUT_MS_CONFIG));
     }
 
     Optional<String> applicationId() {

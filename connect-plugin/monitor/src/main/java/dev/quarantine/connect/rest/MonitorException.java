@@ -2,7 +2,7 @@ package dev.quarantine.connect.rest;
 
 /**
  * An answer other than 200, decided where the error was classified: its HTTP status, the category shown in the body
- * ({@code RETRYABLE}, {@code MIGRATED}, {@code FATAL} for store errors; {@code BAD_REQUEST}, {@code NOT_FOUND},
+ * ({@code RETRYABLE}, {@code MIGRATED}, {@code FATAL} for store errors; {@code BAD_REQUEST}, {@code NOT_FOUND}, {@code CONFLICT},
  * {@code UNAUTHORIZED}, {@code FORBIDDEN} for the caller's), a short public message, and the details (addresses,
  * causes) for the worker log only: an answer never carries another worker's address or an exception's message.
  */
@@ -59,6 +59,16 @@ final class MonitorException extends RuntimeException {
     /** 501: the request cannot be served on this worker, {@code message} says why and what to do instead. */
     static MonitorException unsupported(String message) {
         return new MonitorException(501, "UNSUPPORTED", message, message, null);
+    }
+
+    /** 409: the request conflicts with what exists (a replay of the same range running); {@code message} says which. */
+    static MonitorException conflict(String message) {
+        return new MonitorException(409, "CONFLICT", message, message, null);
+    }
+
+    /** 422: the request cannot be done as asked (an Idempotency-Key used for another request). */
+    static MonitorException unprocessable(String message) {
+        return new MonitorException(422, "UNPROCESSABLE", message, message, null);
     }
 
     static MonitorException notFound(String message) {

@@ -13,10 +13,15 @@ import dev.quarantine.replay.ReplayConfig;
 
 /**
  * The body of {@code POST /dead-letters/{topic}/replays}, a JSON object whose fields are the replay's filters and
- * guard, each mapped onto one {@link ReplayConfig} setting. Every field is optional; an unknown field, or a value of
- * the wrong kind, is a 400 naming it. An empty body replays every replayable dead letter to its original topic.
+ * guard, each mapped onto one {@link ReplayConfig} setting, and {@code dryRun}. Every field is optional; an unknown
+ * field, or a value of the wrong kind, is a 400 naming it, and so is a field for the destinations a replay may write
+ * ({@code destinationsAllowed}, {@code destinationsDenied}): those are the worker's to set. An empty body replays
+ * every replayable dead letter to its original topic.
+ *
+ * @param settings the replay settings asked for
+ * @param dryRun   whether to answer what the replay would do instead of starting it
  */
-final class ReplayRequest {
+record ReplayRequest(Map<String, String> settings, boolean dryRun) {
 
     /** The longest body read. */
     static final int MAX_BODY_BYTES = 64 * 1024;
@@ -34,15 +39,24 @@ final class ReplayRequest {
             "destination", ReplayConfig.DESTINATION_CONFIG);
     private static final Map<String, String> NUMBERS = Map.of("maxAttempts", ReplayConfig.MAX_ATTEMPTS_CONFIG,
             "batchSize", ReplayConfig.BATCH_SIZE_CONFIG);
-    private static final Map<String, String> FLAGS = Map.of("forceTruncated", ReplayConfig.FORCE_TRUNCATED_CONFIG);
-
-    private ReplayRequest() {
-    }
+    private static final Map<String, String> FLAGS = Map.of("forceTruncated", ReplayConfig.FORCE_TRUNCATED_CONFIG,
+            "replayAgain", ReplayConfig.REPLAY_AGAIN_CONFIG);
+    private static final String DRY_RUN = "dryRun";
+    /** Fields a request may not have, with the worker setting that decides instead. */
+    private static final Map<String, String> WORKERS = Map.of(
+            "destinationsAllowed", MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG,
+            "destinationsDenied", MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG
+                    + " and the worker's own topics");
 
     /** The replay settings {@code body} asks for. @throws MonitorException 400 naming the field */
     static Map<String, String> settings(String body) {
+        return parse(body).settings();
+    }
+
+    /** The request {@code body} makes. @throws MonitorException 400 naming the field */
+    static ReplayRequest parse(String body) {
         if (body == null || body.isBlank()) {
-            return Map.of();
+            return new ReplayRequest(Map.of(), false);
         }
         if (body.length() > MAX_BODY_BYTES) {
             throw MonitorException.badRequest("the replay request is longer than " + MAX_BODY_BYTES + " bytes");
@@ -57,20 +71,33 @@ final class ReplayRequest {
             throw MonitorException.badRequest("the replay request must be a JSON object");
         }
         Map<String, String> settings = new LinkedHashMap<>();
+        boolean dryRun = false;
         for (Iterator<Map.Entry<String, JsonNode>> fields = root.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
-            settings.put(settingOf(field.getKey()), value(field.getKey(), field.getValue()));
+            if (field.getKey().equals(DRY_RUN)) {
+                if (!field.getValue().isBoolean()) {
+                    throw MonitorException.badRequest(DRY_RUN + " must be true or false");
+                }
+                dryRun = field.getValue().asBoolean();
+            } else {
+                settings.put(settingOf(field.getKey()), value(field.getKey(), field.getValue()));
+            }
         }
-        return settings;
+        return new ReplayRequest(Map.copyOf(settings), dryRun);
     }
 
     private static String settingOf(String field) {
+        if (WORKERS.containsKey(field) || field.startsWith("replay.destinations")) {
+            throw MonitorException.badRequest(abbreviate(field) + " may not be set by a request: the destinations a"
+                    + " replay from the monitor may write are the worker's to decide ("
+                    + WORKERS.getOrDefault(field, MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG) + ")");
+        }
         for (Map<String, String> kind : List.of(LISTS, TEXTS, NUMBERS, FLAGS)) {
             if (kind.containsKey(field)) {
                 return kind.get(field);
             }
         }
-        List<String> known = new ArrayList<>();
+        List<String> known = new ArrayList<>(List.of(DRY_RUN));
         List.of(LISTS, TEXTS, NUMBERS, FLAGS).forEach(kind -> known.addAll(kind.keySet()));
         known.sort(null);
         throw MonitorException.badRequest("unknown field '" + abbreviate(field) + "' in the replay request; known: "

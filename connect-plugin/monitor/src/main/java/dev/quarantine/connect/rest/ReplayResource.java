@@ -20,7 +20,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * {@code POST /dead-letters/{topic}/replays} (202, the replay's id and Location), {@code GET
+ * {@code POST /dead-letters/{topic}/replays} (202, the replay's id and Location; 200 and the replay an earlier request
+ * with the same {@code Idempotency-Key} started; with {@code "dryRun": true}, 200 and what it would do), {@code GET
  * /dead-letters/{topic}/replays/{id}} (its progress and counts), {@code DELETE} of the same path (cancels it). Behind
  * the worker's REST authentication like every path of the worker; the calls it makes to the worker's own API carry
  * the caller's credentials. Public only for JAX-RS; users configure {@link DeadLetterRestExtension}.
@@ -46,14 +47,28 @@ public final class ReplayResource {
     @POST
     @Consumes({MediaType.APPLICATION_JSON, MediaType.WILDCARD})
     public Response start(@PathParam("topic") String topic, String body,
-                          @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+                          @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                          @HeaderParam(ReplayIds.IDEMPOTENCY_KEY_HEADER) String idempotencyKey) {
         return answers.respond(() -> {
             DeadLetterResource.checkTopic(monitor, reader, topic);
-            String id = replays.start(topic, ReplayRequest.settings(body), Optional.ofNullable(authorization));
-            URI location = URI.create("/dead-letters/" + topic + "/replays/" + id);
-            return Response.accepted(json(Map.of("id", id, "dlqTopic", topic, "state", "STARTING",
-                    "location", location.toString()))).location(location).type(MediaType.APPLICATION_JSON_TYPE)
-                    .build();
+            ReplayRequest request = ReplayRequest.parse(body);
+            if (request.dryRun()) {
+                return Response.ok(json(replays.dryRun(topic, request.settings())), MediaType.APPLICATION_JSON_TYPE)
+                        .build();
+            }
+            Replays.Started started = replays.start(topic, request.settings(),
+                    Optional.ofNullable(idempotencyKey), Optional.ofNullable(authorization));
+            URI location = URI.create("/dead-letters/" + topic + "/replays/" + started.id());
+            Map<String, Object> answer = started.created()
+                    ? Map.of("id", started.id(), "dlqTopic", topic, "state", "STARTING", "location",
+                            location.toString())
+                    : new java.util.LinkedHashMap<>(replays.progress(topic, started.id(),
+                            Optional.ofNullable(authorization)));
+            if (!started.created()) {
+                answer.put("location", location.toString());
+            }
+            return Response.status(started.created() ? 202 : 200).entity(json(answer)).location(location)
+                    .type(MediaType.APPLICATION_JSON_TYPE).build();
         });
     }
 

@@ -1,57 +1,108 @@
 package dev.quarantine.connect.rest;
 
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeSet;
-import java.util.regex.Pattern;
+import java.util.TreeMap;
 
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 import dev.quarantine.replay.ReplayConfig;
-import dev.quarantine.replay.ReplayCounts;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayListener;
 import dev.quarantine.replay.ReplayProgress;
 import dev.quarantine.replay.ReplayProgressReader;
+import dev.quarantine.replay.ReplayState;
 
 /**
  * Replays started, watched and cancelled from the monitor. A replay is a {@code DeadLetterReplayConnector} created
  * through this worker's own REST API with the caller's credentials, so it outlives the worker that started it; its
- * id is the connector's name and its {@code replay.id}. Its progress is read from the replay's progress topic.
+ * id is the connector's name and its {@code replay.id} ({@link ReplayIds}). Its progress is read from the replays'
+ * progress topic ({@value ReplayConfig#PROGRESS_TOPIC_DEFAULT}); a replay connector naming another progress topic is
+ * not one of the monitor's, and the monitor never writes there.
  */
 final class Replays implements AutoCloseable {
 
     /** The replay connector (another module of the plugin: named, never linked; PluginContractTest holds it). */
     static final String CONNECTOR_CLASS = "dev.quarantine.connect.replay.DeadLetterReplayConnector";
-    static final String ID_PREFIX = "replay-";
-    private static final Pattern ID = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
-    private static final Pattern SECRET = Pattern.compile(".*(password|jaas|secret|\\.key$|token).*");
-    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** How a start request ended: a new replay, or the one an earlier request with the same key started. */
+    record Started(String id, boolean created) {
+    }
+
+    /** The cancelling engine writes progress only; it replays nothing, so no destination is allowed to it. */
+    private static final String NO_DESTINATION = "(?!)";
 
     private final WorkerRestClient worker;
     private final Map<String, Object> clientConfigs;
     private final Duration timeout;
+    private final ReplayDestinations destinations;
+    private final Duration dryRunLimit;
+    private final Object starting = new Object();
     private ReplayProgressReader reader;
 
-    Replays(WorkerRestClient worker, Map<String, Object> clientConfigs, Duration timeout) {
+    Replays(WorkerRestClient worker, Map<String, Object> clientConfigs, Duration timeout,
+            ReplayDestinations destinations, Duration dryRunLimit) {
         this.worker = worker;
         this.clientConfigs = Map.copyOf(clientConfigs);
         this.timeout = timeout;
+        this.destinations = destinations;
+        this.dryRunLimit = dryRunLimit;
     }
 
-    /** Creates the replay connector; answers its id. @throws MonitorException 400 naming a bad field or setting */
-    String start(String topic, Map<String, String> requested, Optional<String> authorization) {
-        String id = ID_PREFIX + HexFormat.of().formatHex(RANDOM.generateSeed(6));
+    /**
+     * What a replay of {@code requested} would do, from the engine's dry run (the same filters and destination rules,
+     * nothing written, no connector): per destination topic, the counts, and whether the whole topic was read within
+     * {@code quarantine.monitor.replay.dry.run.timeout.ms}. @throws MonitorException 400 naming a bad field or setting
+     */
+    Map<String, Object> dryRun(String topic, Map<String, String> requested) {
+        Map<String, String> settings = new LinkedHashMap<>(requested);
+        settings.putAll(connectionSettingsWithSecrets());
+        settings.putAll(destinations.settings());
+        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "dry-run-" + ReplayIds.forRequest(topic, Optional.empty()));
+        ReplayConfig config;
+        try {
+            config = new ReplayConfig(settings);
+        } catch (ConfigException e) {
+            throw MonitorException.badRequest(e.getMessage());
+        }
+        try {
+            return ReplayView.of(topic, ReplayEngine.dryRun(config, dryRunLimit));
+        } catch (ConfigException e) {
+            throw MonitorException.notFound("cannot read " + topic + ": " + e.getMessage());
+        } catch (KafkaException e) {
+            throw MonitorException.retryable("could not read " + topic + " for a dry run", e);
+        }
+    }
+
+    /**
+     * Creates the replay connector, unless an earlier request with the same {@code idempotencyKey} did (then answers
+     * that replay). @throws MonitorException 400 naming a bad field or setting, 409 naming a replay of {@code topic}
+     * still starting or running, 422 when the key was used for another request
+     */
+    Started start(String topic, Map<String, String> requested, Optional<String> idempotencyKey,
+                  Optional<String> authorization) {
+        String id = ReplayIds.forRequest(topic, idempotencyKey);
         Map<String, String> settings = new LinkedHashMap<>(requested);
         settings.putAll(connectionSettings());
+        settings.putAll(destinations.settings());
         settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, id);
         try {
-            new ReplayConfig(settings);
+            ReplayConfig config = new ReplayConfig(settings);
+            if (config.problemsForWriting().containsKey(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG)) {
+                throw MonitorException.badRequest("this worker allows no destination that a dead letter's headers"
+                        + " name (" + MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG + " is empty), and the"
+                        + " destination is '" + config.destination() + "': name one destination topic, or ask for"
+                        + " the worker setting " + MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG + " (a dry run shows"
+                        + " where the dead letters would go)");
+            }
+            config.requireWritable();
         } catch (ConfigException e) {
             throw MonitorException.badRequest(e.getMessage());
         }
@@ -59,53 +110,97 @@ final class Replays implements AutoCloseable {
         connector.put("connector.class", CONNECTOR_CLASS);
         connector.put("tasks.max", "1");
         connector.putAll(settings);
-        WorkerRestClient.requireOk(worker.putConnectorConfig(id, connector, authorization),
-                "create the replay connector " + id);
-        return id;
+        synchronized (starting) { // one check-then-create at a time on this worker; POST /connectors settles the rest
+            if (idempotencyKey.isPresent()) {
+                Optional<Started> earlier = earlier(topic, id, connector, authorization);
+                if (earlier.isPresent()) {
+                    return earlier.get();
+                }
+            }
+            refuseOverlap(topic, authorization);
+            WorkerRestClient.Answer created = worker.createConnector(id, connector, authorization);
+            if (created.status() == 409 && idempotencyKey.isPresent()) {
+                Optional<Started> earlier = earlier(topic, id, connector, authorization);
+                if (earlier.isPresent()) {
+                    return earlier.get();
+                }
+            }
+            WorkerRestClient.requireOk(created, "create the replay connector " + id);
+            return new Started(id, true);
+        }
+    }
+
+    /** The replay an earlier request with the same key started, if any. */
+    private Optional<Started> earlier(String topic, String id, Map<String, String> connector,
+                                      Optional<String> authorization) {
+        Optional<Map<String, String>> existing = worker.connectorConfig(id, authorization);
+        if (existing.isPresent()) {
+            if (!isReplayOf(topic, existing) || !replaySettings(existing.get()).equals(replaySettings(connector))) {
+                throw MonitorException.unprocessable("this " + ReplayIds.IDEMPOTENCY_KEY_HEADER + " was used for"
+                        + " another request (replay " + id + "): send a new key for a new replay");
+            }
+            return Optional.of(new Started(id, false));
+        }
+        return latest(id).filter(p -> p.dlqTopic().equals(topic)).map(p -> new Started(id, false));
+    }
+
+    /** @throws MonitorException 409 naming the first replay connector of {@code topic} still starting or running */
+    private void refuseOverlap(String topic, Optional<String> authorization) {
+        worker.connectorConfigs(authorization).forEach((name, config) -> {
+            if (isReplayOf(topic, Optional.of(config))) {
+                String state = latest(name).map(p -> p.state().name()).orElse("STARTING");
+                if (state.equals("STARTING") || state.equals(ReplayState.RUNNING.name())) {
+                    throw MonitorException.conflict("replay " + name + " of " + topic + " is " + state + " and its"
+                            + " range overlaps a new replay's: wait until it is DONE, or cancel it (DELETE"
+                            + " /dead-letters/" + topic + "/replays/" + name + ")");
+                }
+            }
+        });
     }
 
     /** The replay's progress and counts. @throws MonitorException 404 when no replay of {@code topic} has this id */
     Map<String, Object> progress(String topic, String id, Optional<String> authorization) {
-        checkId(id);
+        ReplayIds.check(id);
         Optional<ReplayProgress> progress = latest(id);
         if (progress.isPresent() && progress.get().dlqTopic().equals(topic)) {
-            return view(progress.get());
+            return ReplayView.of(progress.get());
         }
         if (progress.isEmpty() && isReplayOf(topic, worker.connectorConfig(id, authorization))) {
-            Map<String, Object> starting = new LinkedHashMap<>();
-            starting.put("id", id);
-            starting.put("dlqTopic", topic);
-            starting.put("state", "STARTING");
-            return starting;
+            return ReplayView.starting(id, topic);
         }
         throw MonitorException.notFound("no replay " + id + " of " + topic);
     }
 
     /**
      * Deletes the replay's connector and commits its progress as CANCELLED: a new instance of the replay's producer
-     * fences any instance still running, so nothing is written after the answer.
+     * fences any instance still running, so nothing is written after the answer. The caller's right to do so is the
+     * worker's to decide, in every case: the connector is deleted with the caller's credentials, and when it is gone
+     * already that same call (answered 404 only once the worker's authentication and authorization let it through)
+     * is what allows the cancellation. The progress is committed only to the replays' progress topic.
      */
     Map<String, Object> cancel(String topic, String id, Optional<String> authorization) {
-        checkId(id);
+        ReplayIds.check(id);
         Optional<Map<String, String>> connector = worker.connectorConfig(id, authorization);
-        Optional<ReplayProgress> progress = latest(id);
-        boolean known = isReplayOf(topic, connector) || progress.filter(p -> p.dlqTopic().equals(topic)).isPresent();
+        boolean known = connector.isPresent() ? isReplayOf(topic, connector)
+                : latest(id).filter(p -> p.dlqTopic().equals(topic)).isPresent();
         if (!known) {
             throw MonitorException.notFound("no replay " + id + " of " + topic);
         }
-        if (connector.isPresent()) {
-            WorkerRestClient.requireOk(worker.deleteConnector(id, authorization), "delete the replay connector " + id);
+        WorkerRestClient.Answer deleted = worker.deleteConnector(id, authorization);
+        if (!(deleted.status() == 404 && connector.isEmpty())) {
+            WorkerRestClient.requireOk(deleted, "delete the replay connector " + id);
         }
         Map<String, String> settings = new LinkedHashMap<>(connectionSettingsWithSecrets());
         settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, id);
-        connector.map(c -> c.get(ReplayConfig.PROGRESS_TOPIC_CONFIG)).ifPresent(
-                t -> settings.put(ReplayConfig.PROGRESS_TOPIC_CONFIG, t));
+        settings.put(ReplayConfig.PROGRESS_TOPIC_CONFIG, ReplayConfig.PROGRESS_TOPIC_DEFAULT);
+        settings.putAll(destinations.settings());
+        settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, NO_DESTINATION);
         try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
                 ReplayListener.NONE)) {
             engine.start();
-            return view(engine.cancel());
-        } catch (org.apache.kafka.common.KafkaException e) {
+            return ReplayView.of(engine.cancel());
+        } catch (KafkaException e) {
             throw MonitorException.retryable("could not commit the cancellation of replay " + id, e);
         }
     }
@@ -118,74 +213,54 @@ final class Replays implements AutoCloseable {
                 }
                 return reader.latest(id);
             }
-        } catch (org.apache.kafka.common.KafkaException e) {
+        } catch (KafkaException e) {
             throw MonitorException.retryable("could not read the replays' progress topic", e);
         }
     }
 
+    /** Whether {@code connector} is a replay of {@code topic} keeping its progress where the monitor reads it. */
     private static boolean isReplayOf(String topic, Optional<Map<String, String>> connector) {
         return connector.filter(c -> CONNECTOR_CLASS.equals(c.get("connector.class"))
-                && topic.equals(c.get(ReplayConfig.DLQ_TOPIC_CONFIG))).isPresent();
+                && topic.equals(c.get(ReplayConfig.DLQ_TOPIC_CONFIG))
+                && Objects.equals(ReplayConfig.PROGRESS_TOPIC_DEFAULT, c.getOrDefault(
+                        ReplayConfig.PROGRESS_TOPIC_CONFIG, ReplayConfig.PROGRESS_TOPIC_DEFAULT))).isPresent();
+    }
+
+    /** What a request decided in a replay connector's config: its {@code replay.*} and DLQ settings. */
+    private static Map<String, String> replaySettings(Map<String, String> connector) {
+        Map<String, String> decided = new TreeMap<>();
+        connector.forEach((key, value) -> {
+            if (key.startsWith("replay.") || key.equals(ReplayConfig.DLQ_TOPIC_CONFIG)) {
+                decided.put(key, value);
+            }
+        });
+        return decided;
     }
 
     /**
-     * The worker's client settings that a connector config may hold: never a secret, which anyone allowed to read
-     * connector configs would see. @throws MonitorException 501 when the worker's clients need one
+     * The worker's client settings that a connector config may hold ({@link ReplayClientSettings}: never one of type
+     * PASSWORD). @throws MonitorException 501 when the worker's clients need a withheld one to connect
      */
     private Map<String, String> connectionSettings() {
-        TreeSet<String> secrets = new TreeSet<>();
-        Map<String, String> settings = new LinkedHashMap<>();
-        clientConfigs.forEach((key, value) -> {
-            if (SECRET.matcher(key).matches()) {
-                secrets.add(key);
-            } else if (value != null) {
-                settings.put(key, value.toString());
-            }
-        });
-        if (!secrets.isEmpty()) {
-            throw MonitorException.unsupported("this worker reaches Kafka with secret settings (" + secrets + "), which"
-                    + " a replay connector created here would show to anyone who can read connector configs; create"
-                    + " " + CONNECTOR_CLASS + " yourself, with the secrets behind a config provider");
+        ReplayClientSettings settings = ReplayClientSettings.of(clientConfigs);
+        if (!settings.needed().isEmpty()) {
+            throw MonitorException.unsupported("this worker reaches Kafka with secret settings ("
+                    + settings.needed() + "), which a replay connector created here would show to anyone who can"
+                    + " read connector configs; create " + CONNECTOR_CLASS + " yourself, with the secrets behind a"
+                    + " config provider");
         }
-        return settings;
+        return settings.copied();
     }
 
+    /** Every client setting of the worker, secrets included: for the monitor's own clients, never a config. */
     private Map<String, String> connectionSettingsWithSecrets() {
         Map<String, String> settings = new LinkedHashMap<>();
         clientConfigs.forEach((key, value) -> {
             if (value != null) {
-                settings.put(key, value instanceof org.apache.kafka.common.config.types.Password password
-                        ? password.value() : value.toString());
+                settings.put(key, value instanceof Password password ? password.value() : value.toString());
             }
         });
         return settings;
-    }
-
-    private static void checkId(String id) {
-        if (id == null || !ID.matcher(id).matches()) {
-            throw MonitorException.badRequest("a replay id is 1 to 200 of a-z, A-Z, 0-9, '.', '_' and '-'");
-        }
-    }
-
-    static Map<String, Object> view(ReplayProgress progress) {
-        ReplayCounts c = progress.counts();
-        Map<String, Object> counts = new LinkedHashMap<>();
-        counts.put("replayed", c.replayed());
-        counts.put("deadLetteredAgain", c.deadLetteredAgain());
-        counts.put("parked", c.parked());
-        counts.put("skippedByFilter", c.skippedByFilter());
-        counts.put("skippedTruncated", c.skippedTruncated());
-        counts.put("skippedUnroutable", c.skippedUnroutable());
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("id", progress.replayId());
-        view.put("dlqTopic", progress.dlqTopic());
-        view.put("state", progress.state().name());
-        view.put("counts", counts);
-        view.put("offsetsRead", progress.offsetsRead());
-        view.put("offsetsInRange", progress.offsetsInRange());
-        view.put("startedAt", progress.startedAt().toString());
-        view.put("updatedAt", progress.updatedAt().toString());
-        return view;
     }
 
     @Override

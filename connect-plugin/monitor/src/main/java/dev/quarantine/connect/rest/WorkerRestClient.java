@@ -79,6 +79,48 @@ final class WorkerRestClient {
         }
     }
 
+    /**
+     * Creates a connector with {@code POST /connectors}, which Connect refuses (409) when one of that name exists: two
+     * callers creating the same name never both succeed, nor does one change the other's config.
+     */
+    Answer createConnector(String connector, Map<String, String> config, Optional<String> authorization) {
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/connectors")).timeout(timeout)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("name", connector,
+                            "config", config))));
+            authorization.ifPresent(value -> request.header("Authorization", value));
+            return send(request);
+        } catch (JsonProcessingException e) {
+            throw MonitorException.fatal("could not write a connector config as JSON", e);
+        }
+    }
+
+    /** Every connector's config by name ({@code GET /connectors?expand=info}), read with the caller's rights. */
+    Map<String, Map<String, String>> connectorConfigs(Optional<String> authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/connectors?expand=info"))
+                .timeout(timeout).GET();
+        authorization.ifPresent(value -> request.header("Authorization", value));
+        Answer answer = send(request);
+        requireOk(answer, "list the connectors");
+        try {
+            Map<String, Map<String, Map<String, Object>>> expanded = JSON.readValue(answer.body(),
+                    new TypeReference<Map<String, Map<String, Map<String, Object>>>>() { });
+            Map<String, Map<String, String>> configs = new java.util.TreeMap<>();
+            expanded.forEach((name, info) -> {
+                Object config = info.getOrDefault("info", Map.of()).get("config");
+                if (config instanceof Map<?, ?> map) {
+                    Map<String, String> strings = new java.util.HashMap<>();
+                    map.forEach((k, v) -> strings.put(String.valueOf(k), String.valueOf(v)));
+                    configs.put(name, strings);
+                }
+            });
+            return configs;
+        } catch (JsonProcessingException e) {
+            throw MonitorException.fatal("the worker answered the list of connectors in an unknown form", e);
+        }
+    }
+
     Answer deleteConnector(String connector, Optional<String> authorization) {
         return send(request(connector, authorization).DELETE());
     }

@@ -50,6 +50,26 @@ class ReplayRequestTest {
     }
 
     @Test
+    void aDryRunIsAskedForWithItsOwnFieldAndAsksForNoSetting() {
+        ReplayRequest request = ReplayRequest.parse("{\"dryRun\":true,\"batchSize\":5,\"replayAgain\":true}");
+
+        assertThat(request.dryRun()).isTrue();
+        assertThat(request.settings()).containsOnlyKeys(ReplayConfig.BATCH_SIZE_CONFIG,
+                ReplayConfig.REPLAY_AGAIN_CONFIG);
+        assertThat(ReplayRequest.parse("{}").dryRun()).isFalse();
+        assertBadRequest("{\"dryRun\":\"yes\"}", "dryRun must be true or false");
+    }
+
+    @Test
+    void refusesTheDestinationsARequestMayNotChooseNamingTheFieldAndTheWorkerSetting() {
+        for (String field : new String[] {"destinationsAllowed", "destinationsDenied",
+                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, ReplayConfig.DESTINATIONS_DENIED_CONFIG}) {
+            assertBadRequest("{\"" + field + "\":\".*\"}", field + " may not be set by a request");
+            assertBadRequest("{\"" + field + "\":\".*\"}", MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG);
+        }
+    }
+
+    @Test
     void aHostileFieldNameIsCutInTheAnswer() {
         assertThatThrownBy(() -> ReplayRequest.settings("{\"" + "<script>".repeat(50) + "\":1}"))
                 .isInstanceOfSatisfying(MonitorException.class, e -> assertThat(e.publicMessage()).hasSizeLessThan(300));

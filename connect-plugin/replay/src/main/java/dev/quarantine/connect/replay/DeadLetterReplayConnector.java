@@ -27,11 +27,14 @@ public class DeadLetterReplayConnector extends SourceConnector {
         return PluginVersion.of(DeadLetterReplayConnector.class);
     }
 
-    /** Checks the settings; nothing is read or written before the task starts. */
+    /**
+     * Checks the settings, the ones a writing replay needs included ({@code replay.destinations.allowed} for the
+     * destinations 'original' and 'source'); nothing is read or written before the task starts.
+     */
     @Override
     public void start(Map<String, String> props) {
         Map<String, String> settings = ReplayConnectorSettings.withReplayId(props);
-        new ReplayConfig(settings);
+        new ReplayConfig(settings).requireWritable();
         this.props = Map.copyOf(settings);
     }
 

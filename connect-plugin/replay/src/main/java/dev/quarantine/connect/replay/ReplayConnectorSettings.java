@@ -30,8 +30,9 @@ final class ReplayConnectorSettings {
     }
 
     /**
-     * Adds the rules between settings ({@link ReplayConfig#problemsAcrossFields}) to the per-setting results, each on
-     * the setting it names, when every setting is valid on its own.
+     * Adds the rules between settings ({@link ReplayConfig#problemsAcrossFields}) and those of a writing replay
+     * ({@link ReplayConfig#problemsForWriting}) to the per-setting results, each on the setting it names, when every
+     * setting is valid on its own.
      */
     static Config validate(Config perSetting, Map<String, String> props) {
         boolean valid = perSetting.configValues().stream().allMatch(v -> v.errorMessages().isEmpty());
@@ -39,6 +40,9 @@ final class ReplayConnectorSettings {
             return perSetting;
         }
         Map<String, String> problems = new HashMap<>(ReplayConfig.problemsAcrossFields(withReplayId(props)));
+        if (problems.isEmpty()) {
+            problems.putAll(new ReplayConfig(withReplayId(props)).problemsForWriting());
+        }
         if (problems.isEmpty()) {
             return perSetting;
         }

@@ -45,6 +45,12 @@ final class ReplayMetrics {
                 p -> p.counts().skippedByFilter());
         gauge(metrics, "skipped-truncated-total", "Truncated dead letters left in place", progress,
                 p -> p.counts().skippedTruncated());
+        gauge(metrics, "skipped-unroutable-total", "Dead letters whose headers name no destination, or an illegal one",
+                progress, p -> p.counts().skippedUnroutable());
+        gauge(metrics, "refused-total", "Dead letters whose destination the replay may not write (Kafka-internal,"
+                + " denied or not allowed): nothing written there", progress, p -> p.counts().refused());
+        gauge(metrics, "already-replayed-total", "Dead letters a finished replay of the same topic already wrote",
+                progress, p -> p.counts().alreadyReplayed());
         gauge(metrics, "offsets-read", "Offsets of the range read so far", progress, ReplayProgress::offsetsRead);
         gauge(metrics, "offsets-in-range", "Offsets in the replay's range", progress, ReplayProgress::offsetsInRange);
     }

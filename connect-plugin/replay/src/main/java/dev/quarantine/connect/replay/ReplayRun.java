@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 import dev.quarantine.replay.ReplayCounts;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayProgress;
-import dev.quarantine.txn.SendErrors;
+import dev.quarantine.replay.ReplayTakenOverException;
 
 /**
  * Drives one replay engine a step at a time and decides what each step's failure means for the task:
@@ -22,8 +22,9 @@ import dev.quarantine.txn.SendErrors;
  * <tr><td>committed, range not done</td><td>step again</td></tr>
  * <tr><td>committed, range done (or cancelled)</td><td>log the counts once; write nothing more</td></tr>
  * <tr><td>retriable error (timeout, leader moved)</td><td>the engine aborted: step again</td></tr>
- * <tr><td>fenced (a newer instance of this replay started: a rebalance, a restarted worker)</td><td>fail the task:
- *     it is a zombie, and the newer instance resumes from the committed progress</td></tr>
+ * <tr><td>taken over (a newer instance of this replay fenced it: a rebalance, a restarted worker;
+ *     {@link ReplayTakenOverException})</td><td>fail the task: it is a zombie, and the newer instance resumes from
+ *     the committed progress</td></tr>
  * <tr><td>any other error</td><td>fail the task with the cause; restarting it resumes from the committed
  *     progress</td></tr>
  * </table>
@@ -68,7 +69,7 @@ final class ReplayRun {
             log.warn("Replay {}: a step failed and was aborted; trying again: {}", progress.replayId(), e.toString());
             return true;
         } catch (KafkaException e) {
-            if (SendErrors.isFencing(e)) {
+            if (e instanceof ReplayTakenOverException) {
                 throw new ConnectException("Replay " + progress.replayId() + " was taken over by a newer instance of"
                         + " it (a rebalance or a restarted worker); this task stops writing", e);
             }
@@ -93,8 +94,9 @@ final class ReplayRun {
         reportedFinished = true;
         ReplayCounts c = progress.counts();
         log.info("Replay {} of {} is {}: replayed {}, dead-lettered again {}, parked {}, skipped by filter {}, skipped"
-                        + " as truncated {}, skipped without a destination {}; this connector writes nothing more and"
-                        + " can be deleted", progress.replayId(), progress.dlqTopic(), progress.state(), c.replayed(),
-                c.deadLetteredAgain(), c.parked(), c.skippedByFilter(), c.skippedTruncated(), c.skippedUnroutable());
+                        + " as truncated {}, skipped without a destination {}, refused destination {}, already replayed"
+                        + " {}; this connector writes nothing more and can be deleted", progress.replayId(),
+                progress.dlqTopic(), progress.state(), c.replayed(), c.deadLetteredAgain(), c.parked(),
+                c.skippedByFilter(), c.skippedTruncated(), c.skippedUnroutable(), c.refused(), c.alreadyReplayed());
     }
 }

@@ -1,11 +1,13 @@
 package dev.quarantine.connect.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +17,7 @@ class DeadLetterReplayConnectorTest {
 
     private static Map<String, String> config(String... overrides) {
         Map<String, String> config = new HashMap<>(Map.of("name", "replay-orders", "bootstrap.servers",
-                "127.0.0.1:9", "dlq.topic.name", "orders-dlq"));
+                "127.0.0.1:9", "dlq.topic.name", "orders-dlq", ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "orders"));
         for (int i = 0; i < overrides.length; i += 2) {
             config.put(overrides[i], overrides[i + 1]);
         }
@@ -50,6 +52,31 @@ class DeadLetterReplayConnectorTest {
         assertThat(values.get(ReplayConfig.DESTINATION_CONFIG).errorMessages()).singleElement().asString()
                 .contains("must not be the dead-letter topic itself");
         assertThat(values.get(ReplayConfig.REPLAY_ID_CONFIG).errorMessages()).isEmpty();
+    }
+
+    @Test
+    void refusesAHeaderChosenDestinationWithoutAnAllowListNamingTheSetting() {
+        Map<String, String> config = config();
+        config.remove(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG);
+        Map<String, ConfigValue> values = new HashMap<>();
+        new DeadLetterReplayConnector().validate(config).configValues().forEach(v -> values.put(v.name(), v));
+
+        assertThat(values.get(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG).errorMessages()).singleElement().asString()
+                .contains("dry run");
+        assertThatThrownBy(() -> new DeadLetterReplayConnector().start(config)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG);
+        assertThat(new DeadLetterReplayConnector().validate(config(ReplayConfig.DESTINATION_CONFIG, "retry"))
+                .configValues()).allSatisfy(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
+    }
+
+    @Test
+    void validateReportsANamedDestinationThatIsKafkaInternal() {
+        Map<String, ConfigValue> values = new HashMap<>();
+        new DeadLetterReplayConnector().validate(config(ReplayConfig.DESTINATION_CONFIG, "__consumer_offsets"))
+                .configValues().forEach(v -> values.put(v.name(), v));
+
+        assertThat(values.get(ReplayConfig.DESTINATION_CONFIG).errorMessages()).singleElement().asString()
+                .contains("Kafka-internal");
     }
 
     @Test

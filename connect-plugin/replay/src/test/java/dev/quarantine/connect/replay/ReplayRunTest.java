@@ -18,6 +18,8 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.replay.ReplayCounts;
+import dev.quarantine.replay.ReplayTakenOverException;
+import dev.quarantine.replay.WrittenOffsets;
 import dev.quarantine.replay.ReplayProgress;
 import dev.quarantine.replay.ReplayState;
 
@@ -57,8 +59,9 @@ class ReplayRunTest {
 
     @Test
     void aFencedStepFailsTheTaskAsAZombie() {
-        for (RuntimeException fenced : new RuntimeException[] {new ProducerFencedException("newer epoch"),
-                new InvalidProducerEpochException("old epoch")}) {
+        for (RuntimeException fenced : new RuntimeException[] {
+            new ReplayTakenOverException("r1", new ProducerFencedException("newer epoch")),
+            new ReplayTakenOverException("r1", new InvalidProducerEpochException("old epoch"))}) {
             ReplayRun run = run(progress(ReplayState.RUNNING, 0), steps(fenced));
             run.start();
 
@@ -97,6 +100,6 @@ class ReplayRunTest {
     private static ReplayProgress progress(ReplayState state, long read) {
         Instant now = Instant.parse("2026-12-01T00:00:00Z");
         return new ReplayProgress("r1", "dlq", state, new TreeMap<>(Map.of(0, 0L)), new TreeMap<>(Map.of(0, 10L)),
-                new TreeMap<>(Map.of(0, read)), ReplayCounts.ZERO, now, now);
+                new TreeMap<>(Map.of(0, read)), ReplayCounts.ZERO, WrittenOffsets.NONE, now, now);
     }
 }

@@ -369,12 +369,14 @@
   function showReplay() {
     $('replay-form').hidden = !state.replay;
     $('replay-off').hidden = state.replay;
+    $('replay-confirm').hidden = true;
     $('replay-progress').hidden = true;
   }
 
   function disableReplay() {
     state.replay = false;
     $('replay-form').hidden = true;
+    $('replay-confirm').hidden = true;
     $('replay-off').hidden = false;
   }
 
@@ -395,6 +397,39 @@
     return request;
   }
 
+  function replaysUrl(topic) {
+    return new URL('dead-letters/' + encodeURIComponent(topic) + '/replays', api);
+  }
+
+  /** A new Idempotency-Key: retrying the confirmed start (a double click, a lost answer) starts one replay. */
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
+  async function postReplay(topic, body, key) {
+    const headers = {'Content-Type': 'application/json', Accept: 'application/json'};
+    if (key) {
+      headers['Idempotency-Key'] = key;
+    }
+    const response = await fetch(replaysUrl(topic), {
+      method: 'POST', credentials: 'same-origin', cache: 'no-store', headers: headers, body: JSON.stringify(body)
+    });
+    const answer = await response.json().catch(() => null);
+    if (response.status === 404 && !(answer && answer.category === 'NOT_FOUND')) {
+      disableReplay();
+      return null;
+    }
+    if (response.status !== 202 && response.status !== 200) {
+      setText('replay-preview', 'The replay was refused (' + response.status + '): '
+        + (answer && answer.message ? answer.message : 'no reason given'));
+      return null;
+    }
+    return {response: response, body: answer};
+  }
+
+  /** Step 1: a dry run of the form's replay (nothing written), shown for the operator to confirm. */
   async function startReplay(event) {
     event.preventDefault();
     const topic = state.topic;
@@ -405,27 +440,57 @@
     }
     $('replay-start').disabled = true;
     try {
-      const response = await fetch(new URL('dead-letters/' + encodeURIComponent(topic) + '/replays', api), {
-        method: 'POST', credentials: 'same-origin', cache: 'no-store',
-        headers: {'Content-Type': 'application/json', Accept: 'application/json'},
-        body: JSON.stringify(replayRequest(filter))
-      });
-      const body = await response.json().catch(() => null);
-      if (response.status === 404 && !(body && body.category === 'NOT_FOUND')) {
-        disableReplay();
-        return;
+      const request = replayRequest(filter);
+      const dry = await postReplay(topic, Object.assign({dryRun: true}, request));
+      if (dry && state.topic === topic) {
+        showDryRun(dry.body, topic, request);
       }
-      if (response.status !== 202 && response.status !== 201 && response.status !== 200) {
-        setText('replay-preview', 'The replay was refused (' + response.status + '): '
-          + (body && body.message ? body.message : 'no reason given'));
-        return;
-      }
-      const location = response.headers.get('Location');
-      const id = body && body.id;
-      watchReplay(location ? new URL(location, api)
-        : new URL('dead-letters/' + encodeURIComponent(topic) + '/replays/' + encodeURIComponent(id), api), id);
     } finally {
       $('replay-start').disabled = false;
+    }
+  }
+
+  function showDryRun(report, topic, request) {
+    const counts = report.counts || {};
+    const destinations = Object.entries(report.byDestination || {});
+    $('replay-dry').querySelector('tbody').replaceChildren(...(destinations.length
+      ? destinations.map(([name, n]) => el('tr', {'data-topic': name}, el('td', {}, name),
+        el('td', {class: 'num'}, count(n))))
+      : [el('tr', {}, el('td', {colspan: 2, class: 'empty'}, 'No dead letter would be written.'))]));
+    setText('d-refused', count(counts.refused));
+    setText('d-unroutable', count(counts.skippedUnroutable));
+    setText('d-already', count(counts.alreadyReplayed));
+    setText('d-filtered', count(counts.skippedByFilter));
+    setText('d-truncated', count(counts.skippedTruncated));
+    $('replay-dry-incomplete').hidden = report.complete !== false;
+    $('replay-form').hidden = true;
+    $('replay-confirm').hidden = false;
+    const key = newKey();
+    $('replay-confirm-start').onclick = () => confirmReplay(topic, request, key);
+    $('replay-confirm-start').focus();
+  }
+
+  function backToForm() {
+    $('replay-confirm').hidden = true;
+    $('replay-form').hidden = !state.replay;
+  }
+
+  /** Step 2: the confirmed replay, with the key of this confirmation. */
+  async function confirmReplay(topic, request, key) {
+    $('replay-confirm-start').disabled = true;
+    try {
+      const started = await postReplay(topic, request, key);
+      if (!started || state.topic !== topic) {
+        backToForm();
+        return;
+      }
+      $('replay-confirm').hidden = true;
+      const location = started.response.headers.get('Location');
+      const id = started.body && started.body.id;
+      watchReplay(location ? new URL(location, api)
+        : new URL(replaysUrl(topic).href + '/' + encodeURIComponent(id)), id);
+    } finally {
+      $('replay-confirm-start').disabled = false;
     }
   }
 
@@ -436,7 +501,8 @@
     $('replay-progress').hidden = false;
     setText('replay-id', id || url.pathname.split('/').pop());
     $('replay-cancel').onclick = async () => {
-      await fetch(url, {method: 'DELETE', credentials: 'same-origin'}).catch(() => null);
+      await fetch(url, {method: 'DELETE', credentials: 'same-origin',
+        headers: {'Content-Type': 'application/json', Accept: 'application/json'}}).catch(() => null);
     };
     const poll = async () => {
       try {
@@ -448,6 +514,9 @@
         setText('r-parked', count(counts.parked));
         setText('r-filtered', count(counts.skippedByFilter));
         setText('r-truncated', count(counts.skippedTruncated));
+        setText('r-refused', count(counts.refused));
+        setText('r-unroutable', count(counts.skippedUnroutable));
+        setText('r-already', count(counts.alreadyReplayed));
         $('replay-cancel').hidden = FINISHED.test(String(progress.state));
         if (!FINISHED.test(String(progress.state))) {
           state.replayWatch = setTimeout(poll, 1000);
@@ -538,6 +607,7 @@
     });
     const form = $('replay-form');
     form.addEventListener('submit', startReplay);
+    $('replay-confirm-back').addEventListener('click', backToForm);
     form.addEventListener('input', preview);
     form.elements.destination.addEventListener('change', () => {
       form.elements.destinationTopic.disabled = form.elements.destination.value !== 'topic';

@@ -1,0 +1,457 @@
+package dev.quarantine.connect.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.quarantine.replay.ReplayConfig;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/**
+ * The monitor's replay endpoints on a shared cluster, on one real worker JVM loading the plugin archive: Kafka's
+ * basic authentication with two users, and an authorizer ({@link ConnectorWritesForOperators}) that lets only
+ * {@value #OPERATOR} change connectors while {@value #VIEWER} may read them and call the monitor. The worker's client
+ * settings include two of type PASSWORD that PLAINTEXT never uses. Each test replays a dead-letter topic of its own
+ * (Kafka Connect's header format, 5 dead letters going back to that test's target topic).
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class MonitorReplaySafetyIT {
+
+    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
+    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
+            "target/connect-worker-classpath.txt"));
+    private static final String OPERATOR = ConnectorWritesForOperators.OPERATOR;
+    private static final String VIEWER = "viewer";
+    private static final String OPERATOR_AUTH = basic(OPERATOR, "s3cret");
+    private static final String VIEWER_AUTH = basic(VIEWER, "look-only");
+    private static final String TRUSTSTORE_PASSWORD = "truststore-secret-0123";
+    private static final String TRUSTSTORE_CERTIFICATES = "-----BEGIN CERTIFICATE----- not-a-real-one";
+    private static final Duration LANDED = Duration.ofSeconds(120);
+    private static final int DEAD_LETTERS = 5;
+    private static final String PREFIX = "safe-" + Long.toHexString(System.nanoTime()).substring(6);
+    /** The key of a dead letter whose headers forge a destination (a connector's key, for the config topic). */
+    private static final String FORGED = "connector-evil-" + PREFIX + "-";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static LocalKafka kafka;
+    private static LocalConnect worker;
+
+    @BeforeAll
+    static void startAWorkerWithTwoUsers(LocalKafka localKafka) {
+        kafka = localKafka;
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "group.id", PREFIX + "-connect",
+                "config.storage.topic", PREFIX + "-configs",
+                "offset.storage.topic", PREFIX + "-offsets",
+                "status.storage.topic", PREFIX + "-status",
+                "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS + ","
+                        + ConnectorWritesForOperators.class.getName(),
+                MonitorConfig.TOPICS_REGEX_CONFIG, PREFIX + "-[a-z]+-dlq",
+                MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
+                "ssl.truststore.password", TRUSTSTORE_PASSWORD,
+                "ssl.truststore.certificates", TRUSTSTORE_CERTIFICATES));
+        // broad on purpose: the worker's and the monitor's own topics match it too, and must still be refused
+        settings.put(MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, PREFIX + "-.*|__.*|"
+                + ReplayConfig.PROGRESS_TOPIC_DEFAULT);
+        worker = LocalConnect.create(kafka, PLUGIN_PATH, BasicAuthWorkers.classpath(LocalConnect.readClasspath(
+                CLASSPATH)), settings).withJvmOptions("-Djava.security.auth.login.config=" + jaas())
+                .withBasicAuth(OPERATOR, "s3cret").start();
+    }
+
+    @AfterAll
+    static void stopWorker() {
+        if (worker != null) {
+            worker.close();
+        }
+    }
+
+    @Test
+    void aPasswordClientSettingOfTheWorkerNeverAppearsInTheReplayConnectorsConfig() throws Exception {
+        String dlq = deadLetters("password");
+
+        String id = started(post(dlq, "{}", OPERATOR_AUTH, null));
+
+        HttpResponse<String> config = send("GET", "/connectors/" + id + "/config", null, OPERATOR_AUTH, null);
+        assertThat(config.statusCode()).as(config.body()).isEqualTo(200);
+        assertThat(JSON.readTree(config.body()).has("bootstrap.servers")).isTrue();
+        assertThat(config.body()).doesNotContain("ssl.truststore.password", "ssl.truststore.certificates",
+                TRUSTSTORE_PASSWORD, TRUSTSTORE_CERTIFICATES);
+        assertThat(awaitState(dlq, id, "DONE").path("counts").path("replayed").asLong()).isEqualTo(DEAD_LETTERS);
+    }
+
+    @Test
+    void aSecondReplayOfADeadLetterTopicWhileOneIsStartingIsRefusedNamingIt() throws Exception {
+        String dlq = deadLetters("overlap");
+        String first;
+        // an open transaction on the progress topic holds every replay at its start (it reads its committed
+        // progress first) and hides nothing committed before it: the first replay stays STARTING meanwhile
+        try (KafkaProducer<byte[], byte[]> holder = progressTopicHolder()) {
+            first = started(post(dlq, "{}", OPERATOR_AUTH, null));
+
+            HttpResponse<String> second = post(dlq, "{}", OPERATOR_AUTH, null);
+
+            assertThat(second.statusCode()).as(second.body()).isEqualTo(409);
+            assertThat(second.body()).contains(first, "STARTING");
+            holder.abortTransaction();
+        }
+        assertThat(awaitState(dlq, first, "DONE").path("counts").path("replayed").asLong()).isEqualTo(DEAD_LETTERS);
+        assertThat(started(post(dlq, "{}", OPERATOR_AUTH, null))).as("a replay once the first is DONE")
+                .isNotEqualTo(first);
+    }
+
+    @Test
+    void retryingAStartWithTheSameIdempotencyKeyAnswersTheSameReplayAndStartsNoOther() throws Exception {
+        String dlq = deadLetters("retry");
+        String key = "0b7c5a2e-9f1d-4c1e-8a57-" + PREFIX;
+
+        HttpResponse<String> first = post(dlq, "{}", OPERATOR_AUTH, key);
+        HttpResponse<String> retry = post(dlq, "{}", OPERATOR_AUTH, key);
+        String id = started(first);
+        awaitState(dlq, id, "DONE");
+        HttpResponse<String> late = post(dlq, "{}", OPERATOR_AUTH, key);
+
+        assertThat(retry.statusCode()).as(retry.body()).isEqualTo(200);
+        assertThat(JSON.readTree(retry.body()).path("id").asText()).isEqualTo(id);
+        assertThat(late.statusCode()).as(late.body()).isEqualTo(200);
+        assertThat(JSON.readTree(late.body()).path("state").asText()).isEqualTo("DONE");
+        assertThat(replayConnectorsOf(dlq)).containsExactly(id);
+        assertThat(TopicReader.readCommitted(kafka, target("retry"), Duration.ofSeconds(30)))
+                .as("each dead letter replayed once").hasSize(DEAD_LETTERS);
+        HttpResponse<String> otherRequest = post(dlq, "{\"batchSize\":2}", OPERATOR_AUTH, key);
+        assertThat(otherRequest.statusCode()).as(otherRequest.body()).isEqualTo(422);
+    }
+
+    @Test
+    void cancellingNeedsTheRightToDeleteTheConnectorAlsoOnceItIsGone() throws Exception {
+        String dlq = deadLetters("cancel");
+        String id = started(post(dlq, "{}", OPERATOR_AUTH, null));
+        awaitState(dlq, id, "DONE");
+
+        HttpResponse<String> whileThere = send("DELETE", replays(dlq) + "/" + id, null, VIEWER_AUTH, null);
+        assertThat(whileThere.statusCode()).as(whileThere.body()).isEqualTo(403);
+        assertThat(send("GET", "/connectors/" + id, null, VIEWER_AUTH, null).statusCode()).isEqualTo(200);
+
+        assertThat(send("DELETE", "/connectors/" + id, null, OPERATOR_AUTH, null).statusCode()).isEqualTo(204);
+        HttpResponse<String> gone = send("DELETE", replays(dlq) + "/" + id, null, VIEWER_AUTH, null);
+        assertThat(gone.statusCode()).as(gone.body()).isEqualTo(403);
+
+        HttpResponse<String> byOperator = send("DELETE", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
+        assertThat(byOperator.statusCode()).as(byOperator.body()).isEqualTo(200);
+        assertThat(JSON.readTree(byOperator.body()).path("state").asText()).isEqualTo("DONE");
+    }
+
+    @Test
+    void cancellingAReplayConnectorWithAProgressTopicOfItsOwnWritesNothingThere() throws Exception {
+        String dlq = deadLetters("named");
+        String elsewhere = PREFIX + "-elsewhere";
+        String id = "replay-named-" + PREFIX;
+        Map<String, String> config = new LinkedHashMap<>(Map.of("connector.class",
+                "dev.quarantine.connect.replay.DeadLetterReplayConnector", "tasks.max", "1",
+                "bootstrap.servers", kafka.bootstrapServers(), ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
+                ReplayConfig.REPLAY_ID_CONFIG, id, ReplayConfig.PROGRESS_TOPIC_CONFIG, elsewhere,
+                ReplayConfig.DESTINATION_CONFIG, target("named")));
+        HttpResponse<String> created = send("POST", "/connectors", JSON.writeValueAsString(Map.of("name", id,
+                "config", config, "initial_state", "STOPPED")), OPERATOR_AUTH, null);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+
+        HttpResponse<String> cancelled = send("DELETE", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
+
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(404);
+        assertThat(send("GET", "/connectors/" + id, null, OPERATOR_AUTH, null).statusCode()).isEqualTo(200);
+        try (Admin admin = kafka.admin()) {
+            assertThat(admin.listTopics().names().get()).doesNotContain(elsewhere);
+        }
+    }
+
+    @Test
+    void aReplayWritesNoDestinationItsHeadersForgeForTheWorkersOrTheMonitorsOwnTopicsAndCountsThemRefused()
+            throws Exception {
+        List<String> forbidden = forbidden();
+        List<String> destinations = new java.util.ArrayList<>(forbidden);
+        destinations.addAll(List.of(target("forged"), target("forged"), target("forged")));
+        String dlq = deadLetters("forged", destinations);
+
+        String id = started(post(dlq, "{}", OPERATOR_AUTH, null));
+
+        JsonNode done = awaitState(dlq, id, "DONE");
+        assertThat(done.path("counts").path("refused").asLong()).isEqualTo(forbidden.size());
+        assertThat(done.path("counts").path("replayed").asLong()).isEqualTo(3);
+        assertThat(TopicReader.readCommitted(kafka, target("forged"), Duration.ofSeconds(30))).hasSize(3);
+        for (String topic : forbidden) {
+            if (!topic.startsWith("__")) {
+                assertThat(forgedIn(topic)).as("dead letters written to " + topic).isEmpty();
+            }
+        }
+        assertThat(send("GET", "/connectors", null, OPERATOR_AUTH, null).body()).doesNotContain("evil");
+    }
+
+    @Test
+    void aDryRunAnswersPerDestinationAndWritesNothing() throws Exception {
+        String dlq = deadLetters("dry", java.util.Arrays.asList(target("dry"), target("dry"), target("dry"),
+                PREFIX + "-configs", null));
+
+        HttpResponse<String> dryRun = post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null);
+
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(dryRun.body());
+        assertThat(answer.path("byDestination").toString()).isEqualTo("{\"" + target("dry") + "\":3}");
+        assertThat(answer.path("counts").path("refused").asLong()).isEqualTo(1);
+        assertThat(answer.path("counts").path("skippedUnroutable").asLong()).isEqualTo(1);
+        assertThat(answer.path("complete").asBoolean()).isTrue();
+        assertThat(endOffset(target("dry"))).isZero();
+        assertThat(forgedIn(PREFIX + "-configs")).isEmpty();
+        assertThat(replayConnectorsOf(dlq)).isEmpty();
+    }
+
+    @Test
+    void aRequestCannotSetTheDestinationsItMayWrite() {
+        for (String field : List.of("destinationsAllowed", "destinationsDenied", "replay.destinations.allowed")) {
+            HttpResponse<String> answer = post(PREFIX + "-password-dlq", "{\"" + field + "\":\".*\"}",
+                    OPERATOR_AUTH, null);
+            assertThat(answer.statusCode()).as(answer.body()).isIn(400, 404);
+            if (answer.statusCode() == 400) {
+                assertThat(answer.body()).contains(field, MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG);
+            }
+        }
+    }
+
+    @Test
+    void theDashboardShowsTheDryRunBeforeTheOperatorConfirmsTheReplay() throws Exception {
+        String dlq = deadLetters("ui", List.of(target("ui"), target("ui"), PREFIX + "-configs", target("ui")));
+        Await.until(() -> "the monitor counted the 4 dead letters of " + dlq, LANDED, () -> {
+            HttpResponse<String> figures = send("GET", "/dead-letters/" + dlq, null, OPERATOR_AUTH, null);
+            return figures.statusCode() == 200 && figures.body().contains("\"total\":4");
+        });
+        try (DashboardPage page = DashboardPage.open(worker.restUrl(), OPERATOR, "s3cret")) {
+            page.openTopicWithKeyboard(dlq);
+
+            Map<String, String> dryRun = page.previewReplay();
+
+            assertThat(dryRun).containsExactly(Map.entry(target("ui"), "3"));
+            assertThat(page.text("d-refused")).isEqualTo("1");
+            assertThat(page.text("d-unroutable")).isEqualTo("0");
+            assertThat(replayConnectorsOf(dlq)).as("no replay before the confirmation").isEmpty();
+            assertThat(endOffset(target("ui"))).isZero();
+            page.screenshot("replay-dry-run");
+
+            page.confirmReplay();
+
+            page.await(() -> "DONE".equals(page.text("replay-state")),
+                    () -> "the replay DONE (state '" + page.text("replay-state") + "')");
+            assertThat(page.text("r-replayed")).isEqualTo("3");
+            assertThat(page.text("r-refused")).isEqualTo("1");
+            assertThat(replayConnectorsOf(dlq)).hasSize(1);
+            assertThat(page.consoleErrors()).isEmpty();
+        }
+    }
+
+    /** The keys of forged dead letters that {@code topic} holds. */
+    private static List<String> forgedIn(String topic) {
+        return TopicReader.readCommitted(kafka, topic, Duration.ofSeconds(60)).stream()
+                .map(r -> r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8))
+                .filter(k -> k.startsWith(FORGED)).toList();
+    }
+
+    private static long endOffset(String topic) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                    new HashMap<>();
+            admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().forEach(p ->
+                    latest.put(new org.apache.kafka.common.TopicPartition(topic, p.partition()),
+                            org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            return admin.listOffsets(latest).all().get().values().stream()
+                    .mapToLong(org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+        }
+    }
+
+    private static String deadLetters(String name) throws Exception {
+        return deadLetters(name, java.util.Collections.nCopies(DEAD_LETTERS, target(name)));
+    }
+
+    /**
+     * A dead-letter topic of this test holding one dead letter per entry of {@code destinations}: Kafka Connect's
+     * headers naming that topic as the input (partition 0), or none at all for a {@code null} entry.
+     */
+    private static String deadLetters(String name, List<String> destinations) throws Exception {
+        String dlq = PREFIX + "-" + name + "-dlq";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic(target(name), 1, Map.of());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < destinations.size(); i++) {
+                RecordHeaders headers = new RecordHeaders();
+                if (destinations.get(i) != null) {
+                    headers.add(DeadLetterHeaders.CONNECT_TOPIC, bytes(destinations.get(i)));
+                    headers.add(DeadLetterHeaders.CONNECT_PARTITION, bytes("0"));
+                    headers.add(DeadLetterHeaders.CONNECT_OFFSET, bytes(String.valueOf(i)));
+                    headers.add(DeadLetterHeaders.CONNECT_EXCEPTION,
+                            bytes("org.apache.kafka.connect.errors.DataException"));
+                }
+                String key = target(name).equals(destinations.get(i)) ? "k" + i : FORGED + i;
+                producer.send(new ProducerRecord<>(dlq, null, null, bytes(key), bytes("{}"), headers)).get();
+            }
+        }
+        Await.until(() -> "the monitor found " + dlq, LANDED,
+                () -> send("GET", "/dead-letters/" + dlq, null, OPERATOR_AUTH, null).statusCode() == 200);
+        return dlq;
+    }
+
+    /** Topics a dead letter's headers must never make a replay write, though the allow-list matches most. */
+    private static List<String> forbidden() throws Exception {
+        deadLetters("seed"); // the aggregation runs over a topic of this class, so its changelog topics exist
+        String changelog = Await.value("a changelog topic of the monitor's aggregation", LANDED, () -> {
+            try (Admin admin = kafka.admin()) {
+                return admin.listTopics().names().get().stream()
+                        .filter(t -> t.startsWith(PREFIX + "-connect" + WorkerSettings.APPLICATION_ID_SUFFIX)
+                                && t.endsWith("-changelog")).findFirst().orElse(null);
+            } catch (InterruptedException | ExecutionException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        kafka.createTopic(PREFIX + "-other-dlq.parking", 1, Map.of());
+        return List.of(PREFIX + "-configs", PREFIX + "-offsets", PREFIX + "-status", changelog,
+                ReplayConfig.PROGRESS_TOPIC_DEFAULT, "__consumer_offsets", PREFIX + "-other-dlq.parking");
+    }
+
+    private static String target(String name) {
+        return PREFIX + "-" + name + "-target";
+    }
+
+    /** A producer holding a transaction open on the replays' progress topic; closing it aborts it. */
+    private static KafkaProducer<byte[], byte[]> progressTopicHolder() throws InterruptedException {
+        try (Admin admin = kafka.admin()) {
+            admin.createTopics(List.of(new NewTopic(ReplayConfig.PROGRESS_TOPIC_DEFAULT, 1, (short) 1)
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
+                    .all().get();
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(TopicExistsException.class);
+        }
+        Properties props = kafka.clientProps();
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, PREFIX + "-progress-holder");
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer());
+        producer.initTransactions();
+        producer.beginTransaction();
+        producer.send(new ProducerRecord<>(ReplayConfig.PROGRESS_TOPIC_DEFAULT, bytes(PREFIX + "-holder"), null));
+        producer.flush();
+        return producer;
+    }
+
+    private static List<String> replayConnectorsOf(String dlq) throws IOException {
+        JsonNode connectors = JSON.readTree(send("GET", "/connectors?expand=info", null, OPERATOR_AUTH, null).body());
+        List<String> names = new java.util.ArrayList<>();
+        connectors.fields().forEachRemaining(c -> {
+            if (dlq.equals(c.getValue().path("info").path("config").path(ReplayConfig.DLQ_TOPIC_CONFIG).asText())) {
+                names.add(c.getKey());
+            }
+        });
+        return names;
+    }
+
+    private static String started(HttpResponse<String> answer) throws IOException {
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+        return JSON.readTree(answer.body()).path("id").asText();
+    }
+
+    private static JsonNode awaitState(String dlq, String id, String state) {
+        JsonNode[] last = new JsonNode[1];
+        Await.until(() -> "replay " + id + " " + state + ", last seen " + last[0], LANDED, () -> {
+            HttpResponse<String> answer = send("GET", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
+            try {
+                last[0] = answer.statusCode() == 200 ? JSON.readTree(answer.body()) : null;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return last[0] != null && state.equals(last[0].path("state").asText());
+        });
+        return last[0];
+    }
+
+    private static String replays(String dlq) {
+        return "/dead-letters/" + dlq + "/replays";
+    }
+
+    private static HttpResponse<String> post(String dlq, String body, String auth, String idempotencyKey) {
+        return send("POST", replays(dlq), body, auth, idempotencyKey);
+    }
+
+    private static HttpResponse<String> send(String method, String path, String body, String auth,
+                                             String idempotencyKey) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(worker.restUrl() + path))
+                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        request.header("Authorization", auth);
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(method + " " + path + " interrupted", e);
+        }
+    }
+
+    private static Path jaas() {
+        try {
+            Path dir = Files.createTempDirectory("monitor-replay-safety");
+            Path users = Files.writeString(dir.resolve("users.properties"),
+                    OPERATOR + "=s3cret\n" + VIEWER + "=look-only\n");
+            return Files.writeString(dir.resolve("connect.jaas"), "KafkaConnect {\n"
+                    + "  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n"
+                    + "  file=\"" + users + "\";\n};\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + java.util.Base64.getEncoder().encodeToString((user + ":" + password)
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

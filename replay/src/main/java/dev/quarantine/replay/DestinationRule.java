@@ -1,0 +1,97 @@
+package dev.quarantine.replay;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Which topics a replay may write its dead letters to: the one rule the command line, the replay connector and the
+ * monitor's replay endpoints obey, applied to every dead letter's destination before it is written. The first row
+ * that matches decides:
+ *
+ * <table>
+ * <caption>Destination rule</caption>
+ * <tr><th>destination topic</th><th>verdict</th></tr>
+ * <tr><td>Kafka-internal: its name starts with {@code __} ({@code __consumer_offsets},
+ *     {@code __transaction_state}, ...)</td><td>refused</td></tr>
+ * <tr><td>the dead-letter topic being replayed, the replay's progress topic or its parking topic</td>
+ *     <td>refused</td></tr>
+ * <tr><td>matched in full by {@code replay.destinations.denied} (by default Connect's default config, offset and
+ *     status topics; the monitor adds its worker's real ones and its own internal topics)</td><td>refused</td></tr>
+ * <tr><td>the topic named by {@code replay.destination} (the operator chose it, not a header)</td>
+ *     <td>allowed</td></tr>
+ * <tr><td>matched in full by {@code replay.destinations.allowed}</td><td>allowed</td></tr>
+ * <tr><td>any other (a header chose it; the allow-list is empty by default)</td><td>refused</td></tr>
+ * </table>
+ *
+ * <p>Why the default refuses what a header chose: a dead letter's headers are written by whoever may write the
+ * dead-letter topic, while the replay writes as the operator (or the Connect worker). Without an allow-list a header
+ * could send a forged record to any topic the replay's principal may write.
+ */
+final class DestinationRule {
+
+    /** Why a topic is refused; {@link #ALLOWED} when it is not. */
+    enum Verdict {
+        ALLOWED(null),
+        INTERNAL("is a Kafka-internal topic"),
+        REPLAYS_OWN("is the dead-letter, progress or parking topic of this replay"),
+        DENIED("is matched by " + ReplayConfig.DESTINATIONS_DENIED_CONFIG),
+        NOT_ALLOWED("is not matched by " + ReplayConfig.DESTINATIONS_ALLOWED_CONFIG);
+
+        private final String reason;
+
+        Verdict(String reason) {
+            this.reason = reason;
+        }
+
+        /** Why the topic is refused, without naming it: for example "is a Kafka-internal topic". */
+        String reason() {
+            return reason;
+        }
+    }
+
+    private static final String INTERNAL_PREFIX = "__";
+
+    private final String dlqTopic;
+    private final String progressTopic;
+    private final String parkingTopic;
+    private final Optional<String> chosenTopic;
+    private final Optional<Pattern> allowed;
+    private final Pattern denied;
+
+    /**
+     * @param chosenTopic the topic of {@code replay.destination}, when it names one
+     * @param allowed     {@code replay.destinations.allowed}; empty when it is empty (nothing a header chose)
+     * @param denied      {@code replay.destinations.denied}
+     */
+    DestinationRule(String dlqTopic, String progressTopic, String parkingTopic, Optional<String> chosenTopic,
+                    Optional<Pattern> allowed, Pattern denied) {
+        this.dlqTopic = dlqTopic;
+        this.progressTopic = progressTopic;
+        this.parkingTopic = parkingTopic;
+        this.chosenTopic = chosenTopic;
+        this.allowed = allowed;
+        this.denied = denied;
+    }
+
+    static DestinationRule of(ReplayConfig config) {
+        return new DestinationRule(config.dlqTopic(), config.progressTopic(), config.parkingTopic(),
+                config.destination().topic(), config.destinationsAllowed(), config.destinationsDenied());
+    }
+
+    Verdict decide(String topic) {
+        if (topic.startsWith(INTERNAL_PREFIX)) {
+            return Verdict.INTERNAL;
+        }
+        if (topic.equals(dlqTopic) || topic.equals(progressTopic) || topic.equals(parkingTopic)) {
+            return Verdict.REPLAYS_OWN;
+        }
+        if (denied.matcher(topic).matches()) {
+            return Verdict.DENIED;
+        }
+        if (chosenTopic.filter(topic::equals).isPresent()) {
+            return Verdict.ALLOWED;
+        }
+        return allowed.filter(pattern -> pattern.matcher(topic).matches()).isPresent() ? Verdict.ALLOWED
+                : Verdict.NOT_ALLOWED;
+    }
+}

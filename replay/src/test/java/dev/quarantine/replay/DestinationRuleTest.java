@@ -1,0 +1,71 @@
+package dev.quarantine.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.replay.DestinationRule.Verdict;
+
+/** One test per row of {@link DestinationRule}'s table. */
+class DestinationRuleTest {
+
+    private static final Pattern DENIED = Pattern.compile(ReplayConfig.DESTINATIONS_DENIED_DEFAULT);
+
+    private static DestinationRule rule(Optional<String> chosen, String allowed) {
+        return new DestinationRule("orders.dlq", "quarantine-replay-progress", "orders.dlq.parking", chosen,
+                allowed.isEmpty() ? Optional.empty() : Optional.of(Pattern.compile(allowed)), DENIED);
+    }
+
+    @Test
+    void refusesKafkaInternalTopicsEvenWhenAllowedOrChosen() {
+        DestinationRule rule = rule(Optional.of("__consumer_offsets"), ".*");
+
+        assertThat(rule.decide("__consumer_offsets")).isEqualTo(Verdict.INTERNAL);
+        assertThat(rule.decide("__transaction_state")).isEqualTo(Verdict.INTERNAL);
+        assertThat(rule.decide("__anything")).isEqualTo(Verdict.INTERNAL);
+    }
+
+    @Test
+    void refusesTheReplaysOwnTopicsEvenWhenAllowed() {
+        DestinationRule rule = rule(Optional.empty(), ".*");
+
+        assertThat(rule.decide("orders.dlq")).isEqualTo(Verdict.REPLAYS_OWN);
+        assertThat(rule.decide("quarantine-replay-progress")).isEqualTo(Verdict.REPLAYS_OWN);
+        assertThat(rule.decide("orders.dlq.parking")).isEqualTo(Verdict.REPLAYS_OWN);
+    }
+
+    @Test
+    void refusesDeniedTopicsEvenWhenAllowedOrChosen() {
+        assertThat(rule(Optional.of("connect-configs"), ".*").decide("connect-configs")).isEqualTo(Verdict.DENIED);
+        assertThat(rule(Optional.empty(), ".*").decide("connect-offsets")).isEqualTo(Verdict.DENIED);
+        assertThat(rule(Optional.empty(), ".*").decide("connect-status")).isEqualTo(Verdict.DENIED);
+        assertThat(rule(Optional.empty(), ".*").decide("my-connect-configs")).as("matched in full only")
+                .isEqualTo(Verdict.ALLOWED);
+    }
+
+    @Test
+    void allowsTheTopicTheOperatorNamedWithoutAnAllowList() {
+        DestinationRule rule = rule(Optional.of("orders-retry"), "");
+
+        assertThat(rule.decide("orders-retry")).isEqualTo(Verdict.ALLOWED);
+        assertThat(rule.decide("orders")).isEqualTo(Verdict.NOT_ALLOWED);
+    }
+
+    @Test
+    void allowsWhatTheAllowListMatchesInFull() {
+        DestinationRule rule = rule(Optional.empty(), "orders|payments\\..*");
+
+        assertThat(rule.decide("orders")).isEqualTo(Verdict.ALLOWED);
+        assertThat(rule.decide("payments.eu")).isEqualTo(Verdict.ALLOWED);
+        assertThat(rule.decide("orders-archive")).isEqualTo(Verdict.NOT_ALLOWED);
+        assertThat(rule.decide("xpayments.eu")).isEqualTo(Verdict.NOT_ALLOWED);
+    }
+
+    @Test
+    void refusesEveryHeaderChosenTopicWhenTheAllowListIsEmpty() {
+        assertThat(rule(Optional.empty(), "").decide("orders")).isEqualTo(Verdict.NOT_ALLOWED);
+    }
+}
