@@ -60,7 +60,6 @@ class MonitorRequestGuardIT {
     private static final String AUTH = ConnectRest.basicAuth(BasicAuthWorkers.USER, BasicAuthWorkers.PASSWORD);
     private static final Duration SETTLED = Duration.ofSeconds(120);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static LocalKafka kafka;
     private static LocalConnect worker;
@@ -122,6 +121,11 @@ class MonitorRequestGuardIT {
                 assertThat(body(answer).path("category").asText()).isEqualTo("FORBIDDEN");
             });
         }
+        HttpResponse<String> withoutCredentials = HttpRequests.send(worker.restUrl(), "POST", REPLAYS, "{}", Map.of(
+                "Content-Type", "application/json", "Origin", "https://evil.example"));
+        assertThat(withoutCredentials.statusCode()).as("refused before authentication").isEqualTo(403);
+        Await.until("the refusal logged with its method and path", Duration.ofSeconds(30),
+                () -> log().contains("(refused POST " + REPLAYS + ")"));
         HttpResponse<String> cancel = send("DELETE", REPLAYS + "/replay-000000000000", null,
                 Map.of("Origin", "https://evil.example"));
         assertThat(cancel.statusCode()).as(cancel.body()).isEqualTo(403);
@@ -294,18 +298,30 @@ class MonitorRequestGuardIT {
 
     /** One request with the operator's credentials and exactly {@code headers} besides. */
     private static HttpResponse<String> send(String method, String path, String body, Map<String, String> headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(worker.restUrl() + path))
-                .timeout(Duration.ofSeconds(60)).header("Authorization", AUTH)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(request::header);
-        try {
-            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(method + " " + path + " failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(method + " " + path + " interrupted", e);
+        Map<String, String> signedIn = new LinkedHashMap<>(headers);
+        signedIn.put("Authorization", AUTH);
+        return HttpRequests.send(worker.restUrl(), method, path, body, signedIn);
+    }
+
+    /** Single requests with exactly the headers given. */
+    private static final class HttpRequests {
+
+        private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+        static HttpResponse<String> send(String baseUrl, String method, String path, String body,
+                                         Map<String, String> headers) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                    .timeout(Duration.ofSeconds(60)).method(method, body == null
+                            ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+            headers.forEach(request::header);
+            try {
+                return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                throw new UncheckedIOException(method + " " + path + " failed", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(method + " " + path + " interrupted", e);
+            }
         }
     }
 
