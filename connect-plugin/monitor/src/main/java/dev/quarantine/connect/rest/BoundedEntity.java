@@ -32,6 +32,9 @@ final class BoundedEntity extends FilterInputStream {
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
+        if (length == 0) {
+            return 0;
+        }
         // never more than one byte past the limit, so the limit is all a body can take
         int wanted = (int) Math.min(length, maxBytes + 1 - read);
         int n = super.read(buffer, offset, Math.max(wanted, 1));

@@ -1,5 +1,8 @@
 package dev.quarantine.connect.rest;
 
+import java.io.IOException;
+import java.io.InputStream;
+
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -29,12 +32,34 @@ public final class RequestGuardFilter implements ContainerRequestFilter, Contain
                 request.getHeaderString(HttpHeaders.CONTENT_TYPE), request.getHeaderString(HttpHeaders.CONTENT_LENGTH),
                 request.getHeaderString("Transfer-Encoding") != null));
         if (!verdict.served()) {
+            if (verdict.outcome() != RequestGuard.Outcome.TOO_LARGE) {
+                discardBody(request.getEntityStream());
+            }
             request.abortWith(Answers.refusal(verdict.outcome().status, verdict.outcome().category,
                     verdict.reason(), verdict.reason() + " (refused " + request.getMethod() + " /"
                             + request.getUriInfo().getPath() + ")"));
             return;
         }
         request.setEntityStream(new BoundedEntity(request.getEntityStream(), RequestGuard.MAX_BODY_BYTES));
+    }
+
+    /**
+     * Reads what a refused request sent, at most {@link RequestGuard#MAX_BODY_BYTES}, and drops it: with its body left
+     * unread, the worker would close the connection under a client that goes on using it (an HTTP/1.1 client's next
+     * request on it then fails). A longer body is left, and the connection closed.
+     */
+    private static void discardBody(InputStream body) {
+        byte[] buffer = new byte[8192];
+        long left = RequestGuard.MAX_BODY_BYTES;
+        try {
+            int n = 0;
+            while (left > 0 && n != -1) {
+                n = body.read(buffer, 0, (int) Math.min(buffer.length, left));
+                left -= Math.max(n, 0);
+            }
+        } catch (IOException e) {
+            // the client went away or sent a broken body: nothing to keep the connection for
+        }
     }
 
     @Override

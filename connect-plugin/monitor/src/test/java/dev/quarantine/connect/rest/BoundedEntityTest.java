@@ -33,6 +33,14 @@ class BoundedEntityTest {
     }
 
     @Test
+    void readsNothingWhenAskedForNothing() throws IOException {
+        Endless endless = new Endless();
+
+        assertThat(new BoundedEntity(endless, 10).read(new byte[0], 0, 0)).isZero();
+        assertThat(endless.served).isZero();
+    }
+
+    @Test
     void countsSingleByteReadsToo() throws IOException {
         InputStream body = new BoundedEntity(new Endless(), 3);
         for (int i = 0; i < 3; i++) {
