@@ -112,6 +112,15 @@ final class Answers {
         }
     }
 
+    /**
+     * A request refused before its endpoint ran ({@link RequestGuard}): the error body with {@code message}, and the
+     * log line with {@code detail} under its request id, as every error.
+     */
+    static Response refusal(int status, String category, String message, String detail) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(errorBody(MonitorException.refused(status, category, message, detail))).build();
+    }
+
     /** 501 with {@code reason}: the monitor cannot run on this worker (not logged: said once at start). */
     static Response unsupported(String reason) {
         return Response.status(501).type(MediaType.APPLICATION_JSON_TYPE).entity(RefusalEndpoint.body(reason))
@@ -149,14 +158,16 @@ final class Answers {
         return toJson(body).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The details may quote what the caller sent (a topic, a field, a header): escaped ({@link LogText}). */
     private static void logError(String requestId, MonitorException e) {
+        String detail = LogText.escape(e.getMessage());
         if (e.status() == 500) {
-            log.warn("Dead-letter monitor: request {} answered 500: {}", requestId, e.getMessage(), e.getCause());
+            log.warn("Dead-letter monitor: request {} answered 500: {}", requestId, detail, e.getCause());
         } else if (e.status() >= 500 || e.status() == MonitorException.MISDIRECTED) {
-            log.info("Dead-letter monitor: request {} answered {}: {}{}", requestId, e.status(), e.getMessage(),
-                    e.getCause() == null ? "" : " (" + e.getCause() + ")");
+            log.info("Dead-letter monitor: request {} answered {}: {}{}", requestId, e.status(), detail,
+                    e.getCause() == null ? "" : " (" + LogText.escape(e.getCause()) + ")");
         } else {
-            log.info("Dead-letter monitor: request {} answered {}: {}", requestId, e.status(), e.getMessage());
+            log.info("Dead-letter monitor: request {} answered {}: {}", requestId, e.status(), detail);
         }
     }
 

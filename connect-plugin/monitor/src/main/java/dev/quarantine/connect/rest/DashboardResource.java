@@ -21,6 +21,7 @@ import jakarta.ws.rs.core.Response;
  *
  * <p>A dead-letter topic named {@code ui} is shadowed here: its figures stay in {@code GET /dead-letters}.
  */
+@Guarded
 @Path("/dead-letters/ui")
 public final class DashboardResource {
 
@@ -78,8 +79,7 @@ public final class DashboardResource {
                 .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
                 .header("X-Content-Type-Options", "nosniff")
                 .header("Referrer-Policy", "no-referrer")
-                .header("Cache-Control", "no-cache")
-                .build();
+                .build(); // Cache-Control: RequestGuardFilter, as for every answer under /dead-letters
     }
 
     private static byte[] read(String name) {

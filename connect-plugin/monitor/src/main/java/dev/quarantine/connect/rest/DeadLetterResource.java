@@ -18,6 +18,7 @@ import dev.quarantine.txn.TopicNames;
  * The monitor's endpoints on the worker's REST API. Public only because JAX-RS instantiates nothing here but calls
  * public methods; users configure {@link DeadLetterRestExtension}, never this class.
  */
+@Guarded
 @Path("/dead-letters")
 @Produces(MediaType.APPLICATION_JSON)
 public final class DeadLetterResource {

@@ -122,11 +122,11 @@ final class Monitor implements AutoCloseable {
         }
         if (current != null) {
             log.info("Dead-letter monitor: restarting the aggregation ({})", current.hasFailed()
-                    ? "it stopped: " + current.streams().state() : "now reading " + topics);
+                    ? "it stopped: " + current.streams().state() : "now reading " + LogText.escape(topics));
             run = null;
             current.close();
         } else {
-            log.info("Dead-letter monitor: reading {}", topics);
+            log.info("Dead-letter monitor: reading {}", LogText.escape(topics));
         }
         run = MonitorStreams.start(config, worker, topics, () -> this.topics);
     }
@@ -136,7 +136,7 @@ final class Monitor implements AutoCloseable {
             topics = discovery.discover();
         } catch (RuntimeException e) {
             log.warn("Could not read the connector configs for dead-letter topics; monitoring {} meanwhile: {}",
-                    topics, e.toString());
+                    LogText.escape(topics), LogText.escape(e));
         }
     }
 
@@ -149,7 +149,7 @@ final class Monitor implements AutoCloseable {
         failure = "the dead-letter aggregation " + what + " (" + error.getClass().getName() + "); the worker log"
                 + " has the details; retrying every " + config.discoveryInterval().toSeconds() + " s";
         if (error.toString().equals(loggedFailure)) {
-            log.debug("Dead-letter monitor: still failing: {}", error.toString());
+            log.debug("Dead-letter monitor: still failing: {}", LogText.escape(error));
             return;
         }
         loggedFailure = error.toString();
@@ -159,7 +159,7 @@ final class Monitor implements AutoCloseable {
 
     private void recovered() {
         if (loggedFailure != null) {
-            log.info("Dead-letter monitor: running again (after {})", loggedFailure);
+            log.info("Dead-letter monitor: running again (after {})", LogText.escape(loggedFailure));
         }
         loggedFailure = null;
         failure = null;

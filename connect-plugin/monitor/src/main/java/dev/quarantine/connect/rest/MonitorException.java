@@ -2,9 +2,10 @@ package dev.quarantine.connect.rest;
 
 /**
  * An answer other than 200, decided where the error was classified: its HTTP status, the category shown in the body
- * ({@code RETRYABLE}, {@code MIGRATED}, {@code FATAL} for store errors; {@code BAD_REQUEST}, {@code NOT_FOUND}, {@code CONFLICT},
- * {@code UNAUTHORIZED}, {@code FORBIDDEN} for the caller's), a short public message, and the details (addresses,
- * causes) for the worker log only: an answer never carries another worker's address or an exception's message.
+ * ({@code RETRYABLE}, {@code MIGRATED}, {@code FATAL} for store errors; {@code BAD_REQUEST}, {@code NOT_FOUND},
+ * {@code CONFLICT}, {@code UNAUTHORIZED}, {@code FORBIDDEN}, {@code TOO_LARGE}, {@code UNSUPPORTED_MEDIA_TYPE} for the
+ * caller's), a short public message, and the details (addresses, causes) for the worker log only: an answer never
+ * carries another worker's address or an exception's message.
  */
 final class MonitorException extends RuntimeException {
 
@@ -78,6 +79,13 @@ final class MonitorException extends RuntimeException {
     static MonitorException unauthorized(String detail) {
         return new MonitorException(401, "UNAUTHORIZED", "this endpoint answers only workers of the dead-letter"
                 + " monitor that prove it", detail, null);
+    }
+
+    /**
+     * A request refused before its endpoint ran ({@link RequestGuard}: 403 cross-site, 413 too large, 415 not JSON).
+     */
+    static MonitorException refused(int status, String category, String message, String detail) {
+        return new MonitorException(status, category, message, detail, null);
     }
 
     static MonitorException forbidden(String detail) {

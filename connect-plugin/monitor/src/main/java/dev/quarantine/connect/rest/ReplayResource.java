@@ -26,6 +26,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * the worker's REST authentication like every path of the worker; the calls it makes to the worker's own API carry
  * the caller's credentials. Public only for JAX-RS; users configure {@link DeadLetterRestExtension}.
  */
+@Guarded
 @Path("/dead-letters/{topic}/replays")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ReplayResource {

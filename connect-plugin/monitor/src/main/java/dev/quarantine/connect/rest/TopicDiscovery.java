@@ -51,7 +51,8 @@ final class TopicDiscovery {
                 try {
                     connectorConfig = cluster.connectorConfig(connector);
                 } catch (RuntimeException e) {
-                    log.debug("Connector {} could not be read (deleted meanwhile?): {}", connector, e.toString());
+                    log.debug("Connector {} could not be read (deleted meanwhile?): {}", LogText.escape(connector),
+                            LogText.escape(e));
                     continue;
                 }
                 dlqTopics(connectorConfig).forEach(topic ->
