@@ -1,0 +1,232 @@
+package dev.quarantine.connect.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.apache.kafka.common.config.types.Password;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest.Answer;
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+
+/**
+ * The monitor's peer listener on a real worker JVM, attacked the way anyone who reaches its port can: connections
+ * that send one byte and then nothing, a flood of them, a captured signed request sent again. The test acts as
+ * another worker of the cluster (it holds the shared secret and signs as the monitor does).
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class PeerListenerIT {
+
+    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
+    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
+            "target/connect-worker-classpath.txt"));
+    private static final String PREFIX = "peer-" + Long.toHexString(System.nanoTime()).substring(6);
+    private static final String DLQ = PREFIX + "-dlq";
+    private static final String PEER_SECRET = "peer-listener-it-secret-0123456789-abcdefghij";
+    private static final Duration SETTLED = Duration.ofSeconds(120);
+    private static final int IDLE_CONNECTIONS = 100;
+    private static final int FLOOD_CONNECTIONS = 2_000;
+    /** How many more descriptors than before the flood the worker may hold once it is over (its clients vary). */
+    private static final int FD_SLACK = 60;
+
+    private static LocalKafka kafka;
+    private static LocalConnect worker;
+    private static final PeerRequests peers = new PeerRequests();
+
+    @BeforeAll
+    static void startOneWorkerWithTheMonitor(LocalKafka localKafka) throws Exception {
+        kafka = localKafka;
+        kafka.createTopic(DLQ, 1, Map.of());
+        DeadLetterTestData.produce(kafka, DLQ, 3, "org.example.PoisonException");
+        worker = worker(PREFIX, PEER_SECRET).start();
+        awaitSignedShare();
+    }
+
+    @AfterAll
+    static void stopWorker() {
+        if (worker != null) {
+            worker.close();
+        }
+    }
+
+    @Test
+    void aSignedRequestIsAnsweredWhileAHundredConnectionsSentOneByteAndThenNothing() throws Exception {
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < IDLE_CONNECTIONS; i++) {
+                idle.add(oneByteConnection());
+            }
+
+            // ConnectRest waits 30 s for an answer, then fails: a generous deadline, not a speed test
+            Answer answer = peers.signedShare(auth(), worker, 0);
+
+            assertThat(answer.status()).as(answer.text()).isEqualTo(200);
+        } finally {
+            closeAll(idle);
+        }
+    }
+
+    @Test
+    void theWorkersOpenFileDescriptorsComeBackAfterAFloodOfTwoThousandConnections() throws Exception {
+        long before = openFileDescriptors();
+        List<Socket> flood = new ArrayList<>();
+        int refused = 0;
+        try {
+            for (int i = 0; i < FLOOD_CONNECTIONS; i++) {
+                try {
+                    flood.add(oneByteConnection());
+                } catch (IOException e) {
+                    refused++; // answered 503 and closed before the byte went out, or the backlog was full
+                }
+            }
+        } finally {
+            closeAll(flood);
+        }
+
+        long[] now = new long[1];
+        int refusedAtConnect = refused;
+        Await.until(() -> "the worker's open file descriptors back near " + before + " after " + FLOOD_CONNECTIONS
+                + " connections (" + refusedAtConnect + " refused at connect); now " + now[0],
+                SETTLED, () -> (now[0] = openFileDescriptors()) <= before + FD_SLACK);
+        assertThat(peers.signedShare(auth(), worker, 0).status()).as("still answering after the flood")
+                .isEqualTo(200);
+    }
+
+    @Test
+    void aCapturedSignedRequestSentAgainIsRefused() {
+        PeerRequests.Captured captured = peers.captureShare(auth(), worker, 0);
+
+        Answer first = peers.send(worker, captured);
+        Answer again = peers.send(worker, captured);
+
+        assertThat(first.status()).as(first.text()).isEqualTo(200);
+        assertThat(again.status()).as(again.text()).isEqualTo(401);
+        assertThat(again.body().path("category").asText()).isEqualTo("UNAUTHORIZED");
+    }
+
+    @Test
+    void aWorkerWithAPeerSecretShorterThanTheMinimumRefusesToStartNamingTheSetting() {
+        String tooShort = "only-24-characters-long!";
+        LocalConnect refused = worker(PREFIX + "-short", tooShort);
+        try {
+            assertThatThrownBy(refused::start).hasMessageContaining(MonitorConfig.PEER_SECRET_CONFIG)
+                    .hasMessageNotContaining(tooShort);
+        } finally {
+            refused.close();
+        }
+    }
+
+    @Test
+    void theListenerIsBoundToTheWorkersRestInterfaceNotEveryInterface() throws Exception {
+        int port = Integer.parseInt(PeerRequests.address(worker).replaceAll(".*:", ""));
+
+        assertThat(listeningAddresses(worker.pid(), port)).as("local addresses listening on port " + port)
+                .containsExactly("127.0.0.1");
+    }
+
+    private static Socket oneByteConnection() throws IOException {
+        String[] hostPort = PeerRequests.address(worker).split(":");
+        Socket socket = new Socket();
+        try {
+            socket.connect(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])), 5_000);
+            socket.getOutputStream().write('G');
+            socket.getOutputStream().flush();
+            return socket;
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    private static void closeAll(List<Socket> sockets) {
+        for (Socket socket : sockets) {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // closing our side only
+            }
+        }
+    }
+
+    private static long openFileDescriptors() {
+        try (Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(worker.pid()), "fd"))) {
+            return fds.count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The local addresses of the sockets of process {@code pid} listening on {@code port} (from /proc/net/tcp). */
+    private static List<String> listeningAddresses(long pid, int port) throws IOException {
+        List<String> addresses = new ArrayList<>();
+        for (String table : List.of("tcp", "tcp6")) {
+            Path file = Path.of("/proc", String.valueOf(pid), "net", table);
+            if (!Files.exists(file)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(file).subList(1, Files.readAllLines(file).size())) {
+                String[] fields = line.trim().split("\\s+");
+                String[] local = fields[1].split(":");
+                boolean listening = fields[3].equals("0A");
+                if (listening && Integer.parseInt(local[1], 16) == port) {
+                    addresses.add(address(local[0]));
+                }
+            }
+        }
+        return addresses;
+    }
+
+    /** A /proc/net/tcp address (IPv4 little-endian hex; IPv6 given as is) in dotted form. */
+    private static String address(String hex) {
+        if (hex.length() != 8) {
+            return hex.chars().allMatch(c -> c == '0') ? "::" : hex;
+        }
+        long value = Long.parseLong(hex, 16);
+        return (value & 0xff) + "." + ((value >> 8) & 0xff) + "." + ((value >> 16) & 0xff) + "." + ((value >> 24)
+                & 0xff);
+    }
+
+    private static void awaitSignedShare() {
+        Answer[] last = new Answer[1];
+        Await.until(() -> "a signed request for partition 0 answered 200; last: " + last[0], SETTLED, () -> {
+            last[0] = peers.signedShare(auth(), worker, 0);
+            return last[0].status() == 200;
+        });
+    }
+
+    private static PeerAuth auth() {
+        return new PeerAuth(Optional.of(new Password(PEER_SECRET)), Clock.systemUTC());
+    }
+
+    private static LocalConnect worker(String group, String secret) {
+        return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), Map.of(
+                "group.id", group + "-connect",
+                "config.storage.topic", group + "-configs",
+                "offset.storage.topic", group + "-offsets",
+                "status.storage.topic", group + "-status",
+                "rest.extension.classes", DeadLetterRestExtension.class.getName(),
+                MonitorConfig.TOPICS_CONFIG, DLQ,
+                MonitorConfig.DISCOVER_CONNECTORS_CONFIG, "false",
+                MonitorConfig.PEER_SECRET_CONFIG, secret));
+    }
+}
