@@ -106,7 +106,8 @@ final class Peers {
         if (!PeerSigningInput.PROTOCOL.equals(protocol)) {
             String message = "worker " + url + " (from the aggregation's group metadata) answered " + status
                     + " without speaking peer protocol " + PeerSigningInput.PROTOCOL + ": a worker of another plugin"
-                    + " version (its share is used again once every worker runs the same version), or no worker at all";
+                    + " version (its share is used again once every worker runs the same version), or no worker at"
+                    + " all";
             if (otherProtocolLogged.compareAndSet(false, true)) {
                 log.warn("Dead-letter monitor: {} (said once)", message);
             }

@@ -19,7 +19,8 @@ class PeerRequestHeadTest {
 
     @Test
     void aWholeHeadGivesMethodTargetHeadersAndItsLength() {
-        String head = "GET /dead-letters/~partials?partitions=0 HTTP/1.1\r\nHost: x\r\nX-Quarantine-Peer-Nonce: n\r\n\r\n";
+        String head = "GET /dead-letters/~partials?partitions=0 HTTP/1.1\r\nHost: x\r\n"
+                + "X-Quarantine-Peer-Nonce: n\r\n\r\n";
         PeerRequestHead.Parse parse = parse(head + "next");
 
         assertThat(parse.complete()).isTrue();

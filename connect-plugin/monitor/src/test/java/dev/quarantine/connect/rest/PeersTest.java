@@ -71,7 +71,8 @@ class PeersTest {
 
     @Test
     void refusesAShareSignedWithAnotherSecret() {
-        PeerAuth other = new PeerAuth(Optional.of(new Password("another-secret-0123456789-abcdefghij")), Clock.systemUTC());
+        PeerAuth other = new PeerAuth(Optional.of(new Password("another-secret-0123456789-abcdefghij")),
+                Clock.systemUTC());
         HostInfo peer = serve(exchange -> {
             byte[] body = share(0);
             exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, other.signAnswer(
