@@ -1,5 +1,8 @@
 package dev.quarantine.connect.rest;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -37,7 +40,7 @@ final class PeerEndpoint implements PeerServer.Endpoint {
         return answers.peer(() -> verify(request), nonce, () -> {
             Map<String, String> params;
             try {
-                params = PeerServer.params(request.rawQuery());
+                params = params(request.rawQuery());
             } catch (IllegalArgumentException e) {
                 throw MonitorException.badRequest("a malformed query");
             }
@@ -64,5 +67,20 @@ final class PeerEndpoint implements PeerServer.Endpoint {
                     refusal.get().message());
         }
         throw refusal.get().toException();
+    }
+
+    /** The decoded query parameters; of a repeated one the last. */
+    static Map<String, String> params(String rawQuery) {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return params;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int equals = pair.indexOf('=');
+            String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+            String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+            params.put(name, value);
+        }
+        return params;
     }
 }

@@ -4,16 +4,13 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -285,21 +282,6 @@ final class PeerServer implements AutoCloseable {
         connections.remove(connection);
         connection.key.cancel();
         closeQuietly(connection.channel);
-    }
-
-    /** The decoded query parameters; of a repeated one the last. */
-    static Map<String, String> params(String rawQuery) {
-        Map<String, String> params = new LinkedHashMap<>();
-        if (rawQuery == null || rawQuery.isEmpty()) {
-            return params;
-        }
-        for (String pair : rawQuery.split("&")) {
-            int equals = pair.indexOf('=');
-            String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
-            String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
-            params.put(name, value);
-        }
-        return params;
     }
 
     private static long now() {
