@@ -125,6 +125,25 @@ class PeerListenerIT {
     }
 
     @Test
+    void aRequestOfAnOlderPluginVersionIsRefusedWith400AndLoggedOnceWithoutItsSignature() throws Exception {
+        String signature = "b2xkZXItcGx1Z2luLXNpZ25hdHVyZQ";
+        Map<String, String> olderProof = Map.of(PeerAuth.TIME_HEADER, String.valueOf(System.currentTimeMillis()),
+                PeerAuth.SIGNATURE_HEADER, signature);
+
+        List<Answer> answers = List.of(peers.send(worker, new PeerRequests.Captured("partitions=0&records=0",
+                olderProof)), peers.send(worker, new PeerRequests.Captured("partitions=0&records=0", olderProof)));
+
+        assertThat(answers).allSatisfy(answer -> {
+            assertThat(answer.status()).as(answer.text()).isEqualTo(400);
+            assertThat(answer.body().path("message").asText()).contains("different versions of the plugin");
+        });
+        String log = Files.readString(worker.logFile());
+        assertThat(log.split("refused a request of peer protocol 1", -1)).as("said once in the worker log")
+                .hasSize(2);
+        assertThat(log).doesNotContain(signature, PEER_SECRET);
+    }
+
+    @Test
     void aWorkerWithAPeerSecretShorterThanTheMinimumRefusesToStartNamingTheSetting() {
         String tooShort = "only-24-characters-long!";
         LocalConnect refused = worker(PREFIX + "-short", tooShort);
