@@ -31,8 +31,9 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 
 /**
  * The monitor's peer listener on a real worker JVM, attacked the way anyone who reaches its port can: connections
- * that send one byte and then nothing, a flood of them, a captured signed request sent again. The test acts as
- * another worker of the cluster (it holds the shared secret and signs as the monitor does).
+ * that send one byte and then nothing, a flood of them from one host (127.0.0.2), a captured signed request sent
+ * again. The test acts as another worker of the cluster (it holds the shared secret and signs as the monitor does),
+ * from 127.0.0.1.
  */
 @ExtendWith(LocalKafkaExtension.class)
 class PeerListenerIT {
@@ -46,6 +47,8 @@ class PeerListenerIT {
     private static final Duration SETTLED = Duration.ofSeconds(120);
     private static final int IDLE_CONNECTIONS = 100;
     private static final int FLOOD_CONNECTIONS = 2_000;
+    /** Where the idle connections and the flood come from (loopback); the test's signed requests: 127.0.0.1. */
+    private static final String FLOOD_SOURCE = "127.0.0.2";
     /** How many more descriptors than before the flood the worker may hold once it is over (its clients vary). */
     private static final int FD_SLACK = 60;
 
@@ -74,7 +77,11 @@ class PeerListenerIT {
         List<Socket> idle = new ArrayList<>();
         try {
             for (int i = 0; i < IDLE_CONNECTIONS; i++) {
-                idle.add(oneByteConnection());
+                try {
+                    idle.add(oneByteConnection(FLOOD_SOURCE));
+                } catch (IOException e) {
+                    // beyond the connections one address may hold: answered 503 and closed
+                }
             }
 
             // ConnectRest waits 30 s for an answer, then fails: a generous deadline, not a speed test
@@ -87,18 +94,24 @@ class PeerListenerIT {
     }
 
     @Test
-    void theWorkersOpenFileDescriptorsComeBackAfterAFloodOfTwoThousandConnections() throws Exception {
+    void aSignedRequestIsAnsweredWhileOneHostHoldsAFloodOfTwoThousandConnectionsAndFdsComeBackAfterwards()
+            throws Exception {
         long before = openFileDescriptors();
         List<Socket> flood = new ArrayList<>();
         int refused = 0;
         try {
             for (int i = 0; i < FLOOD_CONNECTIONS; i++) {
                 try {
-                    flood.add(oneByteConnection());
+                    flood.add(oneByteConnection(FLOOD_SOURCE));
                 } catch (IOException e) {
                     refused++; // answered 503 and closed before the byte went out, or the backlog was full
                 }
             }
+
+            // from 127.0.0.1, as another worker; ConnectRest waits 30 s for an answer, then fails
+            Answer duringTheFlood = peers.signedShare(auth(), worker, 0);
+
+            assertThat(duringTheFlood.status()).as(duringTheFlood.text()).isEqualTo(200);
         } finally {
             closeAll(flood);
         }
@@ -163,10 +176,12 @@ class PeerListenerIT {
                 .containsExactly("127.0.0.1");
     }
 
-    private static Socket oneByteConnection() throws IOException {
+    /** A connection from {@code source} (a loopback address) that sends one byte and then nothing. */
+    private static Socket oneByteConnection(String source) throws IOException {
         String[] hostPort = PeerRequests.address(worker).split(":");
         Socket socket = new Socket();
         try {
+            socket.bind(new InetSocketAddress(source, 0));
             socket.connect(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])), 5_000);
             socket.getOutputStream().write('G');
             socket.getOutputStream().flush();

@@ -121,6 +121,13 @@ public final class MonitorConfig extends AbstractConfig {
             + " listener; one more is answered 503 (Retry-After) and closed at once. Each holds a file descriptor and"
             + " at most 8 KiB until its request is read.";
 
+    public static final String PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG = PREFIX + "peer.max.connections.per.address";
+    public static final int PEER_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT = 32;
+    public static final String PEER_MAX_CONNECTIONS_PER_ADDRESS_DOC = "At most this many of the peer listener's open"
+            + " connections may come from one address (a worker asks another with a few at a time); one more from it is"
+            + " answered 503 (Retry-After) and closed at once, so that one host flooding the port cannot take the"
+            + " connections the other workers need.";
+
     public static final String PEER_HEADER_TIMEOUT_MS_CONFIG = PREFIX + "peer.request.header.timeout.ms";
     public static final long PEER_HEADER_TIMEOUT_MS_DEFAULT = 5_000L;
     public static final String PEER_HEADER_TIMEOUT_MS_DOC = "From the first byte of a request on the peer listener"
@@ -216,6 +223,9 @@ public final class MonitorConfig extends AbstractConfig {
                 .define(PEER_MAX_CONNECTIONS_CONFIG, Type.INT, PEER_MAX_CONNECTIONS_DEFAULT, Range.between(1,
                         10_000), Importance.LOW, PEER_MAX_CONNECTIONS_DOC, PEERS_GROUP, ++order, Width.SHORT,
                         "Peer connections")
+                .define(PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG, Type.INT, PEER_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT,
+                        Range.between(1, 10_000), Importance.LOW, PEER_MAX_CONNECTIONS_PER_ADDRESS_DOC, PEERS_GROUP,
+                        ++order, Width.SHORT, "Peer connections per address")
                 .define(PEER_HEADER_TIMEOUT_MS_CONFIG, Type.LONG, PEER_HEADER_TIMEOUT_MS_DEFAULT, Range.between(100L,
                         60_000L), Importance.LOW, PEER_HEADER_TIMEOUT_MS_DOC, PEERS_GROUP, ++order, Width.SHORT,
                         "Peer header timeout")
@@ -303,7 +313,7 @@ public final class MonitorConfig extends AbstractConfig {
     }
 
     PeerLimits peerLimits() {
-        return new PeerLimits(getInt(PEER_MAX_CONNECTIONS_CONFIG),
+        return new PeerLimits(getInt(PEER_MAX_CONNECTIONS_CONFIG), getInt(PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG),
                 Duration.ofMillis(getLong(PEER_HEADER_TIMEOUT_MS_CONFIG)),
                 Duration.ofMillis(getLong(PEER_BODY_TIMEOUT_MS_CONFIG)),
                 Duration.ofMillis(getLong(PEER_IDLE_TIMEOUT_MS_CONFIG)),

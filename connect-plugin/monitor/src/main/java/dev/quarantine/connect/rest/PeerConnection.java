@@ -1,6 +1,7 @@
 package dev.quarantine.connect.rest;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
@@ -17,6 +18,8 @@ final class PeerConnection {
 
     final SocketChannel channel;
     final SelectionKey key;
+    /** The peer's address, for the cap per address. */
+    final InetAddress remote;
     private final PeerLimits limits;
     private final byte[] head = new byte[PeerLimits.MAX_HEAD_BYTES];
     private int headLength;
@@ -29,9 +32,10 @@ final class PeerConnection {
     private ByteBuffer out;
     private boolean closeAfterWrite;
 
-    PeerConnection(SocketChannel channel, SelectionKey key, PeerLimits limits, long nowMs) {
+    PeerConnection(SocketChannel channel, SelectionKey key, InetAddress remote, PeerLimits limits, long nowMs) {
         this.channel = channel;
         this.key = key;
+        this.remote = remote;
         this.limits = limits;
         enter(PeerLimits.Phase.IDLE, nowMs);
     }

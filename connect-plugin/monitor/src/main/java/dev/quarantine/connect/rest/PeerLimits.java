@@ -12,8 +12,8 @@ import java.time.Duration;
  * @param idleTimeout  a connection with no request in progress (new, or kept alive after an answer)
  * @param writeTimeout for the answer to be taken by the peer
  */
-record PeerLimits(int maxConnections, Duration headTimeout, Duration bodyTimeout, Duration idleTimeout,
-                  Duration writeTimeout) {
+record PeerLimits(int maxConnections, int maxConnectionsPerAddress, Duration headTimeout, Duration bodyTimeout,
+                  Duration idleTimeout, Duration writeTimeout) {
 
     /** Largest request head (request line and headers) accepted. */
     static final int MAX_HEAD_BYTES = 8 * 1024;
@@ -23,9 +23,13 @@ record PeerLimits(int maxConnections, Duration headTimeout, Duration bodyTimeout
     /** Where a connection is. */
     enum Phase { IDLE, HEAD, BODY, HANDLING, WRITING }
 
-    /** Whether a connection may be kept open when {@code open} are open already; else 503 and closed. */
-    boolean admits(int open) {
-        return open < maxConnections;
+    /**
+     * Whether a connection may be kept open when {@code open} are open already, {@code openFromAddress} of them from
+     * its address; else 503 and closed. The cap per address keeps one host flooding the port from taking the
+     * connections the other workers need.
+     */
+    boolean admits(int open, int openFromAddress) {
+        return open < maxConnections && openFromAddress < maxConnectionsPerAddress;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.quarantine.connect.rest;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -10,6 +11,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Queue;
@@ -60,6 +62,7 @@ final class PeerServer implements AutoCloseable {
     private final ThreadPoolExecutor handlers;
     private final PeerLimits limits;
     private final Set<PeerConnection> connections = new HashSet<>();
+    private final Map<InetAddress, Integer> byAddress = new HashMap<>();
     private final Queue<Runnable> forSelector = new ConcurrentLinkedQueue<>();
     private final Thread loop;
     private volatile Endpoint endpoint;
@@ -90,9 +93,10 @@ final class PeerServer implements AutoCloseable {
             PeerServer server = new PeerServer(listener, selector, handlerThreads, limits);
             server.loop.start();
             InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
-            log.info("Dead-letter monitor: answering other workers on {}:{} (at most {} connections; {} ms for a"
-                    + " request's headers, {} ms for its body, {} ms idle)", bound.getAddress().getHostAddress(),
-                    bound.getPort(), limits.maxConnections(), limits.headTimeout().toMillis(),
+            log.info("Dead-letter monitor: answering other workers on {}:{} (at most {} connections, {} from one"
+                    + " address; {} ms for a request's headers, {} ms for its body, {} ms idle)",
+                    bound.getAddress().getHostAddress(), bound.getPort(), limits.maxConnections(),
+                    limits.maxConnectionsPerAddress(), limits.headTimeout().toMillis(),
                     limits.bodyTimeout().toMillis(), limits.idleTimeout().toMillis());
             return server;
         } catch (IOException e) {
@@ -157,13 +161,15 @@ final class PeerServer implements AutoCloseable {
         SocketChannel channel;
         try {
             while ((channel = listener.accept()) != null) {
-                if (limits.admits(connections.size())) {
+                InetAddress remote = channel.socket().getInetAddress();
+                if (remote != null && limits.admits(connections.size(), byAddress.getOrDefault(remote, 0))) {
                     channel.configureBlocking(false);
                     channel.socket().setTcpNoDelay(true);
                     SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
-                    PeerConnection connection = new PeerConnection(channel, key, limits, now());
+                    PeerConnection connection = new PeerConnection(channel, key, remote, limits, now());
                     key.attach(connection);
                     connections.add(connection);
+                    byAddress.merge(remote, 1, Integer::sum);
                 } else {
                     refuseOverload(channel);
                 }
@@ -184,9 +190,11 @@ final class PeerServer implements AutoCloseable {
         overloaded++;
         long now = now();
         if (now - overloadLoggedMs >= OVERLOAD_LOG_INTERVAL_MS) {
-            log.warn("Dead-letter monitor: the peer listener holds {} connections, its limit ({}); {} more were"
-                    + " answered 503 and closed since the last such line", connections.size(),
-                    MonitorConfig.PEER_MAX_CONNECTIONS_CONFIG, overloaded);
+            log.warn("Dead-letter monitor: the peer listener holds {} connections ({} at most, {} from one address:"
+                    + " {}, {}); {} more were answered 503 and closed since the last such line", connections.size(),
+                    limits.maxConnections(), limits.maxConnectionsPerAddress(),
+                    MonitorConfig.PEER_MAX_CONNECTIONS_CONFIG, MonitorConfig.PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG,
+                    overloaded);
             overloaded = 0;
             overloadLoggedMs = now;
         }
@@ -279,7 +287,9 @@ final class PeerServer implements AutoCloseable {
     }
 
     private void close(PeerConnection connection) {
-        connections.remove(connection);
+        if (connections.remove(connection)) {
+            byAddress.computeIfPresent(connection.remote, (address, open) -> open == 1 ? null : open - 1);
+        }
         connection.key.cancel();
         closeQuietly(connection.channel);
     }

@@ -103,12 +103,14 @@ class MonitorConfigTest {
         MonitorConfig defaults = new MonitorConfig(worker());
         assertThat(defaults.peerBindAddress()).isEmpty();
         assertThat(defaults.peerLimits().maxConnections()).isEqualTo(256);
+        assertThat(defaults.peerLimits().maxConnectionsPerAddress()).isEqualTo(32);
         assertThat(defaults.peerLimits().headTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(defaults.peerLimits().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
 
         for (String[] bad : new String[][] {{MonitorConfig.PEER_BIND_ADDRESS_CONFIG, "10.0.0.7:8083"},
                 {MonitorConfig.PEER_BIND_ADDRESS_CONFIG, "http://10.0.0.7"},
                 {MonitorConfig.PEER_MAX_CONNECTIONS_CONFIG, "0"},
+                {MonitorConfig.PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG, "0"},
                 {MonitorConfig.PEER_HEADER_TIMEOUT_MS_CONFIG, "0"},
                 {MonitorConfig.PEER_IDLE_TIMEOUT_MS_CONFIG, "-1"}}) {
             Map<String, Object> worker = worker();

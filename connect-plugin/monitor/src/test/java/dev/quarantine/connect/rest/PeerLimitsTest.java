@@ -8,15 +8,16 @@ import org.junit.jupiter.api.Test;
 
 class PeerLimitsTest {
 
-    private static final PeerLimits LIMITS = new PeerLimits(3, Duration.ofMillis(100), Duration.ofMillis(200),
+    private static final PeerLimits LIMITS = new PeerLimits(3, 2, Duration.ofMillis(100), Duration.ofMillis(200),
             Duration.ofMillis(300), Duration.ofMillis(400));
 
     @Test
-    void admitsConnectionsUpToTheCap() {
-        assertThat(LIMITS.admits(0)).isTrue();
-        assertThat(LIMITS.admits(2)).isTrue();
-        assertThat(LIMITS.admits(3)).isFalse();
-        assertThat(LIMITS.admits(1_000)).isFalse();
+    void admitsConnectionsUpToTheCapAndUpToTheCapPerAddress() {
+        assertThat(LIMITS.admits(0, 0)).isTrue();
+        assertThat(LIMITS.admits(2, 1)).isTrue();
+        assertThat(LIMITS.admits(2, 2)).as("its address holds its share").isFalse();
+        assertThat(LIMITS.admits(3, 0)).as("the listener is full").isFalse();
+        assertThat(LIMITS.admits(1_000, 0)).isFalse();
     }
 
     @Test

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class PeerServerTest {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private static final PeerLimits LIMITS = new PeerLimits(64, Duration.ofSeconds(5), Duration.ofSeconds(5),
+    private static final PeerLimits LIMITS = new PeerLimits(64, 64, Duration.ofSeconds(5), Duration.ofSeconds(5),
             Duration.ofSeconds(30), Duration.ofSeconds(10));
     private static final PeerServer.Endpoint SEVEN = request -> new PeerServer.Answer(200, "signed", null,
             new byte[] {7});
@@ -82,7 +82,7 @@ class PeerServerTest {
 
     @Test
     void aConnectionBeyondTheCapIsAnswered503AndClosed() throws Exception {
-        PeerLimits two = new PeerLimits(2, LIMITS.headTimeout(), LIMITS.bodyTimeout(), LIMITS.idleTimeout(),
+        PeerLimits two = new PeerLimits(2, 64, LIMITS.headTimeout(), LIMITS.bodyTimeout(), LIMITS.idleTimeout(),
                 LIMITS.writeTimeout());
         try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, two);
              Socket first = connect(server, "G"); Socket second = connect(server, "G");
@@ -96,9 +96,25 @@ class PeerServerTest {
     }
 
     @Test
+    void oneAddressHoldingItsShareOfConnectionsLeavesRoomForAnotherAddress() throws Exception {
+        PeerLimits perAddress = new PeerLimits(64, 2, LIMITS.headTimeout(), LIMITS.bodyTimeout(),
+                LIMITS.idleTimeout(), LIMITS.writeTimeout());
+        try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, perAddress);
+             Socket first = connectFrom("127.0.0.2", server, "G");
+             Socket second = connectFrom("127.0.0.2", server, "G");
+             Socket third = connectFrom("127.0.0.2", server, "")) {
+            server.serve(SEVEN);
+
+            assertThat(readUntilClosed(third)).startsWith("HTTP/1.1 503 ");
+            assertThat(exchange(server, "GET " + Peers.PARTIALS_FULL_PATH + " HTTP/1.1\r\nConnection: close\r\n\r\n"))
+                    .as("from 127.0.0.1").startsWith("HTTP/1.1 200 ");
+        }
+    }
+
+    @Test
     void aRequestWhoseHeadersDoNotArriveInTimeIsAnswered408AndClosed() throws Exception {
-        PeerLimits quick = new PeerLimits(64, Duration.ofMillis(300), LIMITS.bodyTimeout(), LIMITS.idleTimeout(),
-                LIMITS.writeTimeout());
+        PeerLimits quick = new PeerLimits(64, 64, Duration.ofMillis(300), LIMITS.bodyTimeout(),
+                LIMITS.idleTimeout(), LIMITS.writeTimeout());
         try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, quick); Socket slow = connect(server, "GET /")) {
             server.serve(SEVEN);
 
@@ -108,8 +124,8 @@ class PeerServerTest {
 
     @Test
     void aConnectionThatSendsNothingIsClosedAfterTheIdleTimeout() throws Exception {
-        PeerLimits quick = new PeerLimits(64, LIMITS.headTimeout(), LIMITS.bodyTimeout(), Duration.ofMillis(300),
-                LIMITS.writeTimeout());
+        PeerLimits quick = new PeerLimits(64, 64, LIMITS.headTimeout(), LIMITS.bodyTimeout(),
+                Duration.ofMillis(300), LIMITS.writeTimeout());
         try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, quick); Socket silent = connect(server, "")) {
             server.serve(SEVEN);
 
@@ -161,7 +177,13 @@ class PeerServerTest {
     }
 
     private static Socket connect(PeerServer server, String text) throws IOException {
+        return connectFrom("127.0.0.1", server, text);
+    }
+
+    /** A connection from {@code source}, a loopback address. */
+    private static Socket connectFrom(String source, PeerServer server, String text) throws IOException {
         Socket socket = new Socket();
+        socket.bind(new InetSocketAddress(source, 0));
         socket.connect(new InetSocketAddress("127.0.0.1", server.port()), READ_DEADLINE_MS);
         socket.setSoTimeout(READ_DEADLINE_MS);
         socket.getOutputStream().write(text.getBytes(StandardCharsets.ISO_8859_1));
