@@ -261,6 +261,8 @@ class PeerListenerIT {
                 "rest.extension.classes", DeadLetterRestExtension.class.getName(),
                 MonitorConfig.TOPICS_CONFIG, DLQ,
                 MonitorConfig.DISCOVER_CONNECTORS_CONFIG, "false",
+                // one-byte connections keep their slot for the whole test (not 5 s): the flood holds the listener
+                MonitorConfig.PEER_HEADER_TIMEOUT_MS_CONFIG, "60000",
                 MonitorConfig.PEER_SECRET_CONFIG, secret));
     }
 }
