@@ -131,6 +131,11 @@ final class Answers {
         return response.build();
     }
 
+    /** The unsigned refusal of a peer request that does not prove itself. */
+    PeerServer.Answer peerRefusal(MonitorException e) {
+        return peerError(e, null);
+    }
+
     private PeerServer.Answer peerError(MonitorException e, String nonce) {
         byte[] body = errorBody(e);
         return new PeerServer.Answer(e.status(), nonce == null ? null : auth.signAnswer(nonce, e.status(),

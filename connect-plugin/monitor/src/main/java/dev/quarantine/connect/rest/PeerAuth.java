@@ -128,6 +128,27 @@ final class PeerAuth {
      */
     Optional<Refusal> verifyRequest(String self, String method, String path, String rawQuery, byte[] body,
                                     Map<String, String> headers) {
+        Optional<Refusal> refusal = checkRequest(self, method, path, rawQuery, body, headers);
+        if (refusal.isPresent()) {
+            return refusal;
+        }
+        long timeMs = Long.parseLong(header(headers, TIME_HEADER).trim());
+        return switch (replays.firstUse(header(headers, NONCE_HEADER), timeMs + MAX_AGE.toMillis(), clock.millis())) {
+            case FIRST_USE -> Optional.empty();
+            case REPLAYED -> refuse(Reason.NOT_PROVEN, "a request for this worker's share that was received before"
+                    + " (its nonce is used): a replay");
+            case FULL -> refuse(Reason.BUSY, "more signed requests within " + MAX_AGE.toSeconds() + " s than the"
+                    + " " + REPLAY_CACHE_CAPACITY + " this worker remembers to refuse replays");
+        };
+    }
+
+    /**
+     * Checks a request's proof (protocol, time, signature) without recording its nonce: cheap (one HMAC), so the
+     * listener's own thread can refuse an unproven request before it takes a handler thread. {@link #verifyRequest}
+     * checks it again and then accepts each proof once.
+     */
+    Optional<Refusal> checkRequest(String self, String method, String path, String rawQuery, byte[] body,
+                                   Map<String, String> headers) {
         if (!enabled()) {
             return refuse(Reason.NO_SECRET, "a request for this worker's share, but " + MonitorConfig.PEER_SECRET_CONFIG
                     + " is not set here: set the same secret on every worker");
@@ -165,13 +186,7 @@ final class PeerAuth {
             return refuse(Reason.NOT_PROVEN, "a request for this worker's share with a wrong signature (another "
                     + MonitorConfig.PEER_SECRET_CONFIG + ", or signed for another address)");
         }
-        return switch (replays.firstUse(nonce, timeMs + MAX_AGE.toMillis(), now)) {
-            case FIRST_USE -> Optional.empty();
-            case REPLAYED -> refuse(Reason.NOT_PROVEN, "a request for this worker's share that was received before"
-                    + " (its nonce is used): a replay");
-            case FULL -> refuse(Reason.BUSY, "more signed requests within " + MAX_AGE.toSeconds() + " s than the"
-                    + " " + REPLAY_CACHE_CAPACITY + " this worker remembers to refuse replays");
-        };
+        return Optional.empty();
     }
 
     /** The signature of an answer with {@code status} and {@code body} to the request with {@code nonce}. */

@@ -37,7 +37,8 @@ final class PeerConnection {
         this.key = key;
         this.remote = remote;
         this.limits = limits;
-        enter(PeerLimits.Phase.IDLE, nowMs);
+        enter(PeerLimits.Phase.HEAD, nowMs); // a new connection has the head's deadline, from now
+
     }
 
     PeerLimits.Phase phase() {

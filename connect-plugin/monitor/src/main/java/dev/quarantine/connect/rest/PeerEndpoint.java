@@ -55,17 +55,28 @@ final class PeerEndpoint implements PeerServer.Endpoint {
         });
     }
 
+    @Override
+    public Optional<PeerServer.Answer> refusal(PeerServer.Request request) {
+        Optional<PeerAuth.Refusal> refusal = auth.checkRequest(Peers.address(monitor.worker().self()),
+                request.method(), request.path(), request.rawQuery(), request.body(), request.headers());
+        refusal.ifPresent(this::logOtherProtocolOnce);
+        return refusal.map(r -> answers.peerRefusal(r.toException()));
+    }
+
+    private void logOtherProtocolOnce(PeerAuth.Refusal refusal) {
+        if (refusal.reason() == PeerAuth.Reason.OTHER_PROTOCOL && otherProtocolLogged.compareAndSet(false, true)) {
+            log.warn("Dead-letter monitor: refused {} (said once; every worker must run the same plugin version)",
+                    refusal.message());
+        }
+    }
+
     private void verify(PeerServer.Request request) {
         Optional<PeerAuth.Refusal> refusal = auth.verifyRequest(Peers.address(monitor.worker().self()),
                 request.method(), request.path(), request.rawQuery(), request.body(), request.headers());
         if (refusal.isEmpty()) {
             return;
         }
-        if (refusal.get().reason() == PeerAuth.Reason.OTHER_PROTOCOL && otherProtocolLogged.compareAndSet(false,
-                true)) {
-            log.warn("Dead-letter monitor: refused {} (said once; every worker must run the same plugin version)",
-                    refusal.get().message());
-        }
+        logOtherProtocolOnce(refusal.get());
         throw refusal.get().toException();
     }
 

@@ -7,9 +7,10 @@ import java.time.Duration;
  * when a connection may stay in its current phase. A deadline is fixed when a phase starts, so a peer that trickles
  * a byte at a time does not extend it.
  *
- * @param headTimeout  from a request's first byte to the end of its headers
+ * @param headTimeout  from a new connection's accept, or a kept-alive connection's next request's first byte, to the
+ *                     end of its headers
  * @param bodyTimeout  from the end of its headers to the end of its body
- * @param idleTimeout  a connection with no request in progress (new, or kept alive after an answer)
+ * @param idleTimeout  a connection with no request in progress (kept alive after a signed answer)
  * @param writeTimeout for the answer to be taken by the peer
  */
 record PeerLimits(int maxConnections, int maxConnectionsPerAddress, Duration headTimeout, Duration bodyTimeout,

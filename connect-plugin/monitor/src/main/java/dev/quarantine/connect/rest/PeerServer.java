@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -49,7 +50,17 @@ final class PeerServer implements AutoCloseable {
 
     /** Answers one peer request. */
     interface Endpoint {
+        /** The answer, on a handler thread; a signed answer may keep the connection open, any other closes it. */
         Answer answer(Request request);
+
+        /**
+         * On the listener's own thread, before a handler thread is taken: the refusal of a request that does not
+         * prove itself (cheap: no store is read), or empty to hand it to {@link #answer}. The listener closes the
+         * connection after a refusal, so an unproven client never keeps a connection alive.
+         */
+        default Optional<Answer> refusal(Request request) {
+            return Optional.empty();
+        }
     }
 
     private static final Logger log = LoggerFactory.getLogger(PeerServer.class);
@@ -204,19 +215,50 @@ final class PeerServer implements AutoCloseable {
         switch (progress) {
             case CLOSED -> close(connection);
             case REFUSED -> respond(connection, PeerResponses.refusal(connection.refusalStatus()), true);
-            case REQUEST -> dispatch(connection);
+            case REQUEST -> received(connection);
             case NEED_MORE -> { }
         }
     }
 
-    private void dispatch(PeerConnection connection) throws IOException {
-        connection.key.interestOps(0);
+    /**
+     * A whole request: refused here on the listener's thread (unknown path, not ready, not proven) and the connection
+     * closed, or handed to a handler thread.
+     */
+    private void received(PeerConnection connection) throws IOException {
         Request request = connection.request();
+        Answer early = early(request);
+        if (early != null) {
+            respond(connection, PeerResponses.render(early, true), true);
+        } else {
+            dispatch(connection, request);
+        }
+    }
+
+    private Answer early(Request request) {
+        if (!"GET".equals(request.method()) || !Peers.PARTIALS_FULL_PATH.equals(request.path())) {
+            return PeerResponses.plain(404);
+        }
+        Endpoint current = endpoint;
+        if (current == null) {
+            return PeerResponses.plain(503);
+        }
+        try {
+            return current.refusal(request).orElse(null);
+        } catch (RuntimeException | Error e) {
+            log.error("Dead-letter monitor: checking a request from another worker failed; answered 500", e);
+            return PeerResponses.plain(500);
+        }
+    }
+
+    private void dispatch(PeerConnection connection, Request request) throws IOException {
+        connection.key.interestOps(0);
         boolean keepAlive = connection.keepAlive();
         try {
             handlers.execute(() -> {
-                byte[] answer = PeerResponses.render(answer(request), !keepAlive);
-                forSelector.add(() -> respondLater(connection, answer, !keepAlive));
+                Answer answer = answer(request);
+                boolean close = !keepAlive || answer.signature() == null;
+                byte[] bytes = PeerResponses.render(answer, close);
+                forSelector.add(() -> respondLater(connection, bytes, close));
                 selector.wakeup();
             });
         } catch (RejectedExecutionException e) {
@@ -271,15 +313,8 @@ final class PeerServer implements AutoCloseable {
 
     /** One request, on a handler thread: whatever the endpoint throws is logged at ERROR and answered 500. */
     private Answer answer(Request request) {
-        if (!"GET".equals(request.method()) || !Peers.PARTIALS_FULL_PATH.equals(request.path())) {
-            return PeerResponses.plain(404);
-        }
-        Endpoint current = endpoint;
-        if (current == null) {
-            return PeerResponses.plain(503);
-        }
         try {
-            return current.answer(request);
+            return endpoint.answer(request);
         } catch (RuntimeException | Error e) {
             log.error("Dead-letter monitor: a request from another worker failed; answered 500", e);
             return PeerResponses.plain(500);

@@ -56,6 +56,19 @@ class PeerAuthTest {
     }
 
     @Test
+    void theListenersCheckRefusesAnUnprovenRequestAndLeavesAProvenOnesNonceForTheHandler() {
+        PeerAuth auth = auth(SECRET, NOW);
+        Map<String, String> headers = received(sign(SECRET, SELF));
+
+        assertNotProven(auth.checkRequest(SELF, "GET", PATH, QUERY, NO_BODY, Map.of()));
+        assertNotProven(auth.checkRequest(SELF, "GET", PATH, QUERY, NO_BODY, received(sign(OTHER_SECRET, SELF))));
+        assertThat(auth.checkRequest(SELF, "GET", PATH, QUERY, NO_BODY, headers)).isEmpty();
+        assertThat(auth.checkRequest(SELF, "GET", PATH, QUERY, NO_BODY, headers)).as("checked twice").isEmpty();
+        assertThat(verify(auth, headers)).as("then accepted once").isEmpty();
+        assertNotProven(verify(auth, headers));
+    }
+
+    @Test
     void refusesARequestSignedWithAnotherSecret() {
         assertNotProven(verify(auth(SECRET, NOW), received(sign(OTHER_SECRET, SELF))));
     }

@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +32,21 @@ class PeerServerTest {
             Duration.ofSeconds(30), Duration.ofSeconds(10));
     private static final PeerServer.Endpoint SEVEN = request -> new PeerServer.Answer(200, "signed", null,
             new byte[] {7});
+    /** Refuses (401, unsigned) a request without an {@code X-Proof} header, the stand-in for a peer signature. */
+    private static final PeerServer.Endpoint PROVING = new PeerServer.Endpoint() {
+        @Override
+        public PeerServer.Answer answer(PeerServer.Request request) {
+            return SEVEN.answer(request);
+        }
+
+        @Override
+        public Optional<PeerServer.Answer> refusal(PeerServer.Request request) {
+            return request.headers().containsKey("x-proof") ? Optional.empty()
+                    : Optional.of(PeerResponses.plain(401));
+        }
+    };
+    private static final String PROVEN_REQUEST = "GET " + Peers.PARTIALS_FULL_PATH
+            + " HTTP/1.1\r\nX-Proof: yes\r\nConnection: close\r\n\r\n";
     private static final String REQUEST = "GET " + Peers.PARTIALS_FULL_PATH + " HTTP/1.1\r\nHost: x\r\n\r\n";
     /** How long a test waits for the listener to answer or close: a deadline, not a measure of speed. */
     private static final int READ_DEADLINE_MS = 20_000;
@@ -123,13 +140,96 @@ class PeerServerTest {
     }
 
     @Test
-    void aConnectionThatSendsNothingIsClosedAfterTheIdleTimeout() throws Exception {
-        PeerLimits quick = new PeerLimits(64, 64, LIMITS.headTimeout(), LIMITS.bodyTimeout(),
-                Duration.ofMillis(300), LIMITS.writeTimeout());
+    void aNewConnectionThatSendsNothingIsClosedAfterTheHeadTimeoutNotTheLongerIdleTimeout() throws Exception {
+        PeerLimits quick = new PeerLimits(64, 64, Duration.ofMillis(300), LIMITS.bodyTimeout(),
+                Duration.ofSeconds(60), LIMITS.writeTimeout());
         try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, quick); Socket silent = connect(server, "")) {
             server.serve(SEVEN);
 
-            assertThat(readUntilClosed(silent)).isEmpty();
+            assertThat(readUntilClosed(silent)).startsWith("HTTP/1.1 408 ");
+        }
+    }
+
+    @Test
+    void aKeptAliveConnectionThatSendsNothingMoreIsClosedAfterTheIdleTimeout() throws Exception {
+        PeerLimits quick = new PeerLimits(64, 64, LIMITS.headTimeout(), LIMITS.bodyTimeout(),
+                Duration.ofMillis(300), LIMITS.writeTimeout());
+        try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, quick); Socket kept = connect(server, REQUEST)) {
+            server.serve(SEVEN);
+
+            assertThat(readUntilClosed(kept)).startsWith("HTTP/1.1 200 ").doesNotContain("Connection: close");
+        }
+    }
+
+    @Test
+    void anUnprovenRequestIsRefusedAndItsConnectionClosedThoughItAskedToKeepItAlive() throws Exception {
+        try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, LIMITS)) {
+            server.serve(PROVING);
+
+            assertThat(exchange(server, REQUEST)).startsWith("HTTP/1.1 401 ").contains("Connection: close");
+            assertThat(exchange(server, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).startsWith("HTTP/1.1 404 ")
+                    .contains("Connection: close");
+        }
+    }
+
+    @Test
+    void clientsResendingUnprovenRequestsOnEveryConnectionDoNotKeepAProvenPeerOut() throws Exception {
+        PeerLimits four = new PeerLimits(4, 64, LIMITS.headTimeout(), LIMITS.bodyTimeout(), LIMITS.idleTimeout(),
+                LIMITS.writeTimeout());
+        List<Socket> unproven = new ArrayList<>();
+        try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, four)) {
+            server.serve(PROVING);
+            for (int i = 0; i < 4; i++) {
+                Socket socket = connect(server, REQUEST);
+                unproven.add(socket);
+                assertThat(readHead(socket)).startsWith("HTTP/1.1 401 ");
+            }
+
+            assertThat(exchange(server, PROVEN_REQUEST)).startsWith("HTTP/1.1 200 ");
+        } finally {
+            for (Socket socket : unproven) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void unprovenRequestsAreRefusedWithoutTakingTheHandlerThreadsAProvenRequestNeeds() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        PeerServer.Endpoint slowForUnproven = new PeerServer.Endpoint() {
+            @Override
+            public PeerServer.Answer answer(PeerServer.Request request) {
+                if (!request.headers().containsKey("x-proof")) {
+                    try {
+                        release.await(); // what a handler thread costs an unproven request that reaches it
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return SEVEN.answer(request);
+            }
+
+            @Override
+            public Optional<PeerServer.Answer> refusal(PeerServer.Request request) {
+                return PROVING.refusal(request);
+            }
+        };
+        List<Socket> unproven = new ArrayList<>();
+        try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, LIMITS)) {
+            server.serve(slowForUnproven);
+            for (int i = 0; i < 8; i++) {
+                unproven.add(connect(server, REQUEST));
+            }
+            for (Socket socket : unproven) {
+                assertThat(readHead(socket)).startsWith("HTTP/1.1 401 ");
+            }
+
+            assertThat(exchange(server, PROVEN_REQUEST)).startsWith("HTTP/1.1 200 ");
+        } finally {
+            release.countDown();
+            for (Socket socket : unproven) {
+                socket.close();
+            }
         }
     }
 
@@ -205,6 +305,24 @@ class PeerServerTest {
                     + " ms; received so far: " + received.toString(StandardCharsets.ISO_8859_1), e);
         } catch (IOException e) {
             // reset after its answer: what came before counts
+        }
+        return received.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** The head of one answer (the listener's refusals have no body), without waiting for the connection's end. */
+    private static String readHead(Socket socket) throws IOException {
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        InputStream in = socket.getInputStream();
+        try {
+            while (!received.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+                int b = in.read();
+                if (b < 0) {
+                    break;
+                }
+                received.write(b);
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the listener did not answer within " + READ_DEADLINE_MS + " ms", e);
         }
         return received.toString(StandardCharsets.ISO_8859_1);
     }
