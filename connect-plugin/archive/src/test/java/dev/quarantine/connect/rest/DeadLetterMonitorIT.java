@@ -352,19 +352,20 @@ class DeadLetterMonitorIT {
     void answersASharesRequestOnlyWithAValidPeerSignature() {
         PeerAuth auth = peerAuth(Clock.systemUTC());
         Map<String, String> params = Peers.params(List.of(0), new Partial.Query(null, 0));
-        PeerAuth.Proof forOther = auth.signRequest("127.0.0.1:1", Peers.PARTIALS_FULL_PATH, params);
-        PeerAuth.Proof stale = peerAuth(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-90)))
-                .signRequest(PeerRequests.address(first), Peers.PARTIALS_FULL_PATH, params);
+        PeerAuth.Proof forOther = PeerRequests.proof(auth, "127.0.0.1:1", params);
+        PeerAuth.Proof stale = PeerRequests.proof(peerAuth(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-90))),
+                PeerRequests.address(first), params);
 
         Answer unsigned = ConnectRest.at(PeerRequests.url(first))
                 .get(Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0", Map.of());
         Answer onTheRestApi = first.rest().get(Peers.PARTIALS_FULL_PATH + "?partitions=0&records=0");
-        Answer forged = peers.send(first, params, new PeerAuth.Proof(System.currentTimeMillis(), "Zm9yZ2Vk"));
+        Answer forged = peers.send(first, params, new PeerAuth.Proof(System.currentTimeMillis(),
+                "Zm9yZ2VkLW5vbmNlLTAxMjM", PeerRequests.SENDER, "Zm9yZ2Vk"));
         Answer replayed = peers.send(first, params, forOther);
         Answer old = peers.send(first, params, stale);
         Map<String, String> unmonitored = Peers.params(List.of(0), new Partial.Query("not-monitored", 0));
-        Answer notMonitored = peers.send(first, unmonitored, auth.signRequest(PeerRequests.address(first),
-                Peers.PARTIALS_FULL_PATH, unmonitored));
+        Answer notMonitored = peers.send(first, unmonitored, PeerRequests.proof(auth, PeerRequests.address(first),
+                unmonitored));
 
         assertThat(List.of(unsigned, forged, replayed, old)).allSatisfy(a -> {
             assertThat(a.status()).as(a.text()).isEqualTo(401);

@@ -2,14 +2,11 @@ package dev.quarantine.connect.rest;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.ConnectRest.Answer;
@@ -41,17 +38,38 @@ final class PeerRequests {
         return "http://" + address(worker);
     }
 
+    /** The sender a request from the test names: it acts as another worker of the cluster. */
+    static final String SENDER = "127.0.0.1:9";
+
+    /** A signed request as it goes over the wire: its raw query and its headers. */
+    record Captured(String rawQuery, Map<String, String> headers) {
+    }
+
     /** A request for {@code partition}'s share, signed with {@code auth} for this worker. */
     Answer signedShare(PeerAuth auth, LocalConnect worker, int partition) {
+        return send(worker, captureShare(auth, worker, partition));
+    }
+
+    /** A request for {@code partition}'s share, signed with {@code auth} for this worker, not sent yet. */
+    Captured captureShare(PeerAuth auth, LocalConnect worker, int partition) {
         Map<String, String> params = Peers.params(List.of(partition), new Partial.Query(null, 0));
-        return send(worker, params, auth.signRequest(address(worker), Peers.PARTIALS_FULL_PATH, params));
+        return new Captured(Peers.rawQuery(params), proof(auth, address(worker), params).headers());
+    }
+
+    /** The proof of a request with these parameters, signed with {@code auth} for {@code target}. */
+    static PeerAuth.Proof proof(PeerAuth auth, String target, Map<String, String> params) {
+        return auth.signRequest(SENDER, target, "GET", Peers.PARTIALS_FULL_PATH, Peers.rawQuery(params),
+                new byte[0]);
+    }
+
+    /** Sends a captured request (again). */
+    Answer send(LocalConnect worker, Captured captured) {
+        return ConnectRest.at(url(worker)).get(Peers.PARTIALS_FULL_PATH + "?" + captured.rawQuery(),
+                captured.headers());
     }
 
     /** A request with these parameters and this proof, right or wrong. */
     Answer send(LocalConnect worker, Map<String, String> params, PeerAuth.Proof proof) {
-        String query = params.entrySet().stream().map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(),
-                StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
-        return ConnectRest.at(url(worker)).get(Peers.PARTIALS_FULL_PATH + "?" + query, Map.of(PeerAuth.TIME_HEADER,
-                String.valueOf(proof.timeMs()), PeerAuth.SIGNATURE_HEADER, proof.signature()));
+        return send(worker, new Captured(Peers.rawQuery(params), proof.headers()));
     }
 }

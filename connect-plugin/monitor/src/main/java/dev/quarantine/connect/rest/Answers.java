@@ -69,9 +69,9 @@ final class Answers {
 
     /**
      * A peer's request: {@code verify} checks its proof (an error then is not signed), {@code body} reads the share;
-     * the answer, share or error, is signed for the request's {@code signature}.
+     * the answer, share or error, is signed for the request's {@code nonce}.
      */
-    PeerServer.Answer peer(Runnable verify, String signature, Supplier<byte[]> body) {
+    PeerServer.Answer peer(Runnable verify, String nonce, Supplier<byte[]> body) {
         try {
             verify.run();
         } catch (MonitorException e) {
@@ -79,11 +79,11 @@ final class Answers {
         }
         try {
             byte[] bytes = limited(peers, body::get);
-            return new PeerServer.Answer(200, auth.signAnswer(signature, 200, bytes), null, bytes);
+            return new PeerServer.Answer(200, auth.signAnswer(nonce, 200, bytes), null, bytes);
         } catch (MonitorException e) {
-            return peerError(e, signature);
+            return peerError(e, nonce);
         } catch (RuntimeException | LinkageError e) {
-            return peerError(unexpected(e), signature);
+            return peerError(unexpected(e), nonce);
         }
     }
 
@@ -140,9 +140,14 @@ final class Answers {
         return response.build();
     }
 
-    private PeerServer.Answer peerError(MonitorException e, String signature) {
+    /** The unsigned refusal of a peer request that does not prove itself. */
+    PeerServer.Answer peerRefusal(MonitorException e) {
+        return peerError(e, null);
+    }
+
+    private PeerServer.Answer peerError(MonitorException e, String nonce) {
         byte[] body = errorBody(e);
-        return new PeerServer.Answer(e.status(), signature == null ? null : auth.signAnswer(signature, e.status(),
+        return new PeerServer.Answer(e.status(), nonce == null ? null : auth.signAnswer(nonce, e.status(),
                 body), e.status() == 503 ? retryAfterSeconds : null, body);
     }
 

@@ -92,22 +92,63 @@ public final class MonitorConfig extends AbstractConfig {
             + " threads for Kafka Connect's own API.";
 
     public static final String PEER_SECRET_CONFIG = PREFIX + "peer.secret";
-    public static final int PEER_SECRET_MIN_CHARS = 16;
+    public static final int PEER_SECRET_MIN_CHARS = 32;
+    public static final int PEER_SECRET_MIN_DISTINCT_CHARS = 8;
     public static final String PEER_SECRET_DOC = "A secret every worker of the Connect cluster is configured with"
-            + " (at least " + PEER_SECRET_MIN_CHARS + " characters, the same on every worker). Workers sign the"
-            + " requests for each other's share of the figures, and the answers, with it (HMAC-SHA256); a user's"
-            + " credentials never go to another worker. Required when more than one worker runs the monitor: without"
-            + " it a worker serves only the figures it holds itself, says so in the answer (complete: false) and"
-            + " answers no other worker's request (403). A ${provider:path:key} config provider reference keeps it"
-            + " out of the worker's properties file.";
+            + " (the same on every worker; at least " + PEER_SECRET_MIN_CHARS + " characters, of at least "
+            + PEER_SECRET_MIN_DISTINCT_CHARS + " different ones: for example the output of openssl rand -base64 32)."
+            + " Workers sign the requests for each other's share of the figures, and the answers, with keys derived"
+            + " from it (HKDF-SHA256, HMAC-SHA256); a user's credentials never go to another worker. Required when"
+            + " more than one worker runs the monitor: without it a worker serves only the figures it holds itself,"
+            + " says so in the answer (complete: false) and answers no other worker's request (403). A"
+            + " ${provider:path:key} config provider reference keeps it out of the worker's properties file.";
 
     public static final String PEER_PORT_CONFIG = PREFIX + "peer.port";
     public static final String PEER_PORT_DOC = "Port of the listener where other workers ask this one for its share of"
-            + " the figures (plain HTTP, every request and answer signed with " + PEER_SECRET_CONFIG + "), on the"
-            + " interface of the worker's REST listener, advertised with the worker's REST host through the"
-            + " aggregation's group metadata. It is apart from the REST API so that the worker's REST"
-            + " authentication never asks a worker for a credential to send. 0: any free port; set a fixed port"
-            + " where a firewall stands between workers.";
+            + " the figures (plain HTTP, every request and answer signed with keys derived from " + PEER_SECRET_CONFIG
+            + "), advertised with the worker's REST host through the aggregation's group metadata. It is apart from"
+            + " the REST API so that the worker's REST authentication never asks a worker for a credential to send."
+            + " 0: any free port; set a fixed port where a firewall stands between workers.";
+
+    public static final String PEER_BIND_ADDRESS_CONFIG = PREFIX + "peer.bind.address";
+    public static final String PEER_BIND_ADDRESS_DOC = "The address the peer listener binds to. Empty: the host of"
+            + " the worker's REST listener (the first of listeners) or, when that listens on every interface, the"
+            + " worker's advertised REST host (rest.advertised.host.name, else this host's name), the address other"
+            + " workers are told. 0.0.0.0 binds every interface.";
+
+    public static final String PEER_MAX_CONNECTIONS_CONFIG = PREFIX + "peer.max.connections";
+    public static final int PEER_MAX_CONNECTIONS_DEFAULT = 256;
+    public static final String PEER_MAX_CONNECTIONS_DOC = "At most this many connections are open on the peer"
+            + " listener; one more is answered 503 (Retry-After) and closed at once. Each holds a file descriptor and"
+            + " at most 8 KiB until its request is read.";
+
+    public static final String PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG = PREFIX + "peer.max.connections.per.address";
+    public static final int PEER_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT = 32;
+    public static final String PEER_MAX_CONNECTIONS_PER_ADDRESS_DOC = "At most this many of the peer listener's open"
+            + " connections may come from one address (a worker asks another with a few at a time); one more from it is"
+            + " answered 503 (Retry-After) and closed at once, so that one host flooding the port cannot take the"
+            + " connections the other workers need.";
+
+    public static final String PEER_HEADER_TIMEOUT_MS_CONFIG = PREFIX + "peer.request.header.timeout.ms";
+    public static final long PEER_HEADER_TIMEOUT_MS_DEFAULT = 5_000L;
+    public static final String PEER_HEADER_TIMEOUT_MS_DOC = "From the first byte of a request on the peer listener"
+            + " to the end of its headers (at most 8 KiB): a request slower than this is answered 408 and its"
+            + " connection closed, however it trickles.";
+
+    public static final String PEER_BODY_TIMEOUT_MS_CONFIG = PREFIX + "peer.request.body.timeout.ms";
+    public static final long PEER_BODY_TIMEOUT_MS_DEFAULT = 5_000L;
+    public static final String PEER_BODY_TIMEOUT_MS_DOC = "From the end of a peer request's headers to the end of"
+            + " its body (at most 16 KiB; the monitor's own requests have none): slower is answered 408 and closed.";
+
+    public static final String PEER_IDLE_TIMEOUT_MS_CONFIG = PREFIX + "peer.idle.timeout.ms";
+    public static final long PEER_IDLE_TIMEOUT_MS_DEFAULT = 30_000L;
+    public static final String PEER_IDLE_TIMEOUT_MS_DOC = "A connection to the peer listener with no request in"
+            + " progress (new, or kept alive after an answer) is closed after this long.";
+
+    public static final String PEER_WRITE_TIMEOUT_MS_CONFIG = PREFIX + "peer.response.timeout.ms";
+    public static final long PEER_WRITE_TIMEOUT_MS_DEFAULT = 10_000L;
+    public static final String PEER_WRITE_TIMEOUT_MS_DOC = "How long the peer listener waits for a peer to take"
+            + " its answer before closing the connection.";
 
     public static final String STREAMS_PREFIX = PREFIX + "streams.";
 
@@ -193,10 +234,31 @@ public final class MonitorConfig extends AbstractConfig {
                         1_000), Importance.LOW, MAX_CONCURRENT_REQUESTS_DOC, ANSWERS_GROUP, ++order, Width.SHORT,
                         "Concurrent requests");
         order = 0;
-        def.define(PEER_SECRET_CONFIG, Type.PASSWORD, null, new MonitorValidators.Secret(), Importance.HIGH, PEER_SECRET_DOC,
-                PEERS_GROUP, ++order, Width.MEDIUM, "Peer secret")
+        def.define(PEER_SECRET_CONFIG, Type.PASSWORD, null, new MonitorValidators.Secret(), Importance.HIGH,
+                        PEER_SECRET_DOC, PEERS_GROUP, ++order, Width.MEDIUM, "Peer secret")
                 .define(PEER_PORT_CONFIG, Type.INT, 0, Range.between(0, 65_535), Importance.MEDIUM, PEER_PORT_DOC,
-                        PEERS_GROUP, ++order, Width.SHORT, "Peer port");
+                        PEERS_GROUP, ++order, Width.SHORT, "Peer port")
+                .define(PEER_BIND_ADDRESS_CONFIG, Type.STRING, "", new MonitorValidators.BindAddress(),
+                        Importance.MEDIUM, PEER_BIND_ADDRESS_DOC, PEERS_GROUP, ++order, Width.MEDIUM,
+                        "Peer bind address")
+                .define(PEER_MAX_CONNECTIONS_CONFIG, Type.INT, PEER_MAX_CONNECTIONS_DEFAULT, Range.between(1,
+                        10_000), Importance.LOW, PEER_MAX_CONNECTIONS_DOC, PEERS_GROUP, ++order, Width.SHORT,
+                        "Peer connections")
+                .define(PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG, Type.INT, PEER_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT,
+                        Range.between(1, 10_000), Importance.LOW, PEER_MAX_CONNECTIONS_PER_ADDRESS_DOC, PEERS_GROUP,
+                        ++order, Width.SHORT, "Peer connections per address")
+                .define(PEER_HEADER_TIMEOUT_MS_CONFIG, Type.LONG, PEER_HEADER_TIMEOUT_MS_DEFAULT, Range.between(100L,
+                        60_000L), Importance.LOW, PEER_HEADER_TIMEOUT_MS_DOC, PEERS_GROUP, ++order, Width.SHORT,
+                        "Peer header timeout")
+                .define(PEER_BODY_TIMEOUT_MS_CONFIG, Type.LONG, PEER_BODY_TIMEOUT_MS_DEFAULT, Range.between(100L,
+                        60_000L), Importance.LOW, PEER_BODY_TIMEOUT_MS_DOC, PEERS_GROUP, ++order, Width.SHORT,
+                        "Peer body timeout")
+                .define(PEER_IDLE_TIMEOUT_MS_CONFIG, Type.LONG, PEER_IDLE_TIMEOUT_MS_DEFAULT, Range.between(100L,
+                        600_000L), Importance.LOW, PEER_IDLE_TIMEOUT_MS_DOC, PEERS_GROUP, ++order, Width.SHORT,
+                        "Peer idle timeout")
+                .define(PEER_WRITE_TIMEOUT_MS_CONFIG, Type.LONG, PEER_WRITE_TIMEOUT_MS_DEFAULT, Range.between(100L,
+                        60_000L), Importance.LOW, PEER_WRITE_TIMEOUT_MS_DOC, PEERS_GROUP, ++order, Width.SHORT,
+                        "Peer answer timeout");
         order = 0;
         def.define(REPLAY_DESTINATIONS_ALLOWED_CONFIG, Type.STRING, "", new MonitorValidators.Regex(),
                         Importance.HIGH, REPLAY_DESTINATIONS_ALLOWED_DOC, REPLAYS_GROUP, ++order, Width.LONG,
@@ -270,6 +332,20 @@ public final class MonitorConfig extends AbstractConfig {
 
     int peerPort() {
         return getInt(PEER_PORT_CONFIG);
+    }
+
+    /** The address the peer listener binds to when set; empty: the worker's REST interface. */
+    Optional<String> peerBindAddress() {
+        String address = getString(PEER_BIND_ADDRESS_CONFIG).trim();
+        return address.isEmpty() ? Optional.empty() : Optional.of(address);
+    }
+
+    PeerLimits peerLimits() {
+        return new PeerLimits(getInt(PEER_MAX_CONNECTIONS_CONFIG), getInt(PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG),
+                Duration.ofMillis(getLong(PEER_HEADER_TIMEOUT_MS_CONFIG)),
+                Duration.ofMillis(getLong(PEER_BODY_TIMEOUT_MS_CONFIG)),
+                Duration.ofMillis(getLong(PEER_IDLE_TIMEOUT_MS_CONFIG)),
+                Duration.ofMillis(getLong(PEER_WRITE_TIMEOUT_MS_CONFIG)));
     }
 
     int maxTopics() {

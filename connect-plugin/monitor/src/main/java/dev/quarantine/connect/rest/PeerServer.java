@@ -1,29 +1,42 @@
 package dev.quarantine.connect.rest;
 
+import java.io.Closeable;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
 /**
  * The listener other workers of the aggregation ask for this worker's share ({@code GET /dead-letters/~partials}),
- * apart from the worker's REST API: the worker's REST authentication (whatever extension installs it) would demand a
- * user credential there, and a credential sent to an address taken from the group metadata can reach anyone who
- * joins that group. Here the only proof is the peer signature ({@link PeerAuth}); its address is the Streams
- * application.server. A few threads and a short queue: a flood is dropped, never queued without bound.
+ * apart from the worker's REST API: the worker's REST authentication would demand a user credential there, and a
+ * credential sent to an address taken from the group metadata can reach anyone who joins that group. Here the only
+ * proof is the peer signature ({@link PeerAuth}).
+ *
+ * <p>Anyone who reaches the port can connect, so nothing a connection does may hold a thread or a descriptor for
+ * long: one selector thread reads every connection without blocking, each phase of a connection has a deadline
+ * ({@link PeerLimits}), at most {@code max.connections} are open (one more is answered 503 and closed at once), and
+ * only a whole request goes to a handler thread (a few, with a short queue; beyond it, 503 and closed).
  */
 final class PeerServer implements AutoCloseable {
 
@@ -31,50 +44,82 @@ final class PeerServer implements AutoCloseable {
     record Answer(int status, String signature, Integer retryAfterSeconds, byte[] body) {
     }
 
-    /** Answers one peer request from its decoded query parameters and its proof headers. */
+    /** One peer request as received: header names in lower case, the query raw. */
+    record Request(String method, String path, String rawQuery, Map<String, String> headers, byte[] body) {
+    }
+
+    /** Answers one peer request. */
     interface Endpoint {
-        Answer answer(Map<String, String> params, String time, String signature);
+        /** The answer, on a handler thread; a signed answer may keep the connection open, any other closes it. */
+        Answer answer(Request request);
+
+        /**
+         * On the listener's own thread, before a handler thread is taken: the refusal of a request that does not
+         * prove itself (cheap: no store is read), or empty to hand it to {@link #answer}. The listener closes the
+         * connection after a refusal, so an unproven client never keeps a connection alive.
+         */
+        default Optional<Answer> refusal(Request request) {
+            return Optional.empty();
+        }
     }
 
     private static final Logger log = LoggerFactory.getLogger(PeerServer.class);
-    private static final int QUEUE = 64;
+    private static final int BACKLOG = 128;
+    private static final long SWEEP_MS = 200;
+    private static final long OVERLOAD_LOG_INTERVAL_MS = 60_000;
 
-    private final HttpServer server;
-    private final ThreadPoolExecutor threads;
+    private final ServerSocketChannel listener;
+    private final Selector selector;
+    private final ThreadPoolExecutor handlers;
+    private final PeerLimits limits;
+    private final Set<PeerConnection> connections = new HashSet<>();
+    private final Map<InetAddress, Integer> byAddress = new HashMap<>();
+    private final Queue<Runnable> forSelector = new ConcurrentLinkedQueue<>();
+    private final Thread loop;
     private volatile Endpoint endpoint;
+    private volatile boolean closed;
+    private long overloaded;
+    private long overloadLoggedMs = Long.MIN_VALUE;
 
-    private PeerServer(HttpServer server, ThreadPoolExecutor threads) {
-        this.server = server;
-        this.threads = threads;
+    private PeerServer(ServerSocketChannel listener, Selector selector, int handlerThreads, PeerLimits limits) {
+        this.listener = listener;
+        this.selector = selector;
+        this.limits = limits;
+        this.handlers = new ThreadPoolExecutor(handlerThreads, handlerThreads, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(handlerThreads * 4), daemon("quarantine-dead-letter-monitor-peers"),
+                new ThreadPoolExecutor.AbortPolicy());
+        this.loop = daemon("quarantine-dead-letter-monitor-peer-listener").newThread(this::run);
     }
 
     /** Listens on {@code host} ({@code null}: every interface) and {@code port} (0: any free port). */
-    static PeerServer start(String host, int port, int maxThreads) {
+    static PeerServer start(String host, int port, int handlerThreads, PeerLimits limits) {
         InetSocketAddress address = host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
-        ThreadPoolExecutor threads = new ThreadPoolExecutor(maxThreads, maxThreads, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUE), runnable -> {
-                    Thread thread = new Thread(runnable, "quarantine-dead-letter-monitor-peers");
-                    thread.setDaemon(true);
-                    return thread;
-                }, new ThreadPoolExecutor.DiscardPolicy());
+        ServerSocketChannel listener = null;
         try {
-            HttpServer server = HttpServer.create(address, QUEUE);
-            server.setExecutor(threads);
-            PeerServer peers = new PeerServer(server, threads);
-            server.createContext(Peers.PARTIALS_FULL_PATH, peers::handle);
-            server.start();
-            log.info("Dead-letter monitor: answering other workers on {}:{}", host == null ? "*" : host,
-                    server.getAddress().getPort());
-            return peers;
+            listener = ServerSocketChannel.open();
+            listener.bind(address, BACKLOG);
+            listener.configureBlocking(false);
+            Selector selector = Selector.open();
+            listener.register(selector, SelectionKey.OP_ACCEPT);
+            PeerServer server = new PeerServer(listener, selector, handlerThreads, limits);
+            server.loop.start();
+            InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
+            log.info("Dead-letter monitor: answering other workers on {}:{} (at most {} connections, {} from one"
+                    + " address; {} ms for a request's headers, {} ms for its body, {} ms idle)",
+                    bound.getAddress().getHostAddress(), bound.getPort(), limits.maxConnections(),
+                    limits.maxConnectionsPerAddress(), limits.headTimeout().toMillis(),
+                    limits.bodyTimeout().toMillis(), limits.idleTimeout().toMillis());
+            return server;
         } catch (IOException e) {
-            threads.shutdownNow();
+            closeQuietly(listener);
             throw new UncheckedIOException("the dead-letter monitor could not listen on " + address + " for other"
-                    + " workers: set " + MonitorConfig.PEER_PORT_CONFIG + " to a free port", e);
+                    + " workers: set " + MonitorConfig.PEER_PORT_CONFIG + " to a free port (and "
+                    + MonitorConfig.PEER_BIND_ADDRESS_CONFIG + " to an address of this host)", e);
         }
     }
 
     int port() {
-        return server.getAddress().getPort();
+        return listener.socket().getLocalPort();
     }
 
     /** From now on, requests are answered by {@code endpoint} (before: 503). */
@@ -82,80 +127,244 @@ final class PeerServer implements AutoCloseable {
         this.endpoint = endpoint;
     }
 
-    /**
-     * One peer request, on a thread of the listener: whatever it throws (but a peer gone away) is logged at ERROR
-     * with its cause and answered 500; the HTTP server would only close the connection and log it at TRACE.
-     */
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
+    private void run() {
+        while (!closed) {
             try {
-                respond(exchange);
-            } catch (RuntimeException | Error e) {
-                log.error("Dead-letter monitor: a request from another worker ({}) failed; answered 500",
-                        exchange.getRemoteAddress(), e);
-                if (exchange.getResponseCode() == -1) {
-                    exchange.sendResponseHeaders(500, -1);
+                selector.select(SWEEP_MS);
+                Runnable task;
+                while ((task = forSelector.poll()) != null) {
+                    task.run();
+                }
+                for (SelectionKey key : selector.selectedKeys()) {
+                    ready(key);
+                }
+                selector.selectedKeys().clear();
+                closeExpired();
+            } catch (IOException | RuntimeException e) {
+                if (!closed) {
+                    log.error("Dead-letter monitor: the peer listener's loop failed; it goes on", e);
                 }
             }
         }
     }
 
-    private void respond(HttpExchange exchange) throws IOException {
-        Endpoint current = endpoint;
-        if (!"GET".equals(exchange.getRequestMethod()) || !Peers.PARTIALS_FULL_PATH.equals(
-                exchange.getRequestURI().getPath())) {
-            exchange.sendResponseHeaders(404, -1);
+    private void ready(SelectionKey key) {
+        if (!key.isValid()) {
             return;
         }
-        if (current == null) {
-            exchange.sendResponseHeaders(503, -1);
+        if (key.isAcceptable()) {
+            accept();
             return;
         }
-        Map<String, String> params;
+        PeerConnection connection = (PeerConnection) key.attachment();
         try {
-            params = params(exchange.getRequestURI().getRawQuery());
-        } catch (IllegalArgumentException e) {
-            exchange.sendResponseHeaders(400, -1);
+            if (key.isReadable()) {
+                progress(connection, connection.read(now()));
+            } else if (key.isWritable() && connection.write()) {
+                written(connection);
+            }
+        } catch (IOException e) {
+            close(connection); // the peer went away
+        }
+    }
+
+    private void accept() {
+        SocketChannel channel;
+        try {
+            while ((channel = listener.accept()) != null) {
+                InetAddress remote = channel.socket().getInetAddress();
+                if (remote != null && limits.admits(connections.size(), byAddress.getOrDefault(remote, 0))) {
+                    channel.configureBlocking(false);
+                    channel.socket().setTcpNoDelay(true);
+                    SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
+                    PeerConnection connection = new PeerConnection(channel, key, remote, limits, now());
+                    key.attach(connection);
+                    connections.add(connection);
+                    byAddress.merge(remote, 1, Integer::sum);
+                } else {
+                    refuseOverload(channel);
+                }
+            }
+        } catch (IOException e) {
+            log.warn("Dead-letter monitor: the peer listener could not accept a connection: {}", e.toString());
+        }
+    }
+
+    /** 503 and closed, at once: nothing is read, nothing is kept. */
+    private void refuseOverload(SocketChannel channel) {
+        try (channel) {
+            channel.configureBlocking(false);
+            channel.write(ByteBuffer.wrap(PeerResponses.overload()));
+        } catch (IOException e) {
+            // the peer went away already
+        }
+        overloaded++;
+        long now = now();
+        if (now - overloadLoggedMs >= OVERLOAD_LOG_INTERVAL_MS) {
+            log.warn("Dead-letter monitor: the peer listener holds {} connections ({} at most, {} from one address:"
+                    + " {}, {}); {} more were answered 503 and closed since the last such line", connections.size(),
+                    limits.maxConnections(), limits.maxConnectionsPerAddress(),
+                    MonitorConfig.PEER_MAX_CONNECTIONS_CONFIG, MonitorConfig.PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG,
+                    overloaded);
+            overloaded = 0;
+            overloadLoggedMs = now;
+        }
+    }
+
+    private void progress(PeerConnection connection, PeerConnection.Progress progress) throws IOException {
+        switch (progress) {
+            case CLOSED -> close(connection);
+            case REFUSED -> respond(connection, PeerResponses.refusal(connection.refusalStatus()), true);
+            case REQUEST -> received(connection);
+            case NEED_MORE -> { }
+        }
+    }
+
+    /**
+     * A whole request: refused here on the listener's thread (unknown path, not ready, not proven) and the connection
+     * closed, or handed to a handler thread.
+     */
+    private void received(PeerConnection connection) throws IOException {
+        Request request = connection.request();
+        Answer early = early(request);
+        if (early != null) {
+            respond(connection, PeerResponses.render(early, true), true);
+        } else {
+            dispatch(connection, request);
+        }
+    }
+
+    private Answer early(Request request) {
+        if (!"GET".equals(request.method()) || !Peers.PARTIALS_FULL_PATH.equals(request.path())) {
+            return PeerResponses.plain(404);
+        }
+        Endpoint current = endpoint;
+        if (current == null) {
+            return PeerResponses.plain(503);
+        }
+        try {
+            return current.refusal(request).orElse(null);
+        } catch (RuntimeException | Error e) {
+            log.error("Dead-letter monitor: checking a request from another worker failed; answered 500", e);
+            return PeerResponses.plain(500);
+        }
+    }
+
+    private void dispatch(PeerConnection connection, Request request) throws IOException {
+        connection.key.interestOps(0);
+        boolean keepAlive = connection.keepAlive();
+        try {
+            handlers.execute(() -> {
+                Answer answer = answer(request);
+                boolean close = !keepAlive || answer.signature() == null;
+                byte[] bytes = PeerResponses.render(answer, close);
+                forSelector.add(() -> respondLater(connection, bytes, close));
+                selector.wakeup();
+            });
+        } catch (RejectedExecutionException e) {
+            respond(connection, PeerResponses.overload(), true);
+        }
+    }
+
+    private void respondLater(PeerConnection connection, byte[] answer, boolean close) {
+        if (!connection.channel.isOpen()) {
             return;
         }
-        Answer answer = current.answer(params, exchange.getRequestHeaders().getFirst(PeerAuth.TIME_HEADER),
-                exchange.getRequestHeaders().getFirst(PeerAuth.SIGNATURE_HEADER));
-        write(exchange, answer);
-    }
-
-    private static void write(HttpExchange exchange, Answer answer) throws IOException {
-        exchange.getResponseHeaders().add("Content-Type", answer.status() == 200 ? "application/octet-stream"
-                : "application/json");
-        if (answer.signature() != null) {
-            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, answer.signature());
-        }
-        if (answer.retryAfterSeconds() != null) {
-            exchange.getResponseHeaders().add("Retry-After", String.valueOf(answer.retryAfterSeconds()));
-        }
-        exchange.sendResponseHeaders(answer.status(), answer.body().length == 0 ? -1 : answer.body().length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(answer.body());
+        try {
+            respond(connection, answer, close);
+        } catch (IOException e) {
+            close(connection);
         }
     }
 
-    /** The decoded query parameters; of a repeated one the last. */
-    static Map<String, String> params(String rawQuery) {
-        Map<String, String> params = new LinkedHashMap<>();
-        if (rawQuery == null || rawQuery.isEmpty()) {
-            return params;
+    private void respond(PeerConnection connection, byte[] answer, boolean close) throws IOException {
+        if (connection.startWrite(answer, close, now())) {
+            written(connection);
+        } else {
+            connection.key.interestOps(SelectionKey.OP_WRITE);
         }
-        for (String pair : rawQuery.split("&")) {
-            int equals = pair.indexOf('=');
-            String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
-            String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
-            params.put(name, value);
+    }
+
+    private void written(PeerConnection connection) throws IOException {
+        if (connection.closeAfterWrite()) {
+            close(connection);
+            return;
         }
-        return params;
+        connection.awaitNext(now());
+        connection.key.interestOps(SelectionKey.OP_READ);
+        progress(connection, connection.advance(now()));
+    }
+
+    private void closeExpired() {
+        long now = now();
+        for (PeerConnection connection : new ArrayList<>(connections)) {
+            if (connection.expired(now)) {
+                if (connection.phase() == PeerLimits.Phase.HEAD || connection.phase() == PeerLimits.Phase.BODY) {
+                    try {
+                        connection.channel.write(ByteBuffer.wrap(PeerResponses.refusal(408)));
+                    } catch (IOException e) {
+                        // closed below anyway
+                    }
+                }
+                close(connection);
+            }
+        }
+    }
+
+    /** One request, on a handler thread: whatever the endpoint throws is logged at ERROR and answered 500. */
+    private Answer answer(Request request) {
+        try {
+            return endpoint.answer(request);
+        } catch (RuntimeException | Error e) {
+            log.error("Dead-letter monitor: a request from another worker failed; answered 500", e);
+            return PeerResponses.plain(500);
+        }
+    }
+
+    private void close(PeerConnection connection) {
+        if (connections.remove(connection)) {
+            byAddress.computeIfPresent(connection.remote, (address, open) -> open == 1 ? null : open - 1);
+        }
+        connection.key.cancel();
+        closeQuietly(connection.channel);
+    }
+
+    private static long now() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    private static void closeQuietly(Closeable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (IOException e) {
+            // nothing left to do
+        }
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        threads.shutdownNow();
+        closed = true;
+        selector.wakeup();
+        try {
+            loop.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        connections.forEach(c -> closeQuietly(c.channel));
+        connections.clear();
+        closeQuietly(listener);
+        closeQuietly(selector);
+        handlers.shutdownNow();
     }
 }

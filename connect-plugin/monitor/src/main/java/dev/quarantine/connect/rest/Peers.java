@@ -14,18 +14,24 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks other workers of the aggregation for their share of the figures: {@code GET /dead-letters/~partials}, signed
  * with the peer secret ({@link PeerAuth}), answered in {@link Codec} form. No user credential goes along: the address
  * comes from the aggregation's group metadata, which anyone who can join that group can forge, so a share is used
- * only when its answer is signed by a worker holding the secret. Every call has one deadline for connecting, the
- * answer and its body, and a body limit.
+ * only when its answer is signed by a worker holding the secret, for this request's nonce. Every call has one
+ * deadline for connecting, the answer and its body, and a body limit. A peer that speaks another peer protocol (a
+ * worker of another plugin version) is not used, and said once in the log.
  */
 final class Peers {
+
+    private static final Logger log = LoggerFactory.getLogger(Peers.class);
 
     static final String PARTIALS_PATH = "~partials";
     static final String PARTIALS_FULL_PATH = "/dead-letters/" + PARTIALS_PATH;
@@ -35,14 +41,15 @@ final class Peers {
     private final PeerAuth auth;
     private final Duration deadline;
     private final long maxAnswerBytes;
+    private final AtomicBoolean otherProtocolLogged = new AtomicBoolean();
 
     Peers(WorkerSettings worker, PeerAuth auth, Duration deadline, long maxAnswerBytes) {
         this.worker = worker;
         this.auth = auth;
         this.deadline = deadline;
         this.maxAnswerBytes = maxAnswerBytes;
-        this.http = HttpClient.newBuilder().connectTimeout(deadline).followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(deadline)
+                .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     /** The query parameters of a request for {@code partitions}, as signed and as sent. */
@@ -56,6 +63,12 @@ final class Peers {
         return params;
     }
 
+    /** The raw query of a request with these parameters, as signed and as sent. */
+    static String rawQuery(Map<String, String> params) {
+        return params.entrySet().stream().map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(),
+                StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+    }
+
     /** {@code host:port}, the address a request is signed for. */
     static String address(HostInfo host) {
         return host.host() + ":" + host.port();
@@ -67,15 +80,13 @@ final class Peers {
      * data is elsewhere, 500 when it fails or refuses this worker's proof.
      */
     CompletableFuture<Partial> fetch(HostInfo peer, Collection<Integer> partitions, Partial.Query query) {
-        Map<String, String> params = params(partitions, query);
-        PeerAuth.Proof proof = auth.signRequest(address(peer), PARTIALS_FULL_PATH, params);
-        String uri = worker.url(peer) + PARTIALS_FULL_PATH + "?" + params.entrySet().stream()
-                .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
-                .collect(Collectors.joining("&"));
-        HttpRequest request = HttpRequest.newBuilder(URI.create(uri)).timeout(deadline).GET()
-                .header("Accept", "application/octet-stream")
-                .header(PeerAuth.TIME_HEADER, String.valueOf(proof.timeMs()))
-                .header(PeerAuth.SIGNATURE_HEADER, proof.signature()).build();
+        String rawQuery = rawQuery(params(partitions, query));
+        PeerAuth.Proof proof = auth.signRequest(address(worker.self()), address(peer), "GET", PARTIALS_FULL_PATH,
+                rawQuery, new byte[0]);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(worker.url(peer) + PARTIALS_FULL_PATH + "?"
+                + rawQuery)).timeout(deadline).GET().header("Accept", "application/octet-stream");
+        proof.headers().forEach(builder::header);
+        HttpRequest request = builder.build();
         CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(request, BoundedBody.handler(maxAnswerBytes));
         // cancelling aborts the exchange (connect, answer or a slow body); the deadline covers all of it
         CompletableFuture.delayedExecutor(deadline.toMillis(), TimeUnit.MILLISECONDS).execute(() -> sent.cancel(true));
@@ -91,12 +102,23 @@ final class Peers {
                     + " ms (" + rootCause(error) + "); a rebalance will move its share", null);
         }
         int status = response.statusCode();
+        String protocol = response.headers().firstValue(PeerAuth.PROTOCOL_HEADER).orElse(null);
+        if (!PeerSigningInput.PROTOCOL.equals(protocol)) {
+            String message = "worker " + url + " (from the aggregation's group metadata) answered " + status
+                    + " without speaking peer protocol " + PeerSigningInput.PROTOCOL + ": a worker of another plugin"
+                    + " version (its share is used again once every worker runs the same version), or no worker at"
+                    + " all";
+            if (otherProtocolLogged.compareAndSet(false, true)) {
+                log.warn("Dead-letter monitor: {} (said once)", message);
+            }
+            throw MonitorException.retryable(message, null);
+        }
         if (status == 401 || status == 403) {
             throw MonitorException.fatal("worker " + url + " refused this worker's proof (" + status + "): is "
                     + MonitorConfig.PEER_SECRET_CONFIG + " the same on every worker?", null);
         }
         String signature = response.headers().firstValue(PeerAuth.SIGNATURE_HEADER).orElse(null);
-        if (!auth.verifiesAnswer(proof.signature(), status, response.body(), signature)) {
+        if (!auth.verifiesAnswer(proof.nonce(), status, response.body(), signature)) {
             throw MonitorException.retryable("the worker at " + url + " (from the aggregation's group metadata)"
                     + " answered " + status + " without proving it holds " + MonitorConfig.PEER_SECRET_CONFIG
                     + "; its answer is not used", null);

@@ -34,7 +34,8 @@ final class RunningMonitor implements AutoCloseable {
     static RunningMonitor start(MonitorConfig config, Map<String, ?> workerConfigs,
                                 ConnectRestExtensionContext context) {
         WorkerSettings worker = WorkerSettings.from(workerConfigs, config);
-        PeerServer peerServer = PeerServer.start(worker.bindHost(), config.peerPort(), config.maxConcurrentRequests());
+        PeerServer peerServer = PeerServer.start(PeerBinding.host(config.peerBindAddress(), worker.bindHost(),
+                worker.self().host()), config.peerPort(), config.maxConcurrentRequests(), config.peerLimits());
         WorkerSettings reachable = worker.withPeerPort(peerServer.port());
         Monitor monitor = new Monitor(config, reachable, new TopicDiscovery(context.clusterState(), config));
         PeerAuth auth = new PeerAuth(config.peerSecret(), Clock.systemUTC());

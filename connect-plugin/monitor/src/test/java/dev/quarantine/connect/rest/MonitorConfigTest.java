@@ -3,6 +3,7 @@ package dev.quarantine.connect.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -73,11 +74,53 @@ class MonitorConfigTest {
         Map<String, Object> worker = worker();
         assertThat(new MonitorConfig(worker).peerSecret()).isEmpty();
 
-        worker.put(MonitorConfig.PEER_SECRET_CONFIG, "sixteen-chars-or-more");
+        worker.put(MonitorConfig.PEER_SECRET_CONFIG, "thirty-two-characters-or-more-0123");
         MonitorConfig config = new MonitorConfig(worker);
 
-        assertThat(config.peerSecret()).get().extracting(p -> p.value()).isEqualTo("sixteen-chars-or-more");
-        assertThat(config.peerSecret().get().toString()).doesNotContain("sixteen");
+        assertThat(config.peerSecret()).get().extracting(p -> p.value()).isEqualTo(
+                "thirty-two-characters-or-more-0123");
+        assertThat(config.peerSecret().get().toString()).doesNotContain("thirty");
+    }
+
+    @Test
+    void refusesAPeerSecretUnder32CharactersOrOfFewerThan8DifferentOnesNamingTheSetting() {
+        for (String secret : new String[] {"0123456789abcdef0123456789abcde", "abababababababababababababababababab",
+                "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "abcdefgabcdefgabcdefgabcdefgabcdefg"}) {
+            Map<String, Object> worker = worker();
+            worker.put(MonitorConfig.PEER_SECRET_CONFIG, secret);
+
+            assertThatThrownBy(() -> new MonitorConfig(worker)).as(secret).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(MonitorConfig.PEER_SECRET_CONFIG).hasMessageContaining("32 characters")
+                    .hasMessageNotContaining(secret);
+        }
+        Map<String, Object> worker = worker();
+        worker.put(MonitorConfig.PEER_SECRET_CONFIG, "0123456789abcdef0123456789abcdef");
+        assertThat(new MonitorConfig(worker).peerSecret()).as("32 characters, 16 different ones").isPresent();
+    }
+
+    @Test
+    void peerListenerSettingsHaveSaneDefaultsAndRefuseNonsenseNamingTheSetting() {
+        MonitorConfig defaults = new MonitorConfig(worker());
+        assertThat(defaults.peerBindAddress()).isEmpty();
+        assertThat(defaults.peerLimits().maxConnections()).isEqualTo(256);
+        assertThat(defaults.peerLimits().maxConnectionsPerAddress()).isEqualTo(32);
+        assertThat(defaults.peerLimits().headTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(defaults.peerLimits().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
+
+        for (String[] bad : new String[][] {{MonitorConfig.PEER_BIND_ADDRESS_CONFIG, "10.0.0.7:8083"},
+                {MonitorConfig.PEER_BIND_ADDRESS_CONFIG, "http://10.0.0.7"},
+                {MonitorConfig.PEER_MAX_CONNECTIONS_CONFIG, "0"},
+                {MonitorConfig.PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG, "0"},
+                {MonitorConfig.PEER_HEADER_TIMEOUT_MS_CONFIG, "0"},
+                {MonitorConfig.PEER_IDLE_TIMEOUT_MS_CONFIG, "-1"}}) {
+            Map<String, Object> worker = worker();
+            worker.put(bad[0], bad[1]);
+            assertThatThrownBy(() -> new MonitorConfig(worker)).as(bad[0] + "=" + bad[1])
+                    .isInstanceOf(ConfigException.class).hasMessageContaining(bad[0]);
+        }
+        Map<String, Object> worker = worker();
+        worker.put(MonitorConfig.PEER_BIND_ADDRESS_CONFIG, "fe80::1%eth0");
+        assertThat(new MonitorConfig(worker).peerBindAddress()).contains("fe80::1%eth0");
     }
 
     @Test

@@ -28,7 +28,7 @@ import com.sun.net.httpserver.HttpServer;
 /** Peers against a small HTTP server on 127.0.0.1 playing the other worker: honest, forged, slow or flooding. */
 class PeersTest {
 
-    private static final String SECRET = "peers-test-secret-0123";
+    private static final String SECRET = "peers-test-secret-0123456789-abcdefgh";
     private static final PeerAuth AUTH = new PeerAuth(Optional.of(new Password(SECRET)), Clock.systemUTC());
     private static final Partial.Query QUERY = new Partial.Query(null, 0);
 
@@ -48,7 +48,7 @@ class PeersTest {
     void usesASignedShareAndSendsNoUserCredential() {
         HostInfo peer = serve(exchange -> {
             byte[] body = share(0, 1);
-            String signature = AUTH.signAnswer(exchange.getRequestHeaders().getFirst(PeerAuth.SIGNATURE_HEADER), 200,
+            String signature = AUTH.signAnswer(exchange.getRequestHeaders().getFirst(PeerAuth.NONCE_HEADER), 200,
                     body);
             exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, signature);
             respond(exchange, 200, body);
@@ -71,11 +71,12 @@ class PeersTest {
 
     @Test
     void refusesAShareSignedWithAnotherSecret() {
-        PeerAuth other = new PeerAuth(Optional.of(new Password("another-secret-0123456")), Clock.systemUTC());
+        PeerAuth other = new PeerAuth(Optional.of(new Password("another-secret-0123456789-abcdefghij")),
+                Clock.systemUTC());
         HostInfo peer = serve(exchange -> {
             byte[] body = share(0);
             exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, other.signAnswer(
-                    exchange.getRequestHeaders().getFirst(PeerAuth.SIGNATURE_HEADER), 200, body));
+                    exchange.getRequestHeaders().getFirst(PeerAuth.NONCE_HEADER), 200, body));
             respond(exchange, 200, body);
         });
 
@@ -83,8 +84,49 @@ class PeersTest {
     }
 
     @Test
+    void refusesAShareSignedForAnotherRequestsNonce() {
+        HostInfo peer = serve(exchange -> {
+            byte[] body = share(0);
+            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, AUTH.signAnswer("a-captured-earlier-nonce",
+                    200, body));
+            respond(exchange, 200, body);
+        });
+
+        assertFailsWith(peers(Duration.ofSeconds(5), 1 << 20), peer, 503);
+    }
+
+    @Test
+    void refusesWith503AnAnswerOfAnotherPeerProtocolEvenWhenSigned() {
+        HostInfo peer = serve(exchange -> {
+            byte[] body = share(0);
+            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, AUTH.signAnswer(
+                    exchange.getRequestHeaders().getFirst(PeerAuth.NONCE_HEADER), 200, body));
+            exchange.getResponseHeaders().set(PeerAuth.PROTOCOL_HEADER, "1");
+            respond(exchange, 200, body);
+        });
+
+        assertFailsWith(peers(Duration.ofSeconds(5), 1 << 20), peer, 503);
+    }
+
+    @Test
+    void sendsTheProtocolTimeNonceSenderAndSignatureOfAFreshRequestEachTime() {
+        HostInfo peer = serve(exchange -> respond(exchange, 503, new byte[0]));
+        Peers peers = peers(Duration.ofSeconds(5), 1 << 20);
+
+        assertFailsWith(peers, peer, 503);
+        assertFailsWith(peers, peer, 503);
+
+        assertThat(received).hasSize(2).allSatisfy(headers -> assertThat(headers.keySet()).contains(
+                "X-quarantine-peer-protocol", "X-quarantine-peer-time", "X-quarantine-peer-nonce",
+                "X-quarantine-peer-sender", "X-quarantine-peer-signature"));
+        assertThat(received.get(0).get("X-quarantine-peer-nonce")).isNotEqualTo(
+                received.get(1).get("X-quarantine-peer-nonce"));
+    }
+
+    @Test
     void givesUpOnASlowBodyAtTheDeadline() {
         HostInfo peer = serve(exchange -> {
+            exchange.getResponseHeaders().add(PeerAuth.PROTOCOL_HEADER, PeerSigningInput.PROTOCOL);
             exchange.sendResponseHeaders(200, 1_000);
             exchange.getResponseBody().write(new byte[10]);
             exchange.getResponseBody().flush();
@@ -154,7 +196,11 @@ class PeersTest {
         return Codec.encode(partial, Partial::write);
     }
 
+    /** Answers as a worker of this protocol does (the protocol header unless the handler set another). */
     private static void respond(HttpExchange exchange, int status, byte[] body) throws IOException {
+        if (!exchange.getResponseHeaders().containsKey(PeerAuth.PROTOCOL_HEADER)) {
+            exchange.getResponseHeaders().add(PeerAuth.PROTOCOL_HEADER, PeerSigningInput.PROTOCOL);
+        }
         exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
