@@ -139,7 +139,8 @@ class MonitorRequestGuardIT {
         Map<String, String> browser = Map.of("Origin", worker.restUrl(), "Sec-Fetch-Site", "same-origin",
                 "Sec-Fetch-Mode", "cors", "Content-Type", "application/json;charset=UTF-8");
 
-        HttpResponse<String> started = send("POST", REPLAYS, "{}", browser);
+        // a named destination: a replay to "original" needs the worker's allow-list, which this worker does not set
+        HttpResponse<String> started = send("POST", REPLAYS, "{\"destination\":\"guard-replayed\"}", browser);
 
         assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
         String id = body(started).path("id").asText();
