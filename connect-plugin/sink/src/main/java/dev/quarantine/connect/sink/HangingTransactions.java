@@ -185,13 +185,13 @@ final class HangingTransactions implements HangingTransactionCheck {
         if (committed.isEmpty()) {
             return;
         }
-        String id = committed.keySet().iterator().next();
+        String anId = committed.keySet().iterator().next();
         TopicPartition progress = new TopicPartition(progressTopic, 0);
-        if (!partitions(admins.target(), List.of(progressTopic), id).contains(progress)) {
+        if (!partitions(admins.target(), List.of(progressTopic), anId).contains(progress)) {
             return; // no progress topic (describing its producers would wait out the timeout): its reader says so
         }
         PartitionProducerState state = await(admins.target().describeProducers(List.of(progress))
-                .partitionResult(progress), "describe the producers of " + progress, id);
+                .partitionResult(progress), "describe the producers of " + progress, anId);
         committed.forEach((id, last) -> {
             if (openIn(last, state)) {
                 commitsLeftOpen.add(id);
