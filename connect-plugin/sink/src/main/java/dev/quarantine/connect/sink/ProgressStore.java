@@ -99,7 +99,8 @@ final class ProgressStore implements AutoCloseable {
      * The committed progress of each partition that has some; partitions without progress are absent. A partition
      * whose source topic has another id than its progress was written for (deleted and created again with the same
      * name) starts over: its next offset is where the new topic starts (see {@link SourceTopics#startOffset}), logged
-     * once at WARN naming the topic. Registers with {@link #target()} what the partitions' progress records carry.
+     * at WARN naming the topic unless this task already logged it starting over there. Registers with
+     * {@link #target()} what the partitions' progress records carry.
      *
      * @param sources the partitions to read, by transactional id
      * @throws ConnectException when the progress topic does not exist, or the progress could not be read within
@@ -150,8 +151,11 @@ final class ProgressStore implements AutoCloseable {
             ProgressRecord last = committed.get(key);
             if (last != null && SourceIdentity.replaced(last.sourceTopicId(), sourceId)) {
                 long start = sourceTopics.startOffset(source);
-                startingOver.computeIfAbsent(source.topic(), t -> new ArrayList<>()).add(source + "@" + start
-                        + " (not " + last.next() + ", progress of topic id " + last.sourceTopicId().orElseThrow() + ")");
+                if (!target.sourceTopicId(source).equals(sourceId)) { // not told already: this task started it over
+                    startingOver.computeIfAbsent(source.topic(), t -> new ArrayList<>()).add(source + "@" + start
+                            + " (not " + last.next() + ", progress of topic id " + last.sourceTopicId().orElseThrow()
+                            + ")");
+                }
                 last = new ProgressRecord(start, last.topicId(), sourceId, last.targetPartitions());
             }
             if (last != null) {
