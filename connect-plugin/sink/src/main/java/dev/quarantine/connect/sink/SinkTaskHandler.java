@@ -67,6 +67,8 @@ final class SinkTaskHandler implements AutoCloseable {
     private final Reestablisher reestablisher;
     private final Map<TopicPartition, PartitionWriter> open = new HashMap<>();
     private final ExecutorService writerThreads = Executors.newCachedThreadPool(daemonThreads());
+    /** A write failed for good: the writer dropped its waiting records, which the worker counts as delivered. */
+    private boolean failed;
 
     SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress,
                     TargetTopics targetTopics, TransientFailures transients, CommitTrigger trigger, Clock clock) {
@@ -272,7 +274,8 @@ final class SinkTaskHandler implements AutoCloseable {
 
     /**
      * What Connect may commit to its own consumer group for each open partition: the committed progress, or, when
-     * nothing of the partition waits and it was not sought since the last put, the worker's position after the
+     * nothing of the partition waits, it was not sought since the last put and no write failed for good (that drops
+     * what waits, uncommitted), the worker's position after the
      * records it delivered ({@code delivered}, Connect's current offsets), when that is further: every record below
      * it was then committed, or never reached the task (an SMT dropped it, or a converter failed on it under
      * errors.tolerance=all). So a partition whose last records an SMT drops still advances in Connect's group.
@@ -281,7 +284,7 @@ final class SinkTaskHandler implements AutoCloseable {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         open.forEach((partition, writer) -> {
             Optional<Long> position = Optional.ofNullable(delivered.get(partition))
-                    .filter(p -> writer.pending().count() == 0 && !context.sought(partition))
+                    .filter(p -> !failed && writer.pending().count() == 0 && !context.sought(partition))
                     .map(OffsetAndMetadata::offset);
             OptionalLong next = writer.nextOffset();
             long committed = next.isPresent() ? next.getAsLong() : -1;
@@ -308,6 +311,7 @@ final class SinkTaskHandler implements AutoCloseable {
         PutOutcome decided = PutOutcome.of(round.fatal != null, round.transientFailure != null,
                 !round.seeks.isEmpty() || context.soughtSincePutBegan());
         if (decided == PutOutcome.FAIL) {
+            failed = true;
             throw round.fatal;
         }
         if (decided == PutOutcome.SUCCEED) {
