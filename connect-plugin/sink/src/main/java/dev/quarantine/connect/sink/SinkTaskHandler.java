@@ -147,7 +147,12 @@ final class SinkTaskHandler implements AutoCloseable {
             startOverReplacedSources();
         }
         if (due || !unowned.isEmpty()) {
-            write(due ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of(), unowned);
+            try {
+                write(due ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of(), unowned);
+            } catch (RuntimeException e) {
+                failed |= !(e instanceof RetriableException);
+                throw e;
+            }
         }
         dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
     }
@@ -255,7 +260,6 @@ final class SinkTaskHandler implements AutoCloseable {
             context.timeout(RETRY_BACKOFF_MS);
             throw transients.failed(retriable);
         }
-        failed = true;
         throw failure;
     }
 
