@@ -167,7 +167,12 @@ final class SinkTaskHandler implements AutoCloseable {
             startOverReplacedSources();
         }
         if (due || !unowned.isEmpty()) {
-            write(due ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of(), unowned);
+            try {
+                write(due ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of(), unowned);
+            } catch (RuntimeException e) {
+                failed |= !(e instanceof RetriableException);
+                throw e;
+            }
         }
         dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
     }
