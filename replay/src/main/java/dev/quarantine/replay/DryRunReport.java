@@ -9,17 +9,24 @@ import java.util.TreeMap;
  * What a replay would do, from {@link ReplayEngine#dryRun}: nothing was written.
  *
  * @param byDestination per destination topic, the dead letters that would be written there
+ * @param refusedByDestination per destination topic the rule refuses ({@code DestinationRule}: not allowed, denied,
+ *                      internal), the dead letters headed there: what an allow-list would have to match to let them
+ *                      through (if it may)
  * @param counts        what would happen to the dead letters read (replayed counts those written to a destination;
  *                      refused, unroutable, skipped and already replayed count as a real replay would)
  * @param complete      whether the whole range was read; false when the time limit ran out first
  */
-public record DryRunReport(SortedMap<String, Long> byDestination, ReplayCounts counts, boolean complete) {
+public record DryRunReport(SortedMap<String, Long> byDestination, SortedMap<String, Long> refusedByDestination,
+                           ReplayCounts counts, boolean complete) {
 
     public DryRunReport {
         byDestination = Collections.unmodifiableSortedMap(new TreeMap<>(byDestination));
+        refusedByDestination = Collections.unmodifiableSortedMap(new TreeMap<>(refusedByDestination));
     }
 
-    static DryRunReport of(Map<String, Long> byDestination, ReplayProgress progress) {
-        return new DryRunReport(new TreeMap<>(byDestination), progress.counts(), progress.finished());
+    static DryRunReport of(Map<String, Long> byDestination, Map<String, Long> refusedByDestination,
+                           ReplayProgress progress) {
+        return new DryRunReport(new TreeMap<>(byDestination), new TreeMap<>(refusedByDestination), progress.counts(),
+                progress.finished());
     }
 }

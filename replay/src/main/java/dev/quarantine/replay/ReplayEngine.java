@@ -59,6 +59,7 @@ public final class ReplayEngine implements AutoCloseable {
     private final ProducerRestarts restarts = new ProducerRestarts(MAX_PRODUCER_RESTARTS);
     private final Map<Integer, Long> previousRead = new HashMap<>();
     private final Map<String, Long> wouldWrite = new TreeMap<>();
+    private final Map<String, Long> wouldRefuse = new TreeMap<>();
     private Optional<ReplayWriter> writer;
     private boolean committedSinceInit;
     private RecordPlan plan;
@@ -67,15 +68,14 @@ public final class ReplayEngine implements AutoCloseable {
     /**
      * Builds the engine's clients; nothing is read or written before {@link #start()}.
      *
+     * <p>The entry points that start a writing replay check {@link ReplayConfig#requireWritable()} first (the command
+     * line, the replay connector); the engine does not, so that a replay can be cancelled with the settings it has.
+     * With an empty allow-list it writes no destination a header chose: {@link DestinationRule} refuses them.
+     *
      * @param listener hears each dead letter's {@link RecordReport}
-     * @throws ConfigException from the clients' own settings; in {@link Mode#WRITE}, naming
-     *                         {@code replay.destinations.allowed} when the destination needs it
-     *                         ({@link ReplayConfig#problemsForWriting()})
+     * @throws ConfigException from the clients' own settings
      */
     public ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener) {
-        if (mode == Mode.WRITE) {
-            config.requireWritable();
-        }
         this.config = config;
         this.listener = listener;
         this.mode = mode;
@@ -107,7 +107,7 @@ public final class ReplayEngine implements AutoCloseable {
 
     /** In a dry run, what it decided so far: per destination topic and counts. */
     public DryRunReport dryRunReport() {
-        return DryRunReport.of(wouldWrite, progress);
+        return DryRunReport.of(wouldWrite, wouldRefuse, progress);
     }
 
     /**
@@ -282,6 +282,9 @@ public final class ReplayEngine implements AutoCloseable {
             listener.onRecord(new RecordReport(letter.position(), decision.outcome(), place, letter.errorClass(),
                     decision.reason()));
             decision.target().ifPresent(t -> wouldWrite.merge(t.topic(), 1L, Long::sum));
+            if (decision.outcome() == Outcome.REFUSED_DESTINATION) {
+                decision.topic().ifPresent(topic -> wouldRefuse.merge(topic, 1L, Long::sum));
+            }
             counts = counts.plus(decision.outcome());
         }
         progress = progress.advanced(next, counts, WrittenOffsets.NONE, Instant.now());

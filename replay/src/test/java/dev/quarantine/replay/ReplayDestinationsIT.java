@@ -98,6 +98,7 @@ class ReplayDestinationsIT {
 
         assertThat(report.complete()).isTrue();
         assertThat(report.byDestination()).containsExactly(Map.entry("dryto-other", 2L), Map.entry("dryto-output", 4L));
+        assertThat(report.refusedByDestination()).containsExactly(Map.entry("__transaction_state", 1L));
         assertThat(report.counts()).isEqualTo(new ReplayCounts(6, 0, 0, 0, 0, 1, 1, 0));
         assertThat(committed(kafka, "dryto-output")).isEmpty();
         assertThat(committed(kafka, "dryto-other")).isEmpty();

@@ -135,6 +135,9 @@ final class ReplayCommand implements Callable<Integer> {
         ReplayConfig config;
         try {
             config = new ReplayConfig(settings());
+            if (!dryRun) {
+                config.requireWritable();
+            }
         } catch (ConfigException e) {
             err.println("Invalid arguments: " + e.getMessage());
             return USAGE;

@@ -1,6 +1,7 @@
 package dev.quarantine.replay.cli;
 
 import java.io.PrintWriter;
+import java.util.Map;
 
 import dev.quarantine.replay.DryRunReport;
 import dev.quarantine.replay.Outcome;
@@ -68,13 +69,21 @@ final class ReplayPrinter implements ReplayListener {
 
     /** The dry run's table: per destination topic, the dead letters that would be written there. */
     void destinations(DryRunReport report) {
-        out.println("Would write, per destination topic:");
-        if (report.byDestination().isEmpty()) {
+        table("Would write, per destination topic:", report.byDestination());
+        if (!report.refusedByDestination().isEmpty()) {
+            table("Would refuse (see --destinations-allowed, --destinations-denied), per destination topic:",
+                    report.refusedByDestination());
+        }
+        out.flush();
+    }
+
+    private void table(String title, Map<String, Long> perTopic) {
+        out.println(title);
+        if (perTopic.isEmpty()) {
             out.println("  (none)");
         }
-        int width = report.byDestination().keySet().stream().mapToInt(String::length).max().orElse(0);
-        report.byDestination().forEach((topic, n) -> out.printf("  %-" + Math.max(1, width) + "s  %d%n", topic, n));
-        out.flush();
+        int width = Math.max(1, perTopic.keySet().stream().mapToInt(String::length).max().orElse(0));
+        perTopic.forEach((topic, n) -> out.printf("  %-" + width + "s  %d%n", topic, n));
     }
 
     static String line(RecordReport report) {

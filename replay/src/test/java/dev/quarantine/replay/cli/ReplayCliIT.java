@@ -47,13 +47,24 @@ class ReplayCliIT {
         String dlq = CliFixtures.stockConnectDlq(kafka, "dry");
 
         Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--dry-run",
-                "--replay-id", "dry-1");
+                "--replay-id", "dry-1", "--destinations-allowed", "dry-input");
 
-        assertThat(run.exitCode).as("a dry run needs no allow-list").isEqualTo(ReplayCommand.DONE);
+        assertThat(run.exitCode).isEqualTo(ReplayCommand.DONE);
         assertThat(run.out).contains(dlq + "-0@0 -> dry-input-1  (RecordTooLargeException)")
                 .contains(dlq + "-0@2 -> dry-input-1").contains("replayed                3")
                 .contains("dry run: nothing written")
                 .contains("Would write, per destination topic:\n  dry-input  3\n");
+        assertThat(TopicReader.readCommitted(kafka, "dry-input", DEADLINE)).isEmpty();
+        assertThat(CliFixtures.progress(kafka, "dry-1")).isEmpty();
+
+        Run unlisted = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--dry-run",
+                "--replay-id", "dry-2");
+
+        assertThat(unlisted.exitCode).as("without an allow-list they would be refused")
+                .isEqualTo(ReplayCommand.SOME_NOT_WRITTEN);
+        assertThat(unlisted.out).contains(dlq + "-0@0 refused: dry-input is not matched by replay.destinations.allowed")
+                .contains("refused destination     3").contains("Would write, per destination topic:\n  (none)\n")
+                .contains("per destination topic:\n  dry-input  3\n");
         assertThat(TopicReader.readCommitted(kafka, "dry-input", DEADLINE)).isEmpty();
         assertThat(CliFixtures.progress(kafka, "dry-1")).isEmpty();
     }

@@ -38,12 +38,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quarantine.connect.rest.BasicAuthWorkers;
 import dev.quarantine.connect.rest.MonitorConfig;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
+import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.ReplayProgressReader;
+import dev.quarantine.replay.ReplayState;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.sandbox.TopicReader;
+import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
  * Replays through the monitor's endpoints on a real worker JVM loading the plugin archive, behind Kafka's basic-auth
@@ -199,6 +203,73 @@ class DeadLetterReplayIT {
     }
 
     @Test
+    void theReplayConnectorRefusesForgedDestinationsKeepsItsTaskRunningAndFinishes() throws Exception {
+        String dlq = PREFIX + "-forged-dlq";
+        String out = PREFIX + "-forged-out";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic(out, 1, Map.of());
+        List<ConsumerRecord<byte[], byte[]>> good = TopicReader.readCommitted(kafka, DLQ, Duration.ofSeconds(30))
+                .subList(0, 10);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (ConsumerRecord<byte[], byte[]> letter : good) {
+                producer.send(deadLetter(dlq, letter.key(), letter.value(), letter.headers(), out, "0"));
+            }
+            ConsumerRecord<byte[], byte[]> model = good.get(0);
+            producer.send(deadLetter(dlq, bytes("connector-evil0"), bytes("{\"connector.class\":\"x\"}"),
+                    model.headers(), PREFIX + "-configs", "0"));
+            producer.send(deadLetter(dlq, model.key(), model.value(), model.headers(), "__consumer_offsets", "0"));
+            producer.send(deadLetter(dlq, model.key(), model.value(), model.headers(), out, "-1"));
+        }
+        String name = PREFIX + "-forged-replay";
+        Map<String, String> config = new java.util.HashMap<>(Map.of("name", name,
+                "connector.class", DeadLetterReplayConnector.class.getName(), "tasks.max", "1",
+                "bootstrap.servers", kafka.bootstrapServers(), "dlq.topic.name", dlq));
+        assertThat(LocalConnect.validationErrors(worker.validate(DeadLetterReplayConnector.class.getName(), config)))
+                .as("no allow-list").containsOnlyKeys("replay.destinations.allowed");
+        config.put("replay.destinations.allowed", out);
+
+        worker.createConnector(name, config);
+
+        ReplayProgress done = Await.value("replay " + name + " DONE", LANDED, () -> {
+            try (ReplayProgressReader reader = new ReplayProgressReader(Map.of("bootstrap.servers",
+                    kafka.bootstrapServers()), "quarantine-replay-progress", Duration.ofSeconds(30))) {
+                return reader.latest(name).filter(ReplayProgress::finished).orElse(null);
+            }
+        });
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts().replayed()).isEqualTo(good.size());
+        assertThat(done.counts().refused()).as("the worker's config topic and __consumer_offsets").isEqualTo(2);
+        assertThat(done.counts().skippedUnroutable()).as("partition -1").isOne();
+        assertThat(LocalConnect.isRunning(worker.status(name), 1)).as("%s", worker.status(name)).isTrue();
+        assertThat(keys(TopicReader.readCommitted(kafka, out, Duration.ofSeconds(30))))
+                .containsExactlyInAnyOrderElementsOf(keys(good));
+        assertThat(keys(TopicReader.readCommitted(kafka, PREFIX + "-configs", Duration.ofSeconds(30))))
+                .doesNotContain("connector-evil0");
+        assertThat(worker.get("/connectors").toString()).doesNotContain("evil0");
+        worker.deleteConnector(name);
+    }
+
+    /** A dead letter with {@code headers} but the target topic and partition replaced. */
+    private static ProducerRecord<byte[], byte[]> deadLetter(String dlq, byte[] key, byte[] value,
+                                                            Iterable<Header> headers, String topic, String partition) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(dlq, null, key, value);
+        for (Header header : headers) {
+            if (!header.key().equals(DeadLetterHeaders.TARGET_TOPIC)
+                    && !header.key().equals(DeadLetterHeaders.TARGET_PARTITION)) {
+                record.headers().add(header);
+            }
+        }
+        record.headers().add(DeadLetterHeaders.TARGET_TOPIC, bytes(topic));
+        record.headers().add(DeadLetterHeaders.TARGET_PARTITION, bytes(partition));
+        return record;
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
     void aReplayRequestNeedsTheWorkersCredentialsAndNamesABadField() {
         assertThat(post("/dead-letters/" + DLQ + "/replays", "{}", null).statusCode()).isEqualTo(401);
         HttpResponse<String> bad = post("/dead-letters/" + DLQ + "/replays", "{\"errorClass\":\"x\"}", AUTH);
@@ -313,13 +384,13 @@ class DeadLetterReplayIT {
     }
 
     /**
-     * The committed records of {@code topic}, or -1 while a transaction of the sink is still open on it (the sink
-     * keeps one open across puts until its commit interval): the caller waits on.
+     * The committed records of {@code topic}, or -1 while a transaction of the sink still writing to it keeps a
+     * read_committed reader from its end for 10 s (a loaded machine): the caller's deadline decides.
      */
     private static int committedCount(String topic) {
         try {
             return TopicReader.readCommitted(kafka, topic, Duration.ofSeconds(10)).size();
-        } catch (IllegalStateException openTransaction) {
+        } catch (IllegalStateException e) {
             return -1;
         }
     }
