@@ -11,10 +11,12 @@ import java.util.regex.Pattern;
  * <table>
  * <caption>Destination rule</caption>
  * <tr><th>destination topic</th><th>verdict</th></tr>
- * <tr><td>Kafka-internal: its name starts with {@code __} ({@code __consumer_offsets},
- *     {@code __transaction_state}, ...)</td><td>refused</td></tr>
- * <tr><td>the dead-letter topic being replayed, the replay's progress topic or its parking topic</td>
- *     <td>refused</td></tr>
+ * <tr><td>internal by Kafka's naming convention: its name starts with {@code __} ({@code __consumer_offsets},
+ *     {@code __transaction_state}, ...) or ends with {@code .internal} (MirrorMaker 2's internal topics, the
+ *     exactly-once sink's {@code <connector>.progress.internal})</td><td>refused</td></tr>
+ * <tr><td>the dead-letter topic being replayed, the replay's progress topic or its parking topic, the default
+ *     replay progress topic ({@code quarantine-replay-progress}) or any parking topic ({@code *.parking}) of
+ *     another replay</td><td>refused</td></tr>
  * <tr><td>matched in full by {@code replay.destinations.denied} (by default Connect's default config, offset and
  *     status topics; the monitor adds its worker's real ones and its own internal topics)</td><td>refused</td></tr>
  * <tr><td>the topic named by {@code replay.destination} (the operator chose it, not a header)</td>
@@ -32,8 +34,8 @@ final class DestinationRule {
     /** Why a topic is refused; {@link #ALLOWED} when it is not. */
     enum Verdict {
         ALLOWED(null),
-        INTERNAL("is a Kafka-internal topic"),
-        REPLAYS_OWN("is the dead-letter, progress or parking topic of this replay"),
+        INTERNAL("is an internal topic ('__*' or '*.internal')"),
+        REPLAYS_OWN("is the dead-letter topic replayed, or a replay's progress or parking topic"),
         DENIED("is matched by " + ReplayConfig.DESTINATIONS_DENIED_CONFIG),
         NOT_ALLOWED("is not matched by " + ReplayConfig.DESTINATIONS_ALLOWED_CONFIG);
 
@@ -50,6 +52,8 @@ final class DestinationRule {
     }
 
     private static final String INTERNAL_PREFIX = "__";
+    /** Kafka's convention for internal topics besides {@code __} (MirrorMaker 2's ReplicationPolicy, our sink). */
+    private static final String INTERNAL_SUFFIX = ".internal";
 
     private final String dlqTopic;
     private final String progressTopic;
@@ -79,10 +83,11 @@ final class DestinationRule {
     }
 
     Verdict decide(String topic) {
-        if (topic.startsWith(INTERNAL_PREFIX)) {
+        if (topic.startsWith(INTERNAL_PREFIX) || topic.endsWith(INTERNAL_SUFFIX)) {
             return Verdict.INTERNAL;
         }
-        if (topic.equals(dlqTopic) || topic.equals(progressTopic) || topic.equals(parkingTopic)) {
+        if (topic.equals(dlqTopic) || topic.equals(progressTopic) || topic.equals(parkingTopic)
+                || topic.equals(ReplayConfig.PROGRESS_TOPIC_DEFAULT) || topic.endsWith(ReplayConfig.PARKING_SUFFIX)) {
             return Verdict.REPLAYS_OWN;
         }
         if (denied.matcher(topic).matches()) {

@@ -58,8 +58,9 @@ public final class ReplayConfig extends AbstractConfig {
             + " topic replay.destination names; a replay that writes to 'original' or 'source' is refused until"
             + " this is set (a dry run shows where the dead letters would go). Headers are written by whoever may"
             + " write the dead-letter topic, the replay writes as you: allow only the topics those writers may write"
-            + " themselves. Kafka-internal topics ('__*'), the dead-letter, progress and parking topics and"
-            + " replay.destinations.denied are refused even when matched.";
+            + " themselves. Internal topics ('__*', '*.internal'), the dead-letter topic, replay progress and parking"
+            + " topics ('quarantine-replay-progress', '*.parking') and replay.destinations.denied are refused even"
+            + " when matched.";
 
     public static final String DESTINATIONS_DENIED_CONFIG = "replay.destinations.denied";
     public static final String DESTINATIONS_DENIED_DEFAULT = "connect-configs|connect-offsets|connect-status";
@@ -67,8 +68,8 @@ public final class ReplayConfig extends AbstractConfig {
             + " matched in full, even when replay.destinations.allowed or replay.destination names them; a dead"
             + " letter headed there is counted as refused. The default is Kafka Connect's default config, offset and"
             + " status topics: add your workers' own (config.storage.topic, offset.storage.topic,"
-            + " status.storage.topic) and any other topic that drives a system. Kafka-internal topics ('__*') and"
-            + " the replay's own dead-letter, progress and parking topics are refused whatever this says.";
+            + " status.storage.topic) and any other topic that drives a system. Internal topics ('__*', '*.internal'),"
+            + " the dead-letter topic and replay progress and parking topics are refused whatever this says.";
 
     public static final String REPLAY_AGAIN_CONFIG = "replay.again";
     public static final boolean REPLAY_AGAIN_DEFAULT = false;

@@ -29,6 +29,27 @@ class DestinationRuleTest {
     }
 
     @Test
+    void refusesInternalTopicsByTheDotInternalConventionEvenWhenAllowedOrChosen() {
+        DestinationRule rule = rule(Optional.of("orders-sink.progress.internal"), ".*");
+
+        assertThat(rule.decide("orders-sink.progress.internal")).as("the exactly-once sink's progress")
+                .isEqualTo(Verdict.INTERNAL);
+        assertThat(rule.decide("mm2-offsets.west.internal")).as("MirrorMaker 2's").isEqualTo(Verdict.INTERNAL);
+        assertThat(rule.decide("orders.internal-audit")).as("a suffix, not a part").isEqualTo(Verdict.ALLOWED);
+    }
+
+    @Test
+    void refusesOtherReplaysProgressAndParkingTopicsEvenWhenAllowed() {
+        DestinationRule rule = new DestinationRule("orders.dlq", "team-a-replay-progress", "orders.dlq.parking",
+                Optional.empty(), Optional.of(Pattern.compile(".*")), DENIED);
+
+        assertThat(rule.decide("quarantine-replay-progress")).as("the default progress topic of other replays")
+                .isEqualTo(Verdict.REPLAYS_OWN);
+        assertThat(rule.decide("payments.dlq.parking")).as("another replay's parking topic")
+                .isEqualTo(Verdict.REPLAYS_OWN);
+    }
+
+    @Test
     void refusesTheReplaysOwnTopicsEvenWhenAllowed() {
         DestinationRule rule = rule(Optional.empty(), ".*");
 

@@ -2,6 +2,7 @@ package dev.quarantine.replay.cli;
 
 import java.io.PrintWriter;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import dev.quarantine.replay.DryRunReport;
 import dev.quarantine.replay.Outcome;
@@ -15,6 +16,9 @@ import dev.quarantine.replay.ReplayProgress;
  * error class; never a key or value); otherwise a progress bar when the output is a terminal; then a summary.
  */
 final class ReplayPrinter implements ReplayListener {
+
+    private static final Pattern JAVA_CLASS_NAME =
+            Pattern.compile("[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}.]{0,254}");
 
     private static final int BAR_WIDTH = 40;
 
@@ -87,8 +91,7 @@ final class ReplayPrinter implements ReplayListener {
     }
 
     static String line(RecordReport report) {
-        String error = report.errorClass().map(name -> "  (" + name.substring(name.lastIndexOf('.') + 1) + ")")
-                .orElse("");
+        String error = report.errorClass().map(ReplayPrinter::simpleName).map(name -> "  (" + name + ")").orElse("");
         return switch (report.outcome()) {
             case REPLAYED -> report.position() + " -> " + report.destination().orElse("?") + error;
             case SKIPPED_BY_FILTER -> report.position() + " skipped: not selected by the filters";
@@ -114,5 +117,16 @@ final class ReplayPrinter implements ReplayListener {
                 + c.replayed() + ", again " + c.deadLetteredAgain() + ", parked " + c.parked() + ", skipped "
                 + (c.skippedByFilter() + c.skippedTruncated() + c.skippedUnroutable() + c.alreadyReplayed())
                 + ", refused " + c.refused();
+    }
+
+    /**
+     * The simple name of an error class header, printed only when it is a Java class name: the header is written by
+     * whoever may write the dead-letter topic, and control characters in it could forge lines on the terminal.
+     */
+    static String simpleName(String errorClass) {
+        if (!JAVA_CLASS_NAME.matcher(errorClass).matches()) {
+            return "error class not a Java class name";
+        }
+        return errorClass.substring(errorClass.lastIndexOf('.') + 1);
     }
 }

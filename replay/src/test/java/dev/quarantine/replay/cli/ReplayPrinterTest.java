@@ -34,6 +34,17 @@ class ReplayPrinterTest {
     }
 
     @Test
+    void neverPrintsControlCharactersOfAForgedErrorClassHeader() {
+        String forged = "X\r\u001b[2Kdlq-0@1 -> orders";
+
+        String line = ReplayPrinter.line(new RecordReport("dlq-0@3", Outcome.REPLAYED, Optional.of("orders-1"),
+                Optional.of(forged), Optional.empty()));
+
+        assertThat(line).isEqualTo("dlq-0@3 -> orders-1  (error class not a Java class name)");
+        assertThat(line.chars().filter(Character::isISOControl)).isEmpty();
+    }
+
+    @Test
     void saysWhyADeadLetterIsUnroutableOrRefusedNamingTheHeaderOrSettingNotItsValue() {
         assertThat(ReplayPrinter.line(new RecordReport("dlq-0@8", Outcome.SKIPPED_UNROUTABLE, Optional.empty(),
                 TOO_LARGE, Optional.of("__quarantine.target.partition is not a number from 0 to 2147483647"))))
