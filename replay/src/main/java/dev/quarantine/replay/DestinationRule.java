@@ -34,7 +34,7 @@ final class DestinationRule {
     /** Why a topic is refused; {@link #ALLOWED} when it is not. */
     enum Verdict {
         ALLOWED(null),
-        INTERNAL("is an internal topic ('__*' or '*.internal')"),
+        INTERNAL("is a Kafka-internal topic"),
         REPLAYS_OWN("is the dead-letter topic replayed, or a replay's progress or parking topic"),
         DENIED("is matched by " + ReplayConfig.DESTINATIONS_DENIED_CONFIG),
         NOT_ALLOWED("is not matched by " + ReplayConfig.DESTINATIONS_ALLOWED_CONFIG);
