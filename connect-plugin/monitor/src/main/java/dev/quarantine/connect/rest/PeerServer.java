@@ -2,7 +2,6 @@ package dev.quarantine.connect.rest;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -24,6 +23,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,15 +91,25 @@ final class PeerServer implements AutoCloseable {
         this.loop = daemon("quarantine-dead-letter-monitor-peer-listener").newThread(this::run);
     }
 
-    /** Listens on {@code host} ({@code null}: every interface) and {@code port} (0: any free port). */
+    /**
+     * Listens on {@code host} ({@code null}: every interface) and {@code port} (0: any free port). Whatever fails
+     * leaves nothing open and names the settings to change.
+     */
     static PeerServer start(String host, int port, int handlerThreads, PeerLimits limits) {
         InetSocketAddress address = host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            throw new ConfigException("the dead-letter monitor cannot listen for other workers on " + host + ": no"
+                    + " address of this host has that name; set " + MonitorConfig.PEER_BIND_ADDRESS_CONFIG + " to an"
+                    + " address of this host (by default the host of the worker's REST listener, else its"
+                    + " advertised host)");
+        }
         ServerSocketChannel listener = null;
+        Selector selector = null;
         try {
             listener = ServerSocketChannel.open();
             listener.bind(address, BACKLOG);
             listener.configureBlocking(false);
-            Selector selector = Selector.open();
+            selector = Selector.open();
             listener.register(selector, SelectionKey.OP_ACCEPT);
             PeerServer server = new PeerServer(listener, selector, handlerThreads, limits);
             server.loop.start();
@@ -110,11 +120,12 @@ final class PeerServer implements AutoCloseable {
                     limits.maxConnectionsPerAddress(), limits.headTimeout().toMillis(),
                     limits.bodyTimeout().toMillis(), limits.idleTimeout().toMillis());
             return server;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             closeQuietly(listener);
-            throw new UncheckedIOException("the dead-letter monitor could not listen on " + address + " for other"
-                    + " workers: set " + MonitorConfig.PEER_PORT_CONFIG + " to a free port (and "
-                    + MonitorConfig.PEER_BIND_ADDRESS_CONFIG + " to an address of this host)", e);
+            closeQuietly(selector);
+            throw new ConfigException("the dead-letter monitor could not listen on " + address + " for other"
+                    + " workers (" + e + "): set " + MonitorConfig.PEER_PORT_CONFIG + " to a free port and "
+                    + MonitorConfig.PEER_BIND_ADDRESS_CONFIG + " to an address of this host");
         }
     }
 

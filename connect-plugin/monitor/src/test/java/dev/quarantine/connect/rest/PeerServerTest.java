@@ -1,6 +1,7 @@
 package dev.quarantine.connect.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,12 +14,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 
+import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -267,6 +272,33 @@ class PeerServerTest {
     void answers503UntilAnEndpointIsSet() throws Exception {
         try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, LIMITS)) {
             assertThat(get(server).statusCode()).isEqualTo(503);
+        }
+    }
+
+    @Test
+    void anAddressThatDoesNotResolveIsRefusedNamingTheSettingAndLeavesNoDescriptorOpen() throws Exception {
+        long before = openDescriptors();
+        for (int i = 0; i < 50; i++) {
+            assertThatThrownBy(() -> PeerServer.start("no-such-host.invalid", 0, 1, LIMITS))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(MonitorConfig.PEER_BIND_ADDRESS_CONFIG).hasMessageContaining("no-such-host");
+        }
+
+        assertThat(openDescriptors()).as("this JVM's open descriptors after 50 attempts").isLessThan(before + 25);
+    }
+
+    @Test
+    void aPortInUseIsRefusedNamingTheSettings() throws Exception {
+        try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, LIMITS)) {
+            assertThatThrownBy(() -> PeerServer.start("127.0.0.1", server.port(), 1, LIMITS))
+                    .isInstanceOf(ConfigException.class).hasMessageContaining(MonitorConfig.PEER_PORT_CONFIG)
+                    .hasMessageContaining(MonitorConfig.PEER_BIND_ADDRESS_CONFIG);
+        }
+    }
+
+    private static long openDescriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
         }
     }
 
