@@ -130,9 +130,10 @@ public final class MonitorConfig extends AbstractConfig {
 
     public static final String PEER_HEADER_TIMEOUT_MS_CONFIG = PREFIX + "peer.request.header.timeout.ms";
     public static final long PEER_HEADER_TIMEOUT_MS_DEFAULT = 5_000L;
-    public static final String PEER_HEADER_TIMEOUT_MS_DOC = "From the first byte of a request on the peer listener"
-            + " to the end of its headers (at most 8 KiB): a request slower than this is answered 408 and its"
-            + " connection closed, however it trickles.";
+    public static final String PEER_HEADER_TIMEOUT_MS_DOC = "From a new connection's accept (on a connection kept"
+            + " alive, from the next request's first byte) to the end of a request's headers on the peer listener"
+            + " (at most 8 KiB): a request slower than this is answered 408 and its connection closed, however it"
+            + " trickles.";
 
     public static final String PEER_BODY_TIMEOUT_MS_CONFIG = PREFIX + "peer.request.body.timeout.ms";
     public static final long PEER_BODY_TIMEOUT_MS_DEFAULT = 5_000L;
@@ -141,8 +142,9 @@ public final class MonitorConfig extends AbstractConfig {
 
     public static final String PEER_IDLE_TIMEOUT_MS_CONFIG = PREFIX + "peer.idle.timeout.ms";
     public static final long PEER_IDLE_TIMEOUT_MS_DEFAULT = 30_000L;
-    public static final String PEER_IDLE_TIMEOUT_MS_DOC = "A connection to the peer listener with no request in"
-            + " progress (new, or kept alive after an answer) is closed after this long.";
+    public static final String PEER_IDLE_TIMEOUT_MS_DOC = "A connection to the peer listener kept alive after a"
+            + " signed answer, with no next request in progress, is closed after this long (any other answer closes"
+            + " the connection at once).";
 
     public static final String PEER_WRITE_TIMEOUT_MS_CONFIG = PREFIX + "peer.response.timeout.ms";
     public static final long PEER_WRITE_TIMEOUT_MS_DEFAULT = 10_000L;
