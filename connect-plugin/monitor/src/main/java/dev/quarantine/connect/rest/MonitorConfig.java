@@ -92,10 +92,14 @@ public final class MonitorConfig extends AbstractConfig {
 
     public static final String PEER_SECRET_CONFIG = PREFIX + "peer.secret";
     public static final int PEER_SECRET_MIN_CHARS = 32;
-    public static final int PEER_SECRET_MIN_DISTINCT_CHARS = 8;
+    /** The least {@code length x log2(different characters)} of a peer secret: what 32 random bytes encoded give. */
+    public static final int PEER_SECRET_MIN_BITS = 160;
     public static final String PEER_SECRET_DOC = "A secret every worker of the Connect cluster is configured with"
-            + " (the same on every worker; at least " + PEER_SECRET_MIN_CHARS + " characters, of at least "
-            + PEER_SECRET_MIN_DISTINCT_CHARS + " different ones: for example the output of openssl rand -base64 32)."
+            + " (the same on every worker): 32 random bytes, base64 or hex, e.g. the output of openssl rand -base64 32."
+            + " At least " + PEER_SECRET_MIN_CHARS + " characters, and its length times log2 of the number of"
+            + " different characters at least " + PEER_SECRET_MIN_BITS + ", which random bytes so encoded always give"
+            + " and a phrase, a name or a repeated pattern does not: one captured request is enough to guess a weak"
+            + " secret offline."
             + " Workers sign the requests for each other's share of the figures, and the answers, with keys derived"
             + " from it (HKDF-SHA256, HMAC-SHA256); a user's credentials never go to another worker. Required when"
             + " more than one worker runs the monitor: without it a worker serves only the figures it holds itself,"
