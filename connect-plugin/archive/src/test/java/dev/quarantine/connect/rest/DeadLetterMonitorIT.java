@@ -58,7 +58,7 @@ class DeadLetterMonitorIT {
             "target/connect-worker-classpath.txt"));
     private static final String SINK = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
     private static final String AUTH = ConnectRest.basicAuth("operator", "s3cret");
-    private static final String PEER_SECRET = "monitor-it-peer-secret-0123456789";
+    private static final String PEER_SECRET = "monitor-it-peer-secret-0123456789-abcdefghijkl";
     private static final Duration SETTLED = Duration.ofSeconds(120);
     private static final String PREFIX = "mon-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String SINK_DLQ = PREFIX + "-sink-dlq";

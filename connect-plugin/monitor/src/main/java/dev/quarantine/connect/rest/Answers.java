@@ -36,6 +36,8 @@ final class Answers {
     private final int retryAfterSeconds;
     private final PeerAuth auth;
 
+    private final LogLimiter refusalLog = new LogLimiter(60_000);
+
     Answers(MonitorConfig config, PeerAuth auth) {
         this.users = new Semaphore(config.maxConcurrentRequests());
         this.peers = new Semaphore(config.maxConcurrentRequests());
@@ -140,9 +142,19 @@ final class Answers {
         return response.build();
     }
 
-    /** The unsigned refusal of a peer request that does not prove itself. */
+    /**
+     * The unsigned refusal of a peer request that does not prove itself. Anyone who reaches the peer port can send
+     * such requests as fast as they like, so the log gets the first, then at most one line a minute with a count.
+     */
     PeerServer.Answer peerRefusal(MonitorException e) {
-        return peerError(e, null);
+        String requestId = UUID.randomUUID().toString();
+        long refusals = refusalLog.event(TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
+        if (refusals > 0) {
+            log.info("Dead-letter monitor: request {} answered {}: {} ({} unproven peer requests refused since the"
+                    + " last such line; at most one line a minute)", requestId, e.status(), e.getMessage(), refusals);
+        }
+        byte[] body = errorBody(e, requestId);
+        return new PeerServer.Answer(e.status(), null, e.status() == 503 ? retryAfterSeconds : null, body);
     }
 
     private PeerServer.Answer peerError(MonitorException e, String nonce) {
@@ -155,6 +167,10 @@ final class Answers {
     private static byte[] errorBody(MonitorException e) {
         String requestId = UUID.randomUUID().toString();
         logError(requestId, e);
+        return errorBody(e, requestId);
+    }
+
+    private static byte[] errorBody(MonitorException e, String requestId) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error_code", e.status());
         body.put("message", e.publicMessage());

@@ -93,10 +93,14 @@ public final class MonitorConfig extends AbstractConfig {
 
     public static final String PEER_SECRET_CONFIG = PREFIX + "peer.secret";
     public static final int PEER_SECRET_MIN_CHARS = 32;
-    public static final int PEER_SECRET_MIN_DISTINCT_CHARS = 8;
+    /** The least {@code length x log2(different characters)} of a peer secret: what 32 random bytes encoded give. */
+    public static final int PEER_SECRET_MIN_BITS = 160;
     public static final String PEER_SECRET_DOC = "A secret every worker of the Connect cluster is configured with"
-            + " (the same on every worker; at least " + PEER_SECRET_MIN_CHARS + " characters, of at least "
-            + PEER_SECRET_MIN_DISTINCT_CHARS + " different ones: for example the output of openssl rand -base64 32)."
+            + " (the same on every worker): 32 random bytes, base64 or hex, e.g. the output of openssl rand -base64 32."
+            + " At least " + PEER_SECRET_MIN_CHARS + " characters, and its length times log2 of the number of"
+            + " different characters at least " + PEER_SECRET_MIN_BITS + ", which random bytes so encoded always give"
+            + " and a phrase, a name or a repeated pattern does not: one captured request is enough to guess a weak"
+            + " secret offline."
             + " Workers sign the requests for each other's share of the figures, and the answers, with keys derived"
             + " from it (HKDF-SHA256, HMAC-SHA256); a user's credentials never go to another worker. Required when"
             + " more than one worker runs the monitor: without it a worker serves only the figures it holds itself,"
@@ -131,9 +135,10 @@ public final class MonitorConfig extends AbstractConfig {
 
     public static final String PEER_HEADER_TIMEOUT_MS_CONFIG = PREFIX + "peer.request.header.timeout.ms";
     public static final long PEER_HEADER_TIMEOUT_MS_DEFAULT = 5_000L;
-    public static final String PEER_HEADER_TIMEOUT_MS_DOC = "From the first byte of a request on the peer listener"
-            + " to the end of its headers (at most 8 KiB): a request slower than this is answered 408 and its"
-            + " connection closed, however it trickles.";
+    public static final String PEER_HEADER_TIMEOUT_MS_DOC = "From a new connection's accept (on a connection kept"
+            + " alive, from the next request's first byte) to the end of a request's headers on the peer listener"
+            + " (at most 8 KiB): a request slower than this is answered 408 and its connection closed, however it"
+            + " trickles.";
 
     public static final String PEER_BODY_TIMEOUT_MS_CONFIG = PREFIX + "peer.request.body.timeout.ms";
     public static final long PEER_BODY_TIMEOUT_MS_DEFAULT = 5_000L;
@@ -142,8 +147,9 @@ public final class MonitorConfig extends AbstractConfig {
 
     public static final String PEER_IDLE_TIMEOUT_MS_CONFIG = PREFIX + "peer.idle.timeout.ms";
     public static final long PEER_IDLE_TIMEOUT_MS_DEFAULT = 30_000L;
-    public static final String PEER_IDLE_TIMEOUT_MS_DOC = "A connection to the peer listener with no request in"
-            + " progress (new, or kept alive after an answer) is closed after this long.";
+    public static final String PEER_IDLE_TIMEOUT_MS_DOC = "A connection to the peer listener kept alive after a"
+            + " signed answer, with no next request in progress, is closed after this long (any other answer closes"
+            + " the connection at once).";
 
     public static final String PEER_WRITE_TIMEOUT_MS_CONFIG = PREFIX + "peer.response.timeout.ms";
     public static final long PEER_WRITE_TIMEOUT_MS_DEFAULT = 10_000L;

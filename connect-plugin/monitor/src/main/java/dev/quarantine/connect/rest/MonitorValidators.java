@@ -14,9 +14,11 @@ final class MonitorValidators {
     }
 
     /**
-     * Accepts no secret, or one of at least {@link MonitorConfig#PEER_SECRET_MIN_CHARS} characters of which at least
-     * {@link MonitorConfig#PEER_SECRET_MIN_DISTINCT_CHARS} differ: short enough to guess offline from one captured
-     * request is refused.
+     * Accepts no secret, or one of at least {@link MonitorConfig#PEER_SECRET_MIN_CHARS} characters whose length times
+     * log2 of its number of different characters is at least {@link MonitorConfig#PEER_SECRET_MIN_BITS}: an upper
+     * bound of its entropy that random bytes in base64 or hex always reach (32 bytes: 44 characters of some 30
+     * different ones, or 64 of 16) and that a phrase or a repeated pattern does not. One captured request is enough
+     * to guess a weak secret offline, so it is refused at start.
      */
     static final class Secret implements ConfigDef.Validator {
         @Override
@@ -26,18 +28,25 @@ final class MonitorValidators {
             }
             String secret = ((Password) value).value();
             if (secret.length() < MonitorConfig.PEER_SECRET_MIN_CHARS
-                    || secret.chars().distinct().count() < MonitorConfig.PEER_SECRET_MIN_DISTINCT_CHARS) {
+                    || bits(secret) < MonitorConfig.PEER_SECRET_MIN_BITS) {
                 // the value is a secret: never in the message
-                throw new ConfigException(name + " must have at least " + MonitorConfig.PEER_SECRET_MIN_CHARS
-                        + " characters, of at least " + MonitorConfig.PEER_SECRET_MIN_DISTINCT_CHARS + " different"
-                        + " ones (for example the output of openssl rand -base64 32)");
+                throw new ConfigException(name + " is too weak: use 32 random bytes, base64 or hex (for example the"
+                        + " output of openssl rand -base64 32); at least " + MonitorConfig.PEER_SECRET_MIN_CHARS
+                        + " characters, and its length times log2 of its number of different characters at least "
+                        + MonitorConfig.PEER_SECRET_MIN_BITS);
             }
+        }
+
+        /** The secret's length times log2 of its number of different characters. */
+        static double bits(String secret) {
+            long distinct = secret.chars().distinct().count();
+            return distinct < 2 ? 0 : secret.length() * Math.log(distinct) / Math.log(2);
         }
 
         @Override
         public String toString() {
-            return "null, or a secret of at least " + MonitorConfig.PEER_SECRET_MIN_CHARS + " characters, of at least "
-                    + MonitorConfig.PEER_SECRET_MIN_DISTINCT_CHARS + " different ones";
+            return "null, or 32 random bytes in base64 or hex (at least " + MonitorConfig.PEER_SECRET_MIN_CHARS
+                    + " characters, length x log2(different characters) >= " + MonitorConfig.PEER_SECRET_MIN_BITS + ")";
         }
     }
 

@@ -23,6 +23,8 @@ final class PeerConnection {
     private final PeerLimits limits;
     private final byte[] head = new byte[PeerLimits.MAX_HEAD_BYTES];
     private int headLength;
+    /** How much of {@link #head} was looked through for the end of the head already. */
+    private int scannedTo;
     private PeerRequestHead request;
     private byte[] body;
     private int bodyRead;
@@ -71,8 +73,9 @@ final class PeerConnection {
             enter(PeerLimits.Phase.HEAD, nowMs);
         }
         if (phase == PeerLimits.Phase.HEAD) {
-            PeerRequestHead.Parse parse = PeerRequestHead.parse(head, headLength, head.length,
+            PeerRequestHead.Parse parse = PeerRequestHead.parse(head, scannedTo, headLength, head.length,
                     PeerLimits.MAX_BODY_BYTES);
+            scannedTo = headLength;
             if (parse.refused()) {
                 refusalStatus = parse.refusalStatus();
                 return Progress.REFUSED;
@@ -137,6 +140,7 @@ final class PeerConnection {
     private void consume(int bytes) {
         System.arraycopy(head, bytes, head, 0, headLength - bytes);
         headLength -= bytes;
+        scannedTo = 0; // what is left is the start of the next request, not looked through yet
     }
 
     private void enter(PeerLimits.Phase next, long nowMs) {

@@ -31,7 +31,16 @@ record PeerRequestHead(String method, String target, Map<String, String> headers
     }
 
     static Parse parse(byte[] bytes, int length, int maxHeadBytes, int maxBodyBytes) {
-        int end = endOfHead(bytes, length);
+        return parse(bytes, 0, length, maxHeadBytes, maxBodyBytes);
+    }
+
+    /**
+     * As {@link #parse(byte[], int, int, int)}, looking for the end of the head only from {@code scannedTo} on: the
+     * length of the bytes an earlier call found incomplete, so a head arriving a byte at a time is scanned once, not
+     * once per byte.
+     */
+    static Parse parse(byte[] bytes, int scannedTo, int length, int maxHeadBytes, int maxBodyBytes) {
+        int end = endOfHead(bytes, scannedTo, length);
         if (end < 0) {
             return length >= maxHeadBytes ? refuse(431, "request head over " + maxHeadBytes + " bytes")
                     : Parse.INCOMPLETE;
@@ -97,9 +106,9 @@ record PeerRequestHead(String method, String target, Map<String, String> headers
         return new Parse(null, 0, status, reason);
     }
 
-    /** The index just past the blank line ending the head, or -1. */
-    private static int endOfHead(byte[] bytes, int length) {
-        for (int i = 3; i < length; i++) {
+    /** The index just past the blank line ending the head, or -1; ends before {@code scannedTo} are not looked for. */
+    static int endOfHead(byte[] bytes, int scannedTo, int length) {
+        for (int i = Math.max(3, scannedTo); i < length; i++) {
             if (bytes[i] == '\n' && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r') {
                 return i + 1;
             }

@@ -2,9 +2,9 @@ package dev.quarantine.connect.rest;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -24,6 +24,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,9 +68,12 @@ final class PeerServer implements AutoCloseable {
     private static final int BACKLOG = 128;
     private static final long SWEEP_MS = 200;
     private static final long OVERLOAD_LOG_INTERVAL_MS = 60_000;
+    private static final long ACCEPT_BACKOFF_MS = 500;
+    private static final int ACCEPTS_PER_PASS = 64;
 
     private final ServerSocketChannel listener;
     private final Selector selector;
+    private final SelectionKey listenerKey;
     private final ThreadPoolExecutor handlers;
     private final PeerLimits limits;
     private final Set<PeerConnection> connections = new HashSet<>();
@@ -78,12 +82,15 @@ final class PeerServer implements AutoCloseable {
     private final Thread loop;
     private volatile Endpoint endpoint;
     private volatile boolean closed;
-    private long overloaded;
-    private long overloadLoggedMs = Long.MIN_VALUE;
+    private final LogLimiter overloadLog = new LogLimiter(OVERLOAD_LOG_INTERVAL_MS);
+    private final LogLimiter acceptFailureLog = new LogLimiter(OVERLOAD_LOG_INTERVAL_MS);
+    private long acceptPausedUntilMs;
 
-    private PeerServer(ServerSocketChannel listener, Selector selector, int handlerThreads, PeerLimits limits) {
+    private PeerServer(ServerSocketChannel listener, Selector selector, SelectionKey listenerKey, int handlerThreads,
+                       PeerLimits limits) {
         this.listener = listener;
         this.selector = selector;
+        this.listenerKey = listenerKey;
         this.limits = limits;
         this.handlers = new ThreadPoolExecutor(handlerThreads, handlerThreads, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(handlerThreads * 4), daemon("quarantine-dead-letter-monitor-peers"),
@@ -91,17 +98,27 @@ final class PeerServer implements AutoCloseable {
         this.loop = daemon("quarantine-dead-letter-monitor-peer-listener").newThread(this::run);
     }
 
-    /** Listens on {@code host} ({@code null}: every interface) and {@code port} (0: any free port). */
+    /**
+     * Listens on {@code host} ({@code null}: every interface) and {@code port} (0: any free port). Whatever fails
+     * leaves nothing open and names the settings to change.
+     */
     static PeerServer start(String host, int port, int handlerThreads, PeerLimits limits) {
         InetSocketAddress address = host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            throw new ConfigException("the dead-letter monitor cannot listen for other workers on " + host + ": no"
+                    + " address of this host has that name; set " + MonitorConfig.PEER_BIND_ADDRESS_CONFIG + " to an"
+                    + " address of this host (by default the host of the worker's REST listener, else its"
+                    + " advertised host)");
+        }
         ServerSocketChannel listener = null;
+        Selector selector = null;
         try {
             listener = ServerSocketChannel.open();
             listener.bind(address, BACKLOG);
             listener.configureBlocking(false);
-            Selector selector = Selector.open();
-            listener.register(selector, SelectionKey.OP_ACCEPT);
-            PeerServer server = new PeerServer(listener, selector, handlerThreads, limits);
+            selector = Selector.open();
+            SelectionKey listenerKey = listener.register(selector, SelectionKey.OP_ACCEPT);
+            PeerServer server = new PeerServer(listener, selector, listenerKey, handlerThreads, limits);
             server.loop.start();
             InetSocketAddress bound = (InetSocketAddress) listener.getLocalAddress();
             log.info("Dead-letter monitor: answering other workers on {}:{} (at most {} connections, {} from one"
@@ -110,11 +127,12 @@ final class PeerServer implements AutoCloseable {
                     limits.maxConnectionsPerAddress(), limits.headTimeout().toMillis(),
                     limits.bodyTimeout().toMillis(), limits.idleTimeout().toMillis());
             return server;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             closeQuietly(listener);
-            throw new UncheckedIOException("the dead-letter monitor could not listen on " + address + " for other"
-                    + " workers: set " + MonitorConfig.PEER_PORT_CONFIG + " to a free port (and "
-                    + MonitorConfig.PEER_BIND_ADDRESS_CONFIG + " to an address of this host)", e);
+            closeQuietly(selector);
+            throw new ConfigException("the dead-letter monitor could not listen on " + address + " for other"
+                    + " workers (" + e + "): set " + MonitorConfig.PEER_PORT_CONFIG + " to a free port and "
+                    + MonitorConfig.PEER_BIND_ADDRESS_CONFIG + " to an address of this host");
         }
     }
 
@@ -140,6 +158,7 @@ final class PeerServer implements AutoCloseable {
                 }
                 selector.selectedKeys().clear();
                 closeExpired();
+                resumeAccepting();
             } catch (IOException | RuntimeException e) {
                 if (!closed) {
                     log.error("Dead-letter monitor: the peer listener's loop failed; it goes on", e);
@@ -171,22 +190,55 @@ final class PeerServer implements AutoCloseable {
     private void accept() {
         SocketChannel channel;
         try {
-            while ((channel = listener.accept()) != null) {
+            for (int i = 0; i < ACCEPTS_PER_PASS && (channel = listener.accept()) != null; i++) {
                 InetAddress remote = channel.socket().getInetAddress();
                 if (remote != null && limits.admits(connections.size(), byAddress.getOrDefault(remote, 0))) {
-                    channel.configureBlocking(false);
-                    channel.socket().setTcpNoDelay(true);
-                    SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
-                    PeerConnection connection = new PeerConnection(channel, key, remote, limits, now());
-                    key.attach(connection);
-                    connections.add(connection);
-                    byAddress.merge(remote, 1, Integer::sum);
+                    admit(channel, remote);
                 } else {
                     refuseOverload(channel);
                 }
             }
         } catch (IOException e) {
-            log.warn("Dead-letter monitor: the peer listener could not accept a connection: {}", e.toString());
+            // out of descriptors (EMFILE), most likely: stop accepting for a while instead of failing in a loop;
+            // the connections still queued wait in the backlog
+            acceptPausedUntilMs = now() + ACCEPT_BACKOFF_MS;
+            listenerKey.interestOps(0);
+            long failures = acceptFailureLog.event(now());
+            if (failures > 0) {
+                log.warn("Dead-letter monitor: the peer listener could not accept a connection ({}; {} such failures"
+                        + " since the last such line); it stops accepting for {} ms each time", e.toString(), failures,
+                        ACCEPT_BACKOFF_MS);
+            }
+        }
+    }
+
+    /** Accepts again once the pause after a failed accept is over. */
+    private void resumeAccepting() {
+        if (acceptPausedUntilMs != 0 && now() >= acceptPausedUntilMs && listenerKey.isValid()) {
+            acceptPausedUntilMs = 0;
+            listenerKey.interestOps(SelectionKey.OP_ACCEPT);
+        }
+    }
+
+    /**
+     * Registers an accepted connection; if that fails (the peer went away, the selector refuses it), closes it, so
+     * no descriptor is left behind. Only on the listener's thread.
+     *
+     * @return whether the connection is registered
+     */
+    boolean admit(SocketChannel channel, InetAddress remote) {
+        try {
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
+            PeerConnection connection = new PeerConnection(channel, key, remote, limits, now());
+            key.attach(connection);
+            connections.add(connection);
+            byAddress.merge(remote, 1, Integer::sum);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
+            return false;
         }
     }
 
@@ -198,16 +250,13 @@ final class PeerServer implements AutoCloseable {
         } catch (IOException e) {
             // the peer went away already
         }
-        overloaded++;
-        long now = now();
-        if (now - overloadLoggedMs >= OVERLOAD_LOG_INTERVAL_MS) {
+        long overloaded = overloadLog.event(now());
+        if (overloaded > 0) {
             log.warn("Dead-letter monitor: the peer listener holds {} connections ({} at most, {} from one address:"
                     + " {}, {}); {} more were answered 503 and closed since the last such line", connections.size(),
                     limits.maxConnections(), limits.maxConnectionsPerAddress(),
                     MonitorConfig.PEER_MAX_CONNECTIONS_CONFIG, MonitorConfig.PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG,
                     overloaded);
-            overloaded = 0;
-            overloadLoggedMs = now;
         }
     }
 

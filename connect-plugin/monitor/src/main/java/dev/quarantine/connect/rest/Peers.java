@@ -113,11 +113,14 @@ final class Peers {
             }
             throw MonitorException.retryable(message, null);
         }
-        if (status == 401 || status == 403) {
-            throw MonitorException.fatal("worker " + url + " refused this worker's proof (" + status + "): is "
-                    + MonitorConfig.PEER_SECRET_CONFIG + " the same on every worker?", null);
-        }
         String signature = response.headers().firstValue(PeerAuth.SIGNATURE_HEADER).orElse(null);
+        if (status == 401 || status == 403) {
+            // a refusal is unsigned (it may come from a worker with another secret), so anyone on the path could
+            // send it: it is no reason to fail the answer for good, only to say what to check
+            throw MonitorException.retryable("worker " + url + " refused this worker's proof (" + status + ", an"
+                    + " unproven answer): is " + MonitorConfig.PEER_SECRET_CONFIG + " the same on every worker?",
+                    null);
+        }
         if (!auth.verifiesAnswer(proof.nonce(), status, response.body(), signature)) {
             throw MonitorException.retryable("the worker at " + url + " (from the aggregation's group metadata)"
                     + " answered " + status + " without proving it holds " + MonitorConfig.PEER_SECRET_CONFIG

@@ -2,9 +2,12 @@ package dev.quarantine.connect.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -83,6 +86,35 @@ class AnswersTest {
         assertThat(notReady.status()).isEqualTo(503);
         assertThat(notReady.retryAfterSeconds()).isEqualTo(2);
         assertThat(AUTH.verifiesAnswer("request-signature", 503, notReady.body(), notReady.signature())).isTrue();
+    }
+
+    @Test
+    void tenThousandUnprovenPeerRequestsAreRefusedEachWithARequestIdButLoggedInAFewLines() {
+        Answers answers = answers(Map.of());
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        PrintStream out = System.out;
+        PrintStream capture = new PrintStream(log, true, StandardCharsets.UTF_8);
+        System.setErr(capture); // the tests' slf4j-simple writes to System.err (or System.out) as it is now
+        System.setOut(capture);
+        try {
+            for (int i = 0; i < 10_000; i++) {
+                PeerServer.Answer answer = answers.peerRefusal(MonitorException.unauthorized("a request for this"
+                        + " worker's share without a peer signature"));
+
+                assertThat(answer.status()).isEqualTo(401);
+                assertThat(answer.signature()).isNull();
+                assertThat(new String(answer.body(), StandardCharsets.UTF_8)).contains("\"request_id\":\"");
+            }
+        } finally {
+            System.setErr(err);
+            System.setOut(out);
+        }
+
+        List<String> lines = log.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("answered 401"))
+                .toList();
+        assertThat(lines).hasSizeBetween(1, 3);
+        assertThat(lines.get(0)).contains("without a peer signature");
     }
 
     private static Answers answers(Map<String, String> settings) {

@@ -74,29 +74,34 @@ class MonitorConfigTest {
         Map<String, Object> worker = worker();
         assertThat(new MonitorConfig(worker).peerSecret()).isEmpty();
 
-        worker.put(MonitorConfig.PEER_SECRET_CONFIG, "thirty-two-characters-or-more-0123");
+        worker.put(MonitorConfig.PEER_SECRET_CONFIG, "thirty-two-characters-or-more-0123456789-bdfgjklnpquvxz");
         MonitorConfig config = new MonitorConfig(worker);
 
         assertThat(config.peerSecret()).get().extracting(p -> p.value()).isEqualTo(
-                "thirty-two-characters-or-more-0123");
+                "thirty-two-characters-or-more-0123456789-bdfgjklnpquvxz");
         assertThat(config.peerSecret().get().toString()).doesNotContain("thirty");
     }
 
     @Test
-    void refusesAPeerSecretUnder32CharactersOrOfFewerThan8DifferentOnesNamingTheSetting() {
+    void refusesAPeerSecretWeakerThan32RandomBytesEncodedNamingTheSettingButNotTheValue() {
         for (String secret : new String[] {"0123456789abcdef0123456789abcde", "abababababababababababababababababab",
-                "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "abcdefgabcdefgabcdefgabcdefgabcdefg"}) {
+                "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "abcdefgh".repeat(4), "kafka-connect-peer-secret-prod-01",
+                "0123456789abcdef".repeat(2)}) {
             Map<String, Object> worker = worker();
             worker.put(MonitorConfig.PEER_SECRET_CONFIG, secret);
 
             assertThatThrownBy(() -> new MonitorConfig(worker)).as(secret).isInstanceOf(ConfigException.class)
-                    .hasMessageContaining(MonitorConfig.PEER_SECRET_CONFIG).hasMessageContaining("32 characters")
+                    .hasMessageContaining(MonitorConfig.PEER_SECRET_CONFIG).hasMessageContaining("32 random bytes")
                     .hasMessageNotContaining(secret);
         }
-        Map<String, Object> worker = worker();
-        worker.put(MonitorConfig.PEER_SECRET_CONFIG, "0123456789abcdef0123456789abcdef");
-        assertThat(new MonitorConfig(worker).peerSecret()).as("32 characters, 16 different ones").isPresent();
+        for (String secret : new String[] {"Zk3q9T1vXbN0pL7wR2cY8mH5sJ4dF6gA1eU0oI3nQ4k=",
+                "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}) {
+            Map<String, Object> worker = worker();
+            worker.put(MonitorConfig.PEER_SECRET_CONFIG, secret);
+            assertThat(new MonitorConfig(worker).peerSecret()).as("32 random bytes in base64 / hex").isPresent();
+        }
     }
+
 
     @Test
     void peerListenerSettingsHaveSaneDefaultsAndRefuseNonsenseNamingTheSetting() {

@@ -27,7 +27,7 @@ class MonitorExampleConfigTest {
     private static final String MONITOR_EXAMPLE = "dead-letter-monitor.properties";
     /** Where the example keeps the secret; the test points the reference at a file of its own. */
     private static final String SECRETS_FILE = "/etc/kafka/quarantine-secrets.properties";
-    private static final String SECRET = "a-secret-of-at-least-32-characters-0123";
+    private static final String SECRET = "a-secret-of-at-least-32-characters-0123456789-bdgjkmnpquvwxyz";
 
     @TempDir
     Path dir;

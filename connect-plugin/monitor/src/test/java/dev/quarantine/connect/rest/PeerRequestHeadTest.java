@@ -78,4 +78,21 @@ class PeerRequestHeadTest {
         assertThat(parse.refused()).as(text).isTrue();
         assertThat(parse.refusalStatus()).as(text).isEqualTo(status);
     }
+
+    @Test
+    void aHeadArrivingAByteAtATimeIsLookedThroughOnceResumingWhereTheLastLookStopped() {
+        byte[] bytes = ("GET / HTTP/1.1\r\nA: b\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        int scannedTo = 0;
+        PeerRequestHead.Parse parse = PeerRequestHead.Parse.INCOMPLETE;
+        for (int length = 1; length <= bytes.length && !parse.complete(); length++) {
+            parse = PeerRequestHead.parse(bytes, scannedTo, length, MAX_HEAD, MAX_BODY);
+            scannedTo = length;
+        }
+
+        assertThat(parse.complete()).isTrue();
+        assertThat(parse.length()).isEqualTo(bytes.length);
+        assertThat(PeerRequestHead.endOfHead(bytes, bytes.length, bytes.length))
+                .as("an end before where the scan resumes is not looked for again").isEqualTo(-1);
+        assertThat(PeerRequestHead.endOfHead(bytes, bytes.length - 1, bytes.length)).isEqualTo(bytes.length);
+    }
 }

@@ -1,24 +1,36 @@
 package dev.quarantine.connect.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketOption;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.spi.SelectorProvider;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 
+import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -267,6 +279,145 @@ class PeerServerTest {
     void answers503UntilAnEndpointIsSet() throws Exception {
         try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, LIMITS)) {
             assertThat(get(server).statusCode()).isEqualTo(503);
+        }
+    }
+
+    @Test
+    void anAddressThatDoesNotResolveIsRefusedNamingTheSettingAndLeavesNoDescriptorOpen() throws Exception {
+        long before = openDescriptors();
+        for (int i = 0; i < 50; i++) {
+            assertThatThrownBy(() -> PeerServer.start("no-such-host.invalid", 0, 1, LIMITS))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(MonitorConfig.PEER_BIND_ADDRESS_CONFIG).hasMessageContaining("no-such-host");
+        }
+
+        assertThat(openDescriptors()).as("this JVM's open descriptors after 50 attempts").isLessThan(before + 25);
+    }
+
+    @Test
+    void aPortInUseIsRefusedNamingTheSettings() throws Exception {
+        try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, LIMITS)) {
+            assertThatThrownBy(() -> PeerServer.start("127.0.0.1", server.port(), 1, LIMITS))
+                    .isInstanceOf(ConfigException.class).hasMessageContaining(MonitorConfig.PEER_PORT_CONFIG)
+                    .hasMessageContaining(MonitorConfig.PEER_BIND_ADDRESS_CONFIG);
+        }
+    }
+
+    @Test
+    void anAcceptedConnectionThatCannotBeConfiguredIsClosedNotLeft() throws Exception {
+        try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, LIMITS)) {
+            server.serve(SEVEN);
+            UnconfigurableChannel channel = new UnconfigurableChannel();
+
+            assertThat(server.admit(channel, InetAddress.getLoopbackAddress())).isFalse();
+            assertThat(channel.isOpen()).isFalse();
+            assertThat(get(server).statusCode()).as("the listener goes on").isEqualTo(200);
+        }
+    }
+
+    /** An accepted connection whose socket options cannot be set (the peer reset it meanwhile, say). */
+    private static final class UnconfigurableChannel extends SocketChannel {
+        UnconfigurableChannel() {
+            super(SelectorProvider.provider());
+        }
+
+        @Override
+        public <T> SocketChannel setOption(SocketOption<T> name, T value) throws IOException {
+            throw new IOException("Connection reset by peer");
+        }
+
+        @Override
+        protected void implCloseSelectableChannel() {
+        }
+
+        @Override
+        protected void implConfigureBlocking(boolean block) {
+        }
+
+        @Override
+        public SocketChannel bind(SocketAddress local) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public <T> T getOption(SocketOption<T> name) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Set<SocketOption<?>> supportedOptions() {
+            return Set.of();
+        }
+
+        @Override
+        public SocketChannel shutdownInput() {
+            return this;
+        }
+
+        @Override
+        public SocketChannel shutdownOutput() {
+            return this;
+        }
+
+        @Override
+        public Socket socket() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean isConnected() {
+            return true;
+        }
+
+        @Override
+        public boolean isConnectionPending() {
+            return false;
+        }
+
+        @Override
+        public boolean connect(SocketAddress remote) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean finishConnect() {
+            return true;
+        }
+
+        @Override
+        public SocketAddress getRemoteAddress() {
+            return null;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) {
+            return -1;
+        }
+
+        @Override
+        public long read(ByteBuffer[] dsts, int offset, int length) {
+            return -1;
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            return 0;
+        }
+
+        @Override
+        public long write(ByteBuffer[] srcs, int offset, int length) {
+            return 0;
+        }
+
+        @Override
+        public SocketAddress getLocalAddress() {
+            return null;
+        }
+    }
+
+    private static long openDescriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
         }
     }
 

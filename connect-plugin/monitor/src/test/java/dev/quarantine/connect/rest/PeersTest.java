@@ -144,10 +144,13 @@ class PeersTest {
     }
 
     @Test
-    void callsItA500WhenThePeerRefusesThisWorkersProof() {
+    void callsAnUnsignedRefusalOfThisWorkersProofRetryableSinceAnyoneOnThePathCouldSendIt() {
         HostInfo peer = serve(exchange -> respond(exchange, 401, new byte[0]));
+        Peers peers = peers(Duration.ofSeconds(5), 1 << 20);
 
-        assertFailsWith(peers(Duration.ofSeconds(5), 1 << 20), peer, 500);
+        assertThatThrownBy(() -> peers.fetch(peer, List.of(0), QUERY).join()).cause()
+                .isInstanceOfSatisfying(MonitorException.class, e -> assertThat(e.status()).isEqualTo(503))
+                .hasMessageContaining(MonitorConfig.PEER_SECRET_CONFIG);
     }
 
     private Peers peers(Duration deadline, long maxBytes) {
