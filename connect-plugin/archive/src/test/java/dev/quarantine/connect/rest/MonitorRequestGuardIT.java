@@ -252,6 +252,7 @@ class MonitorRequestGuardIT {
                 "target.bootstrap.servers", kafka.bootstrapServers(),
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", PREFIX + "-own-dlq"));
+        config.put("consumer.override.isolation.level", "read_committed"); // the sink refuses a config without it
         config.put("padding", "p".repeat(100_000)); // over the monitor's body limit
         Map<String, Object> request = Map.of("name", name, "config", config, "initial_state", "STOPPED");
         Map<String, String> crossSite = Map.of("Content-Type", "application/json", "Origin", "https://evil.example",
