@@ -22,6 +22,11 @@ final class DeadLetterView {
 
     /** A topic name is at most 249 ASCII characters; a longer header is illegal before it is decoded. */
     private static final int MAX_TOPIC_BYTES = 249;
+    /**
+     * The longest connector name or application id kept: a topic name's limit (an application id prefixes its
+     * internal topics' names; a longer connector name is not one anybody types).
+     */
+    static final int MAX_NAME_BYTES = 249;
     /** Longer than any long in decimal with some blanks around it: illegal before it is decoded. */
     private static final int MAX_NUMBER_BYTES = 40;
 
@@ -89,12 +94,14 @@ final class DeadLetterView {
         return partition(DeadLetterHeaders.TARGET_PARTITION);
     }
 
+    /** The connector that dead-lettered it; empty when longer than {@value #MAX_NAME_BYTES} bytes. */
     Optional<String> connectorName() {
-        return text(DeadLetterHeaders.CONNECT_CONNECTOR_NAME);
+        return name(DeadLetterHeaders.CONNECT_CONNECTOR_NAME);
     }
 
+    /** The Kafka Streams application that dead-lettered it; empty when longer than {@value #MAX_NAME_BYTES} bytes. */
     Optional<String> applicationId() {
-        return text(DeadLetterHeaders.APPLICATION_ID);
+        return name(DeadLetterHeaders.APPLICATION_ID);
     }
 
     /** Whether the payload was cut to fit the dead-letter limit ({@code __quarantine.payload.truncated} not false). */
@@ -126,6 +133,16 @@ final class DeadLetterView {
     private Optional<byte[]> bytes(String name) {
         Header header = record.headers().lastHeader(name);
         return header == null || header.value() == null ? Optional.empty() : Optional.of(header.value());
+    }
+
+    /**
+     * Header {@code name} as the name of a connector or an application, which a dead letter failing again carries on
+     * into its new dead letter: left out when over-long, so that a forged megabyte cannot make that dead letter
+     * unwritable (the new dead letter is cut to fit its topic, but its context headers are not).
+     */
+    private Optional<String> name(String name) {
+        return bytes(name).filter(value -> value.length <= MAX_NAME_BYTES)
+                .map(value -> new String(value, StandardCharsets.UTF_8));
     }
 
     private Optional<String> text(String name) {

@@ -38,13 +38,22 @@ import java.util.TreeMap;
  * </pre>
  *
  * {@code written.<partition>} lists the ranges of {@link WrittenOffsets} ({@code from-to}, inclusive, comma-separated;
- * no line for a partition with none). A record without the {@code count.refused}, {@code count.already.replayed} or
- * {@code written.*} lines (written before they existed) reads as zero and none.
+ * no line for a partition with none); {@code written.approximate=true} says they were coalesced. A record without the
+ * {@code count.refused}, {@code count.already.replayed} or {@code written.*} lines (written before they existed) reads
+ * as zero and none.
+ *
+ * <p>Bounded: {@link #fitted} keeps a record within the largest one its progress topic accepts (and
+ * {@value #MAX_RECORD_BYTES} bytes, so that readers of many replays' progress hold little) by halving the number of
+ * written ranges ({@link WrittenOffsets#coalesced(int)}) until it fits. Everything else in a record is bounded by the
+ * dead-letter topic's partition count.
  */
 final class ProgressFormat {
 
     static final int VERSION = 1;
+    /** The largest progress record written, whatever the progress topic accepts. */
+    static final int MAX_RECORD_BYTES = 256 * 1024;
     private static final String WRITTEN = "written.";
+    private static final String APPROXIMATE = WRITTEN + "approximate";
 
     private ProgressFormat() {
     }
@@ -69,9 +78,32 @@ final class ProgressFormat {
         line(text, "count.already.replayed", c.alreadyReplayed());
         progress.written().ranges().forEach((p, ranges) -> line(text, WRITTEN + p, String.join(",",
                 ranges.stream().map(r -> r.from() + "-" + r.to()).toList())));
+        if (progress.written().approximate()) {
+            line(text, APPROXIMATE, true);
+        }
         line(text, "started", progress.startedAt());
         line(text, "updated", progress.updatedAt());
         return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@code progress} with its written ranges halved ({@link WrittenOffsets#coalesced(int)}) as many times as it takes
+     * for its record to be at most {@code maxBytes} long (or {@value #MAX_RECORD_BYTES}, when smaller); unchanged when
+     * it fits. Halving leaves room for the next batches' ranges. When one range per partition is still too long, the
+     * result is longer than {@code maxBytes}: the caller says so.
+     */
+    static ReplayProgress fitted(ReplayProgress progress, int maxBytes) {
+        int limit = Math.min(maxBytes, MAX_RECORD_BYTES);
+        ReplayProgress fitted = progress;
+        while (write(fitted).length > limit) {
+            WrittenOffsets written = fitted.written();
+            WrittenOffsets fewer = written.coalesced(written.rangeCount() / 2);
+            if (fewer.rangeCount() == written.rangeCount()) {
+                return fitted;
+            }
+            fitted = fitted.withWritten(fewer);
+        }
+        return fitted;
     }
 
     /** @throws IllegalArgumentException when {@code value} is not a progress record of this format */
@@ -122,7 +154,7 @@ final class ProgressFormat {
     private static WrittenOffsets written(Properties p) {
         Map<Integer, List<WrittenOffsets.Range>> ranges = new TreeMap<>();
         for (String key : p.stringPropertyNames()) {
-            if (key.startsWith(WRITTEN)) {
+            if (key.startsWith(WRITTEN) && !key.equals(APPROXIMATE)) {
                 List<WrittenOffsets.Range> list = new ArrayList<>();
                 for (String range : p.getProperty(key).split(",")) {
                     int dash = range.indexOf('-');
@@ -132,7 +164,7 @@ final class ProgressFormat {
                 ranges.put(Integer.parseInt(key.substring(WRITTEN.length())), list);
             }
         }
-        return WrittenOffsets.of(ranges);
+        return WrittenOffsets.of(ranges, Boolean.parseBoolean(p.getProperty(APPROXIMATE, "false")));
     }
 
     private static SortedMap<Integer, Long> offsets(Properties p, String prefix) {

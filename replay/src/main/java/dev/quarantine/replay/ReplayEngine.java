@@ -134,8 +134,8 @@ public final class ReplayEngine implements AutoCloseable {
                     + progress.dlqTopic() + ", not of " + config.dlqTopic() + ": choose another id");
         }
         if (progress == null) {
-            progress = capture(partitions);
-            writer.ifPresent(w -> commitAlone(w, progress));
+            ReplayProgress captured = capture(partitions);
+            progress = writer.map(w -> commitAlone(w, captured)).orElse(captured);
             committedSinceInit = writer.isPresent();
         }
         consumer.assign(partitions);
@@ -176,8 +176,7 @@ public final class ReplayEngine implements AutoCloseable {
     public ReplayProgress cancel() {
         if (progress != null && !progress.finished()) {
             ReplayProgress cancelled = progress.withState(ReplayState.CANCELLED, Instant.now());
-            writer.ifPresent(w -> commitAlone(w, cancelled));
-            progress = cancelled;
+            progress = writer.map(w -> commitAlone(w, cancelled)).orElse(cancelled);
         }
         return progress;
     }
@@ -213,9 +212,7 @@ public final class ReplayEngine implements AutoCloseable {
                 }
                 read.put(record.partition(), record.offset());
             }
-            ReplayProgress advanced = progress.advanced(next, counts, written, Instant.now());
-            w.commit(advanced);
-            progress = advanced;
+            progress = w.commit(progress.advanced(next, counts, written, Instant.now()));
             committedSinceInit = true;
             previousRead.putAll(read);
         } catch (ReplayWriter.BatchRejected e) {
@@ -360,10 +357,10 @@ public final class ReplayEngine implements AutoCloseable {
         return ReplayProgress.started(config.replayId(), config.dlqTopic(), start, end, Instant.now());
     }
 
-    private static void commitAlone(ReplayWriter w, ReplayProgress progress) {
+    private static ReplayProgress commitAlone(ReplayWriter w, ReplayProgress progress) {
         w.begin();
         try {
-            w.commit(progress);
+            return w.commit(progress);
         } catch (RuntimeException e) {
             throw w.abort(e);
         }

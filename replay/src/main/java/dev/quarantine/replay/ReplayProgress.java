@@ -72,6 +72,12 @@ public record ReplayProgress(String replayId, String dlqTopic, ReplayState state
         return moved.rangeRead() ? moved.withState(ReplayState.DONE, now) : moved;
     }
 
+    /** This progress with {@code newWritten} (the same dead letters written, held in fewer ranges). */
+    ReplayProgress withWritten(WrittenOffsets newWritten) {
+        return new ReplayProgress(replayId, dlqTopic, state, startOffsets, endOffsets, nextOffsets, counts,
+                newWritten, startedAt, updatedAt);
+    }
+
     ReplayProgress withState(ReplayState newState, Instant now) {
         return new ReplayProgress(replayId, dlqTopic, newState, startOffsets, endOffsets, nextOffsets, counts,
                 written, startedAt, now);

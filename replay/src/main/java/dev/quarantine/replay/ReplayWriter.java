@@ -12,6 +12,8 @@ import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 
 import dev.quarantine.txn.DeadLetter;
 import dev.quarantine.txn.DeadLetterHeaders;
@@ -38,6 +40,8 @@ final class ReplayWriter implements AutoCloseable {
     }
 
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** Room for a record's own framing and its batch's header around the progress record's key and value. */
+    private static final int RECORD_OVERHEAD_BYTES = 128;
 
     private final TxnSendProducer<byte[], byte[]> producer;
     private final String progressTopic;
@@ -102,9 +106,23 @@ final class ReplayWriter implements AutoCloseable {
         return report(letter, park ? Outcome.PARKED : Outcome.DEAD_LETTERED_AGAIN, builder.topic());
     }
 
-    /** Adds {@code progress} to the transaction and commits it. */
-    void commit(ReplayProgress progress) {
-        producer.send(new ProducerRecord<>(progressTopic, replayKey, ProgressFormat.write(progress)), (m, error) -> {
+    /**
+     * Adds {@code progress} to the transaction and commits it, its written ranges coalesced when its record would
+     * not fit in the progress topic ({@link ProgressFormat#fitted}). Returns what was committed.
+     *
+     * @throws RecordTooLargeException when even coalesced it does not fit, naming the progress topic
+     */
+    ReplayProgress commit(ReplayProgress progress) {
+        int maxBytes = producer.maxRecordBytes(progressTopic) - replayKey.length - RECORD_OVERHEAD_BYTES;
+        ReplayProgress fitted = ProgressFormat.fitted(progress, maxBytes);
+        byte[] value = ProgressFormat.write(fitted);
+        if (value.length > maxBytes) {
+            throw new RecordTooLargeException("The progress record of replay " + progress.replayId() + " is "
+                    + value.length + " bytes with one written range per partition, more than progress topic "
+                    + progressTopic + " accepts (" + maxBytes + "): raise its " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG
+                    + " or choose another " + ReplayConfig.PROGRESS_TOPIC_CONFIG);
+        }
+        producer.send(new ProducerRecord<>(progressTopic, replayKey, value), (m, error) -> {
             if (error != null) {
                 ownWriteFailure = error;
             }
@@ -115,6 +133,7 @@ final class ReplayWriter implements AutoCloseable {
         } catch (KafkaException e) {
             throw afterFailedCommit(e);
         }
+        return fitted;
     }
 
     /**

@@ -2,9 +2,12 @@ package dev.quarantine.replay;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -16,6 +19,14 @@ import java.util.TreeMap;
  * <p>Compact: a range grows while the dead letters read one after another in its partition are written, so the
  * offsets between them that hold no dead letter (transaction markers) are inside it; a skipped dead letter ends it.
  * Immutable.
+ *
+ * <p>Bounded: a replay that writes every second dead letter and skips the others (refused, filtered out) makes one
+ * range per written dead letter, and its progress record would outgrow the progress topic's limit. So the ranges are
+ * {@linkplain #coalesced(int) coalesced}: the smallest gaps between two ranges of a partition are filled first, until
+ * few enough ranges are left (at least one per partition). The result is <em>approximate</em>: it still holds every
+ * dead letter written, and also the skipped ones of the filled gaps. That errs on the safe side of what the ranges are
+ * for: a later replay skips (as already replayed) a dead letter this one may not have written, and never writes again
+ * one that this one wrote; {@code replay.again} replays them all, as it does any finished replay's.
  */
 public final class WrittenOffsets {
 
@@ -26,18 +37,32 @@ public final class WrittenOffsets {
         }
     }
 
-    public static final WrittenOffsets NONE = new WrittenOffsets(new TreeMap<>());
+    public static final WrittenOffsets NONE = new WrittenOffsets(new TreeMap<>(), false);
 
     private final SortedMap<Integer, List<Range>> ranges;
+    private final boolean approximate;
 
-    private WrittenOffsets(SortedMap<Integer, List<Range>> ranges) {
+    private WrittenOffsets(SortedMap<Integer, List<Range>> ranges, boolean approximate) {
         this.ranges = ranges;
+        this.approximate = approximate;
     }
 
     static WrittenOffsets of(Map<Integer, List<Range>> ranges) {
+        return of(ranges, false);
+    }
+
+    static WrittenOffsets of(Map<Integer, List<Range>> ranges, boolean approximate) {
         SortedMap<Integer, List<Range>> copy = new TreeMap<>();
         ranges.forEach((partition, list) -> copy.put(partition, List.copyOf(list)));
-        return new WrittenOffsets(copy);
+        return new WrittenOffsets(copy, approximate);
+    }
+
+    /**
+     * Whether gaps were filled to keep the ranges few ({@link #coalesced(int)}): then the ranges also hold dead
+     * letters that were not written.
+     */
+    public boolean approximate() {
+        return approximate;
     }
 
     /** Per partition, the ranges in offset order. */
@@ -87,7 +112,46 @@ public final class WrittenOffsets {
             list.add(new Range(offset, offset));
         }
         copy.put(partition, List.copyOf(list));
-        return new WrittenOffsets(copy);
+        return new WrittenOffsets(copy, approximate);
+    }
+
+    /**
+     * These offsets in at most {@code maxRanges} ranges, or one per partition when there are more partitions: the
+     * smallest gaps between two ranges of a partition are filled first (ties: lower partition, then lower offset),
+     * and the result is {@link #approximate()}. Unchanged when there are few enough ranges already.
+     */
+    WrittenOffsets coalesced(int maxRanges) {
+        int surplus = rangeCount() - Math.max(maxRanges, ranges.size());
+        if (surplus <= 0) {
+            return this;
+        }
+        List<Gap> gaps = new ArrayList<>();
+        ranges.forEach((partition, list) -> {
+            for (int i = 1; i < list.size(); i++) {
+                gaps.add(new Gap(partition, i, list.get(i).from() - list.get(i - 1).to() - 1));
+            }
+        });
+        gaps.sort(Comparator.comparingLong(Gap::size).thenComparingInt(Gap::partition).thenComparingInt(Gap::index));
+        Set<Gap> filled = new HashSet<>(gaps.subList(0, surplus));
+        SortedMap<Integer, List<Range>> merged = new TreeMap<>();
+        ranges.forEach((partition, list) -> {
+            List<Range> kept = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                Range range = list.get(i);
+                if (i > 0 && filled.contains(new Gap(partition, i, range.from() - list.get(i - 1).to() - 1))) {
+                    Range last = kept.remove(kept.size() - 1);
+                    kept.add(new Range(last.from(), range.to()));
+                } else {
+                    kept.add(range);
+                }
+            }
+            merged.put(partition, List.copyOf(kept));
+        });
+        return new WrittenOffsets(merged, true);
+    }
+
+    /** The offsets between range {@code index - 1} and range {@code index} of a partition. */
+    private record Gap(int partition, int index, long size) {
     }
 
     /** These ranges and {@code other}'s: what either wrote. */
@@ -97,7 +161,7 @@ public final class WrittenOffsets {
             source.forEach((partition, list) -> merged.computeIfAbsent(partition, p -> new ArrayList<>()).addAll(list));
         }
         merged.replaceAll((partition, list) -> merge(list));
-        return new WrittenOffsets(merged);
+        return new WrittenOffsets(merged, approximate || other.approximate);
     }
 
     private static List<Range> merge(List<Range> list) {
@@ -117,16 +181,16 @@ public final class WrittenOffsets {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof WrittenOffsets w && w.ranges.equals(ranges);
+        return other instanceof WrittenOffsets w && w.ranges.equals(ranges) && w.approximate == approximate;
     }
 
     @Override
     public int hashCode() {
-        return ranges.hashCode();
+        return Objects.hash(ranges, approximate);
     }
 
     @Override
     public String toString() {
-        return ranges.toString();
+        return (approximate ? "approximately " : "") + ranges;
     }
 }

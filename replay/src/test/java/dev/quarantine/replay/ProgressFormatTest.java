@@ -63,4 +63,47 @@ class ProgressFormatTest {
         assertThatThrownBy(() -> ProgressFormat.read("hello".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a replay progress record");
     }
+
+    @Test
+    void readsBackApproximateWrittenOffsets() {
+        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 100L), START)
+                .advanced(Map.of(0, 40L), ReplayCounts.ZERO, WrittenOffsets.of(Map.of(0,
+                        List.of(new WrittenOffsets.Range(0, 39))), true), START);
+
+        byte[] value = ProgressFormat.write(progress);
+
+        assertThat(new String(value, StandardCharsets.UTF_8)).contains("written.approximate=true\n");
+        assertThat(ProgressFormat.read(value)).isEqualTo(progress);
+        assertThat(ProgressFormat.read(value).written().approximate()).isTrue();
+    }
+
+    @Test
+    void aProgressOfEverySecondDeadLetterWrittenIsFittedIntoItsLimitKeepingEveryWrittenOne() {
+        WrittenOffsets written = WrittenOffsets.NONE;
+        for (long offset = 0; offset < 280_000; offset += 2) { // every second one refused: a range each
+            written = written.plus(0, offset, offset == 0 ? null : offset - 1);
+        }
+        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 300_000L),
+                START).advanced(Map.of(0, 280_000L), ReplayCounts.ZERO, written, START);
+        assertThat(ProgressFormat.write(progress).length).as("the unbounded record").isGreaterThan(1_048_576);
+
+        ReplayProgress fitted = ProgressFormat.fitted(progress, 1_000_000);
+
+        assertThat(ProgressFormat.write(fitted).length).isLessThanOrEqualTo(ProgressFormat.MAX_RECORD_BYTES);
+        assertThat(fitted.written().approximate()).isTrue();
+        assertThat(fitted.withWritten(progress.written())).isEqualTo(progress);
+        for (long offset = 0; offset < 280_000; offset += 2) {
+            assertThat(fitted.written().contains(0, offset)).isTrue();
+        }
+        ReplayProgress small = ProgressFormat.fitted(progress, 2_000);
+        assertThat(ProgressFormat.write(small).length).isLessThanOrEqualTo(2_000);
+    }
+
+    @Test
+    void aProgressThatFitsIsUnchanged() {
+        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 10L), START)
+                .advanced(Map.of(0, 5L), ReplayCounts.ZERO, WrittenOffsets.NONE.plus(0, 1, null).plus(0, 3, 2L), START);
+
+        assertThat(ProgressFormat.fitted(progress, 2_000)).isSameAs(progress);
+    }
 }
