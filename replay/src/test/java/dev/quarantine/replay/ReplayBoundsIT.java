@@ -1,0 +1,168 @@
+package dev.quarantine.replay;
+
+import static dev.quarantine.replay.DeadLetterFixtures.committed;
+import static dev.quarantine.replay.DeadLetterFixtures.header;
+import static dev.quarantine.replay.DeadLetterFixtures.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.txn.DeadLetterHeaders;
+
+/**
+ * What a replay writes stays within the limits of the topics it writes, whatever the dead letters hold and however
+ * they interleave: its progress record, and the dead letters of records that fail again.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class ReplayBoundsIT {
+
+    private static final int PROGRESS_MAX_BYTES = 2_048;
+    private static final int TWO_MEGABYTES = 2 * 1024 * 1024;
+    private static final String FOUR_MEGABYTES = String.valueOf(4 * 1024 * 1024);
+
+    @Test
+    void aReplayRefusingEverySecondDeadLetterKeepsItsProgressWithinTheTopicLimitFinishesAndLaterReplaysSkipItsOwn(
+            LocalKafka kafka) throws Exception {
+        String dlq = "interleaved-dlq";
+        String progressTopic = "interleaved-progress";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic("interleaved-output", 1, Map.of());
+        kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact", "max.message.bytes",
+                String.valueOf(PROGRESS_MAX_BYTES)));
+        List<ProducerRecord<byte[], byte[]>> letters = new ArrayList<>();
+        for (int i = 0; i < 600; i++) { // one range per written dead letter: ~2,400 bytes of ranges unless coalesced
+            boolean good = i % 2 == 0;
+            letters.add(letter(dlq, (good ? "good-" : "forged-") + i, "value-" + i,
+                    target(good ? "interleaved-output" : "__consumer_offsets")));
+        }
+        write(kafka, letters);
+        Map<String, String> settings = new HashMap<>(Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
+                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "interleaved-output", ReplayConfig.PROGRESS_TOPIC_CONFIG,
+                progressTopic, ReplayConfig.BATCH_SIZE_CONFIG, "50", ReplayConfig.REPLAY_ID_CONFIG, "interleaved-1"));
+
+        ReplayProgress done = ReplayEngineIT.runToEnd(kafka, settings);
+
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts()).isEqualTo(new ReplayCounts(300, 0, 0, 0, 0, 0, 300, 0));
+        assertThat(perKey(committed(kafka, "interleaved-output"))).hasSize(300)
+                .allSatisfy((key, n) -> assertThat(n).isOne());
+        List<ConsumerRecord<byte[], byte[]>> progressRecords = committed(kafka, progressTopic);
+        assertThat(progressRecords).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.value().length).isLessThan(PROGRESS_MAX_BYTES));
+        assertThat(done.written().approximate()).as("ranges coalesced to fit").isTrue();
+        for (int offset = 0; offset < 600; offset += 2) {
+            assertThat(done.written().contains(0, offset)).as("written dead letter at offset %d", offset).isTrue();
+        }
+        try (ReplayProgressReader reader = new ReplayProgressReader(Map.of("bootstrap.servers",
+                kafka.bootstrapServers()), progressTopic, Duration.ofSeconds(60))) {
+            assertThat(reader.latest("interleaved-1")).contains(done);
+        }
+
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "interleaved-2");
+        ReplayProgress again = ReplayEngineIT.runToEnd(kafka, settings);
+
+        assertThat(again.state()).isEqualTo(ReplayState.DONE);
+        assertThat(again.counts().replayed()).as("nothing the first replay wrote is written again").isZero();
+        assertThat(again.counts().alreadyReplayed()).isGreaterThanOrEqualTo(300);
+        assertThat(again.counts().alreadyReplayed() + again.counts().refused()).isEqualTo(600);
+        assertThat(perKey(committed(kafka, "interleaved-output"))).hasSize(300)
+                .allSatisfy((key, n) -> assertThat(n).isOne());
+    }
+
+    @Test
+    void aDeadLetterWithMegabyteContextHeadersThatFailsAgainIsParkedWithoutThemAndTheReplayFinishes(
+            LocalKafka kafka) throws Exception {
+        String dlq = "hostile-dlq";
+        String parking = dlq + ".parking";
+        kafka.createTopic(dlq, 1, Map.of("max.message.bytes", FOUR_MEGABYTES));
+        kafka.createTopic(parking, 1, Map.of("max.message.bytes", FOUR_MEGABYTES));
+        kafka.createTopic("hostile-output", 1, Map.of("max.message.bytes", "2000"));
+        String stillTooLarge = "v".repeat(3_000);
+        List<ProducerRecord<byte[], byte[]>> letters = new ArrayList<>();
+        letters.add(letter(dlq, "big-connector", stillTooLarge, target("hostile-output"),
+                new RecordHeader(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, bytes("c".repeat(TWO_MEGABYTES)))));
+        letters.add(letter(dlq, "big-application", stillTooLarge, target("hostile-output"),
+                new RecordHeader(DeadLetterHeaders.APPLICATION_ID, bytes("a".repeat(TWO_MEGABYTES)))));
+        for (int i = 0; i < 5; i++) {
+            letters.add(letter(dlq, "good-" + i, "value-" + i, target("hostile-output"),
+                    new RecordHeader(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, bytes("orders-sink"))));
+        }
+        write(kafka, letters);
+
+        ReplayProgress done = ReplayEngineIT.runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "hostile-1",
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "hostile-output",
+                ReplayConfig.MAX_ATTEMPTS_CONFIG, "1"));
+
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts()).isEqualTo(new ReplayCounts(5, 0, 2, 0, 0, 0, 0, 0));
+        assertThat(perKey(committed(kafka, "hostile-output"))).hasSize(5).allSatisfy((key, n) -> assertThat(n).isOne());
+        List<ConsumerRecord<byte[], byte[]>> parked = committed(kafka, parking);
+        assertThat(parked).extracting(r -> text(r.key())).containsExactlyInAnyOrder("big-connector",
+                "big-application");
+        assertThat(parked).allSatisfy(r -> {
+            assertThat(header(r, DeadLetterHeaders.CONNECT_CONNECTOR_NAME)).isNull();
+            assertThat(header(r, DeadLetterHeaders.APPLICATION_ID)).isNull();
+            assertThat(header(r, DeadLetterHeaders.TARGET_TOPIC)).isEqualTo("hostile-output");
+            assertThat(r.serializedValueSize() + r.serializedKeySize()).isLessThan(1_048_576);
+        });
+        assertThat(committed(kafka, dlq)).as("nothing dead-lettered again into the dead-letter topic").hasSize(7);
+    }
+
+    private static ProducerRecord<byte[], byte[]> letter(String dlq, String key, String value, Header... extra) {
+        List<Header> headers = new ArrayList<>(List.of(
+                new RecordHeader(DeadLetterHeaders.CONNECT_TOPIC, bytes("bounds-input")),
+                new RecordHeader(DeadLetterHeaders.CONNECT_EXCEPTION, bytes(RecordTooLargeException.class.getName()))));
+        headers.addAll(List.of(extra));
+        return new ProducerRecord<>(dlq, null, null, bytes(key), bytes(value), headers);
+    }
+
+    private static Header target(String topic) {
+        return new RecordHeader(DeadLetterHeaders.TARGET_TOPIC, bytes(topic));
+    }
+
+    /** Writes {@code letters} in order, as a writer of the dead-letter topic allowed 5 MB requests would. */
+    private static void write(LocalKafka kafka, List<ProducerRecord<byte[], byte[]>> letters) throws Exception {
+        Properties props = kafka.clientProps();
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 5 * 1024 * 1024);
+        props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> sent = letters.stream().map(producer::send).toList();
+            producer.flush();
+            for (Future<RecordMetadata> result : sent) {
+                result.get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static Map<String, Long> perKey(List<ConsumerRecord<byte[], byte[]>> records) {
+        return records.stream().collect(Collectors.groupingBy(r -> text(r.key()), Collectors.counting()));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
