@@ -59,6 +59,19 @@ class ReplayFilterTest {
     }
 
     @Test
+    void aConnectorNameOrApplicationIdLongerThanATopicNameIsTreatedAsAbsent() {
+        String longest = "c".repeat(DeadLetterView.MAX_NAME_BYTES);
+        String tooLong = longest + "c";
+        ReplayFilter filter = new ReplayFilter(Set.of(), Set.of(), Set.of(longest, tooLong), Optional.empty(),
+                Optional.empty(), List.of(), Set.of());
+
+        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, longest))).isTrue();
+        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, tooLong))).isFalse();
+        assertThat(filter.matches(letter(DeadLetterHeaders.APPLICATION_ID, tooLong))).isFalse();
+        assertThat(letter(DeadLetterHeaders.APPLICATION_ID, tooLong).applicationId()).isEmpty();
+    }
+
+    @Test
     void timeRangeIncludesItsStartAndExcludesItsEnd() {
         Instant at = Instant.ofEpochMilli(Letters.TIMESTAMP);
         ReplayFilter from = time(Optional.of(at), Optional.empty());
