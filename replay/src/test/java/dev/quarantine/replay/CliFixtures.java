@@ -2,13 +2,22 @@ package dev.quarantine.replay;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.txn.DeadLetterHeaders;
@@ -50,6 +59,34 @@ public final class CliFixtures {
         return dlq;
     }
 
+    /**
+     * A dead-letter topic {@code <prefix>-dlq} with {@code count} dead letters in our sink's header names, in one
+     * partition, one after another: the even offsets (keys {@code good-<i>}) for output topic {@code <prefix>-output},
+     * the odd ones (keys {@code forged-<i>}) naming {@code __consumer_offsets}, which a replay refuses. A replay of it
+     * writes every second dead letter: one written range each.
+     */
+    public static String everySecondRefusedDlq(LocalKafka kafka, String prefix, int count) throws Exception {
+        String dlq = prefix + "-dlq";
+        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic(prefix + "-output", 1, Map.of());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                boolean good = i % 2 == 0;
+                sent.add(producer.send(new ProducerRecord<>(dlq, null, null,
+                        bytes((good ? "good-" : "forged-") + i), bytes("value-" + i), List.of(
+                        header(DeadLetterHeaders.CONNECT_TOPIC, prefix + "-input"),
+                        header(DeadLetterHeaders.CONNECT_EXCEPTION, RecordTooLargeException.class.getName()),
+                        header(DeadLetterHeaders.TARGET_TOPIC, good ? prefix + "-output" : "__consumer_offsets")))));
+            }
+            for (Future<RecordMetadata> result : sent) {
+                result.get(30, TimeUnit.SECONDS);
+            }
+        }
+        return dlq;
+    }
+
     public static void rawLetter(LocalKafka kafka, String dlq, String key, String value, Header... headers) {
         DeadLetterFixtures.rawLetter(kafka, dlq, key, value, headers);
     }
@@ -63,6 +100,10 @@ public final class CliFixtures {
     }
 
     private static Header header(String name, String value) {
-        return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
+        return new RecordHeader(name, bytes(value));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -46,19 +46,11 @@ class ReplayBoundsIT {
     @Test
     void aReplayRefusingEverySecondDeadLetterKeepsItsProgressWithinTheTopicLimitFinishesAndLaterReplaysSkipItsOwn(
             LocalKafka kafka) throws Exception {
-        String dlq = "interleaved-dlq";
         String progressTopic = "interleaved-progress";
-        kafka.createTopic(dlq, 1, Map.of());
-        kafka.createTopic("interleaved-output", 1, Map.of());
         kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact", "max.message.bytes",
                 String.valueOf(PROGRESS_MAX_BYTES)));
-        List<ProducerRecord<byte[], byte[]>> letters = new ArrayList<>();
-        for (int i = 0; i < 600; i++) { // one range per written dead letter: ~2,400 bytes of ranges unless coalesced
-            boolean good = i % 2 == 0;
-            letters.add(letter(dlq, (good ? "good-" : "forged-") + i, "value-" + i,
-                    target(good ? "interleaved-output" : "__consumer_offsets")));
-        }
-        write(kafka, letters);
+        // one range per written dead letter: ~2,400 bytes of ranges unless coalesced
+        String dlq = CliFixtures.everySecondRefusedDlq(kafka, "interleaved", 600);
         Map<String, String> settings = new HashMap<>(Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
                 ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "interleaved-output", ReplayConfig.PROGRESS_TOPIC_CONFIG,
                 progressTopic, ReplayConfig.BATCH_SIZE_CONFIG, "50", ReplayConfig.REPLAY_ID_CONFIG, "interleaved-1"));
