@@ -85,17 +85,7 @@ class HangingTransactionIT {
     @Test
     void writesABatchOnceWhenAnAbortedTransactionOfItsPartitionWasLeftHangingInTheTargetAcrossABrokerRestart()
             throws Exception {
-        fixture.createTopics();
-        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
-        first.open(List.of(partition));
-        first.put(records(source, 0, 0, 10));
-        fixture.stop(first);
-        try (Admin admin = kafka.admin()) { // an aborted progress record as the task writes it, claiming 15
-            progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress)).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get(progress).topicId());
-        }
-
-        leaveATransactionHanging(10, 15, false);
+        leaveATransactionHangingAfterTenCopied(false); // aborted, its progress record claiming 15
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask second = fixture.start(context);
@@ -117,17 +107,7 @@ class HangingTransactionIT {
      */
     @Test
     void completesACommittedTransactionLeftOpenOnTheProgressPartitionAndResumesAfterIt() throws Exception {
-        fixture.createTopics();
-        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
-        first.open(List.of(partition));
-        first.put(records(source, 0, 0, 10));
-        fixture.stop(first);
-        try (Admin admin = kafka.admin()) {
-            progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress)).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get(progress).topicId());
-        }
-
-        leaveATransactionHanging(10, 15, true);
+        leaveATransactionHangingAfterTenCopied(true);
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         context.assigned.add(partition);
@@ -144,35 +124,54 @@ class HangingTransactionIT {
     }
 
     /**
-     * Writes records {@code from..to-1} to the target in a transaction of the partition's transactional id with its
-     * progress record, commits or (as a task whose commit failed would) aborts it and kills the broker right after,
-     * until the transaction is left hanging: open in the target and progress partitions while its coordinator says
-     * it is complete (about one in two kills).
+     * Copies records 0..9 with a task, then writes records 10..14 to the target in a transaction of the partition's
+     * transactional id with its progress record (claiming 15), commits or (as a task whose commit failed would)
+     * aborts it and kills the broker right after, until the transaction is left hanging: open in the target and
+     * progress partitions while its coordinator says it is complete (about one in two kills on version 2, fewer on
+     * version 1). An attempt that left nothing hanging has completed its transaction, whose records are then in the
+     * target for good: each attempt starts over on topics and a transactional id of its own.
      */
-    private void leaveATransactionHanging(long from, long to, boolean commit) throws Exception {
+    private void leaveATransactionHangingAfterTenCopied(boolean commit) throws Exception {
         for (int kill = 0; kill < MAX_KILLS; kill++) {
-            try (KafkaProducer<byte[], byte[]> producer = producer()) {
-                producer.initTransactions();
-                producer.beginTransaction();
-                for (long offset = from; offset < to; offset++) {
-                    producer.send(new ProducerRecord<>(target, 0, bytes("k" + offset), bytes("v" + offset)));
-                }
-                producer.send(progressTarget.record(transactionalId, partition, to));
-                producer.flush();
-                if (commit) {
-                    producer.commitTransaction();
-                } else {
-                    producer.abortTransaction();
-                }
-                kafka.kill();
-                producer.close(Duration.ZERO);
+            if (kill > 0) {
+                fixture.stopTasks();
+                names();
             }
-            kafka.restart();
+            fixture.createTopics();
+            TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
+            first.open(List.of(partition));
+            first.put(records(source, 0, 0, 10));
+            fixture.stop(first);
+            try (Admin admin = kafka.admin()) {
+                progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress))
+                        .allTopicNames().get(30, TimeUnit.SECONDS).get(progress).topicId());
+            }
+            endATransactionAndKillTheBroker(10, 15, commit);
             if (hanging(commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT)) {
                 return;
             }
         }
         throw new AssertionError("no transaction was left hanging in " + MAX_KILLS + " broker kills");
+    }
+
+    private void endATransactionAndKillTheBroker(long from, long to, boolean commit) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            for (long offset = from; offset < to; offset++) {
+                producer.send(new ProducerRecord<>(target, 0, bytes("k" + offset), bytes("v" + offset)));
+            }
+            producer.send(progressTarget.record(transactionalId, partition, to));
+            producer.flush();
+            if (commit) {
+                producer.commitTransaction();
+            } else {
+                producer.abortTransaction();
+            }
+            kafka.kill();
+            producer.close(Duration.ZERO);
+        }
+        kafka.restart();
     }
 
     /**
