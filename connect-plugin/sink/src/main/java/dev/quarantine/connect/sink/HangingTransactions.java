@@ -223,8 +223,9 @@ final class HangingTransactions implements HangingTransactionCheck {
     }
 
     /**
-     * Whether the cluster's finalized {@code transaction.version} is 2 or more (KIP-890: the epoch bumped at each
-     * transaction's end), asked once.
+     * Whether our producers end their transactions with an epoch bump (KIP-890's transaction version 2): the
+     * cluster's finalized {@code transaction.version} is 2 or more and the client (the worker's kafka-clients) is 4.0
+     * or newer, asked once.
      */
     private boolean epochBumpedAtEnd() {
         Boolean known = epochBumpedAtEnd;
@@ -232,10 +233,40 @@ final class HangingTransactions implements HangingTransactionCheck {
             FeatureMetadata features = await(admins.target().describeFeatures().featureMetadata(),
                     "describe the cluster's finalized features", "the task");
             FinalizedVersionRange version = features.finalizedFeatures().get(TRANSACTION_VERSION);
-            known = version != null && version.maxVersionLevel() >= 2;
+            known = endsWithEpochBump(version == null ? 0 : version.maxVersionLevel(), clientVersion(admins.target()));
             epochBumpedAtEnd = known;
         }
         return known;
+    }
+
+    /**
+     * The version of the kafka-clients {@code admin} runs on (the worker's, which our producers share), from the
+     * {@code app-info} metrics every client registers: the public way on 3.9 through 4.4 (the class behind them moved).
+     */
+    static String clientVersion(Admin admin) {
+        return admin.metrics().entrySet().stream()
+                .filter(metric -> metric.getKey().group().equals("app-info")
+                        && metric.getKey().name().equals("version"))
+                .map(metric -> String.valueOf(metric.getValue().metricValue()))
+                .findFirst().orElse("unknown");
+    }
+
+    /**
+     * Whether a producer of client {@code clientVersion} ends its transactions with an epoch bump on a cluster of
+     * {@code transactionVersion}: only a 4.0 or newer client uses version 2 (3.9's has no KIP-890 client side); a
+     * version that cannot be read counts as older, whose aborts {@link LastTransaction} reads the wider way.
+     */
+    static boolean endsWithEpochBump(int transactionVersion, String clientVersion) {
+        if (transactionVersion < 2) {
+            return false;
+        }
+        int dot = clientVersion.indexOf('.');
+        String major = dot < 0 ? clientVersion : clientVersion.substring(0, dot);
+        try {
+            return Integer.parseInt(major) >= 4;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /**
