@@ -20,10 +20,11 @@ import org.apache.kafka.clients.admin.TransactionState;
  * </ul>
  * An abort described with epoch e therefore has its records at e (a version-1 producer's own abort) or e - 1 (the
  * coordinator's abort, or a version-2 producer's own), which the description cannot tell apart: both are taken. With
- * version 2 records at e cannot exist before the next producer writes, so taking both costs nothing there. A commit is
- * only ever a producer's own. So "an epoch below the current one" is not "aborted": with version 2 every committed
- * transaction before the last has one too. When the bump ran out of epochs, the coordinator gave the id a new
- * producer id and the records' one is not described: unknown.
+ * version 2 records at e belong to the id's next transaction, which would be described instead (ONGOING), so taking
+ * both costs nothing there; it covers a last transaction ended by an older client, as after a worker upgrade. A
+ * commit is only ever a producer's own. So "an epoch below the current one" is not "aborted": with version 2 every
+ * committed transaction before the last has one too. When the bump ran out of epochs, the coordinator gave the id a
+ * new producer id and the records' one is not described: unknown.
  *
  * <table>
  * <caption>The last transaction, from its description (epoch e)</caption>
