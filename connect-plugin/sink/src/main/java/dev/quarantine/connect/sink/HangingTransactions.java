@@ -54,8 +54,9 @@ import dev.quarantine.txn.SendErrors;
  * <p>Hanging is narrowed to the one transaction known to be aborted, never "an epoch below the current one": from
  * {@code transaction.version} 2 on (KIP-890, Kafka 4.x's default) every transaction ends with an epoch bump, so a
  * committed transaction left open has an older epoch too, and aborting it would lose its records, whose progress went
- * forward. What is aborted is an open transaction carrying exactly the producer id and epoch of the id's last
- * transaction when that ended in an abort ({@link LastTransaction}, from the coordinator's description before the
+ * forward. What is aborted is an open transaction carrying the producer id and an epoch the records of the id's last
+ * transaction may carry (the one described or, as the coordinator's own abort leaves it, the one below) when that
+ * ended in an abort ({@link LastTransaction}, from the coordinator's description before the
  * new producer's initTransactions, or after our own abort), on a partition the coordinator does not list for the
  * id's current transaction. With version 1 all transactions of a producer session share one epoch, so an open one
  * on a target or dead-letter partition could be an earlier, committed transaction of the session: it is aborted only
@@ -66,7 +67,9 @@ import dev.quarantine.txn.SendErrors;
  * <p>A committed transaction left open on the progress partition holds back every {@code read_committed} read of
  * it, for every task: {@link #lastCommitLeftOpen} says so (found with the ids' last transactions, before
  * initTransactions), and the writer completes it with a commit of its own (its marker, for the same producer id,
- * completes the open records) before reading the progress.
+ * completes the open records) before reading the progress. Only the id's own writer does: one of an id no task
+ * opens any more (an orphan) holds back every progress read, each open failing after progress.read.timeout.ms (a
+ * limit, shown by {@code HangingTransactionIT}).
  *
  * <p>Whether the id's last transaction was aborted must be read before the new producer's initTransactions, which
  * forgets it. A task opening many partitions reads it for all their ids together, before creating any of their
@@ -223,8 +226,9 @@ final class HangingTransactions implements HangingTransactionCheck {
     }
 
     /**
-     * Whether the cluster's finalized {@code transaction.version} is 2 or more (KIP-890: the epoch bumped at each
-     * transaction's end), asked once.
+     * Whether our producers end their transactions with an epoch bump (KIP-890's transaction version 2): the
+     * cluster's finalized {@code transaction.version} is 2 or more and the client (the worker's kafka-clients) is 4.0
+     * or newer, asked once.
      */
     private boolean epochBumpedAtEnd() {
         Boolean known = epochBumpedAtEnd;
@@ -232,10 +236,40 @@ final class HangingTransactions implements HangingTransactionCheck {
             FeatureMetadata features = await(admins.target().describeFeatures().featureMetadata(),
                     "describe the cluster's finalized features", "the task");
             FinalizedVersionRange version = features.finalizedFeatures().get(TRANSACTION_VERSION);
-            known = version != null && version.maxVersionLevel() >= 2;
+            known = endsWithEpochBump(version == null ? 0 : version.maxVersionLevel(), clientVersion(admins.target()));
             epochBumpedAtEnd = known;
         }
         return known;
+    }
+
+    /**
+     * The version of the kafka-clients {@code admin} runs on (the worker's, which our producers share), from the
+     * {@code app-info} metrics every client registers: the public way on 3.9 through 4.4 (the class behind them moved).
+     */
+    static String clientVersion(Admin admin) {
+        return admin.metrics().entrySet().stream()
+                .filter(metric -> metric.getKey().group().equals("app-info")
+                        && metric.getKey().name().equals("version"))
+                .map(metric -> String.valueOf(metric.getValue().metricValue()))
+                .findFirst().orElse("unknown");
+    }
+
+    /**
+     * Whether a producer of client {@code clientVersion} ends its transactions with an epoch bump on a cluster of
+     * {@code transactionVersion}: only a 4.0 or newer client uses version 2 (3.9's has no KIP-890 client side); a
+     * version that cannot be read counts as older, whose aborts {@link LastTransaction} reads the wider way.
+     */
+    static boolean endsWithEpochBump(int transactionVersion, String clientVersion) {
+        if (transactionVersion < 2) {
+            return false;
+        }
+        int dot = clientVersion.indexOf('.');
+        String major = dot < 0 ? clientVersion : clientVersion.substring(0, dot);
+        try {
+            return Integer.parseInt(major) >= 4;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /**

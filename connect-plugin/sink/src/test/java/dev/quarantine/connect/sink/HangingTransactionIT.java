@@ -5,6 +5,7 @@ import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,7 +50,9 @@ class HangingTransactionIT {
     private String target;
     private String progress;
     private TopicPartition partition;
-    private String transactionalId;
+    /** The id whose transaction is left hanging: the partition's own, or an orphaned one's. */
+    private String hangingId;
+    private TopicPartition hangingPartition;
     private ProgressTarget progressTarget;
 
     /** The broker, not started. */
@@ -69,7 +73,6 @@ class HangingTransactionIT {
         target = fixture.target;
         progress = fixture.progress;
         partition = new TopicPartition(source, 0);
-        transactionalId = WriterFactory.transactionalId(source, partition);
     }
 
     @AfterEach
@@ -85,17 +88,7 @@ class HangingTransactionIT {
     @Test
     void writesABatchOnceWhenAnAbortedTransactionOfItsPartitionWasLeftHangingInTheTargetAcrossABrokerRestart()
             throws Exception {
-        fixture.createTopics();
-        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
-        first.open(List.of(partition));
-        first.put(records(source, 0, 0, 10));
-        fixture.stop(first);
-        try (Admin admin = kafka.admin()) { // an aborted progress record as the task writes it, claiming 15
-            progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress)).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get(progress).topicId());
-        }
-
-        leaveATransactionHanging(10, 15, false);
+        leaveATransactionHangingAfterTenCopied(false); // aborted, its progress record claiming 15
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask second = fixture.start(context);
@@ -117,17 +110,7 @@ class HangingTransactionIT {
      */
     @Test
     void completesACommittedTransactionLeftOpenOnTheProgressPartitionAndResumesAfterIt() throws Exception {
-        fixture.createTopics();
-        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
-        first.open(List.of(partition));
-        first.put(records(source, 0, 0, 10));
-        fixture.stop(first);
-        try (Admin admin = kafka.admin()) {
-            progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress)).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get(progress).topicId());
-        }
-
-        leaveATransactionHanging(10, 15, true);
+        leaveATransactionHangingAfterTenCopied(true);
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         context.assigned.add(partition);
@@ -144,35 +127,80 @@ class HangingTransactionIT {
     }
 
     /**
-     * Writes records {@code from..to-1} to the target in a transaction of the partition's transactional id with its
-     * progress record, commits or (as a task whose commit failed would) aborts it and kills the broker right after,
-     * until the transaction is left hanging: open in the target and progress partitions while its coordinator says
-     * it is complete (about one in two kills).
+     * Issue 22 item 5, a limit: a committed transaction of an orphaned id (a partition no task opens any more) left
+     * open on the progress partition holds back every task's progress read; only the id's own writer completes it.
      */
-    private void leaveATransactionHanging(long from, long to, boolean commit) throws Exception {
+    @Test
+    void aCommittedTransactionOfAnOrphanedIdLeftOpenOnTheProgressPartitionHoldsBackTheProgressRead() throws Exception {
+        leaveATransactionHangingAfterTenCopied(true, true);
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask second = fixture.start(context);
+        second.open(List.of(partition));
+        assertThat(context.seeks).as("not resumed: its progress could not be read").doesNotContainKey(partition);
+        assertThatThrownBy(() -> second.put(records(source, 0, 10, 20)))
+                .isInstanceOf(RetriableException.class)
+                .hasStackTraceContaining("Could not read the progress of [" + partition + "]");
+    }
+
+    /**
+     * Copies records 0..9 with a task, then writes records 10..14 to the target in a transaction of the partition's
+     * transactional id with its progress record (claiming 15), commits or (as a task whose commit failed would)
+     * aborts it and kills the broker right after, until the transaction is left hanging: open in the target and
+     * progress partitions while its coordinator says it is complete (about one in two kills on version 2, fewer on
+     * version 1). An attempt that left nothing hanging has completed its transaction, whose records are then in the
+     * target for good: each attempt starts over on topics and a transactional id of its own.
+     */
+    private void leaveATransactionHangingAfterTenCopied(boolean commit) throws Exception {
+        leaveATransactionHangingAfterTenCopied(commit, false);
+    }
+
+    /** As {@link #leaveATransactionHangingAfterTenCopied(boolean)}, by an orphaned id when {@code orphaned}. */
+    private void leaveATransactionHangingAfterTenCopied(boolean commit, boolean orphaned) throws Exception {
         for (int kill = 0; kill < MAX_KILLS; kill++) {
-            try (KafkaProducer<byte[], byte[]> producer = producer()) {
-                producer.initTransactions();
-                producer.beginTransaction();
-                for (long offset = from; offset < to; offset++) {
-                    producer.send(new ProducerRecord<>(target, 0, bytes("k" + offset), bytes("v" + offset)));
-                }
-                producer.send(progressTarget.record(transactionalId, partition, to));
-                producer.flush();
-                if (commit) {
-                    producer.commitTransaction();
-                } else {
-                    producer.abortTransaction();
-                }
-                kafka.kill();
-                producer.close(Duration.ZERO);
+            if (kill > 0) {
+                fixture.stopTasks();
+                names();
             }
-            kafka.restart();
+            // an orphan: the id of a partition of a source topic no task reads any more
+            hangingPartition = orphaned ? new TopicPartition(source + ".gone", 0) : partition;
+            hangingId = WriterFactory.transactionalId(source, hangingPartition);
+            fixture.createTopics();
+            TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
+            first.open(List.of(partition));
+            first.put(records(source, 0, 0, 10));
+            fixture.stop(first);
+            try (Admin admin = kafka.admin()) {
+                progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress))
+                        .allTopicNames().get(30, TimeUnit.SECONDS).get(progress).topicId());
+            }
+            endATransactionAndKillTheBroker(10, 15, commit);
             if (hanging(commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT)) {
                 return;
             }
         }
         throw new AssertionError("no transaction was left hanging in " + MAX_KILLS + " broker kills");
+    }
+
+    private void endATransactionAndKillTheBroker(long from, long to, boolean commit) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            for (long offset = from; offset < to; offset++) {
+                producer.send(new ProducerRecord<>(target, 0, bytes("k" + offset), bytes("v" + offset)));
+            }
+            producer.send(progressTarget.record(hangingId, hangingPartition, to));
+            producer.flush();
+            if (commit) {
+                producer.commitTransaction();
+            } else {
+                producer.abortTransaction();
+            }
+            kafka.kill();
+            producer.close(Duration.ZERO);
+        }
+        kafka.restart();
     }
 
     /**
@@ -181,7 +209,7 @@ class HangingTransactionIT {
      */
     private boolean hanging(TransactionState settled) throws Exception {
         try (Admin admin = kafka.admin()) {
-            Await.until(() -> "the coordinator of " + transactionalId + " to settle its last transaction",
+            Await.until(() -> "the coordinator of " + hangingId + " to settle its last transaction",
                     Duration.ofSeconds(60), () -> settled(admin, settled));
             return open(admin, new TopicPartition(target, 0)) && open(admin, progressTarget.partition());
         }
@@ -195,7 +223,7 @@ class HangingTransactionIT {
 
     private boolean settled(Admin admin, TransactionState settled) {
         try {
-            TransactionState state = admin.describeTransactions(List.of(transactionalId)).description(transactionalId)
+            TransactionState state = admin.describeTransactions(List.of(hangingId)).description(hangingId)
                     .get(10, TimeUnit.SECONDS).state();
             return state == settled;
         } catch (Exception e) {
@@ -205,7 +233,7 @@ class HangingTransactionIT {
 
     private KafkaProducer<byte[], byte[]> producer() {
         Properties props = kafka.clientProps();
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, hangingId);
         return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 }

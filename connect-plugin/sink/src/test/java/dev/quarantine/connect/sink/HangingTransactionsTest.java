@@ -86,6 +86,16 @@ class HangingTransactionsTest {
                 .containsExactly(new AbortTransactionSpec(TARGET, OURS, (short) 1, 0));
     }
 
+    @Test
+    void aProducerEndsWithAnEpochBumpOnlyOnAVersion2ClusterWithA4Client() {
+        assertThat(HangingTransactions.endsWithEpochBump(2, "4.4.0")).isTrue();
+        assertThat(HangingTransactions.endsWithEpochBump(2, "4.0.1")).isTrue();
+        assertThat(HangingTransactions.endsWithEpochBump(2, "3.9.1")).as("3.9 has no KIP-890 client side").isFalse();
+        assertThat(HangingTransactions.endsWithEpochBump(1, "4.4.0")).as("a version-1 cluster").isFalse();
+        assertThat(HangingTransactions.endsWithEpochBump(0, "4.4.0")).as("no feature finalized").isFalse();
+        assertThat(HangingTransactions.endsWithEpochBump(2, "unknown")).as("unreadable: the wider reading").isFalse();
+    }
+
     private static List<AbortTransactionSpec> hanging(LastTransaction last,
                                                       Map<TopicPartition, PartitionProducerState> states) {
         return HangingTransactions.hanging(last, CURRENT, states, false, true);

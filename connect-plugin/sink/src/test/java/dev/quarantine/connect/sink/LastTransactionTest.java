@@ -10,7 +10,7 @@ import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.junit.jupiter.api.Test;
 
-/** The rows of {@link LastTransaction}'s table: outcome and records' epoch by state and transaction.version. */
+/** The rows of {@link LastTransaction}'s table: outcome and records' epochs by state and transaction version. */
 class LastTransactionTest {
 
     private static final long ID = 42;
@@ -22,11 +22,31 @@ class LastTransactionTest {
     }
 
     @Test
-    void anAbortHasItsRecordsAtTheDescribedEpochWithVersion1AndOneBelowWithVersion2() {
-        assertThat(last(TransactionState.COMPLETE_ABORT, 5, false)).contains(new LastTransaction(true, ID, (short) 5));
-        assertThat(last(TransactionState.PREPARE_ABORT, 5, false)).contains(new LastTransaction(true, ID, (short) 5));
-        assertThat(last(TransactionState.COMPLETE_ABORT, 5, true)).contains(new LastTransaction(true, ID, (short) 4));
-        assertThat(last(TransactionState.PREPARE_ABORT, 5, true)).contains(new LastTransaction(true, ID, (short) 4));
+    void anAbortHasItsRecordsAtTheDescribedEpochOrOneBelowAsEitherTheProducerOrTheCoordinatorEndedIt() {
+        // version 1: the producer's own abort keeps e; the coordinator's (timeout, fence) completes at e + 1
+        assertThat(last(TransactionState.COMPLETE_ABORT, 5, false))
+                .contains(new LastTransaction(true, ID, (short) 4, (short) 5));
+        assertThat(last(TransactionState.PREPARE_ABORT, 5, false))
+                .contains(new LastTransaction(true, ID, (short) 4, (short) 5));
+        // version 2: both bump once; no records can carry e before the next producer writes
+        assertThat(last(TransactionState.COMPLETE_ABORT, 5, true))
+                .contains(new LastTransaction(true, ID, (short) 4, (short) 5));
+        assertThat(last(TransactionState.PREPARE_ABORT, 5, true))
+                .contains(new LastTransaction(true, ID, (short) 4, (short) 5));
+    }
+
+    @Test
+    void aVersion1AbortAtTheFirstEpochHasItsRecordsThere() {
+        assertThat(last(TransactionState.COMPLETE_ABORT, 0, false)).contains(new LastTransaction(true, ID, (short) 0));
+    }
+
+    @Test
+    void aCoordinatorAbortedTransactionOfAVersion1ProducerIsFoundByItsRecordsEpoch() {
+        // the records were written at 5; the timeout's fence bumped to 6 and the abort completed there
+        LastTransaction last = last(TransactionState.COMPLETE_ABORT, 6, false).orElseThrow();
+        assertThat(last.wrote(ID, 5)).as("the records' epoch").isTrue();
+        assertThat(last.wrote(ID, 4)).as("an earlier session's").isFalse();
+        assertThat(last.wrote(ID + 1, 5)).as("another producer id").isFalse();
     }
 
     @Test
@@ -48,6 +68,7 @@ class LastTransactionTest {
     void aProducerIdRotatedWhenItsEpochsRanOutLeavesTheRecordsUnknown() {
         // version 2: the epoch bump past the last one gives the id a new producer id at epoch 0
         assertThat(last(TransactionState.COMPLETE_ABORT, 0, true)).isEmpty();
+        assertThat(last(TransactionState.PREPARE_EPOCH_FENCE, 0, false)).isEmpty();
         assertThat(last(TransactionState.COMPLETE_COMMIT, 0, true)).isEmpty();
     }
 
