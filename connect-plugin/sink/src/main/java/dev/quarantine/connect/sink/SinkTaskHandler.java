@@ -128,6 +128,7 @@ final class SinkTaskHandler implements AutoCloseable {
      * whoever writes the partition next reads them again from the committed progress.
      */
     void close(Collection<TopicPartition> partitions) {
+        context.forget(partitions);
         List<PartitionWriter> closing = new ArrayList<>();
         partitions.forEach(partition -> {
             PartitionWriter writer = open.remove(partition);
@@ -154,17 +155,26 @@ final class SinkTaskHandler implements AutoCloseable {
         targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
         long now = clock.millis();
         Map<TopicPartition, List<SinkRecord>> unowned = new LinkedHashMap<>();
+        List<TopicPartition> rewound = new ArrayList<>();
         byPartition(records).forEach((partition, batch) -> {
             PartitionWriter writer = open.get(partition);
             if (writer == null) {
                 unowned.put(partition, batch);
-            } else {
-                writer.add(batch, now);
+            } else if (take(partition, batch, writer, now)) {
+                rewound.add(partition);
             }
         });
         boolean due = dueInMs(now).orElse(-1) == 0;
-        if (due) {
-            startOverReplacedSources();
+        if (due || !rewound.isEmpty()) {
+            List<TopicPartition> checked = new ArrayList<>(rewound);
+            if (due) {
+                open.forEach((partition, writer) -> {
+                    if (writer.pending().count() > 0 && !rewound.contains(partition)) {
+                        checked.add(partition);
+                    }
+                });
+            }
+            startOverReplacedSources(checked);
         }
         if (due || !unowned.isEmpty()) {
             try {
@@ -175,17 +185,40 @@ final class SinkTaskHandler implements AutoCloseable {
             }
         }
         dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
+        context.putReturned();
+    }
+
+    /**
+     * Adds a delivered batch to its writer's waiting records, unless it starts past where the task last sought the
+     * partition ({@link SeekingContext#gapAfterSeek}): then it is dropped and the partition sought back there.
+     * Returns whether the batch starts below the committed progress: a batch delivered again, or the worker's
+     * consumer rewound by itself, as when its position was out of range of a source topic created again shorter and
+     * {@code auto.offset.reset} moved it (see {@link #startOverReplacedSources}).
+     */
+    private boolean take(TopicPartition partition, List<SinkRecord> batch, PartitionWriter writer, long now) {
+        OptionalLong gap = context.gapAfterSeek(partition, batch);
+        if (gap.isPresent()) {
+            log.warn("The worker delivered records of {} from {} on after the task sought it to {}: records fetched"
+                    + " before the seek (Connect delivers a failed or not purged batch again). Dropped, and sought to"
+                    + " {} again", partition, Coordinates.of(batch.get(0)), gap.getAsLong(), gap.getAsLong());
+            context.offset(partition, gap.getAsLong());
+            return false;
+        }
+        OptionalLong next = writer.nextOffset();
+        boolean rewound = next.isPresent() && batch.get(0).originalKafkaOffset() < next.getAsLong();
+        writer.add(batch, now);
+        return rewound;
     }
 
     /**
      * Before writing: a partition whose source topic was deleted and created again under the worker's consumer (see
      * {@link ProgressStore#replacedSources}) drops what waits (the new topic's records from the old position on) and
-     * is sought to where the new topic starts, so none of the new topic's records is skipped.
+     * is sought to where the new topic starts, so none of the new topic's records is skipped. Checked are the
+     * partitions with waiting records, and those the worker rewound by itself (a new topic shorter than the old
+     * progress: its records all lie below it, none would ever wait).
      */
-    private void startOverReplacedSources() {
-        List<TopicPartition> waiting = open.entrySet().stream().filter(e -> e.getValue().pending().count() > 0)
-                .map(Map.Entry::getKey).toList();
-        progress.replacedSources(waiting).forEach((partition, start) -> {
+    private void startOverReplacedSources(List<TopicPartition> partitions) {
+        progress.replacedSources(partitions).forEach((partition, start) -> {
             PartitionWriter writer = open.get(partition);
             writer.pending().clear();
             writer.restored(start);
