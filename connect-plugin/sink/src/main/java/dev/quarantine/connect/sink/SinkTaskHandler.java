@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * partition sought back to its committed progress; it is re-established (see {@link Reestablisher}) once the worker
  * delivers records of it again, after a poll, as long as Connect still assigns the partition to this task. A
  * partition that truly moved is closed by the rebalance that moved it. A put that asked for a seek never throws a
- * RetriableException ({@link PutOutcome}).
+ * RetriableException ({@link PutOutcome}), and a batch that starts past where the task last sought its partition is
+ * refused and the partition sought back ({@link SeekingContext#gapAfterSeek}): records fetched before a seek are
+ * never written past the records between.
  */
 final class SinkTaskHandler implements AutoCloseable {
 
