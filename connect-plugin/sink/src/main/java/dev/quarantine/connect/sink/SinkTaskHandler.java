@@ -69,6 +69,8 @@ final class SinkTaskHandler implements AutoCloseable {
     private final Reestablisher reestablisher;
     private final Map<TopicPartition, PartitionWriter> open = new HashMap<>();
     private final ExecutorService writerThreads = Executors.newCachedThreadPool(daemonThreads());
+    /** Partitions closed before their first commit with records waiting: the first record dropped. */
+    private final Map<TopicPartition, Long> droppedWithoutProgress = new HashMap<>();
     /** A write failed for good: the writer dropped its waiting records, which the worker counts as delivered. */
     private boolean failed;
 
@@ -106,6 +108,7 @@ final class SinkTaskHandler implements AutoCloseable {
                     });
             opened.failure(e -> true).ifPresent(e -> openLater(opened.failed().keySet(), e));
             Map<TopicPartition, Long> seek = reestablisher.restore(created);
+            resumeWhereDropped(created, seek);
             log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the"
                     + " worker's own offsets", created.size(), seek.size(), seek);
         } catch (RetriableException e) {
@@ -117,6 +120,27 @@ final class SinkTaskHandler implements AutoCloseable {
             throw e;
         }
         created.forEach(writer -> open.put(writer.source(), writer));
+    }
+
+    /**
+     * A partition opened again without progress, after this task dropped records of it that waited (closed before
+     * its first commit), is sought to the first record dropped: else a batch Connect kept from before (delivered
+     * again after a RetriableException, not purged on revoke when an SMT renamed its topic) would be taken past the
+     * records dropped, which nothing delivers again. With progress, the progress decides.
+     */
+    private void resumeWhereDropped(List<PartitionWriter> created, Map<TopicPartition, Long> sought) {
+        Map<TopicPartition, Long> seek = new HashMap<>();
+        created.forEach(writer -> {
+            Long first = droppedWithoutProgress.remove(writer.source());
+            if (first != null && !sought.containsKey(writer.source())) {
+                seek.put(writer.source(), first);
+            }
+        });
+        if (!seek.isEmpty()) {
+            context.offset(seek);
+            log.info("Resuming {} at the first records dropped when they were closed before their first commit",
+                    seek);
+        }
     }
 
     private static void openLater(Collection<TopicPartition> partitions, RuntimeException cause) {
@@ -138,6 +162,9 @@ final class SinkTaskHandler implements AutoCloseable {
                 closing.add(writer);
             }
         });
+        closing.stream().filter(w -> w.nextOffset().isEmpty() && w.pending().count() > 0).forEach(w ->
+                droppedWithoutProgress.merge(w.source(), w.pending().records().get(0).originalKafkaOffset(),
+                        Math::min));
         int dropped = closing.stream().mapToInt(w -> w.pending().count()).sum();
         if (dropped > 0) {
             log.info("Closing {} partitions with {} records not yet written; they will be read again from the"

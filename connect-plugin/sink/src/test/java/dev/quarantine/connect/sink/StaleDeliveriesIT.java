@@ -65,6 +65,27 @@ class StaleDeliveriesIT {
     }
 
     @Test
+    void refusesABatchFromBeforeTheReopeningOfAPartitionClosedBeforeItsFirstCommit() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(fixture.source, 0, 0, 4)); // waiting, nothing committed yet
+        task.close(List.of(partition)); // revoked: 0..3 dropped
+        task.open(List.of(partition)); // assigned again, no progress
+        assertThat(context.seeks).as("sought to the first record dropped").containsExactly(Map.entry(partition, 0L));
+        context.seeks.clear();
+
+        task.put(records(fixture.source, 0, 4, 7)); // the batch Connect kept, fetched before the revoke
+        assertThat(context.seeks).as("refused, sought to the first record dropped again")
+                .containsExactly(Map.entry(partition, 0L));
+        task.put(records(fixture.source, 0, 0, 10)); // delivered from the seek
+
+        assertThat(values(committed(kafka, fixture.target))).as("every record once, none skipped")
+                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
     void acceptsAGapTheConsumerDeliversAgainFromTheSeekAsTransactionMarkersLeaveThem() {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         context.assigned.add(partition);
