@@ -138,6 +138,28 @@ class TopicFaultsIT {
         cluster.worker().deleteConnector(run.name);
     }
 
+    @Test
+    void copiesEveryRecordOfASourceTopicCreatedAgainShorterThanTheOldTopicsProgress() throws Exception {
+        Run run = new Run("source-shorter", id -> false);
+        run.records.produce(0, 1_000);
+        cluster.worker().createConnector(run.name, run.config);
+        cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()))) {
+            copied.awaitAtLeast(1_000, LANDED);
+        }
+
+        recreate(run.name, 2);
+        run.records.produce(1_000, 1_010); // far below the old progress: the consumers' positions are out of range
+
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()));
+             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
+            copied.awaitAtLeast(1_010, LANDED);
+            run.records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO), 1_010);
+        }
+        assertThat(LocalConnect.isRunning(cluster.worker().status(run.name), 2)).isTrue();
+        cluster.worker().deleteConnector(run.name);
+    }
+
     /** Deletes a topic and creates it again as it was (one partition), as operators purge a dead-letter topic. */
     private static void recreate(String topic) throws Exception {
         recreate(topic, 1);

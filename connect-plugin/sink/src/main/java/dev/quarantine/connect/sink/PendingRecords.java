@@ -12,6 +12,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * The records of one source partition waiting for their transaction, in offset order, with their estimated size and
  * when the oldest arrived. A record at or below an offset already waiting, or below the committed progress, is
  * skipped: Connect delivers a put's batch again after a RetriableException, and a rewind delivers records again.
+ * A batch that starts past where the task last sought its partition never gets here ({@link SeekingContext}).
  */
 final class PendingRecords {
 

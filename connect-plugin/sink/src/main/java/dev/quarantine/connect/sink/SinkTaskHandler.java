@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * partition sought back to its committed progress; it is re-established (see {@link Reestablisher}) once the worker
  * delivers records of it again, after a poll, as long as Connect still assigns the partition to this task. A
  * partition that truly moved is closed by the rebalance that moved it. A put that asked for a seek never throws a
- * RetriableException ({@link PutOutcome}).
+ * RetriableException ({@link PutOutcome}), and a batch that starts past where the task last sought its partition is
+ * refused and the partition sought back ({@link SeekingContext#gapAfterSeek}): records fetched before a seek are
+ * never written past the records between.
  */
 final class SinkTaskHandler implements AutoCloseable {
 
@@ -67,6 +69,8 @@ final class SinkTaskHandler implements AutoCloseable {
     private final Reestablisher reestablisher;
     private final Map<TopicPartition, PartitionWriter> open = new HashMap<>();
     private final ExecutorService writerThreads = Executors.newCachedThreadPool(daemonThreads());
+    /** Partitions closed before their first commit with records waiting: the first record dropped. */
+    private final Map<TopicPartition, Long> droppedWithoutProgress = new HashMap<>();
     /** A write failed for good: the writer dropped its waiting records, which the worker counts as delivered. */
     private boolean failed;
 
@@ -104,6 +108,7 @@ final class SinkTaskHandler implements AutoCloseable {
                     });
             opened.failure(e -> true).ifPresent(e -> openLater(opened.failed().keySet(), e));
             Map<TopicPartition, Long> seek = reestablisher.restore(created);
+            resumeWhereDropped(created, seek);
             log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the"
                     + " worker's own offsets", created.size(), seek.size(), seek);
         } catch (RetriableException e) {
@@ -117,6 +122,27 @@ final class SinkTaskHandler implements AutoCloseable {
         created.forEach(writer -> open.put(writer.source(), writer));
     }
 
+    /**
+     * A partition opened again without progress, after this task dropped records of it that waited (closed before
+     * its first commit), is sought to the first record dropped: else a batch Connect kept from before (delivered
+     * again after a RetriableException, not purged on revoke when an SMT renamed its topic) would be taken past the
+     * records dropped, which nothing delivers again. With progress, the progress decides.
+     */
+    private void resumeWhereDropped(List<PartitionWriter> created, Map<TopicPartition, Long> sought) {
+        Map<TopicPartition, Long> seek = new HashMap<>();
+        created.forEach(writer -> {
+            Long first = droppedWithoutProgress.remove(writer.source());
+            if (first != null && !sought.containsKey(writer.source())) {
+                seek.put(writer.source(), first);
+            }
+        });
+        if (!seek.isEmpty()) {
+            context.offset(seek);
+            log.info("Resuming {} at the first records dropped when they were closed before their first commit",
+                    seek);
+        }
+    }
+
     private static void openLater(Collection<TopicPartition> partitions, RuntimeException cause) {
         log.warn("Could not open {} partitions ({}, ...) now: {}. Each is opened when the worker delivers records of"
                 + " it, retried until " + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG,
@@ -128,6 +154,7 @@ final class SinkTaskHandler implements AutoCloseable {
      * whoever writes the partition next reads them again from the committed progress.
      */
     void close(Collection<TopicPartition> partitions) {
+        context.forget(partitions);
         List<PartitionWriter> closing = new ArrayList<>();
         partitions.forEach(partition -> {
             PartitionWriter writer = open.remove(partition);
@@ -135,6 +162,9 @@ final class SinkTaskHandler implements AutoCloseable {
                 closing.add(writer);
             }
         });
+        closing.stream().filter(w -> w.nextOffset().isEmpty() && w.pending().count() > 0).forEach(w ->
+                droppedWithoutProgress.merge(w.source(), w.pending().records().get(0).originalKafkaOffset(),
+                        Math::min));
         int dropped = closing.stream().mapToInt(w -> w.pending().count()).sum();
         if (dropped > 0) {
             log.info("Closing {} partitions with {} records not yet written; they will be read again from the"
@@ -154,17 +184,26 @@ final class SinkTaskHandler implements AutoCloseable {
         targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
         long now = clock.millis();
         Map<TopicPartition, List<SinkRecord>> unowned = new LinkedHashMap<>();
+        List<TopicPartition> rewound = new ArrayList<>();
         byPartition(records).forEach((partition, batch) -> {
             PartitionWriter writer = open.get(partition);
             if (writer == null) {
                 unowned.put(partition, batch);
-            } else {
-                writer.add(batch, now);
+            } else if (take(partition, batch, writer, now)) {
+                rewound.add(partition);
             }
         });
         boolean due = dueInMs(now).orElse(-1) == 0;
-        if (due) {
-            startOverReplacedSources();
+        if (due || !rewound.isEmpty()) {
+            List<TopicPartition> checked = new ArrayList<>(rewound);
+            if (due) {
+                open.forEach((partition, writer) -> {
+                    if (writer.pending().count() > 0 && !rewound.contains(partition)) {
+                        checked.add(partition);
+                    }
+                });
+            }
+            startOverReplacedSources(checked);
         }
         if (due || !unowned.isEmpty()) {
             try {
@@ -175,17 +214,40 @@ final class SinkTaskHandler implements AutoCloseable {
             }
         }
         dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
+        context.putReturned();
+    }
+
+    /**
+     * Adds a delivered batch to its writer's waiting records, unless it starts past where the task last sought the
+     * partition ({@link SeekingContext#gapAfterSeek}): then it is dropped and the partition sought back there.
+     * Returns whether the batch starts below the committed progress: a batch delivered again, or the worker's
+     * consumer rewound by itself, as when its position was out of range of a source topic created again shorter and
+     * {@code auto.offset.reset} moved it (see {@link #startOverReplacedSources}).
+     */
+    private boolean take(TopicPartition partition, List<SinkRecord> batch, PartitionWriter writer, long now) {
+        OptionalLong gap = context.gapAfterSeek(partition, batch);
+        if (gap.isPresent()) {
+            log.warn("The worker delivered records of {} from {} on after the task sought it to {}: records fetched"
+                    + " before the seek (Connect delivers a failed or not purged batch again). Dropped, and sought to"
+                    + " {} again", partition, Coordinates.of(batch.get(0)), gap.getAsLong(), gap.getAsLong());
+            context.offset(partition, gap.getAsLong());
+            return false;
+        }
+        OptionalLong next = writer.nextOffset();
+        boolean rewound = next.isPresent() && batch.get(0).originalKafkaOffset() < next.getAsLong();
+        writer.add(batch, now);
+        return rewound;
     }
 
     /**
      * Before writing: a partition whose source topic was deleted and created again under the worker's consumer (see
      * {@link ProgressStore#replacedSources}) drops what waits (the new topic's records from the old position on) and
-     * is sought to where the new topic starts, so none of the new topic's records is skipped.
+     * is sought to where the new topic starts, so none of the new topic's records is skipped. Checked are the
+     * partitions with waiting records, and those the worker rewound by itself (a new topic shorter than the old
+     * progress: its records all lie below it, none would ever wait).
      */
-    private void startOverReplacedSources() {
-        List<TopicPartition> waiting = open.entrySet().stream().filter(e -> e.getValue().pending().count() > 0)
-                .map(Map.Entry::getKey).toList();
-        progress.replacedSources(waiting).forEach((partition, start) -> {
+    private void startOverReplacedSources(List<TopicPartition> partitions) {
+        progress.replacedSources(partitions).forEach((partition, start) -> {
             PartitionWriter writer = open.get(partition);
             writer.pending().clear();
             writer.restored(start);

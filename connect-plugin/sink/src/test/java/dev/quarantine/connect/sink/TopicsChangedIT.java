@@ -90,6 +90,51 @@ class TopicsChangedIT {
     }
 
     @Test
+    void refusesTheOldPositionsBatchDeliveredAgainAfterTheStartOverOfASourceTopicCreatedAgain() throws Exception {
+        fixture.createTopics();
+        kafka.createTopic(fixture.source, 1, Map.of());
+        TopicPartition partition = new TopicPartition(fixture.source, 0);
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(fixture.source, 0, 0, 10));
+        fixture.recreate(fixture.source, Map.of());
+        task.put(records(fixture.source, 0, 10, 15)); // the new topic's 10..14: sought to its beginning
+        context.seeks.clear();
+
+        task.put(records(fixture.source, 0, 10, 15)); // Connect delivers the batch again before the seek acts
+        assertThat(context.seeks).as("the batch fetched before the seek refused, sought to the beginning again")
+                .containsExactly(Map.entry(partition, 0L));
+        task.put(records(fixture.source, 0, 0, 15));
+
+        assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
+                .containsExactlyElementsOf(Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15)
+                        .boxed()).map(i -> "v" + i).toList());
+    }
+
+    @Test
+    void copiesASourceTopicCreatedAgainShorterThanTheOldProgressWhenTheConsumerResetItsPosition() throws Exception {
+        fixture.createTopics();
+        kafka.createTopic(fixture.source, 1, Map.of());
+        TopicPartition partition = new TopicPartition(fixture.source, 0);
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(fixture.source, 0, 0, 1_000));
+        fixture.recreate(fixture.source, Map.of());
+
+        // the consumer's position 1,000 is out of range of the new topic: auto.offset.reset moves it to 0
+        task.put(records(fixture.source, 0, 0, 10));
+        assertThat(context.seeks).as("the new topic started over at its beginning").containsEntry(partition, 0L);
+        task.put(records(fixture.source, 0, 0, 10)); // delivered again from there
+
+        List<String> copied = values(committed(kafka, fixture.target));
+        assertThat(copied).hasSize(1_010);
+        assertThat(copied.subList(1_000, 1_010)).as("all 10 of the new topic")
+                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
     void keepsEveryKeyInItsTargetPartitionAcrossARestartAfterTheTargetTopicGainedPartitions() throws Exception {
         fixture.createTopics(2, Map.of()); // the source has 4 partitions: those of 2 and 3 are mapped by key hash
         List<TopicPartition> partitions = IntStream.range(0, 4).mapToObj(p -> new TopicPartition(fixture.source, p))

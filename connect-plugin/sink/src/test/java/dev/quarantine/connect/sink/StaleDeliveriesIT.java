@@ -1,0 +1,107 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.committed;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.values;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+
+/**
+ * Records Connect delivers from before a seek of the task, on a real broker (issue 22): a batch kept for redelivery
+ * after a RetriableException and not purged when its partition was revoked (WorkerSinkTask purges by the topic an
+ * SMT such as RegexRouter gave the records), delivered after the partition was opened again and sought to its
+ * committed progress.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class StaleDeliveriesIT {
+
+    private final LocalKafka kafka;
+    private final TaskFixture fixture;
+    private final TopicPartition partition;
+
+    StaleDeliveriesIT(LocalKafka kafka) {
+        this.kafka = kafka;
+        fixture = new TaskFixture(kafka, "stale", "commit.interval.ms", "30000", "commit.max.records", "5");
+        fixture.createTopics();
+        partition = new TopicPartition(fixture.source, 0);
+    }
+
+    @AfterEach
+    void stopTasks() {
+        fixture.stopTasks();
+    }
+
+    @Test
+    void refusesABatchFromBeforeTheReopeningSeekInsteadOfWritingPastTheRecordsDroppedOnRevoke() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(fixture.source, 0, 0, 5)); // committed: progress 5
+        task.put(records(fixture.source, 0, 5, 9)); // waiting
+        task.close(List.of(partition)); // revoked: 5..8 dropped, uncommitted
+        task.open(List.of(partition)); // assigned again: sought to 5
+        context.seeks.clear();
+
+        task.put(records(fixture.source, 0, 9, 13)); // the batch Connect kept, fetched before the seek
+        assertThat(context.seeks).as("refused, sought to the committed progress again")
+                .containsExactly(Map.entry(partition, 5L));
+        task.put(records(fixture.source, 0, 5, 15)); // delivered from the seek
+
+        assertThat(values(committed(kafka, fixture.target))).as("every record once, none skipped")
+                .containsExactlyElementsOf(IntStream.range(0, 15).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void refusesABatchFromBeforeTheReopeningOfAPartitionClosedBeforeItsFirstCommit() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(fixture.source, 0, 0, 4)); // waiting, nothing committed yet
+        task.close(List.of(partition)); // revoked: 0..3 dropped
+        task.open(List.of(partition)); // assigned again, no progress
+        assertThat(context.seeks).as("sought to the first record dropped").containsExactly(Map.entry(partition, 0L));
+        context.seeks.clear();
+
+        task.put(records(fixture.source, 0, 4, 7)); // the batch Connect kept, fetched before the revoke
+        assertThat(context.seeks).as("refused, sought to the first record dropped again")
+                .containsExactly(Map.entry(partition, 0L));
+        task.put(records(fixture.source, 0, 0, 10)); // delivered from the seek
+
+        assertThat(values(committed(kafka, fixture.target))).as("every record once, none skipped")
+                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void acceptsAGapTheConsumerDeliversAgainFromTheSeekAsTransactionMarkersLeaveThem() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(fixture.source, 0, 0, 5)); // committed: progress 5; offset 5 is the source's commit marker
+        task.close(List.of(partition));
+        task.open(List.of(partition)); // sought to 5
+        context.seeks.clear();
+
+        task.put(records(fixture.source, 0, 6, 11)); // from 6: refused once, sought to 5
+        assertThat(context.seeks).containsExactly(Map.entry(partition, 5L));
+        task.put(records(fixture.source, 0, 6, 11)); // from 6 again, after the seek: nothing lies between
+
+        assertThat(values(committed(kafka, fixture.target))).as("the records on both sides of the marker")
+                .containsExactlyElementsOf(LongStream.concat(LongStream.range(0, 5), LongStream.range(6, 11))
+                        .mapToObj(i -> "v" + i).toList());
+    }
+}
