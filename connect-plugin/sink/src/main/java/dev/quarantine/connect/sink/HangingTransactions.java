@@ -1,5 +1,7 @@
 package dev.quarantine.connect.sink;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -9,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -88,6 +91,7 @@ final class HangingTransactions implements HangingTransactionCheck {
             TransactionState.PREPARE_ABORT, TransactionState.COMPLETE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
 
     /** The name of the finalized feature of KIP-890's transaction protocol. */
+    private static final String CLIENT_VERSION_RESOURCE = "kafka/kafka-version.properties";
     static final String TRANSACTION_VERSION = "transaction.version";
 
     /** At most this many transactional ids per describeTransactions call. */
@@ -244,14 +248,22 @@ final class HangingTransactions implements HangingTransactionCheck {
 
     /**
      * The version of the kafka-clients {@code admin} runs on (the worker's, which our producers share), from the
-     * {@code app-info} metrics every client registers: the public way on 3.9 through 4.4 (the class behind them moved).
+     * {@code kafka/kafka-version.properties} resource of that kafka-clients jar: what its own app-info reads, on 3.9
+     * through 4.4. Not from the {@code app-info} metrics: a client whose {@code client.id} another client of the JVM
+     * holds already (a user's {@code target.admin.client.id} shared by a task's admins) registers none. "unknown" when
+     * the resource cannot be read, which counts as a client older than 4.0.
      */
     static String clientVersion(Admin admin) {
-        return admin.metrics().entrySet().stream()
-                .filter(metric -> metric.getKey().group().equals("app-info")
-                        && metric.getKey().name().equals("version"))
-                .map(metric -> String.valueOf(metric.getValue().metricValue()))
-                .findFirst().orElse("unknown");
+        try (InputStream in = admin.getClass().getClassLoader().getResourceAsStream(CLIENT_VERSION_RESOURCE)) {
+            if (in == null) {
+                return "unknown";
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version", "unknown").trim();
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     /**

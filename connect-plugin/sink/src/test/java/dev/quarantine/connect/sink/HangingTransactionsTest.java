@@ -9,6 +9,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
@@ -107,6 +109,16 @@ class HangingTransactionsTest {
 
     private static ProducerState open(long producerId, int epoch, OptionalInt coordinatorEpoch) {
         return new ProducerState(producerId, epoch, 0, 0L, coordinatorEpoch, OptionalLong.of(42));
+    }
+
+    @Test
+    void theClientVersionIsKnownAlsoWhenAnotherAdminOfTheWorkerHasTheSameClientId() {
+        // a user's target.admin.client.id is shared by the task's admins: only the first registers app-info metrics
+        Map<String, Object> configs = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1",
+                AdminClientConfig.CLIENT_ID_CONFIG, "audited-admin");
+        try (Admin first = Admin.create(configs); Admin second = Admin.create(configs)) {
+            assertThat(HangingTransactions.clientVersion(second)).startsWith("4.");
+        }
     }
 
     private static PartitionProducerState states(ProducerState... producers) {
