@@ -65,6 +65,7 @@ class MonitorReplaySafetyIT {
     private static final String TRUSTSTORE_CERTIFICATES = "-----BEGIN CERTIFICATE----- not-a-real-one";
     private static final Duration LANDED = Duration.ofSeconds(120);
     private static final int DEAD_LETTERS = 5;
+    private static final int CANCEL_ROUNDS = 9;
     private static final String PREFIX = "safe-" + Long.toHexString(System.nanoTime()).substring(6);
     /** The key of a dead letter whose headers forge a destination (a connector's key, for the config topic). */
     private static final String FORGED = "connector-evil-" + PREFIX + "-";
@@ -176,6 +177,40 @@ class MonitorReplaySafetyIT {
         HttpResponse<String> byOperator = send("DELETE", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
         assertThat(byOperator.statusCode()).as(byOperator.body()).isEqualTo(200);
         assertThat(JSON.readTree(byOperator.body()).path("state").asText()).isEqualTo("DONE");
+    }
+
+    /**
+     * The race CI met: DELETE answers while the worker is still starting (or stopping) the replay's task, whose
+     * producer may then fence the cancelling one. Each round cancels a replay of its own topic at another moment of
+     * its life (right after the start, as soon as its task is assigned, once it has written); every cancellation must
+     * be committed, and what the replay wrote must be exactly what its final progress counts.
+     */
+    @Test
+    void aReplayCancelledAtAnyMomentOfItsStartIsCancelledAndWritesNothingAfterwards() throws Exception {
+        for (int round = 0; round < CANCEL_ROUNDS; round++) {
+            String name = "stop" + (char) ('a' + round); // the monitored topics: PREFIX-[a-z]+-dlq
+            String dlq = deadLetters(name, java.util.Collections.nCopies(40, target(name)));
+            String id = started(post(dlq, "{\"batchSize\":1}", OPERATOR_AUTH, null));
+            if (round % 3 == 1) {
+                awaitTaskAssigned(id);
+            } else if (round % 3 == 2) {
+                awaitReplayed(dlq, id);
+            }
+
+            HttpResponse<String> cancelled = send("DELETE", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
+
+            assertThat(cancelled.statusCode()).as("round " + round + ": " + cancelled.body() + "; the worker log on "
+                    + id + ":\n" + workerLogOn(id)).isEqualTo(200);
+            JsonNode answer = JSON.readTree(cancelled.body());
+            assertThat(answer.path("state").asText()).isIn("CANCELLED", "DONE");
+            assertThat(replayConnectorsOf(dlq)).isEmpty();
+            JsonNode last = JSON.readTree(send("GET", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null).body());
+            assertThat(last.path("state").asText()).as("the progress after the answer").isEqualTo(
+                    answer.path("state").asText());
+            assertThat(TopicReader.readCommitted(kafka, target(name), Duration.ofSeconds(30)))
+                    .as("round " + round + ": what the replay wrote, against its counts")
+                    .hasSize(last.path("counts").path("replayed").asInt());
+        }
     }
 
     @Test
@@ -403,6 +438,49 @@ class MonitorReplaySafetyIT {
             return last[0] != null && state.equals(last[0].path("state").asText());
         });
         return last[0];
+    }
+
+    /** Waits until the replay has written some of its dead letters (its progress counts one replayed). */
+    private static void awaitReplayed(String dlq, String id) {
+        Await.until(() -> "replay " + id + " writing", LANDED, () -> {
+            HttpResponse<String> answer = send("GET", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
+            try {
+                return answer.statusCode() == 200
+                        && JSON.readTree(answer.body()).path("counts").path("replayed").asLong() > 0;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** Waits until the worker lists a task of the replay's connector (assigned, maybe not started yet). */
+    private static void awaitTaskAssigned(String id) {
+        Await.until(() -> "a task of " + id, LANDED, () -> {
+            HttpResponse<String> status = send("GET", "/connectors/" + id + "/status", null, OPERATOR_AUTH, null);
+            try {
+                return status.statusCode() == 200 && !JSON.readTree(status.body()).path("tasks").isEmpty();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** The worker log's lines naming {@code id} and the exceptions after them, for a failure message. */
+    private static String workerLogOn(String id) {
+        try {
+            List<String> lines = Files.readAllLines(worker.logFile(), StandardCharsets.UTF_8);
+            StringBuilder on = new StringBuilder();
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).contains(id)) {
+                    for (int j = i; j < Math.min(lines.size(), i + 12); j++) {
+                        on.append(lines.get(j)).append('\n');
+                    }
+                }
+            }
+            return on.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String replays(String dlq) {

@@ -27,6 +27,14 @@ final class MonitorException extends RuntimeException {
                 + " monitor is starting or rebalancing, or a worker did not answer); retry later", detail, cause);
     }
 
+    /**
+     * 503 when a call the request needed failed for now: {@code publicMessage} says which and what to do (no address,
+     * no exception message), {@code detail} and {@code cause} go to the log.
+     */
+    static MonitorException unavailable(String publicMessage, String detail, Throwable cause) {
+        return new MonitorException(503, "RETRYABLE", publicMessage, detail, cause);
+    }
+
     /** 503 while the monitor cannot run: {@code reason} says what failed (no address, no exception message). */
     static MonitorException notRunning(String reason) {
         return new MonitorException(503, "RETRYABLE", reason, reason, null);

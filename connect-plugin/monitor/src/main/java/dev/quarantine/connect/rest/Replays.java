@@ -10,6 +10,8 @@ import java.util.TreeMap;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayEngine;
@@ -33,6 +35,11 @@ final class Replays implements AutoCloseable {
     /** How a start request ended: a new replay, or the one an earlier request with the same key started. */
     record Started(String id, boolean created) {
     }
+
+    /** Producers a cancellation may try while the replay's task, still starting or stopping, fences them. */
+    static final int MAX_CANCEL_ATTEMPTS = 5;
+
+    private static final Logger log = LoggerFactory.getLogger(Replays.class);
 
     /** The cancelling engine writes progress only; it replays nothing, so no destination is allowed to it. */
     private static final String NO_DESTINATION = "(?!)";
@@ -76,7 +83,8 @@ final class Replays implements AutoCloseable {
         } catch (ConfigException e) {
             throw MonitorException.notFound("cannot read " + topic + ": " + e.getMessage());
         } catch (KafkaException e) {
-            throw MonitorException.retryable("could not read " + topic + " for a dry run", e);
+            throw MonitorException.unavailable(topic + " could not be read for a dry run; retry later",
+                    "could not read " + topic + " for a dry run", e);
         }
     }
 
@@ -196,12 +204,30 @@ final class Replays implements AutoCloseable {
         settings.put(ReplayConfig.PROGRESS_TOPIC_CONFIG, ReplayConfig.PROGRESS_TOPIC_DEFAULT);
         settings.putAll(destinations.settings());
         settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, NO_DESTINATION);
-        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
-                ReplayListener.NONE)) {
-            engine.start();
-            return ReplayView.of(engine.cancel());
-        } catch (KafkaException e) {
-            throw MonitorException.retryable("could not commit the cancellation of replay " + id, e);
+        return ReplayView.of(commitCancellation(id, new ReplayConfig(settings)));
+    }
+
+    /**
+     * Commits the replay's progress as CANCELLED with a producer of its own, fencing the replay's task; again with a
+     * new one while the task, still starting, fences it back ({@link CancelAttempts}).
+     */
+    private ReplayProgress commitCancellation(String id, ReplayConfig config) {
+        CancelAttempts attempts = new CancelAttempts(MAX_CANCEL_ATTEMPTS);
+        while (true) {
+            try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+                engine.start();
+                return engine.cancel();
+            } catch (KafkaException e) {
+                if (attempts.after(e) == CancelAttempts.Decision.GIVE_UP) {
+                    throw MonitorException.unavailable("the replay connector " + id + " is deleted, but its progress"
+                            + " could not be committed as CANCELLED (" + attempts.attempts() + " attempts); send the"
+                            + " DELETE again", "could not commit the cancellation of replay " + id + " after "
+                            + attempts.attempts() + " attempts", e);
+                }
+                log.warn("Replay {}: the cancellation was fenced by the replay's task, which the worker is still"
+                        + " starting or stopping ({}); cancelling again with a new producer ({} of {})", id,
+                        e.toString(), attempts.attempts(), MAX_CANCEL_ATTEMPTS);
+            }
         }
     }
 
@@ -214,7 +240,8 @@ final class Replays implements AutoCloseable {
                 return reader.latest(id);
             }
         } catch (KafkaException e) {
-            throw MonitorException.retryable("could not read the replays' progress topic", e);
+            throw MonitorException.unavailable("the replays' progress topic could not be read; retry later",
+                    "could not read the replays' progress topic", e);
         }
     }
 

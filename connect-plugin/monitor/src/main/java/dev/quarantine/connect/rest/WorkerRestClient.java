@@ -146,10 +146,12 @@ final class WorkerRestClient {
             HttpResponse<byte[]> response = http.send(request.build(), BoundedBody.handler(MAX_ANSWER_BYTES));
             return new Answer(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw MonitorException.retryable("this worker's REST API did not answer at " + baseUrl, e);
+            throw MonitorException.unavailable("this worker's own REST API did not answer the monitor's call; retry"
+                    + " later", "this worker's REST API did not answer at " + baseUrl, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw MonitorException.retryable("interrupted while calling this worker's REST API", e);
+            throw MonitorException.unavailable("the monitor's call to this worker's own REST API was interrupted;"
+                    + " retry later", "interrupted while calling this worker's REST API", e);
         }
     }
 }
