@@ -87,6 +87,7 @@ class MonitorReplaySafetyIT {
                         + ConnectorWritesForOperators.class.getName(),
                 MonitorConfig.TOPICS_REGEX_CONFIG, PREFIX + "-[a-z]+-dlq",
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
+                MonitorConfig.REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG, "1",
                 "ssl.truststore.password", TRUSTSTORE_PASSWORD,
                 "ssl.truststore.certificates", TRUSTSTORE_CERTIFICATES));
         // broad on purpose: the worker's and the monitor's own topics match it too, and must still be refused
@@ -136,6 +137,32 @@ class MonitorReplaySafetyIT {
         assertThat(awaitState(dlq, first, "DONE").path("counts").path("replayed").asLong()).isEqualTo(DEAD_LETTERS);
         assertThat(started(post(dlq, "{}", OPERATOR_AUTH, null))).as("a replay once the first is DONE")
                 .isNotEqualTo(first);
+    }
+
+    @Test
+    void replaysOfDisjointOffsetRangesRunTogetherAndAnOverlappingOneIsRefused() throws Exception {
+        String dlq = deadLetters("ranges", java.util.Collections.nCopies(20, target("ranges")));
+        String first;
+        String second;
+        // held STARTING by an open transaction on the progress topic, as in the test above
+        try (KafkaProducer<byte[], byte[]> holder = progressTopicHolder()) {
+            first = started(post(dlq, "{\"offsetRanges\":\"0:0-9\"}", OPERATOR_AUTH, null));
+
+            HttpResponse<String> disjoint = post(dlq, "{\"offsetRanges\":\"0:10-19\"}", OPERATOR_AUTH, null);
+            HttpResponse<String> overlapping = post(dlq, "{\"offsetRanges\":\"0:5-14\"}", OPERATOR_AUTH, null);
+            HttpResponse<String> everything = post(dlq, "{}", OPERATOR_AUTH, null);
+            HttpResponse<String> onePosition = post(dlq, "{\"offsets\":\"0@12\"}", OPERATOR_AUTH, null);
+
+            second = started(disjoint);
+            for (HttpResponse<String> refused : List.of(overlapping, everything, onePosition)) {
+                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+                assertThat(refused.body()).containsAnyOf(first, second);
+            }
+            holder.abortTransaction();
+        }
+        assertThat(awaitState(dlq, first, "DONE").path("counts").path("replayed").asLong()).isEqualTo(10);
+        assertThat(awaitState(dlq, second, "DONE").path("counts").path("replayed").asLong()).isEqualTo(10);
+        assertThat(TopicReader.readCommitted(kafka, target("ranges"), Duration.ofSeconds(30))).hasSize(20);
     }
 
     @Test
@@ -274,6 +301,52 @@ class MonitorReplaySafetyIT {
         assertThat(endOffset(target("dry"))).isZero();
         assertThat(forgedIn(PREFIX + "-configs")).isEmpty();
         assertThat(replayConnectorsOf(dlq)).isEmpty();
+    }
+
+    @Test
+    void aDryRunNeedsTheRightToStartAReplayAndIsAnsweredAsTheStartWouldBe() throws Exception {
+        String dlq = deadLetters("rights");
+
+        HttpResponse<String> start = post(dlq, "{}", VIEWER_AUTH, null);
+        HttpResponse<String> dryRun = post(dlq, "{\"dryRun\":true}", VIEWER_AUTH, null);
+
+        assertThat(start.statusCode()).as(start.body()).isEqualTo(403);
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(403);
+        assertThat(dryRun.body()).doesNotContain("byDestination");
+        assertThat(post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null).statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/connectors", null, OPERATOR_AUTH, null).body()).as("the probe created nothing")
+                .doesNotContain("dry-run");
+    }
+
+    @Test
+    void dryRunsBeyondTheWorkersLimitAreRefusedWith429NamingTheLimit() throws Exception {
+        String dlq = deadLetters("busy", java.util.Collections.nCopies(200, target("busy")));
+        int parallel = 6;
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(parallel);
+        List<java.util.concurrent.Future<HttpResponse<String>>> answers = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < parallel; i++) {
+                answers.add(callers.submit(() -> {
+                    go.await();
+                    return post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null);
+                }));
+            }
+            go.countDown();
+            List<HttpResponse<String>> done = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<HttpResponse<String>> answer : answers) {
+                done.add(answer.get(120, java.util.concurrent.TimeUnit.SECONDS));
+            }
+
+            assertThat(done).extracting(HttpResponse::statusCode).containsOnly(200, 429).contains(200, 429);
+            HttpResponse<String> refused = done.stream().filter(a -> a.statusCode() == 429).findFirst().orElseThrow();
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(refused.body()).contains(MonitorConfig.REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG, "TOO_MANY_REQUESTS");
+        } finally {
+            callers.shutdownNow();
+        }
+        assertThat(post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null).statusCode()).as("once the others ended")
+                .isEqualTo(200);
     }
 
     @Test

@@ -70,6 +70,11 @@ final class MonitorException extends RuntimeException {
         return new MonitorException(501, "UNSUPPORTED", message, message, null);
     }
 
+    /** 429: more requests of this kind at once than the worker allows; {@code message} names the setting. */
+    static MonitorException tooManyRequests(String message) {
+        return new MonitorException(429, "TOO_MANY_REQUESTS", message, message, null);
+    }
+
     /** 409: the request conflicts with what exists (a replay of the same range running); {@code message} says which. */
     static MonitorException conflict(String message) {
         return new MonitorException(409, "CONFLICT", message, message, null);

@@ -13,6 +13,7 @@ import org.apache.kafka.common.config.types.Password;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.replay.OffsetSelection;
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayListener;
@@ -49,24 +50,48 @@ final class Replays implements AutoCloseable {
     private final Duration timeout;
     private final ReplayDestinations destinations;
     private final Duration dryRunLimit;
+    private final DryRunSlots dryRunSlots;
     private final Object starting = new Object();
     private ReplayProgressReader reader;
 
     Replays(WorkerRestClient worker, Map<String, Object> clientConfigs, Duration timeout,
-            ReplayDestinations destinations, Duration dryRunLimit) {
+            ReplayDestinations destinations, Duration dryRunLimit, DryRunSlots dryRunSlots) {
         this.worker = worker;
         this.clientConfigs = Map.copyOf(clientConfigs);
         this.timeout = timeout;
         this.destinations = destinations;
         this.dryRunLimit = dryRunLimit;
+        this.dryRunSlots = dryRunSlots;
     }
 
     /**
      * What a replay of {@code requested} would do, from the engine's dry run (the same filters and destination rules,
      * nothing written, no connector): per destination topic, the counts, and whether the whole topic was read within
-     * {@code quarantine.monitor.replay.dry.run.timeout.ms}. @throws MonitorException 400 naming a bad field or setting
+     * {@code quarantine.monitor.replay.dry.run.timeout.ms}. The caller needs the right a start needs (to create
+     * connectors, asked of the worker with the caller's credentials), and a free slot ({@link DryRunSlots}).
+     * @throws MonitorException 400 naming a bad field or setting, the worker's 401/403, 429 when the slots are busy
      */
-    Map<String, Object> dryRun(String topic, Map<String, String> requested) {
+    Map<String, Object> dryRun(String topic, Map<String, String> requested, Optional<String> authorization) {
+        requireRightToStart(topic, authorization);
+        return dryRunSlots.run(() -> dryRunNow(topic, requested));
+    }
+
+    /**
+     * @throws MonitorException the worker's 401/403 (or other refusal) when it would not let the caller create the
+     *                          replay connector a start creates
+     */
+    private void requireRightToStart(String topic, Optional<String> authorization) {
+        String probe = "dry-run-" + ReplayIds.forRequest(topic, Optional.empty());
+        WorkerRestClient.Answer answer = worker.probeCreateConnector(probe, authorization);
+        if (answer.status() == 400 && answer.message().contains(probe + WorkerRestClient.MISMATCHED_NAME_SUFFIX)) {
+            return; // refused by the resource itself, after the worker's authentication and authorization
+        }
+        WorkerRestClient.requireOk(answer, "let the caller start a replay, which a dry run needs too");
+        throw MonitorException.fatal("the worker accepted a connector config naming another connector (" + probe
+                + "): cannot tell whether the caller may start a replay", null);
+    }
+
+    private Map<String, Object> dryRunNow(String topic, Map<String, String> requested) {
         Map<String, String> settings = new LinkedHashMap<>(requested);
         settings.putAll(connectionSettingsWithSecrets());
         settings.putAll(destinations.settings());
@@ -101,8 +126,10 @@ final class Replays implements AutoCloseable {
         settings.putAll(destinations.settings());
         settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, id);
+        OffsetSelection selection;
         try {
             ReplayConfig config = new ReplayConfig(settings);
+            selection = OffsetSelection.of(config);
             if (config.problemsForWriting().containsKey(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG)) {
                 throw MonitorException.badRequest("this worker allows no destination that a dead letter's headers"
                         + " name (" + MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG + " is empty), and the"
@@ -125,7 +152,7 @@ final class Replays implements AutoCloseable {
                     return earlier.get();
                 }
             }
-            refuseOverlap(topic, authorization);
+            refuseOverlap(topic, selection, authorization);
             WorkerRestClient.Answer created = worker.createConnector(id, connector, authorization);
             if (created.status() == 409 && idempotencyKey.isPresent()) {
                 Optional<Started> earlier = earlier(topic, id, connector, authorization);
@@ -152,10 +179,13 @@ final class Replays implements AutoCloseable {
         return latest(id).filter(p -> p.dlqTopic().equals(topic)).map(p -> new Started(id, false));
     }
 
-    /** @throws MonitorException 409 naming the first replay connector of {@code topic} still starting or running */
-    private void refuseOverlap(String topic, Optional<String> authorization) {
+    /**
+     * @throws MonitorException 409 naming the first replay connector of {@code topic} still starting or running whose
+     *                          offset filters select a position {@code selection} selects too
+     */
+    private void refuseOverlap(String topic, OffsetSelection selection, Optional<String> authorization) {
         worker.connectorConfigs(authorization).forEach((name, config) -> {
-            if (isReplayOf(topic, Optional.of(config))) {
+            if (isReplayOf(topic, Optional.of(config)) && overlaps(selection, config)) {
                 String state = latest(name).map(p -> p.state().name()).orElse("STARTING");
                 if (state.equals("STARTING") || state.equals(ReplayState.RUNNING.name())) {
                     throw MonitorException.conflict("replay " + name + " of " + topic + " is " + state + " and its"
@@ -164,6 +194,15 @@ final class Replays implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /** Whether a replay connector's offset filters may select a position of {@code selection}: yes when unreadable. */
+    private static boolean overlaps(OffsetSelection selection, Map<String, String> connector) {
+        try {
+            return OffsetSelection.of(new ReplayConfig(connector)).overlaps(selection);
+        } catch (ConfigException | IllegalArgumentException e) {
+            return true;
+        }
     }
 
     /** The replay's progress and counts. @throws MonitorException 404 when no replay of {@code topic} has this id */

@@ -24,6 +24,8 @@ final class WorkerRestClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MAX_ANSWER_BYTES = 1 << 20;
+    /** What {@link #probeCreateConnector} appends to the name in its config, so that Connect refuses it. */
+    static final String MISMATCHED_NAME_SUFFIX = "-not-this-one";
 
     /** Connect's answer: its status and body. */
     record Answer(int status, String body) {
@@ -89,6 +91,25 @@ final class WorkerRestClient {
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("name", connector,
                             "config", config))));
+            authorization.ifPresent(value -> request.header("Authorization", value));
+            return send(request);
+        } catch (JsonProcessingException e) {
+            throw MonitorException.fatal("could not write a connector config as JSON", e);
+        }
+    }
+
+    /**
+     * Asks whether the caller may create connectors, creating none: {@code POST /connectors} whose config names
+     * another connector than the request, which Connect's resource refuses (400, "Connector name configuration (...)
+     * doesn't match ...") only once the worker's authentication and any authorizing filter let the call through; a
+     * caller without the right gets their 401/403. The name is {@code probe}; nothing of that name is created.
+     */
+    Answer probeCreateConnector(String probe, Optional<String> authorization) {
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/connectors")).timeout(timeout)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("name", probe,
+                            "config", Map.of("name", probe + MISMATCHED_NAME_SUFFIX)))));
             authorization.ifPresent(value -> request.header("Authorization", value));
             return send(request);
         } catch (JsonProcessingException e) {
