@@ -58,8 +58,8 @@ public final class ReplayEngine implements AutoCloseable {
     private final Mode mode;
     private final ProducerRestarts restarts = new ProducerRestarts(MAX_PRODUCER_RESTARTS);
     private final Map<Integer, Long> previousRead = new HashMap<>();
-    private final Map<String, Long> wouldWrite = new TreeMap<>();
-    private final Map<String, Long> wouldRefuse = new TreeMap<>();
+    private final TopicCounts wouldWrite = new TopicCounts();
+    private final TopicCounts wouldRefuse = new TopicCounts();
     private Optional<ReplayWriter> writer;
     private boolean committedSinceInit;
     private RecordPlan plan;
@@ -107,7 +107,7 @@ public final class ReplayEngine implements AutoCloseable {
 
     /** In a dry run, what it decided so far: per destination topic and counts. */
     public DryRunReport dryRunReport() {
-        return DryRunReport.of(wouldWrite, wouldRefuse, progress);
+        return DryRunReport.of(wouldWrite.asMap(), wouldRefuse.asMap(), progress);
     }
 
     /**
@@ -278,9 +278,9 @@ public final class ReplayEngine implements AutoCloseable {
                     : "-" + t.partition())).or(decision::topic);
             listener.onRecord(new RecordReport(letter.position(), decision.outcome(), place, letter.errorClass(),
                     decision.reason()));
-            decision.target().ifPresent(t -> wouldWrite.merge(t.topic(), 1L, Long::sum));
+            decision.target().ifPresent(t -> wouldWrite.add(t.topic()));
             if (decision.outcome() == Outcome.REFUSED_DESTINATION) {
-                decision.topic().ifPresent(topic -> wouldRefuse.merge(topic, 1L, Long::sum));
+                decision.topic().ifPresent(wouldRefuse::add);
             }
             counts = counts.plus(decision.outcome());
         }

@@ -65,6 +65,7 @@ class MonitorReplaySafetyIT {
     private static final String TRUSTSTORE_CERTIFICATES = "-----BEGIN CERTIFICATE----- not-a-real-one";
     private static final Duration LANDED = Duration.ofSeconds(120);
     private static final int DEAD_LETTERS = 5;
+    private static final int CANCEL_ROUNDS = 9;
     private static final String PREFIX = "safe-" + Long.toHexString(System.nanoTime()).substring(6);
     /** The key of a dead letter whose headers forge a destination (a connector's key, for the config topic). */
     private static final String FORGED = "connector-evil-" + PREFIX + "-";
@@ -86,6 +87,7 @@ class MonitorReplaySafetyIT {
                         + ConnectorWritesForOperators.class.getName(),
                 MonitorConfig.TOPICS_REGEX_CONFIG, PREFIX + "-[a-z]+-dlq",
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
+                MonitorConfig.REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG, "1",
                 "ssl.truststore.password", TRUSTSTORE_PASSWORD,
                 "ssl.truststore.certificates", TRUSTSTORE_CERTIFICATES));
         // broad on purpose: the worker's and the monitor's own topics match it too, and must still be refused
@@ -138,6 +140,32 @@ class MonitorReplaySafetyIT {
     }
 
     @Test
+    void replaysOfDisjointOffsetRangesRunTogetherAndAnOverlappingOneIsRefused() throws Exception {
+        String dlq = deadLetters("ranges", java.util.Collections.nCopies(20, target("ranges")));
+        String first;
+        String second;
+        // held STARTING by an open transaction on the progress topic, as in the test above
+        try (KafkaProducer<byte[], byte[]> holder = progressTopicHolder()) {
+            first = started(post(dlq, "{\"offsetRanges\":\"0:0-9\"}", OPERATOR_AUTH, null));
+
+            HttpResponse<String> disjoint = post(dlq, "{\"offsetRanges\":\"0:10-19\"}", OPERATOR_AUTH, null);
+            HttpResponse<String> overlapping = post(dlq, "{\"offsetRanges\":\"0:5-14\"}", OPERATOR_AUTH, null);
+            HttpResponse<String> everything = post(dlq, "{}", OPERATOR_AUTH, null);
+            HttpResponse<String> onePosition = post(dlq, "{\"offsets\":\"0@12\"}", OPERATOR_AUTH, null);
+
+            second = started(disjoint);
+            for (HttpResponse<String> refused : List.of(overlapping, everything, onePosition)) {
+                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+                assertThat(refused.body()).containsAnyOf(first, second);
+            }
+            holder.abortTransaction();
+        }
+        assertThat(awaitState(dlq, first, "DONE").path("counts").path("replayed").asLong()).isEqualTo(10);
+        assertThat(awaitState(dlq, second, "DONE").path("counts").path("replayed").asLong()).isEqualTo(10);
+        assertThat(TopicReader.readCommitted(kafka, target("ranges"), Duration.ofSeconds(30))).hasSize(20);
+    }
+
+    @Test
     void retryingAStartWithTheSameIdempotencyKeyAnswersTheSameReplayAndStartsNoOther() throws Exception {
         String dlq = deadLetters("retry");
         String key = "0b7c5a2e-9f1d-4c1e-8a57-" + PREFIX;
@@ -176,6 +204,40 @@ class MonitorReplaySafetyIT {
         HttpResponse<String> byOperator = send("DELETE", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
         assertThat(byOperator.statusCode()).as(byOperator.body()).isEqualTo(200);
         assertThat(JSON.readTree(byOperator.body()).path("state").asText()).isEqualTo("DONE");
+    }
+
+    /**
+     * The race CI met: DELETE answers while the worker is still starting (or stopping) the replay's task, whose
+     * producer may then fence the cancelling one. Each round cancels a replay of its own topic at another moment of
+     * its life (right after the start, as soon as its task is assigned, once it has written); every cancellation must
+     * be committed, and what the replay wrote must be exactly what its final progress counts.
+     */
+    @Test
+    void aReplayCancelledAtAnyMomentOfItsStartIsCancelledAndWritesNothingAfterwards() throws Exception {
+        for (int round = 0; round < CANCEL_ROUNDS; round++) {
+            String name = "stop" + (char) ('a' + round); // the monitored topics: PREFIX-[a-z]+-dlq
+            String dlq = deadLetters(name, java.util.Collections.nCopies(40, target(name)));
+            String id = started(post(dlq, "{\"batchSize\":1}", OPERATOR_AUTH, null));
+            if (round % 3 == 1) {
+                awaitTaskAssigned(id);
+            } else if (round % 3 == 2) {
+                awaitReplayed(dlq, id);
+            }
+
+            HttpResponse<String> cancelled = send("DELETE", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
+
+            assertThat(cancelled.statusCode()).as("round " + round + ": " + cancelled.body() + "; the worker log on "
+                    + id + ":\n" + workerLogOn(id)).isEqualTo(200);
+            JsonNode answer = JSON.readTree(cancelled.body());
+            assertThat(answer.path("state").asText()).isIn("CANCELLED", "DONE");
+            assertThat(replayConnectorsOf(dlq)).isEmpty();
+            JsonNode last = JSON.readTree(send("GET", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null).body());
+            assertThat(last.path("state").asText()).as("the progress after the answer").isEqualTo(
+                    answer.path("state").asText());
+            assertThat(TopicReader.readCommitted(kafka, target(name), Duration.ofSeconds(30)))
+                    .as("round " + round + ": what the replay wrote, against its counts")
+                    .hasSize(last.path("counts").path("replayed").asInt());
+        }
     }
 
     @Test
@@ -239,6 +301,52 @@ class MonitorReplaySafetyIT {
         assertThat(endOffset(target("dry"))).isZero();
         assertThat(forgedIn(PREFIX + "-configs")).isEmpty();
         assertThat(replayConnectorsOf(dlq)).isEmpty();
+    }
+
+    @Test
+    void aDryRunNeedsTheRightToStartAReplayAndIsAnsweredAsTheStartWouldBe() throws Exception {
+        String dlq = deadLetters("rights");
+
+        HttpResponse<String> start = post(dlq, "{}", VIEWER_AUTH, null);
+        HttpResponse<String> dryRun = post(dlq, "{\"dryRun\":true}", VIEWER_AUTH, null);
+
+        assertThat(start.statusCode()).as(start.body()).isEqualTo(403);
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(403);
+        assertThat(dryRun.body()).doesNotContain("byDestination");
+        assertThat(post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null).statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/connectors", null, OPERATOR_AUTH, null).body()).as("the probe created nothing")
+                .doesNotContain("dry-run");
+    }
+
+    @Test
+    void dryRunsBeyondTheWorkersLimitAreRefusedWith429NamingTheLimit() throws Exception {
+        String dlq = deadLetters("busy", java.util.Collections.nCopies(200, target("busy")));
+        int parallel = 6;
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(parallel);
+        List<java.util.concurrent.Future<HttpResponse<String>>> answers = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < parallel; i++) {
+                answers.add(callers.submit(() -> {
+                    go.await();
+                    return post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null);
+                }));
+            }
+            go.countDown();
+            List<HttpResponse<String>> done = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<HttpResponse<String>> answer : answers) {
+                done.add(answer.get(120, java.util.concurrent.TimeUnit.SECONDS));
+            }
+
+            assertThat(done).extracting(HttpResponse::statusCode).containsOnly(200, 429).contains(200, 429);
+            HttpResponse<String> refused = done.stream().filter(a -> a.statusCode() == 429).findFirst().orElseThrow();
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(refused.body()).contains(MonitorConfig.REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG, "TOO_MANY_REQUESTS");
+        } finally {
+            callers.shutdownNow();
+        }
+        assertThat(post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null).statusCode()).as("once the others ended")
+                .isEqualTo(200);
     }
 
     @Test
@@ -403,6 +511,49 @@ class MonitorReplaySafetyIT {
             return last[0] != null && state.equals(last[0].path("state").asText());
         });
         return last[0];
+    }
+
+    /** Waits until the replay has written some of its dead letters (its progress counts one replayed). */
+    private static void awaitReplayed(String dlq, String id) {
+        Await.until(() -> "replay " + id + " writing", LANDED, () -> {
+            HttpResponse<String> answer = send("GET", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
+            try {
+                return answer.statusCode() == 200
+                        && JSON.readTree(answer.body()).path("counts").path("replayed").asLong() > 0;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** Waits until the worker lists a task of the replay's connector (assigned, maybe not started yet). */
+    private static void awaitTaskAssigned(String id) {
+        Await.until(() -> "a task of " + id, LANDED, () -> {
+            HttpResponse<String> status = send("GET", "/connectors/" + id + "/status", null, OPERATOR_AUTH, null);
+            try {
+                return status.statusCode() == 200 && !JSON.readTree(status.body()).path("tasks").isEmpty();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** The worker log's lines naming {@code id} and the exceptions after them, for a failure message. */
+    private static String workerLogOn(String id) {
+        try {
+            List<String> lines = Files.readAllLines(worker.logFile(), StandardCharsets.UTF_8);
+            StringBuilder on = new StringBuilder();
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).contains(id)) {
+                    for (int j = i; j < Math.min(lines.size(), i + 12); j++) {
+                        on.append(lines.get(j)).append('\n');
+                    }
+                }
+            }
+            return on.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String replays(String dlq) {

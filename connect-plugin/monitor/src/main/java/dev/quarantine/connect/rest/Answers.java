@@ -136,7 +136,7 @@ final class Answers {
     private Response error(MonitorException e) {
         Response.ResponseBuilder response = Response.status(e.status()).type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(errorBody(e));
-        if (e.status() == 503) {
+        if (e.status() == 503 || e.status() == 429) {
             response.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds);
         }
         return response.build();

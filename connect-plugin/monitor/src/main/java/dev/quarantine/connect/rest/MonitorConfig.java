@@ -200,6 +200,12 @@ public final class MonitorConfig extends AbstractConfig {
             + " /dead-letters/{topic}/replays with \"dryRun\": true) may read the dead-letter topic before it answers"
             + " with what it read so far (complete: false).";
 
+    public static final String REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG = PREFIX + "replay.dry.run.max.concurrent";
+    public static final int REPLAY_DRY_RUN_MAX_CONCURRENT_DEFAULT = 2;
+    public static final String REPLAY_DRY_RUN_MAX_CONCURRENT_DOC = "How many dry runs this worker runs at once; each"
+            + " opens a consumer and an admin client and reads for up to " + REPLAY_DRY_RUN_TIMEOUT_MS_CONFIG + ". One"
+            + " more is answered 429 with Retry-After at once, naming this setting.";
+
     public MonitorConfig(Map<?, ?> workerConfigs) {
         super(configDef(), workerConfigs, false);
     }
@@ -271,7 +277,10 @@ public final class MonitorConfig extends AbstractConfig {
                         "Replay destinations allowed")
                 .define(REPLAY_DRY_RUN_TIMEOUT_MS_CONFIG, Type.LONG, REPLAY_DRY_RUN_TIMEOUT_MS_DEFAULT,
                         Range.between(100L, 60_000L), Importance.LOW, REPLAY_DRY_RUN_TIMEOUT_MS_DOC, REPLAYS_GROUP,
-                        ++order, Width.SHORT, "Dry run time limit");
+                        ++order, Width.SHORT, "Dry run time limit")
+                .define(REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG, Type.INT, REPLAY_DRY_RUN_MAX_CONCURRENT_DEFAULT,
+                        Range.between(1, 64), Importance.LOW, REPLAY_DRY_RUN_MAX_CONCURRENT_DOC, REPLAYS_GROUP,
+                        ++order, Width.SHORT, "Dry runs at once");
         order = 0;
         def.define(APPLICATION_ID_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
                         APPLICATION_ID_DOC, STREAMS_GROUP, ++order, Width.MEDIUM, "Streams application.id")
@@ -374,6 +383,10 @@ public final class MonitorConfig extends AbstractConfig {
 
     Duration replayDryRunTimeout() {
         return Duration.ofMillis(getLong(REPLAY_DRY_RUN_TIMEOUT_MS_CONFIG));
+    }
+
+    int replayDryRunMaxConcurrent() {
+        return getInt(REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG);
     }
 
     Optional<String> applicationId() {

@@ -27,6 +27,14 @@ final class MonitorException extends RuntimeException {
                 + " monitor is starting or rebalancing, or a worker did not answer); retry later", detail, cause);
     }
 
+    /**
+     * 503 when a call the request needed failed for now: {@code publicMessage} says which and what to do (no address,
+     * no exception message), {@code detail} and {@code cause} go to the log.
+     */
+    static MonitorException unavailable(String publicMessage, String detail, Throwable cause) {
+        return new MonitorException(503, "RETRYABLE", publicMessage, detail, cause);
+    }
+
     /** 503 while the monitor cannot run: {@code reason} says what failed (no address, no exception message). */
     static MonitorException notRunning(String reason) {
         return new MonitorException(503, "RETRYABLE", reason, reason, null);
@@ -60,6 +68,11 @@ final class MonitorException extends RuntimeException {
     /** 501: the request cannot be served on this worker, {@code message} says why and what to do instead. */
     static MonitorException unsupported(String message) {
         return new MonitorException(501, "UNSUPPORTED", message, message, null);
+    }
+
+    /** 429: more requests of this kind at once than the worker allows; {@code message} names the setting. */
+    static MonitorException tooManyRequests(String message) {
+        return new MonitorException(429, "TOO_MANY_REQUESTS", message, message, null);
     }
 
     /** 409: the request conflicts with what exists (a replay of the same range running); {@code message} says which. */

@@ -54,7 +54,8 @@ public final class ReplayResource {
             DeadLetterResource.checkTopic(monitor, reader, topic);
             ReplayRequest request = ReplayRequest.parse(body);
             if (request.dryRun()) {
-                return Response.ok(json(replays.dryRun(topic, request.settings())), MediaType.APPLICATION_JSON_TYPE)
+                return Response.ok(json(replays.dryRun(topic, request.settings(),
+                        Optional.ofNullable(authorization))), MediaType.APPLICATION_JSON_TYPE)
                         .build();
             }
             Replays.Started started = replays.start(topic, request.settings(),

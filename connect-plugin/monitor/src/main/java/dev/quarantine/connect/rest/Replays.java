@@ -10,7 +10,10 @@ import java.util.TreeMap;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import dev.quarantine.replay.OffsetSelection;
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayListener;
@@ -34,6 +37,11 @@ final class Replays implements AutoCloseable {
     record Started(String id, boolean created) {
     }
 
+    /** Producers a cancellation may try while the replay's task, still starting or stopping, fences them. */
+    static final int MAX_CANCEL_ATTEMPTS = 5;
+
+    private static final Logger log = LoggerFactory.getLogger(Replays.class);
+
     /** The cancelling engine writes progress only; it replays nothing, so no destination is allowed to it. */
     private static final String NO_DESTINATION = "(?!)";
 
@@ -42,24 +50,48 @@ final class Replays implements AutoCloseable {
     private final Duration timeout;
     private final ReplayDestinations destinations;
     private final Duration dryRunLimit;
+    private final DryRunSlots dryRunSlots;
     private final Object starting = new Object();
     private ReplayProgressReader reader;
 
     Replays(WorkerRestClient worker, Map<String, Object> clientConfigs, Duration timeout,
-            ReplayDestinations destinations, Duration dryRunLimit) {
+            ReplayDestinations destinations, Duration dryRunLimit, DryRunSlots dryRunSlots) {
         this.worker = worker;
         this.clientConfigs = Map.copyOf(clientConfigs);
         this.timeout = timeout;
         this.destinations = destinations;
         this.dryRunLimit = dryRunLimit;
+        this.dryRunSlots = dryRunSlots;
     }
 
     /**
      * What a replay of {@code requested} would do, from the engine's dry run (the same filters and destination rules,
      * nothing written, no connector): per destination topic, the counts, and whether the whole topic was read within
-     * {@code quarantine.monitor.replay.dry.run.timeout.ms}. @throws MonitorException 400 naming a bad field or setting
+     * {@code quarantine.monitor.replay.dry.run.timeout.ms}. The caller needs the right a start needs (to create
+     * connectors, asked of the worker with the caller's credentials), and a free slot ({@link DryRunSlots}).
+     * @throws MonitorException 400 naming a bad field or setting, the worker's 401/403, 429 when the slots are busy
      */
-    Map<String, Object> dryRun(String topic, Map<String, String> requested) {
+    Map<String, Object> dryRun(String topic, Map<String, String> requested, Optional<String> authorization) {
+        requireRightToStart(topic, authorization);
+        return dryRunSlots.run(() -> dryRunNow(topic, requested));
+    }
+
+    /**
+     * @throws MonitorException the worker's 401/403 (or other refusal) when it would not let the caller create the
+     *                          replay connector a start creates
+     */
+    private void requireRightToStart(String topic, Optional<String> authorization) {
+        String probe = "dry-run-" + ReplayIds.forRequest(topic, Optional.empty());
+        WorkerRestClient.Answer answer = worker.probeCreateConnector(probe, authorization);
+        if (answer.status() == 400 && answer.message().contains(probe + WorkerRestClient.MISMATCHED_NAME_SUFFIX)) {
+            return; // refused by the resource itself, after the worker's authentication and authorization
+        }
+        WorkerRestClient.requireOk(answer, "let the caller start a replay, which a dry run needs too");
+        throw MonitorException.fatal("the worker accepted a connector config naming another connector (" + probe
+                + "): cannot tell whether the caller may start a replay", null);
+    }
+
+    private Map<String, Object> dryRunNow(String topic, Map<String, String> requested) {
         Map<String, String> settings = new LinkedHashMap<>(requested);
         settings.putAll(connectionSettingsWithSecrets());
         settings.putAll(destinations.settings());
@@ -76,7 +108,8 @@ final class Replays implements AutoCloseable {
         } catch (ConfigException e) {
             throw MonitorException.notFound("cannot read " + topic + ": " + e.getMessage());
         } catch (KafkaException e) {
-            throw MonitorException.retryable("could not read " + topic + " for a dry run", e);
+            throw MonitorException.unavailable(topic + " could not be read for a dry run; retry later",
+                    "could not read " + topic + " for a dry run", e);
         }
     }
 
@@ -93,8 +126,10 @@ final class Replays implements AutoCloseable {
         settings.putAll(destinations.settings());
         settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, id);
+        OffsetSelection selection;
         try {
             ReplayConfig config = new ReplayConfig(settings);
+            selection = OffsetSelection.of(config);
             if (config.problemsForWriting().containsKey(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG)) {
                 throw MonitorException.badRequest("this worker allows no destination that a dead letter's headers"
                         + " name (" + MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG + " is empty), and the"
@@ -117,7 +152,7 @@ final class Replays implements AutoCloseable {
                     return earlier.get();
                 }
             }
-            refuseOverlap(topic, authorization);
+            refuseOverlap(topic, selection, authorization);
             WorkerRestClient.Answer created = worker.createConnector(id, connector, authorization);
             if (created.status() == 409 && idempotencyKey.isPresent()) {
                 Optional<Started> earlier = earlier(topic, id, connector, authorization);
@@ -144,10 +179,13 @@ final class Replays implements AutoCloseable {
         return latest(id).filter(p -> p.dlqTopic().equals(topic)).map(p -> new Started(id, false));
     }
 
-    /** @throws MonitorException 409 naming the first replay connector of {@code topic} still starting or running */
-    private void refuseOverlap(String topic, Optional<String> authorization) {
+    /**
+     * @throws MonitorException 409 naming the first replay connector of {@code topic} still starting or running whose
+     *                          offset filters select a position {@code selection} selects too
+     */
+    private void refuseOverlap(String topic, OffsetSelection selection, Optional<String> authorization) {
         worker.connectorConfigs(authorization).forEach((name, config) -> {
-            if (isReplayOf(topic, Optional.of(config))) {
+            if (isReplayOf(topic, Optional.of(config)) && overlaps(selection, config)) {
                 String state = latest(name).map(p -> p.state().name()).orElse("STARTING");
                 if (state.equals("STARTING") || state.equals(ReplayState.RUNNING.name())) {
                     throw MonitorException.conflict("replay " + name + " of " + topic + " is " + state + " and its"
@@ -156,6 +194,15 @@ final class Replays implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /** Whether a replay connector's offset filters may select a position of {@code selection}: yes when unreadable. */
+    private static boolean overlaps(OffsetSelection selection, Map<String, String> connector) {
+        try {
+            return OffsetSelection.of(new ReplayConfig(connector)).overlaps(selection);
+        } catch (ConfigException | IllegalArgumentException e) {
+            return true;
+        }
     }
 
     /** The replay's progress and counts. @throws MonitorException 404 when no replay of {@code topic} has this id */
@@ -196,12 +243,30 @@ final class Replays implements AutoCloseable {
         settings.put(ReplayConfig.PROGRESS_TOPIC_CONFIG, ReplayConfig.PROGRESS_TOPIC_DEFAULT);
         settings.putAll(destinations.settings());
         settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, NO_DESTINATION);
-        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
-                ReplayListener.NONE)) {
-            engine.start();
-            return ReplayView.of(engine.cancel());
-        } catch (KafkaException e) {
-            throw MonitorException.retryable("could not commit the cancellation of replay " + id, e);
+        return ReplayView.of(commitCancellation(id, new ReplayConfig(settings)));
+    }
+
+    /**
+     * Commits the replay's progress as CANCELLED with a producer of its own, fencing the replay's task; again with a
+     * new one while the task, still starting, fences it back ({@link CancelAttempts}).
+     */
+    private ReplayProgress commitCancellation(String id, ReplayConfig config) {
+        CancelAttempts attempts = new CancelAttempts(MAX_CANCEL_ATTEMPTS);
+        while (true) {
+            try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+                engine.start();
+                return engine.cancel();
+            } catch (KafkaException e) {
+                if (attempts.after(e) == CancelAttempts.Decision.GIVE_UP) {
+                    throw MonitorException.unavailable("the replay connector " + id + " is deleted, but its progress"
+                            + " could not be committed as CANCELLED (" + attempts.attempts() + " attempts); send the"
+                            + " DELETE again", "could not commit the cancellation of replay " + id + " after "
+                            + attempts.attempts() + " attempts", e);
+                }
+                log.warn("Replay {}: the cancellation was fenced by the replay's task, which the worker is still"
+                        + " starting or stopping ({}); cancelling again with a new producer ({} of {})", id,
+                        e.toString(), attempts.attempts(), MAX_CANCEL_ATTEMPTS);
+            }
         }
     }
 
@@ -214,7 +279,8 @@ final class Replays implements AutoCloseable {
                 return reader.latest(id);
             }
         } catch (KafkaException e) {
-            throw MonitorException.retryable("could not read the replays' progress topic", e);
+            throw MonitorException.unavailable("the replays' progress topic could not be read; retry later",
+                    "could not read the replays' progress topic", e);
         }
     }
 

@@ -24,6 +24,8 @@ final class WorkerRestClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MAX_ANSWER_BYTES = 1 << 20;
+    /** What {@link #probeCreateConnector} appends to the name in its config, so that Connect refuses it. */
+    static final String MISMATCHED_NAME_SUFFIX = "-not-this-one";
 
     /** Connect's answer: its status and body. */
     record Answer(int status, String body) {
@@ -96,6 +98,25 @@ final class WorkerRestClient {
         }
     }
 
+    /**
+     * Asks whether the caller may create connectors, creating none: {@code POST /connectors} whose config names
+     * another connector than the request, which Connect's resource refuses (400, "Connector name configuration (...)
+     * doesn't match ...") only once the worker's authentication and any authorizing filter let the call through; a
+     * caller without the right gets their 401/403. The name is {@code probe}; nothing of that name is created.
+     */
+    Answer probeCreateConnector(String probe, Optional<String> authorization) {
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/connectors")).timeout(timeout)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("name", probe,
+                            "config", Map.of("name", probe + MISMATCHED_NAME_SUFFIX)))));
+            authorization.ifPresent(value -> request.header("Authorization", value));
+            return send(request);
+        } catch (JsonProcessingException e) {
+            throw MonitorException.fatal("could not write a connector config as JSON", e);
+        }
+    }
+
     /** Every connector's config by name ({@code GET /connectors?expand=info}), read with the caller's rights. */
     Map<String, Map<String, String>> connectorConfigs(Optional<String> authorization) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/connectors?expand=info"))
@@ -146,10 +167,12 @@ final class WorkerRestClient {
             HttpResponse<byte[]> response = http.send(request.build(), BoundedBody.handler(MAX_ANSWER_BYTES));
             return new Answer(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw MonitorException.retryable("this worker's REST API did not answer at " + baseUrl, e);
+            throw MonitorException.unavailable("this worker's own REST API did not answer the monitor's call; retry"
+                    + " later", "this worker's REST API did not answer at " + baseUrl, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw MonitorException.retryable("interrupted while calling this worker's REST API", e);
+            throw MonitorException.unavailable("the monitor's call to this worker's own REST API was interrupted;"
+                    + " retry later", "interrupted while calling this worker's REST API", e);
         }
     }
 }

@@ -57,6 +57,6 @@ class ReplaysTest {
         MonitorConfig config = new MonitorConfig(Map.of(MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, allowed));
         return new Replays(new WorkerRestClient("http://127.0.0.1:1", SHORT), Map.of("bootstrap.servers",
                 "127.0.0.1:1"), SHORT, ReplayDestinations.of(config, Map.of("config.storage.topic",
-                "team.connect-configs"), "team-dead-letter-monitor"), SHORT);
+                "team.connect-configs"), "team-dead-letter-monitor"), SHORT, new DryRunSlots(1));
     }
 }
