@@ -26,11 +26,25 @@ final class WorkerRestClient {
     private static final long MAX_ANSWER_BYTES = 1 << 20;
     /** What {@link #probeCreateConnector} appends to the name in its config, so that Connect refuses it. */
     static final String MISMATCHED_NAME_SUFFIX = "-not-this-one";
+    /** How long a call is sent again while the worker answers that it is rebalancing. */
+    static final Duration REBALANCE_WAIT = Duration.ofSeconds(10);
 
     /** Connect's answer: its status and body. */
     record Answer(int status, String body) {
         boolean ok() {
             return status / 100 == 2;
+        }
+
+        /**
+         * Connect's 409 while its group rebalances ("a rebalance is expected", "... in progress", "a conflicting
+         * operation (e.g. worker rebalance)", "stale configuration"), not the 409 of a connector that exists.
+         */
+        boolean rebalancing() {
+            if (status != 409) {
+                return false;
+            }
+            String message = message().toLowerCase(java.util.Locale.ROOT);
+            return message.contains("rebalanc") || message.contains("stale configuration");
         }
 
         /** Connect's own error message ({@code {"error_code":..,"message":..}}), else the body, bounded. */
@@ -162,7 +176,30 @@ final class WorkerRestClient {
         return request;
     }
 
+    /**
+     * Sends the request; an answer 409 that says the worker is rebalancing (Connect answers so while its group
+     * rebalances, as it does right after a connector is created or deleted: nothing was done) is sent again, waiting
+     * 100 ms doubling to 1 s, for at most {@link #REBALANCE_WAIT}; then that 409 is the answer.
+     */
     private Answer send(HttpRequest.Builder request) {
+        long deadline = System.nanoTime() + REBALANCE_WAIT.toNanos();
+        long backoffMs = 100;
+        while (true) {
+            Answer answer = sendOnce(request);
+            if (!answer.rebalancing() || System.nanoTime() + backoffMs * 1_000_000 > deadline) {
+                return answer;
+            }
+            try {
+                Thread.sleep(backoffMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return answer;
+            }
+            backoffMs = Math.min(1_000, backoffMs * 2);
+        }
+    }
+
+    private Answer sendOnce(HttpRequest.Builder request) {
         try {
             HttpResponse<byte[]> response = http.send(request.build(), BoundedBody.handler(MAX_ANSWER_BYTES));
             return new Answer(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
