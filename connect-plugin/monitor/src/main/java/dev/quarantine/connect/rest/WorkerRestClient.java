@@ -36,11 +36,12 @@ final class WorkerRestClient {
         }
 
         /**
-         * Connect's 409 while its group rebalances ("a rebalance is expected", "... in progress", "a conflicting
-         * operation (e.g. worker rebalance)", "stale configuration"), not the 409 of a connector that exists.
+         * Connect's refusal while its group rebalances: 409 ("... in progress", "a conflicting operation (e.g. worker
+         * rebalance)", "stale configuration") or 500 for its RebalanceNeededException ("a rebalance is expected"),
+         * which its exception mapper does not map; never the 409 of a connector that exists.
          */
         boolean rebalancing() {
-            if (status != 409) {
+            if (status != 409 && status != 500) {
                 return false;
             }
             String message = message().toLowerCase(java.util.Locale.ROOT);
