@@ -63,8 +63,7 @@ class TopicsChangedIT {
         assertThat(context.seeks).as("the new topic from its beginning, not at the old topic's 10")
                 .containsExactly(Map.entry(partition, 0L));
         assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
-                .containsExactlyElementsOf(Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15)
-                        .boxed()).map(i -> "v" + i).toList());
+                .containsExactlyElementsOf(theOldTopicsTenThenTheNewTopicsFifteen());
     }
 
     @Test
@@ -85,8 +84,7 @@ class TopicsChangedIT {
         task.put(records(fixture.source, 0, 0, 15)); // delivered again from there
 
         assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
-                .containsExactlyElementsOf(Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15)
-                        .boxed()).map(i -> "v" + i).toList());
+                .containsExactlyElementsOf(theOldTopicsTenThenTheNewTopicsFifteen());
     }
 
     @Test
@@ -108,8 +106,7 @@ class TopicsChangedIT {
         task.put(records(fixture.source, 0, 0, 15));
 
         assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
-                .containsExactlyElementsOf(Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15)
-                        .boxed()).map(i -> "v" + i).toList());
+                .containsExactlyElementsOf(theOldTopicsTenThenTheNewTopicsFifteen());
     }
 
     @Test
@@ -165,6 +162,10 @@ class TopicsChangedIT {
     }
 
     /** Each key's target partition; fails when one key is in two partitions. */
+    private static List<String> theOldTopicsTenThenTheNewTopicsFifteen() {
+        return Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15).boxed()).map(i -> "v" + i).toList();
+    }
+
     private Map<String, Integer> targetPartitionsByKey() {
         Map<String, Integer> byKey = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> record : committed(kafka, fixture.target)) {
