@@ -375,6 +375,68 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.worker().deleteConnector(prefix);
     }
 
+    @Test
+    void reportsARecordConnectsTransformsFailOnToConnectsDeadLetterQueueOnceAcrossARestart() throws Exception {
+        String prefix = "errant-" + Long.toHexString(System.nanoTime()).substring(6);
+        String source = prefix + "-in";
+        String errors = prefix + "-connect-errors";
+        cluster.kafka().createTopic(source, 1, Map.of());
+        cluster.kafka().createTopic("copy." + source, 1, Map.of());
+        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
+        cluster.kafka().createTopic(errors, 1, Map.of());
+        produceMarked(source, 0, 60, 50);
+        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
+                "topics", source, "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed",
+                "errors.tolerance", "all", "errors.deadletterqueue.topic.name", errors,
+                "errors.deadletterqueue.topic.replication.factor", "1",
+                "transforms", "fail", "transforms.fail.type", "org.apache.kafka.connect.transforms.Cast$Value",
+                "transforms.fail.spec", "int32", "transforms.fail.predicate", "bad", "predicates", "bad",
+                "predicates.bad.type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
+                "predicates.bad.name", "bad");
+        cluster.worker().createConnector(prefix, config);
+        cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
+
+        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of("copy." + source));
+             TopicReader reported = TopicReader.open(cluster.kafka(), List.of(errors))) {
+            copied.awaitAtLeast(50, LANDED);
+            reported.awaitAtLeast(10, LANDED);
+            cluster.worker().restartConnector(prefix); // the task reads its progress again and seeks there
+            cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
+            produceMarked(source, 60, 65, 65);
+            copied.awaitAtLeast(55, LANDED);
+
+            assertThat(copied.drain(Duration.ofSeconds(3)).stream().map(r -> id(r)).toList())
+                    .as("the 55 records the transform passed, once")
+                    .containsExactlyElementsOf(IntStream.concat(IntStream.range(0, 50), IntStream.range(60, 65))
+                            .boxed().toList());
+            assertThat(reported.drain(Duration.ofSeconds(5)).stream().map(r -> id(r)).toList())
+                    .as("the 10 records the transform failed on, each reported to Connect's DLQ once, not again"
+                            + " when the restarted task read on from its progress")
+                    .containsExactlyElementsOf(IntStream.range(50, 60).boxed().toList());
+        }
+        cluster.worker().deleteConnector(prefix);
+    }
+
+    /** Records {@code from} to {@code to} (ids), those from {@code marked} on with a header {@code bad}. */
+    private static void produceMarked(String topic, int from, int to, int marked) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(cluster.kafka().clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int id = from; id < to; id++) {
+                RecordHeaders headers = new RecordHeaders();
+                headers.add("id", String.valueOf(id).getBytes(StandardCharsets.UTF_8));
+                if (id >= marked) {
+                    headers.add("bad", new byte[0]);
+                }
+                producer.send(new ProducerRecord<>(topic, 0, null, ("key-" + id).getBytes(StandardCharsets.UTF_8),
+                        ("id=" + id + ";").getBytes(StandardCharsets.UTF_8), headers));
+            }
+        }
+    }
+
     /** Stops the connector, runs {@code change} once Connect accepts it (the connector STOPPED), resumes it. */
     private static void whileStopped(String connector, Runnable change) {
         cluster.worker().rest().call("PUT", "/connectors/" + connector + "/stop", null, 202, 204, 200);

@@ -83,6 +83,37 @@ final class BatchCommitter {
     }
 
     /**
+     * Commits the progress alone at {@code next}, past records that never reached the task (an SMT dropped them, or
+     * a converter or transform failed on them under {@code errors.tolerance=all}, and Connect reported them to its
+     * own dead-letter queue): read again from an older progress, they would be reported again. Returns whether it
+     * committed. A failure is aborted and left to the next write, which writes the progress anyway.
+     *
+     * @throws WriterErrors.Fenced         when this producer lost its epoch
+     * @throws WriterErrors.BrokenProducer when the producer's state is unknown and it must be recreated
+     */
+    boolean advance(long next) {
+        TransactionAttempt attempt = new TransactionAttempt(source, producer, setup, List.of(), Map.of());
+        try {
+            abortWhatAnAbortLeftOpen(List.of());
+            committed.accept(attempt.advance(next));
+            return true;
+        } catch (WriterErrors.Fenced | WriterErrors.BrokenProducer e) {
+            throw e;
+        } catch (RuntimeException e) {
+            if (SendErrors.isFencing(e)) {
+                throw new WriterErrors.Fenced(source, e);
+            }
+            if (e instanceof IllegalStateException) {
+                throw new WriterErrors.BrokenProducer(source, e);
+            }
+            abort(e);
+            log.info("Moving the progress of {} on to {} failed and was aborted ({}); the next write of the partition"
+                    + " moves it", source, next, e.getClass().getName());
+            return false;
+        }
+    }
+
+    /**
      * After an abort (ours, or the last one of the transactional id before this producer), before writing again:
      * a broker restarting while the abort's markers were due can complete it without writing them (see
      * {@link HangingTransactions}), and this producer's next commit marker would then commit the aborted records

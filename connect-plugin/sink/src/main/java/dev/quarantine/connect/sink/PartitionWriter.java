@@ -119,6 +119,22 @@ final class PartitionWriter implements AutoCloseable {
         pending.clear();
     }
 
+    /**
+     * Moves the committed progress on to {@code position}, the worker's position after records that never reached
+     * the task, in a transaction of the progress alone (see {@link BatchCommitter#advance}), when nothing waits and
+     * the progress is below it. Returns whether it committed one.
+     *
+     * @throws WriterErrors.Fenced         when this producer lost its epoch
+     * @throws WriterErrors.BrokenProducer when the producer's state is unknown and it must be recreated
+     */
+    boolean advanceTo(long position) {
+        if (pending.count() > 0 || nextOffset.isPresent() && position <= nextOffset.getAsLong()) {
+            return false;
+        }
+        committer.newBatch();
+        return committer.advance(position);
+    }
+
     /** Closes the producer, waiting at most {@code timeout} for it. */
     void close(Duration timeout) {
         producer.close(timeout);

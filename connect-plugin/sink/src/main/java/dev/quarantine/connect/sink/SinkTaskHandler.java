@@ -342,25 +342,57 @@ final class SinkTaskHandler implements AutoCloseable {
     /**
      * What Connect may commit to its own consumer group for each open partition: the committed progress, or, when
      * nothing of the partition waits, it was not sought since the last put and no write failed for good (that drops
-     * what waits, uncommitted), the worker's position after the
-     * records it delivered ({@code delivered}, Connect's current offsets), when that is further: every record below
-     * it was then committed, or never reached the task (an SMT dropped it, or a converter failed on it under
-     * errors.tolerance=all). So a partition whose last records an SMT drops still advances in Connect's group.
+     * what waits, uncommitted), the worker's position after the records it delivered ({@code delivered}, Connect's
+     * current offsets), when that is further: every record below it was then committed, or never reached the task (an
+     * SMT dropped it, or a converter or transform failed on it under errors.tolerance=all). So a partition whose last
+     * records an SMT drops still advances in Connect's group, and in its own progress too (see {@link #advance}).
      */
     Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> delivered) {
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        open.forEach((partition, writer) -> Optional.ofNullable(delivered.get(partition))
+                .filter(p -> !failed && writer.pending().count() == 0 && !context.sought(partition))
+                .ifPresent(p -> positions.put(partition, p.offset())));
+        advance(positions);
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         open.forEach((partition, writer) -> {
-            Optional<Long> position = Optional.ofNullable(delivered.get(partition))
-                    .filter(p -> !failed && writer.pending().count() == 0 && !context.sought(partition))
-                    .map(OffsetAndMetadata::offset);
             OptionalLong next = writer.nextOffset();
-            long committed = next.isPresent() ? next.getAsLong() : -1;
-            long offset = Math.max(committed, position.orElse(-1L));
+            long offset = Math.max(next.isPresent() ? next.getAsLong() : -1, positions.getOrDefault(partition, -1L));
             if (offset >= 0) {
                 offsets.put(partition, new OffsetAndMetadata(offset));
             }
         });
         return offsets;
+    }
+
+    /**
+     * Moves the committed progress of the partitions whose worker position is past it on to that position, in a
+     * transaction of the progress alone each, at the same time ({@link PartitionWriter#advanceTo}): read again from
+     * the older progress (a restart, a rebalance), the records in between would reach Connect's converters and
+     * transforms again, and those that failed would go to Connect's dead-letter queue again. A partition without
+     * progress resumes from Connect's own offsets, so needs none. A writer fenced or broken meanwhile is closed, the
+     * partition left out of the offsets, and re-established when the worker delivers its records again.
+     */
+    private void advance(Map<TopicPartition, Long> positions) {
+        Map<TopicPartition, CompletableFuture<Boolean>> running = new LinkedHashMap<>();
+        positions.forEach((partition, position) -> {
+            PartitionWriter writer = open.get(partition);
+            OptionalLong next = writer.nextOffset();
+            if (next.isPresent() && position > next.getAsLong()) {
+                running.put(partition, CompletableFuture.supplyAsync(() -> writer.advanceTo(position),
+                        writerThreads));
+            }
+        });
+        running.forEach((partition, advancing) -> {
+            try {
+                advancing.join();
+            } catch (CompletionException e) {
+                positions.remove(partition);
+                closeInParallel(List.of(open.remove(partition)));
+                log.warn("Moving the progress of {} on past records that never reached the task failed: {}; the"
+                        + " partition is re-established when the worker delivers its records again", partition,
+                        e.getCause().getMessage());
+            }
+        });
     }
 
     /** Closes every producer at the same time, within {@link #CLOSE_TIMEOUT} together, then the rest. */

@@ -62,7 +62,19 @@ final class TransactionAttempt {
         }
         sending = null;
         askBreaker();
-        long next = records.get(records.size() - 1).originalKafkaOffset() + 1;
+        return commit(records.get(records.size() - 1).originalKafkaOffset() + 1);
+    }
+
+    /**
+     * Runs a transaction of the progress alone, moved on to {@code next}: the records below it never reached the
+     * task (see {@link BatchCommitter#advance}). Returns {@code next}, committed.
+     */
+    long advance(long next) {
+        producer.begin();
+        return commit(next);
+    }
+
+    private long commit(long next) {
         long start = System.nanoTime();
         producer.commit(setup.progress().record(producer.transactionalId(), source, next), (metadata, error) -> {
             if (error != null) {

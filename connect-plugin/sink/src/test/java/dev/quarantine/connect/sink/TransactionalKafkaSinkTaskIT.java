@@ -266,7 +266,7 @@ class TransactionalKafkaSinkTaskIT {
     }
 
     @Test
-    void reportsTheWorkersPositionPastRecordsDroppedBeforePutOnlyOnceNothingWaitsAndNoSeekIsPending() {
+    void reportsTheWorkersPositionPastRecordsDroppedBeforePutAndMovesTheProgressThereOnlyOnceNothingWaitsAndNoSeekIsPending() {
         TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "commit.interval.ms", "30000");
         task.open(List.of(partition));
         task.put(records(source, 0, 0, 10));
@@ -288,9 +288,11 @@ class TransactionalKafkaSinkTaskIT {
         FakeSinkTaskContext third = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask reopened = fixture.start(third, "commit.interval.ms", "0");
         reopened.open(List.of(partition));
-        assertThat(reopened.preCommit(Map.of(partition, new OffsetAndMetadata(20))))
+        assertThat(third.seeks).as("sought to its progress, moved past the dropped records with the position")
+                .containsEntry(partition, 20L);
+        assertThat(reopened.preCommit(Map.of(partition, new OffsetAndMetadata(25))))
                 .as("sought to its progress: the worker's position is not where it resumes until the next poll")
-                .containsEntry(partition, new OffsetAndMetadata(10));
+                .containsEntry(partition, new OffsetAndMetadata(20));
     }
 
     @Test
