@@ -290,6 +290,40 @@ class PartitionWriterTest {
         assertThat(writer.add(records("orders", 0, 0, 4), 0)).isEqualTo(2);
     }
 
+    @Test
+    void movesTheProgressAloneOnToAPositionPastItOnlyWhenNothingWaits() {
+        PartitionWriter writer = writer(3);
+        write(writer, records("orders", 0, 0, 3));
+
+        assertThat(writer.advanceTo(3)).as("not past the progress").isFalse();
+        writer.add(records("orders", 0, 3, 4), 0);
+        assertThat(writer.advanceTo(10)).as("a record waits").isFalse();
+        writer.write();
+        assertThat(writer.advanceTo(10)).as("records 4..9 never reached the task").isTrue();
+
+        assertThat(values(producer.history())).as("no record written by the move").containsExactly("v0", "v1", "v2",
+                "v3");
+        assertThat(producer.progressHistory()).extracting(p -> ProgressRecord.parse(p.value()).next())
+                .containsExactly(3L, 4L, 10L);
+        assertThat(writer.nextOffset()).hasValue(10);
+    }
+
+    @Test
+    void leavesTheProgressWhereItWasWhenItsMoveFailsAndReportsAFenceAsAFence() {
+        PartitionWriter writer = writer(3);
+        write(writer, records("orders", 0, 0, 3));
+        producer.commitFailures.add(new TimeoutException("the coordinator did not answer"));
+
+        assertThat(writer.advanceTo(10)).isFalse();
+        assertThat(producer.aborts).isEqualTo(1);
+        assertThat(writer.nextOffset()).hasValue(3);
+
+        producer.commitFailures.add(new ProducerFencedException("fenced from outside"));
+        assertThatThrownBy(() -> writer.advanceTo(10)).isInstanceOf(WriterErrors.Fenced.class)
+                .hasMessageContaining("orders-0");
+        assertThat(writer.nextOffset()).hasValue(3);
+    }
+
     /** Adds the records and writes them, as a put that is due does. */
     private static void write(PartitionWriter writer, List<SinkRecord> records) {
         writer.add(records, 0);
