@@ -11,8 +11,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ProducerState;
@@ -138,6 +140,50 @@ class HangingTransactionIT {
         assertThatThrownBy(() -> second.put(records(source, 0, 10, 20)))
                 .isInstanceOf(RetriableException.class)
                 .hasStackTraceContaining("Could not read the progress of [" + partition + "]");
+    }
+
+    /**
+     * Issue 22 item 5, suspected: the repair reads whether the id's last transaction was aborted for all partitions
+     * being opened, before their producers' initTransactions, and keeps that answer. A previous producer of the id
+     * (a zombie, still writing) committing in between writes with an epoch that answer accepts for the abort's
+     * records. Not reproduced on this broker: initTransactions is answered only once the coordinator has written
+     * the zombie's commit markers (CONCURRENT_TRANSACTIONS while it prepares), so nothing of that commit is open
+     * when the repair looks, and the task resumes after it.
+     */
+    @Test
+    void aZombieCommitBetweenDescribeAndInitIsNotAborted() throws Exception {
+        copyTenOnTopicsOfItsOwn(0, false, 1);
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        try (KafkaProducer<byte[], byte[]> zombie = producer()) {
+            zombie.initTransactions();
+            zombie.beginTransaction();
+            sendTheBatchAndItsProgress(zombie, 10, 15);
+            zombie.flush(); // written, so that the coordinator aborts it (not the client alone)
+            zombie.abortTransaction();
+            assertThat(hanging(TransactionState.COMPLETE_ABORT)).as("the abort completed with its markers")
+                    .isFalse(); // the id's last transaction, as the task reads it: aborted
+
+            AtomicBoolean committedMeanwhile = new AtomicBoolean();
+            SinkTaskHandler handler = fixture.handler(context, configs -> {
+                if (!committedMeanwhile.getAndSet(true)) { // after the describe, before the writer's producer
+                    zombie.beginTransaction();
+                    sendTheBatchAndItsProgress(zombie, 10, 15);
+                    zombie.commitTransaction();
+                }
+                return null;
+            }, Optional.empty());
+            try {
+                handler.open(List.of(partition));
+                assertThat(committedMeanwhile).as("the zombie committed before initTransactions").isTrue();
+                assertThat(context.seeks).as("resumes after the zombie's commit").containsEntry(partition, 15L);
+                handler.put(records(source, 0, 15, 20));
+            } finally {
+                handler.close();
+            }
+        }
+        assertThat(values(committed(kafka, target))).as("each record once, the zombie's commit kept")
+                .isEqualTo(valuesUpTo(20));
     }
 
     /** The values of records 0..{@code to}-1, in order. */
