@@ -67,8 +67,9 @@ import dev.quarantine.txn.SendErrors;
  * skipped, its progress record completed since). With version 1 all transactions of a producer session share one
  * epoch, so an open one on a target or dead-letter partition could be an earlier, committed transaction of the
  * session: it is aborted only while the aborted transaction is still open on the progress partition too, else left
- * alone and logged; an earlier commit of the same session left open on a target partition is not told apart. A last transaction whose records'
- * producer id is unknown (rotated when its epochs ran out) is not repaired; that is logged too.
+ * alone and logged; an earlier commit of the same session left open on a target partition is not told apart. A
+ * last transaction whose records' producer id is unknown (rotated when its epochs ran out) is not repaired; that is
+ * logged too.
  *
  * <p>A committed transaction left open on the progress partition holds back every {@code read_committed} read of
  * it, for every task: {@link #lastCommitLeftOpen} says so (found with the ids' last transactions, before
