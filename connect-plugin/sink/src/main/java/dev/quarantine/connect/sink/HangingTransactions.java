@@ -61,11 +61,15 @@ import dev.quarantine.txn.SendErrors;
  * transaction may carry (the one described or, as the coordinator's own abort leaves it, the one below) when that
  * ended in an abort ({@link LastTransaction}, from the coordinator's description before the
  * new producer's initTransactions, or after our own abort), on a partition the coordinator does not list for the
- * id's current transaction. With version 1 all transactions of a producer session share one epoch, so an open one
- * on a target or dead-letter partition could be an earlier, committed transaction of the session: it is aborted only
- * while the aborted transaction is still open on the progress partition too (every transaction of ours writes there,
- * and a later one's marker would have completed it), else left alone and logged. A last transaction whose records'
- * producer id is unknown (rotated when its epochs ran out) is not repaired; that is logged too.
+ * id's current transaction; once the aborted transaction was found open on the progress partition, only the epoch
+ * its records carry there ({@link LastTransaction#foundOpenIn}): with version 1 the one below the described epoch
+ * is also the previous producer session's, whose committed transaction may be open on a target partition (markers
+ * skipped, its progress record completed since). With version 1 all transactions of a producer session share one
+ * epoch, so an open one on a target or dead-letter partition could be an earlier, committed transaction of the
+ * session: it is aborted only while the aborted transaction is still open on the progress partition too, else left
+ * alone and logged; an earlier commit of the same session left open on a target partition is not told apart. A
+ * last transaction whose records' producer id is unknown (rotated when its epochs ran out) is not repaired; that is
+ * logged too.
  *
  * <p>A committed transaction left open on the progress partition holds back every {@code read_committed} read of
  * it, for every task: {@link #lastCommitLeftOpen} says so (found with the ids' last transactions, before
@@ -102,8 +106,11 @@ final class HangingTransactions implements HangingTransactionCheck {
     private final String progressTopic;
     /** The last transaction of each id as described before its new producer's initTransactions, until forgotten. */
     private final Map<String, Optional<LastTransaction>> beforeInit = new ConcurrentHashMap<>();
-    /** The ids whose aborted last transaction was found open on the progress partition (and aborted there). */
-    private final Set<String> foundOnProgress = ConcurrentHashMap.newKeySet();
+    /**
+     * The aborted last transaction of each id as found open on the progress partition (and aborted there), with the
+     * epoch its records carry there.
+     */
+    private final Map<String, LastTransaction> foundOnProgress = new ConcurrentHashMap<>();
     /** The ids whose committed last transaction was found open on the progress partition before initTransactions. */
     private final Set<String> commitsLeftOpen = ConcurrentHashMap.newKeySet();
     private volatile Boolean epochBumpedAtEnd;
@@ -116,20 +123,21 @@ final class HangingTransactions implements HangingTransactionCheck {
 
     /**
      * The hanging transactions among {@code states}: those of {@code last}, when it was aborted, on partitions the
-     * coordinator does not list for the id's {@code current} transaction; with {@code transaction.version} 1
-     * ({@code epochBumpedAtEnd} false) only when it was found open on the progress partition too
-     * ({@code openOnProgress}).
+     * coordinator does not list for the id's {@code current} transaction. When it was found open on the progress
+     * partition ({@code onProgress}, see {@link LastTransaction#foundOpenIn}) only with the epoch its records carry
+     * there; with {@code transaction.version} 1 ({@code epochBumpedAtEnd} false) only when it was found there.
      */
     static List<AbortTransactionSpec> hanging(LastTransaction last, TransactionDescription current,
                                               Map<TopicPartition, PartitionProducerState> states,
-                                              boolean openOnProgress, boolean epochBumpedAtEnd) {
+                                              Optional<LastTransaction> onProgress, boolean epochBumpedAtEnd) {
         List<AbortTransactionSpec> hanging = new ArrayList<>();
-        if (!last.aborted() || (!epochBumpedAtEnd && !openOnProgress)) {
+        if (!last.aborted() || (!epochBumpedAtEnd && onProgress.isEmpty())) {
             return hanging;
         }
+        LastTransaction aborted = onProgress.orElse(last);
         states.forEach((partition, state) -> {
             for (ProducerState producer : state.activeProducers()) {
-                if (last.wrote(producer.producerId(), producer.producerEpoch())
+                if (aborted.wrote(producer.producerId(), producer.producerEpoch())
                         && producer.currentTransactionStartOffset().isPresent()
                         && !current.topicPartitions().contains(partition)) {
                     hanging.add(new AbortTransactionSpec(partition, producer.producerId(),
@@ -138,13 +146,6 @@ final class HangingTransactions implements HangingTransactionCheck {
             }
         });
         return hanging;
-    }
-
-    /** Whether {@code last}'s records are open in the partition of {@code state}. */
-    static boolean openIn(LastTransaction last, PartitionProducerState state) {
-        return state != null && state.activeProducers().stream().anyMatch(producer ->
-                last.wrote(producer.producerId(), producer.producerEpoch())
-                        && producer.currentTransactionStartOffset().isPresent());
     }
 
     /** Whether the id's last transaction ended, or ends, in an abort (an unknown id has none). */
@@ -200,7 +201,7 @@ final class HangingTransactions implements HangingTransactionCheck {
         PartitionProducerState state = await(admins.target().describeProducers(List.of(progress))
                 .partitionResult(progress), "describe the producers of " + progress, anId);
         committed.forEach((id, last) -> {
-            if (openIn(last, state)) {
+            if (last.foundOpenIn(state).isPresent()) {
                 commitsLeftOpen.add(id);
             }
         });
@@ -339,15 +340,15 @@ final class HangingTransactions implements HangingTransactionCheck {
         Map<TopicPartition, PartitionProducerState> states = new LinkedHashMap<>(await(admin.describeProducers(
                 partitions).all(), "describe the producers of " + described, transactionalId));
         TopicPartition progress = new TopicPartition(progressTopic, 0);
-        boolean openOnProgress = openIn(last.get(), states.get(progress));
-        if (openOnProgress) {
-            foundOnProgress.add(transactionalId); // still true once aborted there, for the other topics' turn
+        Optional<LastTransaction> onProgress = last.get().foundOpenIn(states.get(progress));
+        if (onProgress.isPresent()) {
+            foundOnProgress.put(transactionalId, onProgress.get()); // still known once aborted there
         } else {
-            openOnProgress = foundOnProgress.contains(transactionalId);
+            onProgress = Optional.ofNullable(foundOnProgress.get(transactionalId));
         }
         states.keySet().removeIf(partition -> !topics.contains(partition.topic()));
-        List<AbortTransactionSpec> hanging = hanging(last.get(), current, states, openOnProgress, epochBumpedAtEnd());
-        if (hanging.isEmpty() && !epochBumpedAtEnd() && !openOnProgress) {
+        List<AbortTransactionSpec> hanging = hanging(last.get(), current, states, onProgress, epochBumpedAtEnd());
+        if (hanging.isEmpty() && !epochBumpedAtEnd() && onProgress.isEmpty()) {
             log.info("The aborted last transaction of {} is not open on {}: with transaction.version 1 an open"
                     + " transaction of its epoch elsewhere may be an earlier, committed one, and is left alone",
                     transactionalId, progress);

@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink;
 
 import java.util.Optional;
 
+import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 
@@ -38,6 +39,12 @@ import org.apache.kafka.clients.admin.TransactionState;
  * producer id was rotated)</td></tr>
  * </table>
  *
+ * <p>Where the description leaves two epochs, the progress partition tells which: every transaction of ours writes
+ * its progress record there, so while the last transaction is open there the producer's epoch on that partition is
+ * the one its records carry ({@link #foundOpenIn}). Taking both would confuse, with version 1, the records of the
+ * session before (one epoch below) with the aborted ones: a committed transaction of that session left open on a
+ * target partition (its markers skipped, its progress completed since) would be aborted, and its records lost.
+ *
  * <p>With version 1 a producer writes every transaction of its session with one epoch, so an open transaction with the
  * records' epoch can also be an earlier one of that session; {@link HangingTransactions} narrows that case further.
  */
@@ -71,6 +78,22 @@ record LastTransaction(boolean aborted, long producerId, short lowestEpoch, shor
                                                 int highest) {
         return lowest < 0 ? Optional.empty()
                 : Optional.of(new LastTransaction(aborted, described.producerId(), (short) lowest, (short) highest));
+    }
+
+    /**
+     * This transaction as found open in the partition of {@code state} (the progress partition, which each of our
+     * transactions writes): with its records' epoch there as its only one; empty when it is not open there (or
+     * {@code state} is null).
+     */
+    Optional<LastTransaction> foundOpenIn(PartitionProducerState state) {
+        if (state == null) {
+            return Optional.empty();
+        }
+        return state.activeProducers().stream()
+                .filter(producer -> wrote(producer.producerId(), producer.producerEpoch())
+                        && producer.currentTransactionStartOffset().isPresent())
+                .findFirst()
+                .map(producer -> new LastTransaction(aborted, producerId, (short) producer.producerEpoch()));
     }
 
     /** Whether an open transaction of {@code producerId} with {@code epoch} is this one's records. */

@@ -10,11 +10,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -44,16 +48,18 @@ class HangingTransactionIT {
 
     private static final int MAX_KILLS = 10;
 
-    private LocalKafka kafka;
-    private TaskFixture fixture;
-    private String source;
-    private String target;
-    private String progress;
-    private TopicPartition partition;
+    LocalKafka kafka;
+    TaskFixture fixture;
+    String source;
+    String target;
+    String progress;
+    TopicPartition partition;
     /** The id whose transaction is left hanging: the partition's own, or an orphaned one's. */
-    private String hangingId;
-    private TopicPartition hangingPartition;
-    private ProgressTarget progressTarget;
+    String hangingId;
+    TopicPartition hangingPartition;
+    ProgressTarget progressTarget;
+    /** What the coordinator last said of the hanging id's transaction, for a failure's message. */
+    private volatile String lastSeen = "nothing yet";
 
     /** The broker, not started. */
     LocalKafka broker() {
@@ -96,11 +102,7 @@ class HangingTransactionIT {
         assertThat(context.seeks).containsEntry(partition, 10L);
         second.put(records(source, 0, 10, 20));
 
-        List<String> expected = new ArrayList<>();
-        for (long offset = 0; offset < 20; offset++) {
-            expected.add("v" + offset);
-        }
-        assertThat(values(committed(kafka, target))).as("each record once, in order").isEqualTo(expected);
+        assertThat(values(committed(kafka, target))).as("each record once, in order").isEqualTo(valuesUpTo(20));
     }
 
     /**
@@ -119,11 +121,7 @@ class HangingTransactionIT {
         assertThat(context.seeks).as("resumes after the committed transaction").containsEntry(partition, 15L);
         second.put(records(source, 0, 15, 20));
 
-        List<String> expected = new ArrayList<>();
-        for (long offset = 0; offset < 20; offset++) {
-            expected.add("v" + offset);
-        }
-        assertThat(values(committed(kafka, target))).as("each record once, in order").isEqualTo(expected);
+        assertThat(values(committed(kafka, target))).as("each record once, in order").isEqualTo(valuesUpTo(20));
     }
 
     /**
@@ -145,6 +143,72 @@ class HangingTransactionIT {
     }
 
     /**
+     * Issue 22 item 5, suspected: the repair reads whether the id's last transaction was aborted for all partitions
+     * being opened, before their producers' initTransactions, and keeps that answer. A previous producer of the id
+     * (a zombie, still writing) committing in between writes with an epoch that answer accepts for the abort's
+     * records. Not reproduced on this broker: initTransactions is answered only once the coordinator has written
+     * the zombie's commit markers (CONCURRENT_TRANSACTIONS while it prepares), so nothing of that commit is open
+     * when the repair looks, and the task resumes after it.
+     */
+    @Test
+    void aZombieCommitBetweenDescribeAndInitIsNotAborted() throws Exception {
+        copyTenOnTopicsOfItsOwn(0, false, 1);
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        try (KafkaProducer<byte[], byte[]> zombie = producer()) {
+            zombie.initTransactions();
+            zombie.beginTransaction();
+            sendTheBatchAndItsProgress(zombie, 10, 15);
+            zombie.flush(); // written, so that the coordinator aborts it (not the client alone)
+            zombie.abortTransaction();
+            assertThat(hanging(TransactionState.COMPLETE_ABORT)).as("the abort completed with its markers")
+                    .isFalse(); // the id's last transaction, as the task reads it: aborted
+
+            AtomicBoolean committedMeanwhile = new AtomicBoolean();
+            SinkTaskHandler handler = fixture.handler(context, configs -> {
+                if (!committedMeanwhile.getAndSet(true)) { // after the describe, before the writer's producer
+                    zombie.beginTransaction();
+                    sendTheBatchAndItsProgress(zombie, 10, 15);
+                    zombie.commitTransaction();
+                }
+                return null;
+            }, Optional.empty());
+            try {
+                handler.open(List.of(partition));
+                assertThat(committedMeanwhile).as("the zombie committed before initTransactions").isTrue();
+                assertThat(context.seeks).as("resumes after the zombie's commit").containsEntry(partition, 15L);
+                handler.put(records(source, 0, 15, 20));
+            } finally {
+                handler.close();
+            }
+        }
+        assertThat(values(committed(kafka, target))).as("each record once, the zombie's commit kept")
+                .isEqualTo(valuesUpTo(20));
+    }
+
+    /** The values of records 0..{@code to}-1, in order. */
+    static List<String> valuesUpTo(long to) {
+        List<String> values = new ArrayList<>();
+        for (long offset = 0; offset < to; offset++) {
+            values.add("v" + offset);
+        }
+        return values;
+    }
+
+    /** Records {@code from}..{@code to}-1 to target partition 0 and the progress record claiming {@code to}. */
+    void sendTheBatchAndItsProgress(KafkaProducer<byte[], byte[]> producer, long from, long to) {
+        sendTheBatchAndItsProgress(producer, 0, from, to);
+    }
+
+    /** As {@link #sendTheBatchAndItsProgress(KafkaProducer, long, long)}, to partition {@code targetPartition}. */
+    void sendTheBatchAndItsProgress(KafkaProducer<byte[], byte[]> producer, int targetPartition, long from, long to) {
+        for (long offset = from; offset < to; offset++) {
+            producer.send(new ProducerRecord<>(target, targetPartition, bytes("k" + offset), bytes("v" + offset)));
+        }
+        producer.send(progressTarget.record(hangingId, hangingPartition, to));
+    }
+
+    /**
      * Copies records 0..9 with a task, then writes records 10..14 to the target in a transaction of the partition's
      * transactional id with its progress record (claiming 15), commits or (as a task whose commit failed would)
      * aborts it and kills the broker right after, until the transaction is left hanging: open in the target and
@@ -159,22 +223,7 @@ class HangingTransactionIT {
     /** As {@link #leaveATransactionHangingAfterTenCopied(boolean)}, by an orphaned id when {@code orphaned}. */
     private void leaveATransactionHangingAfterTenCopied(boolean commit, boolean orphaned) throws Exception {
         for (int kill = 0; kill < MAX_KILLS; kill++) {
-            if (kill > 0) {
-                fixture.stopTasks();
-                names();
-            }
-            // an orphan: the id of a partition of a source topic no task reads any more
-            hangingPartition = orphaned ? new TopicPartition(source + ".gone", 0) : partition;
-            hangingId = WriterFactory.transactionalId(source, hangingPartition);
-            fixture.createTopics();
-            TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
-            first.open(List.of(partition));
-            first.put(records(source, 0, 0, 10));
-            fixture.stop(first);
-            try (Admin admin = kafka.admin()) {
-                progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress))
-                        .allTopicNames().get(30, TimeUnit.SECONDS).get(progress).topicId());
-            }
+            copyTenOnTopicsOfItsOwn(kill, orphaned, 1);
             endATransactionAndKillTheBroker(10, 15, commit);
             if (hanging(commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT)) {
                 return;
@@ -183,14 +232,35 @@ class HangingTransactionIT {
         throw new AssertionError("no transaction was left hanging in " + MAX_KILLS + " broker kills");
     }
 
+    /**
+     * Records 0..9 copied by a task (stopped then), on topics and a transactional id of the attempt's own (an
+     * earlier attempt's are left behind), the target topic with {@code targetPartitions}; the id of the transaction
+     * to leave hanging is the partition's own, or an orphan's when {@code orphaned}.
+     */
+    void copyTenOnTopicsOfItsOwn(int attempt, boolean orphaned, int targetPartitions) throws Exception {
+        if (attempt > 0) {
+            fixture.stopTasks();
+            names();
+        }
+        // an orphan: the id of a partition of a source topic no task reads any more
+        hangingPartition = orphaned ? new TopicPartition(source + ".gone", 0) : partition;
+        hangingId = WriterFactory.transactionalId(source, hangingPartition);
+        fixture.createTopics(targetPartitions, Map.of());
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
+        first.open(List.of(partition));
+        first.put(records(source, 0, 0, 10));
+        fixture.stop(first);
+        try (Admin admin = kafka.admin()) {
+            progressTarget = ProgressTarget.known(progress, admin.describeTopics(List.of(progress))
+                    .allTopicNames().get(30, TimeUnit.SECONDS).get(progress).topicId());
+        }
+    }
+
     private void endATransactionAndKillTheBroker(long from, long to, boolean commit) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             producer.initTransactions();
             producer.beginTransaction();
-            for (long offset = from; offset < to; offset++) {
-                producer.send(new ProducerRecord<>(target, 0, bytes("k" + offset), bytes("v" + offset)));
-            }
-            producer.send(progressTarget.record(hangingId, hangingPartition, to));
+            sendTheBatchAndItsProgress(producer, from, to);
             producer.flush();
             if (commit) {
                 producer.commitTransaction();
@@ -207,15 +277,15 @@ class HangingTransactionIT {
      * Whether the target and progress partitions hold an open transaction once its coordinator has settled the last
      * one.
      */
-    private boolean hanging(TransactionState settled) throws Exception {
+    boolean hanging(TransactionState settled) throws Exception {
         try (Admin admin = kafka.admin()) {
-            Await.until(() -> "the coordinator of " + hangingId + " to settle its last transaction",
-                    Duration.ofSeconds(60), () -> settled(admin, settled));
+            Await.until(() -> "the coordinator of " + hangingId + " to settle its last transaction in " + settled
+                    + " (last seen: " + lastSeen + ")", Duration.ofSeconds(60), () -> settled(admin, settled));
             return open(admin, new TopicPartition(target, 0)) && open(admin, progressTarget.partition());
         }
     }
 
-    private static boolean open(Admin admin, TopicPartition partition) throws Exception {
+    static boolean open(Admin admin, TopicPartition partition) throws Exception {
         List<ProducerState> producers = admin.describeProducers(List.of(partition))
                 .partitionResult(partition).get(60, TimeUnit.SECONDS).activeProducers();
         return producers.stream().anyMatch(p -> p.currentTransactionStartOffset().isPresent());
@@ -223,15 +293,17 @@ class HangingTransactionIT {
 
     private boolean settled(Admin admin, TransactionState settled) {
         try {
-            TransactionState state = admin.describeTransactions(List.of(hangingId)).description(hangingId)
-                    .get(10, TimeUnit.SECONDS).state();
-            return state == settled;
+            TransactionDescription described = admin.describeTransactions(List.of(hangingId))
+                    .description(hangingId).get(10, TimeUnit.SECONDS);
+            lastSeen = described.state() + " at epoch " + described.producerEpoch();
+            return described.state() == settled;
         } catch (Exception e) {
+            lastSeen = e.toString();
             return false; // the coordinator is still loading
         }
     }
 
-    private KafkaProducer<byte[], byte[]> producer() {
+    KafkaProducer<byte[], byte[]> producer() {
         Properties props = kafka.clientProps();
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, hangingId);
         return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -75,7 +76,8 @@ class HangingTransactionsTest {
     void aPartitionTheCoordinatorListsForTheOngoingTransactionIsNotHanging() {
         TransactionDescription ongoing = current(TransactionState.ONGOING, 3, Set.of(TARGET));
         assertThat(HangingTransactions.hanging(ABORTED, ongoing, Map.of(TARGET, states(open(OURS, 1,
-                        OptionalInt.empty())), DLQ, states(open(OURS, 1, OptionalInt.empty()))), false, true))
+                        OptionalInt.empty())), DLQ, states(open(OURS, 1, OptionalInt.empty()))), Optional.empty(),
+                true))
                 .containsExactly(new AbortTransactionSpec(DLQ, OURS, (short) 1, 0));
     }
 
@@ -83,9 +85,43 @@ class HangingTransactionsTest {
     void withTransactionVersion1OnlyWhenTheAbortedTransactionWasFoundOpenOnTheProgressPartitionToo() {
         // one epoch for a whole producer session: the open transaction could be an earlier, committed one
         Map<TopicPartition, PartitionProducerState> target = Map.of(TARGET, states(open(OURS, 1, OptionalInt.empty())));
-        assertThat(HangingTransactions.hanging(ABORTED, CURRENT, target, false, false)).isEmpty();
-        assertThat(HangingTransactions.hanging(ABORTED, CURRENT, target, true, false))
+        assertThat(HangingTransactions.hanging(ABORTED, CURRENT, target, Optional.empty(), false)).isEmpty();
+        assertThat(HangingTransactions.hanging(ABORTED, CURRENT, target, Optional.of(ABORTED), false))
                 .containsExactly(new AbortTransactionSpec(TARGET, OURS, (short) 1, 0));
+    }
+
+    @Test
+    void withTransactionVersion1AnOpenTransactionOfTheSessionBeforeIsAnEarlierCommitAndLeftAlone() {
+        // aborted by its producer at epoch 2, found open on the progress partition at 2: the epoch below, which a
+        // coordinator-aborted transaction's records would carry, is the previous session's (committed, left open)
+        LastTransaction described = new LastTransaction(true, OURS, (short) 1, (short) 2);
+        Optional<LastTransaction> onProgress = Optional.of(new LastTransaction(true, OURS, (short) 2));
+        Map<TopicPartition, PartitionProducerState> states = Map.of(
+                TARGET, states(open(OURS, 1, OptionalInt.empty())),
+                DLQ, states(open(OURS, 2, OptionalInt.empty())));
+        assertThat(HangingTransactions.hanging(described, CURRENT, states, onProgress, false))
+                .containsExactly(new AbortTransactionSpec(DLQ, OURS, (short) 2, 0));
+    }
+
+    @Test
+    void aTransactionItsCoordinatorAbortedIsFoundOneEpochBelowTheDescribedOneWhereTheProgressPartitionSaysSo() {
+        // version 1, timed out at epoch 1: the fence bumped to 2, the records (progress one too) carry 1
+        LastTransaction described = new LastTransaction(true, OURS, (short) 1, (short) 2);
+        Optional<LastTransaction> onProgress = Optional.of(new LastTransaction(true, OURS, (short) 1));
+        assertThat(HangingTransactions.hanging(described, CURRENT, Map.of(TARGET, states(open(OURS, 1,
+                OptionalInt.empty()))), onProgress, false))
+                .containsExactly(new AbortTransactionSpec(TARGET, OURS, (short) 1, 0));
+    }
+
+    @Test
+    void withTransactionVersion2BothDescribedEpochsAreTakenWhenTheProgressPartitionDoesNotSay() {
+        LastTransaction described = new LastTransaction(true, OURS, (short) 1, (short) 2);
+        assertThat(HangingTransactions.hanging(described, CURRENT, Map.of(TARGET, states(open(OURS, 2,
+                OptionalInt.empty()))), Optional.empty(), true))
+                .containsExactly(new AbortTransactionSpec(TARGET, OURS, (short) 2, 0));
+        assertThat(HangingTransactions.hanging(described, CURRENT, Map.of(TARGET, states(open(OURS, 2,
+                OptionalInt.empty()))), Optional.of(new LastTransaction(true, OURS, (short) 1)), true))
+                .as("the progress partition says 1").isEmpty();
     }
 
     @Test
@@ -100,7 +136,7 @@ class HangingTransactionsTest {
 
     private static List<AbortTransactionSpec> hanging(LastTransaction last,
                                                       Map<TopicPartition, PartitionProducerState> states) {
-        return HangingTransactions.hanging(last, CURRENT, states, false, true);
+        return HangingTransactions.hanging(last, CURRENT, states, Optional.empty(), true);
     }
 
     private static TransactionDescription current(TransactionState state, int epoch, Set<TopicPartition> partitions) {

@@ -2,10 +2,14 @@ package dev.quarantine.connect.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 
+import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
+import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.junit.jupiter.api.Test;
@@ -75,6 +79,33 @@ class LastTransactionTest {
     @Test
     void anIdWithoutATransactionHasNothingToLookFor() {
         assertThat(last(TransactionState.EMPTY, 5, true)).isEmpty();
+    }
+
+    @Test
+    void anAbortFoundOpenOnTheProgressPartitionHasTheEpochItsRecordsCarryThere() {
+        LastTransaction described = last(TransactionState.COMPLETE_ABORT, 5, false).orElseThrow();
+        assertThat(described.foundOpenIn(progress(open(ID, 5)))).as("its producer's own abort")
+                .contains(new LastTransaction(true, ID, (short) 5));
+        assertThat(described.foundOpenIn(progress(open(ID, 4)))).as("the coordinator's abort")
+                .contains(new LastTransaction(true, ID, (short) 4));
+    }
+
+    @Test
+    void anAbortNotOpenOnTheProgressPartitionIsNotFoundThere() {
+        LastTransaction described = last(TransactionState.COMPLETE_ABORT, 5, false).orElseThrow();
+        assertThat(described.foundOpenIn(null)).as("no progress partition").isEmpty();
+        assertThat(described.foundOpenIn(progress(open(ID, 3)))).as("an earlier epoch's").isEmpty();
+        assertThat(described.foundOpenIn(progress(open(ID + 1, 5)))).as("another producer id's").isEmpty();
+        assertThat(described.foundOpenIn(progress(new ProducerState(ID, 5, 0, 0L, OptionalInt.empty(),
+                OptionalLong.empty())))).as("closed").isEmpty();
+    }
+
+    private static PartitionProducerState progress(ProducerState... producers) {
+        return new PartitionProducerState(List.of(producers));
+    }
+
+    private static ProducerState open(long producerId, int epoch) {
+        return new ProducerState(producerId, epoch, 0, 0L, OptionalInt.empty(), OptionalLong.of(42));
     }
 
     private static Optional<LastTransaction> last(TransactionState state, int epoch, boolean epochBumpedAtEnd) {

@@ -10,7 +10,6 @@ import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -302,28 +301,16 @@ class SinkTaskFaultsIT {
     /** A handler over the real broker for progress, whose writers' producers {@code producers} builds. */
     private SinkTaskHandler handler(FakeSinkTaskContext context,
                                     Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
-        TransactionalSinkConfig config = TransactionalSinkConfig.parse(fixture.config());
-        ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
-        ProgressStore store = new ProgressStore(config.adminConfigs(), fixture.progress,
-                new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30)), Duration.ofSeconds(30));
-        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
-                admins, TargetTopics.ADMIN_TIMEOUT);
-        WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
-                config.valueConverter(), config.headerConverter()), Optional.empty(),
-                new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
-                store.target(), 3,
-                new HangingTransactionCheck() { // scripted producers leave no transactions on the broker
-                    @Override
-                    public boolean lastTransactionAborted(String transactionalId) {
-                        return false;
-                    }
+        return fixture.handler(context, producers, Optional.of(new HangingTransactionCheck() {
+            // scripted producers leave no transactions on the broker
+            @Override
+            public boolean lastTransactionAborted(String transactionalId) {
+                return false;
+            }
 
-                    @Override
-                    public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
-                    }
-                });
-        return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
-                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
-                Clock.systemUTC());
+            @Override
+            public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
+            }
+        }));
     }
 }

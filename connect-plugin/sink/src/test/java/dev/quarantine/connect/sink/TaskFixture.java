@@ -2,17 +2,22 @@ package dev.quarantine.connect.sink;
 
 import static dev.quarantine.connect.sink.TestData.props;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.Producer;
 
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.txn.DeadLetterBreaker;
 
 /**
  * The topics and tasks of one in-process task test on a real broker: source, target, dead-letter and progress topic
@@ -74,6 +79,30 @@ final class TaskFixture {
         task.initialize(context);
         task.start(config(overrides));
         return task;
+    }
+
+    /**
+     * A task's handler over this test's topics ({@link #config}), as {@link TransactionalKafkaSinkTask#start} builds
+     * it, but with its writers' producers from {@code producers} (null: the writer's own) and, when {@code hanging}
+     * is given, that check instead of {@link HangingTransactions}; the caller closes it.
+     */
+    SinkTaskHandler handler(FakeSinkTaskContext context,
+                            Function<Map<String, Object>, Producer<byte[], byte[]>> producers,
+                            Optional<HangingTransactionCheck> hanging) {
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(config());
+        ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
+        ProgressStore store = new ProgressStore(config.adminConfigs(), progress,
+                new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30)), Duration.ofSeconds(30));
+        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
+                admins, TargetTopics.ADMIN_TIMEOUT);
+        WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
+                config.valueConverter(), config.headerConverter()), Optional.empty(),
+                new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
+                store.target(), 3,
+                hanging.orElseGet(() -> new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT, progress)));
+        return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
+                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
+                Clock.systemUTC());
     }
 
     /** Stops a task the test is done with, which {@link #stopTasks()} then leaves alone. */
