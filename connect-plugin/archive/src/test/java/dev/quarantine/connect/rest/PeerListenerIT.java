@@ -54,6 +54,9 @@ class PeerListenerIT {
     private static final int FLOOD_CONNECTIONS = 2_000;
     /** Where the idle connections and the flood come from (loopback); the test's signed requests: 127.0.0.1. */
     private static final String FLOOD_SOURCE = "127.0.0.2";
+    /** A flood of more connections than the listener's cap (256), from hosts each below the cap per address (32). */
+    private static final int MANY_HOSTS = 10;
+    private static final int CONNECTIONS_PER_HOST = 30;
     /** How many more descriptors than before the flood the worker may hold once it is over (its clients vary). */
     private static final int FD_SLACK = 60;
 
@@ -114,7 +117,8 @@ class PeerListenerIT {
             }
 
             // from 127.0.0.1, as another worker, on a new connection (not one kept alive from before the flood)
-            HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0));
+            HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0),
+                    Duration.ofSeconds(30));
 
             assertThat(duringTheFlood.statusCode()).as(duringTheFlood.body()).isEqualTo(200);
         } finally {
@@ -128,6 +132,40 @@ class PeerListenerIT {
                 SETTLED, () -> (now[0] = openFileDescriptors()) <= before + FD_SLACK);
         assertThat(peers.signedShare(auth(), worker, 0).status()).as("still answering after the flood")
                 .isEqualTo(200);
+    }
+
+    @Test
+    void aSignedRequestIsAnsweredWithinTheForwardTimeoutWhileManyHostsFillEveryConnectionOfTheListener()
+            throws Exception {
+        long before = openFileDescriptors();
+        List<Socket> flood = new ArrayList<>();
+        int refused = 0;
+        try {
+            // 10 hosts x 30: more than the listener's 256 connections, each host below its cap of 32
+            for (int host = 0; host < MANY_HOSTS; host++) {
+                for (int i = 0; i < CONNECTIONS_PER_HOST; i++) {
+                    try {
+                        flood.add(oneByteConnection("127.0.0." + (10 + host)));
+                    } catch (IOException e) {
+                        refused++; // closed by the listener before the byte went out
+                    }
+                }
+            }
+
+            // from 127.0.0.1, as another worker, on a new connection, with the deadline another worker gives it
+            HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0),
+                    Duration.ofMillis(MonitorConfig.FORWARD_TIMEOUT_MS_DEFAULT));
+
+            assertThat(duringTheFlood.statusCode()).as(duringTheFlood.body()).isEqualTo(200);
+        } finally {
+            closeAll(flood);
+        }
+        long[] now = new long[1];
+        int refusedAtConnect = refused;
+        Await.until(() -> "the worker's open file descriptors back near " + before + " after "
+                + MANY_HOSTS * CONNECTIONS_PER_HOST + " connections from " + MANY_HOSTS + " hosts ("
+                + refusedAtConnect + " refused at connect); now " + now[0],
+                SETTLED, () -> (now[0] = openFileDescriptors()) <= before + FD_SLACK);
     }
 
     @Test
@@ -198,11 +236,12 @@ class PeerListenerIT {
                 .containsExactly("127.0.0.1");
     }
 
-    /** Sends a signed request on a connection of its own; waits up to 30 s for the answer (a deadline). */
-    private static HttpResponse<String> onNewConnection(PeerRequests.Captured request) throws Exception {
+    /** Sends a signed request on a connection of its own; waits up to {@code deadline} for the answer. */
+    private static HttpResponse<String> onNewConnection(PeerRequests.Captured request, Duration deadline)
+            throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpRequest.Builder get = HttpRequest.newBuilder(URI.create(PeerRequests.url(worker)
-                + Peers.PARTIALS_FULL_PATH + "?" + request.rawQuery())).timeout(Duration.ofSeconds(30)).GET();
+                + Peers.PARTIALS_FULL_PATH + "?" + request.rawQuery())).timeout(deadline).GET();
         request.headers().forEach(get::header);
         return http.send(get.build(), HttpResponse.BodyHandlers.ofString());
     }

@@ -123,8 +123,10 @@ public final class MonitorConfig extends AbstractConfig {
     public static final String PEER_MAX_CONNECTIONS_CONFIG = PREFIX + "peer.max.connections";
     public static final int PEER_MAX_CONNECTIONS_DEFAULT = 256;
     public static final String PEER_MAX_CONNECTIONS_DOC = "At most this many connections are open on the peer"
-            + " listener; one more is answered 503 (Retry-After) and closed at once. Each holds a file descriptor and"
-            + " at most 8 KiB until its request is read.";
+            + " listener; one more takes the place of the oldest that has not sent a whole request (answered 503 with"
+            + " Retry-After and closed), or, when every open one is being answered or kept alive after a signed answer,"
+            + " is answered 503 and closed at once. Each holds a file descriptor and at most 8 KiB until its request"
+            + " is read.";
 
     public static final String PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG = PREFIX + "peer.max.connections.per.address";
     public static final int PEER_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT = 32;
