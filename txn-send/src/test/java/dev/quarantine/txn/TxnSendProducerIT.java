@@ -195,6 +195,47 @@ class TxnSendProducerIT {
         assertThat(committedValues(kafka, topic)).containsExactly("good");
     }
 
+    @Test
+    void deadLetterWhoseContextHeadersAloneExceedTheDeadLetterTopicIsWrittenWithThemCutAndSaysSo(LocalKafka kafka)
+            throws Exception {
+        String topic = "txn-send-" + TOPICS.incrementAndGet();
+        String dlq = topic + "-dlq";
+        kafka.createTopic(topic, 1, Map.of());
+        kafka.createTopic(dlq, 1, Map.of("max.message.bytes", "2048"));
+        DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
+                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
+        String hugeName = "connector-".repeat(500); // 5,000 bytes: more than the whole dead-letter topic accepts
+        try (TxnSendProducer<byte[], byte[]> producer = new TxnSendProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-txn"), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, 0, bytes("k"), bytes("good")), null,
+                    TxnSendOption.IGNORE_SEND_ERRORS);
+            producer.send(deadLetters.build(DeadLetter.of(bytes("k"), bytes("poison"), null,
+                    new RecordTooLargeException("too large")).source(topic, 0, 7L).target(topic, 0)
+                    .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, hugeName)
+                    .context(DeadLetterHeaders.CONNECT_TASK_ID, "3"), producer.maxRecordBytes(dlq)), null,
+                    TxnSendOption.NONE).get();
+            producer.commitTransaction();
+        }
+        List<ConsumerRecord<byte[], byte[]>> parked = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(30));
+        assertThat(parked).hasSize(1);
+        ConsumerRecord<byte[], byte[]> letter = parked.get(0);
+        assertThat(header(letter, DeadLetterHeaders.PAYLOAD_TRUNCATED)).contains("context");
+        assertThat(header(letter, DeadLetterHeaders.CONNECT_CONNECTOR_NAME)).as("cut, not dropped")
+                .startsWith("connector-").hasSizeLessThan(hugeName.length());
+        assertThat(header(letter, DeadLetterHeaders.CONNECT_OFFSET)).as("where it came from").isEqualTo("7");
+        assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                .isEqualTo(RecordTooLargeException.class.getName());
+        assertThat(committedValues(kafka, topic)).containsExactly("good");
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
