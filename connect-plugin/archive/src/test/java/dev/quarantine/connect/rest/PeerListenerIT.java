@@ -82,22 +82,12 @@ class PeerListenerIT {
 
     @Test
     void aSignedRequestIsAnsweredWhileAHundredConnectionsSentOneByteAndThenNothing() throws Exception {
-        List<Socket> idle = new ArrayList<>();
-        try {
-            for (int i = 0; i < IDLE_CONNECTIONS; i++) {
-                try {
-                    idle.add(oneByteConnection(FLOOD_SOURCE));
-                } catch (IOException e) {
-                    // beyond the connections one address may hold: answered 503 and closed
-                }
-            }
-
+        // beyond the connections one address may hold, they are answered 503 and closed
+        try (Flood idle = Flood.of(List.of(FLOOD_SOURCE), IDLE_CONNECTIONS)) {
             // ConnectRest waits 30 s for an answer, then fails: a generous deadline, not a speed test
             Answer answer = peers.signedShare(auth(), worker, 0);
 
             assertThat(answer.status()).as(answer.text()).isEqualTo(200);
-        } finally {
-            closeAll(idle);
         }
     }
 
@@ -105,31 +95,16 @@ class PeerListenerIT {
     void aSignedRequestIsAnsweredWhileOneHostHoldsAFloodOfTwoThousandConnectionsAndFdsComeBackAfterwards()
             throws Exception {
         long before = openFileDescriptors();
-        List<Socket> flood = new ArrayList<>();
-        int refused = 0;
-        try {
-            for (int i = 0; i < FLOOD_CONNECTIONS; i++) {
-                try {
-                    flood.add(oneByteConnection(FLOOD_SOURCE));
-                } catch (IOException e) {
-                    refused++; // answered 503 and closed before the byte went out, or the backlog was full
-                }
-            }
-
+        Flood flood = Flood.of(List.of(FLOOD_SOURCE), FLOOD_CONNECTIONS);
+        try (flood) {
             // from 127.0.0.1, as another worker, on a new connection (not one kept alive from before the flood)
             HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0),
                     Duration.ofSeconds(30));
 
             assertThat(duringTheFlood.statusCode()).as(duringTheFlood.body()).isEqualTo(200);
-        } finally {
-            closeAll(flood);
         }
 
-        long[] now = new long[1];
-        int refusedAtConnect = refused;
-        Await.until(() -> "the worker's open file descriptors back near " + before + " after " + FLOOD_CONNECTIONS
-                + " connections (" + refusedAtConnect + " refused at connect); now " + now[0],
-                SETTLED, () -> (now[0] = openFileDescriptors()) <= before + FD_SLACK);
+        awaitDescriptorsBackNear(before, flood);
         assertThat(peers.signedShare(auth(), worker, 0).status()).as("still answering after the flood")
                 .isEqualTo(200);
     }
@@ -138,34 +113,21 @@ class PeerListenerIT {
     void aSignedRequestIsAnsweredWithinTheForwardTimeoutWhileManyHostsFillEveryConnectionOfTheListener()
             throws Exception {
         long before = openFileDescriptors();
-        List<Socket> flood = new ArrayList<>();
-        int refused = 0;
-        try {
-            // 10 hosts x 30: more than the listener's 256 connections, each host below its cap of 32
-            for (int host = 0; host < MANY_HOSTS; host++) {
-                for (int i = 0; i < CONNECTIONS_PER_HOST; i++) {
-                    try {
-                        flood.add(oneByteConnection("127.0.0." + (10 + host)));
-                    } catch (IOException e) {
-                        refused++; // closed by the listener before the byte went out
-                    }
-                }
-            }
-
+        List<String> hosts = new ArrayList<>();
+        for (int host = 0; host < MANY_HOSTS; host++) {
+            hosts.add("127.0.0." + (10 + host));
+        }
+        // 10 hosts x 30: more than the listener's 256 connections, each host below its cap of 32
+        Flood flood = Flood.of(hosts, CONNECTIONS_PER_HOST);
+        try (flood) {
             // from 127.0.0.1, as another worker, on a new connection, with the deadline another worker gives it
             HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0),
                     Duration.ofMillis(MonitorConfig.FORWARD_TIMEOUT_MS_DEFAULT));
 
             assertThat(duringTheFlood.statusCode()).as(duringTheFlood.body()).isEqualTo(200);
-        } finally {
-            closeAll(flood);
         }
-        long[] now = new long[1];
-        int refusedAtConnect = refused;
-        Await.until(() -> "the worker's open file descriptors back near " + before + " after "
-                + MANY_HOSTS * CONNECTIONS_PER_HOST + " connections from " + MANY_HOSTS + " hosts ("
-                + refusedAtConnect + " refused at connect); now " + now[0],
-                SETTLED, () -> (now[0] = openFileDescriptors()) <= before + FD_SLACK);
+
+        awaitDescriptorsBackNear(before, flood);
     }
 
     @Test
@@ -244,6 +206,39 @@ class PeerListenerIT {
                 + Peers.PARTIALS_FULL_PATH + "?" + request.rawQuery())).timeout(deadline).GET();
         request.headers().forEach(get::header);
         return http.send(get.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** One-byte connections held open: {@code perSource} tried from each source; those refused at connect counted. */
+    private record Flood(List<Socket> sockets, int refused) implements AutoCloseable {
+
+        static Flood of(List<String> sources, int perSource) {
+            List<Socket> sockets = new ArrayList<>();
+            int refused = 0;
+            for (String source : sources) {
+                for (int i = 0; i < perSource; i++) {
+                    try {
+                        sockets.add(oneByteConnection(source));
+                    } catch (IOException e) {
+                        refused++; // answered 503 and closed before the byte went out, or the backlog was full
+                    }
+                }
+            }
+            return new Flood(sockets, refused);
+        }
+
+        @Override
+        public void close() {
+            closeAll(sockets);
+        }
+    }
+
+    /** Until the worker holds at most {@link #FD_SLACK} more descriptors than {@code before} the flood. */
+    private static void awaitDescriptorsBackNear(long before, Flood flood) {
+        long[] now = new long[1];
+        Await.until(() -> "the worker's open file descriptors back near " + before + " after "
+                + (flood.sockets().size() + flood.refused()) + " connections (" + flood.refused()
+                + " refused at connect); now " + now[0], SETTLED,
+                () -> (now[0] = openFileDescriptors()) <= before + FD_SLACK);
     }
 
     /** A connection from {@code source} (a loopback address) that sends one byte and then nothing. */
