@@ -164,10 +164,8 @@ class TxnSendProducerIT {
     @Test
     void deadLetterOfARecordLargerThanTheDeadLetterTopicAcceptsIsTruncatedAndCommitted(LocalKafka kafka)
             throws Exception {
-        String topic = "txn-send-" + TOPICS.incrementAndGet();
+        String topic = topicWithDeadLetterTopic(kafka, 6000);
         String dlq = topic + "-dlq";
-        kafka.createTopic(topic, 1, Map.of());
-        kafka.createTopic(dlq, 1, Map.of("max.message.bytes", "6000"));
         DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
                 DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
         byte[] poison = new byte[50_000];
@@ -198,10 +196,8 @@ class TxnSendProducerIT {
     @Test
     void deadLetterWhoseContextHeadersAloneExceedTheDeadLetterTopicIsWrittenWithThemCutAndSaysSo(LocalKafka kafka)
             throws Exception {
-        String topic = "txn-send-" + TOPICS.incrementAndGet();
+        String topic = topicWithDeadLetterTopic(kafka, 2048);
         String dlq = topic + "-dlq";
-        kafka.createTopic(topic, 1, Map.of());
-        kafka.createTopic(dlq, 1, Map.of("max.message.bytes", "2048"));
         DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
                 DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
         String hugeName = "connector-".repeat(500); // 5,000 bytes: more than the whole dead-letter topic accepts
@@ -230,6 +226,14 @@ class TxnSendProducerIT {
         assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
                 .isEqualTo(RecordTooLargeException.class.getName());
         assertThat(committedValues(kafka, topic)).containsExactly("good");
+    }
+
+    /** A new topic, and its dead-letter topic ({@code <topic>-dlq}) accepting records of {@code dlqMaxBytes}. */
+    private static String topicWithDeadLetterTopic(LocalKafka kafka, int dlqMaxBytes) {
+        String topic = "txn-send-" + TOPICS.incrementAndGet();
+        kafka.createTopic(topic, 1, Map.of());
+        kafka.createTopic(topic + "-dlq", 1, Map.of("max.message.bytes", String.valueOf(dlqMaxBytes)));
+        return topic;
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
