@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,7 +84,7 @@ class PeerListenerIT {
     @Test
     void aSignedRequestIsAnsweredWhileAHundredConnectionsSentOneByteAndThenNothing() throws Exception {
         // beyond the connections one address may hold, they are answered 503 and closed
-        try (Flood idle = Flood.of(List.of(FLOOD_SOURCE), IDLE_CONNECTIONS)) {
+        try (Flood idle = Flood.of(worker, List.of(FLOOD_SOURCE), IDLE_CONNECTIONS)) {
             // ConnectRest waits 30 s for an answer, then fails: a generous deadline, not a speed test
             Answer answer = peers.signedShare(auth(), worker, 0);
 
@@ -95,7 +96,7 @@ class PeerListenerIT {
     void aSignedRequestIsAnsweredWhileOneHostHoldsAFloodOfTwoThousandConnectionsAndFdsComeBackAfterwards()
             throws Exception {
         long before = openFileDescriptors();
-        Flood flood = Flood.of(List.of(FLOOD_SOURCE), FLOOD_CONNECTIONS);
+        Flood flood = Flood.of(worker, List.of(FLOOD_SOURCE), FLOOD_CONNECTIONS);
         try (flood) {
             // from 127.0.0.1, as another worker, on a new connection (not one kept alive from before the flood)
             HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0),
@@ -113,12 +114,8 @@ class PeerListenerIT {
     void aSignedRequestIsAnsweredWithinTheForwardTimeoutWhileManyHostsFillEveryConnectionOfTheListener()
             throws Exception {
         long before = openFileDescriptors();
-        List<String> hosts = new ArrayList<>();
-        for (int host = 0; host < MANY_HOSTS; host++) {
-            hosts.add("127.0.0." + (10 + host));
-        }
         // 10 hosts x 30: more than the listener's 256 connections, each host below its cap of 32
-        Flood flood = Flood.of(hosts, CONNECTIONS_PER_HOST);
+        Flood flood = Flood.of(worker, manyHosts(), CONNECTIONS_PER_HOST);
         try (flood) {
             // from 127.0.0.1, as another worker, on a new connection, with the deadline another worker gives it
             HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0),
@@ -128,6 +125,32 @@ class PeerListenerIT {
         }
 
         awaitDescriptorsBackNear(before, flood);
+    }
+
+    @Test
+    void aClusterWideRequestIsAnsweredWithExactFiguresWhileManyHostsFillEveryConnectionOfEachWorkersListener()
+            throws Exception {
+        String group = PREFIX + "-forward";
+        String dlq = group + "-dlq";
+        kafka.createTopic(dlq, 2, Map.of());
+        DeadLetterTestData.produceToEachPartition(kafka, dlq, 2, 3, "org.example.PoisonException");
+        try (LocalConnect one = forwardingWorker(group, dlq).start();
+             LocalConnect two = forwardingWorker(group, dlq).start()) {
+            awaitTotal(one, dlq, 6);
+            awaitTotal(two, dlq, 6);
+
+            // each worker's listener full of one-byte connections; whichever worker holds a partition, the other
+            // asks it for that partition's share, and answers 503 unless that share comes within forward.timeout.ms
+            try (Flood atOne = Flood.of(one, manyHosts(), CONNECTIONS_PER_HOST);
+                 Flood atTwo = Flood.of(two, manyHosts(), CONNECTIONS_PER_HOST)) {
+                for (LocalConnect asked : List.of(one, two)) {
+                    Answer answer = asked.rest().get("/dead-letters/" + dlq);
+
+                    assertThat(answer.status()).as(answer.text()).isEqualTo(200);
+                    assertThat(answer.body().path("total").asLong()).as(answer.text()).isEqualTo(6);
+                }
+            }
+        }
     }
 
     @Test
@@ -211,13 +234,13 @@ class PeerListenerIT {
     /** One-byte connections held open: {@code perSource} tried from each source; those refused at connect counted. */
     private record Flood(List<Socket> sockets, int refused) implements AutoCloseable {
 
-        static Flood of(List<String> sources, int perSource) {
+        static Flood of(LocalConnect target, List<String> sources, int perSource) {
             List<Socket> sockets = new ArrayList<>();
             int refused = 0;
             for (String source : sources) {
                 for (int i = 0; i < perSource; i++) {
                     try {
-                        sockets.add(oneByteConnection(source));
+                        sockets.add(oneByteConnection(target, source));
                     } catch (IOException e) {
                         refused++; // answered 503 and closed before the byte went out, or the backlog was full
                     }
@@ -241,9 +264,9 @@ class PeerListenerIT {
                 () -> (now[0] = openFileDescriptors()) <= before + FD_SLACK);
     }
 
-    /** A connection from {@code source} (a loopback address) that sends one byte and then nothing. */
-    private static Socket oneByteConnection(String source) throws IOException {
-        String[] hostPort = PeerRequests.address(worker).split(":");
+    /** A connection from {@code source} (a loopback address) to {@code target}'s listener: one byte, then nothing. */
+    private static Socket oneByteConnection(LocalConnect target, String source) throws IOException {
+        String[] hostPort = PeerRequests.address(target).split(":");
         Socket socket = new Socket();
         try {
             socket.bind(new InetSocketAddress(source, 0));
@@ -255,6 +278,25 @@ class PeerListenerIT {
             socket.close();
             throw e;
         }
+    }
+
+    /** The loopback addresses a flood comes from: 127.0.0.10 and on. */
+    private static List<String> manyHosts() {
+        List<String> hosts = new ArrayList<>();
+        for (int host = 0; host < MANY_HOSTS; host++) {
+            hosts.add("127.0.0." + (10 + host));
+        }
+        return hosts;
+    }
+
+    /** Until {@code worker}'s cluster-wide answer for {@code dlq} counts {@code total} dead letters. */
+    private static void awaitTotal(LocalConnect worker, String dlq, long total) {
+        Answer[] last = new Answer[1];
+        Await.until(() -> total + " dead letters of " + dlq + " on " + worker.restUrl() + "; last: " + last[0],
+                SETTLED, () -> {
+                    last[0] = worker.rest().get("/dead-letters/" + dlq);
+                    return last[0].status() == 200 && last[0].body().path("total").asLong() == total;
+                });
     }
 
     private static void closeAll(List<Socket> sockets) {
@@ -332,6 +374,24 @@ class PeerListenerIT {
 
     private static PeerAuth auth() {
         return new PeerAuth(Optional.of(new Password(PEER_SECRET)), Clock.systemUTC());
+    }
+
+    /** A worker of a cluster of its own ({@code group}) monitoring {@code dlq}, answering without a figures cache. */
+    private static LocalConnect forwardingWorker(String group, String dlq) {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "group.id", group + "-connect",
+                "config.storage.topic", group + "-configs",
+                "offset.storage.topic", group + "-offsets",
+                "status.storage.topic", group + "-status",
+                "rest.extension.classes", DeadLetterRestExtension.class.getName(),
+                MonitorConfig.TOPICS_CONFIG, dlq,
+                MonitorConfig.DISCOVER_CONNECTORS_CONFIG, "false",
+                MonitorConfig.CACHE_MS_CONFIG, "0",
+                MonitorConfig.PEER_HEADER_TIMEOUT_MS_CONFIG, "60000",
+                MonitorConfig.PEER_SECRET_CONFIG, PEER_SECRET));
+        settings.put(MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000");
+        settings.put(MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
+        return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), settings);
     }
 
     private static LocalConnect worker(String group, String secret) {
