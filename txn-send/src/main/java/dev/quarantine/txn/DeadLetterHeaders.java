@@ -38,7 +38,10 @@ public final class DeadLetterHeaders {
     public static final String TARGET_PARTITION = "__quarantine.target.partition";
     /** Serialized size of the failed record (key, value and headers, as the producer measures it). */
     public static final String ORIGINAL_SIZE = "__quarantine.original.size";
-    /** {@code false}, or the parts cut to fit the dead-letter size limit: {@code key}, {@code value}, {@code headers}. */
+    /**
+     * {@code false}, or the parts cut to fit the dead-letter size limit: {@code key}, {@code value}, {@code headers}
+     * (the failed record's own), {@code context} (the context values, such as the connector name, shortened).
+     */
     public static final String PAYLOAD_TRUNCATED = "__quarantine.payload.truncated";
 
     /**

@@ -5,7 +5,9 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -21,9 +23,12 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * headers in Kafka Connect's or Kafka Streams' names and ours (see {@link DeadLetterHeaders}).
  *
  * <p>A dead letter must itself be writable, so the record is kept within {@code maxBytes} (as the producer measures
- * a record): when too large, the stack trace is shortened first, then the value, then the key, then the original
- * headers are left out; {@link DeadLetterHeaders#PAYLOAD_TRUNCATED} says what was cut and
- * {@link DeadLetterHeaders#ORIGINAL_SIZE} the failed record's size. A dead letter is never dropped.
+ * a record): when too large, the stack trace is shortened first, then the original headers are left out, then the
+ * stack trace is dropped and the message shortened, then the context values (connector, task, application id...) are
+ * cut to {@value #CONTEXT_CUT_CHARS} characters, and the value and the key take what room is left;
+ * {@link DeadLetterHeaders#PAYLOAD_TRUNCATED} says what was cut ({@code key}, {@code value}, {@code headers},
+ * {@code context}) and {@link DeadLetterHeaders#ORIGINAL_SIZE} the failed record's size. A dead letter is never
+ * dropped: one that does not fit even so fails with a {@link RecordTooLargeException} naming the record.
  *
  * <p>The limit of one dead letter is the smallest of the builder's {@code maxBytes} and what the producer that sends
  * it accepts for the dead-letter topic: pass {@link TxnSendProducer#maxRecordBytes(String)} to
@@ -41,8 +46,10 @@ public final class DeadLetterRecordBuilder {
     private static final int STACKTRACE_MAX_CHARS = 8 * 1024;
     private static final int MESSAGE_MAX_CHARS = 1024;
     private static final int SLACK = 16;
+    /** The longest context value kept when the context headers must be cut to fit. */
+    static final int CONTEXT_CUT_CHARS = 64;
     /** The longest {@link DeadLetterHeaders#PAYLOAD_TRUNCATED} value: room for it is kept while fitting. */
-    private static final String LONGEST_CUT = "key,value,headers";
+    private static final String LONGEST_CUT = "key,value,headers,context";
 
     private final String topic;
     private final HeaderStyle style;
@@ -93,55 +100,90 @@ public final class DeadLetterRecordBuilder {
 
     private ProducerRecord<byte[], byte[]> fit(DeadLetter letter, int maxBytes) {
         Throwable error = SendErrors.unwrap(letter.error());
-        int originalSize = RecordSizes.producerEstimate(letter.key(), letter.value(), letter.headers());
-        String stacktrace = clip(stacktrace(error), STACKTRACE_MAX_CHARS);
-        List<String> cut = new ArrayList<>();
-        Header[] original = letter.headers();
-
-        String message = error.getMessage() == null ? null : clip(error.getMessage(), MESSAGE_MAX_CHARS);
-        List<Header> context = contextHeaders(letter, error, originalSize, message, stacktrace, LONGEST_CUT);
-        int room = maxBytes - sizeWith(original, context) - SLACK;
-        if (room < 0 && !stacktrace.isEmpty()) {
-            stacktrace = clip(stacktrace, Math.max(0, stacktrace.length() + room));
-            context = contextHeaders(letter, error, originalSize, message, stacktrace, LONGEST_CUT);
-            room = maxBytes - sizeWith(original, context) - SLACK;
+        Parts parts = new Parts(letter, error, maxBytes);
+        if (parts.room() < 0 && !parts.stacktrace.isEmpty()) {
+            parts.stacktrace = clip(parts.stacktrace, Math.max(0, parts.stacktrace.length() + parts.room()));
         }
+        if (parts.room() < 0) {
+            parts.original = new Header[0];
+            parts.cut.add("headers");
+        }
+        if (parts.room() < 0) {
+            parts.stacktrace = "";
+            parts.message = parts.message == null ? null : clip(parts.message, 64);
+        }
+        if (parts.room() < 0) {
+            parts.context.replaceAll((name, value) -> clip(value, CONTEXT_CUT_CHARS));
+            parts.cut.add("context");
+        }
+        int room = parts.room();
         if (room < 0) {
-            original = new Header[0];
-            cut.add("headers");
-            room = maxBytes - sizeWith(original, context) - SLACK;
+            throw new RecordTooLargeException("The dead letter of " + letter.describe() + " does not fit dead-letter"
+                    + " topic " + topic + " even without its key, value and headers: its context headers need more"
+                    + " than the " + maxBytes + " bytes its producer and topic accept (raise the topic's "
+                    + TopicConfig.MAX_MESSAGE_BYTES_CONFIG + " or the producer's "
+                    + ProducerConfig.MAX_REQUEST_SIZE_CONFIG + ")");
         }
-        if (room < 0) {
-            stacktrace = "";
-            message = message == null ? null : clip(message, 64);
-            context = contextHeaders(letter, error, originalSize, message, stacktrace, LONGEST_CUT);
-            room = Math.max(0, maxBytes - sizeWith(original, context) - SLACK);
-        }
-        byte[] key = letter.key();
-        byte[] value = letter.value();
-        int keyLength = key == null ? 0 : key.length;
-        int valueLength = value == null ? 0 : value.length;
-        if (keyLength + valueLength > room) {
-            int valueRoom = Math.max(0, room - Math.min(keyLength, room / 2));
-            if (valueLength > valueRoom) {
-                value = Arrays.copyOf(value, valueRoom);
-                cut.add(0, "value");
-            }
-            int keyRoom = Math.max(0, room - (value == null ? 0 : value.length));
-            if (keyLength > keyRoom) {
-                key = Arrays.copyOf(key, keyRoom);
-                cut.add(0, "key");
-            }
-        }
-        String truncated = cut.isEmpty() ? "false" : String.join(",", cut);
-        context = contextHeaders(letter, error, originalSize, message, stacktrace, truncated);
-        RecordHeaders headers = new RecordHeaders(original);
-        context.forEach(headers::add);
-        return new ProducerRecord<>(topic, null, null, key, value, headers);
+        return parts.record(letter, room);
     }
 
-    private List<Header> contextHeaders(DeadLetter letter, Throwable error, int originalSize, String message,
-                                        String stacktrace, String truncated) {
+    /** The parts of a dead letter being fitted, and the room they leave for the key and value. */
+    private final class Parts {
+        private final DeadLetter letter;
+        private final Throwable error;
+        private final int maxBytes;
+        private final int originalSize;
+        private final List<String> cut = new ArrayList<>();
+        private final Map<String, String> context;
+        private Header[] original;
+        private String message;
+        private String stacktrace;
+
+        Parts(DeadLetter letter, Throwable error, int maxBytes) {
+            this.letter = letter;
+            this.error = error;
+            this.maxBytes = maxBytes;
+            this.originalSize = RecordSizes.producerEstimate(letter.key(), letter.value(), letter.headers());
+            this.context = new LinkedHashMap<>(letter.context());
+            this.original = letter.headers();
+            this.message = error.getMessage() == null ? null : clip(error.getMessage(), MESSAGE_MAX_CHARS);
+            this.stacktrace = clip(stacktrace(error), STACKTRACE_MAX_CHARS);
+        }
+
+        /** Bytes left for the key and value (negative: the rest alone is too large). */
+        int room() {
+            return maxBytes - sizeWith(original, headers(LONGEST_CUT)) - SLACK;
+        }
+
+        List<Header> headers(String truncated) {
+            return contextHeaders(letter, context, error, originalSize, message, stacktrace, truncated);
+        }
+
+        ProducerRecord<byte[], byte[]> record(DeadLetter letter, int room) {
+            byte[] key = letter.key();
+            byte[] value = letter.value();
+            int keyLength = key == null ? 0 : key.length;
+            int valueLength = value == null ? 0 : value.length;
+            if (keyLength + valueLength > room) {
+                int valueRoom = Math.max(0, room - Math.min(keyLength, room / 2));
+                if (valueLength > valueRoom) {
+                    value = Arrays.copyOf(value, valueRoom);
+                    cut.add(0, "value");
+                }
+                int keyRoom = Math.max(0, room - (value == null ? 0 : value.length));
+                if (keyLength > keyRoom) {
+                    key = Arrays.copyOf(key, keyRoom);
+                    cut.add(0, "key");
+                }
+            }
+            RecordHeaders all = new RecordHeaders(original);
+            headers(cut.isEmpty() ? "false" : String.join(",", cut)).forEach(all::add);
+            return new ProducerRecord<>(topic, null, null, key, value, all);
+        }
+    }
+
+    private List<Header> contextHeaders(DeadLetter letter, Map<String, String> context, Throwable error,
+                                        int originalSize, String message, String stacktrace, String truncated) {
         boolean connect = style == HeaderStyle.CONNECT;
         List<Header> headers = new ArrayList<>();
         if (letter.sourceTopic() != null) {
@@ -152,7 +194,7 @@ public final class DeadLetterRecordBuilder {
             add(headers, connect ? DeadLetterHeaders.CONNECT_OFFSET : DeadLetterHeaders.STREAMS_OFFSET,
                     String.valueOf(letter.sourceOffset()));
         }
-        letter.context().forEach((name, value) -> add(headers, name, value));
+        context.forEach((name, value) -> add(headers, name, value));
         add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION : DeadLetterHeaders.STREAMS_EXCEPTION,
                 error.getClass().getName());
         if (message != null) {

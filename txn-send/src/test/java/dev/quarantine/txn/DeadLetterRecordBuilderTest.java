@@ -121,6 +121,39 @@ class DeadLetterRecordBuilderTest {
     }
 
     @Test
+    void cutsTheContextValuesWhenTheContextHeadersAloneAreTooLargeAndSaysSo() {
+        String hugeName = "c".repeat(3_000);
+
+        ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT,
+                DeadLetterRecordBuilder.MIN_MAX_BYTES).build(DeadLetter.of(bytes("k"), bytes("v"), null,
+                        new RecordTooLargeException("x")).source("orders", 1, 9L)
+                .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, hugeName));
+
+        assertThat(RecordSizes.producerEstimate(dlq.key(), dlq.value(), dlq.headers().toArray()))
+                .isLessThanOrEqualTo(DeadLetterRecordBuilder.MIN_MAX_BYTES);
+        assertThat(text(dlq.headers(), DeadLetterHeaders.CONNECT_CONNECTOR_NAME))
+                .isEqualTo("c".repeat(DeadLetterRecordBuilder.CONTEXT_CUT_CHARS));
+        assertThat(text(dlq.headers(), DeadLetterHeaders.PAYLOAD_TRUNCATED)).isEqualTo("headers,context");
+        assertThat(text(dlq.headers(), DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("9");
+        assertThat(dlq.value()).as("the payload fits once the context is cut").isEqualTo(bytes("v"));
+    }
+
+    @Test
+    void failsNamingTheRecordWhenEvenTheCutContextDoesNotFit() {
+        DeadLetter letter = DeadLetter.of(null, bytes("v"), null, new RecordTooLargeException("x"))
+                .source("orders", 1, 9L);
+        for (int i = 0; i < 40; i++) {
+            letter.context("__quarantine.extra." + i, "x".repeat(100));
+        }
+        DeadLetterRecordBuilder builder = new DeadLetterRecordBuilder("orders-dlq",
+                DeadLetterRecordBuilder.HeaderStyle.CONNECT, DeadLetterRecordBuilder.MIN_MAX_BYTES);
+
+        assertThatThrownBy(() -> builder.build(letter)).isInstanceOf(RecordTooLargeException.class)
+                .hasMessageContaining("orders-1@9").hasMessageContaining("orders-dlq")
+                .hasMessageContaining("max.message.bytes");
+    }
+
+    @Test
     void refusesALimitTooSmallForTheContextHeaders() {
         assertThatThrownBy(() -> new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT, 100))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBytes");

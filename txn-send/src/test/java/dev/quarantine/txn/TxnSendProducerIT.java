@@ -164,10 +164,8 @@ class TxnSendProducerIT {
     @Test
     void deadLetterOfARecordLargerThanTheDeadLetterTopicAcceptsIsTruncatedAndCommitted(LocalKafka kafka)
             throws Exception {
-        String topic = "txn-send-" + TOPICS.incrementAndGet();
+        String topic = topicWithDeadLetterTopic(kafka, 6000);
         String dlq = topic + "-dlq";
-        kafka.createTopic(topic, 1, Map.of());
-        kafka.createTopic(dlq, 1, Map.of("max.message.bytes", "6000"));
         DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
                 DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
         byte[] poison = new byte[50_000];
@@ -193,6 +191,53 @@ class TxnSendProducerIT {
         assertThat(new String(parked.get(0).headers().lastHeader(DeadLetterHeaders.PAYLOAD_TRUNCATED).value(),
                 StandardCharsets.UTF_8)).isEqualTo("value");
         assertThat(committedValues(kafka, topic)).containsExactly("good");
+    }
+
+    @Test
+    void deadLetterWhoseContextHeadersAloneExceedTheDeadLetterTopicIsWrittenWithThemCutAndSaysSo(LocalKafka kafka)
+            throws Exception {
+        String topic = topicWithDeadLetterTopic(kafka, 2048);
+        String dlq = topic + "-dlq";
+        DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
+                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
+        String hugeName = "connector-".repeat(500); // 5,000 bytes: more than the whole dead-letter topic accepts
+        try (TxnSendProducer<byte[], byte[]> producer = new TxnSendProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-txn"), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, 0, bytes("k"), bytes("good")), null,
+                    TxnSendOption.IGNORE_SEND_ERRORS);
+            producer.send(deadLetters.build(DeadLetter.of(bytes("k"), bytes("poison"), null,
+                    new RecordTooLargeException("too large")).source(topic, 0, 7L).target(topic, 0)
+                    .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, hugeName)
+                    .context(DeadLetterHeaders.CONNECT_TASK_ID, "3"), producer.maxRecordBytes(dlq)), null,
+                    TxnSendOption.NONE).get();
+            producer.commitTransaction();
+        }
+        List<ConsumerRecord<byte[], byte[]>> parked = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(30));
+        assertThat(parked).hasSize(1);
+        ConsumerRecord<byte[], byte[]> letter = parked.get(0);
+        assertThat(header(letter, DeadLetterHeaders.PAYLOAD_TRUNCATED)).contains("context");
+        assertThat(header(letter, DeadLetterHeaders.CONNECT_CONNECTOR_NAME)).as("cut, not dropped")
+                .startsWith("connector-").hasSizeLessThan(hugeName.length());
+        assertThat(header(letter, DeadLetterHeaders.CONNECT_OFFSET)).as("where it came from").isEqualTo("7");
+        assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                .isEqualTo(RecordTooLargeException.class.getName());
+        assertThat(committedValues(kafka, topic)).containsExactly("good");
+    }
+
+    /** A new topic, and its dead-letter topic ({@code <topic>-dlq}) accepting records of {@code dlqMaxBytes}. */
+    private static String topicWithDeadLetterTopic(LocalKafka kafka, int dlqMaxBytes) {
+        String topic = "txn-send-" + TOPICS.incrementAndGet();
+        kafka.createTopic(topic, 1, Map.of());
+        kafka.createTopic(topic + "-dlq", 1, Map.of("max.message.bytes", String.valueOf(dlqMaxBytes)));
+        return topic;
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
     private static byte[] bytes(String text) {

@@ -3,6 +3,7 @@ package dev.quarantine.connect.rest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -20,13 +21,24 @@ final class DeadLetterTestData {
 
     /** {@code count} records with Kafka Streams' exception header {@code errorClass}. */
     static void produce(LocalKafka kafka, String topic, int count, String errorClass) throws Exception {
+        produce(kafka, topic, count, i -> null, errorClass);
+    }
+
+    /** {@code perPartition} records in each of {@code partitions}, with Kafka Streams' exception header. */
+    static void produceToEachPartition(LocalKafka kafka, String topic, int partitions, int perPartition,
+                                       String errorClass) throws Exception {
+        produce(kafka, topic, partitions * perPartition, i -> i % partitions, errorClass);
+    }
+
+    private static void produce(LocalKafka kafka, String topic, int count, IntFunction<Integer> partition,
+                                String errorClass) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < count; i++) {
                 RecordHeaders headers = new RecordHeaders();
                 headers.add(DeadLetterHeaders.STREAMS_EXCEPTION, bytes(errorClass));
-                producer.send(new ProducerRecord<>(topic, null, null, bytes("k"), bytes("secret-payload"), headers))
-                        .get();
+                producer.send(new ProducerRecord<>(topic, partition.apply(i), null, bytes("k"),
+                        bytes("secret-payload"), headers)).get();
             }
         }
     }

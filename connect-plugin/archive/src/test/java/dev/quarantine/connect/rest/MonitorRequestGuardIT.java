@@ -57,6 +57,8 @@ class MonitorRequestGuardIT {
     private static final String PREFIX = "guard-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String DLQ = PREFIX + "-dlq";
     private static final String REPLAYS = "/dead-letters/" + DLQ + "/replays";
+    /** A name the operator allows browsers to reach the worker under (a load balancer's, say). */
+    private static final String ALLOWED_HOST = "dashboard.test";
     private static final String AUTH = ConnectRest.basicAuth(BasicAuthWorkers.USER, BasicAuthWorkers.PASSWORD);
     private static final Duration SETTLED = Duration.ofSeconds(120);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -76,7 +78,8 @@ class MonitorRequestGuardIT {
                 "status.storage.topic", PREFIX + "-status",
                 "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
                 MonitorConfig.TOPICS_CONFIG, DLQ,
-                MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1"))).start();
+                MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1",
+                MonitorConfig.ALLOWED_HOSTS_CONFIG, ALLOWED_HOST))).start();
         Await.until("the monitor answering for " + DLQ, SETTLED,
                 () -> send("GET", "/dead-letters/" + DLQ, null, json()).statusCode() == 200);
     }
@@ -132,6 +135,32 @@ class MonitorRequestGuardIT {
         HttpResponse<String> read = send("GET", "/dead-letters/" + DLQ + "/records", null,
                 Map.of("Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors"));
         assertThat(read.statusCode()).as("a page of another site reading records: " + read.body()).isEqualTo(403);
+    }
+
+    @Test
+    void aBrowsersRequestUnderANameThatIsNotTheWorkersIsRefusedWith403AndStartsNothing() throws Exception {
+        // DNS rebinding: evil.example resolves to the worker, so its page and the endpoint share an origin
+        String rebound = "evil.example:" + URI.create(worker.restUrl()).getPort();
+        Map<String, String> samePage = Map.of("Origin", "http://" + rebound, "Sec-Fetch-Site", "same-origin",
+                "Sec-Fetch-Mode", "cors");
+
+        startsNothing(() -> assertThat(statusUnder(rebound, "POST", REPLAYS, samePage,
+                "{\"destination\":\"guard-replayed\"}")).as("a replay started by the rebinding page")
+                .contains(" 403 "));
+        String cancel = REPLAYS + "/replay-000000000000";
+        assertThat(statusUnder(rebound, "DELETE", cancel, samePage, null)).as("a cancel").contains(" 403 ");
+        assertThat(statusUnder(rebound, "GET", "/dead-letters/" + DLQ + "/records", Map.of("Sec-Fetch-Site",
+                "same-origin", "Sec-Fetch-Mode", "cors"), null)).as("a read").contains(" 403 ");
+
+        String allowed = ALLOWED_HOST + ":" + URI.create(worker.restUrl()).getPort();
+        assertThat(statusUnder(allowed, "DELETE", cancel, Map.of("Origin", "http://" + allowed, "Sec-Fetch-Site",
+                "same-origin", "Sec-Fetch-Mode", "cors"), null)).as("a name in " + MonitorConfig.ALLOWED_HOSTS_CONFIG)
+                .doesNotContain(" 403 ");
+        assertThat(statusUnder(rebound, "DELETE", cancel, Map.of(), null)).as("curl, no Origin: no browser")
+                .doesNotContain(" 403 ");
+        assertThat(statusUnder("localhost:" + URI.create(worker.restUrl()).getPort(), "GET", "/dead-letters/" + DLQ,
+                Map.of("Sec-Fetch-Site", "same-origin", "Sec-Fetch-Mode", "cors"), null)).as("localhost")
+                .contains(" 200 ");
     }
 
     @Test
@@ -339,6 +368,32 @@ class MonitorRequestGuardIT {
         return method + " " + path + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort() + "\r\n"
                 + "Authorization: " + AUTH + "\r\nContent-Type: application/json\r\nAccept: application/json\r\n"
                 + bodyHeader + "\r\n\r\n";
+    }
+
+    /**
+     * The status line of one request sent with {@code host} as its Host header (which Java's HTTP client does not
+     * let a caller set), the operator's credentials and {@code headers}.
+     */
+    private static String statusUnder(String host, String method, String path, Map<String, String> headers,
+                                      String body) {
+        StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + host
+                + "\r\nAuthorization: " + AUTH + "\r\nAccept: application/json\r\nConnection: close\r\n");
+        headers.forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
+        byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        if (body != null) {
+            request.append("Content-Type: application/json\r\nContent-Length: ").append(bytes.length)
+                    .append("\r\n");
+        }
+        request.append("\r\n");
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
+            out.write(bytes);
+            out.flush();
+            return statusLine(socket);
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + path + " under " + host + " failed", e);
+        }
     }
 
     /** The status line of the answer on {@code socket}; fails when none comes within the socket's 30 s. */

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.ConnectRest.Answer;
+import dev.quarantine.sandbox.FreePorts;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -53,6 +55,9 @@ class PeerListenerIT {
     private static final int FLOOD_CONNECTIONS = 2_000;
     /** Where the idle connections and the flood come from (loopback); the test's signed requests: 127.0.0.1. */
     private static final String FLOOD_SOURCE = "127.0.0.2";
+    /** A flood of more connections than the listener's cap (256), from hosts each below the cap per address (32). */
+    private static final int MANY_HOSTS = 10;
+    private static final int CONNECTIONS_PER_HOST = 30;
     /** How many more descriptors than before the flood the worker may hold once it is over (its clients vary). */
     private static final int FD_SLACK = 60;
 
@@ -78,22 +83,12 @@ class PeerListenerIT {
 
     @Test
     void aSignedRequestIsAnsweredWhileAHundredConnectionsSentOneByteAndThenNothing() throws Exception {
-        List<Socket> idle = new ArrayList<>();
-        try {
-            for (int i = 0; i < IDLE_CONNECTIONS; i++) {
-                try {
-                    idle.add(oneByteConnection(FLOOD_SOURCE));
-                } catch (IOException e) {
-                    // beyond the connections one address may hold: answered 503 and closed
-                }
-            }
-
+        // beyond the connections one address may hold, they are answered 503 and closed
+        try (Flood idle = Flood.of(worker, List.of(FLOOD_SOURCE), IDLE_CONNECTIONS)) {
             // ConnectRest waits 30 s for an answer, then fails: a generous deadline, not a speed test
             Answer answer = peers.signedShare(auth(), worker, 0);
 
             assertThat(answer.status()).as(answer.text()).isEqualTo(200);
-        } finally {
-            closeAll(idle);
         }
     }
 
@@ -101,32 +96,61 @@ class PeerListenerIT {
     void aSignedRequestIsAnsweredWhileOneHostHoldsAFloodOfTwoThousandConnectionsAndFdsComeBackAfterwards()
             throws Exception {
         long before = openFileDescriptors();
-        List<Socket> flood = new ArrayList<>();
-        int refused = 0;
-        try {
-            for (int i = 0; i < FLOOD_CONNECTIONS; i++) {
-                try {
-                    flood.add(oneByteConnection(FLOOD_SOURCE));
-                } catch (IOException e) {
-                    refused++; // answered 503 and closed before the byte went out, or the backlog was full
-                }
-            }
-
+        Flood flood = Flood.of(worker, List.of(FLOOD_SOURCE), FLOOD_CONNECTIONS);
+        try (flood) {
             // from 127.0.0.1, as another worker, on a new connection (not one kept alive from before the flood)
-            HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0));
+            HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0),
+                    Duration.ofSeconds(30));
 
             assertThat(duringTheFlood.statusCode()).as(duringTheFlood.body()).isEqualTo(200);
-        } finally {
-            closeAll(flood);
         }
 
-        long[] now = new long[1];
-        int refusedAtConnect = refused;
-        Await.until(() -> "the worker's open file descriptors back near " + before + " after " + FLOOD_CONNECTIONS
-                + " connections (" + refusedAtConnect + " refused at connect); now " + now[0],
-                SETTLED, () -> (now[0] = openFileDescriptors()) <= before + FD_SLACK);
+        awaitDescriptorsBackNear(before, flood);
         assertThat(peers.signedShare(auth(), worker, 0).status()).as("still answering after the flood")
                 .isEqualTo(200);
+    }
+
+    @Test
+    void aSignedRequestIsAnsweredWithinTheForwardTimeoutWhileManyHostsFillEveryConnectionOfTheListener()
+            throws Exception {
+        long before = openFileDescriptors();
+        // 10 hosts x 30: more than the listener's 256 connections, each host below its cap of 32
+        Flood flood = Flood.of(worker, manyHosts(), CONNECTIONS_PER_HOST);
+        try (flood) {
+            // from 127.0.0.1, as another worker, on a new connection, with the deadline another worker gives it
+            HttpResponse<String> duringTheFlood = onNewConnection(peers.captureShare(auth(), worker, 0),
+                    Duration.ofMillis(MonitorConfig.FORWARD_TIMEOUT_MS_DEFAULT));
+
+            assertThat(duringTheFlood.statusCode()).as(duringTheFlood.body()).isEqualTo(200);
+        }
+
+        awaitDescriptorsBackNear(before, flood);
+    }
+
+    @Test
+    void aClusterWideRequestIsAnsweredWithExactFiguresWhileManyHostsFillEveryConnectionOfEachWorkersListener()
+            throws Exception {
+        String group = PREFIX + "-forward";
+        String dlq = group + "-dlq";
+        kafka.createTopic(dlq, 2, Map.of());
+        DeadLetterTestData.produceToEachPartition(kafka, dlq, 2, 3, "org.example.PoisonException");
+        try (LocalConnect one = forwardingWorker(group, dlq).start();
+             LocalConnect two = forwardingWorker(group, dlq).start()) {
+            awaitTotal(one, dlq, 6);
+            awaitTotal(two, dlq, 6);
+
+            // each worker's listener full of one-byte connections; whichever worker holds a partition, the other
+            // asks it for that partition's share, and answers 503 unless that share comes within forward.timeout.ms
+            try (Flood atOne = Flood.of(one, manyHosts(), CONNECTIONS_PER_HOST);
+                 Flood atTwo = Flood.of(two, manyHosts(), CONNECTIONS_PER_HOST)) {
+                for (LocalConnect asked : List.of(one, two)) {
+                    Answer answer = asked.rest().get("/dead-letters/" + dlq);
+
+                    assertThat(answer.status()).as(answer.text()).isEqualTo(200);
+                    assertThat(answer.body().path("total").asLong()).as(answer.text()).isEqualTo(6);
+                }
+            }
+        }
     }
 
     @Test
@@ -139,6 +163,23 @@ class PeerListenerIT {
         assertThat(first.status()).as(first.text()).isEqualTo(200);
         assertThat(again.status()).as(again.text()).isEqualTo(401);
         assertThat(again.body().path("category").asText()).isEqualTo("UNAUTHORIZED");
+    }
+
+    @Test
+    void aSignedRequestCapturedBeforeTheWorkerRestartedIsRefusedAfterTheRestartWithinTheFreshnessWindow() {
+        PeerRequests.Captured captured = peers.captureShare(auth(), worker, 0);
+
+        // stopped as an operator does (its Streams member leaves the group) and started again on the same ports;
+        // the captured request is still fresh (30 s) when sent again, as soon as the new listener checks signatures
+        worker.stop();
+        worker.start();
+        awaitCheckingSignatures();
+        Answer again = peers.send(worker, captured);
+
+        // the answer does not say why (PeerAuthTest has the reason); without the rule it was accepted: 200 or 503
+        assertThat(again.status()).as(again.text()).isEqualTo(401);
+        assertThat(again.body().path("category").asText()).isEqualTo("UNAUTHORIZED");
+        awaitSignedShare();
     }
 
     @Test
@@ -180,18 +221,52 @@ class PeerListenerIT {
                 .containsExactly("127.0.0.1");
     }
 
-    /** Sends a signed request on a connection of its own; waits up to 30 s for the answer (a deadline). */
-    private static HttpResponse<String> onNewConnection(PeerRequests.Captured request) throws Exception {
+    /** Sends a signed request on a connection of its own; waits up to {@code deadline} for the answer. */
+    private static HttpResponse<String> onNewConnection(PeerRequests.Captured request, Duration deadline)
+            throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpRequest.Builder get = HttpRequest.newBuilder(URI.create(PeerRequests.url(worker)
-                + Peers.PARTIALS_FULL_PATH + "?" + request.rawQuery())).timeout(Duration.ofSeconds(30)).GET();
+                + Peers.PARTIALS_FULL_PATH + "?" + request.rawQuery())).timeout(deadline).GET();
         request.headers().forEach(get::header);
         return http.send(get.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** A connection from {@code source} (a loopback address) that sends one byte and then nothing. */
-    private static Socket oneByteConnection(String source) throws IOException {
-        String[] hostPort = PeerRequests.address(worker).split(":");
+    /** One-byte connections held open: {@code perSource} tried from each source; those refused at connect counted. */
+    private record Flood(List<Socket> sockets, int refused) implements AutoCloseable {
+
+        static Flood of(LocalConnect target, List<String> sources, int perSource) {
+            List<Socket> sockets = new ArrayList<>();
+            int refused = 0;
+            for (String source : sources) {
+                for (int i = 0; i < perSource; i++) {
+                    try {
+                        sockets.add(oneByteConnection(target, source));
+                    } catch (IOException e) {
+                        refused++; // answered 503 and closed before the byte went out, or the backlog was full
+                    }
+                }
+            }
+            return new Flood(sockets, refused);
+        }
+
+        @Override
+        public void close() {
+            closeAll(sockets);
+        }
+    }
+
+    /** Until the worker holds at most {@link #FD_SLACK} more descriptors than {@code before} the flood. */
+    private static void awaitDescriptorsBackNear(long before, Flood flood) {
+        long[] now = new long[1];
+        Await.until(() -> "the worker's open file descriptors back near " + before + " after "
+                + (flood.sockets().size() + flood.refused()) + " connections (" + flood.refused()
+                + " refused at connect); now " + now[0], SETTLED,
+                () -> (now[0] = openFileDescriptors()) <= before + FD_SLACK);
+    }
+
+    /** A connection from {@code source} (a loopback address) to {@code target}'s listener: one byte, then nothing. */
+    private static Socket oneByteConnection(LocalConnect target, String source) throws IOException {
+        String[] hostPort = PeerRequests.address(target).split(":");
         Socket socket = new Socket();
         try {
             socket.bind(new InetSocketAddress(source, 0));
@@ -203,6 +278,25 @@ class PeerListenerIT {
             socket.close();
             throw e;
         }
+    }
+
+    /** The loopback addresses a flood comes from: 127.0.0.10 and on. */
+    private static List<String> manyHosts() {
+        List<String> hosts = new ArrayList<>();
+        for (int host = 0; host < MANY_HOSTS; host++) {
+            hosts.add("127.0.0." + (10 + host));
+        }
+        return hosts;
+    }
+
+    /** Until {@code worker}'s cluster-wide answer for {@code dlq} counts {@code total} dead letters. */
+    private static void awaitTotal(LocalConnect worker, String dlq, long total) {
+        Answer[] last = new Answer[1];
+        Await.until(() -> total + " dead letters of " + dlq + " on " + worker.restUrl() + "; last: " + last[0],
+                SETTLED, () -> {
+                    last[0] = worker.rest().get("/dead-letters/" + dlq);
+                    return last[0].status() == 200 && last[0].body().path("total").asLong() == total;
+                });
     }
 
     private static void closeAll(List<Socket> sockets) {
@@ -253,6 +347,23 @@ class PeerListenerIT {
                 & 0xff);
     }
 
+    /**
+     * Until the listener checks signatures: a fresh signed request is answered by the monitor (a body: its share, or
+     * its JSON error), not with the listener's empty 503 of before the monitor is registered.
+     */
+    private static void awaitCheckingSignatures() {
+        Answer[] last = new Answer[1];
+        Await.until(() -> "the restarted worker's peer listener answering a signed request; last: " + last[0],
+                SETTLED, () -> {
+                    try {
+                        last[0] = peers.signedShare(auth(), worker, 0);
+                    } catch (UncheckedIOException notListeningYet) {
+                        return false;
+                    }
+                    return !last[0].text().isEmpty();
+                });
+    }
+
     private static void awaitSignedShare() {
         Answer[] last = new Answer[1];
         Await.until(() -> "a signed request for partition 0 answered 200; last: " + last[0], SETTLED, () -> {
@@ -263,6 +374,24 @@ class PeerListenerIT {
 
     private static PeerAuth auth() {
         return new PeerAuth(Optional.of(new Password(PEER_SECRET)), Clock.systemUTC());
+    }
+
+    /** A worker of a cluster of its own ({@code group}) monitoring {@code dlq}, answering without a figures cache. */
+    private static LocalConnect forwardingWorker(String group, String dlq) {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "group.id", group + "-connect",
+                "config.storage.topic", group + "-configs",
+                "offset.storage.topic", group + "-offsets",
+                "status.storage.topic", group + "-status",
+                "rest.extension.classes", DeadLetterRestExtension.class.getName(),
+                MonitorConfig.TOPICS_CONFIG, dlq,
+                MonitorConfig.DISCOVER_CONNECTORS_CONFIG, "false",
+                MonitorConfig.CACHE_MS_CONFIG, "0",
+                MonitorConfig.PEER_HEADER_TIMEOUT_MS_CONFIG, "60000",
+                MonitorConfig.PEER_SECRET_CONFIG, PEER_SECRET));
+        settings.put(MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000");
+        settings.put(MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
+        return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), settings);
     }
 
     private static LocalConnect worker(String group, String secret) {
@@ -276,6 +405,8 @@ class PeerListenerIT {
                 MonitorConfig.DISCOVER_CONNECTORS_CONFIG, "false",
                 // one-byte connections keep their slot for the whole test (not 5 s): the flood holds the listener
                 MonitorConfig.PEER_HEADER_TIMEOUT_MS_CONFIG, "60000",
-                MonitorConfig.PEER_SECRET_CONFIG, secret));
+                MonitorConfig.PEER_SECRET_CONFIG, secret,
+                // the same port after a restart, as a worker's own settings give it
+                MonitorConfig.PEER_PORT_CONFIG, String.valueOf(FreePorts.next())));
     }
 }

@@ -123,8 +123,10 @@ public final class MonitorConfig extends AbstractConfig {
     public static final String PEER_MAX_CONNECTIONS_CONFIG = PREFIX + "peer.max.connections";
     public static final int PEER_MAX_CONNECTIONS_DEFAULT = 256;
     public static final String PEER_MAX_CONNECTIONS_DOC = "At most this many connections are open on the peer"
-            + " listener; one more is answered 503 (Retry-After) and closed at once. Each holds a file descriptor and"
-            + " at most 8 KiB until its request is read.";
+            + " listener; one more takes the place of the oldest that has not sent a whole request (answered 503 with"
+            + " Retry-After and closed), or, when every open one is being answered or kept alive after a signed answer,"
+            + " is answered 503 and closed at once. Each holds a file descriptor and at most 8 KiB until its request"
+            + " is read.";
 
     public static final String PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG = PREFIX + "peer.max.connections.per.address";
     public static final int PEER_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT = 32;
@@ -155,6 +157,16 @@ public final class MonitorConfig extends AbstractConfig {
     public static final long PEER_WRITE_TIMEOUT_MS_DEFAULT = 10_000L;
     public static final String PEER_WRITE_TIMEOUT_MS_DOC = "How long the peer listener waits for a peer to take"
             + " its answer before closing the connection.";
+
+    public static final String ALLOWED_HOSTS_CONFIG = PREFIX + "allowed.hosts";
+    public static final String ALLOWED_HOSTS_DOC = "Host names (as a browser sends them in the Host header) under which"
+            + " browsers reach this worker's /dead-letters endpoints and dashboard, besides the ones always known: IP"
+            + " addresses, localhost, the worker's advertised host name, its listeners' hosts and this machine's host"
+            + " names. A request from a browser (one that sends Origin or Sec-Fetch-Site) with any other Host is"
+            + " refused 403: the defence against DNS rebinding, where a page of another domain has its name resolve"
+            + " to the worker. Entries: a name (connect.example.com), or *. and a domain (*.example.com) for every"
+            + " name under it. Add the names of a load balancer or DNS alias the dashboard is opened under. Clients"
+            + " that are not browsers (curl, scripts) are not checked.";
 
     public static final String STREAMS_PREFIX = PREFIX + "streams.";
 
@@ -244,7 +256,9 @@ public final class MonitorConfig extends AbstractConfig {
                         MAX_TOPICS_DOC, ANSWERS_GROUP, ++order, Width.SHORT, "Topics kept at most")
                 .define(MAX_CONCURRENT_REQUESTS_CONFIG, Type.INT, MAX_CONCURRENT_REQUESTS_DEFAULT, Range.between(1,
                         1_000), Importance.LOW, MAX_CONCURRENT_REQUESTS_DOC, ANSWERS_GROUP, ++order, Width.SHORT,
-                        "Concurrent requests");
+                        "Concurrent requests")
+                .define(ALLOWED_HOSTS_CONFIG, Type.LIST, "", new MonitorValidators.HostNames(), Importance.MEDIUM,
+                        ALLOWED_HOSTS_DOC, ANSWERS_GROUP, ++order, Width.LONG, "Allowed host names");
         order = 0;
         def.define(PEER_SECRET_CONFIG, Type.PASSWORD, null, new MonitorValidators.Secret(), Importance.HIGH,
                         PEER_SECRET_DOC, PEERS_GROUP, ++order, Width.MEDIUM, "Peer secret")
@@ -374,6 +388,11 @@ public final class MonitorConfig extends AbstractConfig {
     /** The secret workers prove membership with; empty when this worker trusts no other worker. */
     Optional<Password> peerSecret() {
         return Optional.ofNullable(getPassword(PEER_SECRET_CONFIG));
+    }
+
+    /** {@link #ALLOWED_HOSTS_CONFIG}, blank entries left out. */
+    List<String> allowedHosts() {
+        return getList(ALLOWED_HOSTS_CONFIG).stream().map(String::trim).filter(h -> !h.isEmpty()).toList();
     }
 
     /** {@link #REPLAY_DESTINATIONS_ALLOWED_CONFIG} as written: a regex, empty for none. */

@@ -1,5 +1,6 @@
 package dev.quarantine.connect.rest;
 
+import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -66,6 +67,28 @@ final class MonitorValidators {
         @Override
         public String toString() {
             return "empty, a host name or an IP address (0.0.0.0: every interface)";
+        }
+    }
+
+    /** Accepts a list of host names, each a name or {@code *.} and a domain ({@link KnownHosts#ENTRY}). */
+    static final class HostNames implements ConfigDef.Validator {
+        @Override
+        @SuppressWarnings("unchecked")
+        public void ensureValid(String name, Object value) {
+            if (value == null) {
+                throw new ConfigException(name, null, "must be a list of host names, or empty");
+            }
+            for (String entry : (List<String>) value) {
+                if (!entry.isBlank() && !KnownHosts.ENTRY.matcher(entry.trim()).matches()) {
+                    throw new ConfigException(name, value, "'" + entry + "' is not a host name or *.domain (no"
+                            + " scheme, port or path)");
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "a list of host names, each a name (connect.example.com) or *. and a domain (*.example.com)";
         }
     }
 

@@ -31,6 +31,15 @@ import org.apache.kafka.common.config.types.Password;
  * within that window the {@link ReplayCache} accepts each nonce once, so a captured request sent again is refused;
  * an answer is used only when signed for the nonce of the request it answers. Signatures are compared in constant
  * time; neither the secret nor a signature is ever logged or put in an answer.
+ *
+ * <p>The nonces are kept in memory, so a worker that restarts forgets them. A request signed before this worker's
+ * {@code PeerAuth} was made (when its peer listener starts to answer, by this worker's clock) is therefore refused:
+ * every request it could have answered before a restart is older than that, so a request captured then and sent
+ * again within {@link #MAX_AGE} after the restart is refused, not answered a second time. What clock skew between
+ * workers does to this rule: a sender whose clock runs behind this worker's by {@code d} is refused for the first
+ * {@code d} after this worker starts (at most {@link #MAX_AGE}, beyond which it is refused anyway); a request
+ * captured less than {@code d} before the restart from a sender whose clock runs ahead by {@code d} is accepted once
+ * more. Keep the workers' clocks synchronized (NTP) to well under a second.
  */
 final class PeerAuth {
 
@@ -91,6 +100,8 @@ final class PeerAuth {
     private final byte[] answerKey;
     private final Clock clock;
     private final ReplayCache replays;
+    /** When this worker started to answer peers, by its clock: requests signed earlier are refused. */
+    private final long startedMs;
 
     PeerAuth(Optional<Password> secret, Clock clock) {
         byte[] material = secret.map(s -> s.value().getBytes(StandardCharsets.UTF_8)).orElse(null);
@@ -98,6 +109,7 @@ final class PeerAuth {
         this.answerKey = material == null ? null : Hkdf.derive(SALT, material, info("answer"), 32);
         this.clock = clock;
         this.replays = new ReplayCache(REPLAY_CACHE_CAPACITY);
+        this.startedMs = clock.millis();
     }
 
     private static byte[] info(String use) {
@@ -175,6 +187,11 @@ final class PeerAuth {
         }
         if (!NONCE.matcher(nonce).matches() || sender.length() > MAX_SENDER_CHARS) {
             return refuse(Reason.NOT_PROVEN, "a request for this worker's share with a malformed nonce or sender");
+        }
+        if (timeMs < startedMs) {
+            return refuse(Reason.NOT_PROVEN, "a request for this worker's share signed at " + timeMs + ", before this"
+                    + " worker's peer listener started at " + startedMs + ": captured before a restart and sent again,"
+                    + " or the sender's clock is behind this worker's (keep the workers' clocks synchronized)");
         }
         long now = clock.millis();
         if (Math.abs(now - timeMs) > MAX_AGE.toMillis()) {

@@ -24,13 +24,40 @@ record PeerLimits(int maxConnections, int maxConnectionsPerAddress, Duration hea
     /** Where a connection is. */
     enum Phase { IDLE, HEAD, BODY, HANDLING, WRITING }
 
+    /** What is done with a new connection. */
+    enum Admission {
+        /** Kept open. */
+        ADMIT,
+        /**
+         * Kept open once the oldest connection that has not completed a request is closed (503) to make room; if
+         * every open connection is handling, answering or kept alive after a signed answer, refused.
+         */
+        MAKE_ROOM,
+        /** Answered 503 and closed at once. */
+        REFUSE
+    }
+
     /**
-     * Whether a connection may be kept open when {@code open} are open already, {@code openFromAddress} of them from
-     * its address; else 503 and closed. The cap per address keeps one host flooding the port from taking the
-     * connections the other workers need.
+     * What is done with a new connection when {@code open} are open already, {@code openFromAddress} of them from its
+     * address. The cap per address keeps one host flooding the port from taking the connections the other workers
+     * need; when hosts together hold every connection, a new one takes the place of the oldest that has not sent a
+     * whole request, so connections that send a byte and then nothing cannot keep a peer's request out: it is read
+     * within milliseconds of its accept, while {@code maxConnections} newer connections would have to arrive before
+     * it to push it out.
      */
-    boolean admits(int open, int openFromAddress) {
-        return open < maxConnections && openFromAddress < maxConnectionsPerAddress;
+    Admission admission(int open, int openFromAddress) {
+        if (openFromAddress >= maxConnectionsPerAddress) {
+            return Admission.REFUSE;
+        }
+        return open < maxConnections ? Admission.ADMIT : Admission.MAKE_ROOM;
+    }
+
+    /**
+     * Whether a connection in {@code phase} may be closed to make room for a new one: it has not sent a whole
+     * request yet (an unproven client, or a peer whose request did not arrive).
+     */
+    static boolean makesRoom(Phase phase) {
+        return phase == Phase.HEAD || phase == Phase.BODY;
     }
 
     /**

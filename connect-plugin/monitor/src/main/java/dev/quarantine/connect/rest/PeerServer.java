@@ -12,7 +12,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Anyone who reaches the port can connect, so nothing a connection does may hold a thread or a descriptor for
  * long: one selector thread reads every connection without blocking, each phase of a connection has a deadline
- * ({@link PeerLimits}), at most {@code max.connections} are open (one more is answered 503 and closed at once), and
- * only a whole request goes to a handler thread (a few, with a short queue; beyond it, 503 and closed).
+ * ({@link PeerLimits}), at most {@code max.connections} are open (one more takes the place of the oldest connection
+ * that has not sent a whole request, which is answered 503 and closed; {@link PeerLimits#admission}), and only a
+ * whole request goes to a handler thread (a few, with a short queue; beyond it, 503 and closed).
  */
 final class PeerServer implements AutoCloseable {
 
@@ -76,7 +77,8 @@ final class PeerServer implements AutoCloseable {
     private final SelectionKey listenerKey;
     private final ThreadPoolExecutor handlers;
     private final PeerLimits limits;
-    private final Set<PeerConnection> connections = new HashSet<>();
+    /** In the order they were accepted: the oldest first. */
+    private final Set<PeerConnection> connections = new LinkedHashSet<>();
     private final Map<InetAddress, Integer> byAddress = new HashMap<>();
     private final Queue<Runnable> forSelector = new ConcurrentLinkedQueue<>();
     private final Thread loop;
@@ -192,7 +194,10 @@ final class PeerServer implements AutoCloseable {
         try {
             for (int i = 0; i < ACCEPTS_PER_PASS && (channel = listener.accept()) != null; i++) {
                 InetAddress remote = channel.socket().getInetAddress();
-                if (remote != null && limits.admits(connections.size(), byAddress.getOrDefault(remote, 0))) {
+                PeerLimits.Admission admission = remote == null ? PeerLimits.Admission.REFUSE
+                        : limits.admission(connections.size(), byAddress.getOrDefault(remote, 0));
+                if (admission == PeerLimits.Admission.ADMIT
+                        || admission == PeerLimits.Admission.MAKE_ROOM && closeOldestUnproven()) {
                     admit(channel, remote);
                 } else {
                     refuseOverload(channel);
@@ -242,6 +247,26 @@ final class PeerServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the oldest connection that has not sent a whole request ({@link PeerLimits#makesRoom}), answered 503 if
+     * it takes it; false when there is none.
+     */
+    private boolean closeOldestUnproven() {
+        for (PeerConnection connection : connections) {
+            if (PeerLimits.makesRoom(connection.phase())) {
+                try {
+                    connection.channel.write(ByteBuffer.wrap(PeerResponses.overload()));
+                } catch (IOException e) {
+                    // closed below anyway
+                }
+                close(connection);
+                countOverload();
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** 503 and closed, at once: nothing is read, nothing is kept. */
     private void refuseOverload(SocketChannel channel) {
         try (channel) {
@@ -250,10 +275,16 @@ final class PeerServer implements AutoCloseable {
         } catch (IOException e) {
             // the peer went away already
         }
+        countOverload();
+    }
+
+    /** Logs at most once a minute, with a count, that connections were refused or closed for room. */
+    private void countOverload() {
         long overloaded = overloadLog.event(now());
         if (overloaded > 0) {
             log.warn("Dead-letter monitor: the peer listener holds {} connections ({} at most, {} from one address:"
-                    + " {}, {}); {} more were answered 503 and closed since the last such line", connections.size(),
+                    + " {}, {}); {} connections were answered 503 and closed (new ones, or the oldest that had not sent a"
+                    + " whole request, to make room) since the last such line", connections.size(),
                     limits.maxConnections(), limits.maxConnectionsPerAddress(),
                     MonitorConfig.PEER_MAX_CONNECTIONS_CONFIG, MonitorConfig.PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG,
                     overloaded);

@@ -118,8 +118,9 @@ final class Peers {
             // a refusal is unsigned (it may come from a worker with another secret), so anyone on the path could
             // send it: it is no reason to fail the answer for good, only to say what to check
             throw MonitorException.retryable("worker " + url + " refused this worker's proof (" + status + ", an"
-                    + " unproven answer): is " + MonitorConfig.PEER_SECRET_CONFIG + " the same on every worker?",
-                    null);
+                    + " unproven answer): is " + MonitorConfig.PEER_SECRET_CONFIG + " the same on every worker, and"
+                    + " are their clocks synchronized (a worker refuses a request signed more than "
+                    + PeerAuth.MAX_AGE.toSeconds() + " s off its clock, or before it started)?", null);
         }
         if (!auth.verifiesAnswer(proof.nonce(), status, response.body(), signature)) {
             throw MonitorException.retryable("the worker at " + url + " (from the aggregation's group metadata)"

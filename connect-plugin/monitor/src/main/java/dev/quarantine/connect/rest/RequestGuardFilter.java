@@ -24,13 +24,19 @@ public final class RequestGuardFilter implements ContainerRequestFilter, Contain
     static final int PRIORITY = Priorities.AUTHENTICATION - 100;
     static final String CACHE_CONTROL = "no-store";
 
+    private final KnownHosts hosts;
+
+    RequestGuardFilter(KnownHosts hosts) {
+        this.hosts = hosts;
+    }
+
     @Override
     public void filter(ContainerRequestContext request) {
         RequestGuard.Verdict verdict = RequestGuard.decide(new RequestGuard.Request(request.getMethod(),
                 request.getHeaderString(HttpHeaders.HOST), request.getHeaderString("Origin"),
                 request.getHeaderString("Sec-Fetch-Site"), request.getHeaderString("Sec-Fetch-Mode"),
                 request.getHeaderString(HttpHeaders.CONTENT_TYPE), request.getHeaderString(HttpHeaders.CONTENT_LENGTH),
-                request.getHeaderString("Transfer-Encoding") != null));
+                request.getHeaderString("Transfer-Encoding") != null), hosts);
         if (!verdict.served()) {
             if (verdict.outcome() != RequestGuard.Outcome.TOO_LARGE) {
                 discardBody(request.getEntityStream());

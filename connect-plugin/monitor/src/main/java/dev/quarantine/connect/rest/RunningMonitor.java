@@ -43,7 +43,9 @@ final class RunningMonitor implements AutoCloseable {
         ClusterReader reader = new ClusterReader(monitor, reachable, peers, auth.enabled(), Clock.systemUTC());
         Answers answers = new Answers(config, auth);
         peerServer.serve(new PeerEndpoint(monitor, reader, auth, answers));
-        context.configurable().register(new RequestGuardFilter(), RequestGuardFilter.PRIORITY);
+        KnownHosts hosts = KnownHosts.withThisMachine(WorkerSettings.ownHostNames(workerConfigs, worker),
+                config.allowedHosts());
+        context.configurable().register(new RequestGuardFilter(hosts), RequestGuardFilter.PRIORITY);
         context.configurable().register(new DeadLetterResource(monitor, reader, answers, Clock.systemUTC()));
         Replays replays = new Replays(new WorkerRestClient(worker.selfUrl(), REPLAY_CALL_TIMEOUT),
                 worker.clientConfigs(), REPLAY_CALL_TIMEOUT, ReplayDestinations.of(config, workerConfigs,

@@ -3,7 +3,9 @@ package dev.quarantine.connect.rest;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.common.config.ConfigException;
@@ -57,6 +59,29 @@ record WorkerSettings(String applicationId, Map<String, Object> clientConfigs, S
         }
         String host = URI.create(listeners.split(",")[0].trim().replace("://:", "://0.0.0.0:")).getHost();
         return host == null || host.equals("0.0.0.0") ? null : host;
+    }
+
+    /**
+     * The names this worker goes by, for {@link KnownHosts}: its advertised host and the hosts of its
+     * {@code listeners} (every one, the admin listeners' too).
+     */
+    static List<String> ownHostNames(Map<String, ?> worker, WorkerSettings settings) {
+        List<String> names = new ArrayList<>();
+        names.add(settings.self().host());
+        for (String key : List.of("listeners", "admin.listeners")) {
+            String listeners = string(worker, key);
+            for (String listener : listeners == null ? new String[0] : listeners.split(",")) {
+                try {
+                    String host = URI.create(listener.trim().replace("://:", "://0.0.0.0:")).getHost();
+                    if (host != null && !host.equals("0.0.0.0")) {
+                        names.add(host);
+                    }
+                } catch (IllegalArgumentException e) {
+                    // Connect refuses such a listener itself
+                }
+            }
+        }
+        return names;
     }
 
     /** {@code http://host:port} of this worker's REST API (or, after {@link #withPeerPort}, its peer listener). */

@@ -47,9 +47,12 @@ class PeerAuthTest {
 
     @Test
     void acceptsARequestSignedWithTheSameSecretForThisAddress() {
+        SettableClock clock = new SettableClock(NOW.toEpochMilli());
+        PeerAuth verifier = new PeerAuth(Optional.of(new Password(SECRET)), clock);
         PeerAuth.Proof proof = sign(SECRET, SELF);
+        clock.millis += 5_000;
 
-        assertThat(verify(auth(SECRET, NOW.plusSeconds(5)), received(proof))).isEmpty();
+        assertThat(verify(verifier, received(proof))).isEmpty();
         assertThat(proof.timeMs()).isEqualTo(NOW.toEpochMilli());
         assertThat(proof.headers()).containsEntry(PeerAuth.PROTOCOL_HEADER, PeerSigningInput.PROTOCOL)
                 .containsEntry(PeerAuth.SENDER_HEADER, SENDER);
@@ -101,6 +104,19 @@ class PeerAuthTest {
         assertThat(verify(auth, captured)).isEmpty();
         assertNotProven(verify(auth, captured));
         assertThat(verify(auth, received(sign(SECRET, SELF)))).as("a fresh request, another nonce").isEmpty();
+    }
+
+    @Test
+    void refusesARequestSignedBeforeThisWorkerStartedToAnswerSoACaptureFromBeforeARestartIsNotAnsweredTwice() {
+        Map<String, String> capturedBeforeTheRestart = received(sign(SECRET, SELF));
+        PeerAuth restarted = auth(SECRET, NOW.plusMillis(1));
+
+        Optional<PeerAuth.Refusal> refusal = verify(restarted, capturedBeforeTheRestart);
+
+        assertNotProven(refusal);
+        assertThat(refusal.get().message()).contains("before this worker's peer listener started");
+        assertThat(verify(auth(SECRET, NOW), received(sign(SECRET, SELF)))).as("signed the very millisecond it started")
+                .isEmpty();
     }
 
     @Test

@@ -12,12 +12,23 @@ class PeerLimitsTest {
             Duration.ofMillis(300), Duration.ofMillis(400));
 
     @Test
-    void admitsConnectionsUpToTheCapAndUpToTheCapPerAddress() {
-        assertThat(LIMITS.admits(0, 0)).isTrue();
-        assertThat(LIMITS.admits(2, 1)).isTrue();
-        assertThat(LIMITS.admits(2, 2)).as("its address holds its share").isFalse();
-        assertThat(LIMITS.admits(3, 0)).as("the listener is full").isFalse();
-        assertThat(LIMITS.admits(1_000, 0)).isFalse();
+    void admitsConnectionsUpToTheCapPerAddressAndBeyondTheCapMakesRoom() {
+        assertThat(LIMITS.admission(0, 0)).isEqualTo(PeerLimits.Admission.ADMIT);
+        assertThat(LIMITS.admission(2, 1)).isEqualTo(PeerLimits.Admission.ADMIT);
+        assertThat(LIMITS.admission(2, 2)).as("its address holds its share").isEqualTo(PeerLimits.Admission.REFUSE);
+        assertThat(LIMITS.admission(3, 2)).as("full, and its address holds its share")
+                .isEqualTo(PeerLimits.Admission.REFUSE);
+        assertThat(LIMITS.admission(3, 0)).as("the listener is full").isEqualTo(PeerLimits.Admission.MAKE_ROOM);
+        assertThat(LIMITS.admission(1_000, 1)).isEqualTo(PeerLimits.Admission.MAKE_ROOM);
+    }
+
+    @Test
+    void onlyAConnectionThatHasNotSentAWholeRequestMakesRoom() {
+        assertThat(PeerLimits.makesRoom(PeerLimits.Phase.HEAD)).isTrue();
+        assertThat(PeerLimits.makesRoom(PeerLimits.Phase.BODY)).isTrue();
+        assertThat(PeerLimits.makesRoom(PeerLimits.Phase.HANDLING)).as("a request being answered").isFalse();
+        assertThat(PeerLimits.makesRoom(PeerLimits.Phase.WRITING)).as("an answer being sent").isFalse();
+        assertThat(PeerLimits.makesRoom(PeerLimits.Phase.IDLE)).as("kept alive after a signed answer").isFalse();
     }
 
     @Test

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.apache.kafka.common.config.ConfigException;
@@ -110,17 +111,48 @@ class PeerServerTest {
     }
 
     @Test
-    void aConnectionBeyondTheCapIsAnswered503AndClosed() throws Exception {
+    void aConnectionBeyondTheCapTakesThePlaceOfTheOldestThatSentNoWholeRequest() throws Exception {
         PeerLimits two = new PeerLimits(2, 64, LIMITS.headTimeout(), LIMITS.bodyTimeout(), LIMITS.idleTimeout(),
                 LIMITS.writeTimeout());
         try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, two);
-             Socket first = connect(server, "G"); Socket second = connect(server, "G");
-             Socket third = connect(server, "")) {
+             Socket first = connect(server, "G"); Socket second = connect(server, "G")) {
             server.serve(SEVEN);
+            assertThat(exchange(server, "GET " + Peers.PARTIALS_FULL_PATH + " HTTP/1.1\r\nConnection: close\r\n\r\n"))
+                    .as("a third connection").startsWith("HTTP/1.1 200 ");
 
-            String answer = readUntilClosed(third);
+            assertThat(readUntilClosed(first)).as("the oldest").startsWith("HTTP/1.1 503 ")
+                    .contains("Retry-After: 1", "Connection: close");
+        }
+    }
 
-            assertThat(answer).startsWith("HTTP/1.1 503 ").contains("Retry-After: 1", "Connection: close");
+    @Test
+    void aConnectionBeyondTheCapIsAnswered503AndClosedWhenEveryOpenOneIsBeingAnswered() throws Exception {
+        PeerLimits one = new PeerLimits(1, 64, LIMITS.headTimeout(), LIMITS.bodyTimeout(), LIMITS.idleTimeout(),
+                LIMITS.writeTimeout());
+        CountDownLatch handling = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (PeerServer server = PeerServer.start("127.0.0.1", 0, 1, one)) {
+            server.serve(request -> {
+                handling.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return SEVEN.answer(request);
+            });
+            try (Socket handled = connect(server, PROVEN_REQUEST)) {
+                assertThat(handling.await(READ_DEADLINE_MS, TimeUnit.MILLISECONDS)).as("the request handed over")
+                        .isTrue();
+                try (Socket second = connect(server, "")) {
+                    assertThat(readUntilClosed(second)).startsWith("HTTP/1.1 503 ");
+                } finally {
+                    release.countDown();
+                }
+                assertThat(readUntilClosed(handled)).as("the request being answered").startsWith("HTTP/1.1 200 ");
+            }
+        } finally {
+            release.countDown();
         }
     }
 

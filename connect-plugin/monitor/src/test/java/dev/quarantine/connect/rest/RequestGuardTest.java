@@ -2,6 +2,8 @@ package dev.quarantine.connect.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -11,6 +13,9 @@ import dev.quarantine.connect.rest.RequestGuard.Request;
 import dev.quarantine.connect.rest.RequestGuard.Verdict;
 
 class RequestGuardTest {
+
+    /** The worker advertises connect.example; the operator allows *.corp.example. */
+    private static final KnownHosts HOSTS = KnownHosts.of(List.of("connect.example"), List.of("*.corp.example"));
 
     /** One row per case of the class comment's table; {@code -} is an absent header. */
     @ParameterizedTest(name = "{0} Origin={2} Sec-Fetch-Site={3} Mode={4} Content-Type={5} Length={6} chunked={7}"
@@ -80,6 +85,17 @@ class RequestGuardTest {
             POST     | 127.0.0.1:8083    | -                         | -              | -              | application/json                 | 10000000000    | false   | TOO_LARGE
             POST     | 127.0.0.1:8083    | -                         | -              | -              | application/json                 | lots           | false   | TOO_LARGE
             GET      | 127.0.0.1:8083    | -                         | -              | -              | -                                | 65537          | false   | TOO_LARGE
+            # 403: a browser's request under a name that is not the worker's (DNS rebinding), whatever the origin
+            POST     | evil.example:8083 | http://evil.example:8083  | same-origin    | cors           | application/json                 | 2              | false   | UNKNOWN_HOST
+            DELETE   | evil.example:8083 | http://evil.example:8083  | -              | -              | -                                | -              | false   | UNKNOWN_HOST
+            GET      | evil.example:8083 | -                         | same-origin    | cors           | -                                | -              | false   | UNKNOWN_HOST
+            GET      | evil.example:8083 | -                         | none           | navigate       | -                                | -              | false   | UNKNOWN_HOST
+            POST     | connect.example.evil.example | http://connect.example.evil.example | same-origin | cors | application/json               | 2              | false   | UNKNOWN_HOST
+            # served: an IP address, localhost, an allowed name or domain; a client that is no browser
+            POST     | 10.1.2.3:8083     | http://10.1.2.3:8083      | same-origin    | cors           | application/json                 | 2              | false   | SERVE
+            POST     | app.localhost:8083 | http://app.localhost:8083 | same-origin   | cors           | application/json                 | 2              | false   | SERVE
+            POST     | dash.corp.example | https://dash.corp.example | same-origin    | cors           | application/json                 | 2              | false   | SERVE
+            POST     | evil.example:8083 | -                         | -              | -              | application/json                 | 2              | false   | SERVE
             # the first rule that refuses decides
             POST     | 127.0.0.1:8083    | https://evil.example      | -              | -              | text/plain                       | 99999999       | false   | CROSS_SITE
             POST     | 127.0.0.1:8083    | -                         | -              | -              | text/plain                       | 99999999       | false   | NOT_JSON
@@ -87,7 +103,7 @@ class RequestGuardTest {
     void decidesEachRowOfTheTable(String method, String host, String origin, String fetchSite, String fetchMode,
                                   String contentType, String contentLength, boolean chunked, Outcome expected) {
         Verdict verdict = RequestGuard.decide(new Request(method, host, origin, fetchSite, fetchMode, contentType,
-                contentLength, chunked));
+                contentLength, chunked), HOSTS);
 
         assertThat(verdict.outcome()).isEqualTo(expected);
         assertThat(verdict.served()).isEqualTo(expected == Outcome.SERVE);
@@ -96,15 +112,19 @@ class RequestGuardTest {
     @Test
     void refusalsSayWhatWasRefusedAndWhatIsAccepted() {
         assertThat(RequestGuard.decide(new Request("post", "127.0.0.1:8083", "https://evil.example", null, null,
-                "application/json", "2", false)).reason())
+                "application/json", "2", false), HOSTS).reason())
                 .contains("Origin 'https://evil.example'", "127.0.0.1:8083", "clients that send no Origin");
         assertThat(RequestGuard.decide(new Request("POST", "127.0.0.1:8083", null, "cross-site", "no-cors",
-                "application/json", "2", false)).reason()).contains("Sec-Fetch-Site: cross-site");
+                "application/json", "2", false), HOSTS).reason()).contains("Sec-Fetch-Site: cross-site");
         assertThat(RequestGuard.decide(new Request("POST", "127.0.0.1:8083", null, null, null, "text/plain", "2",
-                false)).reason()).isEqualTo("POST takes only Content-Type: application/json, was 'text/plain'");
-        assertThat(RequestGuard.decide(new Request("POST", "127.0.0.1:8083", null, null, null, null, null, false))
+                false), HOSTS).reason()).isEqualTo("POST takes only Content-Type: application/json, was 'text/plain'");
+        assertThat(RequestGuard.decide(new Request("POST", "127.0.0.1:8083", null, null, null, null, null, false), HOSTS)
                 .reason()).isEqualTo("POST takes only Content-Type: application/json, was none");
         assertThat(RequestGuard.decide(new Request("POST", "127.0.0.1:8083", null, null, null, "application/json",
-                "70000", false)).reason()).isEqualTo("the request body is longer than 65536 bytes");
+                "70000", false), HOSTS).reason()).isEqualTo("the request body is longer than 65536 bytes");
+        assertThat(RequestGuard.decide(new Request("POST", "evil.example:8083", "http://evil.example:8083",
+                "same-origin", "cors", "application/json", "2", false), HOSTS).reason())
+                .contains("'evil.example:8083'", "DNS rebinding", MonitorConfig.ALLOWED_HOSTS_CONFIG)
+                .doesNotContain("connect.example");
     }
 }
