@@ -3,6 +3,7 @@ package dev.quarantine.replay;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,9 @@ import dev.quarantine.txn.RecordPositions;
  * {@code GET /dead-letters/{topic}/replays[/{id}]} reads, and the replay itself when it starts (its own progress to
  * resume from, and what finished replays of its dead-letter topic wrote). The one reader of the progress topic.
  *
- * <p>Reads the whole progress topic read_committed (it is compacted: one record per replay, plus the recent ones).
+ * <p>Reads the whole progress topic read_committed (it is compacted: one record per replay, plus the recent ones, and
+ * the segment records holding a replay's sealed written ranges, {@link ProgressFormat}); a progress comes back with
+ * the ranges of its segments.
  * A read_committed reader stops at the first transaction still open on a partition, whichever replay it belongs to;
  * {@link #latest} answers at once from what lies before it. Not thread-safe; one reader per thread, closed by its
  * owner.
@@ -100,6 +103,7 @@ public final class ReplayProgressReader implements AutoCloseable {
     private SortedMap<String, ReplayProgress> read(IsolationLevel upTo) {
         Instant deadline = Instant.now().plus(timeout);
         SortedMap<String, ReplayProgress> latest = new TreeMap<>();
+        Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> segments = new HashMap<>();
         List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
         if (partitions.isEmpty()) {
@@ -115,17 +119,43 @@ public final class ReplayProgressReader implements AutoCloseable {
                         + " transaction on it is still open");
             }
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                add(latest, record);
+                add(latest, segments, record);
             }
         }
+        latest.replaceAll((id, progress) -> withSegments(progress, segments.getOrDefault(id, new TreeMap<>())));
         return latest;
     }
 
-    private static void add(Map<String, ReplayProgress> latest, ConsumerRecord<byte[], byte[]> record) {
+    /** {@code progress} with the ranges of its segments 0 to {@code written.segments} (exclusive). */
+    private static ReplayProgress withSegments(ReplayProgress progress,
+                                               SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>> of) {
+        WrittenOffsets written = progress.written();
+        if (written.segments() == 0) {
+            return progress;
+        }
+        Map<Integer, List<WrittenOffsets.Range>> sealed = new HashMap<>();
+        of.headMap(written.segments()).values().forEach(ranges -> ranges.forEach(
+                (partition, r) -> sealed.computeIfAbsent(partition, p -> new ArrayList<>()).addAll(r)));
+        int missing = written.segments() - of.headMap(written.segments()).size();
+        if (missing > 0) {
+            log.warn("Replay {}: {} of its {} segment records of written ranges are missing from the progress topic;"
+                    + " later replays write their dead letters again", progress.replayId(), missing,
+                    written.segments());
+        }
+        return progress.withWritten(written.withSealed(sealed));
+    }
+
+    private static void add(Map<String, ReplayProgress> latest,
+                            Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> segments,
+                            ConsumerRecord<byte[], byte[]> record) {
         if (record.key() == null) {
             return;
         }
         String id = new String(record.key(), StandardCharsets.UTF_8);
+        if (ProgressFormat.isSegmentKey(id)) {
+            addSegment(segments, id, record);
+            return;
+        }
         if (record.value() == null) {
             latest.remove(id);
             return;
@@ -140,6 +170,24 @@ public final class ReplayProgressReader implements AutoCloseable {
             }
         } catch (IllegalArgumentException e) {
             log.warn("Record at {} is not a replay progress record; left out",
+                    RecordPositions.of(record.topic(), record.partition(), record.offset()));
+        }
+    }
+
+    private static void addSegment(
+            Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> segments, String key,
+            ConsumerRecord<byte[], byte[]> record) {
+        if (record.value() == null) {
+            return;
+        }
+        try {
+            Map.Entry<String, Map<Integer, List<WrittenOffsets.Range>>> segment =
+                    ProgressFormat.readSegment(key, record.value());
+            int index = Integer.parseInt(key.substring(key.lastIndexOf('/') + 1));
+            segments.computeIfAbsent(segment.getKey(), id -> new TreeMap<>())
+                    .put(index, segment.getValue());
+        } catch (IllegalArgumentException e) {
+            log.warn("Record at {} is not a segment record of written ranges; left out",
                     RecordPositions.of(record.topic(), record.partition(), record.offset()));
         }
     }
