@@ -181,6 +181,30 @@ public final class ReplayEngine implements AutoCloseable {
         return progress;
     }
 
+    /**
+     * Cancels this replay without reading its dead-letter topic, which may be gone; use instead of {@link #start()}.
+     * Fences any instance of the replay still running (its open transaction is aborted), then commits its progress as
+     * CANCELLED; when it committed none yet, a CANCELLED progress with an empty range, so that an instance started
+     * later writes nothing. A finished replay's progress is answered as it is. Creates the progress topic when
+     * missing.
+     *
+     * @throws ConfigException when the replay id belongs to a replay of another dead-letter topic
+     * @throws org.apache.kafka.common.KafkaException when the progress cannot be read or committed
+     */
+    public ReplayProgress fenceAndCancel() {
+        ReplayWriter w = writer.orElseThrow(() -> new IllegalStateException("a dry run cancels nothing"));
+        createProgressTopic();
+        w.init();
+        ReplayProgress committed = readReplays().get(config.replayId());
+        if (committed != null && !committed.dlqTopic().equals(config.dlqTopic())) {
+            throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
+                    + committed.dlqTopic() + ", not of " + config.dlqTopic());
+        }
+        progress = committed != null ? committed
+                : ReplayProgress.unread(config.replayId(), config.dlqTopic(), Instant.now());
+        return cancel();
+    }
+
     /** The progress as last committed (or, in a dry run, decided); null before {@link #start()}. */
     public ReplayProgress progress() {
         return progress;
@@ -376,11 +400,15 @@ public final class ReplayEngine implements AutoCloseable {
     }
 
     private void createTopics(int dlqPartitions) {
+        createProgressTopic();
+        ReplayClients.createIfMissing(admin, new NewTopic(config.parkingTopic(), Optional.of(dlqPartitions),
+                Optional.empty()), ReplayConfig.PARKING_TOPIC_CONFIG, config.progressReadTimeout());
+    }
+
+    private void createProgressTopic() {
         ReplayClients.createIfMissing(admin, new NewTopic(config.progressTopic(), Optional.empty(), Optional.empty())
                 .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)),
                 ReplayConfig.PROGRESS_TOPIC_CONFIG, config.progressReadTimeout());
-        ReplayClients.createIfMissing(admin, new NewTopic(config.parkingTopic(), Optional.of(dlqPartitions),
-                Optional.empty()), ReplayConfig.PARKING_TOPIC_CONFIG, config.progressReadTimeout());
     }
 
     private TopicPartition tp(int partition) {

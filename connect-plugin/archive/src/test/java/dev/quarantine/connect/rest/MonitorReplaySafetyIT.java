@@ -206,6 +206,27 @@ class MonitorReplaySafetyIT {
         assertThat(JSON.readTree(byOperator.body()).path("state").asText()).isEqualTo("DONE");
     }
 
+    @Test
+    void aReplayWhoseDeadLetterTopicWasDeletedIsCancelledWithoutReadingIt() throws Exception {
+        String dlq = deadLetters("gone", java.util.Collections.nCopies(200, target("gone")));
+        String id = started(post(dlq, "{\"batchSize\":1}", OPERATOR_AUTH, null));
+        awaitReplayed(dlq, id);
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(dlq)).all().get();
+        }
+
+        HttpResponse<String> cancelled = send("DELETE", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
+
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(cancelled.body());
+        assertThat(answer.path("state").asText()).isIn("CANCELLED", "DONE");
+        assertThat(replayConnectorsOf(dlq)).isEmpty();
+        JsonNode last = JSON.readTree(send("GET", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null).body());
+        assertThat(last.path("state").asText()).isEqualTo(answer.path("state").asText());
+        assertThat(TopicReader.readCommitted(kafka, target("gone"), Duration.ofSeconds(30)))
+                .as("what the replay wrote, against its counts").hasSize(last.path("counts").path("replayed").asInt());
+    }
+
     /**
      * The race CI met: DELETE answers while the worker is still starting (or stopping) the replay's task, whose
      * producer may then fence the cancelling one. Each round cancels a replay of its own topic at another moment of
