@@ -112,7 +112,8 @@ public final class ReplayEngine implements AutoCloseable {
 
     /**
      * Fences an older instance of this replay and loads its committed progress, or captures the range (the
-     * dead-letter topic's current start and read_committed end offsets) and commits it as the first progress.
+     * dead-letter topic's current start and read_committed end offsets, bounded by {@code replay.until.offsets},
+     * {@link UntilOffsets}) and commits it as the first progress.
      * Creates the progress and parking topics when missing.
      *
      * @throws ConfigException when the dead-letter topic does not exist, or the replay id belongs to a replay of
@@ -378,7 +379,9 @@ public final class ReplayEngine implements AutoCloseable {
         Map<Integer, Long> end = new HashMap<>();
         ReplayClients.endOffsets(admin, partitions, IsolationLevel.READ_COMMITTED, config.progressReadTimeout())
                 .forEach((tp, offset) -> end.put(tp.partition(), offset));
-        return ReplayProgress.started(config.replayId(), config.dlqTopic(), start, end, Instant.now());
+        Map<Integer, Long> range = config.untilOffsets().<Map<Integer, Long>>map(until ->
+                UntilOffsets.bound(start, end, until)).orElse(end);
+        return ReplayProgress.started(config.replayId(), config.dlqTopic(), start, range, Instant.now());
     }
 
     private static ReplayProgress commitAlone(ReplayWriter w, ReplayProgress progress) {

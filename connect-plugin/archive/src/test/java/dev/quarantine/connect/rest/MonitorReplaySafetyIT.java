@@ -325,6 +325,24 @@ class MonitorReplaySafetyIT {
     }
 
     @Test
+    void aReplayStartedWithTheDryRunsUntilWritesNoDeadLetterThatArrivedAfterTheDryRun() throws Exception {
+        String dlq = deadLetters("until");
+        HttpResponse<String> dryRun = post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null);
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+        JsonNode until = JSON.readTree(dryRun.body()).path("until");
+        assertThat(until.toString()).isEqualTo("{\"0\":" + DEAD_LETTERS + "}");
+        moreDeadLetters("until", java.util.Collections.nCopies(3, target("until")), DEAD_LETTERS);
+
+        String id = started(post(dlq, "{\"until\":" + until + "}", OPERATOR_AUTH, null));
+
+        JsonNode done = awaitState(dlq, id, "DONE");
+        assertThat(done.path("counts").path("replayed").asLong()).isEqualTo(DEAD_LETTERS);
+        assertThat(done.path("offsetsInRange").asLong()).isEqualTo(DEAD_LETTERS);
+        assertThat(TopicReader.readCommitted(kafka, target("until"), Duration.ofSeconds(30)))
+                .as("exactly the dead letters the dry run read").hasSize(DEAD_LETTERS);
+    }
+
+    @Test
     void aDryRunNeedsTheRightToStartAReplayAndIsAnsweredAsTheStartWouldBe() throws Exception {
         String dlq = deadLetters("rights");
 
@@ -410,12 +428,14 @@ class MonitorReplaySafetyIT {
             assertThat(replayConnectorsOf(dlq)).as("no replay before the confirmation").isEmpty();
             assertThat(endOffset(target("ui"))).isZero();
             page.screenshot("replay-dry-run");
+            moreDeadLetters("ui", List.of(target("ui")), 4); // arrives after the preview: not replayed
 
             page.confirmReplay();
 
             page.await(() -> "DONE".equals(page.text("replay-state")),
                     () -> "the replay DONE (state '" + page.text("replay-state") + "')");
-            assertThat(page.text("r-replayed")).isEqualTo("3");
+            assertThat(page.text("r-replayed")).as("what the preview showed").isEqualTo("3");
+            assertThat(TopicReader.readCommitted(kafka, target("ui"), Duration.ofSeconds(30))).hasSize(3);
             assertThat(page.text("r-refused")).isEqualTo("1");
             assertThat(replayConnectorsOf(dlq)).hasSize(1);
             assertThat(page.consoleErrors()).isEmpty();
@@ -453,24 +473,31 @@ class MonitorReplaySafetyIT {
         String dlq = PREFIX + "-" + name + "-dlq";
         kafka.createTopic(dlq, 1, Map.of());
         kafka.createTopic(target(name), 1, Map.of());
+        moreDeadLetters(name, destinations, 0);
+        Await.until(() -> "the monitor found " + dlq, LANDED,
+                () -> send("GET", "/dead-letters/" + dlq, null, OPERATOR_AUTH, null).statusCode() == 200);
+        return dlq;
+    }
+
+    /** Adds dead letters to the topic of {@link #deadLetters(String, List)}, numbered from {@code first}. */
+    private static void moreDeadLetters(String name, List<String> destinations, int first) throws Exception {
+        String dlq = PREFIX + "-" + name + "-dlq";
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < destinations.size(); i++) {
+            for (int n = 0; n < destinations.size(); n++) {
+                int i = first + n;
                 RecordHeaders headers = new RecordHeaders();
-                if (destinations.get(i) != null) {
-                    headers.add(DeadLetterHeaders.CONNECT_TOPIC, bytes(destinations.get(i)));
+                if (destinations.get(n) != null) {
+                    headers.add(DeadLetterHeaders.CONNECT_TOPIC, bytes(destinations.get(n)));
                     headers.add(DeadLetterHeaders.CONNECT_PARTITION, bytes("0"));
                     headers.add(DeadLetterHeaders.CONNECT_OFFSET, bytes(String.valueOf(i)));
                     headers.add(DeadLetterHeaders.CONNECT_EXCEPTION,
                             bytes("org.apache.kafka.connect.errors.DataException"));
                 }
-                String key = target(name).equals(destinations.get(i)) ? "k" + i : FORGED + i;
+                String key = target(name).equals(destinations.get(n)) ? "k" + i : FORGED + i;
                 producer.send(new ProducerRecord<>(dlq, null, null, bytes(key), bytes("{}"), headers)).get();
             }
         }
-        Await.until(() -> "the monitor found " + dlq, LANDED,
-                () -> send("GET", "/dead-letters/" + dlq, null, OPERATOR_AUTH, null).statusCode() == 200);
-        return dlq;
     }
 
     /** Topics a dead letter's headers must never make a replay write, though the allow-list matches most. */
