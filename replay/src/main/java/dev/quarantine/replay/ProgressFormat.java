@@ -176,12 +176,16 @@ final class ProgressFormat {
         return key.contains(SEGMENT_KEY);
     }
 
+    /** A segment record read: segment {@code index} of replay {@code replayId} of {@code dlqTopic}, its ranges. */
+    record SegmentRanges(String replayId, String dlqTopic, int index, Map<Integer, List<WrittenOffsets.Range>> ranges) {
+    }
+
     /**
      * The written ranges of the segment record keyed {@code key}, and the replay it belongs to.
      *
      * @throws IllegalArgumentException when it is not a segment record of this format, or not the one its key names
      */
-    static Map.Entry<String, Map<Integer, List<WrittenOffsets.Range>>> readSegment(String key, byte[] value) {
+    static SegmentRanges readSegment(String key, byte[] value) {
         Properties p = properties(value);
         try {
             String owner = key.substring(0, key.indexOf(SEGMENT_KEY));
@@ -192,7 +196,7 @@ final class ProgressFormat {
             if (!owner.equals(required(p, SEGMENT_OF)) || index != Integer.parseInt(required(p, SEGMENT))) {
                 throw new IllegalArgumentException("keyed as another segment than its own");
             }
-            return Map.entry(owner, ranges(p));
+            return new SegmentRanges(owner, required(p, "dlq"), index, ranges(p));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a replay segment record: " + e.getMessage(), e);
         }

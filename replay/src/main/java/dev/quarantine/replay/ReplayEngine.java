@@ -321,7 +321,7 @@ public final class ReplayEngine implements AutoCloseable {
         try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(), config.progressTopic(),
                 config.progressReadTimeout())) {
             if (mode == Mode.WRITE) {
-                return reader.awaitAll();
+                return reader.awaitAll(config.dlqTopic());
             }
             Map<String, ReplayProgress> replays = new HashMap<>();
             reader.replaysOf(config.dlqTopic()).forEach(p -> replays.put(p.replayId(), p));

@@ -22,7 +22,9 @@ import java.util.TreeMap;
  * written dead letter, more than one progress record holds. So the ranges come in two parts: the <em>open</em> ones
  * ({@link #ranges()}), held in the progress record and growing, and the <em>sealed</em> ones, moved out of the progress
  * record into {@link #segments()} segment records of their own ({@link ProgressFormat#fitted}) when the progress record
- * would not fit. {@link #contains} answers for both.
+ * would not fit. The running replay does not keep the sealed ones; {@link ReplayProgressReader} reads them back only
+ * for the replay that needs them (what finished replays of its dead-letter topic wrote). {@link #contains} answers for
+ * the ranges held: open, and sealed ones read back.
  */
 public final class WrittenOffsets {
 
@@ -115,11 +117,11 @@ public final class WrittenOffsets {
     }
 
     /**
-     * These offsets after their open ranges were written into {@code newSegments} more segment records: no open
-     * range left, the sealed ones grown by them.
+     * These offsets after their open ranges were written into {@code newSegments} more segment records: no range
+     * held (the segment records hold them), {@code newSegments} more segments.
      */
     WrittenOffsets sealedInto(int newSegments) {
-        return new WrittenOffsets(new TreeMap<>(), merged(sealed, ranges), segments + newSegments);
+        return new WrittenOffsets(new TreeMap<>(), new TreeMap<>(), segments + newSegments);
     }
 
     /** These offsets with the sealed ranges read from their segment records. */

@@ -65,13 +65,14 @@ class ReplayBoundsIT {
         assertThat(progressRecords).isNotEmpty()
                 .allSatisfy(r -> assertThat(r.value().length).isLessThan(PROGRESS_MAX_BYTES));
         assertThat(done.written().segments()).as("ranges sealed into segment records to fit").isPositive();
-        for (int offset = 0; offset < 600; offset++) {
-            assertThat(done.written().contains(0, offset)).as("dead letter at offset %d written", offset)
-                    .isEqualTo(offset % 2 == 0);
-        }
         try (ReplayProgressReader reader = new ReplayProgressReader(Map.of("bootstrap.servers",
                 kafka.bootstrapServers()), progressTopic, Duration.ofSeconds(60))) {
             assertThat(reader.latest("interleaved-1")).contains(done);
+            WrittenOffsets all = reader.awaitAll(dlq).get("interleaved-1").written();
+            for (int offset = 0; offset < 600; offset++) {
+                assertThat(all.contains(0, offset)).as("dead letter at offset %d written", offset)
+                        .isEqualTo(offset % 2 == 0);
+            }
         }
 
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, "interleaved-2");

@@ -39,7 +39,7 @@ class WrittenOffsetsTest {
     }
 
     @Test
-    void sealedRangesStillAnswerWhatWasWrittenAndNothingElse() {
+    void sealingLeavesTheRangesToTheSegmentRecordsAndRangesReadBackAnswerWhatWasWrittenAndNothingElse() {
         WrittenOffsets written = WrittenOffsets.NONE.plus(0, 0, null).plus(0, 2, null).plus(1, 5, null);
 
         WrittenOffsets sealed = written.sealedInto(2).plus(0, 4, 3L);
@@ -47,17 +47,20 @@ class WrittenOffsetsTest {
         assertThat(sealed.ranges()).containsOnlyKeys(0).containsEntry(0, List.of(new Range(4, 4)));
         assertThat(sealed.segments()).isEqualTo(2);
         assertThat(sealed.rangeCount()).isOne();
-        assertThat(sealed.contains(0, 0)).isTrue();
-        assertThat(sealed.contains(0, 1)).as("never written").isFalse();
-        assertThat(sealed.contains(0, 2)).isTrue();
-        assertThat(sealed.contains(0, 3)).as("never written").isFalse();
-        assertThat(sealed.contains(0, 4)).isTrue();
-        assertThat(sealed.contains(1, 5)).isTrue();
+        assertThat(sealed.contains(0, 0)).as("held by a segment record, not here").isFalse();
+        WrittenOffsets readBack = sealed.withSealed(written.ranges());
+        assertThat(readBack.contains(0, 0)).isTrue();
+        assertThat(readBack.contains(0, 1)).as("never written").isFalse();
+        assertThat(readBack.contains(0, 2)).isTrue();
+        assertThat(readBack.contains(0, 3)).as("never written").isFalse();
+        assertThat(readBack.contains(0, 4)).isTrue();
+        assertThat(readBack.contains(1, 5)).isTrue();
     }
 
     @Test
     void theUnionHoldsTheOpenAndTheSealedRangesOfBoth() {
-        WrittenOffsets a = WrittenOffsets.NONE.plus(0, 0, null).sealedInto(1).plus(0, 9, null);
+        WrittenOffsets a = WrittenOffsets.NONE.sealedInto(1).withSealed(Map.of(0, List.of(new Range(0, 0))))
+                .plus(0, 9, null);
         WrittenOffsets b = WrittenOffsets.NONE.plus(0, 4, null);
 
         WrittenOffsets union = a.union(b);
