@@ -87,6 +87,17 @@ final class ConfigValidators {
         });
     }
 
+    static ConfigDef.Validator untilOffsets() {
+        return validator("a list of " + UntilOffsets.FORMAT + ", one per partition", value -> {
+            try {
+                UntilOffsets.parse(((List<?>) value).stream().map(Object::toString).toList());
+                return null;
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+    }
+
     /** A validator whose {@code toString()} (the docs' "Valid Values") is {@code legal}. */
     static ConfigDef.Validator validator(String legal, Function<Object, String> problem) {
         return new ConfigDef.Validator() {

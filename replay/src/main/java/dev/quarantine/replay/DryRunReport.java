@@ -15,18 +15,21 @@ import java.util.TreeMap;
  * @param counts        what would happen to the dead letters read (replayed counts those written to a destination;
  *                      refused, unroutable, skipped and already replayed count as a real replay would)
  * @param complete      whether the whole range was read; false when the time limit ran out first
+ * @param until         per partition, the end of the range the dry run read (exclusive): passed as
+ *                      {@code replay.until.offsets}, a replay reads no dead letter that arrived after the dry run
  */
 public record DryRunReport(SortedMap<String, Long> byDestination, SortedMap<String, Long> refusedByDestination,
-                           ReplayCounts counts, boolean complete) {
+                           ReplayCounts counts, boolean complete, SortedMap<Integer, Long> until) {
 
     public DryRunReport {
         byDestination = Collections.unmodifiableSortedMap(new TreeMap<>(byDestination));
         refusedByDestination = Collections.unmodifiableSortedMap(new TreeMap<>(refusedByDestination));
+        until = Collections.unmodifiableSortedMap(new TreeMap<>(until));
     }
 
     static DryRunReport of(Map<String, Long> byDestination, Map<String, Long> refusedByDestination,
                            ReplayProgress progress) {
         return new DryRunReport(new TreeMap<>(byDestination), new TreeMap<>(refusedByDestination), progress.counts(),
-                progress.finished());
+                progress.finished(), progress.endOffsets());
     }
 }

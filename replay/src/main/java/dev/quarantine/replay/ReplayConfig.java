@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -109,6 +110,14 @@ public final class ReplayConfig extends AbstractConfig {
     public static final String FILTER_OFFSETS_DOC = "Replay only the dead letters at these positions of the"
             + " dead-letter topic, " + Positions.POSITION_FORMAT + ", or in replay.filter.offset.ranges. Empty (both):"
             + " any position.";
+
+    public static final String UNTIL_OFFSETS_CONFIG = "replay.until.offsets";
+    public static final String UNTIL_OFFSETS_DOC = "Where the replay's range ends, per partition of the dead-letter"
+            + " topic, " + UntilOffsets.FORMAT + " (the offset exclusive), as a dry run answers them ('until'): a"
+            + " replay started with a dry run's offsets reads at most what that dry run read, never a dead letter"
+            + " that arrived after it. A partition not listed is not replayed; an offset past the partition's"
+            + " read_committed end when the replay first starts is cut to that end. Empty: every partition, up to its"
+            + " read_committed end when the replay first starts.";
 
     public static final String FORCE_TRUNCATED_CONFIG = "replay.force.truncated";
     public static final boolean FORCE_TRUNCATED_DEFAULT = false;
@@ -227,6 +236,8 @@ public final class ReplayConfig extends AbstractConfig {
                         FILTER_OFFSET_RANGES_DOC, GROUP_FILTERS, ++order, Width.LONG, "Offset ranges")
                 .define(FILTER_OFFSETS_CONFIG, Type.LIST, "", Importance.MEDIUM, FILTER_OFFSETS_DOC, GROUP_FILTERS,
                         ++order, Width.LONG, "Offsets")
+                .define(UNTIL_OFFSETS_CONFIG, Type.LIST, "", ConfigValidators.untilOffsets(), Importance.MEDIUM,
+                        UNTIL_OFFSETS_DOC, GROUP_FILTERS, ++order, Width.LONG, "Until offsets")
                 .define(FORCE_TRUNCATED_CONFIG, Type.BOOLEAN, FORCE_TRUNCATED_DEFAULT, Importance.LOW,
                         FORCE_TRUNCATED_DOC, GROUP_FILTERS, ++order, Width.SHORT, "Replay truncated dead letters");
     }
@@ -258,6 +269,12 @@ public final class ReplayConfig extends AbstractConfig {
 
     public int batchSize() {
         return getInt(BATCH_SIZE_CONFIG);
+    }
+
+    /** {@code replay.until.offsets}: per partition, the end of the range (exclusive); empty when not set. */
+    public Optional<Map<Integer, Long>> untilOffsets() {
+        List<String> until = getList(UNTIL_OFFSETS_CONFIG);
+        return until.isEmpty() ? Optional.empty() : Optional.of(UntilOffsets.parse(until));
     }
 
     public boolean forceTruncated() {

@@ -112,7 +112,8 @@ public final class ReplayEngine implements AutoCloseable {
 
     /**
      * Fences an older instance of this replay and loads its committed progress, or captures the range (the
-     * dead-letter topic's current start and read_committed end offsets) and commits it as the first progress.
+     * dead-letter topic's current start and read_committed end offsets, bounded by {@code replay.until.offsets},
+     * {@link UntilOffsets}) and commits it as the first progress.
      * Creates the progress and parking topics when missing.
      *
      * @throws ConfigException when the dead-letter topic does not exist, or the replay id belongs to a replay of
@@ -179,6 +180,30 @@ public final class ReplayEngine implements AutoCloseable {
             progress = writer.map(w -> commitAlone(w, cancelled)).orElse(cancelled);
         }
         return progress;
+    }
+
+    /**
+     * Cancels this replay without reading its dead-letter topic, which may be gone; use instead of {@link #start()}.
+     * Fences any instance of the replay still running (its open transaction is aborted), then commits its progress as
+     * CANCELLED; when it committed none yet, a CANCELLED progress with an empty range, so that an instance started
+     * later writes nothing. A finished replay's progress is answered as it is. Creates the progress topic when
+     * missing.
+     *
+     * @throws ConfigException when the replay id belongs to a replay of another dead-letter topic
+     * @throws org.apache.kafka.common.KafkaException when the progress cannot be read or committed
+     */
+    public ReplayProgress fenceAndCancel() {
+        ReplayWriter w = writer.orElseThrow(() -> new IllegalStateException("a dry run cancels nothing"));
+        createProgressTopic();
+        w.init();
+        ReplayProgress committed = readReplays().get(config.replayId());
+        if (committed != null && !committed.dlqTopic().equals(config.dlqTopic())) {
+            throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
+                    + committed.dlqTopic() + ", not of " + config.dlqTopic());
+        }
+        progress = committed != null ? committed
+                : ReplayProgress.unread(config.replayId(), config.dlqTopic(), Instant.now());
+        return cancel();
     }
 
     /** The progress as last committed (or, in a dry run, decided); null before {@link #start()}. */
@@ -296,7 +321,7 @@ public final class ReplayEngine implements AutoCloseable {
         try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(), config.progressTopic(),
                 config.progressReadTimeout())) {
             if (mode == Mode.WRITE) {
-                return reader.awaitAll();
+                return reader.awaitAll(config.dlqTopic());
             }
             Map<String, ReplayProgress> replays = new HashMap<>();
             reader.replaysOf(config.dlqTopic()).forEach(p -> replays.put(p.replayId(), p));
@@ -354,7 +379,9 @@ public final class ReplayEngine implements AutoCloseable {
         Map<Integer, Long> end = new HashMap<>();
         ReplayClients.endOffsets(admin, partitions, IsolationLevel.READ_COMMITTED, config.progressReadTimeout())
                 .forEach((tp, offset) -> end.put(tp.partition(), offset));
-        return ReplayProgress.started(config.replayId(), config.dlqTopic(), start, end, Instant.now());
+        Map<Integer, Long> range = config.untilOffsets().<Map<Integer, Long>>map(until ->
+                UntilOffsets.bound(start, end, until)).orElse(end);
+        return ReplayProgress.started(config.replayId(), config.dlqTopic(), start, range, Instant.now());
     }
 
     private static ReplayProgress commitAlone(ReplayWriter w, ReplayProgress progress) {
@@ -376,11 +403,15 @@ public final class ReplayEngine implements AutoCloseable {
     }
 
     private void createTopics(int dlqPartitions) {
+        createProgressTopic();
+        ReplayClients.createIfMissing(admin, new NewTopic(config.parkingTopic(), Optional.of(dlqPartitions),
+                Optional.empty()), ReplayConfig.PARKING_TOPIC_CONFIG, config.progressReadTimeout());
+    }
+
+    private void createProgressTopic() {
         ReplayClients.createIfMissing(admin, new NewTopic(config.progressTopic(), Optional.empty(), Optional.empty())
                 .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)),
                 ReplayConfig.PROGRESS_TOPIC_CONFIG, config.progressReadTimeout());
-        ReplayClients.createIfMissing(admin, new NewTopic(config.parkingTopic(), Optional.of(dlqPartitions),
-                Optional.empty()), ReplayConfig.PARKING_TOPIC_CONFIG, config.progressReadTimeout());
     }
 
     private TopicPartition tp(int partition) {

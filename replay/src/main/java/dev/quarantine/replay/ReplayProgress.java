@@ -42,6 +42,12 @@ public record ReplayProgress(String replayId, String dlqTopic, ReplayState state
         return progress.rangeRead() ? progress.withState(ReplayState.DONE, now) : progress;
     }
 
+    /** A RUNNING replay that has captured no range: what a cancellation before its first progress commits. */
+    static ReplayProgress unread(String replayId, String dlqTopic, Instant now) {
+        return new ReplayProgress(replayId, dlqTopic, ReplayState.RUNNING, new TreeMap<>(), new TreeMap<>(),
+                new TreeMap<>(), ReplayCounts.ZERO, WrittenOffsets.NONE, now, now);
+    }
+
     /** Whether nothing more will be written: DONE or CANCELLED. */
     public boolean finished() {
         return state != ReplayState.RUNNING;

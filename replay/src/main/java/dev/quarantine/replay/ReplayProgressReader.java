@@ -3,6 +3,7 @@ package dev.quarantine.replay;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,11 @@ import dev.quarantine.txn.RecordPositions;
  * {@code GET /dead-letters/{topic}/replays[/{id}]} reads, and the replay itself when it starts (its own progress to
  * resume from, and what finished replays of its dead-letter topic wrote). The one reader of the progress topic.
  *
- * <p>Reads the whole progress topic read_committed (it is compacted: one record per replay, plus the recent ones).
+ * <p>Reads the whole progress topic read_committed (it is compacted: one record per replay, plus the recent ones, and
+ * the segment records holding a replay's sealed written ranges, {@link ProgressFormat}). A progress from {@link #latest}
+ * and {@link #replaysOf} holds its open written ranges only ({@link WrittenOffsets#segments()} says how many segment
+ * records hold the others), so that readers of states and counts (the monitor) never hold a replay's ranges; a replay
+ * starting reads the segments of its own dead-letter topic's replays ({@link #awaitAll(String)}).
  * A read_committed reader stops at the first transaction still open on a partition, whichever replay it belongs to;
  * {@link #latest} answers at once from what lies before it. Not thread-safe; one reader per thread, closed by its
  * owner.
@@ -70,7 +75,7 @@ public final class ReplayProgressReader implements AutoCloseable {
      * or when that replay restarts. Empty when the replay committed no progress (or the topic does not exist).
      */
     public Optional<ReplayProgress> latest(String replayId) {
-        return Optional.ofNullable(read(IsolationLevel.READ_COMMITTED).get(replayId));
+        return Optional.ofNullable(read(IsolationLevel.READ_COMMITTED, Optional.empty()).get(replayId));
     }
 
     /**
@@ -78,18 +83,19 @@ public final class ReplayProgressReader implements AutoCloseable {
      * it: without waiting for transactions still open. Ordered by replay id.
      */
     public List<ReplayProgress> replaysOf(String dlqTopic) {
-        return read(IsolationLevel.READ_COMMITTED).values().stream()
+        return read(IsolationLevel.READ_COMMITTED, Optional.empty()).values().stream()
                 .filter(progress -> progress.dlqTopic().equals(dlqTopic)).toList();
     }
 
     /**
      * The latest committed progress of every replay, after waiting (up to the timeout) for the transactions open on
-     * the progress topic to end: what a replay resumes from, once its own older instance is fenced.
+     * the progress topic to end: what a replay resumes from, once its own older instance is fenced. The replays of
+     * {@code dlqTopic} come with the ranges of their segment records too: what they wrote, all of it.
      *
      * @throws TimeoutException when a transaction stays open past the timeout
      */
-    SortedMap<String, ReplayProgress> awaitAll() {
-        return read(IsolationLevel.READ_UNCOMMITTED);
+    SortedMap<String, ReplayProgress> awaitAll(String dlqTopic) {
+        return read(IsolationLevel.READ_UNCOMMITTED, Optional.of(dlqTopic));
     }
 
     /**
@@ -97,9 +103,10 @@ public final class ReplayProgressReader implements AutoCloseable {
      * replay id. A record that is not a progress record, or whose key is not its replay id, is left out (logged by
      * position).
      */
-    private SortedMap<String, ReplayProgress> read(IsolationLevel upTo) {
+    private SortedMap<String, ReplayProgress> read(IsolationLevel upTo, Optional<String> segmentsOf) {
         Instant deadline = Instant.now().plus(timeout);
         SortedMap<String, ReplayProgress> latest = new TreeMap<>();
+        Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> segments = new HashMap<>();
         List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
         if (partitions.isEmpty()) {
@@ -115,17 +122,46 @@ public final class ReplayProgressReader implements AutoCloseable {
                         + " transaction on it is still open");
             }
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                add(latest, record);
+                add(latest, segments, segmentsOf, record);
             }
+        }
+        if (segmentsOf.isPresent()) {
+            latest.replaceAll((id, progress) -> !progress.dlqTopic().equals(segmentsOf.get()) ? progress
+                    : withSegments(progress, segments.getOrDefault(id, new TreeMap<>())));
         }
         return latest;
     }
 
-    private static void add(Map<String, ReplayProgress> latest, ConsumerRecord<byte[], byte[]> record) {
+    /** {@code progress} with the ranges of its segments 0 to {@code written.segments} (exclusive). */
+    private static ReplayProgress withSegments(ReplayProgress progress,
+                                               SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>> of) {
+        WrittenOffsets written = progress.written();
+        if (written.segments() == 0) {
+            return progress;
+        }
+        Map<Integer, List<WrittenOffsets.Range>> sealed = new HashMap<>();
+        of.headMap(written.segments()).values().forEach(ranges -> ranges.forEach(
+                (partition, r) -> sealed.computeIfAbsent(partition, p -> new ArrayList<>()).addAll(r)));
+        int missing = written.segments() - of.headMap(written.segments()).size();
+        if (missing > 0) {
+            log.warn("Replay {}: {} of its {} segment records of written ranges are missing from the progress topic;"
+                    + " later replays write their dead letters again", progress.replayId(), missing,
+                    written.segments());
+        }
+        return progress.withWritten(written.withSealed(sealed));
+    }
+
+    private static void add(Map<String, ReplayProgress> latest,
+                            Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> segments,
+                            Optional<String> segmentsOf, ConsumerRecord<byte[], byte[]> record) {
         if (record.key() == null) {
             return;
         }
         String id = new String(record.key(), StandardCharsets.UTF_8);
+        if (ProgressFormat.isSegmentKey(id)) {
+            segmentsOf.ifPresent(dlqTopic -> addSegment(segments, dlqTopic, id, record));
+            return;
+        }
         if (record.value() == null) {
             latest.remove(id);
             return;
@@ -140,6 +176,24 @@ public final class ReplayProgressReader implements AutoCloseable {
             }
         } catch (IllegalArgumentException e) {
             log.warn("Record at {} is not a replay progress record; left out",
+                    RecordPositions.of(record.topic(), record.partition(), record.offset()));
+        }
+    }
+
+    private static void addSegment(
+            Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> segments, String dlqTopic,
+            String key, ConsumerRecord<byte[], byte[]> record) {
+        if (record.value() == null) {
+            return;
+        }
+        try {
+            ProgressFormat.SegmentRanges segment = ProgressFormat.readSegment(key, record.value());
+            if (segment.dlqTopic().equals(dlqTopic)) {
+                segments.computeIfAbsent(segment.replayId(), id -> new TreeMap<>())
+                        .put(segment.index(), segment.ranges());
+            }
+        } catch (IllegalArgumentException e) {
+            log.warn("Record at {} is not a segment record of written ranges; left out",
                     RecordPositions.of(record.topic(), record.partition(), record.offset()));
         }
     }

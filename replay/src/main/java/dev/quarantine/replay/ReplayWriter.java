@@ -42,6 +42,8 @@ final class ReplayWriter implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /** Room for a record's own framing and its batch's header around the progress record's key and value. */
     private static final int RECORD_OVERHEAD_BYTES = 128;
+    /** Room for the {@code /written/<i>} of a segment record's key. */
+    private static final int SEGMENT_KEY_BYTES = 20;
 
     private final TxnSendProducer<byte[], byte[]> producer;
     private final String progressTopic;
@@ -107,33 +109,42 @@ final class ReplayWriter implements AutoCloseable {
     }
 
     /**
-     * Adds {@code progress} to the transaction and commits it, its written ranges coalesced when its record would
-     * not fit in the progress topic ({@link ProgressFormat#fitted}). Returns what was committed.
+     * Adds {@code progress} to the transaction and commits it; when its record would not fit in the progress topic,
+     * its written ranges go into segment records of the same transaction first ({@link ProgressFormat#fitted}).
+     * Returns what was committed.
      *
-     * @throws RecordTooLargeException when even coalesced it does not fit, naming the progress topic
+     * @throws RecordTooLargeException when even without written ranges it does not fit, naming the progress topic
      */
     ReplayProgress commit(ReplayProgress progress) {
-        int maxBytes = producer.maxRecordBytes(progressTopic) - replayKey.length - RECORD_OVERHEAD_BYTES;
-        ReplayProgress fitted = ProgressFormat.fitted(progress, maxBytes);
-        byte[] value = ProgressFormat.write(fitted);
+        int maxBytes = producer.maxRecordBytes(progressTopic) - replayKey.length - SEGMENT_KEY_BYTES
+                - RECORD_OVERHEAD_BYTES;
+        ProgressFormat.Fitted fitted = ProgressFormat.fitted(progress, maxBytes);
+        byte[] value = ProgressFormat.write(fitted.progress());
         if (value.length > maxBytes) {
             throw new RecordTooLargeException("The progress record of replay " + progress.replayId() + " is "
-                    + value.length + " bytes with one written range per partition, more than progress topic "
-                    + progressTopic + " accepts (" + maxBytes + "): raise its " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG
+                    + value.length + " bytes without written ranges, more than progress topic " + progressTopic
+                    + " accepts (" + maxBytes + "): raise its " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG
                     + " or choose another " + ReplayConfig.PROGRESS_TOPIC_CONFIG);
         }
-        producer.send(new ProducerRecord<>(progressTopic, replayKey, value), (m, error) -> {
-            if (error != null) {
-                ownWriteFailure = error;
-            }
-        }, TxnSendOption.NONE);
+        for (ProgressFormat.Segment segment : fitted.segments()) {
+            sendProgressTopic(segment.key().getBytes(StandardCharsets.UTF_8), segment.value());
+        }
+        sendProgressTopic(replayKey, value);
         try {
             producer.commitTransaction();
             inTransaction = false;
         } catch (KafkaException e) {
             throw afterFailedCommit(e);
         }
-        return fitted;
+        return fitted.progress();
+    }
+
+    private void sendProgressTopic(byte[] key, byte[] value) {
+        producer.send(new ProducerRecord<>(progressTopic, key, value), (m, error) -> {
+            if (error != null) {
+                ownWriteFailure = error;
+            }
+        }, TxnSendOption.NONE);
     }
 
     /**

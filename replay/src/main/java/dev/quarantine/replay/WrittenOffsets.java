@@ -2,31 +2,29 @@ package dev.quarantine.replay;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
  * The dead letters a replay wrote somewhere (replayed, dead-lettered again or parked: {@link Outcome#written()}), as
  * ranges of offsets of the dead-letter topic per partition: what a later replay of the same topic skips as already
- * replayed. A dead letter the replay skipped (filter, truncation, no destination, refused) is in no range.
+ * replayed. A dead letter the replay skipped (filter, truncation, no destination, refused) is in no range: the ranges
+ * are exact, never widened over a dead letter that was not written.
  *
  * <p>Compact: a range grows while the dead letters read one after another in its partition are written, so the
  * offsets between them that hold no dead letter (transaction markers) are inside it; a skipped dead letter ends it.
  * Immutable.
  *
- * <p>Bounded: a replay that writes every second dead letter and skips the others (refused, filtered out) makes one
- * range per written dead letter, and its progress record would outgrow the progress topic's limit. So the ranges are
- * {@linkplain #coalesced(int) coalesced}: the smallest gaps between two ranges of a partition are filled first, until
- * few enough ranges are left (at least one per partition). The result is <em>approximate</em>: it still holds every
- * dead letter written, and also the skipped ones of the filled gaps. That errs on the safe side of what the ranges are
- * for: a later replay skips (as already replayed) a dead letter this one may not have written, and never writes again
- * one that this one wrote; {@code replay.again} replays them all, as it does any finished replay's.
+ * <p>Bounded per record: a replay that writes every second dead letter and skips the others makes one range per
+ * written dead letter, more than one progress record holds. So the ranges come in two parts: the <em>open</em> ones
+ * ({@link #ranges()}), held in the progress record and growing, and the <em>sealed</em> ones, moved out of the progress
+ * record into {@link #segments()} segment records of their own ({@link ProgressFormat#fitted}) when the progress record
+ * would not fit. The running replay does not keep the sealed ones; {@link ReplayProgressReader} reads them back only
+ * for the replay that needs them (what finished replays of its dead-letter topic wrote). {@link #contains} answers for
+ * the ranges held: open, and sealed ones read back.
  */
 public final class WrittenOffsets {
 
@@ -37,42 +35,45 @@ public final class WrittenOffsets {
         }
     }
 
-    public static final WrittenOffsets NONE = new WrittenOffsets(new TreeMap<>(), false);
+    public static final WrittenOffsets NONE = new WrittenOffsets(new TreeMap<>(), new TreeMap<>(), 0);
 
     private final SortedMap<Integer, List<Range>> ranges;
-    private final boolean approximate;
+    private final SortedMap<Integer, List<Range>> sealed;
+    private final int segments;
 
-    private WrittenOffsets(SortedMap<Integer, List<Range>> ranges, boolean approximate) {
+    private WrittenOffsets(SortedMap<Integer, List<Range>> ranges, SortedMap<Integer, List<Range>> sealed,
+                           int segments) {
         this.ranges = ranges;
-        this.approximate = approximate;
+        this.sealed = sealed;
+        this.segments = segments;
     }
 
     static WrittenOffsets of(Map<Integer, List<Range>> ranges) {
-        return of(ranges, false);
+        return new WrittenOffsets(copy(ranges), new TreeMap<>(), 0);
     }
 
-    static WrittenOffsets of(Map<Integer, List<Range>> ranges, boolean approximate) {
+    private static SortedMap<Integer, List<Range>> copy(Map<Integer, List<Range>> ranges) {
         SortedMap<Integer, List<Range>> copy = new TreeMap<>();
         ranges.forEach((partition, list) -> copy.put(partition, List.copyOf(list)));
-        return new WrittenOffsets(copy, approximate);
+        return copy;
     }
 
-    /**
-     * Whether gaps were filled to keep the ranges few ({@link #coalesced(int)}): then the ranges also hold dead
-     * letters that were not written.
-     */
-    public boolean approximate() {
-        return approximate;
-    }
-
-    /** Per partition, the ranges in offset order. */
+    /** Per partition, the open ranges in offset order: the ones the progress record holds. */
     public SortedMap<Integer, List<Range>> ranges() {
         return Collections.unmodifiableSortedMap(ranges);
     }
 
-    /** Whether the dead letter at {@code partition}, {@code offset} is in a range. */
+    /** How many segment records hold the sealed ranges ({@code <replay.id>/written/0} up to this, exclusive). */
+    public int segments() {
+        return segments;
+    }
+
+    /** Whether the dead letter at {@code partition}, {@code offset} is in a range, open or sealed. */
     public boolean contains(int partition, long offset) {
-        List<Range> list = ranges.get(partition);
+        return contains(ranges.get(partition), offset) || contains(sealed.get(partition), offset);
+    }
+
+    private static boolean contains(List<Range> list, long offset) {
         if (list == null) {
             return false;
         }
@@ -93,7 +94,7 @@ public final class WrittenOffsets {
         return false;
     }
 
-    /** The number of ranges over all partitions: the size of what a progress record holds for them. */
+    /** The number of open ranges over all partitions: the size of what a progress record holds for them. */
     public int rangeCount() {
         return ranges.values().stream().mapToInt(List::size).sum();
     }
@@ -112,56 +113,40 @@ public final class WrittenOffsets {
             list.add(new Range(offset, offset));
         }
         copy.put(partition, List.copyOf(list));
-        return new WrittenOffsets(copy, approximate);
+        return new WrittenOffsets(copy, sealed, segments);
     }
 
     /**
-     * These offsets in at most {@code maxRanges} ranges, or one per partition when there are more partitions: the
-     * smallest gaps between two ranges of a partition are filled first (ties: lower partition, then lower offset),
-     * and the result is {@link #approximate()}. Unchanged when there are few enough ranges already.
+     * These offsets after their open ranges were written into {@code newSegments} more segment records: no range
+     * held (the segment records hold them), {@code newSegments} more segments.
      */
-    WrittenOffsets coalesced(int maxRanges) {
-        int surplus = rangeCount() - Math.max(maxRanges, ranges.size());
-        if (surplus <= 0) {
-            return this;
-        }
-        List<Gap> gaps = new ArrayList<>();
-        ranges.forEach((partition, list) -> {
-            for (int i = 1; i < list.size(); i++) {
-                gaps.add(new Gap(partition, i, list.get(i).from() - list.get(i - 1).to() - 1));
-            }
-        });
-        gaps.sort(Comparator.comparingLong(Gap::size).thenComparingInt(Gap::partition).thenComparingInt(Gap::index));
-        Set<Gap> filled = new HashSet<>(gaps.subList(0, surplus));
-        SortedMap<Integer, List<Range>> merged = new TreeMap<>();
-        ranges.forEach((partition, list) -> {
-            List<Range> kept = new ArrayList<>();
-            for (int i = 0; i < list.size(); i++) {
-                Range range = list.get(i);
-                if (i > 0 && filled.contains(new Gap(partition, i, range.from() - list.get(i - 1).to() - 1))) {
-                    Range last = kept.remove(kept.size() - 1);
-                    kept.add(new Range(last.from(), range.to()));
-                } else {
-                    kept.add(range);
-                }
-            }
-            merged.put(partition, List.copyOf(kept));
-        });
-        return new WrittenOffsets(merged, true);
+    WrittenOffsets sealedInto(int newSegments) {
+        return new WrittenOffsets(new TreeMap<>(), new TreeMap<>(), segments + newSegments);
     }
 
-    /** The offsets between range {@code index - 1} and range {@code index} of a partition. */
-    private record Gap(int partition, int index, long size) {
+    /** These offsets with the sealed ranges read from their segment records. */
+    WrittenOffsets withSealed(Map<Integer, List<Range>> sealedRanges) {
+        return new WrittenOffsets(ranges, merged(sealedRanges, Map.of()), segments);
     }
 
-    /** These ranges and {@code other}'s: what either wrote. */
+    /** These offsets with {@code count} segment records said to hold the sealed ones (read from a progress record). */
+    WrittenOffsets withSegments(int count) {
+        return new WrittenOffsets(ranges, sealed, count);
+    }
+
+    /** Every range of these and of {@code other}, open or sealed: what either wrote (open ranges, no segments). */
     WrittenOffsets union(WrittenOffsets other) {
+        SortedMap<Integer, List<Range>> all = merged(ranges, sealed);
+        return new WrittenOffsets(merged(all, merged(other.ranges, other.sealed)), new TreeMap<>(), 0);
+    }
+
+    private static SortedMap<Integer, List<Range>> merged(Map<Integer, List<Range>> a, Map<Integer, List<Range>> b) {
         SortedMap<Integer, List<Range>> merged = new TreeMap<>();
-        for (Map<Integer, List<Range>> source : List.of(ranges, other.ranges)) {
+        for (Map<Integer, List<Range>> source : List.of(a, b)) {
             source.forEach((partition, list) -> merged.computeIfAbsent(partition, p -> new ArrayList<>()).addAll(list));
         }
         merged.replaceAll((partition, list) -> merge(list));
-        return new WrittenOffsets(merged, approximate || other.approximate);
+        return merged;
     }
 
     private static List<Range> merge(List<Range> list) {
@@ -181,16 +166,17 @@ public final class WrittenOffsets {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof WrittenOffsets w && w.ranges.equals(ranges) && w.approximate == approximate;
+        return other instanceof WrittenOffsets w && w.ranges.equals(ranges) && w.sealed.equals(sealed)
+                && w.segments == segments;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(ranges, approximate);
+        return Objects.hash(ranges, sealed, segments);
     }
 
     @Override
     public String toString() {
-        return (approximate ? "approximately " : "") + ranges;
+        return segments == 0 ? ranges.toString() : ranges + " and " + sealed + " in " + segments + " segments";
     }
 }

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -35,15 +38,25 @@ class ProgressFormatTest {
     }
 
     @Test
-    void readsARecordWrittenBeforeRefusedAlreadyReplayedAndWrittenExisted() {
+    void aRecordOfFormat1IsNotRead() {
         String old = "format=1\nreplay.id=r\ndlq=d\nstate=DONE\nstart.0=0\nend.0=5\nnext.0=5\ncount.replayed=5\n"
                 + "count.dead.lettered.again=0\ncount.parked=0\ncount.skipped.filter=0\ncount.skipped.truncated=0\n"
-                + "count.skipped.unroutable=0\nstarted=2026-12-01T03:00:00Z\nupdated=2026-12-01T03:00:09Z\n";
+                + "count.skipped.unroutable=0\ncount.refused=0\ncount.already.replayed=0\nwritten.0=0-4\n"
+                + "written.approximate=true\nstarted=2026-12-01T03:00:00Z\nupdated=2026-12-01T03:00:09Z\n";
 
-        ReplayProgress read = ProgressFormat.read(old.getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> ProgressFormat.read(old.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown progress format 1");
+        assertThat(new String(ProgressFormat.write(ReplayProgress.started("r", "d", Map.of(0, 0L), Map.of(0, 5L),
+                START)), StandardCharsets.UTF_8)).startsWith("format=2\n");
+    }
 
-        assertThat(read.counts()).isEqualTo(new ReplayCounts(5, 0, 0, 0, 0, 0, 0, 0));
-        assertThat(read.written()).isEqualTo(WrittenOffsets.NONE);
+    @Test
+    void aRecordWithoutTheRefusedOrAlreadyReplayedCountIsNotRead() {
+        String partial = new String(ProgressFormat.write(ReplayProgress.started("r", "d", Map.of(0, 0L),
+                Map.of(0, 5L), START)), StandardCharsets.UTF_8).replace("count.refused=0\n", "");
+
+        assertThatThrownBy(() -> ProgressFormat.read(partial.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count.refused is missing");
     }
 
     @Test
@@ -65,38 +78,57 @@ class ProgressFormatTest {
     }
 
     @Test
-    void readsBackApproximateWrittenOffsets() {
-        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 100L), START)
-                .advanced(Map.of(0, 40L), ReplayCounts.ZERO, WrittenOffsets.of(Map.of(0,
-                        List.of(new WrittenOffsets.Range(0, 39))), true), START);
-
-        byte[] value = ProgressFormat.write(progress);
-
-        assertThat(new String(value, StandardCharsets.UTF_8)).contains("written.approximate=true\n");
-        assertThat(ProgressFormat.read(value)).isEqualTo(progress);
-        assertThat(ProgressFormat.read(value).written().approximate()).isTrue();
-    }
-
-    @Test
-    void aProgressOfEverySecondDeadLetterWrittenIsFittedIntoItsLimitKeepingEveryWrittenOne() {
-        WrittenOffsets written = WrittenOffsets.NONE;
+    void aProgressOfEverySecondDeadLetterWrittenIsSealedIntoSegmentsEachWithinTheLimitHoldingExactlyTheWrittenOnes() {
+        List<WrittenOffsets.Range> ranges = new ArrayList<>();
         for (long offset = 0; offset < 280_000; offset += 2) { // every second one refused: a range each
-            written = written.plus(0, offset, offset == 0 ? null : offset - 1);
+            ranges.add(new WrittenOffsets.Range(offset, offset));
         }
+        WrittenOffsets written = WrittenOffsets.of(Map.of(0, ranges));
         ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 300_000L),
                 START).advanced(Map.of(0, 280_000L), ReplayCounts.ZERO, written, START);
         assertThat(ProgressFormat.write(progress).length).as("the unbounded record").isGreaterThan(1_048_576);
 
-        ReplayProgress fitted = ProgressFormat.fitted(progress, 1_000_000);
+        ProgressFormat.Fitted fitted = ProgressFormat.fitted(progress, 1_000_000);
 
-        assertThat(ProgressFormat.write(fitted).length).isLessThanOrEqualTo(ProgressFormat.MAX_RECORD_BYTES);
-        assertThat(fitted.written().approximate()).isTrue();
-        assertThat(fitted.withWritten(progress.written())).isEqualTo(progress);
-        for (long offset = 0; offset < 280_000; offset += 2) {
-            assertThat(fitted.written().contains(0, offset)).isTrue();
+        assertThat(ProgressFormat.write(fitted.progress()).length).isLessThanOrEqualTo(ProgressFormat.MAX_RECORD_BYTES);
+        assertThat(fitted.segments()).hasSizeGreaterThan(4).allSatisfy(segment ->
+                assertThat(segment.value().length).isLessThanOrEqualTo(ProgressFormat.MAX_RECORD_BYTES));
+        assertThat(fitted.progress().written().ranges()).isEmpty();
+        assertThat(fitted.progress().written().segments()).isEqualTo(fitted.segments().size());
+        for (int i = 0; i < fitted.segments().size(); i++) {
+            assertThat(fitted.segments().get(i).key()).isEqualTo("fix-1/written/" + i);
         }
-        ReplayProgress small = ProgressFormat.fitted(progress, 2_000);
-        assertThat(ProgressFormat.write(small).length).isLessThanOrEqualTo(2_000);
+        Map<Integer, List<WrittenOffsets.Range>> read = new TreeMap<>();
+        fitted.segments().forEach(segment -> ProgressFormat.readSegment(segment.key(), segment.value()).ranges()
+                .forEach((p, list) -> read.computeIfAbsent(p, x -> new ArrayList<>()).addAll(list)));
+        assertThat(read).isEqualTo(written.ranges());
+        ReplayProgress back = ProgressFormat.read(ProgressFormat.write(fitted.progress()));
+        assertThat(back).isEqualTo(fitted.progress());
+        assertThat(back.written().segments()).isEqualTo(fitted.segments().size());
+        WrittenOffsets sealed = back.written().withSealed(read);
+        assertThat(LongStream.range(0, 280_000).filter(offset -> sealed.contains(0, offset) != (offset % 2 == 0)))
+                .as("offsets answered otherwise than written").isEmpty();
+        ProgressFormat.Fitted small = ProgressFormat.fitted(progress, 2_000);
+        assertThat(small.segments()).allSatisfy(s -> assertThat(s.value().length).isLessThanOrEqualTo(2_000));
+    }
+
+    @Test
+    void aSegmentKeyedAsAnotherReplaysIsNotRead() {
+        WrittenOffsets written = WrittenOffsets.NONE;
+        for (long offset = 0; offset < 2_000; offset += 2) {
+            written = written.plus(0, offset, null);
+        }
+        ProgressFormat.Fitted fitted = ProgressFormat.fitted(ReplayProgress.started("fix-1", "orders.dlq",
+                Map.of(0, 0L), Map.of(0, 3_000L), START).advanced(Map.of(0, 2_000L), ReplayCounts.ZERO, written,
+                START), 1_000);
+        byte[] first = fitted.segments().get(0).value();
+
+        assertThatThrownBy(() -> ProgressFormat.readSegment("other/written/0", first))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a replay segment record");
+        assertThatThrownBy(() -> ProgressFormat.readSegment("fix-1/written/1", first))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a replay segment record");
+        assertThat(ProgressFormat.isSegmentKey("fix-1/written/0")).isTrue();
+        assertThat(ProgressFormat.isSegmentKey("fix-1")).isFalse();
     }
 
     @Test
@@ -104,6 +136,7 @@ class ProgressFormatTest {
         ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 10L), START)
                 .advanced(Map.of(0, 5L), ReplayCounts.ZERO, WrittenOffsets.NONE.plus(0, 1, null).plus(0, 3, 2L), START);
 
-        assertThat(ProgressFormat.fitted(progress, 2_000)).isSameAs(progress);
+        assertThat(ProgressFormat.fitted(progress, 2_000).progress()).isSameAs(progress);
+        assertThat(ProgressFormat.fitted(progress, 2_000).segments()).isEmpty();
     }
 }

@@ -22,6 +22,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -176,6 +177,45 @@ class ReplayEngineIT {
             ReplayProgress progress = engine.step();
             return done.test(progress) ? progress : null;
         });
+    }
+
+    @Test
+    void aReplayStartedWithItsDryRunsOffsetsWritesNoDeadLetterThatArrivedAfterTheDryRun(LocalKafka kafka) {
+        String dlq = "until-dlq";
+        kafka.createTopic(dlq, 2, Map.of());
+        kafka.createTopic("until-output", 1, Map.of());
+        for (int i = 0; i < 10; i++) {
+            untilLetter(kafka, dlq, "before-" + i);
+        }
+        Map<String, String> settings = new HashMap<>(Map.of(ReplayConfig.REPLAY_ID_CONFIG, "until-1",
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "until-output",
+                ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+        DryRunReport preview = ReplayEngine.dryRun(new ReplayConfig(settings), Duration.ofSeconds(60));
+        assertThat(preview.byDestination()).containsExactly(Map.entry("until-output", 10L));
+        assertThat(preview.until()).containsOnlyKeys(0, 1);
+        for (int i = 0; i < 5; i++) {
+            untilLetter(kafka, dlq, "after-" + i);
+        }
+
+        settings.put(ReplayConfig.UNTIL_OFFSETS_CONFIG, UntilOffsets.format(preview.until()));
+        ReplayProgress done = runToEnd(kafka, settings);
+
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts()).isEqualTo(new ReplayCounts(10, 0, 0, 0, 0, 0, 0, 0));
+        assertThat(done.endOffsets()).isEqualTo(preview.until());
+        assertThat(committed(kafka, "until-output")).extracting(r -> text(r.key()))
+                .as("exactly what the dry run read").hasSize(10).allMatch(key -> key.startsWith("before-"));
+    }
+
+    private static void untilLetter(LocalKafka kafka, String dlq, String key) {
+        DeadLetterFixtures.rawLetter(kafka, dlq, key, "value",
+                textHeader(DeadLetterHeaders.CONNECT_TOPIC, "until-input"),
+                textHeader(DeadLetterHeaders.CONNECT_EXCEPTION, RecordTooLargeException.class.getName()),
+                textHeader(DeadLetterHeaders.TARGET_TOPIC, "until-output"));
+    }
+
+    private static Header textHeader(String name, String value) {
+        return new RecordHeader(name, value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     static ReplayProgress runToEnd(LocalKafka kafka, Map<String, String> settings) {

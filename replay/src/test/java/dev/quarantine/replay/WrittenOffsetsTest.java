@@ -39,47 +39,33 @@ class WrittenOffsetsTest {
     }
 
     @Test
-    void coalescingFillsTheSmallestGapsFirstAndMarksTheOffsetsApproximate() {
-        WrittenOffsets written = WrittenOffsets.of(Map.of(0, List.of(new Range(0, 1), new Range(3, 3),
-                new Range(10, 12), new Range(14, 14)), 1, List.of(new Range(5, 5), new Range(7, 7))));
+    void sealingLeavesTheRangesToTheSegmentRecordsAndRangesReadBackAnswerWhatWasWrittenAndNothingElse() {
+        WrittenOffsets written = WrittenOffsets.NONE.plus(0, 0, null).plus(0, 2, null).plus(1, 5, null);
 
-        WrittenOffsets coalesced = written.coalesced(3); // three gaps of 1, one of 6
+        WrittenOffsets sealed = written.sealedInto(2).plus(0, 4, 3L);
 
-        assertThat(coalesced.ranges().get(0)).containsExactly(new Range(0, 3), new Range(10, 14));
-        assertThat(coalesced.ranges().get(1)).containsExactly(new Range(5, 7));
-        assertThat(coalesced.approximate()).isTrue();
-        assertThat(written.approximate()).isFalse();
+        assertThat(sealed.ranges()).containsOnlyKeys(0).containsEntry(0, List.of(new Range(4, 4)));
+        assertThat(sealed.segments()).isEqualTo(2);
+        assertThat(sealed.rangeCount()).isOne();
+        assertThat(sealed.contains(0, 0)).as("held by a segment record, not here").isFalse();
+        WrittenOffsets readBack = sealed.withSealed(written.ranges());
+        assertThat(readBack.contains(0, 0)).isTrue();
+        assertThat(readBack.contains(0, 1)).as("never written").isFalse();
+        assertThat(readBack.contains(0, 2)).isTrue();
+        assertThat(readBack.contains(0, 3)).as("never written").isFalse();
+        assertThat(readBack.contains(0, 4)).isTrue();
+        assertThat(readBack.contains(1, 5)).isTrue();
     }
 
     @Test
-    void coalescingKeepsEveryWrittenOffsetAndAtLeastOneRangePerPartition() {
-        WrittenOffsets written = WrittenOffsets.NONE;
-        for (long offset = 0; offset < 1_000; offset += 2) { // every second dead letter skipped
-            written = written.plus((int) (offset % 3), offset, null);
-        }
+    void theUnionHoldsTheOpenAndTheSealedRangesOfBoth() {
+        WrittenOffsets a = WrittenOffsets.NONE.sealedInto(1).withSealed(Map.of(0, List.of(new Range(0, 0))))
+                .plus(0, 9, null);
+        WrittenOffsets b = WrittenOffsets.NONE.plus(0, 4, null);
 
-        WrittenOffsets coalesced = written.coalesced(1);
+        WrittenOffsets union = a.union(b);
 
-        assertThat(coalesced.rangeCount()).isEqualTo(3);
-        for (long offset = 0; offset < 1_000; offset += 2) {
-            assertThat(coalesced.contains((int) (offset % 3), offset)).as("offset %d", offset).isTrue();
-        }
-    }
-
-    @Test
-    void fewEnoughRangesAreNotCoalesced() {
-        WrittenOffsets written = WrittenOffsets.of(Map.of(0, List.of(new Range(0, 1), new Range(3, 3))));
-
-        assertThat(written.coalesced(2)).isSameAs(written);
-        assertThat(written.coalesced(2).approximate()).isFalse();
-    }
-
-    @Test
-    void theUnionOfApproximateOffsetsIsApproximate() {
-        WrittenOffsets exact = WrittenOffsets.of(Map.of(0, List.of(new Range(0, 1))));
-        WrittenOffsets approximate = WrittenOffsets.of(Map.of(0, List.of(new Range(5, 9))), true);
-
-        assertThat(exact.union(approximate).approximate()).isTrue();
-        assertThat(exact.union(exact).approximate()).isFalse();
+        assertThat(union.ranges().get(0)).containsExactly(new Range(0, 0), new Range(4, 4), new Range(9, 9));
+        assertThat(union.segments()).isZero();
     }
 }

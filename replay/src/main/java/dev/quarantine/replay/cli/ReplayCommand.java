@@ -94,6 +94,11 @@ final class ReplayCommand implements Callable<Integer> {
             description = "Only the dead letters at these positions of the dead-letter topic.")
     List<String> offsets;
 
+    @Option(names = "--until", split = ",", paramLabel = "<p:offset>",
+            description = "End the range here per partition (exclusive), as a dry run prints them: write only what"
+                + " that dry run read. A partition not listed is not replayed.")
+    List<String> until;
+
     @Option(names = "--max-attempts", paramLabel = "<n>",
             description = "Replays of a record before it is parked instead of dead-lettered again. Default: 3.")
     Integer maxAttempts;
@@ -216,6 +221,7 @@ final class ReplayCommand implements Callable<Integer> {
         put(settings, ReplayConfig.FILTER_TIME_TO_CONFIG, to);
         put(settings, ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, join(offsetRanges));
         put(settings, ReplayConfig.FILTER_OFFSETS_CONFIG, join(offsets));
+        put(settings, ReplayConfig.UNTIL_OFFSETS_CONFIG, join(until));
         put(settings, ReplayConfig.MAX_ATTEMPTS_CONFIG, maxAttempts);
         put(settings, ReplayConfig.PARKING_TOPIC_CONFIG, parkingTopic);
         put(settings, ReplayConfig.FORCE_TRUNCATED_CONFIG, forceTruncated ? Boolean.TRUE : null);

@@ -10,6 +10,7 @@ import dev.quarantine.replay.RecordReport;
 import dev.quarantine.replay.ReplayCounts;
 import dev.quarantine.replay.ReplayListener;
 import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.UntilOffsets;
 
 /**
  * What {@code quarantine replay} prints: in a dry run, one line per dead letter (position, where it would go, its
@@ -78,6 +79,7 @@ final class ReplayPrinter implements ReplayListener {
             table("Would refuse (see --destinations-allowed, --destinations-denied), per destination topic:",
                     report.refusedByDestination());
         }
+        out.println("Read up to (replay exactly these with --until " + UntilOffsets.format(report.until()) + ")");
         out.flush();
     }
 

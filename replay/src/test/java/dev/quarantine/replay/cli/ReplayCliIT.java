@@ -70,6 +70,24 @@ class ReplayCliIT {
     }
 
     @Test
+    void aReplayGivenTheDryRunsUntilWritesNoDeadLetterThatArrivedAfterTheDryRun(LocalKafka kafka) {
+        String dlq = CliFixtures.stockConnectDlq(kafka, "bound");
+        Run preview = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--dry-run",
+                "--replay-id", "bound-dry", "--destinations-allowed", "bound-input");
+        java.util.regex.Matcher until = java.util.regex.Pattern.compile("with --until (\\S+)\\)").matcher(preview.out);
+        assertThat(until.find()).as(preview.out).isTrue();
+        CliFixtures.rawLetter(kafka, dlq, "late", "v", new RecordHeader(DeadLetterHeaders.TARGET_TOPIC,
+                "bound-input".getBytes(StandardCharsets.UTF_8)));
+
+        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq,
+                "--replay-id", "bound-1", "--destinations-allowed", "bound-input", "--until", until.group(1));
+
+        assertThat(run.exitCode).as(run.err).isEqualTo(ReplayCommand.DONE);
+        assertThat(run.out).contains("replayed                3");
+        assertThat(TopicReader.readCommitted(kafka, "bound-input", DEADLINE)).as("what the dry run read").hasSize(3);
+    }
+
+    @Test
     void replaysKafkaConnectsOwnDeadLettersToTheSinksInputTopicAndExitsZero(LocalKafka kafka) {
         String dlq = CliFixtures.stockConnectDlq(kafka, "stock");
 

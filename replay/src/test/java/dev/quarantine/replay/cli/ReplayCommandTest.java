@@ -26,7 +26,7 @@ class ReplayCommandTest {
         Map<String, Object> settings = parse("--bootstrap-server", "b:9092", "--dlq", "orders.dlq",
                 "--command-config", file.toString(), "--error-class", "RecordTooLargeException,SerializationException",
                 "--offsets", "0@4", "--offsets", "1@2", "--batch-size", "50", "--force-truncated",
-                "--destination", "source").settings();
+                "--destination", "source", "--until", "0:1200,1:980").settings();
 
         assertThat(settings).containsEntry("security.protocol", "SASL_SSL")
                 .containsEntry(ReplayConfig.MAX_ATTEMPTS_CONFIG, "7")
@@ -38,8 +38,10 @@ class ReplayCommandTest {
                 .containsEntry(ReplayConfig.FILTER_OFFSETS_CONFIG, "0@4,1@2")
                 .containsEntry(ReplayConfig.FORCE_TRUNCATED_CONFIG, "true")
                 .containsEntry(ReplayConfig.DESTINATION_CONFIG, "source")
+                .containsEntry(ReplayConfig.UNTIL_OFFSETS_CONFIG, "0:1200,1:980")
                 .doesNotContainKeys(ReplayConfig.FILTER_TIME_FROM_CONFIG, ReplayConfig.PARKING_TOPIC_CONFIG);
         assertThat(new ReplayConfig(settings).maxAttempts()).isEqualTo(7);
+        assertThat(new ReplayConfig(settings).untilOffsets()).contains(Map.of(0, 1200L, 1, 980L));
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.replay.DryRunReport;
 import dev.quarantine.replay.Outcome;
 import dev.quarantine.replay.RecordReport;
 import dev.quarantine.replay.ReplayCounts;
@@ -31,6 +32,18 @@ class ReplayPrinterTest {
                 TOO_LARGE, Optional.empty()))).isEqualTo("dlq-0@6 skipped: not selected by the filters");
         assertThat(ReplayPrinter.line(new RecordReport("dlq-0@7", Outcome.SKIPPED_TRUNCATED, Optional.empty(),
                 Optional.empty(), Optional.empty()))).isEqualTo("dlq-0@7 skipped: payload truncated (--force-truncated replays it)");
+    }
+
+    @Test
+    void theDryRunsTableEndsWithTheOffsetsToPassAsUntil() {
+        java.io.StringWriter text = new java.io.StringWriter();
+        ReplayPrinter printer = new ReplayPrinter(new java.io.PrintWriter(text), false, true);
+
+        printer.destinations(new DryRunReport(new TreeMap<>(Map.of("orders", 7L)), new TreeMap<>(),
+                ReplayCounts.ZERO, true, new TreeMap<>(Map.of(1, 980L, 0, 1200L))));
+
+        assertThat(text.toString()).contains("  orders  7")
+                .contains("Read up to (replay exactly these with --until 0:1200,1:980)");
     }
 
     @Test

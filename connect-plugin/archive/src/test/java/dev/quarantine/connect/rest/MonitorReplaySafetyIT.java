@@ -111,8 +111,11 @@ class MonitorReplaySafetyIT {
 
         String id = started(post(dlq, "{}", OPERATOR_AUTH, null));
 
-        HttpResponse<String> config = send("GET", "/connectors/" + id + "/config", null, OPERATOR_AUTH, null);
-        assertThat(config.statusCode()).as(config.body()).isEqualTo(200);
+        // right after a create, Connect itself answers 409, or 500 "a rebalance is expected", until its group settles
+        HttpResponse<String> config = Await.value("the config of replay connector " + id, LANDED, () -> {
+            HttpResponse<String> answer = send("GET", "/connectors/" + id + "/config", null, OPERATOR_AUTH, null);
+            return answer.statusCode() == 200 ? answer : null;
+        });
         assertThat(JSON.readTree(config.body()).has("bootstrap.servers")).isTrue();
         assertThat(config.body()).doesNotContain("ssl.truststore.password", "ssl.truststore.certificates",
                 TRUSTSTORE_PASSWORD, TRUSTSTORE_CERTIFICATES);
@@ -204,6 +207,27 @@ class MonitorReplaySafetyIT {
         HttpResponse<String> byOperator = send("DELETE", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
         assertThat(byOperator.statusCode()).as(byOperator.body()).isEqualTo(200);
         assertThat(JSON.readTree(byOperator.body()).path("state").asText()).isEqualTo("DONE");
+    }
+
+    @Test
+    void aReplayWhoseDeadLetterTopicWasDeletedIsCancelledWithoutReadingIt() throws Exception {
+        String dlq = deadLetters("gone", java.util.Collections.nCopies(200, target("gone")));
+        String id = started(post(dlq, "{\"batchSize\":1}", OPERATOR_AUTH, null));
+        awaitReplayed(dlq, id);
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(dlq)).all().get();
+        }
+
+        HttpResponse<String> cancelled = send("DELETE", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null);
+
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(cancelled.body());
+        assertThat(answer.path("state").asText()).isIn("CANCELLED", "DONE");
+        assertThat(replayConnectorsOf(dlq)).isEmpty();
+        JsonNode last = JSON.readTree(send("GET", replays(dlq) + "/" + id, null, OPERATOR_AUTH, null).body());
+        assertThat(last.path("state").asText()).isEqualTo(answer.path("state").asText());
+        assertThat(TopicReader.readCommitted(kafka, target("gone"), Duration.ofSeconds(30)))
+                .as("what the replay wrote, against its counts").hasSize(last.path("counts").path("replayed").asInt());
     }
 
     /**
@@ -304,6 +328,24 @@ class MonitorReplaySafetyIT {
     }
 
     @Test
+    void aReplayStartedWithTheDryRunsUntilWritesNoDeadLetterThatArrivedAfterTheDryRun() throws Exception {
+        String dlq = deadLetters("until");
+        HttpResponse<String> dryRun = post(dlq, "{\"dryRun\":true}", OPERATOR_AUTH, null);
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+        JsonNode until = JSON.readTree(dryRun.body()).path("until");
+        assertThat(until.toString()).isEqualTo("{\"0\":" + DEAD_LETTERS + "}");
+        moreDeadLetters("until", java.util.Collections.nCopies(3, target("until")), DEAD_LETTERS);
+
+        String id = started(post(dlq, "{\"until\":" + until + "}", OPERATOR_AUTH, null));
+
+        JsonNode done = awaitState(dlq, id, "DONE");
+        assertThat(done.path("counts").path("replayed").asLong()).isEqualTo(DEAD_LETTERS);
+        assertThat(done.path("offsetsInRange").asLong()).isEqualTo(DEAD_LETTERS);
+        assertThat(TopicReader.readCommitted(kafka, target("until"), Duration.ofSeconds(30)))
+                .as("exactly the dead letters the dry run read").hasSize(DEAD_LETTERS);
+    }
+
+    @Test
     void aDryRunNeedsTheRightToStartAReplayAndIsAnsweredAsTheStartWouldBe() throws Exception {
         String dlq = deadLetters("rights");
 
@@ -389,12 +431,14 @@ class MonitorReplaySafetyIT {
             assertThat(replayConnectorsOf(dlq)).as("no replay before the confirmation").isEmpty();
             assertThat(endOffset(target("ui"))).isZero();
             page.screenshot("replay-dry-run");
+            moreDeadLetters("ui", List.of(target("ui")), 4); // arrives after the preview: not replayed
 
             page.confirmReplay();
 
             page.await(() -> "DONE".equals(page.text("replay-state")),
                     () -> "the replay DONE (state '" + page.text("replay-state") + "')");
-            assertThat(page.text("r-replayed")).isEqualTo("3");
+            assertThat(page.text("r-replayed")).as("what the preview showed").isEqualTo("3");
+            assertThat(TopicReader.readCommitted(kafka, target("ui"), Duration.ofSeconds(30))).hasSize(3);
             assertThat(page.text("r-refused")).isEqualTo("1");
             assertThat(replayConnectorsOf(dlq)).hasSize(1);
             assertThat(page.consoleErrors()).isEmpty();
@@ -432,24 +476,31 @@ class MonitorReplaySafetyIT {
         String dlq = PREFIX + "-" + name + "-dlq";
         kafka.createTopic(dlq, 1, Map.of());
         kafka.createTopic(target(name), 1, Map.of());
+        moreDeadLetters(name, destinations, 0);
+        Await.until(() -> "the monitor found " + dlq, LANDED,
+                () -> send("GET", "/dead-letters/" + dlq, null, OPERATOR_AUTH, null).statusCode() == 200);
+        return dlq;
+    }
+
+    /** Adds dead letters to the topic of {@link #deadLetters(String, List)}, numbered from {@code first}. */
+    private static void moreDeadLetters(String name, List<String> destinations, int first) throws Exception {
+        String dlq = PREFIX + "-" + name + "-dlq";
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < destinations.size(); i++) {
+            for (int n = 0; n < destinations.size(); n++) {
+                int i = first + n;
                 RecordHeaders headers = new RecordHeaders();
-                if (destinations.get(i) != null) {
-                    headers.add(DeadLetterHeaders.CONNECT_TOPIC, bytes(destinations.get(i)));
+                if (destinations.get(n) != null) {
+                    headers.add(DeadLetterHeaders.CONNECT_TOPIC, bytes(destinations.get(n)));
                     headers.add(DeadLetterHeaders.CONNECT_PARTITION, bytes("0"));
                     headers.add(DeadLetterHeaders.CONNECT_OFFSET, bytes(String.valueOf(i)));
                     headers.add(DeadLetterHeaders.CONNECT_EXCEPTION,
                             bytes("org.apache.kafka.connect.errors.DataException"));
                 }
-                String key = target(name).equals(destinations.get(i)) ? "k" + i : FORGED + i;
+                String key = target(name).equals(destinations.get(n)) ? "k" + i : FORGED + i;
                 producer.send(new ProducerRecord<>(dlq, null, null, bytes(key), bytes("{}"), headers)).get();
             }
         }
-        Await.until(() -> "the monitor found " + dlq, LANDED,
-                () -> send("GET", "/dead-letters/" + dlq, null, OPERATOR_AUTH, null).statusCode() == 200);
-        return dlq;
     }
 
     /** Topics a dead letter's headers must never make a replay write, though the allow-list matches most. */

@@ -15,7 +15,8 @@ import dev.quarantine.replay.ReplayConfig;
  * The body of {@code POST /dead-letters/{topic}/replays}, a JSON object whose fields are the replay's filters and
  * guard, each mapped onto one {@link ReplayConfig} setting, and {@code dryRun}. Every field is optional; an unknown
  * field, or a value of the wrong kind, is a 400 naming it, and so is a field for the destinations a replay may write
- * ({@code destinationsAllowed}, {@code destinationsDenied}): those are the worker's to set. An empty body replays
+ * ({@code destinationsAllowed}, {@code destinationsDenied}): those are the worker's to set. {@code until} is an
+ * object of partition to offset, as a dry run answers it ({@code replay.until.offsets}). An empty body replays
  * every replayable dead letter to its original topic.
  *
  * @param settings the replay settings asked for
@@ -42,6 +43,7 @@ record ReplayRequest(Map<String, String> settings, boolean dryRun) {
     private static final Map<String, String> FLAGS = Map.of("forceTruncated", ReplayConfig.FORCE_TRUNCATED_CONFIG,
             "replayAgain", ReplayConfig.REPLAY_AGAIN_CONFIG);
     private static final String DRY_RUN = "dryRun";
+    private static final String UNTIL = "until";
     /** Fields a request may not have, with the worker setting that decides instead. */
     private static final Map<String, String> WORKERS = Map.of(
             "destinationsAllowed", MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG,
@@ -79,6 +81,8 @@ record ReplayRequest(Map<String, String> settings, boolean dryRun) {
                     throw MonitorException.badRequest(DRY_RUN + " must be true or false");
                 }
                 dryRun = field.getValue().asBoolean();
+            } else if (field.getKey().equals(UNTIL)) {
+                settings.put(ReplayConfig.UNTIL_OFFSETS_CONFIG, until(field.getValue()));
             } else {
                 settings.put(settingOf(field.getKey()), value(field.getKey(), field.getValue()));
             }
@@ -97,7 +101,7 @@ record ReplayRequest(Map<String, String> settings, boolean dryRun) {
                 return kind.get(field);
             }
         }
-        List<String> known = new ArrayList<>(List.of(DRY_RUN));
+        List<String> known = new ArrayList<>(List.of(DRY_RUN, UNTIL));
         List.of(LISTS, TEXTS, NUMBERS, FLAGS).forEach(kind -> known.addAll(kind.keySet()));
         known.sort(null);
         throw MonitorException.badRequest("unknown field '" + abbreviate(field) + "' in the replay request; known: "
@@ -127,6 +131,23 @@ record ReplayRequest(Map<String, String> settings, boolean dryRun) {
         String kind = LISTS.containsKey(field) ? "a list of strings" : TEXTS.containsKey(field) ? "a string"
                 : NUMBERS.containsKey(field) ? "a whole number" : "true or false";
         throw MonitorException.badRequest(field + " must be " + kind);
+    }
+
+    /** {@code {"0": 120, "1": 7}} as {@code 0:120,1:7}; the setting's validator checks the numbers. */
+    private static String until(JsonNode value) {
+        if (!value.isObject()) {
+            throw MonitorException.badRequest(UNTIL + " must be an object of partition to offset, as a dry run"
+                    + " answers it");
+        }
+        List<String> entries = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> partitions = value.fields(); partitions.hasNext(); ) {
+            Map.Entry<String, JsonNode> partition = partitions.next();
+            if (!partition.getValue().canConvertToLong() || !partition.getValue().isIntegralNumber()) {
+                throw MonitorException.badRequest(UNTIL + " must map each partition to a whole number");
+            }
+            entries.add(abbreviate(partition.getKey()) + ":" + partition.getValue().asLong());
+        }
+        return String.join(",", entries);
     }
 
     private static String abbreviate(String value) {

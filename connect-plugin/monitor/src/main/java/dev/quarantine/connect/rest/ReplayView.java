@@ -34,6 +34,7 @@ final class ReplayView {
         view.put("byDestination", report.byDestination());
         view.put("counts", counts(report.counts()));
         view.put("complete", report.complete());
+        view.put("until", report.until());
         return view;
     }
 

@@ -223,7 +223,8 @@ final class Replays implements AutoCloseable {
      * fences any instance still running, so nothing is written after the answer. The caller's right to do so is the
      * worker's to decide, in every case: the connector is deleted with the caller's credentials, and when it is gone
      * already that same call (answered 404 only once the worker's authentication and authorization let it through)
-     * is what allows the cancellation. The progress is committed only to the replays' progress topic.
+     * is what allows the cancellation. The progress is committed only to the replays' progress topic. The
+     * dead-letter topic is not read, so a replay whose dead-letter topic was deleted is cancelled like any other.
      */
     Map<String, Object> cancel(String topic, String id, Optional<String> authorization) {
         ReplayIds.check(id);
@@ -254,8 +255,7 @@ final class Replays implements AutoCloseable {
         CancelAttempts attempts = new CancelAttempts(MAX_CANCEL_ATTEMPTS);
         while (true) {
             try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
-                engine.start();
-                return engine.cancel();
+                return engine.fenceAndCancel(); // reads nothing of the dead-letter topic: it may be deleted
             } catch (KafkaException e) {
                 if (attempts.after(e) == CancelAttempts.Decision.GIVE_UP) {
                     throw MonitorException.unavailable("the replay connector " + id + " is deleted, but its progress"

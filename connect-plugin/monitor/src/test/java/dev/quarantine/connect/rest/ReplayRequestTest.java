@@ -50,6 +50,15 @@ class ReplayRequestTest {
     }
 
     @Test
+    void untilIsAnObjectOfPartitionToOffsetAsADryRunAnswersIt() {
+        assertThat(ReplayRequest.settings("{\"until\":{\"0\":120,\"1\":7}}"))
+                .containsExactly(java.util.Map.entry(ReplayConfig.UNTIL_OFFSETS_CONFIG, "0:120,1:7"));
+        assertBadRequest("{\"until\":\"0:120\"}", "until must be an object of partition to offset");
+        assertBadRequest("{\"until\":{\"0\":\"120\"}}", "until must map each partition to a whole number");
+        assertBadRequest("{\"until\":{\"0\":1.5}}", "until must map each partition to a whole number");
+    }
+
+    @Test
     void aDryRunIsAskedForWithItsOwnFieldAndAsksForNoSetting() {
         ReplayRequest request = ReplayRequest.parse("{\"dryRun\":true,\"batchSize\":5,\"replayAgain\":true}");
 

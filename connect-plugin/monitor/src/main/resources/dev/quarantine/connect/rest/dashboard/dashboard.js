@@ -466,7 +466,9 @@
     $('replay-form').hidden = true;
     $('replay-confirm').hidden = false;
     const key = newKey();
-    $('replay-confirm-start').onclick = () => confirmReplay(topic, request, key);
+    // the replay writes what this preview read, never a dead letter that arrived after it
+    const previewed = Object.assign({}, request, report.until ? {until: report.until} : {});
+    $('replay-confirm-start').onclick = () => confirmReplay(topic, previewed, key);
     $('replay-confirm-start').focus();
   }
 
