@@ -125,9 +125,17 @@ final class BatchCommitter {
         log.warn("The committed last transaction of {} is still open on {} (a restarting broker skipped its"
                 + " marker); completing it with a commit before reading the progress", id, setup.progress().topic());
         producer.begin();
-        producer.commit(new ProducerRecord<>(setup.progress().topic(), 0,
-                (id + COMPLETION_KEY_SUFFIX).getBytes(StandardCharsets.UTF_8), null), (metadata, e) -> { });
+        producer.commit(completion(setup.progress().topic(), id), (metadata, e) -> { });
         setup.hanging().forget(id);
+    }
+
+    /**
+     * What a commit that completes {@code transactionalId}'s committed transaction left open on the progress partition
+     * writes there: a tombstone under a key no transactional id can have, which no progress reader reads.
+     */
+    static ProducerRecord<byte[], byte[]> completion(String progressTopic, String transactionalId) {
+        return new ProducerRecord<>(progressTopic, 0,
+                (transactionalId + COMPLETION_KEY_SUFFIX).getBytes(StandardCharsets.UTF_8), null);
     }
 
 

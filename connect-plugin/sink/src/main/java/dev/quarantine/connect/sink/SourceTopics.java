@@ -81,6 +81,25 @@ final class SourceTopics {
         return ids;
     }
 
+    /**
+     * The partitions {@code group} has committed offsets for on the source cluster (Connect's consumer group of the
+     * connector's tasks): those Connect's {@code DELETE /connectors/{name}/offsets} passes to the connector.
+     *
+     * @throws RetriableException when the source cluster did not answer in time
+     */
+    Set<TopicPartition> committedBy(String group) {
+        try {
+            return Set.copyOf(await(admin.get().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata())
+                    .keySet());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RetriableException retriable) {
+                throw retriable;
+            }
+            throw new ConnectException("Could not list the offsets of consumer group " + group + " on the source"
+                    + " cluster", e.getCause());
+        }
+    }
+
     /** Where {@code partition} of a topic created again starts: its earliest offset, or its latest with latest. */
     long startOffset(TopicPartition partition) {
         if ("none".equals(reset)) {

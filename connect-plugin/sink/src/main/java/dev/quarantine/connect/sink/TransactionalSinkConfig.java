@@ -417,6 +417,15 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     }
 
     /**
+     * The consumer group of the connector's tasks on the source cluster, as Connect names it: consumer.override.group.id
+     * when the connector overrides it, else {@code connect-<name>}.
+     */
+    String sourceGroupId() {
+        Object group = originals().get(ConfigRules.CONSUMER_OVERRIDE_PREFIX + "group.id");
+        return group == null ? "connect-" + connectorName() : String.valueOf(group);
+    }
+
+    /**
      * Where the worker's consumer starts a partition without committed offsets, as the connector overrides it
      * (consumer.override.auto.offset.reset), else Connect's default for sink connectors, earliest.
      */
