@@ -160,9 +160,9 @@ final class ProgressReset {
             }
         }
 
-        /** The topics the partition's writer writes: its target topic (by target.topic.format) and the DLQ. */
+        /** The topics the partition's writer writes: its target topic (by target.topic.format), the DLQ, progress. */
         private Set<String> topicsOf(TopicPartition source) {
-            Set<String> topics = new TreeSet<>();
+            Set<String> topics = new TreeSet<>(Set.of(config.progressTopic()));
             topics.add(config.topicFormat().targetTopic(source.topic()));
             config.dlqTopic().ifPresent(topics::add);
             return topics;

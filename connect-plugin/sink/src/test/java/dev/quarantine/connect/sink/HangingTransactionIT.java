@@ -10,8 +10,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ProducerState;
@@ -142,6 +144,56 @@ class HangingTransactionIT {
         assertThatThrownBy(() -> second.put(records(source, 0, 10, 20)))
                 .isInstanceOf(RetriableException.class)
                 .hasStackTraceContaining("Could not read the progress of [" + partition + "]");
+    }
+
+    /**
+     * Issue 22: a change through Connect's offsets API (KIP-875) opens the partition's producer as a task does: the
+     * aborted transaction left hanging is aborted first (else the read of the progress was held back by it, and the
+     * reset's commit marker would have committed its records), and the next task resumes at the altered offset.
+     */
+    @Test
+    void changesTheProgressThroughTheOffsetsApiAfterAbortingAnAbortedTransactionLeftHanging() throws Exception {
+        leaveATransactionHangingAfterTenCopied(false);
+
+        new ProgressReset(TransactionalSinkConfig.parse(fixture.config()))
+                .apply(Map.of(partition, 5L), Map.of(), OffsetsChange.ALTER);
+
+        assertThat(copiedAfterResumingAtFive()).as("0..9 once, then 5..19 once from the altered offset; never the"
+                + " aborted 10..14").isEqualTo(expected(0, 10, 5, 20));
+    }
+
+    /**
+     * Issue 22: as a task open, a change through Connect's offsets API completes a committed transaction left open on
+     * the progress partition before reading the progress (which it held back).
+     */
+    @Test
+    void changesTheProgressThroughTheOffsetsApiAfterCompletingACommittedTransactionLeftOpen() throws Exception {
+        leaveATransactionHangingAfterTenCopied(true);
+
+        new ProgressReset(TransactionalSinkConfig.parse(fixture.config()))
+                .apply(Map.of(partition, 5L), Map.of(), OffsetsChange.ALTER);
+
+        assertThat(copiedAfterResumingAtFive()).as("0..14 once (10..14 committed), then 5..19 once from the altered"
+                + " offset").isEqualTo(expected(0, 15, 5, 20));
+    }
+
+    /** A new task opening the partition resumes at 5 and writes 5..19: what the target then holds. */
+    private List<String> copiedAfterResumingAtFive() throws Exception {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask second = fixture.start(context);
+        second.open(List.of(partition));
+        assertThat(context.seeks).as("resumed at the altered offset").containsEntry(partition, 5L);
+        second.put(records(source, 0, 5, 20));
+        return values(committed(kafka, target));
+    }
+
+    /** {@code v<from>..v<to-1>}, then {@code v<thenFrom>..v<thenTo-1>}. */
+    private static List<String> expected(long from, long to, long thenFrom, long thenTo) {
+        List<String> values = new ArrayList<>();
+        LongStream.concat(LongStream.range(from, to), LongStream.range(thenFrom, thenTo))
+                .forEach(offset -> values.add("v" + offset));
+        return values;
     }
 
     /**
