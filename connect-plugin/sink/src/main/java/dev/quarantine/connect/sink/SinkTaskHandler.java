@@ -181,7 +181,11 @@ final class SinkTaskHandler implements AutoCloseable {
      */
     void put(Collection<SinkRecord> records) {
         context.delivering();
-        targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
+        try {
+            targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
+        } catch (RetriableException e) {
+            throw transients.failed(e); // nothing taken: Connect delivers the same batch again, within the budget
+        }
         long now = clock.millis();
         Map<TopicPartition, List<SinkRecord>> unowned = new LinkedHashMap<>();
         List<TopicPartition> rewound = new ArrayList<>();
@@ -194,16 +198,18 @@ final class SinkTaskHandler implements AutoCloseable {
             }
         });
         boolean due = dueInMs(now).orElse(-1) == 0;
+        boolean checked = true;
         if (due || !rewound.isEmpty()) {
-            List<TopicPartition> checked = new ArrayList<>(rewound);
+            List<TopicPartition> checking = new ArrayList<>(rewound);
             if (due) {
                 open.forEach((partition, writer) -> {
                     if (writer.pending().count() > 0 && !rewound.contains(partition)) {
-                        checked.add(partition);
+                        checking.add(partition);
                     }
                 });
             }
-            startOverReplacedSources(checked);
+            checked = startOverReplacedSources(checking);
+            due &= checked;
         }
         if (due || !unowned.isEmpty()) {
             try {
@@ -213,7 +219,8 @@ final class SinkTaskHandler implements AutoCloseable {
                 throw e;
             }
         }
-        dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
+        long earliest = checked ? 1 : RETRY_BACKOFF_MS; // a check that failed is not asked again at once
+        dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(earliest, ms)));
         context.putReturned();
     }
 
@@ -244,15 +251,31 @@ final class SinkTaskHandler implements AutoCloseable {
      * {@link ProgressStore#replacedSources}) drops what waits (the new topic's records from the old position on) and
      * is sought to where the new topic starts, so none of the new topic's records is skipped. Checked are the
      * partitions with waiting records, and those the worker rewound by itself (a new topic shorter than the old
-     * progress: its records all lie below it, none would ever wait).
+     * progress: its records all lie below it, none would ever wait). Returns whether the check was made: when the
+     * source cluster did not answer in time, the records keep waiting and the put returns without writing them (a
+     * throw would only make Connect deliver them again), counted against transient.errors.timeout.ms.
      */
-    private void startOverReplacedSources(List<TopicPartition> partitions) {
-        progress.replacedSources(partitions).forEach((partition, start) -> {
+    private boolean startOverReplacedSources(List<TopicPartition> partitions) {
+        Map<TopicPartition, Long> starts;
+        try {
+            starts = progress.replacedSources(partitions);
+        } catch (RetriableException e) {
+            RuntimeException verdict = transients.failed(e);
+            if (!(verdict instanceof RetriableException)) {
+                failed = true;
+                throw verdict;
+            }
+            log.warn("{}; their records wait (nothing of them is written before the check succeeds), checked again"
+                    + " at the next put", e.getMessage());
+            return false;
+        }
+        starts.forEach((partition, start) -> {
             PartitionWriter writer = open.get(partition);
             writer.pending().clear();
             writer.restored(start);
             context.offset(partition, start);
         });
+        return true;
     }
 
     /**

@@ -1,0 +1,86 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.committed;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import dev.quarantine.sandbox.LocalKafka;
+
+/**
+ * A source cluster apart from the target cluster (two brokers of this class's own; the source one is paused), with a
+ * task in process driven as Connect drives it: what the task asks the source cluster, and what happens when it does
+ * not answer.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SourceClusterIT {
+
+    private LocalKafka target;
+    private LocalKafka source;
+    private TaskFixture fixture;
+    private TopicPartition partition;
+
+    @BeforeAll
+    void start() {
+        target = LocalKafka.create().start();
+        source = LocalKafka.create().start();
+    }
+
+    @BeforeEach
+    void names() {
+        fixture = new TaskFixture(target, "source-cluster", "commit.interval.ms", "0",
+                "consumer.override.bootstrap.servers", source.bootstrapServers(),
+                "consumer.override.default.api.timeout.ms", "3000", "consumer.override.request.timeout.ms", "2000");
+        fixture.createTopics();
+        source.createTopic(fixture.source, 1, Map.of());
+        partition = new TopicPartition(fixture.source, 0);
+    }
+
+    @AfterEach
+    void stopTasks() {
+        source.resume();
+        fixture.stopTasks();
+    }
+
+    @AfterAll
+    void stop() {
+        target.close();
+        source.close();
+    }
+
+    /**
+     * Issue 22: before writing, a task checks that the source topics were not created again; a source cluster that
+     * does not answer that check in time made the put throw Kafka's TimeoutException, which Connect takes for a
+     * failure for good (only its own RetriableException is retried): the task died. Now the records wait, the put
+     * returns, and they are written once the check succeeds.
+     */
+    @Test
+    void keepsTheRecordsWaitingWhenTheSourceClusterDoesNotAnswerTheRecreationCheckAndWritesThemOnceItDoes() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+
+        source.pause();
+        assertThatCode(() -> task.put(records(fixture.source, 0, 0, 10))).as("the put while the source cluster"
+                + " does not answer").doesNotThrowAnyException();
+        source.resume();
+        task.put(List.of());
+
+        assertThat(values(committed(target, fixture.target))).as("each record once")
+                .isEqualTo(LongStream.range(0, 10).mapToObj(offset -> "v" + offset).toList());
+    }
+}
