@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +49,7 @@ final class BatchCommitter {
     private final WriteSetup setup;
     private final LongConsumer committed;
     private int failures;
+    private Instant retryUntil = Instant.MAX;
     /** An abort may have left records open: see {@link HangingTransactions}, checked before writing again. */
     private boolean aborted;
 
@@ -60,9 +62,13 @@ final class BatchCommitter {
         this.aborted = lastAborted;
     }
 
-    /** Starts a new batch: the retry budget is per batch delivered by Connect. */
-    void newBatch() {
+    /**
+     * Starts a new batch: the retry budget is per batch delivered by Connect, and no attempt after a failed one starts
+     * from {@code retryUntil} on (the put's bound, {@link ConfigRules#writeBound}).
+     */
+    void newBatch(Instant retryUntil) {
         failures = 0;
+        this.retryUntil = retryUntil;
     }
 
     /** Commits {@code records}; returns the first record the broker rejected (after aborting), or empty. */
@@ -206,10 +212,13 @@ final class BatchCommitter {
     }
 
     private void retryOrHandBack(List<SinkRecord> records, RuntimeException e) {
-        if (++failures > setup.retries()) {
+        boolean spent = ++failures > setup.retries();
+        if (spent || !Instant.now().isBefore(retryUntil)) {
             throw new RetriableException("Could not commit the batch of " + source + " (offsets "
                     + records.get(0).originalKafkaOffset() + " to " + records.get(records.size() - 1)
-                    .originalKafkaOffset() + ") in " + failures + " attempts; the worker will deliver it again", e);
+                    .originalKafkaOffset() + ") in " + failures + " attempts" + (spent ? "" : ", the last this put"
+                    + " may start (consumer.override.max.poll.interval.ms less twice target.producer.max.block.ms"
+                    + " after it began)") + "; the worker will deliver it again", e);
         }
         log.info("Transaction of {} failed and was aborted ({}); writing it again", source, e.getClass().getName());
     }

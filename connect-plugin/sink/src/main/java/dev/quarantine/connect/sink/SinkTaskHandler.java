@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -180,6 +181,7 @@ final class SinkTaskHandler implements AutoCloseable {
      * While records wait, the worker is asked to call put again (with or without new records) by when they are due.
      */
     void put(Collection<SinkRecord> records) {
+        Instant began = clock.instant();
         context.delivering();
         try {
             targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
@@ -213,7 +215,9 @@ final class SinkTaskHandler implements AutoCloseable {
         }
         if (due || !unowned.isEmpty()) {
             try {
-                write(due ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of(), unowned);
+                List<PartitionWriter> writing = due
+                        ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of();
+                write(writing, unowned, began.plus(writers.writeBound()));
             } catch (RuntimeException e) {
                 failed |= !(e instanceof RetriableException);
                 throw e;
@@ -282,13 +286,14 @@ final class SinkTaskHandler implements AutoCloseable {
      * Re-establishes the partitions of {@code unowned} that Connect still assigns to this task, then writes the
      * waiting records of {@code writing}; the put ends as {@link PutOutcome} decides.
      */
-    private void write(List<PartitionWriter> writing, Map<TopicPartition, List<SinkRecord>> unowned) {
+    private void write(List<PartitionWriter> writing, Map<TopicPartition, List<SinkRecord>> unowned,
+                       Instant retryUntil) {
         PutRound round = new PutRound();
         reestablishAll(unowned, round);
         Map<TopicPartition, CompletableFuture<Void>> running = new LinkedHashMap<>();
         for (PartitionWriter writer : writing) {
             Executor executor = writing.size() == 1 ? Runnable::run : writerThreads;
-            running.put(writer.source(), CompletableFuture.runAsync(writer::write, executor));
+            running.put(writer.source(), CompletableFuture.runAsync(() -> writer.write(retryUntil), executor));
         }
         requireProgressTopicAfterFailures(running);
         for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {

@@ -69,6 +69,11 @@ final class WriterFactory implements AutoCloseable {
         producers = count;
     }
 
+    /** How long one put may go on starting transaction attempts: {@link ConfigRules#writeBound}. */
+    Duration writeBound() {
+        return ConfigRules.writeBound(config);
+    }
+
     SinkMetrics metrics() {
         return setup.metrics();
     }
