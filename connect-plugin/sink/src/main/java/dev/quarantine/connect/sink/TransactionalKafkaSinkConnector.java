@@ -91,7 +91,8 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
     public boolean alterOffsets(Map<String, String> connectorConfig, Map<TopicPartition, Long> offsets) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(connectorConfig);
         try (Admin source = Admin.create(config.sourceAdminConfigs())) {
-            SourceTopics topics = new SourceTopics(() -> source, config.sourceOffsetReset(), OFFSETS_TIMEOUT);
+            SourceTopics topics = new SourceTopics(() -> source, config.sourceOffsetReset(), OFFSETS_TIMEOUT,
+                    config.unnamedSourceGroup());
             new ProgressReset(config).apply(offsets, topics.ids(SourceTopics.topicsOf(offsets.keySet())),
                     OffsetsChange.of(offsets, topics.committedBy(config.sourceGroupId())));
         }

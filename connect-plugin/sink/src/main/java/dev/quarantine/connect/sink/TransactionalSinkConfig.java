@@ -417,6 +417,16 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     }
 
     /**
+     * The connector's consumer group when the source cluster is not named by consumer.override.bootstrap.servers
+     * ({@link #sourceAdminConfigs()} then reach the target cluster, which is the source only if it holds the group,
+     * see {@link SourceTopics}); empty when it is named.
+     */
+    Optional<String> unnamedSourceGroup() {
+        return originals().containsKey(ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE) ? Optional.empty()
+                : Optional.of(sourceGroupId());
+    }
+
+    /**
      * The consumer group of the connector's tasks on the source cluster, as Connect names it: consumer.override.group.id
      * when the connector overrides it, else {@code connect-<name>}.
      */

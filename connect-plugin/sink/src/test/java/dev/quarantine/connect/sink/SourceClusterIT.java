@@ -62,6 +62,42 @@ class SourceClusterIT {
     }
 
     /**
+     * Issue 22: without consumer.override.bootstrap.servers the source topics' ids were looked up on the target
+     * cluster, whatever cluster the worker's consumer reads. Here the worker would read {@code source}, and the target
+     * cluster holds an unrelated topic of the same name, deleted and created again between two task starts: the
+     * second task took that for the source topic created again and started the partition over at 0 (every record
+     * copied again). The target cluster does not hold the connector's consumer group, so it is not taken for the
+     * source cluster: no id is recorded and the partition resumes at its progress.
+     */
+    @Test
+    void resumesAtTheProgressWhenATopicOfTheSameNameOnTheTargetClusterIsCreatedAgainAndTheSourceIsNotNamed()
+            throws Exception {
+        TaskFixture unnamed = new TaskFixture(target, "source-unnamed", "commit.interval.ms", "0");
+        unnamed.createTopics();
+        source.createTopic(unnamed.source, 1, Map.of()); // where the worker's consumer reads
+        target.createTopic(unnamed.source, 1, Map.of()); // the same name on the target cluster, another id
+        TopicPartition sourcePartition = new TopicPartition(unnamed.source, 0);
+        try {
+            FakeSinkTaskContext first = new FakeSinkTaskContext();
+            first.assigned.add(sourcePartition);
+            TransactionalKafkaSinkTask task = unnamed.start(first);
+            task.open(List.of(sourcePartition));
+            task.put(records(unnamed.source, 0, 0, 10));
+            unnamed.stop(task);
+
+            unnamed.recreate(unnamed.source, Map.of()); // on the target cluster only
+            FakeSinkTaskContext second = new FakeSinkTaskContext();
+            second.assigned.add(sourcePartition);
+            unnamed.start(second).open(List.of(sourcePartition));
+
+            assertThat(second.seeks).as("resumed at the progress, not started over").containsEntry(sourcePartition,
+                    10L);
+        } finally {
+            unnamed.stopTasks();
+        }
+    }
+
+    /**
      * Issue 22: before writing, a task checks that the source topics were not created again; a source cluster that
      * does not answer that check in time made the put throw Kafka's TimeoutException, which Connect takes for a
      * failure for good (only its own RetriableException is retried): the task died. Now the records wait, the put
