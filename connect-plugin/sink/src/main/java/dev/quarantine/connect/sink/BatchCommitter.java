@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +49,7 @@ final class BatchCommitter {
     private final WriteSetup setup;
     private final LongConsumer committed;
     private int failures;
+    private Instant retryUntil = Instant.MAX;
     /** An abort may have left records open: see {@link HangingTransactions}, checked before writing again. */
     private boolean aborted;
 
@@ -60,9 +62,13 @@ final class BatchCommitter {
         this.aborted = lastAborted;
     }
 
-    /** Starts a new batch: the retry budget is per batch delivered by Connect. */
-    void newBatch() {
+    /**
+     * Starts a new batch: the retry budget is per batch delivered by Connect, and no attempt after a failed one starts
+     * from {@code retryUntil} on (the put's bound, {@link ConfigRules#writeBound}).
+     */
+    void newBatch(Instant retryUntil) {
         failures = 0;
+        this.retryUntil = retryUntil;
     }
 
     /** Commits {@code records}; returns the first record the broker rejected (after aborting), or empty. */
@@ -86,15 +92,19 @@ final class BatchCommitter {
      * Commits the progress alone at {@code next}, past records that never reached the task (an SMT dropped them, or
      * a converter or transform failed on them under {@code errors.tolerance=all}, and Connect reported them to its
      * own dead-letter queue): read again from an older progress, they would be reported again. Returns whether it
-     * committed. A failure is aborted and left to the next write, which writes the progress anyway.
+     * committed. Not while an abort may have left records open ({@link #abortWhatAnAbortLeftOpen}): only the next
+     * write knows the topics to repair (those of its records), and this commit's marker would commit what the abort
+     * left open there. A failure is aborted and left to the next write, which writes the progress anyway.
      *
      * @throws WriterErrors.Fenced         when this producer lost its epoch
      * @throws WriterErrors.BrokenProducer when the producer's state is unknown and it must be recreated
      */
     boolean advance(long next) {
+        if (aborted) {
+            return false;
+        }
         TransactionAttempt attempt = new TransactionAttempt(source, producer, setup, List.of(), Map.of());
         try {
-            abortWhatAnAbortLeftOpen(List.of());
             committed.accept(attempt.advance(next));
             return true;
         } catch (WriterErrors.Fenced | WriterErrors.BrokenProducer e) {
@@ -156,9 +166,17 @@ final class BatchCommitter {
         log.warn("The committed last transaction of {} is still open on {} (a restarting broker skipped its"
                 + " marker); completing it with a commit before reading the progress", id, setup.progress().topic());
         producer.begin();
-        producer.commit(new ProducerRecord<>(setup.progress().topic(), 0,
-                (id + COMPLETION_KEY_SUFFIX).getBytes(StandardCharsets.UTF_8), null), (metadata, e) -> { });
+        producer.commit(completion(setup.progress().topic(), id), (metadata, e) -> { });
         setup.hanging().forget(id);
+    }
+
+    /**
+     * What a commit that completes {@code transactionalId}'s committed transaction left open on the progress partition
+     * writes there: a tombstone under a key no transactional id can have, which no progress reader reads.
+     */
+    static ProducerRecord<byte[], byte[]> completion(String progressTopic, String transactionalId) {
+        return new ProducerRecord<>(progressTopic, 0,
+                (transactionalId + COMPLETION_KEY_SUFFIX).getBytes(StandardCharsets.UTF_8), null);
     }
 
 
@@ -229,10 +247,13 @@ final class BatchCommitter {
     }
 
     private void retryOrHandBack(List<SinkRecord> records, RuntimeException e) {
-        if (++failures > setup.retries()) {
+        boolean spent = ++failures > setup.retries();
+        if (spent || !Instant.now().isBefore(retryUntil)) {
             throw new RetriableException("Could not commit the batch of " + source + " (offsets "
                     + records.get(0).originalKafkaOffset() + " to " + records.get(records.size() - 1)
-                    .originalKafkaOffset() + ") in " + failures + " attempts; the worker will deliver it again", e);
+                    .originalKafkaOffset() + ") in " + failures + " attempts" + (spent ? "" : ", the last this put"
+                    + " may start (consumer.override.max.poll.interval.ms less twice target.producer.max.block.ms"
+                    + " after it began)") + "; the worker will deliver it again", e);
         }
         log.info("Transaction of {} failed and was aborted ({}); writing it again", source, e.getClass().getName());
     }

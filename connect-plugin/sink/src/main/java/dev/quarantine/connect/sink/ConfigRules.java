@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -104,6 +105,25 @@ final class ConfigRules {
         }
         return problems;
     }
+
+    /**
+     * How long one put may go on starting transaction attempts (see {@link BatchCommitter}): the worker consumer's
+     * {@code max.poll.interval.ms} less twice {@code target.producer.max.block.ms} (the attempt started last blocks at
+     * most that long in its commit, and as long again in its abort), at least 0 (one attempt). Settings that do not
+     * parse (reported on their keys) count as the clients' defaults.
+     */
+    static Duration writeBound(TransactionalSinkConfig config) {
+        long pollMs = longSetting(config, MAX_POLL_INTERVAL_OVERRIDE, ConsumerConfig.configDef(),
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG).orElse(DEFAULT_MAX_POLL_INTERVAL_MS);
+        long blockMs = longSetting(config, TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
+                + ProducerConfig.MAX_BLOCK_MS_CONFIG, ProducerConfig.configDef(), ProducerConfig.MAX_BLOCK_MS_CONFIG)
+                .orElse(DEFAULT_MAX_BLOCK_MS);
+        return Duration.ofMillis(Math.max(0, pollMs - 2 * blockMs));
+    }
+
+    /** Kafka's consumer default of max.poll.interval.ms and producer default of max.block.ms. */
+    private static final long DEFAULT_MAX_POLL_INTERVAL_MS = 300_000;
+    private static final long DEFAULT_MAX_BLOCK_MS = 60_000;
 
     /** A numeric setting, or the client's default when it is not set; empty when it does not parse. */
     private static OptionalLong longSetting(TransactionalSinkConfig config, String key, ConfigDef clientDef,

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -96,17 +97,18 @@ final class PartitionWriter implements AutoCloseable {
      *
      * @throws WriterErrors.Fenced         when this producer lost its epoch
      * @throws WriterErrors.BrokenProducer when the producer's state is unknown and it must be recreated
+     * @param retryUntil                 no attempt after a failed one starts from then on (see {@link BatchCommitter})
      * @throws RetriableException         when the batch could not be committed within the
-     *                                     retries, or a converter failed transiently
+     *                                     retries or by {@code retryUntil}, or a converter failed transiently
      * @throws org.apache.kafka.connect.errors.ConnectException on a poison record with send.errors.tolerance=none,
      *                                     a dead letter that cannot be written, a fatal error, a tripped breaker
      */
-    void write() {
+    void write(Instant retryUntil) {
         List<SinkRecord> fresh = pending.records().stream()
                 .filter(r -> nextOffset.isEmpty() || r.originalKafkaOffset() >= nextOffset.getAsLong()).toList();
         try {
             if (!fresh.isEmpty()) {
-                committer.newBatch();
+                committer.newBatch(retryUntil);
                 isolator.write(fresh);
             }
         } catch (RuntimeException | Error e) {
@@ -131,7 +133,6 @@ final class PartitionWriter implements AutoCloseable {
         if (pending.count() > 0 || nextOffset.isPresent() && position <= nextOffset.getAsLong()) {
             return false;
         }
-        committer.newBatch();
         return committer.advance(position);
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -74,6 +75,12 @@ final class ProgressLog implements AutoCloseable {
      */
     Map<String, ProgressRecord> read(Set<String> keys, Uuid topicId, Iterable<TopicPartition> sources,
                                      Instant deadline) {
+        return read(keys::contains, topicId, sources, deadline);
+    }
+
+    /** As {@link #read(Set, Uuid, Iterable, Instant)}, of every key {@code ours} accepts. */
+    Map<String, ProgressRecord> read(Predicate<String> ours, Uuid topicId, Iterable<TopicPartition> sources,
+                                     Instant deadline) {
         long end = highWatermark(deadline);
         Map<String, ProgressRecord> progress = new HashMap<>();
         if (end == 0) {
@@ -89,9 +96,12 @@ final class ProgressLog implements AutoCloseable {
             }
             for (ConsumerRecord<byte[], byte[]> record : reader.poll(POLL)) {
                 String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-                if (keys.contains(key) && record.value() == null) {
+                if (key == null || !ours.test(key)) {
+                    continue;
+                }
+                if (record.value() == null) {
                     progress.remove(key); // a reset through Connect's offsets API (see ProgressReset)
-                } else if (keys.contains(key)) {
+                } else {
                     progress.put(key, parse(record, topicId, sources));
                 }
             }

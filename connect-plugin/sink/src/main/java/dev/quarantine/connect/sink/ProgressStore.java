@@ -175,12 +175,23 @@ final class ProgressStore implements AutoCloseable {
      * the records it delivers now are the new topic's, from that position on. Asked before writing, so nothing of a
      * new topic is committed under the old topic's progress. Each such partition starts over where
      * {@link SourceTopics#startOffset} says (returned), logged at WARN once per topic; its new id is registered.
+     *
+     * @throws org.apache.kafka.connect.errors.RetriableException when the source cluster did not answer in time
      */
     Map<TopicPartition, Long> replacedSources(Collection<TopicPartition> partitions) {
         List<TopicPartition> known = partitions.stream().filter(p -> target.sourceTopicId(p).isPresent()).toList();
         if (known.isEmpty()) {
             return Map.of();
         }
+        try {
+            return replacedSourcesOf(known);
+        } catch (RetriableException e) {
+            throw new org.apache.kafka.connect.errors.RetriableException("Could not check whether the source topics"
+                    + " of " + known + " were deleted and created again (" + e + ")", e);
+        }
+    }
+
+    private Map<TopicPartition, Long> replacedSourcesOf(List<TopicPartition> known) {
         Map<String, Uuid> now = sourceTopics.ids(SourceTopics.topicsOf(known));
         Map<TopicPartition, Long> starts = new HashMap<>();
         Map<String, List<String>> startingOver = new TreeMap<>();

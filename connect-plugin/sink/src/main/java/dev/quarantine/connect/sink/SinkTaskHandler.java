@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -180,8 +181,13 @@ final class SinkTaskHandler implements AutoCloseable {
      * While records wait, the worker is asked to call put again (with or without new records) by when they are due.
      */
     void put(Collection<SinkRecord> records) {
+        Instant began = clock.instant();
         context.delivering();
-        targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
+        try {
+            targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
+        } catch (RetriableException e) {
+            throw transients.failed(e); // nothing taken: Connect delivers the same batch again, within the budget
+        }
         long now = clock.millis();
         Map<TopicPartition, List<SinkRecord>> unowned = new LinkedHashMap<>();
         List<TopicPartition> rewound = new ArrayList<>();
@@ -194,26 +200,31 @@ final class SinkTaskHandler implements AutoCloseable {
             }
         });
         boolean due = dueInMs(now).orElse(-1) == 0;
+        boolean checked = true;
         if (due || !rewound.isEmpty()) {
-            List<TopicPartition> checked = new ArrayList<>(rewound);
+            List<TopicPartition> checking = new ArrayList<>(rewound);
             if (due) {
                 open.forEach((partition, writer) -> {
                     if (writer.pending().count() > 0 && !rewound.contains(partition)) {
-                        checked.add(partition);
+                        checking.add(partition);
                     }
                 });
             }
-            startOverReplacedSources(checked);
+            checked = startOverReplacedSources(checking);
+            due &= checked;
         }
         if (due || !unowned.isEmpty()) {
             try {
-                write(due ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of(), unowned);
+                List<PartitionWriter> writing = due
+                        ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of();
+                write(writing, unowned, began.plus(writers.writeBound()));
             } catch (RuntimeException e) {
                 failed |= !(e instanceof RetriableException);
                 throw e;
             }
         }
-        dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(1, ms)));
+        long earliest = checked ? 1 : RETRY_BACKOFF_MS; // a check that failed is not asked again at once
+        dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(earliest, ms)));
         context.putReturned();
     }
 
@@ -244,28 +255,45 @@ final class SinkTaskHandler implements AutoCloseable {
      * {@link ProgressStore#replacedSources}) drops what waits (the new topic's records from the old position on) and
      * is sought to where the new topic starts, so none of the new topic's records is skipped. Checked are the
      * partitions with waiting records, and those the worker rewound by itself (a new topic shorter than the old
-     * progress: its records all lie below it, none would ever wait).
+     * progress: its records all lie below it, none would ever wait). Returns whether the check was made: when the
+     * source cluster did not answer in time, the records keep waiting and the put returns without writing them (a
+     * throw would only make Connect deliver them again), counted against transient.errors.timeout.ms.
      */
-    private void startOverReplacedSources(List<TopicPartition> partitions) {
-        progress.replacedSources(partitions).forEach((partition, start) -> {
+    private boolean startOverReplacedSources(List<TopicPartition> partitions) {
+        Map<TopicPartition, Long> starts;
+        try {
+            starts = progress.replacedSources(partitions);
+        } catch (RetriableException e) {
+            RuntimeException verdict = transients.failed(e);
+            if (!(verdict instanceof RetriableException)) {
+                failed = true;
+                throw verdict;
+            }
+            log.warn("{}; their records wait (nothing of them is written before the check succeeds), checked again"
+                    + " at the next put", e.getMessage());
+            return false;
+        }
+        starts.forEach((partition, start) -> {
             PartitionWriter writer = open.get(partition);
             writer.pending().clear();
             writer.restored(start);
             context.offset(partition, start);
         });
+        return true;
     }
 
     /**
      * Re-establishes the partitions of {@code unowned} that Connect still assigns to this task, then writes the
      * waiting records of {@code writing}; the put ends as {@link PutOutcome} decides.
      */
-    private void write(List<PartitionWriter> writing, Map<TopicPartition, List<SinkRecord>> unowned) {
+    private void write(List<PartitionWriter> writing, Map<TopicPartition, List<SinkRecord>> unowned,
+                       Instant retryUntil) {
         PutRound round = new PutRound();
         reestablishAll(unowned, round);
         Map<TopicPartition, CompletableFuture<Void>> running = new LinkedHashMap<>();
         for (PartitionWriter writer : writing) {
             Executor executor = writing.size() == 1 ? Runnable::run : writerThreads;
-            running.put(writer.source(), CompletableFuture.runAsync(writer::write, executor));
+            running.put(writer.source(), CompletableFuture.runAsync(() -> writer.write(retryUntil), executor));
         }
         requireProgressTopicAfterFailures(running);
         for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {

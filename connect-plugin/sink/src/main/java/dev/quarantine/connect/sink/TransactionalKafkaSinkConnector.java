@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -25,6 +26,8 @@ import dev.quarantine.txn.PluginVersion;
 public class TransactionalKafkaSinkConnector extends SinkConnector {
 
     private static final Duration VALIDATE_TIMEOUT = Duration.ofSeconds(15);
+    /** For the offsets API's look-ups on the source cluster: well within Connect's 90 s for the whole request. */
+    private static final Duration OFFSETS_TIMEOUT = Duration.ofSeconds(15);
 
     private final Consumer<TransactionalSinkConfig> progressTopic;
     private Map<String, String> props;
@@ -81,11 +84,18 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
     /**
      * Connect's offsets API (KIP-875, {@code PATCH} and {@code DELETE /connectors/{name}/offsets}, only while the
      * connector is STOPPED): the tasks resume from the progress records, not from Connect's consumer group, so the
-     * change is written there (see {@link ProgressReset}) before Connect changes its group.
+     * change is written there (see {@link ProgressReset}) before Connect changes its group. The source topics' ids and
+     * the group's partitions (which tell a DELETE, see {@link OffsetsChange}) are read on the source cluster.
      */
     @Override
     public boolean alterOffsets(Map<String, String> connectorConfig, Map<TopicPartition, Long> offsets) {
-        new ProgressReset(TransactionalSinkConfig.parse(connectorConfig)).apply(offsets);
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(connectorConfig);
+        try (Admin source = Admin.create(config.sourceAdminConfigs())) {
+            SourceTopics topics = new SourceTopics(() -> source, config.sourceOffsetReset(), OFFSETS_TIMEOUT,
+                    config.unnamedSourceGroup());
+            new ProgressReset(config).apply(offsets, topics.ids(SourceTopics.topicsOf(offsets.keySet())),
+                    OffsetsChange.of(offsets, topics.committedBy(config.sourceGroupId())));
+        }
         return true;
     }
 

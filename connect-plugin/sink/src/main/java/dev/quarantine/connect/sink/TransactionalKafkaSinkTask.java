@@ -46,7 +46,8 @@ public class TransactionalKafkaSinkTask extends SinkTask {
         metrics = new SinkMetrics(TaskMetrics.of(context, config.connectorName(), config.taskId()));
         ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
         ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
-                new SourceTopics(admins::source, config.sourceOffsetReset(), TargetTopics.ADMIN_TIMEOUT),
+                new SourceTopics(admins::source, config.sourceOffsetReset(), TargetTopics.ADMIN_TIMEOUT,
+                        config.unnamedSourceGroup()),
                 config.progressReadTimeout());
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(), admins,
                 TargetTopics.ADMIN_TIMEOUT);

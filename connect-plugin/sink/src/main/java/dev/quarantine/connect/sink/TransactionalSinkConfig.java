@@ -174,7 +174,9 @@ public final class TransactionalSinkConfig extends AbstractConfig {
     public static final String TRANSACTION_RETRIES_DOC = "How many times a batch is retried within one put when the"
             + " target cluster rejects records the up-front checks let through (the transaction is aborted, the"
             + " rejected records are dead-lettered, the rest is written again) or fails transiently. After that,"
-            + " the batch is handed back to the worker to be delivered again.";
+            + " the batch is handed back to the worker to be delivered again; so it is, retries left or not, once"
+            + " consumer.override.max.poll.interval.ms less twice target.producer.max.block.ms have passed since the"
+            + " put began (at least one attempt), so that a put does not outlive the worker consumer's poll interval.";
 
     public static final String COMMIT_INTERVAL_MS_CONFIG = "commit.interval.ms";
     public static final long COMMIT_INTERVAL_MS_DEFAULT = 100L;
@@ -414,6 +416,25 @@ public final class TransactionalSinkConfig extends AbstractConfig {
             }
         });
         return overrides.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) ? overrides : adminConfigs();
+    }
+
+    /**
+     * The connector's consumer group when the source cluster is not named by consumer.override.bootstrap.servers
+     * ({@link #sourceAdminConfigs()} then reach the target cluster, which is the source only if it holds the group,
+     * see {@link SourceTopics}); empty when it is named.
+     */
+    Optional<String> unnamedSourceGroup() {
+        return originals().containsKey(ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE) ? Optional.empty()
+                : Optional.of(sourceGroupId());
+    }
+
+    /**
+     * The consumer group of the connector's tasks on the source cluster, as Connect names it: consumer.override.group.id
+     * when the connector overrides it, else {@code connect-<name>}.
+     */
+    String sourceGroupId() {
+        Object group = originals().get(ConfigRules.CONSUMER_OVERRIDE_PREFIX + "group.id");
+        return group == null ? "connect-" + connectorName() : String.valueOf(group);
     }
 
     /**

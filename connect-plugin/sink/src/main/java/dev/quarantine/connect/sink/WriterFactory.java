@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -68,6 +69,11 @@ final class WriterFactory implements AutoCloseable {
         producers = count;
     }
 
+    /** How long one put may go on starting transaction attempts: {@link ConfigRules#writeBound}. */
+    Duration writeBound() {
+        return ConfigRules.writeBound(config);
+    }
+
     SinkMetrics metrics() {
         return setup.metrics();
     }
@@ -80,6 +86,30 @@ final class WriterFactory implements AutoCloseable {
      */
     static String transactionalId(String prefix, TopicPartition source) {
         return prefix + ":" + source.topic() + "-" + source.partition();
+    }
+
+    /**
+     * The source partition whose transactional id (and progress key) {@code transactionalId} is under
+     * {@code prefix}, the reverse of {@link #transactionalId}; empty for any other key (another prefix, or a key no
+     * partition has, such as a completion tombstone's).
+     */
+    static Optional<TopicPartition> sourceOf(String prefix, String transactionalId) {
+        String start = prefix + ":";
+        if (!transactionalId.startsWith(start)) {
+            return Optional.empty();
+        }
+        String rest = transactionalId.substring(start.length());
+        int dash = rest.lastIndexOf('-');
+        if (dash <= 0 || rest.indexOf(':') >= 0) {
+            return Optional.empty();
+        }
+        try {
+            int partition = Integer.parseInt(rest.substring(dash + 1));
+            return partition < 0 ? Optional.empty()
+                    : Optional.of(new TopicPartition(rest.substring(0, dash), partition));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     /**

@@ -11,10 +11,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+<<<<<<< HEAD
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+=======
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+>>>>>>> sink-offsets
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ProducerState;
@@ -143,6 +149,7 @@ class HangingTransactionIT {
     }
 
     /**
+<<<<<<< HEAD
      * Issue 22 item 5, suspected: the repair reads whether the id's last transaction was aborted for all partitions
      * being opened, before their producers' initTransactions, and keeps that answer. A previous producer of the id
      * (a zombie, still writing) committing in between writes with an epoch that answer accepts for the abort's
@@ -206,6 +213,55 @@ class HangingTransactionIT {
             producer.send(new ProducerRecord<>(target, targetPartition, bytes("k" + offset), bytes("v" + offset)));
         }
         producer.send(progressTarget.record(hangingId, hangingPartition, to));
+=======
+     * Issue 22: a change through Connect's offsets API (KIP-875) opens the partition's producer as a task does: the
+     * aborted transaction left hanging is aborted first (else the read of the progress was held back by it, and the
+     * reset's commit marker would have committed its records), and the next task resumes at the altered offset.
+     */
+    @Test
+    void changesTheProgressThroughTheOffsetsApiAfterAbortingAnAbortedTransactionLeftHanging() throws Exception {
+        leaveATransactionHangingAfterTenCopied(false);
+
+        new ProgressReset(TransactionalSinkConfig.parse(fixture.config()))
+                .apply(Map.of(partition, 5L), Map.of(), OffsetsChange.ALTER);
+
+        assertThat(copiedAfterResumingAtFive()).as("0..9 once, then 5..19 once from the altered offset; never the"
+                + " aborted 10..14").isEqualTo(expected(0, 10, 5, 20));
+    }
+
+    /**
+     * Issue 22: as a task open, a change through Connect's offsets API completes a committed transaction left open on
+     * the progress partition before reading the progress (which it held back).
+     */
+    @Test
+    void changesTheProgressThroughTheOffsetsApiAfterCompletingACommittedTransactionLeftOpen() throws Exception {
+        leaveATransactionHangingAfterTenCopied(true);
+
+        new ProgressReset(TransactionalSinkConfig.parse(fixture.config()))
+                .apply(Map.of(partition, 5L), Map.of(), OffsetsChange.ALTER);
+
+        assertThat(copiedAfterResumingAtFive()).as("0..14 once (10..14 committed), then 5..19 once from the altered"
+                + " offset").isEqualTo(expected(0, 15, 5, 20));
+    }
+
+    /** A new task opening the partition resumes at 5 and writes 5..19: what the target then holds. */
+    private List<String> copiedAfterResumingAtFive() throws Exception {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask second = fixture.start(context);
+        second.open(List.of(partition));
+        assertThat(context.seeks).as("resumed at the altered offset").containsEntry(partition, 5L);
+        second.put(records(source, 0, 5, 20));
+        return values(committed(kafka, target));
+    }
+
+    /** {@code v<from>..v<to-1>}, then {@code v<thenFrom>..v<thenTo-1>}. */
+    private static List<String> expected(long from, long to, long thenFrom, long thenTo) {
+        List<String> values = new ArrayList<>();
+        LongStream.concat(LongStream.range(from, to), LongStream.range(thenFrom, thenTo))
+                .forEach(offset -> values.add("v" + offset));
+        return values;
+>>>>>>> sink-offsets
     }
 
     /**

@@ -6,6 +6,7 @@ import static dev.quarantine.connect.sink.TestData.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -168,6 +169,20 @@ class PartitionWriterTest {
     }
 
     @Test
+    void handsTheBatchBackOnceThePutsBoundForWritingHasPassedThoughRetriesAreLeft() {
+        producer.commitFailures.add(new TimeoutException("coordinator slow"));
+        PartitionWriter writer = writer(100);
+        writer.add(records("orders", 0, 0, 3), 0);
+
+        assertThatThrownBy(() -> writer.write(Instant.now())).isInstanceOf(RetriableException.class)
+                .hasMessageContaining("in 1 attempts, the last this put may start")
+                .hasMessageContaining("consumer.override.max.poll.interval.ms");
+        assertThat(producer.aborts).isEqualTo(1);
+        assertThat(producer.history()).isEmpty();
+        assertThat(writer.pending().count()).as("kept waiting for the batch delivered again").isEqualTo(3);
+    }
+
+    @Test
     void isolatesTheRecordTheBrokerRejectsAndDeadLettersItBetweenTheOthers() {
         producer.broker = r -> "v2".equals(text(r.value())) && r.topic().startsWith("copy.")
                 ? new InvalidRecordException("compacted topic needs a key") : null;
@@ -222,7 +237,7 @@ class PartitionWriterTest {
         PartitionWriter writer = writer(3);
         writer.add(records("orders", 0, 4, 7), 0);
 
-        assertThatThrownBy(writer::write).isInstanceOf(WriterErrors.Fenced.class);
+        assertThatThrownBy(() -> writer.write(Instant.MAX)).isInstanceOf(WriterErrors.Fenced.class);
         assertThat(writer.pending().records()).extracting(r -> r.originalKafkaOffset()).containsExactly(4L, 5L, 6L);
     }
 
@@ -261,7 +276,7 @@ class PartitionWriterTest {
 
         assertThat(producer.history()).as("nothing is sent before the write").isEmpty();
         assertThat(writer.pending().count()).isEqualTo(5);
-        writer.write();
+        writer.write(Instant.MAX);
         assertThat(producer.commitCount()).isEqualTo(1);
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3", "v4");
         assertThat(writer.nextOffset()).hasValue(5);
@@ -273,11 +288,11 @@ class PartitionWriterTest {
         producer.commitFailures.add(new TimeoutException("broker restarting"));
         PartitionWriter writer = writer(0);
         writer.add(records("orders", 0, 0, 3), 0);
-        assertThatThrownBy(writer::write).isInstanceOf(RetriableException.class);
+        assertThatThrownBy(() -> writer.write(Instant.MAX)).isInstanceOf(RetriableException.class);
 
         assertThat(writer.add(records("orders", 0, 0, 3), 1)).as("the batch Connect delivers again").isZero();
         assertThat(writer.add(records("orders", 0, 2, 4), 1)).as("only the new offset").isEqualTo(1);
-        writer.write();
+        writer.write(Instant.MAX);
 
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3");
     }
@@ -309,7 +324,7 @@ class PartitionWriterTest {
     }
 
     @Test
-    void leavesTheProgressWhereItWasWhenItsMoveFailsAndReportsAFenceAsAFence() {
+    void leavesTheProgressWhereItWasWhenItsMoveFailsAndMovesItNoMoreUntilTheNextWriteRepaired() {
         PartitionWriter writer = writer(3);
         write(writer, records("orders", 0, 0, 3));
         producer.commitFailures.add(new TimeoutException("the coordinator did not answer"));
@@ -317,8 +332,34 @@ class PartitionWriterTest {
         assertThat(writer.advanceTo(10)).isFalse();
         assertThat(producer.aborts).isEqualTo(1);
         assertThat(writer.nextOffset()).hasValue(3);
+        assertThat(writer.advanceTo(10)).as("the abort may have left records open: the next write repairs first")
+                .isFalse();
+        assertThat(producer.progressHistory()).hasSize(1);
+        hanging.checked.clear();
 
+        write(writer, records("orders", 0, 10, 11));
+        assertThat(hanging.checked).as("the write repaired, with its records' topic").singleElement()
+                .asString().contains("copy.orders");
+        assertThat(writer.advanceTo(20)).isTrue();
+    }
+
+    @Test
+    void movesNothingWhileTheLastTransactionOfTheIdBeforeThisProducerMayHaveLeftAnAbortOpen() {
+        PartitionWriter writer = new PartitionWriter(SOURCE, producer.target(GROUP), setup(converter(), 3), true);
+        writer.restored(3);
+
+        assertThat(writer.advanceTo(10)).as("only a write knows the topics its records go to, to repair them")
+                .isFalse();
+        assertThat(producer.progressHistory()).isEmpty();
+        assertThat(hanging.checked).isEmpty();
+    }
+
+    @Test
+    void reportsAFenceOfTheMoveAsAFence() {
+        PartitionWriter writer = writer(3);
+        write(writer, records("orders", 0, 0, 3));
         producer.commitFailures.add(new ProducerFencedException("fenced from outside"));
+
         assertThatThrownBy(() -> writer.advanceTo(10)).isInstanceOf(WriterErrors.Fenced.class)
                 .hasMessageContaining("orders-0");
         assertThat(writer.nextOffset()).hasValue(3);
@@ -327,7 +368,7 @@ class PartitionWriterTest {
     /** Adds the records and writes them, as a put that is due does. */
     private static void write(PartitionWriter writer, List<SinkRecord> records) {
         writer.add(records, 0);
-        writer.write();
+        writer.write(Instant.MAX);
     }
 
     private PartitionWriter writer(int retries) {

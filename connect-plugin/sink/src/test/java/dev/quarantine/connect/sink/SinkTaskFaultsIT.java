@@ -228,6 +228,32 @@ class SinkTaskFaultsIT {
         });
     }
 
+    /**
+     * Issue 22: a put whose write of one partition fails transiently, without any seek, throws; Connect delivers the
+     * same batch again. The partition that committed skips it (below its progress), the one that failed still has it
+     * waiting: each record of both once, nothing lost or copied twice.
+     */
+    @Test
+    void aPutThatThrowsAfterOnePartitionCommittedAndTheOtherFailedTransientlyWritesEachRecordOnceOnRedelivery() {
+        TopicPartition other = new TopicPartition(source, 1);
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = fixture.start(context, "target.value.converter",
+                FaultyConverter.class.getName());
+        task.open(List.of(partition, other));
+        List<SinkRecord> batch = new ArrayList<>(records(source, 0, 0, 4));
+        batch.addAll(records(source, 1, 10, 14));
+        batch.set(5, sinkRecord(source, 1, 11, "k11", bytes("flaky-both-" + source), System.currentTimeMillis()));
+
+        assertThatThrownBy(() -> task.put(batch)).isInstanceOf(RetriableException.class)
+                .hasMessageContaining(source + "-1@11");
+        assertThat(context.seeks).as("no seek in that put").isEmpty();
+        assertThatThrownBy(() -> task.put(batch)).isInstanceOf(RetriableException.class);
+        task.put(batch);
+
+        assertThat(values(committed(kafka, fixture.target))).as("each record of both partitions once")
+                .containsExactlyInAnyOrder("v0", "v1", "v2", "v3", "v10", "flaky-both-" + source, "v12", "v13");
+    }
+
     @Test
     void failsNamingThePartitionWhenAConverterMeetsALinkageError() {
         TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),

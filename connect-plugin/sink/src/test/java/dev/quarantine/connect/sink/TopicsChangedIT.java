@@ -36,7 +36,9 @@ class TopicsChangedIT {
 
     TopicsChangedIT(LocalKafka kafka) {
         this.kafka = kafka;
-        fixture = new TaskFixture(kafka, "changed", "commit.interval.ms", "0");
+        // the source cluster named (the same broker): a task in process has no consumer group to prove it by
+        fixture = new TaskFixture(kafka, "changed", "commit.interval.ms", "0",
+                "consumer.override.bootstrap.servers", kafka.bootstrapServers());
     }
 
     @AfterEach

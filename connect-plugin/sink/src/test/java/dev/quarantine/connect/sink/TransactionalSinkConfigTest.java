@@ -4,6 +4,7 @@ import static dev.quarantine.connect.sink.TestData.props;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalInt;
 
@@ -273,6 +274,20 @@ class TransactionalSinkConfigTest {
                 .hasMessageContaining("target.producer.transaction.timeout.ms=60000");
         props.put("target.producer.transaction.timeout.ms", "30000");
         assertThat(ConfigRules.problems(new TransactionalSinkConfig(props))).isEmpty();
+    }
+
+    @Test
+    void boundsThePutsTransactionAttemptsByTheMaxPollIntervalLessTwoMaxBlocks() {
+        Map<String, String> props = valid();
+        assertThat(ConfigRules.writeBound(new TransactionalSinkConfig(props))).as("Kafka's defaults: 300 s - 2 x 60 s")
+                .isEqualTo(Duration.ofSeconds(180));
+        props.put("consumer.override.max.poll.interval.ms", "100000");
+        props.put("target.producer.max.block.ms", "20000");
+        assertThat(ConfigRules.writeBound(new TransactionalSinkConfig(props))).isEqualTo(Duration
+                .ofSeconds(60));
+        props.put("target.producer.max.block.ms", "60000");
+        assertThat(ConfigRules.writeBound(new TransactionalSinkConfig(props))).as("one attempt, never a negative bound")
+                .isEqualTo(Duration.ZERO);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.connect.sink.TestData.records;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -60,7 +61,7 @@ class WriterFactoryTest {
             events.clear();
             for (PartitionWriter writer : writers) {
                 writer.add(records("orders", writer.source().partition(), 0, 1), 0);
-                writer.write();
+                writer.write(Instant.MAX);
             }
             assertThat(events).as("only the writer whose id's last transaction was aborted looks for what it left")
                     .containsExactly("aborting hanging of sink:orders-1");
