@@ -11,16 +11,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-<<<<<<< HEAD
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-=======
-import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
->>>>>>> sink-offsets
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ProducerState;
@@ -149,7 +144,6 @@ class HangingTransactionIT {
     }
 
     /**
-<<<<<<< HEAD
      * Issue 22 item 5, suspected: the repair reads whether the id's last transaction was aborted for all partitions
      * being opened, before their producers' initTransactions, and keeps that answer. A previous producer of the id
      * (a zombie, still writing) committing in between writes with an epoch that answer accepts for the abort's
@@ -213,7 +207,9 @@ class HangingTransactionIT {
             producer.send(new ProducerRecord<>(target, targetPartition, bytes("k" + offset), bytes("v" + offset)));
         }
         producer.send(progressTarget.record(hangingId, hangingPartition, to));
-=======
+    }
+
+    /**
      * Issue 22: a change through Connect's offsets API (KIP-875) opens the partition's producer as a task does: the
      * aborted transaction left hanging is aborted first (else the read of the progress was held back by it, and the
      * reset's commit marker would have committed its records), and the next task resumes at the altered offset.
@@ -261,7 +257,6 @@ class HangingTransactionIT {
         LongStream.concat(LongStream.range(from, to), LongStream.range(thenFrom, thenTo))
                 .forEach(offset -> values.add("v" + offset));
         return values;
->>>>>>> sink-offsets
     }
 
     /**
