@@ -313,7 +313,7 @@ class PartitionWriterTest {
         assertThat(writer.advanceTo(3)).as("not past the progress").isFalse();
         writer.add(records("orders", 0, 3, 4), 0);
         assertThat(writer.advanceTo(10)).as("a record waits").isFalse();
-        writer.write();
+        writer.write(Instant.MAX);
         assertThat(writer.advanceTo(10)).as("records 4..9 never reached the task").isTrue();
 
         assertThat(values(producer.history())).as("no record written by the move").containsExactly("v0", "v1", "v2",
