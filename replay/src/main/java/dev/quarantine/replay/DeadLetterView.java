@@ -104,9 +104,12 @@ final class DeadLetterView {
         return name(DeadLetterHeaders.APPLICATION_ID);
     }
 
-    /** Whether the payload was cut to fit the dead-letter limit ({@code __quarantine.payload.truncated} not false). */
+    /**
+     * Whether the failed record's key, value or headers were cut to fit the dead-letter limit
+     * ({@link DeadLetterHeaders#recordCut}): shortened context values alone leave it whole.
+     */
     boolean truncated() {
-        return text(DeadLetterHeaders.PAYLOAD_TRUNCATED).map(cut -> !cut.equals("false")).orElse(false);
+        return text(DeadLetterHeaders.PAYLOAD_TRUNCATED).map(DeadLetterHeaders::recordCut).orElse(false);
     }
 
     /** {@code output}, {@code input} or {@code none} for Kafka Streams dead letters; empty otherwise. */

@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.quarantine.txn.DeadLetterHeaders;
 
@@ -36,6 +38,23 @@ class RecordPlanTest {
 
         assertThat(plan(false).decide(truncated).outcome()).isEqualTo(Outcome.SKIPPED_TRUNCATED);
         assertThat(plan(true).decide(truncated).outcome()).isEqualTo(Outcome.REPLAYED);
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            false                  | REPLAYED
+            context                | REPLAYED
+            headers                | SKIPPED_TRUNCATED
+            'key,value'            | SKIPPED_TRUNCATED
+            'headers,context'      | SKIPPED_TRUNCATED
+            'context,value'        | SKIPPED_TRUNCATED
+            something-new          | SKIPPED_TRUNCATED
+            ''                     | SKIPPED_TRUNCATED
+            """)
+    void skipsADeadLetterWhoseRecordWasCutNotOneWhoseContextValuesAloneWereShortened(String cut, Outcome outcome) {
+        var letter = letter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.PAYLOAD_TRUNCATED, cut);
+
+        assertThat(plan(false).decide(letter).outcome()).isEqualTo(outcome);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.quarantine.txn;
 
+import java.util.Arrays;
+
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -43,6 +45,8 @@ public final class DeadLetterHeaders {
      * (the failed record's own), {@code context} (the context values, such as the connector name, shortened).
      */
     public static final String PAYLOAD_TRUNCATED = "__quarantine.payload.truncated";
+    /** The {@link #PAYLOAD_TRUNCATED} part that says only context values were shortened, not the record's own. */
+    private static final String CONTEXT_CUT = "context";
 
     /**
      * How the key of a dead letter was encoded when the target converters failed on it (Connect only):
@@ -76,5 +80,15 @@ public final class DeadLetterHeaders {
     /** Whether a record with these headers is a dead letter built by {@link DeadLetterRecordBuilder}. */
     public static boolean isDeadLetter(Headers headers) {
         return headers != null && headers.lastHeader(ERROR_CATEGORY) != null;
+    }
+
+    /**
+     * Whether a {@link #PAYLOAD_TRUNCATED} value says the failed record's own key, value or headers were cut, so that
+     * sending the dead letter back would write a record other than the one that failed: {@code false} and
+     * {@code context} alone (shortened context values) do not; anything else, unknown parts included, does.
+     */
+    public static boolean recordCut(String truncated) {
+        return Arrays.stream(truncated.split(",")).map(String::trim)
+                .anyMatch(part -> !part.equals("false") && !part.equals(CONTEXT_CUT));
     }
 }

@@ -104,7 +104,7 @@ public final class DeadLetterRecordBuilder {
         if (parts.room() < 0 && !parts.stacktrace.isEmpty()) {
             parts.stacktrace = clip(parts.stacktrace, Math.max(0, parts.stacktrace.length() + parts.room()));
         }
-        if (parts.room() < 0) {
+        if (parts.room() < 0 && parts.original.length > 0) {
             parts.original = new Header[0];
             parts.cut.add("headers");
         }
@@ -113,8 +113,11 @@ public final class DeadLetterRecordBuilder {
             parts.message = parts.message == null ? null : clip(parts.message, 64);
         }
         if (parts.room() < 0) {
+            Map<String, String> whole = new LinkedHashMap<>(parts.context);
             parts.context.replaceAll((name, value) -> clip(value, CONTEXT_CUT_CHARS));
-            parts.cut.add("context");
+            if (!parts.context.equals(whole)) {
+                parts.cut.add("context");
+            }
         }
         int room = parts.room();
         if (room < 0) {

@@ -133,9 +133,22 @@ class DeadLetterRecordBuilderTest {
                 .isLessThanOrEqualTo(DeadLetterRecordBuilder.MIN_MAX_BYTES);
         assertThat(text(dlq.headers(), DeadLetterHeaders.CONNECT_CONNECTOR_NAME))
                 .isEqualTo("c".repeat(DeadLetterRecordBuilder.CONTEXT_CUT_CHARS));
-        assertThat(text(dlq.headers(), DeadLetterHeaders.PAYLOAD_TRUNCATED)).isEqualTo("headers,context");
+        assertThat(text(dlq.headers(), DeadLetterHeaders.PAYLOAD_TRUNCATED))
+                .as("the letter had no headers to cut; its key and value are whole").isEqualTo("context");
         assertThat(text(dlq.headers(), DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("9");
         assertThat(dlq.value()).as("the payload fits once the context is cut").isEqualTo(bytes("v"));
+    }
+
+    @Test
+    void saysTheFailedRecordsHeadersWereCutOnlyWhenItHadAny() {
+        ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT,
+                DeadLetterRecordBuilder.MIN_MAX_BYTES).build(DeadLetter.of(bytes("k"), bytes("v"),
+                        new Header[] {new RecordHeader("h", bytes("x".repeat(1_000)))},
+                        new RecordTooLargeException("x")).source("orders", 1, 9L)
+                .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "c".repeat(3_000)));
+
+        assertThat(text(dlq.headers(), DeadLetterHeaders.PAYLOAD_TRUNCATED)).isEqualTo("headers,context");
+        assertThat(dlq.headers().lastHeader("h")).as("the record's own header, cut").isNull();
     }
 
     @Test

@@ -138,7 +138,7 @@ class MonitorRequestGuardIT {
     }
 
     @Test
-    void aBrowsersRequestUnderANameThatIsNotTheWorkersIsRefusedWith403AndStartsNothing() throws Exception {
+    void aRequestUnderANameThatIsNotTheWorkersIsRefusedWith403AndStartsNothing() throws Exception {
         // DNS rebinding: evil.example resolves to the worker, so its page and the endpoint share an origin
         String rebound = "evil.example:" + URI.create(worker.restUrl()).getPort();
         Map<String, String> samePage = Map.of("Origin", "http://" + rebound, "Sec-Fetch-Site", "same-origin",
@@ -151,13 +151,20 @@ class MonitorRequestGuardIT {
         assertThat(statusUnder(rebound, "DELETE", cancel, samePage, null)).as("a cancel").contains(" 403 ");
         assertThat(statusUnder(rebound, "GET", "/dead-letters/" + DLQ + "/records", Map.of("Sec-Fetch-Site",
                 "same-origin", "Sec-Fetch-Mode", "cors"), null)).as("a read").contains(" 403 ");
+        assertThat(statusUnder(rebound, "GET", "/dead-letters/" + DLQ + "/records", Map.of("Accept", "*/*",
+                "User-Agent", "Mozilla/5.0"), null))
+                .as("a read as a browser sends it over plain HTTP: a same-origin GET has no Origin, and no"
+                        + " Sec-Fetch-* goes to an origin that is neither HTTPS nor localhost").contains(" 403 ");
 
         String allowed = ALLOWED_HOST + ":" + URI.create(worker.restUrl()).getPort();
         assertThat(statusUnder(allowed, "DELETE", cancel, Map.of("Origin", "http://" + allowed, "Sec-Fetch-Site",
                 "same-origin", "Sec-Fetch-Mode", "cors"), null)).as("a name in " + MonitorConfig.ALLOWED_HOSTS_CONFIG)
                 .doesNotContain(" 403 ");
-        assertThat(statusUnder(rebound, "DELETE", cancel, Map.of(), null)).as("curl, no Origin: no browser")
-                .doesNotContain(" 403 ");
+        assertThat(statusUnder(rebound, "DELETE", cancel, Map.of(), null))
+                .as("curl under a name that is not the worker's: refused too (a browser may send no Origin)")
+                .contains(" 403 ");
+        assertThat(statusUnder(allowed, "GET", "/dead-letters/" + DLQ, Map.of(), null))
+                .as("curl under a name in " + MonitorConfig.ALLOWED_HOSTS_CONFIG).contains(" 200 ");
         assertThat(statusUnder("localhost:" + URI.create(worker.restUrl()).getPort(), "GET", "/dead-letters/" + DLQ,
                 Map.of("Sec-Fetch-Site", "same-origin", "Sec-Fetch-Mode", "cors"), null)).as("localhost")
                 .contains(" 200 ");

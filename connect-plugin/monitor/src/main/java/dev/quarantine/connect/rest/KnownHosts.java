@@ -20,8 +20,12 @@ import java.util.regex.Pattern;
  */
 final class KnownHosts {
 
-    /** A host name, or {@code *.} and a domain: what an allow-list entry may be. */
-    static final Pattern ENTRY = Pattern.compile("(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\\.[A-Za-z0-9-]{1,63})*\\.?");
+    /**
+     * A host name, or {@code *.} and a domain of at least two labels: what an allow-list entry may be ({@code *.com}
+     * would let every name an attacker can register rebind to the worker).
+     */
+    static final Pattern ENTRY = Pattern.compile("(\\*\\.[A-Za-z0-9][A-Za-z0-9-]{0,62}(\\.[A-Za-z0-9-]{1,63})+"
+            + "|[A-Za-z0-9][A-Za-z0-9-]{0,62}(\\.[A-Za-z0-9-]{1,63})*)\\.?");
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     private final Set<String> names = new LinkedHashSet<>();

@@ -159,14 +159,14 @@ public final class MonitorConfig extends AbstractConfig {
             + " its answer before closing the connection.";
 
     public static final String ALLOWED_HOSTS_CONFIG = PREFIX + "allowed.hosts";
-    public static final String ALLOWED_HOSTS_DOC = "Host names (as a browser sends them in the Host header) under which"
-            + " browsers reach this worker's /dead-letters endpoints and dashboard, besides the ones always known: IP"
-            + " addresses, localhost, the worker's advertised host name, its listeners' hosts and this machine's host"
-            + " names. A request from a browser (one that sends Origin or Sec-Fetch-Site) with any other Host is"
-            + " refused 403: the defence against DNS rebinding, where a page of another domain has its name resolve"
-            + " to the worker. Entries: a name (connect.example.com), or *. and a domain (*.example.com) for every"
-            + " name under it. Add the names of a load balancer or DNS alias the dashboard is opened under. Clients"
-            + " that are not browsers (curl, scripts) are not checked.";
+    public static final String ALLOWED_HOSTS_DOC = "Host names (as clients send them in the Host header) under which"
+            + " browsers and scripts reach this worker's /dead-letters endpoints and dashboard, besides the ones always"
+            + " known: IP addresses, localhost, the worker's advertised host name, its listeners' hosts and this"
+            + " machine's host names. A request with any other Host is refused 403: the defence against DNS"
+            + " rebinding, where a page of another domain has its name resolve to the worker (over plain HTTP a"
+            + " browser's same-origin GET carries nothing that marks it as a browser's, so every request is checked)."
+            + " Entries: a name (connect.example.com), or *. and a domain of two labels at least (*.example.com) for"
+            + " every name under it. Add the names of a load balancer or DNS alias the dashboard or scripts use.";
 
     public static final String STREAMS_PREFIX = PREFIX + "streams.";
 

@@ -81,14 +81,15 @@ final class MonitorValidators {
             for (String entry : (List<String>) value) {
                 if (!entry.isBlank() && !KnownHosts.ENTRY.matcher(entry.trim()).matches()) {
                     throw new ConfigException(name, value, "'" + entry + "' is not a host name or *.domain (no"
-                            + " scheme, port or path)");
+                            + " scheme, port or path; a domain of two labels at least, not *.com)");
                 }
             }
         }
 
         @Override
         public String toString() {
-            return "a list of host names, each a name (connect.example.com) or *. and a domain (*.example.com)";
+            return "a list of host names, each a name (connect.example.com) or *. and a domain of two labels at least"
+                    + " (*.example.com)";
         }
     }
 

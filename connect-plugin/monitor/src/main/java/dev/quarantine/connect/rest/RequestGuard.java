@@ -23,18 +23,22 @@ import java.util.Set;
  *  3   | GET, HEAD, OPTIONS   | Sec-Fetch-Site other than same-origin or none, unless               | 403
  *      |                      | Sec-Fetch-Mode is navigate (following a link shows the answer to    |
  *      |                      | the user, not to the page that links)                               |
- *  3b  | all, from a browser  | a Host that is not one of this worker's {@link KnownHosts} (DNS     | 403
- *      | (Origin or           | rebinding: a page whose own name resolves to the worker shares its  |
- *      | Sec-Fetch-Site sent) | origin, so rules 1-3 let it through)                                |
+ *  3b  | all                  | a Host that is not one of this worker's {@link KnownHosts} (DNS     | 403
+ *      |                      | rebinding: a page whose own name resolves to the worker shares its  |
+ *      |                      | origin, so rules 1-3 let it through; over plain HTTP a browser's    |
+ *      |                      | same-origin GET carries neither Origin nor Sec-Fetch-Site, so every |
+ *      |                      | request is checked, a client that is no browser too)                |
  *  4   | POST, PUT, PATCH     | Content-Type other than application/json (parameters such as        | 415
  *      |                      | charset allowed), also when absent and when the body is empty       |
  *  5   | DELETE, any other    | a Content-Type other than application/json; none is fine without    | 415
  *      | changing method      | a body                                                              |
  *  6   | all                  | Content-Length over {@link #MAX_BODY_BYTES}                         | 413
  * </pre>
- * A request without Origin and Sec-Fetch-Site headers (curl, scripts, Connect's own clients) passes rules 1-3b: only
- * browsers send them, every browser in use sends Origin on a POST or DELETE (same-origin ones too) and Sec-Fetch-Site
- * on every request, and a client that is not a browser sets any Host it likes anyway. A body without Content-Length
+ * A request without Origin and Sec-Fetch-Site headers (curl, scripts) passes rules 1-3: only browsers send them, and
+ * every browser in use sends Origin on a POST or DELETE (same-origin ones too). Sec-Fetch-Site is not sent to an
+ * origin that is neither HTTPS nor localhost, and a same-origin GET has no Origin, so rule 3b checks the Host of
+ * every request: a script reaching the worker under a name of its own (a load balancer's) needs that name in
+ * {@link MonitorConfig#ALLOWED_HOSTS_CONFIG}. A body without Content-Length
  * (chunked) is cut at the limit while it is read ({@code BoundedEntity}).
  *
  * <p>This worker's own origin: the Origin's host and port (the port defaulted by its scheme) equal those of the Host
@@ -121,11 +125,10 @@ final class RequestGuard {
                     + request.fetchSite() + "): the dead-letter endpoints answer only the worker's own pages and"
                     + " clients that send no Sec-Fetch-Site");
         }
-        if ((request.origin() != null || request.fetchSite() != null) && !knownHost(request.host(), hosts)) {
-            return new Verdict(Outcome.UNKNOWN_HOST, "a request from a browser to '" + request.host() + "', which"
-                    + " is not a name of this worker: a page whose name resolves to the worker (DNS"
-                    + " rebinding) is refused; if browsers reach the worker under that name, add it to "
-                    + MonitorConfig.ALLOWED_HOSTS_CONFIG);
+        if (!knownHost(request.host(), hosts)) {
+            return new Verdict(Outcome.UNKNOWN_HOST, "a request to '" + request.host() + "', which is not a name of"
+                    + " this worker: a page whose name resolves to the worker (DNS rebinding) is refused; if clients"
+                    + " reach the worker under that name, add it to " + MonitorConfig.ALLOWED_HOSTS_CONFIG);
         }
         if (!SAFE_METHODS.contains(request.method()) && !jsonOrNothing(request)) {
             return new Verdict(Outcome.NOT_JSON, request.method() + " takes only Content-Type: application/json,"

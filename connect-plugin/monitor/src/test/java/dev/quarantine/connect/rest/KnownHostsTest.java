@@ -51,6 +51,9 @@ class KnownHostsTest {
             http://connect.example    | false
             connect.example:8083      | false
             *example.com              | false
+            *.com                     | false
+            *.io.                     | false
+            *.nip.io                  | true
             connect.example/ui        | false
             """)
     void anAllowListEntryIsANameOrADomainUnderAStar(String entry, boolean valid) {

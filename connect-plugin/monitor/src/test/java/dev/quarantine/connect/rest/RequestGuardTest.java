@@ -91,11 +91,15 @@ class RequestGuardTest {
             GET      | evil.example:8083 | -                         | same-origin    | cors           | -                                | -              | false   | UNKNOWN_HOST
             GET      | evil.example:8083 | -                         | none           | navigate       | -                                | -              | false   | UNKNOWN_HOST
             POST     | connect.example.evil.example | http://connect.example.evil.example | same-origin | cors | application/json               | 2              | false   | UNKNOWN_HOST
-            # served: an IP address, localhost, an allowed name or domain; a client that is no browser
+            # served: an IP address, localhost, an allowed name or domain
             POST     | 10.1.2.3:8083     | http://10.1.2.3:8083      | same-origin    | cors           | application/json                 | 2              | false   | SERVE
             POST     | app.localhost:8083 | http://app.localhost:8083 | same-origin   | cors           | application/json                 | 2              | false   | SERVE
             POST     | dash.corp.example | https://dash.corp.example | same-origin    | cors           | application/json                 | 2              | false   | SERVE
-            POST     | evil.example:8083 | -                         | -              | -              | application/json                 | 2              | false   | SERVE
+            POST     | evil.example:8083 | -                         | -              | -              | application/json                 | 2              | false   | UNKNOWN_HOST
+            # a rebinding page's plain-HTTP same-origin GET: neither Origin nor Sec-Fetch-Site
+            GET      | evil.example:8083 | -                         | -              | -              | -                                | -              | false   | UNKNOWN_HOST
+            GET      | dash.corp.example | -                         | -              | -              | -                                | -              | false   | SERVE
+            GET      | localhost:8083    | -                         | -              | -              | -                                | -              | false   | SERVE
             # the first rule that refuses decides
             POST     | 127.0.0.1:8083    | https://evil.example      | -              | -              | text/plain                       | 99999999       | false   | CROSS_SITE
             POST     | 127.0.0.1:8083    | -                         | -              | -              | text/plain                       | 99999999       | false   | NOT_JSON
