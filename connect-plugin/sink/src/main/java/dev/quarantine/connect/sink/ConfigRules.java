@@ -108,8 +108,9 @@ final class ConfigRules {
 
     /**
      * How long one put may go on starting transaction attempts (see {@link BatchCommitter}): the worker consumer's
-     * {@code max.poll.interval.ms} less twice {@code target.producer.max.block.ms} (the attempt started last blocks at
-     * most that long in its commit, and as long again in its abort), at least 0 (one attempt). Settings that do not
+     * {@code max.poll.interval.ms} less three times {@code target.producer.max.block.ms} (the attempt started last
+     * blocks at most that long in a send waiting for metadata or buffer memory, as long in its commit and as long
+     * again in its abort), at least 0 (one attempt). Settings that do not
      * parse (reported on their keys) count as the clients' defaults.
      */
     static Duration writeBound(TransactionalSinkConfig config) {
@@ -118,7 +119,7 @@ final class ConfigRules {
         long blockMs = longSetting(config, TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
                 + ProducerConfig.MAX_BLOCK_MS_CONFIG, ProducerConfig.configDef(), ProducerConfig.MAX_BLOCK_MS_CONFIG)
                 .orElse(DEFAULT_MAX_BLOCK_MS);
-        return Duration.ofMillis(Math.max(0, pollMs - 2 * blockMs));
+        return Duration.ofMillis(Math.max(0, pollMs - 3 * blockMs));
     }
 
     /** Kafka's consumer default of max.poll.interval.ms and producer default of max.block.ms. */

@@ -175,8 +175,8 @@ public final class TransactionalSinkConfig extends AbstractConfig {
             + " target cluster rejects records the up-front checks let through (the transaction is aborted, the"
             + " rejected records are dead-lettered, the rest is written again) or fails transiently. After that,"
             + " the batch is handed back to the worker to be delivered again; so it is, retries left or not, once"
-            + " consumer.override.max.poll.interval.ms less twice target.producer.max.block.ms have passed since the"
-            + " put began (at least one attempt), so that a put does not outlive the worker consumer's poll interval.";
+            + " consumer.override.max.poll.interval.ms less three times target.producer.max.block.ms have passed"
+            + " since the put began (at least one attempt), so that a put does not outlive the worker consumer's poll interval.";
 
     public static final String COMMIT_INTERVAL_MS_CONFIG = "commit.interval.ms";
     public static final long COMMIT_INTERVAL_MS_DEFAULT = 100L;
