@@ -77,7 +77,7 @@ final class Answers {
         try {
             verify.run();
         } catch (MonitorException e) {
-            return peerError(e, null);
+            return peerRefusal(e); // a captured request sent again fails here as often as it is sent
         }
         try {
             byte[] bytes = limited(peers, body::get);

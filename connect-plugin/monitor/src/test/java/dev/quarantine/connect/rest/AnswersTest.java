@@ -91,6 +91,29 @@ class AnswersTest {
     @Test
     void tenThousandUnprovenPeerRequestsAreRefusedEachWithARequestIdButLoggedInAFewLines() {
         Answers answers = answers(Map.of());
+
+        List<String> lines = logLinesOf(() -> answers.peerRefusal(MonitorException.unauthorized("a request for"
+                + " this worker's share without a peer signature")));
+
+        assertThat(lines).hasSizeBetween(1, 3);
+        assertThat(lines.get(0)).contains("without a peer signature");
+    }
+
+    @Test
+    void aCapturedPeerRequestSentAgainTenThousandTimesIsRefusedEachTimeButLoggedInAFewLines() {
+        Answers answers = answers(Map.of());
+
+        List<String> lines = logLinesOf(() -> answers.peer(() -> {
+            throw MonitorException.unauthorized("a request whose nonce is used: a replay");
+        }, "request-signature", () -> new byte[] {1}));
+
+        assertThat(lines).as("refused by the handler's check (the listener's check passes a signed request)")
+                .hasSizeBetween(1, 3);
+        assertThat(lines.get(0)).contains("a replay");
+    }
+
+    /** The log lines "answered 401" of 10,000 refusals, each checked as unsigned with a request id. */
+    private static List<String> logLinesOf(java.util.function.Supplier<PeerServer.Answer> refusal) {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream err = System.err;
         PrintStream out = System.out;
@@ -99,8 +122,7 @@ class AnswersTest {
         System.setOut(capture);
         try {
             for (int i = 0; i < 10_000; i++) {
-                PeerServer.Answer answer = answers.peerRefusal(MonitorException.unauthorized("a request for this"
-                        + " worker's share without a peer signature"));
+                PeerServer.Answer answer = refusal.get();
 
                 assertThat(answer.status()).isEqualTo(401);
                 assertThat(answer.signature()).isNull();
@@ -110,11 +132,7 @@ class AnswersTest {
             System.setErr(err);
             System.setOut(out);
         }
-
-        List<String> lines = log.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("answered 401"))
-                .toList();
-        assertThat(lines).hasSizeBetween(1, 3);
-        assertThat(lines.get(0)).contains("without a peer signature");
+        return log.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("answered 401")).toList();
     }
 
     private static Answers answers(Map<String, String> settings) {
