@@ -330,18 +330,7 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.kafka().createTopic(source, 1, Map.of());
         cluster.kafka().createTopic("copy." + source, 1, Map.of());
         cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(cluster.kafka().clientProps(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int id = 0; id < 100; id++) {
-                RecordHeaders headers = new RecordHeaders();
-                headers.add("id", String.valueOf(id).getBytes(StandardCharsets.UTF_8));
-                if (id >= 50) {
-                    headers.add("late", new byte[0]);
-                }
-                producer.send(new ProducerRecord<>(source, 0, null, ("key-" + id).getBytes(StandardCharsets.UTF_8),
-                        ("id=" + id + ";").getBytes(StandardCharsets.UTF_8), headers));
-            }
-        }
+        produceMarked(source, 0, 100, 50, "late");
         Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
                 "topics", source, "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
                 "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
@@ -384,7 +373,7 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.kafka().createTopic("copy." + source, 1, Map.of());
         cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
         cluster.kafka().createTopic(errors, 1, Map.of());
-        produceMarked(source, 0, 60, 50);
+        produceMarked(source, 0, 60, 50, "bad");
         Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
                 "topics", source, "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
                 "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
@@ -406,7 +395,7 @@ class TransactionalKafkaSinkConnectorIT {
             reported.awaitAtLeast(10, LANDED);
             cluster.worker().restartConnector(prefix); // the task reads its progress again and seeks there
             cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
-            produceMarked(source, 60, 65, 65);
+            produceMarked(source, 60, 65, 65, "bad");
             copied.awaitAtLeast(55, LANDED);
 
             assertThat(copied.drain(Duration.ofSeconds(3)).stream().map(r -> id(r)).toList())
@@ -421,15 +410,15 @@ class TransactionalKafkaSinkConnectorIT {
         cluster.worker().deleteConnector(prefix);
     }
 
-    /** Records {@code from} to {@code to} (ids), those from {@code marked} on with a header {@code bad}. */
-    private static void produceMarked(String topic, int from, int to, int marked) {
+    /** Records {@code from} to {@code to} (ids), those from {@code marked} on with an empty header {@code mark}. */
+    private static void produceMarked(String topic, int from, int to, int marked, String mark) {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(cluster.kafka().clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int id = from; id < to; id++) {
                 RecordHeaders headers = new RecordHeaders();
                 headers.add("id", String.valueOf(id).getBytes(StandardCharsets.UTF_8));
                 if (id >= marked) {
-                    headers.add("bad", new byte[0]);
+                    headers.add(mark, new byte[0]);
                 }
                 producer.send(new ProducerRecord<>(topic, 0, null, ("key-" + id).getBytes(StandardCharsets.UTF_8),
                         ("id=" + id + ";").getBytes(StandardCharsets.UTF_8), headers));
