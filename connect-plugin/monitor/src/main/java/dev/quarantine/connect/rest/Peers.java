@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 final class Peers {
 
     private static final Logger log = LoggerFactory.getLogger(Peers.class);
+    /** How often an overload answer of the peer listener is sent again within the deadline. */
+    static final int OVERLOAD_RETRIES = 2;
 
     static final String PARTIALS_PATH = "~partials";
     static final String PARTIALS_FULL_PATH = "/dead-letters/" + PARTIALS_PATH;
@@ -80,18 +82,40 @@ final class Peers {
      * data is elsewhere, 500 when it fails or refuses this worker's proof.
      */
     CompletableFuture<Partial> fetch(HostInfo peer, Collection<Integer> partitions, Partial.Query query) {
+        return fetch(peer, partitions, query, System.nanoTime() + deadline.toNanos(), OVERLOAD_RETRIES);
+    }
+
+    /**
+     * One request, signed afresh, within what is left of the deadline. The peer listener answers an unsigned 503
+     * when it makes room for a newer connection by closing one that had not sent its whole request yet (a flood of
+     * connections, see {@link PeerLimits#makesRoom}): such an answer is sent again, {@code retries} times at most,
+     * on a new connection, which is then the newest.
+     */
+    private CompletableFuture<Partial> fetch(HostInfo peer, Collection<Integer> partitions, Partial.Query query,
+                                             long deadlineNanos, int retries) {
+        Duration left = Duration.ofNanos(Math.max(1_000_000, deadlineNanos - System.nanoTime()));
         String rawQuery = rawQuery(params(partitions, query));
         PeerAuth.Proof proof = auth.signRequest(address(worker.self()), address(peer), "GET", PARTIALS_FULL_PATH,
                 rawQuery, new byte[0]);
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(worker.url(peer) + PARTIALS_FULL_PATH + "?"
-                + rawQuery)).timeout(deadline).GET().header("Accept", "application/octet-stream");
+                + rawQuery)).timeout(left).GET().header("Accept", "application/octet-stream");
         proof.headers().forEach(builder::header);
         HttpRequest request = builder.build();
         CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(request, BoundedBody.handler(maxAnswerBytes));
         // cancelling aborts the exchange (connect, answer or a slow body); the deadline covers all of it
-        CompletableFuture.delayedExecutor(deadline.toMillis(), TimeUnit.MILLISECONDS).execute(() -> sent.cancel(true));
+        CompletableFuture.delayedExecutor(left.toMillis(), TimeUnit.MILLISECONDS).execute(() -> sent.cancel(true));
         SortedSet<Integer> wanted = new TreeSet<>(partitions);
-        return sent.handle((response, error) -> answer(peer, proof, wanted, response, error));
+        return sent.handle((response, error) -> retries > 0 && overloaded(response)
+                        && System.nanoTime() < deadlineNanos
+                ? fetch(peer, partitions, query, deadlineNanos, retries - 1)
+                : CompletableFuture.completedFuture(response).thenApply(r -> answer(peer, proof, wanted, r, error)))
+                .thenCompose(answer -> answer);
+    }
+
+    /** An unsigned 503: the listener's answer to a connection it closed to make room (or refused at once). */
+    private static boolean overloaded(HttpResponse<byte[]> response) {
+        return response != null && response.statusCode() == 503
+                && response.headers().firstValue(PeerAuth.SIGNATURE_HEADER).isEmpty();
     }
 
     private Partial answer(HostInfo peer, PeerAuth.Proof proof, SortedSet<Integer> wanted,

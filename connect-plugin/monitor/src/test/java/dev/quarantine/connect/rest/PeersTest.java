@@ -110,7 +110,7 @@ class PeersTest {
 
     @Test
     void sendsTheProtocolTimeNonceSenderAndSignatureOfAFreshRequestEachTime() {
-        HostInfo peer = serve(exchange -> respond(exchange, 503, new byte[0]));
+        HostInfo peer = serve(exchange -> respond(exchange, 404, new byte[0]));
         Peers peers = peers(Duration.ofSeconds(5), 1 << 20);
 
         assertFailsWith(peers, peer, 503);
@@ -121,6 +121,39 @@ class PeersTest {
                 "X-quarantine-peer-sender", "X-quarantine-peer-signature"));
         assertThat(received.get(0).get("X-quarantine-peer-nonce")).isNotEqualTo(
                 received.get(1).get("X-quarantine-peer-nonce"));
+    }
+
+    @Test
+    void sendsARequestTheListenerClosedToMakeRoomAgainOnANewConnection() {
+        java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+        HostInfo peer = serve(exchange -> {
+            if (requests.incrementAndGet() == 1) {
+                exchange.getResponseHeaders().add("Retry-After", "1");
+                exchange.getResponseHeaders().add("Connection", "close");
+                respond(exchange, 503, new byte[0]); // as PeerResponses.overload(): unsigned
+                return;
+            }
+            byte[] body = share(0);
+            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, AUTH.signAnswer(
+                    exchange.getRequestHeaders().getFirst(PeerAuth.NONCE_HEADER), 200, body));
+            respond(exchange, 200, body);
+        });
+
+        Partial share = peers(Duration.ofSeconds(5), 1 << 20).fetch(peer, List.of(0), QUERY).join();
+
+        assertThat(share.partitions()).containsExactly(0);
+        assertThat(received).hasSize(2);
+        assertThat(received.get(0).get("X-quarantine-peer-nonce")).as("signed afresh")
+                .isNotEqualTo(received.get(1).get("X-quarantine-peer-nonce"));
+    }
+
+    @Test
+    void sendsAnOverloadedRequestAgainOnlyABoundedNumberOfTimes() {
+        HostInfo peer = serve(exchange -> respond(exchange, 503, new byte[0]));
+
+        assertFailsWith(peers(Duration.ofSeconds(5), 1 << 20), peer, 503);
+
+        assertThat(received).hasSize(1 + Peers.OVERLOAD_RETRIES);
     }
 
     @Test
