@@ -314,18 +314,14 @@ public final class ReplayEngine implements AutoCloseable {
     }
 
     /**
-     * The latest progress of every replay in the progress topic; in a write, after waiting for the transactions open
-     * on it to end (this replay's own older instance is fenced by then).
+     * The latest progress of every replay in the progress topic, those of this dead-letter topic with their sealed
+     * written ranges; in a write, after waiting for the transactions open on it to end (this replay's own older
+     * instance is fenced by then), in a dry run without waiting.
      */
     private Map<String, ReplayProgress> readReplays() {
         try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(), config.progressTopic(),
                 config.progressReadTimeout())) {
-            if (mode == Mode.WRITE) {
-                return reader.awaitAll(config.dlqTopic());
-            }
-            Map<String, ReplayProgress> replays = new HashMap<>();
-            reader.replaysOf(config.dlqTopic()).forEach(p -> replays.put(p.replayId(), p));
-            return replays;
+            return mode == Mode.WRITE ? reader.awaitAll(config.dlqTopic()) : reader.allNow(config.dlqTopic());
         }
     }
 
