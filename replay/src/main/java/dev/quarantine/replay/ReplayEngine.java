@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -125,9 +126,11 @@ public final class ReplayEngine implements AutoCloseable {
             createTopics(partitions.size());
             writer.get().init();
         }
+        Uuid dlqTopicId = ReplayClients.topicId(admin, config.dlqTopic(), config.progressReadTimeout());
         Map<String, ReplayProgress> replays = readReplays();
         progress = writer.isPresent() ? replays.get(config.replayId()) : null;
-        plan = new RecordPlan(config.filter(), config.replayAgain() ? WrittenOffsets.NONE : alreadyReplayed(replays),
+        plan = new RecordPlan(config.filter(), config.replayAgain() ? WrittenOffsets.NONE
+                : alreadyReplayed(replays, dlqTopicId),
                 new DestinationResolver(config.destination()), DestinationRule.of(config),
                 new PartitionCountCache(admin, config.progressReadTimeout()), config.forceTruncated());
         if (progress != null && !progress.dlqTopic().equals(config.dlqTopic())) {
@@ -135,7 +138,7 @@ public final class ReplayEngine implements AutoCloseable {
                     + progress.dlqTopic() + ", not of " + config.dlqTopic() + ": choose another id");
         }
         if (progress == null) {
-            ReplayProgress captured = capture(partitions);
+            ReplayProgress captured = capture(partitions, dlqTopicId);
             progress = writer.map(w -> commitAlone(w, captured)).orElse(captured);
             committedSinceInit = writer.isPresent();
         }
@@ -325,11 +328,15 @@ public final class ReplayEngine implements AutoCloseable {
         }
     }
 
-    /** What the finished replays of this dead-letter topic (other than this one) wrote. */
-    private WrittenOffsets alreadyReplayed(Map<String, ReplayProgress> replays) {
+    /**
+     * What the finished replays of this dead-letter topic (other than this one) wrote: of the topic by this name and
+     * {@code dlqTopicId}, not of an earlier topic deleted under the same name.
+     */
+    private WrittenOffsets alreadyReplayed(Map<String, ReplayProgress> replays, Uuid dlqTopicId) {
         WrittenOffsets all = WrittenOffsets.NONE;
         for (ReplayProgress other : replays.values()) {
             if (other.finished() && other.dlqTopic().equals(config.dlqTopic())
+                    && other.dlqTopicId().equals(dlqTopicId)
                     && !other.replayId().equals(config.replayId())) {
                 all = all.union(other.written());
             }
@@ -368,7 +375,7 @@ public final class ReplayEngine implements AutoCloseable {
         consumer.pause(done);
     }
 
-    private ReplayProgress capture(List<TopicPartition> partitions) {
+    private ReplayProgress capture(List<TopicPartition> partitions, Uuid dlqTopicId) {
         Map<Integer, Long> start = new HashMap<>();
         consumer.beginningOffsets(partitions, config.progressReadTimeout())
                 .forEach((tp, offset) -> start.put(tp.partition(), offset));
@@ -377,7 +384,8 @@ public final class ReplayEngine implements AutoCloseable {
                 .forEach((tp, offset) -> end.put(tp.partition(), offset));
         Map<Integer, Long> range = config.untilOffsets().<Map<Integer, Long>>map(until ->
                 UntilOffsets.bound(start, end, until)).orElse(end);
-        return ReplayProgress.started(config.replayId(), config.dlqTopic(), start, range, Instant.now());
+        return ReplayProgress.started(config.replayId(), config.dlqTopic(), dlqTopicId, start, range,
+                Instant.now());
     }
 
     private static ReplayProgress commitAlone(ReplayWriter w, ReplayProgress progress) {

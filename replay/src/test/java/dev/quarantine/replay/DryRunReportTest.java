@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.entry;
 import java.time.Instant;
 import java.util.Map;
 
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 class DryRunReportTest {
@@ -16,7 +17,7 @@ class DryRunReportTest {
 
     @Test
     void untilOfADryRunThatRanOutOfTimeIsWhereItReadUpToPerPartitionNotTheEndOfItsRange() {
-        ReplayProgress outOfTime = ReplayProgress.started("dry", "orders.dlq", START, END, NOW)
+        ReplayProgress outOfTime = ReplayProgress.started("dry", "orders.dlq", Uuid.randomUuid(), START, END, NOW)
                 .advanced(Map.of(0, 40L, 1, 10L, 2, 5L), ReplayCounts.ZERO, WrittenOffsets.NONE, NOW);
 
         DryRunReport report = DryRunReport.of(Map.of(), Map.of(), outOfTime);
@@ -30,7 +31,7 @@ class DryRunReportTest {
 
     @Test
     void untilOfADryRunThatReadItsWholeRangeIsTheEndOfTheRange() {
-        ReplayProgress read = ReplayProgress.started("dry", "orders.dlq", START, END, NOW)
+        ReplayProgress read = ReplayProgress.started("dry", "orders.dlq", Uuid.randomUuid(), START, END, NOW)
                 .advanced(END, ReplayCounts.ZERO, WrittenOffsets.NONE, NOW);
 
         DryRunReport report = DryRunReport.of(Map.of(), Map.of(), read);

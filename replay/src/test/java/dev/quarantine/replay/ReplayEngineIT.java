@@ -13,10 +13,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import java.util.stream.Collectors;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import org.apache.kafka.common.errors.InvalidTimestampException;
@@ -216,6 +218,34 @@ class ReplayEngineIT {
 
     private static Header textHeader(String name, String value) {
         return new RecordHeader(name, value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aRecreatedDeadLetterTopicIsNotSkippedByOldRanges(LocalKafka kafka) throws Exception {
+        String dlq = CliFixtures.sinkDlq(kafka, "recreated", 10, i -> new RecordTooLargeException("too large"));
+        Map<String, String> settings = new HashMap<>(Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
+                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "recreated-output",
+                ReplayConfig.REPLAY_ID_CONFIG, "recreated-1"));
+        ReplayProgress first = runToEnd(kafka, settings);
+        assertThat(first.state()).isEqualTo(ReplayState.DONE);
+        assertThat(first.counts().replayed()).isEqualTo(10);
+
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(dlq)).all().get(30, TimeUnit.SECONDS);
+            Await.until("topic " + dlq + " deleted", Duration.ofSeconds(30),
+                    () -> !admin.listTopics().names().toCompletionStage().toCompletableFuture().join().contains(dlq));
+        }
+        kafka.createTopic(dlq, 1, Map.of());
+        DeadLetterFixtures.connectLetters(kafka, dlq, "recreated-input", "recreated-output", "recreated-new", 10,
+                i -> new RecordTooLargeException("too large"), "recreated-copy");
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "recreated-2");
+        ReplayProgress second = runToEnd(kafka, settings);
+
+        assertThat(second.state()).isEqualTo(ReplayState.DONE);
+        assertThat(second.counts().alreadyReplayed())
+                .as("the new topic's dead letters at offsets 0..9 are not the old topic's").isZero();
+        assertThat(second.counts().replayed()).isEqualTo(10);
+        assertThat(committed(kafka, "recreated-output")).hasSize(20);
     }
 
     static ReplayProgress runToEnd(LocalKafka kafka, Map<String, String> settings) {
