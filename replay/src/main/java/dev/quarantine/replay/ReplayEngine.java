@@ -118,7 +118,8 @@ public final class ReplayEngine implements AutoCloseable {
      * Creates the progress and parking topics when missing.
      *
      * @throws ConfigException when the dead-letter topic does not exist, or the replay id belongs to a replay of
-     *                         another dead-letter topic
+     *                         another dead-letter topic, or to an unfinished one of a topic deleted and created again
+     *                         under this name since
      */
     public ReplayProgress start() {
         List<TopicPartition> partitions = dlqPartitions();
@@ -136,6 +137,11 @@ public final class ReplayEngine implements AutoCloseable {
         if (progress != null && !progress.dlqTopic().equals(config.dlqTopic())) {
             throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
                     + progress.dlqTopic() + ", not of " + config.dlqTopic() + ": choose another id");
+        }
+        if (progress != null && !progress.finished() && !progress.dlqTopicId().equals(dlqTopicId)) {
+            throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of a"
+                    + " topic " + config.dlqTopic() + " deleted since (topic id " + progress.dlqTopicId() + ", now "
+                    + dlqTopicId + "): its offsets say nothing of the new topic; choose another id");
         }
         if (progress == null) {
             ReplayProgress captured = capture(partitions, dlqTopicId);
