@@ -15,8 +15,9 @@ import java.util.TreeMap;
  * @param counts        what would happen to the dead letters read (replayed counts those written to a destination;
  *                      refused, unroutable, skipped and already replayed count as a real replay would)
  * @param complete      whether the whole range was read; false when the time limit ran out first
- * @param until         per partition, the end of the range the dry run read (exclusive): passed as
- *                      {@code replay.until.offsets}, a replay reads no dead letter that arrived after the dry run
+ * @param until         per partition, where the dry run read up to (exclusive): the end of its range when complete,
+ *                      else the next offset it would have read (its start where it read nothing). Passed as
+ *                      {@code replay.until.offsets}, a replay reads no dead letter the dry run did not read
  */
 public record DryRunReport(SortedMap<String, Long> byDestination, SortedMap<String, Long> refusedByDestination,
                            ReplayCounts counts, boolean complete, SortedMap<Integer, Long> until) {
@@ -30,6 +31,6 @@ public record DryRunReport(SortedMap<String, Long> byDestination, SortedMap<Stri
     static DryRunReport of(Map<String, Long> byDestination, Map<String, Long> refusedByDestination,
                            ReplayProgress progress) {
         return new DryRunReport(new TreeMap<>(byDestination), new TreeMap<>(refusedByDestination), progress.counts(),
-                progress.finished(), progress.endOffsets());
+                progress.finished(), progress.nextOffsets());
     }
 }

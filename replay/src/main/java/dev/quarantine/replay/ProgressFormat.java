@@ -12,6 +12,8 @@ import java.util.SortedMap;
 import java.util.Properties;
 import java.util.TreeMap;
 
+import org.apache.kafka.common.Uuid;
+
 /**
  * The value of a progress record (its key is the replay id, UTF-8): {@code key=value} lines, readable with
  * {@code kafka-console-consumer}, for example
@@ -20,6 +22,7 @@ import java.util.TreeMap;
  * format=2
  * replay.id=orders-fix
  * dlq=orders.dlq
+ * dlq.id=Vh6F2mYbRfaH0u1kQ2cJ0w
  * state=RUNNING
  * start.0=0
  * end.0=1000
@@ -37,6 +40,9 @@ import java.util.TreeMap;
  * updated=2026-12-01T03:00:09Z
  * </pre>
  *
+ * {@code dlq.id} is the dead-letter topic's id when the replay captured its range ({@code AAAAAAAAAAAAAAAAAAAAAA}
+ * when it captured none), required: finished replays count as having written a dead letter only for a topic of the
+ * same name and id.
  * {@code written.<partition>} lists the open ranges of {@link WrittenOffsets} ({@code from-to}, inclusive,
  * comma-separated; no line for a partition with none); {@code written.segments=<n>} (only when n &gt; 0) says that
  * more ranges were sealed into n segment records, keyed {@code <replay.id>/written/<i>} for i from 0 to n-1, in the
@@ -84,6 +90,7 @@ final class ProgressFormat {
         line(text, "format", VERSION);
         line(text, "replay.id", progress.replayId());
         line(text, "dlq", progress.dlqTopic());
+        line(text, "dlq.id", progress.dlqTopicId());
         line(text, "state", progress.state());
         progress.startOffsets().forEach((p, o) -> line(text, "start." + p, o));
         progress.endOffsets().forEach((p, o) -> line(text, "end." + p, o));
@@ -212,8 +219,8 @@ final class ProgressFormat {
             ReplayCounts counts = new ReplayCounts(count(p, "replayed"), count(p, "dead.lettered.again"),
                     count(p, "parked"), count(p, "skipped.filter"), count(p, "skipped.truncated"),
                     count(p, "skipped.unroutable"), count(p, "refused"), count(p, "already.replayed"));
-            return new ReplayProgress(required(p, "replay.id"), required(p, "dlq"),
-                    ReplayState.valueOf(required(p, "state")), offsets(p, "start."), offsets(p, "end."),
+            return new ReplayProgress(required(p, "replay.id"), required(p, "dlq"), Uuid.fromString(required(p,
+                    "dlq.id")), ReplayState.valueOf(required(p, "state")), offsets(p, "start."), offsets(p, "end."),
                     offsets(p, "next."), counts, written(p), Instant.parse(required(p, "started")),
                     Instant.parse(required(p, "updated")));
         } catch (RuntimeException e) {

@@ -20,6 +20,7 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -54,6 +55,12 @@ final class ReplayClients {
         return await(admin.listOffsets(latest, new ListOffsetsOptions(isolation)).all(), timeout,
                 "read the end offsets of " + partitions).entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+    }
+
+    /** The topic id of {@code topic}, which exists: it tells a topic from one deleted earlier under its name. */
+    static Uuid topicId(Admin admin, String topic, Duration timeout) {
+        return await(admin.describeTopics(List.of(topic)).allTopicNames(), timeout, "describe topic " + topic)
+                .get(topic).topicId();
     }
 
     /** Creates {@code topic} unless it exists. */

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -117,7 +118,8 @@ public final class ReplayEngine implements AutoCloseable {
      * Creates the progress and parking topics when missing.
      *
      * @throws ConfigException when the dead-letter topic does not exist, or the replay id belongs to a replay of
-     *                         another dead-letter topic
+     *                         another dead-letter topic, or to an unfinished one of a topic deleted and created again
+     *                         under this name since
      */
     public ReplayProgress start() {
         List<TopicPartition> partitions = dlqPartitions();
@@ -125,17 +127,24 @@ public final class ReplayEngine implements AutoCloseable {
             createTopics(partitions.size());
             writer.get().init();
         }
+        Uuid dlqTopicId = ReplayClients.topicId(admin, config.dlqTopic(), config.progressReadTimeout());
         Map<String, ReplayProgress> replays = readReplays();
         progress = writer.isPresent() ? replays.get(config.replayId()) : null;
-        plan = new RecordPlan(config.filter(), config.replayAgain() ? WrittenOffsets.NONE : alreadyReplayed(replays),
+        plan = new RecordPlan(config.filter(), config.replayAgain() ? WrittenOffsets.NONE
+                : alreadyReplayed(replays, dlqTopicId),
                 new DestinationResolver(config.destination()), DestinationRule.of(config),
                 new PartitionCountCache(admin, config.progressReadTimeout()), config.forceTruncated());
         if (progress != null && !progress.dlqTopic().equals(config.dlqTopic())) {
             throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
                     + progress.dlqTopic() + ", not of " + config.dlqTopic() + ": choose another id");
         }
+        if (progress != null && !progress.finished() && !progress.dlqTopicId().equals(dlqTopicId)) {
+            throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of a"
+                    + " topic " + config.dlqTopic() + " deleted since (topic id " + progress.dlqTopicId() + ", now "
+                    + dlqTopicId + "): its offsets say nothing of the new topic; choose another id");
+        }
         if (progress == null) {
-            ReplayProgress captured = capture(partitions);
+            ReplayProgress captured = capture(partitions, dlqTopicId);
             progress = writer.map(w -> commitAlone(w, captured)).orElse(captured);
             committedSinceInit = writer.isPresent();
         }
@@ -314,26 +323,26 @@ public final class ReplayEngine implements AutoCloseable {
     }
 
     /**
-     * The latest progress of every replay in the progress topic; in a write, after waiting for the transactions open
-     * on it to end (this replay's own older instance is fenced by then).
+     * The latest progress of every replay in the progress topic, those of this dead-letter topic with their sealed
+     * written ranges; in a write, after waiting for the transactions open on it to end (this replay's own older
+     * instance is fenced by then), in a dry run without waiting.
      */
     private Map<String, ReplayProgress> readReplays() {
         try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(), config.progressTopic(),
                 config.progressReadTimeout())) {
-            if (mode == Mode.WRITE) {
-                return reader.awaitAll(config.dlqTopic());
-            }
-            Map<String, ReplayProgress> replays = new HashMap<>();
-            reader.replaysOf(config.dlqTopic()).forEach(p -> replays.put(p.replayId(), p));
-            return replays;
+            return mode == Mode.WRITE ? reader.awaitAll(config.dlqTopic()) : reader.allNow(config.dlqTopic());
         }
     }
 
-    /** What the finished replays of this dead-letter topic (other than this one) wrote. */
-    private WrittenOffsets alreadyReplayed(Map<String, ReplayProgress> replays) {
+    /**
+     * What the finished replays of this dead-letter topic (other than this one) wrote: of the topic by this name and
+     * {@code dlqTopicId}, not of an earlier topic deleted under the same name.
+     */
+    private WrittenOffsets alreadyReplayed(Map<String, ReplayProgress> replays, Uuid dlqTopicId) {
         WrittenOffsets all = WrittenOffsets.NONE;
         for (ReplayProgress other : replays.values()) {
             if (other.finished() && other.dlqTopic().equals(config.dlqTopic())
+                    && other.dlqTopicId().equals(dlqTopicId)
                     && !other.replayId().equals(config.replayId())) {
                 all = all.union(other.written());
             }
@@ -372,7 +381,7 @@ public final class ReplayEngine implements AutoCloseable {
         consumer.pause(done);
     }
 
-    private ReplayProgress capture(List<TopicPartition> partitions) {
+    private ReplayProgress capture(List<TopicPartition> partitions, Uuid dlqTopicId) {
         Map<Integer, Long> start = new HashMap<>();
         consumer.beginningOffsets(partitions, config.progressReadTimeout())
                 .forEach((tp, offset) -> start.put(tp.partition(), offset));
@@ -381,7 +390,8 @@ public final class ReplayEngine implements AutoCloseable {
                 .forEach((tp, offset) -> end.put(tp.partition(), offset));
         Map<Integer, Long> range = config.untilOffsets().<Map<Integer, Long>>map(until ->
                 UntilOffsets.bound(start, end, until)).orElse(end);
-        return ReplayProgress.started(config.replayId(), config.dlqTopic(), start, range, Instant.now());
+        return ReplayProgress.started(config.replayId(), config.dlqTopic(), dlqTopicId, start, range,
+                Instant.now());
     }
 
     private static ReplayProgress commitAlone(ReplayWriter w, ReplayProgress progress) {

@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
+import org.apache.kafka.common.Uuid;
+
 /**
  * Where a replay stands, as committed in its progress topic together with the records it wrote: its range (the
  * dead-letter topic's offsets when it started and its end offsets captured then, per partition), the next offset to
@@ -13,6 +15,9 @@ import java.util.TreeMap;
  *
  * @param replayId     {@code replay.id}
  * @param dlqTopic     the dead-letter topic replayed
+ * @param dlqTopicId   its topic id when the replay captured its range ({@link Uuid#ZERO_UUID} when it captured none):
+ *                     a topic deleted and created again under the same name has another id, and the written ranges of
+ *                     a replay of the old one say nothing about the new one's dead letters
  * @param state        RUNNING, DONE or CANCELLED
  * @param startOffsets per partition, the first offset of the range
  * @param endOffsets   per partition, the end of the range (exclusive): the read_committed end offsets captured when the
@@ -24,8 +29,9 @@ import java.util.TreeMap;
  * @param startedAt    when the replay first started
  * @param updatedAt    when this progress was committed
  */
-public record ReplayProgress(String replayId, String dlqTopic, ReplayState state, SortedMap<Integer, Long> startOffsets,
-                             SortedMap<Integer, Long> endOffsets, SortedMap<Integer, Long> nextOffsets,
+public record ReplayProgress(String replayId, String dlqTopic, Uuid dlqTopicId, ReplayState state,
+                             SortedMap<Integer, Long> startOffsets, SortedMap<Integer, Long> endOffsets,
+                             SortedMap<Integer, Long> nextOffsets,
                              ReplayCounts counts, WrittenOffsets written, Instant startedAt, Instant updatedAt) {
 
     public ReplayProgress {
@@ -35,17 +41,18 @@ public record ReplayProgress(String replayId, String dlqTopic, ReplayState state
     }
 
     /** A replay that has just captured its range, nothing read yet. */
-    static ReplayProgress started(String replayId, String dlqTopic, Map<Integer, Long> start, Map<Integer, Long> end,
-                                  Instant now) {
-        ReplayProgress progress = new ReplayProgress(replayId, dlqTopic, ReplayState.RUNNING, new TreeMap<>(start),
-                new TreeMap<>(end), new TreeMap<>(start), ReplayCounts.ZERO, WrittenOffsets.NONE, now, now);
+    static ReplayProgress started(String replayId, String dlqTopic, Uuid dlqTopicId, Map<Integer, Long> start,
+                                  Map<Integer, Long> end, Instant now) {
+        ReplayProgress progress = new ReplayProgress(replayId, dlqTopic, dlqTopicId, ReplayState.RUNNING,
+                new TreeMap<>(start), new TreeMap<>(end), new TreeMap<>(start), ReplayCounts.ZERO, WrittenOffsets.NONE,
+                now, now);
         return progress.rangeRead() ? progress.withState(ReplayState.DONE, now) : progress;
     }
 
     /** A RUNNING replay that has captured no range: what a cancellation before its first progress commits. */
     static ReplayProgress unread(String replayId, String dlqTopic, Instant now) {
-        return new ReplayProgress(replayId, dlqTopic, ReplayState.RUNNING, new TreeMap<>(), new TreeMap<>(),
-                new TreeMap<>(), ReplayCounts.ZERO, WrittenOffsets.NONE, now, now);
+        return new ReplayProgress(replayId, dlqTopic, Uuid.ZERO_UUID, ReplayState.RUNNING, new TreeMap<>(),
+                new TreeMap<>(), new TreeMap<>(), ReplayCounts.ZERO, WrittenOffsets.NONE, now, now);
     }
 
     /** Whether nothing more will be written: DONE or CANCELLED. */
@@ -73,20 +80,20 @@ public record ReplayProgress(String replayId, String dlqTopic, ReplayState state
      * range is read.
      */
     ReplayProgress advanced(Map<Integer, Long> next, ReplayCounts newCounts, WrittenOffsets newWritten, Instant now) {
-        ReplayProgress moved = new ReplayProgress(replayId, dlqTopic, state, startOffsets, endOffsets,
+        ReplayProgress moved = new ReplayProgress(replayId, dlqTopic, dlqTopicId, state, startOffsets, endOffsets,
                 new TreeMap<>(next), newCounts, newWritten, startedAt, now);
         return moved.rangeRead() ? moved.withState(ReplayState.DONE, now) : moved;
     }
 
     /** This progress with {@code newWritten} (the same dead letters written, held in fewer ranges). */
     ReplayProgress withWritten(WrittenOffsets newWritten) {
-        return new ReplayProgress(replayId, dlqTopic, state, startOffsets, endOffsets, nextOffsets, counts,
-                newWritten, startedAt, updatedAt);
+        return new ReplayProgress(replayId, dlqTopic, dlqTopicId, state, startOffsets, endOffsets, nextOffsets,
+                counts, newWritten, startedAt, updatedAt);
     }
 
     ReplayProgress withState(ReplayState newState, Instant now) {
-        return new ReplayProgress(replayId, dlqTopic, newState, startOffsets, endOffsets, nextOffsets, counts,
-                written, startedAt, now);
+        return new ReplayProgress(replayId, dlqTopic, dlqTopicId, newState, startOffsets, endOffsets, nextOffsets,
+                counts, written, startedAt, now);
     }
 
     private static SortedMap<Integer, Long> sorted(Map<Integer, Long> offsets) {

@@ -35,7 +35,8 @@ import dev.quarantine.txn.RecordPositions;
  * the segment records holding a replay's sealed written ranges, {@link ProgressFormat}). A progress from {@link #latest}
  * and {@link #replaysOf} holds its open written ranges only ({@link WrittenOffsets#segments()} says how many segment
  * records hold the others), so that readers of states and counts (the monitor) never hold a replay's ranges; a replay
- * starting reads the segments of its own dead-letter topic's replays ({@link #awaitAll(String)}).
+ * starting reads the segments of its own dead-letter topic's replays ({@link #awaitAll(String)}, and a dry run
+ * {@link #allNow(String)}).
  * A read_committed reader stops at the first transaction still open on a partition, whichever replay it belongs to;
  * {@link #latest} answers at once from what lies before it. Not thread-safe; one reader per thread, closed by its
  * owner.
@@ -96,6 +97,15 @@ public final class ReplayProgressReader implements AutoCloseable {
      */
     SortedMap<String, ReplayProgress> awaitAll(String dlqTopic) {
         return read(IsolationLevel.READ_UNCOMMITTED, Optional.of(dlqTopic));
+    }
+
+    /**
+     * The latest committed progress of every replay as {@link #latest} reads it, without waiting for transactions
+     * still open; the replays of {@code dlqTopic} with the ranges of their segment records too: what a dry run checks
+     * as already replayed, as the replay would.
+     */
+    SortedMap<String, ReplayProgress> allNow(String dlqTopic) {
+        return read(IsolationLevel.READ_COMMITTED, Optional.of(dlqTopic));
     }
 
     /**

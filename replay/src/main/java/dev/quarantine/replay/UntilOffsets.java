@@ -1,5 +1,6 @@
 package dev.quarantine.replay;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,20 @@ public final class UntilOffsets {
     /** How one entry is written. */
     public static final String FORMAT = "<partition>:<offset>";
 
+    /**
+     * Why an until given explicitly (REST {@code "until": {}}, CLI {@code --until ""}) that lists no partition is
+     * refused: the setting cannot tell it from "not set", which replays every partition, and a dry run always lists
+     * every partition it read.
+     */
+    public static final String NONE_LISTED = "lists no partition: a dry run lists every partition it read (a"
+            + " partition with nothing to replay as <partition>:0); leave it out to replay every partition";
+
     private UntilOffsets() {
+    }
+
+    /** Whether {@code entries} of an until given explicitly list no partition (none, or all blank). */
+    public static boolean listsNone(Collection<String> entries) {
+        return entries.stream().allMatch(String::isBlank);
     }
 
     /**

@@ -11,15 +11,17 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
 
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 class ProgressFormatTest {
 
     private static final Instant START = Instant.parse("2026-12-01T03:00:00Z");
+    private static final Uuid TOPIC_ID = Uuid.fromString("Vh6F2mYbRfaH0u1kQ2cJ0w");
 
     @Test
     void readsBackWhatItWrites() {
-        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L, 1, 5L),
+        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", TOPIC_ID, Map.of(0, 0L, 1, 5L),
                         Map.of(0, 100L, 1, 50L), START)
                 .advanced(Map.of(0, 40L, 1, 50L), new ReplayCounts(30, 2, 1, 4, 3, 0, 5, 6),
                         WrittenOffsets.NONE.plus(0, 3, null).plus(0, 5, 3L).plus(0, 9, 7L).plus(1, 6, null),
@@ -34,7 +36,8 @@ class ProgressFormatTest {
         assertThat(read.written().ranges()).containsEntry(0, List.of(new WrittenOffsets.Range(3, 5),
                 new WrittenOffsets.Range(9, 9))).containsEntry(1, List.of(new WrittenOffsets.Range(6, 6)));
         assertThat(new String(ProgressFormat.write(progress), StandardCharsets.UTF_8)).contains("written.0=3-5,9-9\n")
-                .contains("count.refused=5\n").contains("count.already.replayed=6\n");
+                .contains("count.refused=5\n").contains("count.already.replayed=6\n")
+                .contains("dlq.id=Vh6F2mYbRfaH0u1kQ2cJ0w\n");
     }
 
     @Test
@@ -46,28 +49,34 @@ class ProgressFormatTest {
 
         assertThatThrownBy(() -> ProgressFormat.read(old.getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown progress format 1");
-        assertThat(new String(ProgressFormat.write(ReplayProgress.started("r", "d", Map.of(0, 0L), Map.of(0, 5L),
-                START)), StandardCharsets.UTF_8)).startsWith("format=2\n");
+        assertThat(new String(ProgressFormat.write(ReplayProgress.started("r", "d", TOPIC_ID, Map.of(0, 0L),
+                Map.of(0, 5L), START)),
+                StandardCharsets.UTF_8)).startsWith("format=2\n");
     }
 
     @Test
-    void aRecordWithoutTheRefusedOrAlreadyReplayedCountIsNotRead() {
-        String partial = new String(ProgressFormat.write(ReplayProgress.started("r", "d", Map.of(0, 0L),
-                Map.of(0, 5L), START)), StandardCharsets.UTF_8).replace("count.refused=0\n", "");
+    void aRecordWithoutARequiredLineIsNotRead() {
+        String whole = new String(ProgressFormat.write(ReplayProgress.started("r", "d", TOPIC_ID, Map.of(0, 0L),
+                Map.of(0, 5L), START)), StandardCharsets.UTF_8);
 
-        assertThatThrownBy(() -> ProgressFormat.read(partial.getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count.refused is missing");
+        for (String required : List.of("count.refused", "count.already.replayed", "dlq.id")) {
+            String partial = whole.replaceAll("(?m)^" + java.util.regex.Pattern.quote(required) + "=.*\n", "");
+            assertThatThrownBy(() -> ProgressFormat.read(partial.getBytes(StandardCharsets.UTF_8))).as(required)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(required + " is missing");
+        }
     }
 
     @Test
     void aReplayIsDoneWhenEveryPartitionReachedTheEndOfItsRange() {
-        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 10L), START);
+        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", TOPIC_ID, Map.of(0, 0L),
+                Map.of(0, 10L), START);
 
         assertThat(progress.advanced(Map.of(0, 9L), ReplayCounts.ZERO, WrittenOffsets.NONE, START).state())
                 .isEqualTo(ReplayState.RUNNING);
         assertThat(progress.advanced(Map.of(0, 10L), ReplayCounts.ZERO, WrittenOffsets.NONE, START).state())
                 .isEqualTo(ReplayState.DONE);
-        assertThat(ReplayProgress.started("empty", "orders.dlq", Map.of(0, 7L), Map.of(0, 7L), START).finished())
+        assertThat(ReplayProgress.started("empty", "orders.dlq", TOPIC_ID, Map.of(0, 7L), Map.of(0, 7L),
+                START).finished())
                 .isTrue();
     }
 
@@ -84,8 +93,8 @@ class ProgressFormatTest {
             ranges.add(new WrittenOffsets.Range(offset, offset));
         }
         WrittenOffsets written = WrittenOffsets.of(Map.of(0, ranges));
-        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 300_000L),
-                START).advanced(Map.of(0, 280_000L), ReplayCounts.ZERO, written, START);
+        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", TOPIC_ID, Map.of(0, 0L),
+                Map.of(0, 300_000L), START).advanced(Map.of(0, 280_000L), ReplayCounts.ZERO, written, START);
         assertThat(ProgressFormat.write(progress).length).as("the unbounded record").isGreaterThan(1_048_576);
 
         ProgressFormat.Fitted fitted = ProgressFormat.fitted(progress, 1_000_000);
@@ -119,8 +128,8 @@ class ProgressFormatTest {
             written = written.plus(0, offset, null);
         }
         ProgressFormat.Fitted fitted = ProgressFormat.fitted(ReplayProgress.started("fix-1", "orders.dlq",
-                Map.of(0, 0L), Map.of(0, 3_000L), START).advanced(Map.of(0, 2_000L), ReplayCounts.ZERO, written,
-                START), 1_000);
+                TOPIC_ID, Map.of(0, 0L), Map.of(0, 3_000L), START).advanced(Map.of(0, 2_000L), ReplayCounts.ZERO,
+                written, START), 1_000);
         byte[] first = fitted.segments().get(0).value();
 
         assertThatThrownBy(() -> ProgressFormat.readSegment("other/written/0", first))
@@ -133,7 +142,8 @@ class ProgressFormatTest {
 
     @Test
     void aProgressThatFitsIsUnchanged() {
-        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", Map.of(0, 0L), Map.of(0, 10L), START)
+        ReplayProgress progress = ReplayProgress.started("fix-1", "orders.dlq", TOPIC_ID, Map.of(0, 0L),
+                Map.of(0, 10L), START)
                 .advanced(Map.of(0, 5L), ReplayCounts.ZERO, WrittenOffsets.NONE.plus(0, 1, null).plus(0, 3, 2L), START);
 
         assertThat(ProgressFormat.fitted(progress, 2_000).progress()).isSameAs(progress);

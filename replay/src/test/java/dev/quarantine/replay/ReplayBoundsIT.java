@@ -75,6 +75,16 @@ class ReplayBoundsIT {
             }
         }
 
+        Map<String, Object> preview = new HashMap<>(settings);
+        preview.put(ReplayConfig.REPLAY_ID_CONFIG, "interleaved-dry");
+        preview.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        DryRunReport dryRun = ReplayEngine.dryRun(new ReplayConfig(preview), Duration.ofSeconds(60));
+
+        assertThat(dryRun.complete()).isTrue();
+        assertThat(dryRun.counts().alreadyReplayed()).as("what the first replay wrote, its sealed ranges too")
+                .isEqualTo(300);
+        assertThat(dryRun.byDestination()).as("the dry run shows nothing the replay would skip").isEmpty();
+
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, "interleaved-2");
         ReplayProgress again = ReplayEngineIT.runToEnd(kafka, settings);
 

@@ -13,12 +13,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import java.util.stream.Collectors;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
@@ -216,6 +219,59 @@ class ReplayEngineIT {
 
     private static Header textHeader(String name, String value) {
         return new RecordHeader(name, value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aRecreatedDeadLetterTopicIsNotSkippedByOldRanges(LocalKafka kafka) throws Exception {
+        String dlq = CliFixtures.sinkDlq(kafka, "recreated", 10, i -> new RecordTooLargeException("too large"));
+        Map<String, String> settings = new HashMap<>(Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
+                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "recreated-output",
+                ReplayConfig.REPLAY_ID_CONFIG, "recreated-1"));
+        ReplayProgress first = runToEnd(kafka, settings);
+        assertThat(first.state()).isEqualTo(ReplayState.DONE);
+        assertThat(first.counts().replayed()).isEqualTo(10);
+
+        recreate(kafka, dlq);
+        DeadLetterFixtures.connectLetters(kafka, dlq, "recreated-input", "recreated-output", "recreated-new", 10,
+                i -> new RecordTooLargeException("too large"), "recreated-copy");
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "recreated-2");
+        ReplayProgress second = runToEnd(kafka, settings);
+
+        assertThat(second.state()).isEqualTo(ReplayState.DONE);
+        assertThat(second.counts().alreadyReplayed())
+                .as("the new topic's dead letters at offsets 0..9 are not the old topic's").isZero();
+        assertThat(second.counts().replayed()).isEqualTo(10);
+        assertThat(committed(kafka, "recreated-output")).hasSize(20);
+    }
+
+    @Test
+    void aReplayIsNotResumedOnADeadLetterTopicCreatedAgainUnderItsName(LocalKafka kafka) throws Exception {
+        String dlq = CliFixtures.sinkDlq(kafka, "resumed", 10, i -> new RecordTooLargeException("too large"));
+        ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "resumed-output",
+                ReplayConfig.REPLAY_ID_CONFIG, "resumed-1", ReplayConfig.BATCH_SIZE_CONFIG, "2"));
+        try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+            engine.start();
+            assertThat(stepUntil(engine, p -> p.offsetsRead() > 0).finished()).as("interrupted mid-way").isFalse();
+        }
+        recreate(kafka, dlq);
+        DeadLetterFixtures.connectLetters(kafka, dlq, "resumed-input", "resumed-output", "resumed-new", 10,
+                i -> new RecordTooLargeException("too large"), "resumed-copy");
+
+        try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+            assertThatThrownBy(engine::start).as("its offsets are of the deleted topic")
+                    .isInstanceOf(ConfigException.class).hasMessageContaining(ReplayConfig.REPLAY_ID_CONFIG)
+                    .hasMessageContaining("deleted");
+        }
+    }
+
+    private static void recreate(LocalKafka kafka, String topic) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            Await.until("topic " + topic + " deleted", Duration.ofSeconds(30),
+                    () -> !admin.listTopics().names().toCompletionStage().toCompletableFuture().join().contains(topic));
+        }
+        kafka.createTopic(topic, 1, Map.of());
     }
 
     static ReplayProgress runToEnd(LocalKafka kafka, Map<String, String> settings) {

@@ -39,4 +39,13 @@ class UntilOffsetsTest {
         assertThatThrownBy(() -> UntilOffsets.parse(List.of("0:-1"))).hasMessageContaining("at least 0");
         assertThatThrownBy(() -> UntilOffsets.parse(List.of("0:1", "0:2"))).hasMessageContaining("listed twice");
     }
+
+    @Test
+    void anUntilGivenExplicitlyListsNoPartitionWhenEveryEntryIsBlank() {
+        assertThat(UntilOffsets.listsNone(List.of())).isTrue(); // REST "until": {}
+        assertThat(UntilOffsets.listsNone(List.of(""))).isTrue(); // CLI --until ""
+        assertThat(UntilOffsets.listsNone(List.of(" ", ""))).isTrue(); // CLI --until " ,"
+        assertThat(UntilOffsets.listsNone(List.of("", "0:3"))).isFalse(); // the setting's validator refuses the blank
+        assertThat(UntilOffsets.listsNone(List.of("0:0"))).isFalse(); // partition 0, nothing read: nothing to replay
+    }
 }

@@ -25,6 +25,7 @@ import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayProgress;
 import dev.quarantine.replay.ReplayTakenOverException;
+import dev.quarantine.replay.UntilOffsets;
 
 /**
  * {@code quarantine replay}: maps its options onto {@link ReplayConfig} settings and drives a {@link ReplayEngine}
@@ -137,6 +138,10 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (until != null && UntilOffsets.listsNone(until)) {
+            err.println("Invalid arguments: --until " + UntilOffsets.NONE_LISTED);
+            return USAGE;
+        }
         ReplayConfig config;
         try {
             config = new ReplayConfig(settings());

@@ -140,6 +140,19 @@ class ReplayCliIT {
     }
 
     @Test
+    void anEmptyUntilIsABadOptionAndReplaysNothing(LocalKafka kafka) {
+        String dlq = CliFixtures.stockConnectDlq(kafka, "empty-until");
+
+        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq,
+                "--replay-id", "empty-until-1", "--destinations-allowed", "empty-until-input", "--until", "");
+
+        assertThat(run.exitCode).as(run.out + run.err).isEqualTo(ReplayCommand.USAGE);
+        assertThat(run.err).contains("--until lists no partition");
+        assertThat(CliFixtures.progress(kafka, "empty-until-1")).isEmpty();
+        assertThat(TopicReader.readCommitted(kafka, "empty-until-input", DEADLINE)).isEmpty();
+    }
+
+    @Test
     void rejectsABadOptionValueNamingTheSetting(LocalKafka kafka) {
         Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", "x",
                 "--offset-range", "0:9-1");

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.replay.DryRunReport;
@@ -73,8 +74,8 @@ class ReplayPrinterTest {
 
     @Test
     void theBarShowsTheShareOfTheRangeReadAndTheCounts() {
-        ReplayProgress half = new ReplayProgress("r", "dlq", ReplayState.RUNNING, new TreeMap<>(Map.of(0, 0L)),
-                new TreeMap<>(Map.of(0, 200L)), new TreeMap<>(Map.of(0, 100L)),
+        ReplayProgress half = new ReplayProgress("r", "dlq", Uuid.ZERO_UUID, ReplayState.RUNNING,
+                new TreeMap<>(Map.of(0, 0L)), new TreeMap<>(Map.of(0, 200L)), new TreeMap<>(Map.of(0, 100L)),
                 new ReplayCounts(90, 5, 1, 2, 1, 1, 3, 4), WrittenOffsets.NONE, Instant.EPOCH, Instant.EPOCH);
 
         assertThat(ReplayPrinter.bar(half)).isEqualTo("[" + "#".repeat(20) + ".".repeat(20)

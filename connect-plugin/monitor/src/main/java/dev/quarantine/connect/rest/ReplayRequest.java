@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.quarantine.replay.ReplayConfig;
+import dev.quarantine.replay.UntilOffsets;
 
 /**
  * The body of {@code POST /dead-letters/{topic}/replays}, a JSON object whose fields are the replay's filters and
@@ -146,6 +147,9 @@ record ReplayRequest(Map<String, String> settings, boolean dryRun) {
                 throw MonitorException.badRequest(UNTIL + " must map each partition to a whole number");
             }
             entries.add(abbreviate(partition.getKey()) + ":" + partition.getValue().asLong());
+        }
+        if (UntilOffsets.listsNone(entries)) {
+            throw MonitorException.badRequest(UNTIL + " " + UntilOffsets.NONE_LISTED);
         }
         return String.join(",", entries);
     }

@@ -59,6 +59,11 @@ class ReplayRequestTest {
     }
 
     @Test
+    void anUntilListingNoPartitionIsRefusedRatherThanReplayingEverything() {
+        assertBadRequest("{\"until\":{}}", "until lists no partition");
+    }
+
+    @Test
     void aDryRunIsAskedForWithItsOwnFieldAndAsksForNoSetting() {
         ReplayRequest request = ReplayRequest.parse("{\"dryRun\":true,\"batchSize\":5,\"replayAgain\":true}");
 

@@ -15,6 +15,7 @@ import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.replay.ReplayCounts;
@@ -99,7 +100,8 @@ class ReplayRunTest {
 
     private static ReplayProgress progress(ReplayState state, long read) {
         Instant now = Instant.parse("2026-12-01T00:00:00Z");
-        return new ReplayProgress("r1", "dlq", state, new TreeMap<>(Map.of(0, 0L)), new TreeMap<>(Map.of(0, 10L)),
-                new TreeMap<>(Map.of(0, read)), ReplayCounts.ZERO, WrittenOffsets.NONE, now, now);
+        return new ReplayProgress("r1", "dlq", Uuid.ZERO_UUID, state, new TreeMap<>(Map.of(0, 0L)),
+                new TreeMap<>(Map.of(0, 10L)), new TreeMap<>(Map.of(0, read)), ReplayCounts.ZERO, WrittenOffsets.NONE,
+                now, now);
     }
 }
