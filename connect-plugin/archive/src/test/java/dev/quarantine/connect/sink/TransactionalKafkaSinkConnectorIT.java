@@ -291,17 +291,8 @@ class TransactionalKafkaSinkConnectorIT {
     void resumesFromOffsetsAlteredAndResetThroughConnectsOffsetsApi() {
         String prefix = "offsets-" + Long.toHexString(System.nanoTime()).substring(6);
         String source = prefix + "-in";
-        cluster.kafka().createTopic(source, 1, Map.of());
-        cluster.kafka().createTopic("copy." + source, 1, Map.of());
-        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
+        Map<String, String> config = onePartitionCopy(prefix, source);
         produceInTransactions(source, List.of(true));
-        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
-                "topics", source,
-                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "target.bootstrap.servers", cluster.kafka().bootstrapServers(), "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed");
         cluster.worker().createConnector(prefix, config);
         cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
         try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of("copy." + source))) {
@@ -327,20 +318,12 @@ class TransactionalKafkaSinkConnectorIT {
     void advancesConnectsConsumerGroupPastTheRecordsATransformDrops() throws Exception {
         String prefix = "dropped-" + Long.toHexString(System.nanoTime()).substring(6);
         String source = prefix + "-in";
-        cluster.kafka().createTopic(source, 1, Map.of());
-        cluster.kafka().createTopic("copy." + source, 1, Map.of());
-        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
-        produceMarked(source, 0, 100, 50, "late");
-        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
-                "topics", source, "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
-                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "target.topic.format", "copy.${topic}", "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed",
+        Map<String, String> config = onePartitionCopy(prefix, source,
                 "transforms", "drop", "transforms.drop.type", "org.apache.kafka.connect.transforms.Filter",
                 "transforms.drop.predicate", "late", "predicates", "late",
                 "predicates.late.type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
                 "predicates.late.name", "late");
+        produceMarked(source, 0, 100, 50, "late");
         cluster.worker().createConnector(prefix, config);
         cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
 
@@ -369,23 +352,15 @@ class TransactionalKafkaSinkConnectorIT {
         String prefix = "errant-" + Long.toHexString(System.nanoTime()).substring(6);
         String source = prefix + "-in";
         String errors = prefix + "-connect-errors";
-        cluster.kafka().createTopic(source, 1, Map.of());
-        cluster.kafka().createTopic("copy." + source, 1, Map.of());
-        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
         cluster.kafka().createTopic(errors, 1, Map.of());
-        produceMarked(source, 0, 60, 50, "bad");
-        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
-                "topics", source, "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
-                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
-                "target.topic.format", "copy.${topic}", "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed",
+        Map<String, String> config = onePartitionCopy(prefix, source,
                 "errors.tolerance", "all", "errors.deadletterqueue.topic.name", errors,
                 "errors.deadletterqueue.topic.replication.factor", "1",
                 "transforms", "fail", "transforms.fail.type", "org.apache.kafka.connect.transforms.Cast$Value",
                 "transforms.fail.spec", "int32", "transforms.fail.predicate", "bad", "predicates", "bad",
                 "predicates.bad.type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
                 "predicates.bad.name", "bad");
+        produceMarked(source, 0, 60, 50, "bad");
         cluster.worker().createConnector(prefix, config);
         cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
 
@@ -408,6 +383,25 @@ class TransactionalKafkaSinkConnectorIT {
                     .containsExactlyElementsOf(IntStream.range(50, 60).boxed().toList());
         }
         cluster.worker().deleteConnector(prefix);
+    }
+
+    /**
+     * Topics {@code source}, {@code copy.<source>} and {@code <prefix>-dlq} of one partition each, and the config of
+     * connector {@code prefix} copying the source there with one task, byte-array converters and a read_committed
+     * consumer; {@code more} settings added.
+     */
+    private static Map<String, String> onePartitionCopy(String prefix, String source, String... more) {
+        cluster.kafka().createTopic(source, 1, Map.of());
+        cluster.kafka().createTopic("copy." + source, 1, Map.of());
+        cluster.kafka().createTopic(prefix + "-dlq", 1, Map.of());
+        Map<String, String> config = props("connector.class", PLUGIN, "name", prefix, "tasks.max", "1",
+                "topics", source, "target.bootstrap.servers", cluster.kafka().bootstrapServers(),
+                "key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "header.converter", "org.apache.kafka.connect.converters.ByteArrayConverter",
+                "target.topic.format", "copy.${topic}", "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed");
+        config.putAll(props(more));
+        return config;
     }
 
     /** Records {@code from} to {@code to} (ids), those from {@code marked} on with an empty header {@code mark}. */
