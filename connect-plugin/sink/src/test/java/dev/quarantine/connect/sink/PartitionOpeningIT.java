@@ -5,7 +5,6 @@ import static dev.quarantine.connect.sink.TestData.records;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,7 +32,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
-import dev.quarantine.txn.DeadLetterBreaker;
 
 /** Opening many partitions at once: at the same time, sized for their number, and all or nothing. */
 @ExtendWith(LocalKafkaExtension.class)
@@ -155,16 +153,8 @@ class PartitionOpeningIT {
                 "progress.topic.name", progress,
                 "send.errors.tolerance", "none",
                 "transactional.id.prefix", source));
-        ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
-        ProgressStore store = new ProgressStore(config.adminConfigs(), progress,
-                new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30)), Duration.ofSeconds(60));
-        TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
-                admins, TargetTopics.ADMIN_TIMEOUT);
-        WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
-                config.valueConverter(), config.headerConverter()), Optional.empty(),
-                new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
-                store.target(), 3,
-                new HangingTransactionCheck() { // scripted producers leave no transactions on the broker
+        return TaskFixture.handler(config, progress, Duration.ofSeconds(60), context, producers,
+                Optional.of(new HangingTransactionCheck() { // scripted producers leave no transactions on the broker
                     @Override
                     public boolean lastTransactionAborted(String transactionalId) {
                         return false;
@@ -173,9 +163,6 @@ class PartitionOpeningIT {
                     @Override
                     public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
                     }
-                });
-        return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store,
-                targetTopics, new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
-                Clock.systemUTC());
+                }));
     }
 }

@@ -89,10 +89,22 @@ final class TaskFixture {
     SinkTaskHandler handler(FakeSinkTaskContext context,
                             Function<Map<String, Object>, Producer<byte[], byte[]>> producers,
                             Optional<HangingTransactionCheck> hanging) {
-        TransactionalSinkConfig config = TransactionalSinkConfig.parse(config());
+        return handler(TransactionalSinkConfig.parse(config()), progress, Duration.ofSeconds(30), context, producers,
+                hanging);
+    }
+
+    /**
+     * A handler as {@link TransactionalKafkaSinkTask#start} builds it from {@code config} (progress topic
+     * {@code progress}, read within {@code progressReadTimeout}), with the producers and check of
+     * {@link #handler(FakeSinkTaskContext, Function, Optional)}; the caller closes it.
+     */
+    static SinkTaskHandler handler(TransactionalSinkConfig config, String progress, Duration progressReadTimeout,
+                                   FakeSinkTaskContext context,
+                                   Function<Map<String, Object>, Producer<byte[], byte[]>> producers,
+                                   Optional<HangingTransactionCheck> hanging) {
         ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
         ProgressStore store = new ProgressStore(config.adminConfigs(), progress,
-                new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30)), Duration.ofSeconds(30));
+                new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30)), progressReadTimeout);
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
                 admins, TargetTopics.ADMIN_TIMEOUT);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
