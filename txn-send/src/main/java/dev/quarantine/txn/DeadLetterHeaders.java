@@ -46,7 +46,7 @@ public final class DeadLetterHeaders {
      */
     public static final String PAYLOAD_TRUNCATED = "__quarantine.payload.truncated";
     /** The {@link #PAYLOAD_TRUNCATED} part that says only context values were shortened, not the record's own. */
-    private static final String CONTEXT_CUT = "context";
+    static final String CONTEXT_CUT = "context";
 
     /**
      * How the key of a dead letter was encoded when the target converters failed on it (Connect only):

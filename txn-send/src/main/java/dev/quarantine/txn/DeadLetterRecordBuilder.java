@@ -116,7 +116,7 @@ public final class DeadLetterRecordBuilder {
             Map<String, String> whole = new LinkedHashMap<>(parts.context);
             parts.context.replaceAll((name, value) -> clip(value, CONTEXT_CUT_CHARS));
             if (!parts.context.equals(whole)) {
-                parts.cut.add("context");
+                parts.cut.add(DeadLetterHeaders.CONTEXT_CUT);
             }
         }
         int room = parts.room();
