@@ -1,5 +1,6 @@
 package dev.quarantine.replay;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -17,8 +18,10 @@ import java.util.regex.Pattern;
  * <tr><td>the dead-letter topic being replayed, the replay's progress topic or its parking topic, the default
  *     replay progress topic ({@code quarantine-replay-progress}) or any parking topic ({@code *.parking}) of
  *     another replay</td><td>refused</td></tr>
- * <tr><td>matched in full by {@code replay.destinations.denied} (by default Connect's default config, offset and
- *     status topics; the monitor adds its worker's real ones and its own internal topics)</td><td>refused</td></tr>
+ * <tr><td>Kafka Connect's default config, offset and status topics ({@code connect-configs},
+ *     {@code connect-offsets}, {@code connect-status}), whatever the settings say</td><td>refused</td></tr>
+ * <tr><td>matched in full by {@code replay.destinations.denied}, which adds to the row above (empty by default; the
+ *     monitor sets its worker's real topics and its own internal topics)</td><td>refused</td></tr>
  * <tr><td>the topic named by {@code replay.destination} (the operator chose it, not a header)</td>
  *     <td>allowed</td></tr>
  * <tr><td>matched in full by {@code replay.destinations.allowed}</td><td>allowed</td></tr>
@@ -36,6 +39,7 @@ final class DestinationRule {
         ALLOWED(null),
         INTERNAL("is a Kafka-internal topic"),
         REPLAYS_OWN("is the dead-letter topic replayed, or a replay's progress or parking topic"),
+        CONNECT_DEFAULT("is one of Kafka Connect's default config, offset and status topics"),
         DENIED("is matched by " + ReplayConfig.DESTINATIONS_DENIED_CONFIG),
         NOT_ALLOWED("is not matched by " + ReplayConfig.DESTINATIONS_ALLOWED_CONFIG);
 
@@ -54,6 +58,8 @@ final class DestinationRule {
     private static final String INTERNAL_PREFIX = "__";
     /** Kafka's convention for internal topics besides {@code __} (MirrorMaker 2's ReplicationPolicy, our sink). */
     private static final String INTERNAL_SUFFIX = ".internal";
+    /** Kafka Connect's default config.storage.topic, offset.storage.topic and status.storage.topic. */
+    static final List<String> CONNECT_DEFAULT_TOPICS = List.of("connect-configs", "connect-offsets", "connect-status");
 
     private final String dlqTopic;
     private final String progressTopic;
@@ -65,7 +71,7 @@ final class DestinationRule {
     /**
      * @param chosenTopic the topic of {@code replay.destination}, when it names one
      * @param allowed     {@code replay.destinations.allowed}; empty when it is empty (nothing a header chose)
-     * @param denied      {@code replay.destinations.denied}
+     * @param denied      {@code replay.destinations.denied}: topics refused besides the built-in rows
      */
     DestinationRule(String dlqTopic, String progressTopic, String parkingTopic, Optional<String> chosenTopic,
                     Optional<Pattern> allowed, Pattern denied) {
@@ -89,6 +95,9 @@ final class DestinationRule {
         if (topic.equals(dlqTopic) || topic.equals(progressTopic) || topic.equals(parkingTopic)
                 || topic.equals(ReplayConfig.PROGRESS_TOPIC_DEFAULT) || topic.endsWith(ReplayConfig.PARKING_SUFFIX)) {
             return Verdict.REPLAYS_OWN;
+        }
+        if (CONNECT_DEFAULT_TOPICS.contains(topic)) {
+            return Verdict.CONNECT_DEFAULT;
         }
         if (denied.matcher(topic).matches()) {
             return Verdict.DENIED;

@@ -64,13 +64,15 @@ public final class ReplayConfig extends AbstractConfig {
             + " when matched.";
 
     public static final String DESTINATIONS_DENIED_CONFIG = "replay.destinations.denied";
-    public static final String DESTINATIONS_DENIED_DEFAULT = "connect-configs|connect-offsets|connect-status";
-    public static final String DESTINATIONS_DENIED_DOC = "A Java regular expression of topics a replay never writes,"
-            + " matched in full, even when replay.destinations.allowed or replay.destination names them; a dead"
-            + " letter headed there is counted as refused. The default is Kafka Connect's default config, offset and"
-            + " status topics: add your workers' own (config.storage.topic, offset.storage.topic,"
-            + " status.storage.topic) and any other topic that drives a system. Internal topics ('__*', '*.internal'),"
-            + " the dead-letter topic and replay progress and parking topics are refused whatever this says.";
+    public static final String DESTINATIONS_DENIED_DEFAULT = "";
+    public static final String DESTINATIONS_DENIED_DOC = "A Java regular expression of more topics a replay never"
+            + " writes, matched in full, even when replay.destinations.allowed or replay.destination names them; a"
+            + " dead letter headed there is counted as refused. It adds to what is always refused, which no setting"
+            + " removes: Kafka Connect's default config, offset and status topics ("
+            + String.join(", ", DestinationRule.CONNECT_DEFAULT_TOPICS) + "), internal topics ('__*', '*.internal'),"
+            + " the dead-letter topic and replay progress and parking topics. Add your workers' own topics when they"
+            + " have other names (config.storage.topic, offset.storage.topic, status.storage.topic) and any other"
+            + " topic that drives a system. Empty (the default): nothing more.";
 
     public static final String REPLAY_AGAIN_CONFIG = "replay.again";
     public static final boolean REPLAY_AGAIN_DEFAULT = false;
@@ -287,7 +289,7 @@ public final class ReplayConfig extends AbstractConfig {
         return regex.isEmpty() ? Optional.empty() : Optional.of(Pattern.compile(regex));
     }
 
-    /** {@code replay.destinations.denied}, compiled (empty matches no topic). */
+    /** {@code replay.destinations.denied}, compiled (empty matches no topic): refused besides the built-in rows. */
     public Pattern destinationsDenied() {
         return Pattern.compile(getString(DESTINATIONS_DENIED_CONFIG));
     }

@@ -2,6 +2,7 @@ package dev.quarantine.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -15,8 +16,12 @@ class DestinationRuleTest {
     private static final Pattern DENIED = Pattern.compile(ReplayConfig.DESTINATIONS_DENIED_DEFAULT);
 
     private static DestinationRule rule(Optional<String> chosen, String allowed) {
+        return rule(chosen, allowed, DENIED);
+    }
+
+    private static DestinationRule rule(Optional<String> chosen, String allowed, Pattern denied) {
         return new DestinationRule("orders.dlq", "quarantine-replay-progress", "orders.dlq.parking", chosen,
-                allowed.isEmpty() ? Optional.empty() : Optional.of(Pattern.compile(allowed)), DENIED);
+                allowed.isEmpty() ? Optional.empty() : Optional.of(Pattern.compile(allowed)), denied);
     }
 
     @Test
@@ -59,12 +64,24 @@ class DestinationRuleTest {
     }
 
     @Test
-    void refusesDeniedTopicsEvenWhenAllowedOrChosen() {
-        assertThat(rule(Optional.of("connect-configs"), ".*").decide("connect-configs")).isEqualTo(Verdict.DENIED);
-        assertThat(rule(Optional.empty(), ".*").decide("connect-offsets")).isEqualTo(Verdict.DENIED);
-        assertThat(rule(Optional.empty(), ".*").decide("connect-status")).isEqualTo(Verdict.DENIED);
-        assertThat(rule(Optional.empty(), ".*").decide("my-connect-configs")).as("matched in full only")
-                .isEqualTo(Verdict.ALLOWED);
+    void refusesConnectsDefaultWorkerTopicsWhateverTheDenyListSays() {
+        for (Pattern denied : List.of(DENIED, Pattern.compile("other"), Pattern.compile(""))) {
+            DestinationRule rule = rule(Optional.of("connect-configs"), ".*", denied);
+
+            assertThat(rule.decide("connect-configs")).as("denied %s", denied).isEqualTo(Verdict.CONNECT_DEFAULT);
+            assertThat(rule.decide("connect-offsets")).as("denied %s", denied).isEqualTo(Verdict.CONNECT_DEFAULT);
+            assertThat(rule.decide("connect-status")).as("denied %s", denied).isEqualTo(Verdict.CONNECT_DEFAULT);
+            assertThat(rule.decide("my-connect-configs")).as("the names only").isEqualTo(Verdict.ALLOWED);
+        }
+    }
+
+    @Test
+    void refusesWhatTheDenyListAddsEvenWhenAllowedOrChosen() {
+        DestinationRule rule = rule(Optional.of("prod-configs"), ".*", Pattern.compile("prod-(configs|offsets)"));
+
+        assertThat(rule.decide("prod-configs")).isEqualTo(Verdict.DENIED);
+        assertThat(rule.decide("prod-offsets")).isEqualTo(Verdict.DENIED);
+        assertThat(rule.decide("prod-offsets-archive")).as("matched in full only").isEqualTo(Verdict.ALLOWED);
     }
 
     @Test

@@ -80,11 +80,11 @@ class ReplayConfigTest {
     }
 
     @Test
-    void theDefaultsAllowNoHeaderChosenTopicDenyConnectsDefaultTopicsAndSkipWhatWasReplayed() {
+    void theDefaultsAllowNoHeaderChosenTopicDenyNothingBeyondTheBuiltInRowsAndSkipWhatWasReplayed() {
         ReplayConfig config = new ReplayConfig(settings());
 
         assertThat(config.destinationsAllowed()).isEmpty();
-        assertThat(config.destinationsDenied().pattern()).isEqualTo("connect-configs|connect-offsets|connect-status");
+        assertThat(config.destinationsDenied().pattern()).isEmpty();
         assertThat(config.replayAgain()).isFalse();
     }
 

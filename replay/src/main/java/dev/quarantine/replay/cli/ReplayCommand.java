@@ -122,8 +122,9 @@ final class ReplayCommand implements Callable<Integer> {
                 + " full. Default: none.")
     String destinationsAllowed;
 
-    @Option(names = "--destinations-denied", paramLabel = "<regex>", description = "Topics never written, even when"
-            + " allowed. Default: connect-configs|connect-offsets|connect-status.")
+    @Option(names = "--destinations-denied", paramLabel = "<regex>", description = "More topics never written, even"
+            + " when allowed, besides those always refused (Connect's default connect-configs, connect-offsets and"
+            + " connect-status, internal topics, replay progress and parking topics). Default: none more.")
     String destinationsDenied;
 
     @Option(names = "--replay-again",

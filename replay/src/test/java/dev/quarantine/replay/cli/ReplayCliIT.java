@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -120,6 +121,23 @@ class ReplayCliIT {
     }
 
     @Test
+    void aDenyListOfItsOwnDoesNotLetAReplayWriteConnectsConfigTopic(LocalKafka kafka) throws Exception {
+        String dlq = CliFixtures.stockConnectDlq(kafka, "denied");
+        CliFixtures.rawLetter(kafka, dlq, "connector-evil-cli", "{}", new RecordHeader(DeadLetterHeaders.TARGET_TOPIC,
+                "connect-configs".getBytes(StandardCharsets.UTF_8)));
+        long configsBefore = committedCount(kafka, "connect-configs");
+
+        Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--replay-id",
+                "denied-1", "--destinations-allowed", "denied-input|connect-configs", "--destinations-denied", "other");
+
+        assertThat(run.exitCode).as(run.out + run.err).isEqualTo(ReplayCommand.SOME_NOT_WRITTEN);
+        assertThat(run.out).contains("replayed                3").contains("refused destination     1");
+        assertThat(CliFixtures.progress(kafka, "denied-1").orElseThrow().counts().refused()).isOne();
+        assertThat(committedCount(kafka, "connect-configs")).as("nothing written to connect-configs")
+                .isEqualTo(configsBefore);
+    }
+
+    @Test
     void aReplayRefusingEverySecondDeadLetterFinishesWithItsProgressWithinASmallProgressTopicsLimit(LocalKafka kafka)
             throws Exception {
         kafka.createTopic("half-progress", 1, Map.of("cleanup.policy", "compact", "max.message.bytes", "2048"));
@@ -211,6 +229,16 @@ class ReplayCliIT {
         assertThat(output).allSatisfy(r -> assertThat(
                 new String(r.headers().lastHeader(DeadLetterHeaders.REPLAY_COUNT).value(), StandardCharsets.UTF_8))
                 .isEqualTo("1"));
+    }
+
+    /** The records of {@code topic} a read_committed reader sees; 0 when it does not exist (another test owns it). */
+    private static long committedCount(LocalKafka kafka, String topic) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
+                return 0;
+            }
+        }
+        return TopicReader.readCommitted(kafka, topic, DEADLINE).size();
     }
 
     private static Run inProcess(String... args) {

@@ -15,14 +15,15 @@ import dev.quarantine.replay.ReplayConfig;
  *   <caption>settings</caption>
  *   <tr><th>setting</th><th>value</th></tr>
  *   <tr><td>replay.destinations.allowed</td><td>{@code quarantine.monitor.replay.destinations.allowed}</td></tr>
- *   <tr><td>replay.destinations.denied</td><td>Connect's default internal topics; this worker's config.storage.topic,
+ *   <tr><td>replay.destinations.denied</td><td>this worker's config.storage.topic,
  *       offset.storage.topic and status.storage.topic; the monitor's own topics (its Kafka Streams changelog and
  *       repartition topics, all named {@code <application.id>-...}, the application.id starting with the monitor's
  *       base id); the replays' progress topic; parking topics ({@code *.parking})</td></tr>
  * </table>
  *
- * The engine refuses Kafka-internal topics ({@code __*}), the replay's own progress and parking topics and the
- * dead-letter topic itself whatever these say.
+ * The engine refuses Kafka-internal topics ({@code __*}), Connect's default worker topics ({@code connect-configs},
+ * {@code connect-offsets}, {@code connect-status}), the replay's own progress and parking topics and the dead-letter
+ * topic itself whatever these say.
  */
 record ReplayDestinations(String allowed, String denied) {
 
@@ -33,7 +34,6 @@ record ReplayDestinations(String allowed, String denied) {
     /** From the worker's settings and the monitor's base application.id ({@link WorkerSettings#applicationId()}). */
     static ReplayDestinations of(MonitorConfig config, Map<String, ?> workerConfigs, String monitorApplicationId) {
         List<String> denied = new ArrayList<>();
-        denied.add(ReplayConfig.DESTINATIONS_DENIED_DEFAULT);
         for (String key : WORKER_TOPICS) {
             Object topic = workerConfigs.get(key);
             if (topic != null && !topic.toString().isBlank()) {

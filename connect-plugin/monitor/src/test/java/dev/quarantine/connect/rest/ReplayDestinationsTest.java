@@ -30,7 +30,6 @@ class ReplayDestinationsTest {
                 .denied());
 
         for (String topic : new String[] {"team.connect-configs", "team.connect-offsets", "team.connect-status",
-                "connect-configs", "connect-offsets", "connect-status",
                 "team-dead-letter-monitor-3f2a-dead-letter-figures-changelog",
                 "team-dead-letter-monitor-3f2a-KSTREAM-AGGREGATE-0000000001-repartition",
                 ReplayConfig.PROGRESS_TOPIC_DEFAULT, "orders.dlq.parking"}) {
@@ -40,15 +39,6 @@ class ReplayDestinationsTest {
                 "team-dead-letter-monitor"}) {
             assertThat(denied.matcher(topic).matches()).as(topic).isFalse();
         }
-    }
-
-    @Test
-    void aWorkerWithoutItsTopicNamesStillDeniesConnectsDefaults() {
-        Pattern denied = Pattern.compile(ReplayDestinations.of(config(""), Map.of(), "g-dead-letter-monitor")
-                .denied());
-
-        assertThat(denied.matcher("connect-configs").matches()).isTrue();
-        assertThat(denied.matcher("orders").matches()).isFalse();
     }
 
     private static MonitorConfig config(String allowed) {
