@@ -231,6 +231,35 @@ class ReplayCliIT {
                 .isEqualTo("1"));
     }
 
+    @Test
+    void aSecondInstanceWithTheSameIdTakesTheReplayOverAndTheFirstExitsSayingSo(LocalKafka kafka) throws Exception {
+        String dlq = CliFixtures.sinkDlq(kafka, "takeover", 2000, i -> new RecordTooLargeException("too large"));
+        String[] args = {"replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--replay-id",
+            "takeover-1", "--batch-size", "2", "--destinations-allowed", "takeover-output"};
+        Path firstLog = logs.resolve("first.log");
+
+        Process first = childJvm(args, firstLog);
+        Run second;
+        try {
+            Await.value("the first instance to commit 20 replayed records", DEADLINE, () ->
+                    CliFixtures.progress(kafka, "takeover-1").filter(p -> p.counts().replayed() >= 20).orElse(null));
+
+            second = inProcess(args);
+
+            assertThat(first.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the first instance ends").isTrue();
+            assertThat(first.exitValue()).as(Files.readString(firstLog)).isEqualTo(ReplayCommand.FAILED);
+        } finally {
+            first.destroyForcibly();
+        }
+        assertThat(Files.readString(firstLog)).contains("Replay takeover-1 stopped: another instance with --replay-id"
+                + " takeover-1 took it over and resumes from the committed progress").doesNotContain("run again");
+        assertThat(second.exitCode).as(second.out + second.err).isEqualTo(ReplayCommand.DONE);
+        assertThat(second.out).contains("Replay takeover-1 of " + dlq + ": DONE").contains("replayed                2000");
+        Map<String, Long> perKey = TopicReader.readCommitted(kafka, "takeover-output", DEADLINE).stream().collect(
+                Collectors.groupingBy(r -> new String(r.key(), StandardCharsets.UTF_8), Collectors.counting()));
+        assertThat(perKey).as("every key exactly once").hasSize(2000).allSatisfy((key, n) -> assertThat(n).isOne());
+    }
+
     /** The records of {@code topic} a read_committed reader sees; 0 when it does not exist (another test owns it). */
     private static long committedCount(LocalKafka kafka, String topic) throws Exception {
         try (Admin admin = kafka.admin()) {
