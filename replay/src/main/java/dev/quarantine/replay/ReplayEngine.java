@@ -3,6 +3,7 @@ package dev.quarantine.replay;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,10 +114,12 @@ public final class ReplayEngine implements AutoCloseable {
 
     /**
      * Fences an older instance of this replay and loads its committed progress, or captures the range (the
-     * dead-letter topic's current start and read_committed end offsets, bounded by {@code replay.until.offsets},
-     * {@link UntilOffsets}) and commits it as the first progress.
+     * dead-letter topic's current start and read_committed end offsets, bounded by the offset filters,
+     * {@link OffsetSelection#bound}, and by {@code replay.until.offsets}, {@link UntilOffsets}) and commits it as the
+     * first progress, unless a RUNNING replay of the topic overlaps it ({@link #claim}).
      * Creates the progress and parking topics when missing.
      *
+     * @throws ReplayOverlapException when another RUNNING replay of the topic overlaps the range: nothing written
      * @throws ConfigException when the dead-letter topic does not exist, or the replay id belongs to a replay of
      *                         another dead-letter topic, or to an unfinished one of a topic deleted and created again
      *                         under this name since
@@ -130,10 +133,6 @@ public final class ReplayEngine implements AutoCloseable {
         Uuid dlqTopicId = ReplayClients.topicId(admin, config.dlqTopic(), config.progressReadTimeout());
         Map<String, ReplayProgress> replays = readReplays();
         progress = writer.isPresent() ? replays.get(config.replayId()) : null;
-        plan = new RecordPlan(config.filter(), config.replayAgain() ? WrittenOffsets.NONE
-                : alreadyReplayed(replays, dlqTopicId),
-                new DestinationResolver(config.destination()), DestinationRule.of(config),
-                new PartitionCountCache(admin, config.progressReadTimeout()), config.forceTruncated());
         if (progress != null && !progress.dlqTopic().equals(config.dlqTopic())) {
             throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
                     + progress.dlqTopic() + ", not of " + config.dlqTopic() + ": choose another id");
@@ -143,14 +142,73 @@ public final class ReplayEngine implements AutoCloseable {
                     + " topic " + config.dlqTopic() + " deleted since (topic id " + progress.dlqTopicId() + ", now "
                     + dlqTopicId + "): its offsets say nothing of the new topic; choose another id");
         }
-        if (progress == null) {
-            ReplayProgress captured = capture(partitions, dlqTopicId);
-            progress = writer.map(w -> commitAlone(w, captured)).orElse(captured);
-            committedSinceInit = writer.isPresent();
+        if (progress == null && writer.isPresent()) {
+            replays = claim(writer.get(), capture(partitions, dlqTopicId), replays.values());
+            committedSinceInit = true;
+        } else if (progress == null) {
+            progress = capture(partitions, dlqTopicId);
         }
+        plan = new RecordPlan(config.filter(), config.replayAgain() ? WrittenOffsets.NONE
+                : alreadyReplayed(replays, dlqTopicId),
+                new DestinationResolver(config.destination()), DestinationRule.of(config),
+                new PartitionCountCache(admin, config.progressReadTimeout()), config.forceTruncated());
         consumer.assign(partitions);
         rewind();
         return progress;
+    }
+
+    /**
+     * Commits {@code captured} as this replay's first progress unless another RUNNING replay of the dead-letter topic
+     * overlaps it ({@link RunningReplays}): refused before anything is written when the replays read at start show
+     * one; and, since two replays may start at once, checked again on the progress topic read after the commit. Of
+     * two replays committed one after the other, the later one's read sees the earlier one; one that sees an
+     * overlapping replay then commits itself as CANCELLED (nothing of its range written) and is refused. So two
+     * overlapping replays never both run (at worst, both starting at once, both are refused).
+     *
+     * @return the replays read after the commit (the progress is committed)
+     * @throws ReplayOverlapException naming the running replay and how to resume or cancel it
+     */
+    private Map<String, ReplayProgress> claim(ReplayWriter w, ReplayProgress captured,
+                                              Collection<ReplayProgress> replays) {
+        refuseOverlap(captured, replays, false);
+        progress = commitAlone(w, captured);
+        Map<String, ReplayProgress> after = readReplays();
+        try {
+            refuseOverlap(progress, after.values(), true);
+        } catch (ReplayOverlapException e) {
+            try {
+                cancel();
+            } catch (RuntimeException notCancelled) {
+                e.addSuppressed(notCancelled);
+            }
+            throw e;
+        }
+        return after;
+    }
+
+    private void refuseOverlap(ReplayProgress candidate, Collection<ReplayProgress> replays, boolean cancelled) {
+        RunningReplays.overlapping(candidate, replays).ifPresent(running -> {
+            throw new ReplayOverlapException(config, running,
+                    RunningReplays.sharedPartition(candidate, running).orElseThrow(), cancelled);
+        });
+    }
+
+    /**
+     * Refuses, as {@link #start()} would, a replay of {@code config} whose range (captured now) overlaps that of a
+     * RUNNING replay of the same dead-letter topic in its progress topic; writes nothing and reads the progress topic
+     * without waiting for transactions still open on it. For an entry point that creates a replay elsewhere (the
+     * monitor, before it creates a replay connector); the replay's own start checks again.
+     *
+     * @throws ReplayOverlapException naming the running replay and how to resume or cancel it
+     * @throws ConfigException when the dead-letter topic does not exist
+     * @throws KafkaException when the cluster cannot be read
+     */
+    public static void refuseOverlap(ReplayConfig config) {
+        try (ReplayEngine engine = new ReplayEngine(config, Mode.DRY_RUN, ReplayListener.NONE)) {
+            List<TopicPartition> partitions = engine.dlqPartitions();
+            Uuid dlqTopicId = ReplayClients.topicId(engine.admin, config.dlqTopic(), config.progressReadTimeout());
+            engine.refuseOverlap(engine.capture(partitions, dlqTopicId), engine.readReplays().values(), false);
+        }
     }
 
     /**
@@ -388,9 +446,10 @@ public final class ReplayEngine implements AutoCloseable {
         Map<Integer, Long> end = new HashMap<>();
         ReplayClients.endOffsets(admin, partitions, IsolationLevel.READ_COMMITTED, config.progressReadTimeout())
                 .forEach((tp, offset) -> end.put(tp.partition(), offset));
+        OffsetSelection.Bounds selected = OffsetSelection.of(config).bound(start, end);
         Map<Integer, Long> range = config.untilOffsets().<Map<Integer, Long>>map(until ->
-                UntilOffsets.bound(start, end, until)).orElse(end);
-        return ReplayProgress.started(config.replayId(), config.dlqTopic(), dlqTopicId, start, range,
+                UntilOffsets.bound(selected.start(), selected.end(), until)).orElse(selected.end());
+        return ReplayProgress.started(config.replayId(), config.dlqTopic(), dlqTopicId, selected.start(), range,
                 Instant.now());
     }
 

@@ -45,4 +45,33 @@ class OffsetSelectionTest {
         settings.put(ReplayConfig.FILTER_OFFSETS_CONFIG, offsets);
         return OffsetSelection.of(new ReplayConfig(settings));
     }
+
+    @Test
+    void boundsTheRangeToTheFirstAndLastSelectedOffsetOfEachPartition() {
+        OffsetSelection.Bounds bounds = selection("0:10-19,0:40-44", "1@7").bound(Map.of(0, 0L, 1, 0L, 2, 0L),
+                Map.of(0, 100L, 1, 100L, 2, 100L));
+
+        assertThat(bounds.start()).containsExactlyInAnyOrderEntriesOf(Map.of(0, 10L, 1, 7L, 2, 100L));
+        assertThat(bounds.end()).as("partition 2: nothing selected, an empty range")
+                .containsExactlyInAnyOrderEntriesOf(Map.of(0, 45L, 1, 8L, 2, 100L));
+    }
+
+    @Test
+    void boundsNeverWidenTheRange() {
+        OffsetSelection.Bounds bounds = selection("0:0-500", "").bound(Map.of(0, 20L), Map.of(0, 100L));
+        OffsetSelection.Bounds past = selection("0:200-300", "").bound(Map.of(0, 20L), Map.of(0, 100L));
+
+        assertThat(bounds.start()).containsEntry(0, 20L);
+        assertThat(bounds.end()).containsEntry(0, 100L);
+        assertThat(past.start()).as("selected offsets not written yet: an empty range").containsEntry(0, 100L);
+        assertThat(past.end()).containsEntry(0, 100L);
+    }
+
+    @Test
+    void noOffsetFilterKeepsTheRange() {
+        OffsetSelection.Bounds bounds = selection("", "").bound(Map.of(0, 3L, 1, 0L), Map.of(0, 9L, 1, 0L));
+
+        assertThat(bounds.start()).containsExactlyInAnyOrderEntriesOf(Map.of(0, 3L, 1, 0L));
+        assertThat(bounds.end()).containsExactlyInAnyOrderEntriesOf(Map.of(0, 9L, 1, 0L));
+    }
 }

@@ -118,7 +118,8 @@ class ReplayDestinationsIT {
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, "twice-2");
         ReplayProgress second = ReplayEngineIT.runToEnd(kafka, settings);
 
-        assertThat(first.counts()).isEqualTo(new ReplayCounts(5, 0, 0, 5, 0, 0, 0, 0));
+        assertThat(first.counts()).as("its range is the offset filter's")
+                .isEqualTo(new ReplayCounts(5, 0, 0, 0, 0, 0, 0, 0));
         assertThat(second.counts()).isEqualTo(new ReplayCounts(5, 0, 0, 0, 0, 0, 0, 5));
         assertThat(perKey(committed(kafka, "twice-output"))).hasSize(10).allSatisfy((k, n) -> assertThat(n).isOne());
 

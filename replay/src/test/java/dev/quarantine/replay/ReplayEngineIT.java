@@ -107,7 +107,8 @@ class ReplayEngineIT {
                 ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, "0:" + again.get(0).offset() + "-" + again.get(9).offset(),
                 ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "loop-output"));
 
-        assertThat(second.counts()).isEqualTo(new ReplayCounts(0, 0, 10, 10, 0, 0, 0, 0));
+        assertThat(second.counts()).as("its range is the offset filter's")
+                .isEqualTo(new ReplayCounts(0, 0, 10, 0, 0, 0, 0, 0));
         List<ConsumerRecord<byte[], byte[]>> parked = committed(kafka, dlq + ".parking");
         assertThat(parked).hasSize(10).allSatisfy(r -> {
             assertThat(header(r, DeadLetterHeaders.REPLAY_COUNT)).isEqualTo("2");

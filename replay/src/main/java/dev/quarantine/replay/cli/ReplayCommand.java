@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
 
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayEngine;
+import dev.quarantine.replay.ReplayOverlapException;
 import dev.quarantine.replay.ReplayProgress;
 import dev.quarantine.replay.ReplayTakenOverException;
 import dev.quarantine.replay.UntilOffsets;
@@ -36,6 +37,8 @@ import dev.quarantine.replay.UntilOffsets;
             "Without filters, replays every replayable dead letter to its original destination.",
             "Writing to 'original' or 'source' needs --destinations-allowed: run --dry-run first to see where the"
                 + " dead letters would go.",
+            "A replay whose range overlaps that of a RUNNING replay of the same topic is not started (exit 1): the"
+                + " message names it and how to resume or cancel it.",
             "Exit status: 0 when every selected dead letter went somewhere (replayed, dead-lettered again or parked),"
                 + " 1 on an error, 2 on bad options or settings, 3 when some had no destination or a refused one."})
 final class ReplayCommand implements Callable<Integer> {
@@ -135,6 +138,10 @@ final class ReplayCommand implements Callable<Integer> {
             + " write nothing.")
     boolean dryRun;
 
+    @Option(names = "--cancel", description = "Cancel the replay --replay-id names (one whose process stopped, for"
+            + " example): fence any instance still running and commit its progress as CANCELLED; replays nothing.")
+    boolean cancel;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -143,10 +150,14 @@ final class ReplayCommand implements Callable<Integer> {
             err.println("Invalid arguments: --until " + UntilOffsets.NONE_LISTED);
             return USAGE;
         }
+        if (cancel && (dryRun || replayId == null)) {
+            err.println("Invalid arguments: --cancel needs --replay-id <id> and no --dry-run");
+            return USAGE;
+        }
         ReplayConfig config;
         try {
             config = new ReplayConfig(settings());
-            if (!dryRun) {
+            if (!dryRun && !cancel) {
                 config.requireWritable();
             }
         } catch (ConfigException e) {
@@ -156,6 +167,10 @@ final class ReplayCommand implements Callable<Integer> {
         ReplayPrinter printer = new ReplayPrinter(out, System.console() != null, dryRun);
         try (ReplayEngine engine = new ReplayEngine(config, dryRun ? ReplayEngine.Mode.DRY_RUN
                 : ReplayEngine.Mode.WRITE, printer)) {
+            if (cancel) {
+                printer.summary(engine.fenceAndCancel());
+                return DONE;
+            }
             printer.started(engine.start());
             ReplayProgress progress = run(engine, printer);
             printer.summary(progress);
@@ -166,6 +181,9 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (ConfigException e) {
             err.println("Invalid arguments: " + e.getMessage());
             return USAGE;
+        } catch (ReplayOverlapException e) {
+            err.println(e.getMessage());
+            return FAILED;
         } catch (ReplayTakenOverException e) {
             err.println("Replay " + config.replayId() + " stopped: another instance with --replay-id "
                     + config.replayId() + " took it over and resumes from the committed progress (" + describe(e)

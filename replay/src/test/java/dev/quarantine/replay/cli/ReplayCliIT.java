@@ -260,6 +260,49 @@ class ReplayCliIT {
         assertThat(perKey).as("every key exactly once").hasSize(2000).allSatisfy((key, n) -> assertThat(n).isOne());
     }
 
+    @Test
+    void aReplayOverlappingOneAKilledProcessLeftRunningIsRefusedNamingItUntilThatOneIsCancelled(LocalKafka kafka)
+            throws Exception {
+        String dlq = CliFixtures.sinkDlq(kafka, "overlap", 1000, i -> new RecordTooLargeException("too large"));
+        Path shortTransactions = logs.resolve("short-transactions.properties");
+        Files.writeString(shortTransactions, "transaction.timeout.ms=10000\n");
+        Process first = childJvm(new String[] {"replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq,
+            "--replay-id", "overlap-1", "--batch-size", "5", "--destinations-allowed", "overlap-output",
+            "--command-config", shortTransactions.toString()}, logs.resolve("first.log"));
+        try {
+            Await.value("the first replay to commit 100 replayed records", DEADLINE, () ->
+                    CliFixtures.progress(kafka, "overlap-1").filter(p -> p.counts().replayed() >= 100).orElse(null));
+            first.destroyForcibly();
+            assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            first.destroyForcibly();
+        }
+
+        Run refused = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--replay-id",
+                "overlap-2", "--offset-range", "0:900-999", "--destinations-allowed", "overlap-output");
+
+        assertThat(refused.exitCode).as(refused.out + refused.err).isEqualTo(ReplayCommand.FAILED);
+        assertThat(refused.err).contains("Replay overlap-2 of overlap-dlq was not started: replay overlap-1 of the"
+                + " same topic is RUNNING").contains("resume it (bin/quarantine replay --dlq overlap-dlq --replay-id"
+                + " overlap-1").contains("--replay-id overlap-1 --cancel");
+        assertThat(CliFixtures.progress(kafka, "overlap-2")).as("nothing committed").isEmpty();
+
+        Run cancel = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--replay-id",
+                "overlap-1", "--cancel");
+        Run after = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--replay-id",
+                "overlap-3", "--destinations-allowed", "overlap-output");
+
+        assertThat(cancel.exitCode).as(cancel.out + cancel.err).isEqualTo(ReplayCommand.DONE);
+        assertThat(cancel.out).contains("Replay overlap-1 of " + dlq + ": CANCELLED");
+        assertThat(after.exitCode).as(after.out + after.err).isEqualTo(ReplayCommand.DONE);
+        ReplayProgress cancelled = CliFixtures.progress(kafka, "overlap-1").orElseThrow();
+        assertThat(CliFixtures.progress(kafka, "overlap-3").orElseThrow().counts().alreadyReplayed())
+                .as("what the cancelled replay wrote").isEqualTo(cancelled.counts().replayed());
+        Map<String, Long> perKey = TopicReader.readCommitted(kafka, "overlap-output", DEADLINE).stream().collect(
+                Collectors.groupingBy(r -> new String(r.key(), StandardCharsets.UTF_8), Collectors.counting()));
+        assertThat(perKey).as("every key exactly once").hasSize(1000).allSatisfy((key, n) -> assertThat(n).isOne());
+    }
+
     /** The records of {@code topic} a read_committed reader sees; 0 when it does not exist (another test owns it). */
     private static long committedCount(LocalKafka kafka, String topic) throws Exception {
         try (Admin admin = kafka.admin()) {

@@ -37,6 +37,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.quarantine.replay.ReplayConfig;
+import dev.quarantine.replay.ReplayEngine;
+import dev.quarantine.replay.ReplayListener;
+import dev.quarantine.replay.ReplayState;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
@@ -140,6 +143,30 @@ class MonitorReplaySafetyIT {
         assertThat(awaitState(dlq, first, "DONE").path("counts").path("replayed").asLong()).isEqualTo(DEAD_LETTERS);
         assertThat(started(post(dlq, "{}", OPERATOR_AUTH, null))).as("a replay once the first is DONE")
                 .isNotEqualTo(first);
+    }
+
+    @Test
+    void aStartWhileACommandLineReplayOfTheTopicIsRunningIsRefusedNamingItUntilItIsCancelled() throws Exception {
+        String dlq = deadLetters("cli");
+        String cli = PREFIX + "-cli-1";
+        // what bin/quarantine replay commits when it starts (the same engine), left RUNNING as by a killed process
+        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(), ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.REPLAY_ID_CONFIG, cli,
+                ReplayConfig.DESTINATION_CONFIG, target("cli"))), ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+            assertThat(engine.start().state()).isEqualTo(ReplayState.RUNNING);
+        }
+
+        HttpResponse<String> refused = post(dlq, "{}", OPERATOR_AUTH, null);
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+        assertThat(refused.body()).contains("replay " + cli + " of the same topic is RUNNING")
+                .contains("DELETE /dead-letters/" + dlq + "/replays/" + cli);
+        assertThat(replayConnectorsOf(dlq)).as("no connector created").isEmpty();
+
+        HttpResponse<String> cancelled = send("DELETE", replays(dlq) + "/" + cli, null, OPERATOR_AUTH, null);
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+        String id = started(post(dlq, "{}", OPERATOR_AUTH, null));
+        assertThat(awaitState(dlq, id, "DONE").path("counts").path("replayed").asLong()).isEqualTo(DEAD_LETTERS);
     }
 
     @Test

@@ -17,6 +17,7 @@ import dev.quarantine.replay.OffsetSelection;
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayListener;
+import dev.quarantine.replay.ReplayOverlapException;
 import dev.quarantine.replay.ReplayProgress;
 import dev.quarantine.replay.ReplayProgressReader;
 import dev.quarantine.replay.ReplayState;
@@ -153,6 +154,7 @@ final class Replays implements AutoCloseable {
                 }
             }
             refuseOverlap(topic, selection, authorization);
+            refuseRunningOverlap(topic, settings);
             WorkerRestClient.Answer created = worker.createConnector(id, connector, authorization);
             if (created.status() == 409 && idempotencyKey.isPresent()) {
                 Optional<Started> earlier = earlier(topic, id, connector, authorization);
@@ -194,6 +196,27 @@ final class Replays implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /**
+     * The engine's own check ({@link ReplayEngine#refuseOverlap}): a RUNNING replay of {@code topic} in the progress
+     * topic, started anywhere (another worker, the command line), whose range overlaps the new one's.
+     *
+     * @throws MonitorException 409 naming it, 404 when the topic does not exist, 503 when it cannot be read
+     */
+    private void refuseRunningOverlap(String topic, Map<String, String> settings) {
+        Map<String, String> withSecrets = new LinkedHashMap<>(settings);
+        withSecrets.putAll(connectionSettingsWithSecrets());
+        try {
+            ReplayEngine.refuseOverlap(new ReplayConfig(withSecrets));
+        } catch (ReplayOverlapException e) {
+            throw MonitorException.conflict(e.getMessage());
+        } catch (ConfigException e) {
+            throw MonitorException.notFound("cannot read " + topic + ": " + e.getMessage());
+        } catch (KafkaException e) {
+            throw MonitorException.unavailable("the replays of " + topic + " could not be checked; retry later",
+                    "could not check the running replays of " + topic, e);
+        }
     }
 
     /** Whether a replay connector's offset filters may select a position of {@code selection}: yes when unreadable. */
