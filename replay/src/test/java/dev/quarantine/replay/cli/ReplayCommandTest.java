@@ -2,6 +2,8 @@ package dev.quarantine.replay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -53,6 +55,20 @@ class ReplayCommandTest {
 
         assertThat(generated).startsWith("cli-");
         assertThat(named).containsEntry(ReplayConfig.REPLAY_ID_CONFIG, "fix-2");
+    }
+
+    @Test
+    void cancelNeedsAReplayIdAndNoDryRunAndConnectsToNothingWithout() {
+        for (String[] args : new String[][] {
+            {"replay", "--bootstrap-server", "127.0.0.1:1", "--dlq", "d", "--cancel"},
+            {"replay", "--bootstrap-server", "127.0.0.1:1", "--dlq", "d", "--cancel", "--replay-id", "r", "--dry-run"}}) {
+            StringWriter err = new StringWriter();
+
+            int exit = new CommandLine(new QuarantineCommand()).setErr(new PrintWriter(err)).execute(args);
+
+            assertThat(exit).isEqualTo(ReplayCommand.USAGE);
+            assertThat(err.toString()).contains("--cancel needs --replay-id <id> and no --dry-run");
+        }
     }
 
     private static ReplayCommand parse(String... args) {
