@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import java.util.function.LongConsumer;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -52,6 +53,8 @@ final class BatchCommitter {
     private Instant retryUntil = Instant.MAX;
     /** An abort may have left records open: see {@link HangingTransactions}, checked before writing again. */
     private boolean aborted;
+    /** The first source offset of the last committed transaction that wrote records (its progress record's from). */
+    private long lastFrom;
 
     BatchCommitter(TopicPartition source, TargetProducer producer, WriteSetup setup, LongConsumer committed,
                    boolean lastAborted) {
@@ -77,7 +80,9 @@ final class BatchCommitter {
             abortWhatAnAbortLeftOpen(records);
             TransactionAttempt attempt = new TransactionAttempt(source, producer, setup, records, poison);
             try {
-                committed.accept(attempt.run());
+                long next = attempt.run();
+                lastFrom = records.get(0).originalKafkaOffset();
+                committed.accept(next);
                 return Optional.empty();
             } catch (RuntimeException e) {
                 Optional<TransactionAttempt.Failure> rejected = afterFailure(e, attempt, records);
@@ -105,7 +110,7 @@ final class BatchCommitter {
         }
         TransactionAttempt attempt = new TransactionAttempt(source, producer, setup, List.of(), Map.of());
         try {
-            committed.accept(attempt.advance(next));
+            committed.accept(attempt.advance(lastFrom, next));
             return true;
         } catch (WriterErrors.Fenced | WriterErrors.BrokenProducer e) {
             throw e;
@@ -153,6 +158,52 @@ final class BatchCommitter {
         } else if (setup.hanging().lastCommitLeftOpen(producer.transactionalId())) {
             completeTheCommitLeftOpen();
         }
+    }
+
+    /** The partition resumes at {@code offset} without progress of its own before it (none, or started over). */
+    void restoredAt(long offset) {
+        lastFrom = offset;
+    }
+
+    /**
+     * After the progress ({@code last}) is read, before anything is written: the id's committed last transaction C
+     * may be left open on target or dead-letter partitions (a restarting broker skipped its markers there), where the
+     * first of our transactions that aborts would abort C's records with its own, while the progress is past them
+     * (the broker counts an open transaction from its first record). So C is redone there (see
+     * {@link HangingTransactions}): a transaction of the progress alone moves it back to C's {@code from} with the
+     * intent to redo those partitions up to C's {@code next} (C open on the progress partition was completed there
+     * before the read, {@link #beforeReadingProgress}), then C is aborted on them. An intent found in {@code last} is done again, as many times as it takes. Returns the
+     * source offset the partition resumes at.
+     *
+     * @throws RetriableException when the target cluster did not answer in time
+     * @throws ConnectException   when the intent could not be committed for good
+     */
+    long redoWhatACommitLeftOpen(ProgressRecord last) {
+        lastFrom = last.from();
+        String id = producer.transactionalId();
+        Set<String> topics = new TreeSet<>(last.targetPartitions().keySet());
+        topics.add(setup.converter().targetTopic(source.topic()));
+        setup.deadLetters().ifPresent(letters -> topics.add(letters.topic()));
+        Set<TopicPartition> open = setup.hanging().committedLeftOpen(id, topics, last.redo());
+        if (open.isEmpty()) {
+            return last.next();
+        }
+        RedoRange redo = RedoRange.after(last, open);
+        log.warn("A committed transaction of {} is left open on {} (a restarting broker skipped its markers): its"
+                + " records there, source offsets {} to {}, are written again after it is aborted there", id,
+                open, last.from(), redo.end() - 1);
+        try {
+            producer.begin();
+            producer.commit(setup.progress().intent(id, source, last.from(), redo), (metadata, e) -> { });
+        } catch (KafkaException e) {
+            RuntimeException failure = SendErrors.isTransient(e)
+                    ? new RetriableException("Could not commit the intent to redo " + source + " in time", e)
+                    : new ConnectException("Could not commit the intent to redo " + source + ": " + e, e);
+            abortQuietly(failure);
+            throw failure;
+        }
+        setup.hanging().abortForRedo(id, redo.partitions());
+        return last.from();
     }
 
     /**

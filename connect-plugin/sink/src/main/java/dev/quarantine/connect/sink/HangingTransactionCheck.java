@@ -1,8 +1,11 @@
 package dev.quarantine.connect.sink;
 
 import java.util.Collection;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Finds what an aborted transaction of a partition's producer left open: {@link HangingTransactions} in the task, a
@@ -34,6 +37,19 @@ interface HangingTransactionCheck {
      */
     default boolean lastCommitLeftOpen(String transactionalId) {
         return false;
+    }
+
+    /**
+     * The target and dead-letter partitions of {@code topics} where the id's committed last transaction (or, in
+     * {@code redo}'s partitions, any of its producer's) is left open (by default: none).
+     */
+    default Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
+                                                  Optional<RedoRange> redo) {
+        return Set.of();
+    }
+
+    /** Aborts what {@link #committedLeftOpen} found on {@code partitions}, once the intent to redo is committed. */
+    default void abortForRedo(String transactionalId, Set<TopicPartition> partitions) {
     }
 
     /** The id's writer ended a transaction of its own, which is the id's last from now on (by default: nothing). */

@@ -71,6 +71,18 @@ import dev.quarantine.txn.SendErrors;
  * last transaction whose records' producer id is unknown (rotated when its epochs ran out) is not repaired; that is
  * logged too.
  *
+ * <p>A committed transaction C left open on a target or dead-letter partition X is not harmless: the broker counts
+ * an open transaction on a partition from its first record, so the next transaction of the producer id that writes X
+ * and aborts (a poison, a transient error, a fence) aborts C's records there too, while the progress is past them;
+ * and C holds back X's {@code read_committed} readers until then. So at open, after the progress is read and before
+ * anything is written, {@link #committedLeftOpen} finds C (the id's committed last transaction, its records' producer
+ * id and epoch) open on partitions L of the topics the partition writes; its writer commits an intent to redo (the
+ * progress back at C's {@code from}, {@link RedoRange} up to C's {@code next} on L; C open on the progress partition
+ * was completed there before the read, see below), then {@link #abortForRedo} aborts C on L, and the records of C's range are written again,
+ * to L only. A redo found in the progress at open has whatever of the producer id is open on its partitions aborted
+ * and is done again. Only the last transaction is looked for: an earlier commit left open on a partition the last
+ * one did not write, or (version 1) one of the last's session on L, is not told apart (documented limits).
+ *
  * <p>A committed transaction left open on the progress partition holds back every {@code read_committed} read of
  * it, for every task: {@link #lastCommitLeftOpen} says so (found with the ids' last transactions, before
  * initTransactions), and the writer completes it with a commit of its own (its marker, for the same producer id,
@@ -113,6 +125,10 @@ final class HangingTransactions implements HangingTransactionCheck {
     private final Map<String, LastTransaction> foundOnProgress = new ConcurrentHashMap<>();
     /** The ids whose committed last transaction was found open on the progress partition before initTransactions. */
     private final Set<String> commitsLeftOpen = ConcurrentHashMap.newKeySet();
+    /** The committed last transaction of each id, described before initTransactions, until the redo check took it. */
+    private final Map<String, LastTransaction> lastCommits = new ConcurrentHashMap<>();
+    /** The producer id of each id whose committed transaction left open is being redone, until aborted. */
+    private final Map<String, Long> redoing = new ConcurrentHashMap<>();
     private volatile Boolean epochBumpedAtEnd;
 
     HangingTransactions(ClusterAdmins admins, Duration timeout, String progressTopic) {
@@ -190,6 +206,8 @@ final class HangingTransactions implements HangingTransactionCheck {
         ids.forEach(id -> beforeInit.getOrDefault(id, Optional.empty()).filter(last -> !last.aborted())
                 .ifPresent(last -> committed.put(id, last)));
         ids.forEach(commitsLeftOpen::remove);
+        ids.forEach(lastCommits::remove);
+        lastCommits.putAll(committed);
         if (committed.isEmpty()) {
             return;
         }
@@ -358,6 +376,80 @@ final class HangingTransactions implements HangingTransactionCheck {
                     + " there again: {}", transactionalId, spec);
             await(admin.abortTransaction(spec).all(), "abort the hanging transaction " + spec, transactionalId);
         }
+    }
+
+    /**
+     * The partitions of {@code topics} (target and dead-letter topics, never the progress topic) where the id's
+     * committed last transaction, described before its new producer's initTransactions, is still open: a restarting
+     * broker skipped its markers there. With {@code redo} (the partition's progress is in one), also those of its
+     * partitions where any transaction of that producer id is open: the committed transaction the redo was begun for,
+     * when the process stopped before aborting it, or a redo's own. Empty when the last transaction was not a commit.
+     * Asked once per opening: the last transaction is forgotten.
+     *
+     * @throws RetriableException when the target cluster did not answer in time
+     * @throws ConnectException   when it refused, naming the ACLs to check
+     */
+    @Override
+    public Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
+                                                 Optional<RedoRange> redo) {
+        LastTransaction last = lastCommits.remove(transactionalId);
+        if (last == null) {
+            return Set.of();
+        }
+        Set<String> described = new TreeSet<>(topics);
+        redo.ifPresent(r -> described.addAll(r.topics()));
+        described.remove(progressTopic);
+        Map<TopicPartition, PartitionProducerState> states = producers(transactionalId, described);
+        Set<TopicPartition> open = new HashSet<>();
+        states.forEach((partition, state) -> {
+            boolean redone = redo.isPresent() && redo.get().partitions().contains(partition);
+            if (last.foundOpenIn(state).isPresent() || redone && !openOf(last.producerId(), state).isEmpty()) {
+                open.add(partition);
+            }
+        });
+        if (!open.isEmpty()) {
+            redoing.put(transactionalId, last.producerId());
+        }
+        return open;
+    }
+
+    /**
+     * Aborts every transaction of the producer id {@link #committedLeftOpen} found left open on {@code partitions}:
+     * what is committed of it there is written again by the redo (the intent to redo is already committed).
+     */
+    @Override
+    public void abortForRedo(String transactionalId, Set<TopicPartition> partitions) {
+        Long producerId = redoing.remove(transactionalId);
+        if (producerId == null) {
+            return;
+        }
+        Admin admin = admins.target();
+        Map<TopicPartition, PartitionProducerState> states = await(admin.describeProducers(partitions).all(),
+                "describe the producers of " + partitions, transactionalId);
+        for (Map.Entry<TopicPartition, PartitionProducerState> state : states.entrySet()) {
+            for (ProducerState producer : openOf(producerId, state.getValue())) {
+                AbortTransactionSpec spec = new AbortTransactionSpec(state.getKey(), producer.producerId(),
+                        (short) producer.producerEpoch(), producer.coordinatorEpoch().orElse(0));
+                log.warn("Aborting a committed transaction of {} left open (its markers were never written) to write"
+                        + " its records there again: {}", transactionalId, spec);
+                await(admin.abortTransaction(spec).all(), "abort the transaction left open " + spec,
+                        transactionalId);
+            }
+        }
+    }
+
+    private static List<ProducerState> openOf(long producerId, PartitionProducerState state) {
+        return state.activeProducers().stream().filter(p -> p.producerId() == producerId
+                && p.currentTransactionStartOffset().isPresent()).toList();
+    }
+
+    private Map<TopicPartition, PartitionProducerState> producers(String transactionalId, Collection<String> topics) {
+        List<TopicPartition> partitions = partitions(admins.target(), topics, transactionalId);
+        if (partitions.isEmpty()) {
+            return Map.of();
+        }
+        return await(admins.target().describeProducers(partitions).all(), "describe the producers of " + topics,
+                transactionalId);
     }
 
     /**

@@ -59,8 +59,20 @@ final class PartitionWriter implements AutoCloseable {
         committer.beforeReadingProgress();
     }
 
+    /** Resumes at {@code offset}, without progress before it (none, or a source topic started over). */
     void restored(long offset) {
+        committer.restoredAt(offset);
         nextOffset = OptionalLong.of(offset);
+    }
+
+    /**
+     * Resumes from the committed progress {@code last}, after redoing a committed transaction left open (see
+     * {@link BatchCommitter#redoWhatACommitLeftOpen}); returns the source offset it resumes at.
+     */
+    long restored(ProgressRecord last) {
+        long resumeAt = committer.redoWhatACommitLeftOpen(last);
+        nextOffset = OptionalLong.of(resumeAt);
+        return resumeAt;
     }
 
     /**

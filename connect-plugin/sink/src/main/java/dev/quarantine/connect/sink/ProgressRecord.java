@@ -20,6 +20,7 @@ import org.apache.kafka.common.Uuid;
  *
  * <pre>
  * format=1
+ * from=1001
  * next=1043
  * source=orders-3
  * source.topic.id=b2xkT3JkZXJzVG9waWMxMg
@@ -27,25 +28,38 @@ import org.apache.kafka.common.Uuid;
  * topic.id=Q2xvdWRlUHJvZ3Jlc3MxMg
  * </pre>
  *
- * <p>{@code next} is the next source offset to write; {@code source.topic.id} the id of the source topic those
+ * <p>{@code next} is the next source offset to write; {@code from} the first source offset of the records the
+ * transaction covered (so it covered [from, next); a transaction of the progress alone keeps the {@code from} of the
+ * last one that wrote records, and an intent to redo has {@code from} = {@code next}); {@code redo.end} and
+ * {@code redo.partitions}, together or not at all, a redo still to finish ({@link RedoRange}); {@code source.topic.id} the id of the source topic those
  * offsets belong to (absent when the source cluster did not show the topic), so a source topic deleted and created
  * again is not resumed at the old topic's offsets; {@code target.partitions.<topic>} the partition count
  * {@code target.partition.mapping} mapped this partition's records into that target topic by, kept so that a key
  * stays in its target partition when the target topic gains partitions; {@code topic.id} the id of the progress
  * topic the writer knew, so a record that landed in a topic created again under a running writer (a broker with
  * auto.create.topics.enable=true re-creates a deleted topic at the first send) is recognised when it is read.
- * Readers reject a format they do not know rather than guess.
+ * Readers reject a format they do not know rather than guess. {@code from} and the redo lines are part of format 1:
+ * nothing was released with format 1 before them, so no reader of format 1 ignores them.
  */
-record ProgressRecord(long next, Uuid topicId, Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions) {
+record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceTopicId,
+                      Map<String, Integer> targetPartitions, Optional<RedoRange> redo) {
 
     static final int FORMAT = 1;
     private static final String TARGET_PARTITIONS = "target.partitions.";
 
     ProgressRecord {
         targetPartitions = Map.copyOf(targetPartitions);
+        if (from > next) {
+            throw new IllegalArgumentException("from " + from + " is past next " + next);
+        }
     }
 
-    /** Progress without a known source topic id and without mapped target topics. */
+    /** Progress that covered nothing ({@code from} = {@code next}), without a redo. */
+    ProgressRecord(long next, Uuid topicId, Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions) {
+        this(next, next, topicId, sourceTopicId, targetPartitions, Optional.empty());
+    }
+
+    /** Progress without a known source topic id and without mapped target topics, covering nothing. */
     ProgressRecord(long next, Uuid topicId) {
         this(next, topicId, Optional.empty(), Map.of());
     }
@@ -53,7 +67,10 @@ record ProgressRecord(long next, Uuid topicId, Optional<Uuid> sourceTopicId, Map
     /** The record of {@code transactionalId}'s progress, for partition 0 of the progress topic. */
     ProducerRecord<byte[], byte[]> toRecord(TopicPartition progressPartition, String transactionalId,
                                             TopicPartition source) {
-        StringBuilder value = new StringBuilder("format=" + FORMAT + "\nnext=" + next + "\nsource=" + source + "\n");
+        StringBuilder value = new StringBuilder("format=" + FORMAT + "\nfrom=" + from + "\nnext=" + next + "\n");
+        redo.ifPresent(r -> value.append(RedoRange.END).append('=').append(r.end()).append('\n')
+                .append(RedoRange.PARTITIONS).append('=').append(r.partitionsText()).append('\n'));
+        value.append("source=").append(source).append('\n');
         sourceTopicId.ifPresent(id -> value.append("source.topic.id=").append(id).append('\n'));
         new TreeMap<>(targetPartitions).forEach((topic, count) ->
                 value.append(TARGET_PARTITIONS).append(topic).append('=').append(count).append('\n'));
@@ -79,10 +96,11 @@ record ProgressRecord(long next, Uuid topicId, Optional<Uuid> sourceTopicId, Map
                     + " (written by a newer version?)");
         }
         try {
-            return new ProgressRecord(Long.parseLong(required(lines, "next")),
+            return new ProgressRecord(Long.parseLong(required(lines, "from")), Long.parseLong(required(lines, "next")),
                     Uuid.fromString(required(lines, "topic.id")),
                     Optional.ofNullable(lines.getProperty("source.topic.id")).map(Uuid::fromString),
-                    targetPartitions(lines));
+                    targetPartitions(lines),
+                    RedoRange.parse(lines.getProperty(RedoRange.END), lines.getProperty(RedoRange.PARTITIONS)));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("format " + FORMAT + " but " + e.getMessage(), e);
         }

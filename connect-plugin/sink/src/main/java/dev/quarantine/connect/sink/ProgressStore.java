@@ -161,7 +161,8 @@ final class ProgressStore implements AutoCloseable {
             if (last != null) {
                 progress.put(key, last);
             }
-            target.restore(source, sourceId, last == null ? Map.of() : last.targetPartitions());
+            target.restore(source, sourceId, last == null ? Map.of() : last.targetPartitions(),
+                    last == null ? Optional.empty() : last.redo());
         });
         startingOver.forEach((name, partitions) -> log.warn("Source topic {} (topic id {}) was deleted and created"
                 + " again since its progress was written: starting over at {}", name, sourceIds.get(name),
@@ -201,7 +202,7 @@ final class ProgressStore implements AutoCloseable {
             if (SourceIdentity.replaced(opened, id)) {
                 long start = sourceTopics.startOffset(partition);
                 starts.put(partition, start);
-                target.restore(partition, id, target.mappedPartitions(partition));
+                target.restore(partition, id, target.mappedPartitions(partition), Optional.empty());
                 startingOver.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition + "@" + start
                         + " (its records since were the new topic's; topic id " + opened.orElseThrow() + " before)");
             }

@@ -28,8 +28,12 @@ final class ProgressTarget {
     private volatile String replacedBy;
     private final Map<TopicPartition, SourceFacts> facts = new ConcurrentHashMap<>();
 
-    /** A source partition's facts: its topic's id, and the target partition counts its records are mapped by. */
-    private record SourceFacts(Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions) {
+    /**
+     * A source partition's facts: its topic's id, the target partition counts its records are mapped by, and the redo
+     * it is in, if any.
+     */
+    private record SourceFacts(Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions,
+                               Optional<RedoRange> redo) {
     }
 
     ProgressTarget(String topic) {
@@ -77,11 +81,37 @@ final class ProgressTarget {
     }
 
     /**
-     * The record of {@code source}'s progress ({@code next} source offset), for its writer's transaction.
+     * The record of {@code source}'s progress for its writer's transaction, which covered source offsets [{@code from},
+     * {@code next}); it carries the partition's redo while {@code next} has not passed its end.
      *
      * @throws ConnectException when the topic was found replaced: the transaction must not commit into it
      */
-    ProducerRecord<byte[], byte[]> record(String transactionalId, TopicPartition source, long next) {
+    ProducerRecord<byte[], byte[]> record(String transactionalId, TopicPartition source, long from, long next) {
+        SourceFacts sourceFacts = facts.getOrDefault(source, new SourceFacts(Optional.empty(), Map.of(),
+                Optional.empty()));
+        return record(transactionalId, source, from, next, sourceFacts.redo().filter(r -> r.pendingAt(next)));
+    }
+
+    /**
+     * The intent to redo, as {@code source}'s progress: the position moved back to {@code at}, where {@code redo}
+     * starts; from then on {@code source}'s transactions are in {@code redo}.
+     */
+    ProducerRecord<byte[], byte[]> intent(String transactionalId, TopicPartition source, long at, RedoRange redo) {
+        ProducerRecord<byte[], byte[]> intent = record(transactionalId, source, at, at, Optional.of(redo));
+        facts.compute(source, (s, known) -> known == null ? new SourceFacts(Optional.empty(),
+                new ConcurrentHashMap<>(), Optional.of(redo))
+                : new SourceFacts(known.sourceTopicId(), known.targetPartitions(), Optional.of(redo)));
+        return intent;
+    }
+
+    /** The redo {@code source} is in, as restored from its progress or begun by an intent; it may be passed. */
+    Optional<RedoRange> redo(TopicPartition source) {
+        SourceFacts known = facts.get(source);
+        return known == null ? Optional.empty() : known.redo();
+    }
+
+    private ProducerRecord<byte[], byte[]> record(String transactionalId, TopicPartition source, long from, long next,
+                                                  Optional<RedoRange> redo) {
         Uuid known = topicId;
         if (known == null) {
             throw new IllegalStateException("The progress of " + source + " is written before it was read");
@@ -89,17 +119,19 @@ final class ProgressTarget {
         if (replacedBy != null) {
             throw recreated(List.of(source), replacedBy);
         }
-        SourceFacts sourceFacts = facts.getOrDefault(source, new SourceFacts(Optional.empty(), Map.of()));
-        return new ProgressRecord(next, known, sourceFacts.sourceTopicId(), sourceFacts.targetPartitions())
+        SourceFacts sourceFacts = facts.getOrDefault(source, new SourceFacts(Optional.empty(), Map.of(),
+                Optional.empty()));
+        return new ProgressRecord(from, next, known, sourceFacts.sourceTopicId(), sourceFacts.targetPartitions(), redo)
                 .toRecord(partition, transactionalId, source);
     }
 
     /**
      * What {@code source}'s progress records carry from now on besides the offset: its topic's id as found when it
-     * was opened, and the target partition counts restored from its progress (none for a partition without).
+     * was opened, and the target partition counts and redo restored from its progress (none for a partition without).
      */
-    void restore(TopicPartition source, Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions) {
-        facts.put(source, new SourceFacts(sourceTopicId, new ConcurrentHashMap<>(targetPartitions)));
+    void restore(TopicPartition source, Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions,
+                 Optional<RedoRange> redo) {
+        facts.put(source, new SourceFacts(sourceTopicId, new ConcurrentHashMap<>(targetPartitions), redo));
     }
 
     /** The id {@code source}'s topic had when the partition was opened (or last started over), if known. */
@@ -113,8 +145,8 @@ final class ProgressTarget {
      * {@link TargetTopics#partition}); a topic not in it yet takes its count on first use, and keeps it.
      */
     Map<String, Integer> mappedPartitions(TopicPartition source) {
-        return facts.computeIfAbsent(source, s -> new SourceFacts(Optional.empty(), new ConcurrentHashMap<>()))
-                .targetPartitions();
+        return facts.computeIfAbsent(source, s -> new SourceFacts(Optional.empty(), new ConcurrentHashMap<>(),
+                Optional.empty())).targetPartitions();
     }
 
     /** The progress topic was replaced under running writers. */

@@ -40,6 +40,11 @@ final class RecordConverter implements AutoCloseable {
         return topics.targetTopic(record.topic());
     }
 
+    /** The target topic of the records of source topic {@code topic} that no transform renamed. */
+    String targetTopic(String topic) {
+        return topics.targetTopic(topic);
+    }
+
     /**
      * Synchronized: partitions are written by parallel threads, and converters need not be thread-safe.
      *

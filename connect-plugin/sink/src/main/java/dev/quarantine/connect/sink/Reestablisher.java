@@ -67,8 +67,7 @@ final class Reestablisher {
         Map<String, ProgressRecord> committed = progress.read(sources);
         committed.forEach((group, last) -> {
             PartitionWriter writer = byGroup.get(group);
-            writer.restored(last.next());
-            seek.put(writer.source(), last.next());
+            seek.put(writer.source(), writer.restored(last));
         });
         return seek;
     }

@@ -21,7 +21,8 @@ import dev.quarantine.txn.SendErrors;
 /**
  * One attempt at committing a batch of one source partition: begin, send every record (a record already known as
  * poison, or left out by the up-front checks, goes in as its dead letter instead), ask the breaker, commit with the
- * progress. When it throws, the caller aborts and asks it which record was at fault.
+ * progress. When it throws, the caller aborts and asks it which record was at fault. In a redo ({@link RedoRange}) a
+ * record, or its dead letter, goes only where the redo says.
  */
 final class TransactionAttempt {
 
@@ -32,6 +33,7 @@ final class TransactionAttempt {
     private final WriteSetup setup;
     private final List<SinkRecord> records;
     private final Map<Long, Throwable> poison;
+    private final Optional<RedoRange> redo;
     private final Map<Long, Exception> recordErrors = new ConcurrentHashMap<>();
     private final Map<Long, Exception> deadLetterErrors = new ConcurrentHashMap<>();
     private final List<String> outcomes = new ArrayList<>();
@@ -51,6 +53,7 @@ final class TransactionAttempt {
         this.setup = setup;
         this.records = records;
         this.poison = poison;
+        this.redo = setup.progress().redo(source);
     }
 
     /** Runs the transaction; returns the next source offset, committed with it. */
@@ -62,21 +65,22 @@ final class TransactionAttempt {
         }
         sending = null;
         askBreaker();
-        return commit(records.get(records.size() - 1).originalKafkaOffset() + 1);
+        return commit(records.get(0).originalKafkaOffset(), records.get(records.size() - 1).originalKafkaOffset() + 1);
     }
 
     /**
      * Runs a transaction of the progress alone, moved on to {@code next}: the records below it never reached the
-     * task (see {@link BatchCommitter#advance}). Returns {@code next}, committed.
+     * task (see {@link BatchCommitter#advance}); {@code from}: the first offset of the last transaction that wrote
+     * records, which this one's progress record keeps. Returns {@code next}, committed.
      */
-    long advance(long next) {
+    long advance(long from, long next) {
         producer.begin();
-        return commit(next);
+        return commit(from, next);
     }
 
-    private long commit(long next) {
+    private long commit(long from, long next) {
         long start = System.nanoTime();
-        producer.commit(setup.progress().record(producer.transactionalId(), source, next), (metadata, error) -> {
+        producer.commit(setup.progress().record(producer.transactionalId(), source, from, next), (metadata, error) -> {
             if (error != null) {
                 progressError = error;
             }
@@ -146,6 +150,9 @@ final class TransactionAttempt {
             poison(record, null, targetTopic, e);
             return;
         }
+        if (redo.isPresent() && !redo.get().sends(offset, converted.topic(), converted.partition())) {
+            return; // redone elsewhere: this partition holds the committed copy
+        }
         producer.send(converted, (metadata, error) -> {
             if (error != null) {
                 recordErrors.put(offset, error);
@@ -176,6 +183,9 @@ final class TransactionAttempt {
     private void sendDeadLetter(SinkRecord record, ProducerRecord<byte[], byte[]> converted, String targetTopic,
                                 Throwable error) {
         DeadLetters letters = setup.deadLetters().orElseThrow();
+        if (redo.isPresent() && !redo.get().sends(record.originalKafkaOffset(), letters.topic(), null)) {
+            return; // redone elsewhere: the dead-letter topic holds the committed copy
+        }
         ProducerRecord<byte[], byte[]> letter;
         try {
             letter = letters.build(record, converted, targetTopic, error, producer.maxRecordBytes(letters.topic()));

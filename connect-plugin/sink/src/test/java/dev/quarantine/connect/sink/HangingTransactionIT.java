@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
@@ -107,22 +108,77 @@ class HangingTransactionIT {
     }
 
     /**
-     * Issue 22 item 5: a committed transaction whose marker a restarting broker skipped on the progress partition
-     * held back every progress read for good (and with a version-2 broker an "epoch below the current one" rule would
-     * have aborted it, losing its records). The new writer completes it with a commit of its own before reading.
+     * Issue 22 open item 1: C (records 10..14) commits and a restarting broker skips its markers, so C stays open on
+     * target partition 0 and the progress partition. The task opening next must not leave C open on the target: the
+     * next transaction there that aborts would abort C's records with its own (the broker counts an open transaction
+     * from its first record) while the progress is past them. Staged with another producer of the id (fencing the
+     * task) writing 10..19 there and aborting: the first transaction after C, and one of the redo range. The task
+     * redoes C instead: an intent back at 10, C aborted on target partition 0; the intent outlives the abort, and the
+     * next task writes 10..14 again. Until then C held back read_committed readers of the target partition. (Issue
+     * 22 item 5 too: C left open on the progress partition held back every progress read for good, and with a
+     * version-2 broker an "epoch below the current one" rule would have aborted it; the open completes it there with a
+     * commit of its own before reading.)
      */
     @Test
-    void completesACommittedTransactionLeftOpenOnTheProgressPartitionAndResumesAfterIt() throws Exception {
+    void writesACommitLeftOpenOnTheTargetAgainSoThatALaterAbortThereLosesNothing() throws Exception {
         leaveATransactionHangingAfterTenCopied(true);
+        FakeSinkTaskContext first = new FakeSinkTaskContext();
+        first.assigned.add(partition);
+        TransactionalKafkaSinkTask opening = fixture.start(first);
+        opening.open(List.of(partition));
+        boolean leftOpen;
+        try (Admin admin = kafka.admin()) {
+            leftOpen = open(admin, new TopicPartition(target, 0));
+        }
+        fixture.stop(opening);
+        abortABatchOfTheIdOnTheTarget(10, 20);
 
+        assertThat(copiedByATaskOpenedNow(20)).as("each record once: 10..14 not lost to the abort")
+                .isEqualTo(valuesUpTo(20));
+        assertThat(first.seeks).as("sought back to C's first record").containsEntry(partition, 10L);
+        assertThat(leftOpen).as("nothing left open on the target after open, so its read_committed readers are not"
+                + " held back").isFalse();
+    }
+
+    /**
+     * Issue 22 open item 1: the process stops after committing the intent to redo C and before aborting C on the
+     * target partition (staged by writing the intent with a producer of the id). The next task finds the intent and C
+     * still open on the partition it names, aborts C and redoes it: each record once.
+     */
+    @Test
+    void aTaskFindingAnIntentToRedoWithTheCommitStillOpenAbortsItAndRedoesIt() throws Exception {
+        leaveATransactionHangingAfterTenCopied(true);
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(progressTarget.intent(hangingId, hangingPartition, 10,
+                    new RedoRange(15, Set.of(new TopicPartition(target, 0)))));
+            producer.commitTransaction();
+        }
+
+        assertThat(copiedByATaskOpenedNow(20)).as("each record once").isEqualTo(valuesUpTo(20));
+    }
+
+    /** A producer of the partition's id (fencing its task) writes {@code from}..{@code to}-1 and aborts. */
+    private void abortABatchOfTheIdOnTheTarget(long from, long to) {
+        try (KafkaProducer<byte[], byte[]> other = producer()) {
+            other.initTransactions();
+            other.beginTransaction();
+            sendTheBatchAndItsProgress(other, from, to);
+            other.flush(); // written, so that the abort has markers to write
+            other.abortTransaction();
+        }
+    }
+
+    /** A task opening the partition now copies from where it resumes up to {@code to}: what the target then holds. */
+    private List<String> copiedByATaskOpenedNow(long to) throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         context.assigned.add(partition);
-        TransactionalKafkaSinkTask second = fixture.start(context);
-        second.open(List.of(partition));
-        assertThat(context.seeks).as("resumes after the committed transaction").containsEntry(partition, 15L);
-        second.put(records(source, 0, 15, 20));
-
-        assertThat(values(committed(kafka, target))).as("each record once, in order").isEqualTo(valuesUpTo(20));
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        assertThat(context.seeks).as("resumes from its progress").containsKey(partition);
+        task.put(records(source, 0, context.seeks.get(partition), to));
+        return values(committed(kafka, target));
     }
 
     /**
@@ -206,7 +262,7 @@ class HangingTransactionIT {
         for (long offset = from; offset < to; offset++) {
             producer.send(new ProducerRecord<>(target, targetPartition, bytes("k" + offset), bytes("v" + offset)));
         }
-        producer.send(progressTarget.record(hangingId, hangingPartition, to));
+        producer.send(progressTarget.record(hangingId, hangingPartition, from, to));
     }
 
     /**

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.InvalidRecordException;
@@ -73,7 +74,8 @@ class PartitionWriterTest {
             assertThat(progress.topic()).isEqualTo("progress");
             assertThat(progress.partition()).isZero();
             assertThat(text(progress.key())).isEqualTo(GROUP);
-            assertThat(ProgressRecord.parse(progress.value())).isEqualTo(new ProgressRecord(3, PROGRESS_TOPIC_ID));
+            assertThat(ProgressRecord.parse(progress.value())).isEqualTo(new ProgressRecord(0, 3, PROGRESS_TOPIC_ID,
+                    Optional.empty(), Map.of(), Optional.empty()));
         });
         assertThat(writer.nextOffset()).hasValue(3);
     }
@@ -363,6 +365,27 @@ class PartitionWriterTest {
         assertThatThrownBy(() -> writer.advanceTo(10)).isInstanceOf(WriterErrors.Fenced.class)
                 .hasMessageContaining("orders-0");
         assertThat(writer.nextOffset()).hasValue(3);
+    }
+
+    @Test
+    void inARedoSendsTheRecordsBelowItsEndOnlyToTheRedonePartitionsAndDropsItFromTheProgressOncePassed() {
+        TopicPartition source = new TopicPartition("orders", 7);
+        PROGRESS.restore(source, Optional.empty(), Map.of(),
+                Optional.of(new RedoRange(3, Set.of(new TopicPartition("copy.orders", 8)))));
+        PartitionWriter writer = new PartitionWriter(source, producer.target("sink.orders-7"), setup(converter(), 3),
+                false);
+        writer.restored(0);
+        List<SinkRecord> batch = records("orders", 7, 0, 5).stream().map(r -> r.kafkaOffset() == 2 // an SMT moved it
+                ? r.newRecord(r.topic(), 8, r.keySchema(), r.key(), r.valueSchema(), r.value(), r.timestamp()) : r)
+                .toList();
+
+        write(writer, batch);
+
+        assertThat(values(producer.history())).as("0 and 1 are committed on copy.orders-7 already")
+                .containsExactly("v2", "v3", "v4");
+        assertThat(producer.progressHistory()).singleElement().satisfies(progress -> assertThat(
+                ProgressRecord.parse(progress.value())).isEqualTo(new ProgressRecord(0, 5, PROGRESS_TOPIC_ID,
+                Optional.empty(), Map.of(), Optional.empty())));
     }
 
     /** Adds the records and writes them, as a put that is due does. */

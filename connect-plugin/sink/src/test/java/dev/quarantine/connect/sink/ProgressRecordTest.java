@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -27,7 +28,7 @@ class ProgressRecordTest {
         assertThat(record.topic()).isEqualTo("sink.progress.internal");
         assertThat(record.partition()).isZero();
         assertThat(text(record.key())).isEqualTo("sink.orders-3");
-        assertThat(text(record.value())).isEqualTo("format=1\nnext=1043\nsource=orders-3\ntopic.id="
+        assertThat(text(record.value())).isEqualTo("format=1\nfrom=1043\nnext=1043\nsource=orders-3\ntopic.id="
                 + "Q2xvdWRlUHJvZ3Jlc3MxMg\n");
     }
 
@@ -46,7 +47,7 @@ class ProgressRecordTest {
 
         ProducerRecord<byte[], byte[]> record = progress.toRecord(PROGRESS, "sink:orders-3", SOURCE);
 
-        assertThat(text(record.value())).isEqualTo("format=1\nnext=1043\nsource=orders-3\nsource.topic.id="
+        assertThat(text(record.value())).isEqualTo("format=1\nfrom=1043\nnext=1043\nsource=orders-3\nsource.topic.id="
                 + SOURCE_ID + "\ntarget.partitions.audit.orders=6\ntarget.partitions.copy.orders=2\ntopic.id="
                 + TOPIC_ID + "\n");
         assertThat(ProgressRecord.parse(record.value())).isEqualTo(progress);
@@ -54,14 +55,15 @@ class ProgressRecordTest {
 
     @Test
     void rejectsATargetPartitionCountBelowOne() {
-        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\nnext=7\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\n"
-                + "target.partitions.copy=0\n"))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\nfrom=7\nnext=7\ntopic.id="
+                + "Q2xvdWRlUHJvZ3Jlc3MxMg\ntarget.partitions.copy=0\n"))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("format 1 but target.partitions.copy is 0, not a partition count");
     }
 
     @Test
     void readsLinesItDoesNotKnowWithinFormatOne() {
-        assertThat(ProgressRecord.parse(bytes("format=1\nnext=7\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\nwriter=x\n")))
+        assertThat(ProgressRecord.parse(bytes("format=1\nfrom=7\nnext=7\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\n"
+                + "writer=x\n")))
                 .isEqualTo(new ProgressRecord(7, TOPIC_ID));
     }
 
@@ -74,8 +76,41 @@ class ProgressRecordTest {
 
     @Test
     void rejectsARecordWithoutTheNextOffset() {
-        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\n")))
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\nfrom=7\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\n")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("format 1 but next is missing");
+    }
+
+    @Test
+    void rejectsARecordWithoutTheFirstOffsetItCovered() {
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\nnext=7\ntopic.id=Q2xvdWRlUHJvZ3Jlc3MxMg\n")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("format 1 but from is missing");
+    }
+
+    @Test
+    void carriesTheRangeItCoveredAndARedoStillToFinish() {
+        ProgressRecord progress = new ProgressRecord(10, 10, TOPIC_ID, Optional.empty(), Map.of(),
+                Optional.of(new RedoRange(15, Set.of(new TopicPartition("copy.orders", 3),
+                        new TopicPartition("dlq", 0)))));
+
+        ProducerRecord<byte[], byte[]> record = progress.toRecord(PROGRESS, "sink:orders-3", SOURCE);
+
+        assertThat(text(record.value())).isEqualTo("format=1\nfrom=10\nnext=10\nredo.end=15\nredo.partitions="
+                + "copy.orders-3,dlq-0\nsource=orders-3\ntopic.id=" + TOPIC_ID + "\n");
+        assertThat(ProgressRecord.parse(record.value())).isEqualTo(progress);
+    }
+
+    @Test
+    void rejectsARedoWithOnlyOneOfItsLines() {
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\nfrom=7\nnext=7\nredo.end=9\ntopic.id="
+                + "Q2xvdWRlUHJvZ3Jlc3MxMg\n"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("format 1 but redo.end and redo.partitions come together, one is missing");
+    }
+
+    @Test
+    void rejectsAFirstOffsetPastTheNext() {
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes("format=1\nfrom=8\nnext=7\ntopic.id="
+                + "Q2xvdWRlUHJvZ3Jlc3MxMg\n"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("format 1 but from 8 is past next 7");
     }
 
     @Test

@@ -21,7 +21,7 @@ class ProgressTargetTest {
         target.learn(first, SOURCES);
         target.learn(first, SOURCES);
 
-        var record = target.record("sink.orders-3", SOURCES.get(0), 1043);
+        var record = target.record("sink.orders-3", SOURCES.get(0), 1043, 1043);
 
         assertThat(record.topic()).isEqualTo("sink.progress.internal");
         assertThat(record.partition()).isZero();
@@ -43,10 +43,10 @@ class ProgressTargetTest {
         target.learn(first, SOURCES);
 
         assertThat(target.replacedBy(first)).isFalse();
-        target.record("sink.orders-3", SOURCES.get(0), 1);
+        target.record("sink.orders-3", SOURCES.get(0), 0, 1);
         assertThat(target.replacedBy(Uuid.randomUuid())).isTrue();
         assertThat(target.replacedBy(first)).as("remembered").isTrue();
-        assertThatThrownBy(() -> target.record("sink.orders-3", SOURCES.get(0), 2))
+        assertThatThrownBy(() -> target.record("sink.orders-3", SOURCES.get(0), 1, 2))
                 .isInstanceOf(ConnectException.class)
                 .hasMessageStartingWith("The progress topic sink.progress.internal was deleted and created again")
                 .hasMessageContaining("[orders-3]");
@@ -59,7 +59,7 @@ class ProgressTargetTest {
 
     @Test
     void refusesToWriteProgressBeforeItWasRead() {
-        assertThatThrownBy(() -> target.record("sink.orders-3", SOURCES.get(0), 1))
+        assertThatThrownBy(() -> target.record("sink.orders-3", SOURCES.get(0), 0, 1))
                 .isInstanceOf(IllegalStateException.class);
     }
 }
