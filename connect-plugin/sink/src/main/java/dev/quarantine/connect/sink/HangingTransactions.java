@@ -128,7 +128,7 @@ final class HangingTransactions implements HangingTransactionCheck {
     /** The committed last transaction of each id, described before initTransactions, until the redo check took it. */
     private final Map<String, LastTransaction> lastCommits = new ConcurrentHashMap<>();
     /** The producer id of each id whose committed transaction left open is being redone, until aborted. */
-    private final Map<String, Long> redoing = new ConcurrentHashMap<>();
+    private final Map<String, LastTransaction> redoing = new ConcurrentHashMap<>();
     private volatile Boolean epochBumpedAtEnd;
 
     HangingTransactions(ClusterAdmins admins, Duration timeout, String progressTopic) {
@@ -408,34 +408,47 @@ final class HangingTransactions implements HangingTransactionCheck {
             }
         });
         if (!open.isEmpty()) {
-            redoing.put(transactionalId, last.producerId());
+            redoing.put(transactionalId, last);
         }
         return open;
     }
 
     /**
-     * Aborts every transaction of the producer id {@link #committedLeftOpen} found left open on {@code partitions}:
-     * what is committed of it there is written again by the redo (the intent to redo is already committed).
+     * Aborts the transactions of the producer id {@link #committedLeftOpen} found left open on {@code partitions}:
+     * what is committed of them there is written again by the redo (the intent to redo is already committed). Only
+     * those {@link #abortedForRedo} allows: never one written after the id's last transaction was described.
      */
     @Override
     public void abortForRedo(String transactionalId, Set<TopicPartition> partitions) {
-        Long producerId = redoing.remove(transactionalId);
-        if (producerId == null) {
+        LastTransaction last = redoing.remove(transactionalId);
+        if (last == null) {
             return;
         }
         Admin admin = admins.target();
         Map<TopicPartition, PartitionProducerState> states = await(admin.describeProducers(partitions).all(),
                 "describe the producers of " + partitions, transactionalId);
-        for (Map.Entry<TopicPartition, PartitionProducerState> state : states.entrySet()) {
-            for (ProducerState producer : openOf(producerId, state.getValue())) {
-                AbortTransactionSpec spec = new AbortTransactionSpec(state.getKey(), producer.producerId(),
-                        (short) producer.producerEpoch(), producer.coordinatorEpoch().orElse(0));
-                log.warn("Aborting a committed transaction of {} left open (its markers were never written) to write"
-                        + " its records there again: {}", transactionalId, spec);
-                await(admin.abortTransaction(spec).all(), "abort the transaction left open " + spec,
-                        transactionalId);
-            }
+        for (AbortTransactionSpec spec : abortedForRedo(last, states)) {
+            log.warn("Aborting a committed transaction of {} left open (its markers were never written) to write"
+                    + " its records there again: {}", transactionalId, spec);
+            await(admin.abortTransaction(spec).all(), "abort the transaction left open " + spec, transactionalId);
         }
+    }
+
+    /**
+     * The open transactions a redo aborts: those of {@code last}'s producer id with an epoch no higher than the one
+     * described before this writer's initTransactions. Every initTransactions bumps the epoch (on either transaction
+     * version), so a transaction with a higher epoch was begun after that description: this writer's own, or, when
+     * this writer is a zombie whose partition moved on while it opened, the new owner's redo, which must not be
+     * aborted (an admin client is never fenced).
+     */
+    static List<AbortTransactionSpec> abortedForRedo(LastTransaction last,
+                                                     Map<TopicPartition, PartitionProducerState> states) {
+        List<AbortTransactionSpec> specs = new ArrayList<>();
+        states.forEach((partition, state) -> openOf(last.producerId(), state).stream()
+                .filter(producer -> producer.producerEpoch() <= last.highestEpoch())
+                .forEach(producer -> specs.add(new AbortTransactionSpec(partition, producer.producerId(),
+                        (short) producer.producerEpoch(), producer.coordinatorEpoch().orElse(0)))));
+        return specs;
     }
 
     private static List<ProducerState> openOf(long producerId, PartitionProducerState state) {
