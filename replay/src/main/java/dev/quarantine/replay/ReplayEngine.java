@@ -115,9 +115,11 @@ public final class ReplayEngine implements AutoCloseable {
      * Fences an older instance of this replay and loads its committed progress, or captures the range (the
      * dead-letter topic's current start and read_committed end offsets, bounded by {@code replay.until.offsets},
      * {@link UntilOffsets}) and commits it as the first progress.
-     * Creates the progress and parking topics when missing.
+     * Creates the progress and parking topics when missing (the progress topic with one partition, compacted).
      *
-     * @throws ConfigException when the dead-letter topic does not exist, or the replay id belongs to a replay of
+     * @throws ConfigException when the dead-letter topic does not exist, the progress topic is not of one partition
+     *                         and compacted, its other replays' written ranges pass
+     *                         {@code replay.written.ranges.max}, or the replay id belongs to a replay of
      *                         another dead-letter topic, or to an unfinished one of a topic deleted and created again
      *                         under this name since
      */
@@ -125,10 +127,11 @@ public final class ReplayEngine implements AutoCloseable {
         List<TopicPartition> partitions = dlqPartitions();
         if (writer.isPresent()) {
             createTopics(partitions.size());
+            ReplayClients.requireProgressTopic(admin, config.progressTopic(), config.progressReadTimeout());
             writer.get().init();
         }
         Uuid dlqTopicId = ReplayClients.topicId(admin, config.dlqTopic(), config.progressReadTimeout());
-        Map<String, ReplayProgress> replays = readReplays();
+        Map<String, ReplayProgress> replays = readReplays(!config.replayAgain());
         progress = writer.isPresent() ? replays.get(config.replayId()) : null;
         plan = new RecordPlan(config.filter(), config.replayAgain() ? WrittenOffsets.NONE
                 : alreadyReplayed(replays, dlqTopicId),
@@ -205,7 +208,7 @@ public final class ReplayEngine implements AutoCloseable {
         ReplayWriter w = writer.orElseThrow(() -> new IllegalStateException("a dry run cancels nothing"));
         createProgressTopic();
         w.init();
-        ReplayProgress committed = readReplays().get(config.replayId());
+        ReplayProgress committed = readReplays(false).get(config.replayId());
         if (committed != null && !committed.dlqTopic().equals(config.dlqTopic())) {
             throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
                     + committed.dlqTopic() + ", not of " + config.dlqTopic());
@@ -246,6 +249,7 @@ public final class ReplayEngine implements AutoCloseable {
                 }
                 read.put(record.partition(), record.offset());
             }
+            requireWithinRangeLimit(written);
             progress = w.commit(progress.advanced(next, counts, written, Instant.now()));
             committedSinceInit = true;
             previousRead.putAll(read);
@@ -257,6 +261,20 @@ public final class ReplayEngine implements AutoCloseable {
         }
         reports.forEach(listener::onRecord);
         return progress;
+    }
+
+    /**
+     * @throws ConfigException naming {@code replay.written.ranges.max} when {@code written} holds more ranges: the
+     *                         caller aborts the batch, so the committed progress stays exact
+     */
+    private void requireWithinRangeLimit(WrittenOffsets written) {
+        if (written.totalCount() > config.writtenRangesMax()) {
+            throw new ConfigException(ReplayConfig.WRITTEN_RANGES_MAX_CONFIG, config.writtenRangesMax(), "replay "
+                    + config.replayId() + " stopped: the batch after its committed progress would make "
+                    + written.totalCount() + " ranges of written dead letters, more than the limit. Nothing of that"
+                    + " batch was committed; start the replay again with a higher "
+                    + ReplayConfig.WRITTEN_RANGES_MAX_CONFIG + " to resume from its committed progress, or cancel it");
+        }
     }
 
     /** See {@link ProducerRestarts}: a new producer, the error thrown, or the takeover said. */
@@ -285,7 +303,7 @@ public final class ReplayEngine implements AutoCloseable {
         writer = Optional.of(fresh);
         fresh.init();
         committedSinceInit = false;
-        ReplayProgress committed = readReplays().get(config.replayId());
+        ReplayProgress committed = readReplays(false).get(config.replayId());
         if (committed != null) {
             progress = committed;
         }
@@ -323,14 +341,17 @@ public final class ReplayEngine implements AutoCloseable {
     }
 
     /**
-     * The latest progress of every replay in the progress topic, those of this dead-letter topic with their sealed
-     * written ranges; in a write, after waiting for the transactions open on it to end (this replay's own older
-     * instance is fenced by then), in a dry run without waiting.
+     * The latest progress of every replay in the progress topic; with {@code othersRanges}, the other replays of this
+     * dead-letter topic with their sealed written ranges (at most {@code replay.written.ranges.max}); in a write,
+     * after waiting for the transactions open on it to end (this replay's own older instance is fenced by then), in a
+     * dry run without waiting. This replay's own sealed ranges are never read back: it needs only their count.
      */
-    private Map<String, ReplayProgress> readReplays() {
+    private Map<String, ReplayProgress> readReplays(boolean othersRanges) {
+        Optional<ReplayProgressReader.ReadBack> readBack = othersRanges ? Optional.of(new ReplayProgressReader.ReadBack(
+                config.dlqTopic(), config.replayId(), config.writtenRangesMax())) : Optional.empty();
         try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(), config.progressTopic(),
                 config.progressReadTimeout())) {
-            return mode == Mode.WRITE ? reader.awaitAll(config.dlqTopic()) : reader.allNow(config.dlqTopic());
+            return mode == Mode.WRITE ? reader.awaitAll(readBack) : reader.allNow(readBack);
         }
     }
 
@@ -419,7 +440,7 @@ public final class ReplayEngine implements AutoCloseable {
     }
 
     private void createProgressTopic() {
-        ReplayClients.createIfMissing(admin, new NewTopic(config.progressTopic(), Optional.empty(), Optional.empty())
+        ReplayClients.createIfMissing(admin, new NewTopic(config.progressTopic(), Optional.of(1), Optional.empty())
                 .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)),
                 ReplayConfig.PROGRESS_TOPIC_CONFIG, config.progressReadTimeout());
     }
