@@ -20,6 +20,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -167,6 +168,9 @@ public final class ReplayEngine implements AutoCloseable {
      * progress unchanged.
      *
      * @throws ReplayTakenOverException when a newer instance of this replay fenced this one: close this engine
+     * @throws ConfigException naming {@code replay.id} when the dead-letter topic was deleted (and maybe created
+     *         again) since the range was captured, or naming {@code replay.written.ranges.max} when the batch would
+     *         pass it; nothing of the batch is written
      * @throws org.apache.kafka.common.KafkaException after aborting the transaction; on a retriable one (a
      *         TimeoutException) call again
      */
@@ -181,6 +185,9 @@ public final class ReplayEngine implements AutoCloseable {
         Map<Integer, Long> next = positions();
         if (batch.isEmpty() && next.equals(progress.nextOffsets())) {
             return progress;
+        }
+        if (writer.isPresent() && !batch.isEmpty()) {
+            requireSameDeadLetterTopic();
         }
         return writer.isPresent() ? write(writer.get(), batch, next) : dryRun(batch, next);
     }
@@ -261,6 +268,29 @@ public final class ReplayEngine implements AutoCloseable {
         }
         reports.forEach(listener::onRecord);
         return progress;
+    }
+
+    /**
+     * Asked after a poll and before its batch is written: the consumer is assigned by name, so once the dead-letter
+     * topic is deleted and created again it would read the new topic at the old range's offsets.
+     *
+     * @throws ConfigException naming {@code replay.id} when the topic by this name is not the one the replay captured
+     *                         its range from (deleted, or created again since)
+     */
+    private void requireSameDeadLetterTopic() {
+        Optional<Uuid> now;
+        try {
+            now = Optional.of(ReplayClients.topicId(admin, config.dlqTopic(), config.progressReadTimeout()));
+        } catch (UnknownTopicOrPartitionException e) {
+            now = Optional.empty();
+        }
+        if (!now.equals(Optional.of(progress.dlqTopicId()))) {
+            throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "replay of "
+                    + config.dlqTopic() + " stopped: the topic was deleted" + (now.isPresent() ? " and created again"
+                    + " (topic id " + progress.dlqTopicId() + ", now " + now.get() + ")" : "") + " since the replay"
+                    + " captured its range, whose offsets say nothing of a new topic; nothing of it was written."
+                    + " Cancel this replay, and start a new one for the new topic");
+        }
     }
 
     /**

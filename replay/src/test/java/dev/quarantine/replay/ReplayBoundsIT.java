@@ -49,14 +49,10 @@ class ReplayBoundsIT {
     @Test
     void aReplayRefusingEverySecondDeadLetterKeepsItsProgressWithinTheTopicLimitFinishesAndLaterReplaysSkipItsOwn(
             LocalKafka kafka) throws Exception {
-        String progressTopic = ReplayConfig.PROGRESS_TOPIC_DEFAULT + "-interleaved";
-        kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact", "max.message.bytes",
-                String.valueOf(PROGRESS_MAX_BYTES)));
         // one range per written dead letter: ~2,400 bytes of ranges, more than one record holds
-        String dlq = CliFixtures.everySecondRefusedDlq(kafka, "interleaved", 600);
-        Map<String, String> settings = new HashMap<>(Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
-                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "interleaved-output", ReplayConfig.PROGRESS_TOPIC_CONFIG,
-                progressTopic, ReplayConfig.BATCH_SIZE_CONFIG, "50", ReplayConfig.REPLAY_ID_CONFIG, "interleaved-1"));
+        Map<String, String> settings = interleaved(kafka, "interleaved", 600);
+        String progressTopic = settings.get(ReplayConfig.PROGRESS_TOPIC_CONFIG);
+        String dlq = settings.get(ReplayConfig.DLQ_TOPIC_CONFIG);
 
         ReplayProgress done = ReplayEngineIT.runToEnd(kafka, settings);
 
@@ -103,14 +99,9 @@ class ReplayBoundsIT {
     @Test
     void aReplayWhoseWrittenRangesWouldPassTheLimitStopsNamingItKeepsItsProgressExactAndResumesWithAHigherLimit(
             LocalKafka kafka) throws Exception {
-        String progressTopic = ReplayConfig.PROGRESS_TOPIC_DEFAULT + "-ranged";
-        kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact", "max.message.bytes",
-                String.valueOf(PROGRESS_MAX_BYTES)));
-        String dlq = CliFixtures.everySecondRefusedDlq(kafka, "ranged", 1_200); // 600 written ranges
-        Map<String, String> settings = new HashMap<>(Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
-                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "ranged-output", ReplayConfig.PROGRESS_TOPIC_CONFIG,
-                progressTopic, ReplayConfig.BATCH_SIZE_CONFIG, "50", ReplayConfig.REPLAY_ID_CONFIG, "ranged-1",
-                ReplayConfig.WRITTEN_RANGES_MAX_CONFIG, "400"));
+        Map<String, String> settings = interleaved(kafka, "ranged", 1_200); // 600 written ranges
+        settings.put(ReplayConfig.WRITTEN_RANGES_MAX_CONFIG, "400");
+        String progressTopic = settings.get(ReplayConfig.PROGRESS_TOPIC_CONFIG);
 
         assertThatThrownBy(() -> ReplayEngineIT.runToEnd(kafka, settings)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("ranged-1").hasMessageContaining(ReplayConfig.WRITTEN_RANGES_MAX_CONFIG)
@@ -251,6 +242,21 @@ class ReplayBoundsIT {
             assertThat(r.serializedValueSize() + r.serializedKeySize()).isLessThan(1_048_576);
         });
         assertThat(committed(kafka, dlq)).as("nothing dead-lettered again into the dead-letter topic").hasSize(7);
+    }
+
+    /**
+     * The settings of replay {@code <name>-1} of {@link CliFixtures#everySecondRefusedDlq} with {@code count} dead
+     * letters, in batches of 50, keeping its progress in a topic of its own whose records may be at most
+     * {@value #PROGRESS_MAX_BYTES} bytes.
+     */
+    private static Map<String, String> interleaved(LocalKafka kafka, String name, int count) throws Exception {
+        String progressTopic = ReplayConfig.PROGRESS_TOPIC_DEFAULT + "-" + name;
+        kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact", "max.message.bytes",
+                String.valueOf(PROGRESS_MAX_BYTES)));
+        String dlq = CliFixtures.everySecondRefusedDlq(kafka, name, count);
+        return new HashMap<>(Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG,
+                name + "-output", ReplayConfig.PROGRESS_TOPIC_CONFIG, progressTopic, ReplayConfig.BATCH_SIZE_CONFIG,
+                "50", ReplayConfig.REPLAY_ID_CONFIG, name + "-1"));
     }
 
     private static ProducerRecord<byte[], byte[]> letter(String dlq, String key, String value, Header... extra) {

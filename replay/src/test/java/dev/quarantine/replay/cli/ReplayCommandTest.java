@@ -2,6 +2,8 @@ package dev.quarantine.replay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -53,6 +55,18 @@ class ReplayCommandTest {
 
         assertThat(generated).startsWith("cli-");
         assertThat(named).containsEntry(ReplayConfig.REPLAY_ID_CONFIG, "fix-2");
+    }
+
+    @Test
+    void aProgressTopicOutsideTheReservedNamesIsABadOptionNamingTheSetting() {
+        StringWriter err = new StringWriter();
+
+        int exitCode = new CommandLine(new QuarantineCommand()).setOut(new PrintWriter(new StringWriter()))
+                .setErr(new PrintWriter(err)).execute("replay", "--bootstrap-server", "127.0.0.1:1", "--dlq",
+                        "orders.dlq", "--destination", "orders", "--progress-topic", "team-a-progress");
+
+        assertThat(exitCode).as(err.toString()).isEqualTo(ReplayCommand.USAGE);
+        assertThat(err.toString()).contains(ReplayConfig.PROGRESS_TOPIC_CONFIG, "quarantine-replay-progress");
     }
 
     private static ReplayCommand parse(String... args) {
