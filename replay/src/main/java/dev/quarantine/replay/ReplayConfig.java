@@ -146,9 +146,10 @@ public final class ReplayConfig extends AbstractConfig {
     public static final String PROGRESS_TOPIC_CONFIG = "replay.progress.topic.name";
     public static final String PROGRESS_TOPIC_DEFAULT = "quarantine-replay-progress";
     public static final String PROGRESS_TOPIC_DOC = "The compacted topic holding every replay's progress, keyed by"
-            + " replay.id, written in the replay's transactions. Created when missing; a replay refuses to start on"
-            + " one whose cleanup.policy is not exactly 'compact' (retention would delete the records of its written"
-            + " ranges). Its name must start with '" + PROGRESS_TOPIC_DEFAULT + "' (for example '"
+            + " replay.id, written in the replay's transactions. Created when missing (one partition, compacted); a"
+            + " replay refuses to start on one whose cleanup.policy is not exactly 'compact' (retention would delete"
+            + " the records of its written ranges) or that has more than one partition (a progress record and the"
+            + " records of its ranges could be read apart). Its name must start with '" + PROGRESS_TOPIC_DEFAULT + "' (for example '"
             + PROGRESS_TOPIC_DEFAULT + "-team-a'): no replay ever writes a dead letter to a topic named so, so a dead"
             + " letter's headers cannot forge another replay's progress.";
     static final String PROGRESS_TOPIC_PREFIX = PROGRESS_TOPIC_DEFAULT;

@@ -38,8 +38,10 @@ import dev.quarantine.txn.RecordPositions;
  * the segment records holding a replay's sealed written ranges, {@link ProgressFormat}). A progress from {@link #latest}
  * and {@link #replaysOf} holds its open written ranges only ({@link WrittenOffsets#segments()} says how many segment
  * records hold the others), so that readers of states and counts (the monitor) never hold a replay's ranges; a replay
- * starting reads the segments of its own dead-letter topic's replays ({@link #awaitAll(String)}, and a dry run
- * {@link #allNow(String)}).
+ * starting reads the segments of the other replays of its dead-letter topic, at most {@code replay.written.ranges.max}
+ * ranges ({@link #awaitAll}, and a dry run {@link #allNow}; {@link ReadBack}, {@link SegmentsRead}). The replays check
+ * that the topic has one partition, so a progress record and the segment records written before it in its
+ * transaction are read together.
  * A read_committed reader stops at the first transaction still open on a partition, whichever replay it belongs to;
  * {@link #latest} answers at once from what lies before it. Not thread-safe; one reader per thread, closed by its
  * owner.
