@@ -21,10 +21,30 @@ final class ConfigValidators {
     }
 
     static ConfigDef.Validator topic(boolean emptyAllowed) {
-        return validator("a topic name (" + TopicNames.RULE + ")" + (emptyAllowed ? " or empty" : ""), value -> {
+        return validator("a topic name (" + TopicNames.RULE + ")" + (emptyAllowed ? " or empty" : ""),
+                value -> topicProblem(emptyAllowed, value));
+    }
+
+    private static String topicProblem(boolean emptyAllowed, Object value) {
+        String text = value == null ? "" : value.toString().trim();
+        return (emptyAllowed && text.isEmpty()) || TopicNames.isLegal(text) ? null : "not a legal topic name ("
+                + TopicNames.RULE + ")";
+    }
+
+    /**
+     * A topic name starting with {@code prefix} and ending with {@code suffix}: the reserved forms of replay progress
+     * and parking topics, which {@link DestinationRule} refuses as destinations.
+     */
+    static ConfigDef.Validator reservedTopic(boolean emptyAllowed, String prefix, String suffix) {
+        String form = (prefix.isEmpty() ? "" : "starting with '" + prefix + "'")
+                + (suffix.isEmpty() ? "" : "ending with '" + suffix + "'");
+        return validator("a topic name " + form + (emptyAllowed ? ", or empty" : ""), value -> {
             String text = value == null ? "" : value.toString().trim();
-            return (emptyAllowed && text.isEmpty()) || TopicNames.isLegal(text) ? null : "not a legal topic name ("
-                    + TopicNames.RULE + ")";
+            if (topicProblem(emptyAllowed, value) != null) {
+                return topicProblem(emptyAllowed, value);
+            }
+            return (emptyAllowed && text.isEmpty()) || (text.startsWith(prefix) && text.endsWith(suffix)) ? null
+                    : "must be a topic name " + form + ": no replay writes a dead letter to a topic named so";
         });
     }
 

@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
  * <tr><td>internal by Kafka's naming convention: its name starts with {@code __} ({@code __consumer_offsets},
  *     {@code __transaction_state}, ...) or ends with {@code .internal} (MirrorMaker 2's internal topics, the
  *     exactly-once sink's {@code <connector>.progress.internal})</td><td>refused</td></tr>
- * <tr><td>the dead-letter topic being replayed, the replay's progress topic or its parking topic, the default
- *     replay progress topic ({@code quarantine-replay-progress}) or any parking topic ({@code *.parking}) of
- *     another replay</td><td>refused</td></tr>
+ * <tr><td>the dead-letter topic being replayed, or a replay progress topic ({@code quarantine-replay-progress*})
+ *     or parking topic ({@code *.parking}) of this replay or any other: {@link ReplayConfig} accepts no progress or
+ *     parking topic named otherwise, so this holds for every replay by construction</td><td>refused</td></tr>
  * <tr><td>Kafka Connect's default config, offset and status topics ({@code connect-configs},
  *     {@code connect-offsets}, {@code connect-status}), whatever the settings say</td><td>refused</td></tr>
  * <tr><td>matched in full by {@code replay.destinations.denied}, which adds to the row above (empty by default; the
@@ -62,8 +62,6 @@ final class DestinationRule {
     static final List<String> CONNECT_DEFAULT_TOPICS = List.of("connect-configs", "connect-offsets", "connect-status");
 
     private final String dlqTopic;
-    private final String progressTopic;
-    private final String parkingTopic;
     private final Optional<String> chosenTopic;
     private final Optional<Pattern> allowed;
     private final Pattern denied;
@@ -73,27 +71,24 @@ final class DestinationRule {
      * @param allowed     {@code replay.destinations.allowed}; empty when it is empty (nothing a header chose)
      * @param denied      {@code replay.destinations.denied}: topics refused besides the built-in rows
      */
-    DestinationRule(String dlqTopic, String progressTopic, String parkingTopic, Optional<String> chosenTopic,
-                    Optional<Pattern> allowed, Pattern denied) {
+    DestinationRule(String dlqTopic, Optional<String> chosenTopic, Optional<Pattern> allowed, Pattern denied) {
         this.dlqTopic = dlqTopic;
-        this.progressTopic = progressTopic;
-        this.parkingTopic = parkingTopic;
         this.chosenTopic = chosenTopic;
         this.allowed = allowed;
         this.denied = denied;
     }
 
     static DestinationRule of(ReplayConfig config) {
-        return new DestinationRule(config.dlqTopic(), config.progressTopic(), config.parkingTopic(),
-                config.destination().topic(), config.destinationsAllowed(), config.destinationsDenied());
+        return new DestinationRule(config.dlqTopic(), config.destination().topic(), config.destinationsAllowed(),
+                config.destinationsDenied());
     }
 
     Verdict decide(String topic) {
         if (topic.startsWith(INTERNAL_PREFIX) || topic.endsWith(INTERNAL_SUFFIX)) {
             return Verdict.INTERNAL;
         }
-        if (topic.equals(dlqTopic) || topic.equals(progressTopic) || topic.equals(parkingTopic)
-                || topic.equals(ReplayConfig.PROGRESS_TOPIC_DEFAULT) || topic.endsWith(ReplayConfig.PARKING_SUFFIX)) {
+        if (topic.equals(dlqTopic) || topic.startsWith(ReplayConfig.PROGRESS_TOPIC_PREFIX)
+                || topic.endsWith(ReplayConfig.PARKING_SUFFIX)) {
             return Verdict.REPLAYS_OWN;
         }
         if (CONNECT_DEFAULT_TOPICS.contains(topic)) {

@@ -44,8 +44,8 @@ import org.apache.kafka.common.Uuid;
  * when it captured none), required: finished replays count as having written a dead letter only for a topic of the
  * same name and id.
  * {@code written.<partition>} lists the open ranges of {@link WrittenOffsets} ({@code from-to}, inclusive,
- * comma-separated; no line for a partition with none); {@code written.segments=<n>} (only when n &gt; 0) says that
- * more ranges were sealed into n segment records, keyed {@code <replay.id>/written/<i>} for i from 0 to n-1, in the
+ * comma-separated; no line for a partition with none); {@code written.segments=<n>} and
+ * {@code written.sealed=<m>} (only when n &gt; 0) say that m more ranges were sealed into n segment records, keyed {@code <replay.id>/written/<i>} for i from 0 to n-1, in the
  * same progress topic:
  *
  * <pre>
@@ -70,6 +70,7 @@ final class ProgressFormat {
     static final int MAX_RECORD_BYTES = 256 * 1024;
     private static final String WRITTEN = "written.";
     private static final String SEGMENTS = WRITTEN + "segments";
+    private static final String SEALED = WRITTEN + "sealed";
     private static final String SEGMENT_KEY = "/written/";
     private static final String SEGMENT_OF = "segment.of";
     private static final String SEGMENT = "segment";
@@ -107,6 +108,7 @@ final class ProgressFormat {
         writtenLines(text, progress.written().ranges());
         if (progress.written().segments() > 0) {
             line(text, SEGMENTS, progress.written().segments());
+            line(text, SEALED, progress.written().sealedCount());
         }
         line(text, "started", progress.startedAt());
         line(text, "updated", progress.updatedAt());
@@ -255,13 +257,15 @@ final class ProgressFormat {
     }
 
     private static WrittenOffsets written(Properties p) {
-        return WrittenOffsets.of(ranges(p)).withSegments(Integer.parseInt(p.getProperty(SEGMENTS, "0")));
+        int segments = Integer.parseInt(p.getProperty(SEGMENTS, "0"));
+        return WrittenOffsets.of(ranges(p)).withSegments(segments, segments == 0 ? 0
+                : Long.parseLong(required(p, SEALED)));
     }
 
     private static Map<Integer, List<WrittenOffsets.Range>> ranges(Properties p) {
         Map<Integer, List<WrittenOffsets.Range>> ranges = new TreeMap<>();
         for (String key : p.stringPropertyNames()) {
-            if (key.startsWith(WRITTEN) && !key.equals(SEGMENTS)) {
+            if (key.startsWith(WRITTEN) && !key.equals(SEGMENTS) && !key.equals(SEALED)) {
                 List<WrittenOffsets.Range> list = new ArrayList<>();
                 for (String range : p.getProperty(key).split(",")) {
                     int dash = range.indexOf('-');

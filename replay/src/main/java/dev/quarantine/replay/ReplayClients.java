@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -21,6 +22,9 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -78,6 +82,36 @@ final class ReplayClients {
         } catch (java.util.concurrent.TimeoutException e) { // the future's, not Kafka's
             throw new TimeoutException("Could not create topic " + topic.name()
                     + " within " + timeout.toMillis() + " ms", e);
+        }
+    }
+
+    /**
+     * Checks that {@code progressTopic} keeps what a replay commits there, read back as it was committed: one
+     * partition (a progress record and its segment records have different keys, so on several partitions a reader
+     * could see one without the other) and {@code cleanup.policy=compact} exactly (retention would delete segment
+     * records of written ranges, and later replays would write those dead letters again).
+     *
+     * @throws ConfigException naming {@code replay.progress.topic.name} and what to change
+     */
+    static void requireProgressTopic(Admin admin, String progressTopic, Duration timeout) {
+        int partitions = await(admin.describeTopics(List.of(progressTopic)).allTopicNames(), timeout,
+                "describe the progress topic " + progressTopic).get(progressTopic).partitions().size();
+        if (partitions != 1) {
+            throw new ConfigException(ReplayConfig.PROGRESS_TOPIC_CONFIG, progressTopic, "the topic has " + partitions
+                    + " partitions, not 1: a replay's progress and the records of its written ranges could land on"
+                    + " different partitions and be read apart. Name a topic of one partition (a replay creates a"
+                    + " missing one so)");
+        }
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, progressTopic);
+        ConfigEntry policy = await(admin.describeConfigs(List.of(resource)).all(), timeout,
+                "describe the configs of the progress topic " + progressTopic).get(resource)
+                .get(TopicConfig.CLEANUP_POLICY_CONFIG);
+        String value = policy == null ? null : policy.value();
+        if (!TopicConfig.CLEANUP_POLICY_COMPACT.equals(value)) {
+            throw new ConfigException(ReplayConfig.PROGRESS_TOPIC_CONFIG, progressTopic, "the topic has "
+                    + TopicConfig.CLEANUP_POLICY_CONFIG + "=" + value + ", not compact: retention would delete the"
+                    + " segment records of replays' written ranges, and later replays would write those dead letters"
+                    + " again. Set " + TopicConfig.CLEANUP_POLICY_CONFIG + "=compact on it, or name another topic");
         }
     }
 

@@ -136,7 +136,8 @@ public final class ReplayConfig extends AbstractConfig {
     public static final String PARKING_TOPIC_CONFIG = "replay.parking.topic.name";
     public static final String PARKING_TOPIC_DOC = "Where records that failed replay.max.attempts replays go."
             + " Empty: <dlq.topic.name>" + ReplayConfig.PARKING_SUFFIX + ". Created (like the dead-letter topic's"
-            + " partition count) when missing.";
+            + " partition count) when missing. Its name must end with '" + ReplayConfig.PARKING_SUFFIX + "': no"
+            + " replay ever writes a dead letter to a topic named so.";
     static final String PARKING_SUFFIX = ".parking";
 
     public static final String BATCH_SIZE_CONFIG = "replay.batch.size";
@@ -147,7 +148,23 @@ public final class ReplayConfig extends AbstractConfig {
     public static final String PROGRESS_TOPIC_CONFIG = "replay.progress.topic.name";
     public static final String PROGRESS_TOPIC_DEFAULT = "quarantine-replay-progress";
     public static final String PROGRESS_TOPIC_DOC = "The compacted topic holding every replay's progress, keyed by"
-            + " replay.id, written in the replay's transactions. Created when missing.";
+            + " replay.id, written in the replay's transactions. Created when missing (one partition, compacted); a"
+            + " replay refuses to start on one whose cleanup.policy is not exactly 'compact' (retention would delete"
+            + " the records of its written ranges) or that has more than one partition (a progress record and the"
+            + " records of its ranges could be read apart). Its name must start with '" + PROGRESS_TOPIC_DEFAULT + "' (for example '"
+            + PROGRESS_TOPIC_DEFAULT + "-team-a'): no replay ever writes a dead letter to a topic named so, so a dead"
+            + " letter's headers cannot forge another replay's progress.";
+    static final String PROGRESS_TOPIC_PREFIX = PROGRESS_TOPIC_DEFAULT;
+
+    public static final String WRITTEN_RANGES_MAX_CONFIG = "replay.written.ranges.max";
+    public static final int WRITTEN_RANGES_MAX_DEFAULT = 100_000;
+    public static final String WRITTEN_RANGES_MAX_DOC = "The most ranges of written dead letters a replay keeps (a"
+            + " range per run of dead letters written one after another; a dead letter skipped ends a run), and the"
+            + " most a replay reads back from the other replays of its dead-letter topic to skip what they wrote"
+            + " (about 40 bytes of memory each). A replay whose ranges would pass it stops before committing the"
+            + " batch that would, with an error naming it: its committed progress stays exact, and it resumes when"
+            + " started again with a higher limit. A replay whose dead-letter topic's other replays hold more stops"
+            + " at its start: raise the limit, or set replay.again=true (then it reads none).";
 
     public static final String PROGRESS_READ_TIMEOUT_MS_CONFIG = "replay.progress.read.timeout.ms";
     public static final long PROGRESS_READ_TIMEOUT_MS_DEFAULT = 120_000L;
@@ -195,18 +212,23 @@ public final class ReplayConfig extends AbstractConfig {
                         Importance.HIGH, DESTINATION_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Destination")
                 .define(BATCH_SIZE_CONFIG, Type.INT, BATCH_SIZE_DEFAULT, ConfigDef.Range.between(1, 100_000),
                         Importance.LOW, BATCH_SIZE_DOC, GROUP_REPLAY, ++order, Width.SHORT, "Batch size")
-                .define(PROGRESS_TOPIC_CONFIG, Type.STRING, PROGRESS_TOPIC_DEFAULT, ConfigValidators.topic(false),
+                .define(PROGRESS_TOPIC_CONFIG, Type.STRING, PROGRESS_TOPIC_DEFAULT,
+                        ConfigValidators.reservedTopic(false, PROGRESS_TOPIC_PREFIX, ""),
                         Importance.LOW, PROGRESS_TOPIC_DOC, GROUP_REPLAY, ++order, Width.MEDIUM, "Progress topic")
                 .define(PROGRESS_READ_TIMEOUT_MS_CONFIG, Type.LONG, PROGRESS_READ_TIMEOUT_MS_DEFAULT,
                         ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, GROUP_REPLAY,
-                        ++order, Width.SHORT, "Progress read timeout (ms)");
+                        ++order, Width.SHORT, "Progress read timeout (ms)")
+                .define(WRITTEN_RANGES_MAX_CONFIG, Type.INT, WRITTEN_RANGES_MAX_DEFAULT,
+                        ConfigDef.Range.between(1, 10_000_000), Importance.LOW, WRITTEN_RANGES_MAX_DOC, GROUP_REPLAY,
+                        ++order, Width.SHORT, "Written ranges limit");
         defineFilters(def);
         defineSafety(def);
         order = 0;
         return def
                 .define(MAX_ATTEMPTS_CONFIG, Type.INT, MAX_ATTEMPTS_DEFAULT, ConfigDef.Range.atLeast(1),
                         Importance.MEDIUM, MAX_ATTEMPTS_DOC, GROUP_GUARD, ++order, Width.SHORT, "Max attempts")
-                .define(PARKING_TOPIC_CONFIG, Type.STRING, "", ConfigValidators.topic(true), Importance.MEDIUM,
+                .define(PARKING_TOPIC_CONFIG, Type.STRING, "", ConfigValidators.reservedTopic(true, "",
+                                PARKING_SUFFIX), Importance.MEDIUM,
                         PARKING_TOPIC_DOC, GROUP_GUARD, ++order, Width.MEDIUM, "Parking topic");
     }
 
@@ -267,6 +289,11 @@ public final class ReplayConfig extends AbstractConfig {
 
     public int maxAttempts() {
         return getInt(MAX_ATTEMPTS_CONFIG);
+    }
+
+    /** {@code replay.written.ranges.max}. */
+    public int writtenRangesMax() {
+        return getInt(WRITTEN_RANGES_MAX_CONFIG);
     }
 
     public int batchSize() {

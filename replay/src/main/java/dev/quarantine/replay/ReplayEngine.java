@@ -21,6 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,10 +118,12 @@ public final class ReplayEngine implements AutoCloseable {
      * dead-letter topic's current start and read_committed end offsets, bounded by the offset filters,
      * {@link OffsetSelection#bound}, and by {@code replay.until.offsets}, {@link UntilOffsets}) and commits it as the
      * first progress, unless a RUNNING replay of the topic overlaps it ({@link #claim}).
-     * Creates the progress and parking topics when missing.
+     * Creates the progress and parking topics when missing (the progress topic with one partition, compacted).
      *
      * @throws ReplayOverlapException when another RUNNING replay of the topic overlaps the range: nothing written
-     * @throws ConfigException when the dead-letter topic does not exist, or the replay id belongs to a replay of
+     * @throws ConfigException when the dead-letter topic does not exist, the progress topic is not of one partition
+     *                         and compacted, its other replays' written ranges pass
+     *                         {@code replay.written.ranges.max}, or the replay id belongs to a replay of
      *                         another dead-letter topic, or to an unfinished one of a topic deleted and created again
      *                         under this name since
      */
@@ -128,10 +131,11 @@ public final class ReplayEngine implements AutoCloseable {
         List<TopicPartition> partitions = dlqPartitions();
         if (writer.isPresent()) {
             createTopics(partitions.size());
+            ReplayClients.requireProgressTopic(admin, config.progressTopic(), config.progressReadTimeout());
             writer.get().init();
         }
         Uuid dlqTopicId = ReplayClients.topicId(admin, config.dlqTopic(), config.progressReadTimeout());
-        Map<String, ReplayProgress> replays = readReplays();
+        Map<String, ReplayProgress> replays = readReplays(!config.replayAgain());
         progress = writer.isPresent() ? replays.get(config.replayId()) : null;
         if (progress != null && !progress.dlqTopic().equals(config.dlqTopic())) {
             throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
@@ -172,7 +176,7 @@ public final class ReplayEngine implements AutoCloseable {
                                               Collection<ReplayProgress> replays) {
         refuseOverlap(captured, replays, false);
         progress = commitAlone(w, captured);
-        Map<String, ReplayProgress> after = readReplays();
+        Map<String, ReplayProgress> after = readReplays(!config.replayAgain());
         try {
             refuseOverlap(progress, after.values(), true);
         } catch (ReplayOverlapException e) {
@@ -207,7 +211,7 @@ public final class ReplayEngine implements AutoCloseable {
         try (ReplayEngine engine = new ReplayEngine(config, Mode.DRY_RUN, ReplayListener.NONE)) {
             List<TopicPartition> partitions = engine.dlqPartitions();
             Uuid dlqTopicId = ReplayClients.topicId(engine.admin, config.dlqTopic(), config.progressReadTimeout());
-            engine.refuseOverlap(engine.capture(partitions, dlqTopicId), engine.readReplays().values(), false);
+            engine.refuseOverlap(engine.capture(partitions, dlqTopicId), engine.readReplays(false).values(), false);
         }
     }
 
@@ -222,6 +226,9 @@ public final class ReplayEngine implements AutoCloseable {
      * progress unchanged.
      *
      * @throws ReplayTakenOverException when a newer instance of this replay fenced this one: close this engine
+     * @throws ConfigException naming {@code replay.id} when the dead-letter topic was deleted (and maybe created
+     *         again) since the range was captured, or naming {@code replay.written.ranges.max} when the batch would
+     *         pass it; nothing of the batch is written
      * @throws org.apache.kafka.common.KafkaException after aborting the transaction; on a retriable one (a
      *         TimeoutException) call again
      */
@@ -236,6 +243,9 @@ public final class ReplayEngine implements AutoCloseable {
         Map<Integer, Long> next = positions();
         if (batch.isEmpty() && next.equals(progress.nextOffsets())) {
             return progress;
+        }
+        if (writer.isPresent() && !batch.isEmpty()) {
+            requireSameDeadLetterTopic();
         }
         return writer.isPresent() ? write(writer.get(), batch, next) : dryRun(batch, next);
     }
@@ -263,7 +273,7 @@ public final class ReplayEngine implements AutoCloseable {
         ReplayWriter w = writer.orElseThrow(() -> new IllegalStateException("a dry run cancels nothing"));
         createProgressTopic();
         w.init();
-        ReplayProgress committed = readReplays().get(config.replayId());
+        ReplayProgress committed = readReplays(false).get(config.replayId());
         if (committed != null && !committed.dlqTopic().equals(config.dlqTopic())) {
             throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "is the id of a replay of "
                     + committed.dlqTopic() + ", not of " + config.dlqTopic());
@@ -304,6 +314,7 @@ public final class ReplayEngine implements AutoCloseable {
                 }
                 read.put(record.partition(), record.offset());
             }
+            requireWithinRangeLimit(written);
             progress = w.commit(progress.advanced(next, counts, written, Instant.now()));
             committedSinceInit = true;
             previousRead.putAll(read);
@@ -315,6 +326,43 @@ public final class ReplayEngine implements AutoCloseable {
         }
         reports.forEach(listener::onRecord);
         return progress;
+    }
+
+    /**
+     * Asked after a poll and before its batch is written: the consumer is assigned by name, so once the dead-letter
+     * topic is deleted and created again it would read the new topic at the old range's offsets.
+     *
+     * @throws ConfigException naming {@code replay.id} when the topic by this name is not the one the replay captured
+     *                         its range from (deleted, or created again since)
+     */
+    private void requireSameDeadLetterTopic() {
+        Optional<Uuid> now;
+        try {
+            now = Optional.of(ReplayClients.topicId(admin, config.dlqTopic(), config.progressReadTimeout()));
+        } catch (UnknownTopicOrPartitionException e) {
+            now = Optional.empty();
+        }
+        if (!now.equals(Optional.of(progress.dlqTopicId()))) {
+            throw new ConfigException(ReplayConfig.REPLAY_ID_CONFIG, config.replayId(), "replay of "
+                    + config.dlqTopic() + " stopped: the topic was deleted" + (now.isPresent() ? " and created again"
+                    + " (topic id " + progress.dlqTopicId() + ", now " + now.get() + ")" : "") + " since the replay"
+                    + " captured its range, whose offsets say nothing of a new topic; nothing of it was written."
+                    + " Cancel this replay, and start a new one for the new topic");
+        }
+    }
+
+    /**
+     * @throws ConfigException naming {@code replay.written.ranges.max} when {@code written} holds more ranges: the
+     *                         caller aborts the batch, so the committed progress stays exact
+     */
+    private void requireWithinRangeLimit(WrittenOffsets written) {
+        if (written.totalCount() > config.writtenRangesMax()) {
+            throw new ConfigException(ReplayConfig.WRITTEN_RANGES_MAX_CONFIG, config.writtenRangesMax(), "replay "
+                    + config.replayId() + " stopped: the batch after its committed progress would make "
+                    + written.totalCount() + " ranges of written dead letters, more than the limit. Nothing of that"
+                    + " batch was committed; start the replay again with a higher "
+                    + ReplayConfig.WRITTEN_RANGES_MAX_CONFIG + " to resume from its committed progress, or cancel it");
+        }
     }
 
     /** See {@link ProducerRestarts}: a new producer, the error thrown, or the takeover said. */
@@ -343,7 +391,7 @@ public final class ReplayEngine implements AutoCloseable {
         writer = Optional.of(fresh);
         fresh.init();
         committedSinceInit = false;
-        ReplayProgress committed = readReplays().get(config.replayId());
+        ReplayProgress committed = readReplays(false).get(config.replayId());
         if (committed != null) {
             progress = committed;
         }
@@ -381,14 +429,17 @@ public final class ReplayEngine implements AutoCloseable {
     }
 
     /**
-     * The latest progress of every replay in the progress topic, those of this dead-letter topic with their sealed
-     * written ranges; in a write, after waiting for the transactions open on it to end (this replay's own older
-     * instance is fenced by then), in a dry run without waiting.
+     * The latest progress of every replay in the progress topic; with {@code othersRanges}, the other replays of this
+     * dead-letter topic with their sealed written ranges (at most {@code replay.written.ranges.max}); in a write,
+     * after waiting for the transactions open on it to end (this replay's own older instance is fenced by then), in a
+     * dry run without waiting. This replay's own sealed ranges are never read back: it needs only their count.
      */
-    private Map<String, ReplayProgress> readReplays() {
+    private Map<String, ReplayProgress> readReplays(boolean othersRanges) {
+        Optional<ReplayProgressReader.ReadBack> readBack = othersRanges ? Optional.of(new ReplayProgressReader.ReadBack(
+                config.dlqTopic(), config.replayId(), config.writtenRangesMax())) : Optional.empty();
         try (ReplayProgressReader reader = new ReplayProgressReader(config.clientConfigs(), config.progressTopic(),
                 config.progressReadTimeout())) {
-            return mode == Mode.WRITE ? reader.awaitAll(config.dlqTopic()) : reader.allNow(config.dlqTopic());
+            return mode == Mode.WRITE ? reader.awaitAll(readBack) : reader.allNow(readBack);
         }
     }
 
@@ -478,7 +529,7 @@ public final class ReplayEngine implements AutoCloseable {
     }
 
     private void createProgressTopic() {
-        ReplayClients.createIfMissing(admin, new NewTopic(config.progressTopic(), Optional.empty(), Optional.empty())
+        ReplayClients.createIfMissing(admin, new NewTopic(config.progressTopic(), Optional.of(1), Optional.empty())
                 .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)),
                 ReplayConfig.PROGRESS_TOPIC_CONFIG, config.progressReadTimeout());
     }

@@ -19,7 +19,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +38,10 @@ import dev.quarantine.txn.RecordPositions;
  * the segment records holding a replay's sealed written ranges, {@link ProgressFormat}). A progress from {@link #latest}
  * and {@link #replaysOf} holds its open written ranges only ({@link WrittenOffsets#segments()} says how many segment
  * records hold the others), so that readers of states and counts (the monitor) never hold a replay's ranges; a replay
- * starting reads the segments of its own dead-letter topic's replays ({@link #awaitAll(String)}, and a dry run
- * {@link #allNow(String)}).
+ * starting reads the segments of the other replays of its dead-letter topic, at most {@code replay.written.ranges.max}
+ * ranges ({@link #awaitAll}, and a dry run {@link #allNow}; {@link ReadBack}, {@link SegmentsRead}). The replays check
+ * that the topic has one partition, so a progress record and the segment records written before it in its
+ * transaction are read together.
  * A read_committed reader stops at the first transaction still open on a partition, whichever replay it belongs to;
  * {@link #latest} answers at once from what lies before it. Not thread-safe; one reader per thread, closed by its
  * owner.
@@ -80,6 +85,20 @@ public final class ReplayProgressReader implements AutoCloseable {
     }
 
     /**
+     * The id {@code topic} has now, empty when it does not exist: it tells whether a progress ({@code dlq.id}) is of
+     * the topic by that name now or of one deleted since.
+     *
+     * @throws org.apache.kafka.common.KafkaException when the cluster cannot be asked
+     */
+    public Optional<Uuid> topicId(String topic) {
+        try {
+            return Optional.of(ReplayClients.topicId(admin, topic, timeout));
+        } catch (UnknownTopicOrPartitionException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * The latest progress of every replay of {@code dlqTopic} (RUNNING, DONE or CANCELLED), as {@link #latest} reads
      * it: without waiting for transactions still open. Ordered by replay id.
      */
@@ -89,23 +108,35 @@ public final class ReplayProgressReader implements AutoCloseable {
     }
 
     /**
+     * What a starting replay reads back of the other replays of its dead-letter topic: the ranges of their segment
+     * records, at most {@code maxRanges} of them together with their progress records' open ones
+     * ({@code replay.written.ranges.max}). Its own segment records are not read: it needs only what others wrote.
+     */
+    record ReadBack(String dlqTopic, String replayId, int maxRanges) {
+    }
+
+    /**
      * The latest committed progress of every replay, after waiting (up to the timeout) for the transactions open on
-     * the progress topic to end: what a replay resumes from, once its own older instance is fenced. The replays of
-     * {@code dlqTopic} come with the ranges of their segment records too: what they wrote, all of it.
+     * the progress topic to end: what a replay resumes from, once its own older instance is fenced. The other replays
+     * of {@code readBack}'s dead-letter topic come with the ranges of their segment records too: what they wrote
+     * (without a read-back, no segment record is read).
      *
      * @throws TimeoutException when a transaction stays open past the timeout
+     * @throws ConfigException  naming {@code replay.written.ranges.max} when those replays hold more ranges
      */
-    SortedMap<String, ReplayProgress> awaitAll(String dlqTopic) {
-        return read(IsolationLevel.READ_UNCOMMITTED, Optional.of(dlqTopic));
+    SortedMap<String, ReplayProgress> awaitAll(Optional<ReadBack> readBack) {
+        return read(IsolationLevel.READ_UNCOMMITTED, readBack);
     }
 
     /**
      * The latest committed progress of every replay as {@link #latest} reads it, without waiting for transactions
-     * still open; the replays of {@code dlqTopic} with the ranges of their segment records too: what a dry run checks
-     * as already replayed, as the replay would.
+     * still open; the other replays of {@code readBack}'s dead-letter topic with the ranges of their segment records
+     * too: what a dry run checks as already replayed, as the replay would.
+     *
+     * @throws ConfigException naming {@code replay.written.ranges.max} when those replays hold more ranges
      */
-    SortedMap<String, ReplayProgress> allNow(String dlqTopic) {
-        return read(IsolationLevel.READ_COMMITTED, Optional.of(dlqTopic));
+    SortedMap<String, ReplayProgress> allNow(Optional<ReadBack> readBack) {
+        return read(IsolationLevel.READ_COMMITTED, readBack);
     }
 
     /**
@@ -113,10 +144,10 @@ public final class ReplayProgressReader implements AutoCloseable {
      * replay id. A record that is not a progress record, or whose key is not its replay id, is left out (logged by
      * position).
      */
-    private SortedMap<String, ReplayProgress> read(IsolationLevel upTo, Optional<String> segmentsOf) {
+    private SortedMap<String, ReplayProgress> read(IsolationLevel upTo, Optional<ReadBack> readBack) {
         Instant deadline = Instant.now().plus(timeout);
         SortedMap<String, ReplayProgress> latest = new TreeMap<>();
-        Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> segments = new HashMap<>();
+        SegmentsRead segments = new SegmentsRead(readBack);
         List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
         if (partitions.isEmpty()) {
@@ -132,12 +163,13 @@ public final class ReplayProgressReader implements AutoCloseable {
                         + " transaction on it is still open");
             }
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                add(latest, segments, segmentsOf, record);
+                add(latest, segments, record);
             }
         }
-        if (segmentsOf.isPresent()) {
-            latest.replaceAll((id, progress) -> !progress.dlqTopic().equals(segmentsOf.get()) ? progress
-                    : withSegments(progress, segments.getOrDefault(id, new TreeMap<>())));
+        if (readBack.isPresent()) {
+            segments.requireWithinLimit(latest.values());
+            latest.replaceAll((id, progress) -> !segments.isOther(progress.dlqTopic(), id) ? progress
+                    : withSegments(progress, segments.of(id)));
         }
         return latest;
     }
@@ -161,15 +193,14 @@ public final class ReplayProgressReader implements AutoCloseable {
         return progress.withWritten(written.withSealed(sealed));
     }
 
-    private static void add(Map<String, ReplayProgress> latest,
-                            Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> segments,
-                            Optional<String> segmentsOf, ConsumerRecord<byte[], byte[]> record) {
+    private static void add(Map<String, ReplayProgress> latest, SegmentsRead segments,
+                            ConsumerRecord<byte[], byte[]> record) {
         if (record.key() == null) {
             return;
         }
         String id = new String(record.key(), StandardCharsets.UTF_8);
         if (ProgressFormat.isSegmentKey(id)) {
-            segmentsOf.ifPresent(dlqTopic -> addSegment(segments, dlqTopic, id, record));
+            segments.add(id, record);
             return;
         }
         if (record.value() == null) {
@@ -186,24 +217,6 @@ public final class ReplayProgressReader implements AutoCloseable {
             }
         } catch (IllegalArgumentException e) {
             log.warn("Record at {} is not a replay progress record; left out",
-                    RecordPositions.of(record.topic(), record.partition(), record.offset()));
-        }
-    }
-
-    private static void addSegment(
-            Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> segments, String dlqTopic,
-            String key, ConsumerRecord<byte[], byte[]> record) {
-        if (record.value() == null) {
-            return;
-        }
-        try {
-            ProgressFormat.SegmentRanges segment = ProgressFormat.readSegment(key, record.value());
-            if (segment.dlqTopic().equals(dlqTopic)) {
-                segments.computeIfAbsent(segment.replayId(), id -> new TreeMap<>())
-                        .put(segment.index(), segment.ranges());
-            }
-        } catch (IllegalArgumentException e) {
-            log.warn("Record at {} is not a segment record of written ranges; left out",
                     RecordPositions.of(record.topic(), record.partition(), record.offset()));
         }
     }

@@ -35,21 +35,23 @@ public final class WrittenOffsets {
         }
     }
 
-    public static final WrittenOffsets NONE = new WrittenOffsets(new TreeMap<>(), new TreeMap<>(), 0);
+    public static final WrittenOffsets NONE = new WrittenOffsets(new TreeMap<>(), new TreeMap<>(), 0, 0);
 
     private final SortedMap<Integer, List<Range>> ranges;
     private final SortedMap<Integer, List<Range>> sealed;
     private final int segments;
+    private final long sealedCount;
 
     private WrittenOffsets(SortedMap<Integer, List<Range>> ranges, SortedMap<Integer, List<Range>> sealed,
-                           int segments) {
+                           int segments, long sealedCount) {
         this.ranges = ranges;
         this.sealed = sealed;
         this.segments = segments;
+        this.sealedCount = sealedCount;
     }
 
     static WrittenOffsets of(Map<Integer, List<Range>> ranges) {
-        return new WrittenOffsets(copy(ranges), new TreeMap<>(), 0);
+        return new WrittenOffsets(copy(ranges), new TreeMap<>(), 0, 0);
     }
 
     private static SortedMap<Integer, List<Range>> copy(Map<Integer, List<Range>> ranges) {
@@ -99,6 +101,16 @@ public final class WrittenOffsets {
         return ranges.values().stream().mapToInt(List::size).sum();
     }
 
+    /** How many ranges the {@link #segments()} segment records hold, as the progress record says. */
+    public long sealedCount() {
+        return sealedCount;
+    }
+
+    /** Every range of the replay, open or sealed: what {@code replay.written.ranges.max} bounds. */
+    public long totalCount() {
+        return rangeCount() + sealedCount;
+    }
+
     /**
      * These offsets with the dead letter at {@code offset} of {@code partition} written; it extends the partition's
      * last range when that range ends at {@code previousRead}, the dead letter read just before it in its partition.
@@ -113,31 +125,35 @@ public final class WrittenOffsets {
             list.add(new Range(offset, offset));
         }
         copy.put(partition, List.copyOf(list));
-        return new WrittenOffsets(copy, sealed, segments);
+        return new WrittenOffsets(copy, sealed, segments, sealedCount);
     }
 
     /**
      * These offsets after their open ranges were written into {@code newSegments} more segment records: no range
-     * held (the segment records hold them), {@code newSegments} more segments.
+     * held (the segment records hold them), {@code newSegments} more segments holding the open ranges more.
      */
     WrittenOffsets sealedInto(int newSegments) {
-        return new WrittenOffsets(new TreeMap<>(), new TreeMap<>(), segments + newSegments);
+        return new WrittenOffsets(new TreeMap<>(), new TreeMap<>(), segments + newSegments,
+                sealedCount + rangeCount());
     }
 
     /** These offsets with the sealed ranges read from their segment records. */
     WrittenOffsets withSealed(Map<Integer, List<Range>> sealedRanges) {
-        return new WrittenOffsets(ranges, merged(sealedRanges, Map.of()), segments);
+        return new WrittenOffsets(ranges, merged(sealedRanges, Map.of()), segments, sealedCount);
     }
 
-    /** These offsets with {@code count} segment records said to hold the sealed ones (read from a progress record). */
-    WrittenOffsets withSegments(int count) {
-        return new WrittenOffsets(ranges, sealed, count);
+    /**
+     * These offsets with {@code count} segment records said to hold {@code rangesInThem} sealed ranges (read from a
+     * progress record).
+     */
+    WrittenOffsets withSegments(int count, long rangesInThem) {
+        return new WrittenOffsets(ranges, sealed, count, rangesInThem);
     }
 
     /** Every range of these and of {@code other}, open or sealed: what either wrote (open ranges, no segments). */
     WrittenOffsets union(WrittenOffsets other) {
         SortedMap<Integer, List<Range>> all = merged(ranges, sealed);
-        return new WrittenOffsets(merged(all, merged(other.ranges, other.sealed)), new TreeMap<>(), 0);
+        return new WrittenOffsets(merged(all, merged(other.ranges, other.sealed)), new TreeMap<>(), 0, 0);
     }
 
     private static SortedMap<Integer, List<Range>> merged(Map<Integer, List<Range>> a, Map<Integer, List<Range>> b) {
@@ -167,12 +183,12 @@ public final class WrittenOffsets {
     @Override
     public boolean equals(Object other) {
         return other instanceof WrittenOffsets w && w.ranges.equals(ranges) && w.sealed.equals(sealed)
-                && w.segments == segments;
+                && w.segments == segments && w.sealedCount == sealedCount;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(ranges, sealed, segments);
+        return Objects.hash(ranges, sealed, segments, sealedCount);
     }
 
     @Override

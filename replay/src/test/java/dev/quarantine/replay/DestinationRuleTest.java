@@ -20,7 +20,7 @@ class DestinationRuleTest {
     }
 
     private static DestinationRule rule(Optional<String> chosen, String allowed, Pattern denied) {
-        return new DestinationRule("orders.dlq", "quarantine-replay-progress", "orders.dlq.parking", chosen,
+        return new DestinationRule("orders.dlq", chosen,
                 allowed.isEmpty() ? Optional.empty() : Optional.of(Pattern.compile(allowed)), denied);
     }
 
@@ -44,14 +44,17 @@ class DestinationRuleTest {
     }
 
     @Test
-    void refusesOtherReplaysProgressAndParkingTopicsEvenWhenAllowed() {
-        DestinationRule rule = new DestinationRule("orders.dlq", "team-a-replay-progress", "orders.dlq.parking",
-                Optional.empty(), Optional.of(Pattern.compile(".*")), DENIED);
+    void refusesEveryReplaysProgressAndParkingTopicByTheirReservedNamesEvenWhenAllowed() {
+        DestinationRule rule = rule(Optional.empty(), ".*");
 
-        assertThat(rule.decide("quarantine-replay-progress")).as("the default progress topic of other replays")
+        assertThat(rule.decide("quarantine-replay-progress")).as("the default progress topic")
+                .isEqualTo(Verdict.REPLAYS_OWN);
+        assertThat(rule.decide("quarantine-replay-progress-team-a")).as("another replay's own progress topic")
                 .isEqualTo(Verdict.REPLAYS_OWN);
         assertThat(rule.decide("payments.dlq.parking")).as("another replay's parking topic")
                 .isEqualTo(Verdict.REPLAYS_OWN);
+        assertThat(rule.decide("team-a-replay-progress")).as("not a name a progress topic may have")
+                .isEqualTo(Verdict.ALLOWED);
     }
 
     @Test

@@ -20,8 +20,7 @@ class RecordPlanTest {
 
     private static final DestinationResolver ORIGINAL =
             new DestinationResolver(Destination.parse(ReplayConfig.DESTINATION_CONFIG, "original"));
-    private static final DestinationRule RULE = new DestinationRule(Letters.DLQ, "progress", "parking",
-            Optional.empty(), Optional.of(Pattern.compile("out|in")), Pattern.compile("connect-configs"));
+    private static final DestinationRule RULE = new DestinationRule(Letters.DLQ, Optional.empty(), Optional.of(Pattern.compile("out|in")), Pattern.compile("connect-configs"));
 
     @Test
     void replaysAWholeDeadLetterToItsDestination() {

@@ -4,6 +4,7 @@ import static dev.quarantine.replay.DeadLetterFixtures.committed;
 import static dev.quarantine.replay.DeadLetterFixtures.header;
 import static dev.quarantine.replay.DeadLetterFixtures.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +23,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -46,14 +49,10 @@ class ReplayBoundsIT {
     @Test
     void aReplayRefusingEverySecondDeadLetterKeepsItsProgressWithinTheTopicLimitFinishesAndLaterReplaysSkipItsOwn(
             LocalKafka kafka) throws Exception {
-        String progressTopic = "interleaved-progress";
-        kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact", "max.message.bytes",
-                String.valueOf(PROGRESS_MAX_BYTES)));
         // one range per written dead letter: ~2,400 bytes of ranges, more than one record holds
-        String dlq = CliFixtures.everySecondRefusedDlq(kafka, "interleaved", 600);
-        Map<String, String> settings = new HashMap<>(Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
-                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "interleaved-output", ReplayConfig.PROGRESS_TOPIC_CONFIG,
-                progressTopic, ReplayConfig.BATCH_SIZE_CONFIG, "50", ReplayConfig.REPLAY_ID_CONFIG, "interleaved-1"));
+        Map<String, String> settings = interleaved(kafka, "interleaved", 600);
+        String progressTopic = settings.get(ReplayConfig.PROGRESS_TOPIC_CONFIG);
+        String dlq = settings.get(ReplayConfig.DLQ_TOPIC_CONFIG);
 
         ReplayProgress done = ReplayEngineIT.runToEnd(kafka, settings);
 
@@ -68,7 +67,8 @@ class ReplayBoundsIT {
         try (ReplayProgressReader reader = new ReplayProgressReader(Map.of("bootstrap.servers",
                 kafka.bootstrapServers()), progressTopic, Duration.ofSeconds(60))) {
             assertThat(reader.latest("interleaved-1")).contains(done);
-            WrittenOffsets all = reader.awaitAll(dlq).get("interleaved-1").written();
+            WrittenOffsets all = reader.awaitAll(Optional.of(new ReplayProgressReader.ReadBack(dlq,
+                    "interleaved-2", Integer.MAX_VALUE))).get("interleaved-1").written();
             for (int offset = 0; offset < 600; offset++) {
                 assertThat(all.contains(0, offset)).as("dead letter at offset %d written", offset)
                         .isEqualTo(offset % 2 == 0);
@@ -97,11 +97,84 @@ class ReplayBoundsIT {
     }
 
     @Test
+    void aReplayWhoseWrittenRangesWouldPassTheLimitStopsNamingItKeepsItsProgressExactAndResumesWithAHigherLimit(
+            LocalKafka kafka) throws Exception {
+        Map<String, String> settings = interleaved(kafka, "ranged", 1_200); // 600 written ranges
+        settings.put(ReplayConfig.WRITTEN_RANGES_MAX_CONFIG, "400");
+        String progressTopic = settings.get(ReplayConfig.PROGRESS_TOPIC_CONFIG);
+
+        assertThatThrownBy(() -> ReplayEngineIT.runToEnd(kafka, settings)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("ranged-1").hasMessageContaining(ReplayConfig.WRITTEN_RANGES_MAX_CONFIG)
+                .hasMessageContaining("400");
+
+        ReplayProgress stopped;
+        try (ReplayProgressReader reader = new ReplayProgressReader(Map.of("bootstrap.servers",
+                kafka.bootstrapServers()), progressTopic, Duration.ofSeconds(60))) {
+            stopped = reader.latest("ranged-1").orElseThrow();
+        }
+        assertThat(stopped.state()).isEqualTo(ReplayState.RUNNING);
+        assertThat(stopped.written().segments()).as("ranges sealed into segment records count too").isPositive();
+        assertThat(stopped.counts().replayed()).isBetween(375L, 400L);
+        assertThat(perKey(committed(kafka, "ranged-output"))).as("what the committed progress counts, once each")
+                .hasSize((int) stopped.counts().replayed()).allSatisfy((key, n) -> assertThat(n).isOne());
+
+        settings.put(ReplayConfig.WRITTEN_RANGES_MAX_CONFIG, "2000");
+        ReplayProgress done = ReplayEngineIT.runToEnd(kafka, settings);
+
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts().replayed()).isEqualTo(600);
+        assertThat(perKey(committed(kafka, "ranged-output"))).hasSize(600).allSatisfy((key, n) -> assertThat(n).isOne());
+
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "ranged-2");
+        settings.put(ReplayConfig.WRITTEN_RANGES_MAX_CONFIG, "400");
+        assertThatThrownBy(() -> ReplayEngineIT.runToEnd(kafka, settings)).as("reading back the 600 ranges of"
+                + " ranged-1 to skip what it wrote").isInstanceOf(ConfigException.class)
+                .hasMessageContaining("ranged-1").hasMessageContaining(ReplayConfig.WRITTEN_RANGES_MAX_CONFIG);
+        assertThat(perKey(committed(kafka, "ranged-output"))).hasSize(600).allSatisfy((key, n) -> assertThat(n).isOne());
+    }
+
+    @Test
+    void aProgressTopicWhoseRetentionCouldDeleteSegmentRecordsIsRefusedAtStartNamingItAndTheSetting(
+            LocalKafka kafka) {
+        String dlq = CliFixtures.sinkDlq(kafka, "retained", 3, i -> new RecordTooLargeException("too large"));
+        for (String policy : List.of("delete", "compact,delete")) {
+            String progressTopic = ReplayConfig.PROGRESS_TOPIC_DEFAULT + "-" + policy.replace(',', '-');
+            kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", policy));
+
+            assertRefusedAtStart(kafka, dlq, progressTopic, "cleanup.policy");
+        }
+        assertThat(committed(kafka, "retained-output")).isEmpty();
+    }
+
+    /**
+     * A replay's progress record and its segment records have different keys, so on a topic of several partitions they
+     * could land on different ones, and a reader could see a replay's DONE without the ranges committed with it.
+     */
+    @Test
+    void aProgressTopicOfMoreThanOnePartitionIsRefusedAtStartNamingItAndTheSetting(LocalKafka kafka) {
+        String dlq = CliFixtures.sinkDlq(kafka, "split", 3, i -> new RecordTooLargeException("too large"));
+        String progressTopic = ReplayConfig.PROGRESS_TOPIC_DEFAULT + "-split";
+        kafka.createTopic(progressTopic, 3, Map.of("cleanup.policy", "compact"));
+
+        assertRefusedAtStart(kafka, dlq, progressTopic, "3 partitions");
+        assertThat(committed(kafka, "split-output")).isEmpty();
+    }
+
+    private static void assertRefusedAtStart(LocalKafka kafka, String dlq, String progressTopic, String why) {
+        assertThatThrownBy(() -> ReplayEngineIT.runToEnd(kafka, Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
+                ReplayConfig.DESTINATION_CONFIG, dlq.replace("-dlq", "-output"), ReplayConfig.REPLAY_ID_CONFIG,
+                dlq + "-1", ReplayConfig.PROGRESS_TOPIC_CONFIG, progressTopic))).as(progressTopic)
+                .isInstanceOf(ConfigException.class).hasMessageContaining(progressTopic)
+                .hasMessageContaining(ReplayConfig.PROGRESS_TOPIC_CONFIG).hasMessageContaining(why);
+        assertThat(committed(kafka, progressTopic)).as("progress written to " + progressTopic).isEmpty();
+    }
+
+    @Test
     void aLaterForceTruncatedReplayWritesTheTruncatedLettersACoalescedReplaySkipped(LocalKafka kafka)
             throws Exception {
         String dlq = "cut-dlq";
         String output = "cut-output";
-        String progressTopic = "cut-progress";
+        String progressTopic = ReplayConfig.PROGRESS_TOPIC_DEFAULT + "-cut";
         kafka.createTopic(dlq, 1, Map.of());
         kafka.createTopic(output, 1, Map.of());
         kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact", "max.message.bytes",
@@ -169,6 +242,21 @@ class ReplayBoundsIT {
             assertThat(r.serializedValueSize() + r.serializedKeySize()).isLessThan(1_048_576);
         });
         assertThat(committed(kafka, dlq)).as("nothing dead-lettered again into the dead-letter topic").hasSize(7);
+    }
+
+    /**
+     * The settings of replay {@code <name>-1} of {@link CliFixtures#everySecondRefusedDlq} with {@code count} dead
+     * letters, in batches of 50, keeping its progress in a topic of its own whose records may be at most
+     * {@value #PROGRESS_MAX_BYTES} bytes.
+     */
+    private static Map<String, String> interleaved(LocalKafka kafka, String name, int count) throws Exception {
+        String progressTopic = ReplayConfig.PROGRESS_TOPIC_DEFAULT + "-" + name;
+        kafka.createTopic(progressTopic, 1, Map.of("cleanup.policy", "compact", "max.message.bytes",
+                String.valueOf(PROGRESS_MAX_BYTES)));
+        String dlq = CliFixtures.everySecondRefusedDlq(kafka, name, count);
+        return new HashMap<>(Map.of(ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG,
+                name + "-output", ReplayConfig.PROGRESS_TOPIC_CONFIG, progressTopic, ReplayConfig.BATCH_SIZE_CONFIG,
+                "50", ReplayConfig.REPLAY_ID_CONFIG, name + "-1"));
     }
 
     private static ProducerRecord<byte[], byte[]> letter(String dlq, String key, String value, Header... extra) {

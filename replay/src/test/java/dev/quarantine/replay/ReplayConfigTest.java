@@ -95,6 +95,22 @@ class ReplayConfigTest {
     }
 
     @Test
+    void acceptsOnlyProgressAndParkingTopicsInTheReservedFormsNoReplayWrites() {
+        assertRejected(ReplayConfig.PROGRESS_TOPIC_CONFIG, "team-a-progress");
+        assertRejected(ReplayConfig.PROGRESS_TOPIC_CONFIG, "my-quarantine-replay-progress");
+        assertRejected(ReplayConfig.PARKING_TOPIC_CONFIG, "orders-parked");
+        assertRejected(ReplayConfig.PARKING_TOPIC_CONFIG, "orders.parking.old");
+        Map<String, Object> settings = settings();
+        settings.put(ReplayConfig.PROGRESS_TOPIC_CONFIG, "quarantine-replay-progress-team-a");
+        settings.put(ReplayConfig.PARKING_TOPIC_CONFIG, "orders-retries.parking");
+
+        ReplayConfig config = new ReplayConfig(settings);
+
+        assertThat(config.progressTopic()).isEqualTo("quarantine-replay-progress-team-a");
+        assertThat(config.parkingTopic()).isEqualTo("orders-retries.parking");
+    }
+
+    @Test
     void rejectsATimeRangeThatEndsBeforeItStarts() {
         Map<String, Object> settings = settings();
         settings.put(ReplayConfig.FILTER_TIME_FROM_CONFIG, "2026-12-01T03:00:00Z");
@@ -107,7 +123,8 @@ class ReplayConfigTest {
     @Test
     void reportsRulesAcrossSettingsOnTheSettingToChangeForConnectorValidation() {
         Map<String, Object> settings = settings();
-        settings.put(ReplayConfig.PARKING_TOPIC_CONFIG, "orders.dlq");
+        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, "orders.parking");
+        settings.put(ReplayConfig.PARKING_TOPIC_CONFIG, "orders.parking");
         settings.put(ReplayConfig.FILTER_OFFSETS_CONFIG, "0@1,elsewhere-0@2");
 
         assertThat(ReplayConfig.problemsAcrossFields(settings)).containsOnlyKeys(ReplayConfig.PARKING_TOPIC_CONFIG,

@@ -66,6 +66,28 @@ class ReplayDestinationsIT {
     }
 
     @Test
+    void aDeadLetterHeadedForAnotherReplaysOwnProgressTopicIsRefusedEvenWhenAllowedAndNothingIsWrittenThere(
+            LocalKafka kafka) {
+        String otherProgress = ReplayConfig.PROGRESS_TOPIC_DEFAULT + "-team-a";
+        String otherDlq = CliFixtures.sinkDlq(kafka, "teama", 2, i -> new RecordTooLargeException("too large"));
+        ReplayProgress other = ReplayEngineIT.runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "teama-1",
+                ReplayConfig.DLQ_TOPIC_CONFIG, otherDlq, ReplayConfig.DESTINATION_CONFIG, "teama-output",
+                ReplayConfig.PROGRESS_TOPIC_CONFIG, otherProgress));
+        String dlq = CliFixtures.sinkDlq(kafka, "teamb", 3, i -> new RecordTooLargeException("too large"));
+        forge(kafka, dlq, target(otherProgress, "0"));
+
+        ReplayProgress done = ReplayEngineIT.runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "teamb-1",
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "teamb-output|.*progress.*"));
+
+        assertThat(other.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts().refused()).as("the other replay's progress topic refused").isOne();
+        assertThat(done.counts().replayed()).isEqualTo(3);
+        assertThat(committed(kafka, otherProgress)).as("records keyed by the forged key in " + otherProgress)
+                .isNotEmpty().noneMatch(r -> FORGED_KEY.equals(text(r.key())));
+    }
+
+    @Test
     void hostilePartitionHeadersMakeTheirDeadLettersUnroutableAndTheReplayFinishes(LocalKafka kafka) {
         String dlq = CliFixtures.sinkDlq(kafka, "badpart", 10, i -> new RecordTooLargeException("too large"));
         List<String> partitions = List.of("-1", "2147483648", "abc", "9".repeat(10_000), "1");

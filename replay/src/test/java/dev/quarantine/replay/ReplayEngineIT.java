@@ -266,6 +266,36 @@ class ReplayEngineIT {
         }
     }
 
+    /**
+     * A replay that keeps running while its dead-letter topic is deleted and created again: its consumer, assigned by
+     * name, would go on at the new topic's offsets. It stops instead, writing nothing of the new topic, so that a
+     * replay of the new topic (which the monitor no longer refuses as overlapping) is the only one that writes it.
+     */
+    @Test
+    void aRunningReplayWhoseDeadLetterTopicIsCreatedAgainStopsAndWritesNothingOfTheNewTopic(LocalKafka kafka)
+            throws Exception {
+        String dlq = CliFixtures.sinkDlq(kafka, "reborn", 40, i -> new RecordTooLargeException("too large"));
+        ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATION_CONFIG, "reborn-output",
+                ReplayConfig.REPLAY_ID_CONFIG, "reborn-1", ReplayConfig.BATCH_SIZE_CONFIG, "2"));
+        try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+            engine.start();
+            long before = stepUntil(engine, p -> p.counts().replayed() > 0).counts().replayed();
+            recreate(kafka, dlq);
+            DeadLetterFixtures.connectLetters(kafka, dlq, "reborn-input", "reborn-output", "reborn-new", 40,
+                    i -> new RecordTooLargeException("too large"), "reborn-copy");
+
+            assertThatThrownBy(() -> stepUntil(engine, p -> false)).as("a step on the new topic")
+                    .isInstanceOf(ConfigException.class).hasMessageContaining(dlq)
+                    .hasMessageContaining("reborn-1").hasMessageContaining("deleted");
+
+            assertThat(committed(kafka, "reborn-output")).as("nothing of the new topic written")
+                    .noneMatch(r -> text(r.key()).contains("reborn-new"))
+                    .hasSize((int) CliFixtures.progress(kafka, "reborn-1").orElseThrow().counts().replayed());
+            assertThat(before).isPositive();
+        }
+    }
+
     private static void recreate(LocalKafka kafka, String topic) throws Exception {
         try (Admin admin = kafka.admin()) {
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);

@@ -140,11 +140,11 @@ class ReplayCliIT {
     @Test
     void aReplayRefusingEverySecondDeadLetterFinishesWithItsProgressWithinASmallProgressTopicsLimit(LocalKafka kafka)
             throws Exception {
-        kafka.createTopic("half-progress", 1, Map.of("cleanup.policy", "compact", "max.message.bytes", "2048"));
+        kafka.createTopic("quarantine-replay-progress-half", 1, Map.of("cleanup.policy", "compact", "max.message.bytes", "2048"));
         String dlq = CliFixtures.everySecondRefusedDlq(kafka, "half", 600);
 
         Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--replay-id",
-                "half-1", "--progress-topic", "half-progress", "--batch-size", "50", "--destinations-allowed",
+                "half-1", "--progress-topic", "quarantine-replay-progress-half", "--batch-size", "50", "--destinations-allowed",
                 "half-output");
 
         assertThat(run.exitCode).as(run.err).isEqualTo(ReplayCommand.SOME_NOT_WRITTEN);
@@ -153,7 +153,7 @@ class ReplayCliIT {
         assertThat(TopicReader.readCommitted(kafka, "half-output", DEADLINE).stream()
                 .collect(Collectors.groupingBy(r -> new String(r.key(), StandardCharsets.UTF_8),
                         Collectors.counting()))).hasSize(300).allSatisfy((key, n) -> assertThat(n).isOne());
-        assertThat(TopicReader.readCommitted(kafka, "half-progress", DEADLINE)).isNotEmpty()
+        assertThat(TopicReader.readCommitted(kafka, "quarantine-replay-progress-half", DEADLINE)).isNotEmpty()
                 .allSatisfy(r -> assertThat(r.value().length).isLessThan(2048));
     }
 

@@ -71,6 +71,18 @@ class ReplayCommandTest {
         }
     }
 
+    @Test
+    void aProgressTopicOutsideTheReservedNamesIsABadOptionNamingTheSetting() {
+        StringWriter err = new StringWriter();
+
+        int exitCode = new CommandLine(new QuarantineCommand()).setOut(new PrintWriter(new StringWriter()))
+                .setErr(new PrintWriter(err)).execute("replay", "--bootstrap-server", "127.0.0.1:1", "--dlq",
+                        "orders.dlq", "--destination", "orders", "--progress-topic", "team-a-progress");
+
+        assertThat(exitCode).as(err.toString()).isEqualTo(ReplayCommand.USAGE);
+        assertThat(err.toString()).contains(ReplayConfig.PROGRESS_TOPIC_CONFIG, "quarantine-replay-progress");
+    }
+
     private static ReplayCommand parse(String... args) {
         ReplayCommand command = new ReplayCommand();
         new CommandLine(command).parseArgs(args);

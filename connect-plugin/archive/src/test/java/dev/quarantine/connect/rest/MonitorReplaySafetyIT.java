@@ -257,6 +257,53 @@ class MonitorReplaySafetyIT {
                 .as("what the replay wrote, against its counts").hasSize(last.path("counts").path("replayed").asInt());
     }
 
+    @Test
+    void aReplayStillRunningOnADeletedDeadLetterTopicDoesNotBlockReplaysOfTheTopicCreatedAgainUnderItsName()
+            throws Exception {
+        String dlq = deadLetters("reborn", java.util.Collections.nCopies(200, target("reborn")));
+        String old = started(post(dlq, "{\"batchSize\":1}", OPERATOR_AUTH, null));
+        awaitReplayed(dlq, old);
+        HttpResponse<String> paused = send("PUT", "/connectors/" + old + "/pause", null, OPERATOR_AUTH, null);
+        assertThat(paused.statusCode()).as(paused.body()).isEqualTo(202);
+        awaitConnectorState(old, "PAUSED");
+        try (Admin admin = kafka.admin()) {
+            admin.deleteTopics(List.of(dlq)).all().get();
+            Await.until(() -> dlq + " created again after its deletion", LANDED, () -> {
+                try {
+                    admin.createTopics(List.of(new NewTopic(dlq, 1, (short) 1))).all().get();
+                    return true;
+                } catch (ExecutionException e) {
+                    return false; // TopicExistsException while the deletion is still under way
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+        moreDeadLetters("reborn", java.util.Collections.nCopies(DEAD_LETTERS, target("reborn")), 1_000);
+        assertThat(awaitState(dlq, old, "RUNNING").path("counts").path("replayed").asLong())
+                .as("the old replay, still RUNNING on the deleted topic").isPositive();
+
+        HttpResponse<String> again = post(dlq, "{}", OPERATOR_AUTH, null);
+
+        String id = started(again);
+        assertThat(id).isNotEqualTo(old);
+        assertThat(awaitState(dlq, id, "DONE").path("counts").path("replayed").asLong()).isEqualTo(DEAD_LETTERS);
+        assertThat(send("DELETE", replays(dlq) + "/" + old, null, OPERATOR_AUTH, null).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void anEmptyUntilIsRefusedWith400NamingItAndStartsNothing() throws Exception {
+        String dlq = deadLetters("nountil");
+
+        HttpResponse<String> answer = post(dlq, "{\"until\":{}}", OPERATOR_AUTH, null);
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+        assertThat(answer.body()).contains("until");
+        assertThat(replayConnectorsOf(dlq)).isEmpty();
+        assertThat(TopicReader.readCommitted(kafka, target("nountil"), Duration.ofSeconds(30))).isEmpty();
+    }
+
     /**
      * The race CI met: DELETE answers while the worker is still starting (or stopping) the replay's task, whose
      * producer may then fence the cancelling one. Each round cancels a replay of its own topic at another moment of
@@ -294,7 +341,7 @@ class MonitorReplaySafetyIT {
     @Test
     void cancellingAReplayConnectorWithAProgressTopicOfItsOwnWritesNothingThere() throws Exception {
         String dlq = deadLetters("named");
-        String elsewhere = PREFIX + "-elsewhere";
+        String elsewhere = ReplayConfig.PROGRESS_TOPIC_DEFAULT + "-" + PREFIX;
         String id = "replay-named-" + PREFIX;
         Map<String, String> config = new LinkedHashMap<>(Map.of("connector.class",
                 "dev.quarantine.connect.replay.DeadLetterReplayConnector", "tasks.max", "1",
@@ -608,6 +655,18 @@ class MonitorReplaySafetyIT {
             try {
                 return answer.statusCode() == 200
                         && JSON.readTree(answer.body()).path("counts").path("replayed").asLong() > 0;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static void awaitConnectorState(String id, String state) {
+        Await.until(() -> "connector " + id + " " + state, LANDED, () -> {
+            HttpResponse<String> status = send("GET", "/connectors/" + id + "/status", null, OPERATOR_AUTH, null);
+            try {
+                return status.statusCode() == 200
+                        && state.equals(JSON.readTree(status.body()).path("connector").path("state").asText());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

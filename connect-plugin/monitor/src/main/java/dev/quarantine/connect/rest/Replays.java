@@ -1,13 +1,16 @@
 package dev.quarantine.connect.rest;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 import org.slf4j.Logger;
@@ -20,7 +23,6 @@ import dev.quarantine.replay.ReplayListener;
 import dev.quarantine.replay.ReplayOverlapException;
 import dev.quarantine.replay.ReplayProgress;
 import dev.quarantine.replay.ReplayProgressReader;
-import dev.quarantine.replay.ReplayState;
 
 /**
  * Replays started, watched and cancelled from the monitor. A replay is a {@code DeadLetterReplayConnector} created
@@ -182,18 +184,20 @@ final class Replays implements AutoCloseable {
     }
 
     /**
-     * @throws MonitorException 409 naming the first replay connector of {@code topic} still starting or running whose
-     *                          offset filters select a position {@code selection} selects too
+     * @throws MonitorException 409 naming the first replay connector of {@code topic} still starting or running on
+     *                          the topic as it is now ({@link OverlapRule}) whose offset filters select a position
+     *                          {@code selection} selects too
      */
     private void refuseOverlap(String topic, OffsetSelection selection, Optional<String> authorization) {
+        Map<String, Optional<Uuid>> topicIdNow = new HashMap<>(); // asked once, if a replay RUNNING overlaps at all
         worker.connectorConfigs(authorization).forEach((name, config) -> {
             if (isReplayOf(topic, Optional.of(config)) && overlaps(selection, config)) {
-                String state = latest(name).map(p -> p.state().name()).orElse("STARTING");
-                if (state.equals("STARTING") || state.equals(ReplayState.RUNNING.name())) {
-                    throw MonitorException.conflict("replay " + name + " of " + topic + " is " + state + " and its"
-                            + " range overlaps a new replay's: wait until it is DONE, or cancel it (DELETE"
-                            + " /dead-letters/" + topic + "/replays/" + name + ")");
-                }
+                OverlapRule.blockingState(latest(name), () -> topicIdNow.computeIfAbsent(topic, this::topicId))
+                        .ifPresent(state -> {
+                            throw MonitorException.conflict("replay " + name + " of " + topic + " is " + state
+                                    + " and its range overlaps a new replay's: wait until it is DONE, or cancel it"
+                                    + " (DELETE /dead-letters/" + topic + "/replays/" + name + ")");
+                        });
             }
         });
     }
@@ -295,16 +299,29 @@ final class Replays implements AutoCloseable {
 
     private Optional<ReplayProgress> latest(String id) {
         try {
-            synchronized (this) {
-                if (reader == null) {
-                    reader = new ReplayProgressReader(clientConfigs, ReplayConfig.PROGRESS_TOPIC_DEFAULT, timeout);
-                }
-                return reader.latest(id);
-            }
+            return withReader(r -> r.latest(id));
         } catch (KafkaException e) {
             throw MonitorException.unavailable("the replays' progress topic could not be read; retry later",
                     "could not read the replays' progress topic", e);
         }
+    }
+
+    /** The id {@code topic} has now; empty when it does not exist. */
+    private Optional<Uuid> topicId(String topic) {
+        try {
+            return withReader(r -> r.topicId(topic));
+        } catch (KafkaException e) {
+            throw MonitorException.unavailable(topic + " could not be described; retry later",
+                    "could not describe " + topic, e);
+        }
+    }
+
+    /** Calls the one progress reader (not thread-safe) under this object's lock. */
+    private synchronized <T> T withReader(Function<ReplayProgressReader, T> call) {
+        if (reader == null) {
+            reader = new ReplayProgressReader(clientConfigs, ReplayConfig.PROGRESS_TOPIC_DEFAULT, timeout);
+        }
+        return call.apply(reader);
     }
 
     /** Whether {@code connector} is a replay of {@code topic} keeping its progress where the monitor reads it. */
