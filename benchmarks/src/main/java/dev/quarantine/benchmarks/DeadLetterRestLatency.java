@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,14 +70,16 @@ public final class DeadLetterRestLatency {
         Path plugins = RunInputs.existing("plugin.path", "connect-plugin/archive/target/plugin");
         List<Path> classpath = LocalConnect.readClasspath(RunInputs.existing("worker.classpath",
                 "connect-plugin/archive/target/connect-worker-classpath.txt"));
+        String peerSecret = peerSecret();
         try (LocalKafka kafka = LocalKafka.create().start();
-             LocalConnect first = worker(kafka, plugins, classpath);
-             LocalConnect second = worker(kafka, plugins, classpath);
+             LocalConnect first = worker(kafka, plugins, classpath, peerSecret);
+             LocalConnect second = worker(kafka, plugins, classpath, peerSecret);
              DeadLetterRestLoad load = new DeadLetterRestLoad(THREADS)) {
             Map<String, Long> expected = DeadLetterRestData.write(kafka, 1500, 1000, 500);
             first.start();
             second.start();
-            new DeadLetterRestLatency(List.of(first, second), expected, load).run();
+            new DeadLetterRestLatency(List.of(ProcSockets.requireOwn(first), ProcSockets.requireOwn(second)),
+                    expected, load).run();
         }
     }
 
@@ -172,14 +176,24 @@ public final class DeadLetterRestLatency {
         return totals;
     }
 
-    private static LocalConnect worker(LocalKafka kafka, Path plugins, List<Path> classpath) {
+    /**
+     * The workers' shared peer secret: 32 random bytes, base64, as the monitor asks for (it refuses a weak one at the
+     * worker's start; a fixed readable string no longer passes).
+     */
+    private static String peerSecret() {
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        return Base64.getEncoder().encodeToString(secret);
+    }
+
+    private static LocalConnect worker(LocalKafka kafka, Path plugins, List<Path> classpath, String peerSecret) {
         return LocalConnect.create(kafka, plugins, classpath, Map.of(
                 "group.id", "bench-rest-connect",
                 "config.storage.topic", "bench-rest-configs",
                 "offset.storage.topic", "bench-rest-offsets",
                 "status.storage.topic", "bench-rest-status",
                 "rest.extension.classes", "dev.quarantine.connect.rest.DeadLetterRestExtension",
-                "quarantine.monitor.peer.secret", "bench-rest-peer-secret-0123456789",
+                "quarantine.monitor.peer.secret", peerSecret,
                 "quarantine.monitor.topics", String.join(",", DeadLetterRestData.CONNECT_DLQ,
                         DeadLetterRestData.STREAMS_DLQ, DeadLetterRestData.PLAIN_DLQ)));
     }

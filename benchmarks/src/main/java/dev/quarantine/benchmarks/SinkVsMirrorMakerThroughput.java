@@ -82,7 +82,8 @@ public final class SinkVsMirrorMakerThroughput {
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect exactlyOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "enabled");
              LocalConnect atLeastOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "disabled")) {
-            new SinkVsMirrorMakerThroughput(kafka, exactlyOnce, atLeastOnce).run();
+            new SinkVsMirrorMakerThroughput(kafka, ProcSockets.requireOwn(exactlyOnce),
+                    ProcSockets.requireOwn(atLeastOnce)).run();
         }
     }
 

@@ -1,11 +1,9 @@
 package dev.quarantine.benchmarks;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,7 +12,7 @@ import java.util.stream.Stream;
 /**
  * What a worker JVM holds at one moment, read from outside it on Linux: heap in use after a full GC
  * ({@code jcmd <pid> GC.run}, then {@code GC.heap_info}), live threads ({@code /proc/<pid>/status}), and
- * established TCP connections to one port (its sockets in {@code /proc/<pid>/fd} matched with {@code /proc/net/tcp}).
+ * established TCP connections to one port ({@link ProcSockets}).
  */
 record WorkerFootprint(double heapMiB, int threads, int connections) {
 
@@ -45,37 +43,11 @@ record WorkerFootprint(double heapMiB, int threads, int connections) {
         }
     }
 
-    /** Established connections of the process whose remote port is {@code port}. */
+    /** Established connections of the process whose remote port is {@code port}; -1 when they cannot be read. */
     private static int connections(long pid, int port) {
-        Set<String> inodes = new HashSet<>();
-        try (Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(pid), "fd"))) {
-            fds.forEach(fd -> {
-                try {
-                    String target = Files.readSymbolicLink(fd).toString();
-                    if (target.startsWith("socket:[")) {
-                        inodes.add(target.substring(8, target.length() - 1));
-                    }
-                } catch (IOException e) {
-                    // closed meanwhile
-                }
-            });
-            int count = 0;
-            String remotePort = String.format(":%04X", port);
-            for (String table : List.of("tcp", "tcp6")) {
-                Path file = Path.of("/proc", String.valueOf(pid), "net", table);
-                if (!Files.exists(file)) {
-                    continue;
-                }
-                for (String line : Files.readAllLines(file)) {
-                    String[] fields = line.trim().split("\\s+");
-                    if (fields.length > 9 && fields[2].endsWith(remotePort) && "01".equals(fields[3])
-                            && inodes.contains(fields[9])) {
-                        count++;
-                    }
-                }
-            }
-            return count;
-        } catch (IOException e) {
+        try {
+            return ProcSockets.connectionsTo(ProcSockets.of(pid), port);
+        } catch (UncheckedIOException e) {
             return -1;
         }
     }
