@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -172,11 +173,20 @@ class HangingTransactionIT {
 
     /** A task opening the partition now copies from where it resumes up to {@code to}: what the target then holds. */
     private List<String> copiedByATaskOpenedNow(long to) throws Exception {
+        return copiedByATaskOpenedNow(OptionalLong.empty(), to);
+    }
+
+    /**
+     * As {@link #copiedByATaskOpenedNow(long)}, the task resuming at {@code at} when given (asserted): what the target
+     * then holds.
+     */
+    List<String> copiedByATaskOpenedNow(OptionalLong at, long to) throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         context.assigned.add(partition);
         TransactionalKafkaSinkTask task = fixture.start(context);
         task.open(List.of(partition));
         assertThat(context.seeks).as("resumes from its progress").containsKey(partition);
+        at.ifPresent(offset -> assertThat(context.seeks).as("resumes at " + offset).containsEntry(partition, offset));
         task.put(records(source, 0, context.seeks.get(partition), to));
         return values(committed(kafka, target));
     }
@@ -277,8 +287,9 @@ class HangingTransactionIT {
         new ProgressReset(TransactionalSinkConfig.parse(fixture.config()))
                 .apply(Map.of(partition, 5L), Map.of(), OffsetsChange.ALTER);
 
-        assertThat(copiedAfterResumingAtFive()).as("0..9 once, then 5..19 once from the altered offset; never the"
-                + " aborted 10..14").isEqualTo(expected(0, 10, 5, 20));
+        assertThat(copiedByATaskOpenedNow(OptionalLong.of(5), 20))
+                .as("0..9 once, then 5..19 once from the altered offset; never the aborted 10..14")
+                .isEqualTo(expected(0, 10, 5, 20));
     }
 
     /**
@@ -292,19 +303,9 @@ class HangingTransactionIT {
         new ProgressReset(TransactionalSinkConfig.parse(fixture.config()))
                 .apply(Map.of(partition, 5L), Map.of(), OffsetsChange.ALTER);
 
-        assertThat(copiedAfterResumingAtFive()).as("0..14 once (10..14 committed), then 5..19 once from the altered"
-                + " offset").isEqualTo(expected(0, 15, 5, 20));
-    }
-
-    /** A new task opening the partition resumes at 5 and writes 5..19: what the target then holds. */
-    private List<String> copiedAfterResumingAtFive() throws Exception {
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask second = fixture.start(context);
-        second.open(List.of(partition));
-        assertThat(context.seeks).as("resumed at the altered offset").containsEntry(partition, 5L);
-        second.put(records(source, 0, 5, 20));
-        return values(committed(kafka, target));
+        assertThat(copiedByATaskOpenedNow(OptionalLong.of(5), 20))
+                .as("0..14 once (10..14 committed), then 5..19 once from the altered offset")
+                .isEqualTo(expected(0, 15, 5, 20));
     }
 
     /** {@code v<from>..v<to-1>}, then {@code v<thenFrom>..v<thenTo-1>}. */

@@ -1,13 +1,11 @@
 package dev.quarantine.connect.sink;
 
-import static dev.quarantine.connect.sink.TestData.committed;
-import static dev.quarantine.connect.sink.TestData.records;
-import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -48,14 +46,7 @@ class HangingTransactionVersion1IT extends HangingTransactionIT {
         leaveACommitAndALaterSessionsAbortHanging();
         short committedEpoch = openEpoch(new TopicPartition(target, 0));
 
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask next = fixture.start(context);
-        next.open(List.of(partition));
-        assertThat(context.seeks).as("resumes after the committed transaction").containsEntry(partition, 15L);
-        next.put(records(source, 0, 15, 20));
-
-        assertThat(values(committed(kafka, target)))
+        assertThat(copiedByATaskOpenedNow(OptionalLong.of(15), 20))
                 .as("each record once: the commit of epoch %d left open on %s-0 was not aborted", committedEpoch,
                         target)
                 .containsExactlyInAnyOrderElementsOf(valuesUpTo(20));
