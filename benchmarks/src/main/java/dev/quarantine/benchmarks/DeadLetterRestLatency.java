@@ -78,7 +78,7 @@ public final class DeadLetterRestLatency {
             Map<String, Long> expected = DeadLetterRestData.write(kafka, 1500, 1000, 500);
             first.start();
             second.start();
-            new DeadLetterRestLatency(List.of(ProcSockets.requireOwn(first), ProcSockets.requireOwn(second)),
+            new DeadLetterRestLatency(List.of(first, second),
                     expected, load).run();
         }
     }

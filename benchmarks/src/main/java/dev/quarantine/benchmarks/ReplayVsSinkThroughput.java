@@ -64,7 +64,7 @@ public final class ReplayVsSinkThroughput {
                 "connect-plugin/archive/target/connect-worker-classpath.txt"));
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect worker = LocalConnect.create(kafka, plugins, classpath, Map.of()).start()) {
-            new ReplayVsSinkThroughput(kafka, ProcSockets.requireOwn(worker)).run();
+            new ReplayVsSinkThroughput(kafka, worker).run();
         }
     }
 

@@ -89,7 +89,6 @@ public final class SinkScaleRun {
                     workers.put("w" + (i + 1), LocalConnect.create(kafka, plugins.get(i), classpath)
                             .withJvmOptions("-Xms256m", "-Xmx" + heap).start());
                 }
-                workers.values().forEach(ProcSockets::requireOwn);
                 System.out.printf("sink scale run: %,d records of %d B per size, 1%% poison, topics of %d"
                                 + " partitions, tasks.max=%d, worker heap %s, %d cores, JDK %s, extra settings %s%n",
                         RECORDS, RECORD_BYTES, TOPIC_PARTITIONS, TASKS, heap,

@@ -82,8 +82,7 @@ public final class SinkVsMirrorMakerThroughput {
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect exactlyOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "enabled");
              LocalConnect atLeastOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "disabled")) {
-            new SinkVsMirrorMakerThroughput(kafka, ProcSockets.requireOwn(exactlyOnce),
-                    ProcSockets.requireOwn(atLeastOnce)).run();
+            new SinkVsMirrorMakerThroughput(kafka, exactlyOnce, atLeastOnce).run();
         }
     }
 

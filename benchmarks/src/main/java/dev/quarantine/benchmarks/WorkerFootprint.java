@@ -9,6 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import dev.quarantine.sandbox.ProcSockets;
+
 /**
  * What a worker JVM holds at one moment, read from outside it on Linux: heap in use after a full GC
  * ({@code jcmd <pid> GC.run}, then {@code GC.heap_info}), live threads ({@code /proc/<pid>/status}), and

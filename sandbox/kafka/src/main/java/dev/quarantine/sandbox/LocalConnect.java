@@ -83,7 +83,10 @@ public final class LocalConnect implements AutoCloseable {
         return this;
     }
 
-    /** Starts the worker JVM (again, after a kill or stop) and waits until its REST API answers. */
+    /**
+     * Starts the worker JVM (again, after a kill or stop) and waits until its REST API answers; fails when what
+     * answered is another process that took the port meanwhile (a server of another test run), not this worker.
+     */
     public synchronized LocalConnect start() {
         if (child != null && child.isAlive()) {
             return this;
@@ -241,6 +244,7 @@ public final class LocalConnect implements AutoCloseable {
                 child.requireAlive("starting");
                 return rest.answers();
             });
+            ProcSockets.requireOwnListener("the Connect worker " + id, child.pid(), restPort);
         } catch (AssertionError e) {
             throw child.failure(e.getMessage());
         }

@@ -1,4 +1,4 @@
-package dev.quarantine.benchmarks;
+package dev.quarantine.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;

@@ -1,8 +1,7 @@
-package dev.quarantine.benchmarks;
+package dev.quarantine.sandbox;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,17 +11,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import dev.quarantine.sandbox.LocalConnect;
-
 /**
  * The TCP sockets one process holds, read from outside it on Linux: the socket inodes among its open files
  * ({@code /proc/<pid>/fd}) matched with the rows of {@code /proc/<pid>/net/tcp} and {@code tcp6}. Used to count a
- * worker's connections to the broker ({@link WorkerFootprint}) and to make sure the server answering on a port is the
- * process a benchmark started ({@link #requireOwnListener}): a free port picked before a child JVM binds it can be
- * taken by another process meanwhile, and a readiness check that only asks "does something answer 200 here" would
- * then measure (and load) someone else's server.
+ * worker's connections to the broker (the benchmarks' worker footprint) and to make sure the server answering on a
+ * port is the process a test or benchmark started ({@link #requireOwnListener}, {@link LocalConnect}'s readiness
+ * check): a free port picked before a child JVM binds it can be taken by another process meanwhile, and a readiness
+ * check that only asks "does something answer 200 here" would then test (and load) someone else's server.
  */
-final class ProcSockets {
+public final class ProcSockets {
 
     /** {@code st} of a listening socket in {@code /proc/net/tcp} (include/net/tcp_states.h: TCP_LISTEN). */
     static final String LISTEN = "0A";
@@ -37,10 +34,11 @@ final class ProcSockets {
     }
 
     /** One row of {@code /proc/net/tcp}: the fields the benchmarks read. Addresses are hex as the kernel prints them. */
-    record Row(String localAddress, int localPort, String remoteAddress, int remotePort, String state, String inode) {
+    public record Row(String localAddress, int localPort, String remoteAddress, int remotePort, String state,
+                      String inode) {
 
         /** The row of one line of the table; empty for the header line or a line of another shape. */
-        static Optional<Row> parse(String line) {
+        public static Optional<Row> parse(String line) {
             String[] fields = line.trim().split("\\s+");
             if (fields.length < 10 || !fields[0].endsWith(":") || fields[1].indexOf(':') < 0) {
                 return Optional.empty();
@@ -53,7 +51,7 @@ final class ProcSockets {
     }
 
     /** The sockets {@code pid} holds: rows of its network namespace's tables whose inode is one of its open files. */
-    static List<Row> of(long pid) {
+    public static List<Row> of(long pid) {
         Set<String> inodes = socketInodes(pid);
         List<Row> held = new ArrayList<>();
         for (String table : List.of("tcp", "tcp6")) {
@@ -72,13 +70,13 @@ final class ProcSockets {
     }
 
     /** Established connections among {@code sockets} whose remote port is {@code port}. */
-    static int connectionsTo(List<Row> sockets, int port) {
+    public static int connectionsTo(List<Row> sockets, int port) {
         return (int) sockets.stream().filter(row -> ESTABLISHED.equals(row.state()) && row.remotePort() == port)
                 .count();
     }
 
     /** Whether {@code sockets} hold a listener on 127.0.0.1:{@code port}. */
-    static boolean listensOnLoopback(List<Row> sockets, int port) {
+    public static boolean listensOnLoopback(List<Row> sockets, int port) {
         return sockets.stream().anyMatch(row -> LISTEN.equals(row.state())
                 && (LOOPBACK.equals(row.localAddress()) || LOOPBACK_MAPPED.equals(row.localAddress()))
                 && row.localPort() == port);
@@ -88,7 +86,7 @@ final class ProcSockets {
      * Fails unless the process {@code pid} itself listens on 127.0.0.1:{@code port}, so the server that answered a
      * readiness check there is the one started (no other process can listen on that address and port while it does).
      */
-    static void requireOwnListener(String what, long pid, int port) {
+    public static void requireOwnListener(String what, long pid, int port) {
         List<Row> held = of(pid);
         if (!listensOnLoopback(held, port)) {
             throw new IllegalStateException(what + " (pid " + pid + ") does not listen on 127.0.0.1:" + port
@@ -98,12 +96,6 @@ final class ProcSockets {
         }
     }
 
-    /** {@code worker}, after checking that its REST listener is its own ({@link #requireOwnListener}). */
-    static LocalConnect requireOwn(LocalConnect worker) {
-        requireOwnListener("the Connect worker started at " + worker.restUrl(), worker.pid(),
-                URI.create(worker.restUrl()).getPort());
-        return worker;
-    }
 
     private static Set<String> socketInodes(long pid) {
         Set<String> inodes = new HashSet<>();
