@@ -6,12 +6,16 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Time;
 
 /** A clock that moves only when told to, or by what is slept on it; it counts what was slept. */
-final class FakeTime implements Time {
+public final class FakeTime implements Time {
 
     Duration slept = Duration.ZERO;
+
+    public Duration slept() {
+        return slept;
+    }
     private long nanos = 1_000_000_000_000L;
 
-    void advance(Duration by) {
+    public void advance(Duration by) {
         nanos += by.toNanos();
     }
 

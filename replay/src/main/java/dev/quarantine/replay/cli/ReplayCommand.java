@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.utils.Time;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -116,6 +117,20 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--batch-size", paramLabel = "<n>", description = "Dead letters per transaction. Default: 500.")
     Integer batchSize;
 
+    @Option(names = "--max-records-per-second", paramLabel = "<n>",
+            description = "The most dead letters written per second (replayed, dead-lettered again or parked), waited"
+                + " for between transactions. Default: 0, no limit.")
+    Long maxRecordsPerSecond;
+
+    @Option(names = "--max-bytes-per-second", paramLabel = "<n>",
+            description = "The most bytes of dead letters (key, value, headers) written per second. Default: 0, no"
+                + " limit.")
+    Long maxBytesPerSecond;
+
+    @Option(names = "--progress", description = "Keep a progress line (offsets read of the range, rate, time left)"
+            + " updated even when the output is not a terminal. On a terminal it is shown anyway.")
+    boolean progressLine;
+
     @Option(names = "--progress-topic", paramLabel = "<topic>",
             description = "Where progress is stored. Default: quarantine-replay-progress.")
     String progressTopic;
@@ -164,7 +179,7 @@ final class ReplayCommand implements Callable<Integer> {
             err.println("Invalid arguments: " + e.getMessage());
             return USAGE;
         }
-        ReplayPrinter printer = new ReplayPrinter(out, System.console() != null, dryRun);
+        ReplayPrinter printer = new ReplayPrinter(out, progressLine || System.console() != null, dryRun, Time.SYSTEM);
         try (ReplayEngine engine = new ReplayEngine(config, dryRun ? ReplayEngine.Mode.DRY_RUN
                 : ReplayEngine.Mode.WRITE, printer)) {
             if (cancel) {
@@ -251,6 +266,8 @@ final class ReplayCommand implements Callable<Integer> {
         put(settings, ReplayConfig.FORCE_TRUNCATED_CONFIG, forceTruncated ? Boolean.TRUE : null);
         put(settings, ReplayConfig.BATCH_SIZE_CONFIG, batchSize);
         put(settings, ReplayConfig.PROGRESS_TOPIC_CONFIG, progressTopic);
+        put(settings, ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, maxRecordsPerSecond);
+        put(settings, ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG, maxBytesPerSecond);
         put(settings, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, destinationsAllowed);
         put(settings, ReplayConfig.DESTINATIONS_DENIED_CONFIG, destinationsDenied);
         put(settings, ReplayConfig.REPLAY_AGAIN_CONFIG, replayAgain ? Boolean.TRUE : null);
