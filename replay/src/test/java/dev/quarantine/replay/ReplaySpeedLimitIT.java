@@ -52,8 +52,8 @@ class ReplaySpeedLimitIT {
                 ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "10"));
 
         List<Step> writing = steps.stream().filter(s -> s.written() > 0).toList();
-        assertThat(writing).as("transactions that wrote, each at most one second's worth (10)").hasSizeGreaterThanOrEqualTo(3)
-                .allSatisfy(s -> assertThat(s.written()).isBetween(1L, 10L));
+        assertThat(writing).as("transactions that wrote, each at most one second's worth (10)")
+                .hasSizeGreaterThanOrEqualTo(3).allSatisfy(s -> assertThat(s.written()).isBetween(1L, 10L));
         for (int i = 1; i < steps.size(); i++) {
             assertThat(steps.get(i).slept()).as("step %d waited for what step %d wrote, at 10 a second", i, i - 1)
                     .isEqualTo(Duration.ofMillis(100 * steps.get(i - 1).written()));

@@ -117,6 +117,14 @@ class ReplayThrottleTest {
     }
 
     @Test
+    void aBatchCostsAtMostADay() {
+        ReplayThrottle throttle = throttle(0, 1);
+
+        throttle.charge(1, Long.MAX_VALUE);
+        assertThat(throttle.owed()).isEqualTo(Duration.ofDays(1));
+    }
+
+    @Test
     void countsTheKeyValueAndHeadersOfADeadLetterAsRead() {
         RecordHeaders headers = new RecordHeaders();
         headers.add(new RecordHeader("h1", "abc".getBytes(StandardCharsets.UTF_8)));

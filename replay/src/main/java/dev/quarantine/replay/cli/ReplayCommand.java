@@ -1,5 +1,6 @@
 package dev.quarantine.replay.cli;
 
+import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -179,7 +180,7 @@ final class ReplayCommand implements Callable<Integer> {
             err.println("Invalid arguments: " + e.getMessage());
             return USAGE;
         }
-        ReplayPrinter printer = new ReplayPrinter(out, progressLine || System.console() != null, dryRun, Time.SYSTEM);
+        ReplayPrinter printer = new ReplayPrinter(out, progressLine || onTerminal(), dryRun, Time.SYSTEM);
         try (ReplayEngine engine = new ReplayEngine(config, dryRun ? ReplayEngine.Mode.DRY_RUN
                 : ReplayEngine.Mode.WRITE, printer)) {
             if (cancel) {
@@ -208,6 +209,24 @@ final class ReplayCommand implements Callable<Integer> {
             err.println("Replay " + config.replayId() + " stopped: " + describe(e) + (dryRun ? ""
                     : ". What was committed stays; run again with --replay-id " + config.replayId() + " to resume"));
             return FAILED;
+        }
+    }
+
+    /**
+     * Whether the output is a terminal: {@code System.console()} is null on a pipe up to Java 21; Java 22 to 24 return
+     * a console there too, and say with {@code Console.isTerminal()} (a public method those have) whether it is one.
+     */
+    static boolean onTerminal() {
+        Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return Boolean.TRUE.equals(Console.class.getMethod("isTerminal").invoke(console));
+        } catch (NoSuchMethodException e) {
+            return true;
+        } catch (ReflectiveOperationException e) {
+            return false;
         }
     }
 
