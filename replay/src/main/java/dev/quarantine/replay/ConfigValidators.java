@@ -48,6 +48,12 @@ final class ConfigValidators {
         });
     }
 
+    /** A speed limit: 0 (no limit) or a positive whole number. */
+    static ConfigDef.Validator noneOrPositive() {
+        return validator("0 (no limit) or more", value ->
+                value instanceof Long limit && limit >= 0 ? null : "must be 0 (no limit) or more");
+    }
+
     static ConfigDef.Validator nonEmptyList() {
         return validator("a non-empty list of host:port", value ->
                 value instanceof List<?> list && !list.isEmpty() ? null : "must name at least one host:port");

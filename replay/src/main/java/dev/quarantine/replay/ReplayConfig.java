@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -31,6 +32,7 @@ public final class ReplayConfig extends AbstractConfig {
     private static final String GROUP_FILTERS = "Filters";
     private static final String GROUP_GUARD = "Loop guard";
     private static final String GROUP_SAFETY = "Destinations and repeats";
+    private static final String GROUP_SPEED = "Speed limits";
 
     public static final String BOOTSTRAP_SERVERS_CONFIG = CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG;
     public static final String BOOTSTRAP_SERVERS_DOC = "The cluster of the dead-letter topic and the destinations.";
@@ -145,6 +147,23 @@ public final class ReplayConfig extends AbstractConfig {
     public static final String BATCH_SIZE_DOC = "The most dead letters read into one transaction, which also holds"
             + " what they became and the replay's progress.";
 
+    public static final String MAX_RECORDS_PER_SECOND_CONFIG = "replay.max.records.per.second";
+    public static final long MAX_RECORDS_PER_SECOND_DEFAULT = 0L;
+    public static final String MAX_RECORDS_PER_SECOND_DOC = "The most dead letters a replay writes per second (each"
+            + " replayed, dead-lettered again or parked), so that replaying millions of them does not flood the"
+            + " destinations. A replay then writes batches of at most one second's worth and waits between its"
+            + " transactions, never inside one, until what it wrote is within the limit: a throttled transaction is"
+            + " no longer open than an unthrottled one, so transaction.timeout.ms needs no change. Dead letters left"
+            + " in place (filtered, skipped, refused) do not count. 0 (the default): no limit.";
+
+    public static final String MAX_BYTES_PER_SECOND_CONFIG = "replay.max.bytes.per.second";
+    public static final long MAX_BYTES_PER_SECOND_DEFAULT = 0L;
+    public static final String MAX_BYTES_PER_SECOND_DOC = "The most bytes a replay writes per second, counting the"
+            + " key, value and headers of each dead letter it writes as they are stored in the dead-letter topic. As"
+            + " " + MAX_RECORDS_PER_SECOND_CONFIG + ", and with both set the stricter one holds; a dead letter larger"
+            + " than this is written alone, and the replay then waits as long as it costs. 0 (the default): no"
+            + " limit.";
+
     public static final String PROGRESS_TOPIC_CONFIG = "replay.progress.topic.name";
     public static final String PROGRESS_TOPIC_DEFAULT = "quarantine-replay-progress";
     public static final String PROGRESS_TOPIC_DOC = "The compacted topic holding every replay's progress, keyed by"
@@ -223,6 +242,7 @@ public final class ReplayConfig extends AbstractConfig {
                         ++order, Width.SHORT, "Written ranges limit");
         defineFilters(def);
         defineSafety(def);
+        defineSpeed(def);
         order = 0;
         return def
                 .define(MAX_ATTEMPTS_CONFIG, Type.INT, MAX_ATTEMPTS_DEFAULT, ConfigDef.Range.atLeast(1),
@@ -230,6 +250,16 @@ public final class ReplayConfig extends AbstractConfig {
                 .define(PARKING_TOPIC_CONFIG, Type.STRING, "", ConfigValidators.reservedTopic(true, "",
                                 PARKING_SUFFIX), Importance.MEDIUM,
                         PARKING_TOPIC_DOC, GROUP_GUARD, ++order, Width.MEDIUM, "Parking topic");
+    }
+
+    private static void defineSpeed(ConfigDef def) {
+        int order = 0;
+        def.define(MAX_RECORDS_PER_SECOND_CONFIG, Type.LONG, MAX_RECORDS_PER_SECOND_DEFAULT,
+                        ConfigValidators.noneOrPositive(), Importance.MEDIUM, MAX_RECORDS_PER_SECOND_DOC, GROUP_SPEED,
+                        ++order, Width.SHORT, "Max records per second")
+                .define(MAX_BYTES_PER_SECOND_CONFIG, Type.LONG, MAX_BYTES_PER_SECOND_DEFAULT,
+                        ConfigValidators.noneOrPositive(), Importance.MEDIUM, MAX_BYTES_PER_SECOND_DOC, GROUP_SPEED,
+                        ++order, Width.SHORT, "Max bytes per second");
     }
 
     private static void defineSafety(ConfigDef def) {
@@ -298,6 +328,21 @@ public final class ReplayConfig extends AbstractConfig {
 
     public int batchSize() {
         return getInt(BATCH_SIZE_CONFIG);
+    }
+
+    /** {@code replay.max.records.per.second}; empty when it is 0, no limit. */
+    public OptionalLong maxRecordsPerSecond() {
+        return limit(MAX_RECORDS_PER_SECOND_CONFIG);
+    }
+
+    /** {@code replay.max.bytes.per.second}; empty when it is 0, no limit. */
+    public OptionalLong maxBytesPerSecond() {
+        return limit(MAX_BYTES_PER_SECOND_CONFIG);
+    }
+
+    private OptionalLong limit(String key) {
+        long limit = getLong(key);
+        return limit == 0 ? OptionalLong.empty() : OptionalLong.of(limit);
     }
 
     /** {@code replay.until.offsets}: per partition, the end of the range (exclusive); empty when not set. */

@@ -23,6 +23,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,8 @@ import dev.quarantine.txn.TxnSendProducer;
  * engine with the same id fences the old one and resumes from the committed progress, so no record is written twice.
  *
  * <p>Use: {@link #start()} once, then {@link #step()} until {@link ReplayProgress#finished()}, then {@link #close()}.
+ * A replay with speed limits ({@code replay.max.records.per.second}, {@code replay.max.bytes.per.second}) waits between
+ * its transactions, never inside one ({@link ReplayThrottle}).
  * Not thread-safe: one thread drives an engine (the replay connector's task, the command line).
  * In {@link Mode#DRY_RUN} nothing is written and no progress is stored: the listener hears what would happen.
  */
@@ -60,6 +63,7 @@ public final class ReplayEngine implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Mode mode;
     private final ProducerRestarts restarts = new ProducerRestarts(MAX_PRODUCER_RESTARTS);
+    private final ReplayThrottle throttle;
     private final Map<Integer, Long> previousRead = new HashMap<>();
     private final TopicCounts wouldWrite = new TopicCounts();
     private final TopicCounts wouldRefuse = new TopicCounts();
@@ -79,7 +83,13 @@ public final class ReplayEngine implements AutoCloseable {
      * @throws ConfigException from the clients' own settings
      */
     public ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener) {
+        this(config, mode, listener, Time.SYSTEM);
+    }
+
+    /** For tests: {@code time} is the clock the speed limits wait on. */
+    ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener, Time time) {
         this.config = config;
+        this.throttle = ReplayThrottle.of(config, time);
         this.listener = listener;
         this.mode = mode;
         Map<String, Object> clients = config.clientConfigs();
@@ -220,6 +230,10 @@ public final class ReplayEngine implements AutoCloseable {
      * with the progress. Returns the progress, unchanged when nothing was read (nothing new committed yet) or when
      * the broker rejected records of the batch (they are dead-lettered when the next step reads the batch again).
      *
+     * <p>With speed limits, the step first waits (at most {@link ReplayThrottle#MAX_WAIT}, no transaction open) until
+     * the batches written so far are within them, and returns the progress unchanged when that is not enough; a batch
+     * holds at most one second's worth of the limits, the rest read again by the next step.
+     *
      * <p>Right after resuming from an instance that died with a transaction open, a failure of the new producer's
      * first transaction while that transaction is being ended is met with a new producer (see
      * {@link ProducerRestarts}, at most {@value #MAX_PRODUCER_RESTARTS} times): the step then returns the committed
@@ -239,15 +253,49 @@ public final class ReplayEngine implements AutoCloseable {
         if (progress.finished()) {
             return progress;
         }
-        List<ConsumerRecord<byte[], byte[]>> batch = pollRange();
-        Map<Integer, Long> next = positions();
-        if (batch.isEmpty() && next.equals(progress.nextOffsets())) {
+        if (writer.isPresent() && !throttle.awaitPaid()) {
             return progress;
         }
-        if (writer.isPresent() && !batch.isEmpty()) {
+        List<ConsumerRecord<byte[], byte[]>> batch = pollRange();
+        if (writer.isEmpty()) {
+            Map<Integer, Long> next = positions();
+            return batch.isEmpty() && next.equals(progress.nextOffsets()) ? progress : dryRun(batch, next);
+        }
+        List<Planned> planned = withinLimits(batch.stream().map(this::planned).toList());
+        Map<Integer, Long> next = positions();
+        if (planned.isEmpty() && next.equals(progress.nextOffsets())) {
+            return progress;
+        }
+        if (!planned.isEmpty()) {
             requireSameDeadLetterTopic();
         }
-        return writer.isPresent() ? write(writer.get(), batch, next) : dryRun(batch, next);
+        return write(writer.get(), planned, next);
+    }
+
+    /** A dead letter read, and what the replay does with it. */
+    private record Planned(ConsumerRecord<byte[], byte[]> record, DeadLetterView letter, RecordPlan.Decision decision) {
+        boolean written() {
+            return decision.target().isPresent();
+        }
+    }
+
+    private Planned planned(ConsumerRecord<byte[], byte[]> record) {
+        DeadLetterView letter = DeadLetterView.of(record);
+        return new Planned(record, letter, plan.decide(letter));
+    }
+
+    /** The part of {@code batch} that one second's worth of the speed limits holds; the rest is read again. */
+    private List<Planned> withinLimits(List<Planned> batch) {
+        if (!throttle.limited()) {
+            return batch;
+        }
+        int keep = throttle.keep(batch.stream().mapToLong(p -> p.written() ? ReplayThrottle.bytesOf(p.record())
+                : -1).toArray());
+        Map<Integer, Long> readAgain = new HashMap<>();
+        batch.subList(keep, batch.size()).forEach(p -> readAgain.putIfAbsent(p.record().partition(),
+                p.record().offset()));
+        readAgain.forEach((partition, offset) -> consumer.seek(tp(partition), offset));
+        return batch.subList(0, keep);
     }
 
     /** Commits the progress as CANCELLED (unless already finished): nothing more is written under this id. */
@@ -295,16 +343,19 @@ public final class ReplayEngine implements AutoCloseable {
         admin.close();
     }
 
-    private ReplayProgress write(ReplayWriter w, List<ConsumerRecord<byte[], byte[]>> batch, Map<Integer, Long> next) {
+    private ReplayProgress write(ReplayWriter w, List<Planned> batch, Map<Integer, Long> next) {
         List<RecordReport> reports = new ArrayList<>();
         ReplayCounts counts = progress.counts();
         WrittenOffsets written = progress.written();
         Map<Integer, Long> read = new HashMap<>(previousRead);
+        List<Planned> writing = batch.stream().filter(Planned::written).toList();
+        throttle.charge(writing.size(), writing.stream().mapToLong(p -> ReplayThrottle.bytesOf(p.record())).sum());
         w.begin();
         try {
-            for (ConsumerRecord<byte[], byte[]> record : batch) {
-                DeadLetterView letter = DeadLetterView.of(record);
-                RecordPlan.Decision decision = plan.decide(letter);
+            for (Planned planned : batch) {
+                ConsumerRecord<byte[], byte[]> record = planned.record();
+                DeadLetterView letter = planned.letter();
+                RecordPlan.Decision decision = planned.decision();
                 RecordReport report = decision.target().map(target -> w.replay(letter, target))
                         .orElseGet(() -> skipped(letter, decision));
                 reports.add(report);

@@ -54,6 +54,28 @@ class ReplayConfigTest {
     }
 
     @Test
+    void speedLimitsAreUnlimitedByDefaultAndRefuseNegativesNamingTheSetting() {
+        ReplayConfig defaults = new ReplayConfig(settings());
+        assertThat(defaults.maxRecordsPerSecond()).isEmpty();
+        assertThat(defaults.maxBytesPerSecond()).isEmpty();
+
+        Map<String, Object> limited = settings();
+        limited.put(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "250");
+        limited.put(ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG, "0");
+        assertThat(new ReplayConfig(limited).maxRecordsPerSecond()).hasValue(250);
+        assertThat(new ReplayConfig(limited).maxBytesPerSecond()).as("0: no limit").isEmpty();
+
+        for (String key : new String[] {ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG,
+                ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG}) {
+            assertRejected(key, "-1");
+            assertRejected(key, "fast");
+            Map<String, Object> negative = settings();
+            negative.put(key, "-5");
+            assertThatThrownBy(() -> new ReplayConfig(negative)).hasMessageContaining("must be 0 (no limit) or more");
+        }
+    }
+
+    @Test
     void aWritingReplayToAHeaderChosenDestinationNeedsTheAllowListAndSaysToDryRunFirst() {
         for (String destination : new String[] {"original", "source"}) {
             Map<String, Object> settings = settings();

@@ -1,5 +1,6 @@
 package dev.quarantine.replay.cli;
 
+import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -15,6 +16,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.utils.Time;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -116,6 +118,20 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--batch-size", paramLabel = "<n>", description = "Dead letters per transaction. Default: 500.")
     Integer batchSize;
 
+    @Option(names = "--max-records-per-second", paramLabel = "<n>",
+            description = "The most dead letters written per second (replayed, dead-lettered again or parked), waited"
+                + " for between transactions. Default: 0, no limit.")
+    Long maxRecordsPerSecond;
+
+    @Option(names = "--max-bytes-per-second", paramLabel = "<n>",
+            description = "The most bytes of dead letters (key, value, headers) written per second. Default: 0, no"
+                + " limit.")
+    Long maxBytesPerSecond;
+
+    @Option(names = "--progress", description = "Keep a progress line (offsets read of the range, rate, time left)"
+            + " updated even when the output is not a terminal. On a terminal it is shown anyway.")
+    boolean progressLine;
+
     @Option(names = "--progress-topic", paramLabel = "<topic>",
             description = "Where progress is stored. Default: quarantine-replay-progress.")
     String progressTopic;
@@ -164,7 +180,7 @@ final class ReplayCommand implements Callable<Integer> {
             err.println("Invalid arguments: " + e.getMessage());
             return USAGE;
         }
-        ReplayPrinter printer = new ReplayPrinter(out, System.console() != null, dryRun);
+        ReplayPrinter printer = new ReplayPrinter(out, progressLine || onTerminal(), dryRun, Time.SYSTEM);
         try (ReplayEngine engine = new ReplayEngine(config, dryRun ? ReplayEngine.Mode.DRY_RUN
                 : ReplayEngine.Mode.WRITE, printer)) {
             if (cancel) {
@@ -193,6 +209,24 @@ final class ReplayCommand implements Callable<Integer> {
             err.println("Replay " + config.replayId() + " stopped: " + describe(e) + (dryRun ? ""
                     : ". What was committed stays; run again with --replay-id " + config.replayId() + " to resume"));
             return FAILED;
+        }
+    }
+
+    /**
+     * Whether the output is a terminal: {@code System.console()} is null on a pipe up to Java 21; Java 22 to 24 return
+     * a console there too, and say with {@code Console.isTerminal()} (a public method those have) whether it is one.
+     */
+    static boolean onTerminal() {
+        Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return Boolean.TRUE.equals(Console.class.getMethod("isTerminal").invoke(console));
+        } catch (NoSuchMethodException e) {
+            return true;
+        } catch (ReflectiveOperationException e) {
+            return false;
         }
     }
 
@@ -251,6 +285,8 @@ final class ReplayCommand implements Callable<Integer> {
         put(settings, ReplayConfig.FORCE_TRUNCATED_CONFIG, forceTruncated ? Boolean.TRUE : null);
         put(settings, ReplayConfig.BATCH_SIZE_CONFIG, batchSize);
         put(settings, ReplayConfig.PROGRESS_TOPIC_CONFIG, progressTopic);
+        put(settings, ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, maxRecordsPerSecond);
+        put(settings, ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG, maxBytesPerSecond);
         put(settings, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, destinationsAllowed);
         put(settings, ReplayConfig.DESTINATIONS_DENIED_CONFIG, destinationsDenied);
         put(settings, ReplayConfig.REPLAY_AGAIN_CONFIG, replayAgain ? Boolean.TRUE : null);

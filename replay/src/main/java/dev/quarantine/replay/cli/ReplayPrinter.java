@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import org.apache.kafka.common.utils.Time;
+
 import dev.quarantine.replay.DryRunReport;
 import dev.quarantine.replay.Outcome;
 import dev.quarantine.replay.RecordReport;
@@ -14,26 +16,32 @@ import dev.quarantine.replay.UntilOffsets;
 
 /**
  * What {@code quarantine replay} prints: in a dry run, one line per dead letter (position, where it would go, its
- * error class; never a key or value); otherwise a progress bar when the output is a terminal; then a summary.
+ * error class; never a key or value); otherwise, when the output is a terminal or {@code --progress} asks for it, one
+ * line updated in place ({@link ProgressLine}: offsets read of the range, rate, time left); then a summary. On a pipe
+ * the progress line is left out, so logs stay clean.
  */
 final class ReplayPrinter implements ReplayListener {
 
     private static final Pattern JAVA_CLASS_NAME =
             Pattern.compile("[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}.]{0,254}");
 
-    private static final int BAR_WIDTH = 40;
-
     private final PrintWriter out;
     private final boolean terminal;
     private final boolean dryRun;
+    private final Time time;
+    private ProgressLine line;
+    private int lineLength;
 
-    ReplayPrinter(PrintWriter out, boolean terminal, boolean dryRun) {
+    /** @param terminal whether to keep a progress line updated in place (a terminal, or {@code --progress}) */
+    ReplayPrinter(PrintWriter out, boolean terminal, boolean dryRun, Time time) {
         this.out = out;
         this.terminal = terminal;
         this.dryRun = dryRun;
+        this.time = time;
     }
 
     void started(ReplayProgress progress) {
+        line = new ProgressLine(time, progress);
         out.printf("%s %s as replay %s (%d offsets in range)%s%n", dryRun ? "Dry run of" : "Replaying",
                 progress.dlqTopic(), progress.replayId(), progress.offsetsInRange(),
                 dryRun ? "" : "; to resume it if interrupted: --replay-id " + progress.replayId());
@@ -48,8 +56,11 @@ final class ReplayPrinter implements ReplayListener {
     }
 
     void progress(ReplayProgress progress) {
-        if (terminal && !dryRun) {
-            out.print("\r" + bar(progress));
+        if (terminal && !dryRun && line != null) {
+            String text = line.of(progress);
+            // over the previous line: a shorter one is padded so nothing of the longer one stays
+            out.print("\r" + text + " ".repeat(Math.max(0, lineLength - text.length())));
+            lineLength = text.length();
             out.flush();
         }
     }
@@ -108,17 +119,6 @@ final class ReplayPrinter implements ReplayListener {
             case DEAD_LETTERED_AGAIN, PARKED -> report.position() + " -> " + report.destination().orElse("?")
                     + (report.outcome() == Outcome.PARKED ? " (parked)" : " (failed again)") + error;
         };
-    }
-
-    static String bar(ReplayProgress progress) {
-        long total = Math.max(1, progress.offsetsInRange());
-        long read = progress.offsetsRead();
-        int filled = (int) (BAR_WIDTH * read / total);
-        ReplayCounts c = progress.counts();
-        return "[" + "#".repeat(filled) + ".".repeat(BAR_WIDTH - filled) + "] " + (100 * read / total) + "%  replayed "
-                + c.replayed() + ", again " + c.deadLetteredAgain() + ", parked " + c.parked() + ", skipped "
-                + (c.skippedByFilter() + c.skippedTruncated() + c.skippedUnroutable() + c.alreadyReplayed())
-                + ", refused " + c.refused();
     }
 
     /**

@@ -28,7 +28,8 @@ class ReplayCommandTest {
         Map<String, Object> settings = parse("--bootstrap-server", "b:9092", "--dlq", "orders.dlq",
                 "--command-config", file.toString(), "--error-class", "RecordTooLargeException,SerializationException",
                 "--offsets", "0@4", "--offsets", "1@2", "--batch-size", "50", "--force-truncated",
-                "--destination", "source", "--until", "0:1200,1:980").settings();
+                "--destination", "source", "--until", "0:1200,1:980", "--max-records-per-second", "250",
+                "--max-bytes-per-second", "1048576").settings();
 
         assertThat(settings).containsEntry("security.protocol", "SASL_SSL")
                 .containsEntry(ReplayConfig.MAX_ATTEMPTS_CONFIG, "7")
@@ -41,6 +42,8 @@ class ReplayCommandTest {
                 .containsEntry(ReplayConfig.FORCE_TRUNCATED_CONFIG, "true")
                 .containsEntry(ReplayConfig.DESTINATION_CONFIG, "source")
                 .containsEntry(ReplayConfig.UNTIL_OFFSETS_CONFIG, "0:1200,1:980")
+                .containsEntry(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "250")
+                .containsEntry(ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG, "1048576")
                 .doesNotContainKeys(ReplayConfig.FILTER_TIME_FROM_CONFIG, ReplayConfig.PARKING_TOPIC_CONFIG);
         assertThat(new ReplayConfig(settings).maxAttempts()).isEqualTo(7);
         assertThat(new ReplayConfig(settings).untilOffsets()).contains(Map.of(0, 1200L, 1, 980L));
@@ -81,6 +84,22 @@ class ReplayCommandTest {
 
         assertThat(exitCode).as(err.toString()).isEqualTo(ReplayCommand.USAGE);
         assertThat(err.toString()).contains(ReplayConfig.PROGRESS_TOPIC_CONFIG, "quarantine-replay-progress");
+    }
+
+    @Test
+    void aNegativeSpeedLimitIsABadOptionNamingTheSettingAndConnectsToNothing() {
+        for (String option : new String[] {"--max-records-per-second", "--max-bytes-per-second"}) {
+            StringWriter err = new StringWriter();
+
+            int exitCode = new CommandLine(new QuarantineCommand()).setOut(new PrintWriter(new StringWriter()))
+                    .setErr(new PrintWriter(err)).execute("replay", "--bootstrap-server", "127.0.0.1:1", "--dlq",
+                            "orders.dlq", "--destination", "orders", option, "-1");
+
+            assertThat(exitCode).as(err.toString()).isEqualTo(ReplayCommand.USAGE);
+            assertThat(err.toString()).contains(option.equals("--max-records-per-second")
+                    ? ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG : ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG)
+                    .contains("must be 0 (no limit) or more");
+        }
     }
 
     private static ReplayCommand parse(String... args) {

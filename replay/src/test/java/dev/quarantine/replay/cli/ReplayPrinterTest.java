@@ -2,6 +2,9 @@ package dev.quarantine.replay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -11,6 +14,7 @@ import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.replay.DryRunReport;
+import dev.quarantine.replay.FakeTime;
 import dev.quarantine.replay.Outcome;
 import dev.quarantine.replay.RecordReport;
 import dev.quarantine.replay.ReplayCounts;
@@ -38,7 +42,7 @@ class ReplayPrinterTest {
     @Test
     void theDryRunsTableEndsWithTheOffsetsToPassAsUntil() {
         java.io.StringWriter text = new java.io.StringWriter();
-        ReplayPrinter printer = new ReplayPrinter(new java.io.PrintWriter(text), false, true);
+        ReplayPrinter printer = new ReplayPrinter(new java.io.PrintWriter(text), false, true, new FakeTime());
 
         printer.destinations(new DryRunReport(new TreeMap<>(Map.of("orders", 7L)), new TreeMap<>(),
                 ReplayCounts.ZERO, true, new TreeMap<>(Map.of(1, 980L, 0, 1200L))));
@@ -73,12 +77,52 @@ class ReplayPrinterTest {
     }
 
     @Test
-    void theBarShowsTheShareOfTheRangeReadAndTheCounts() {
-        ReplayProgress half = new ReplayProgress("r", "dlq", Uuid.ZERO_UUID, ReplayState.RUNNING,
-                new TreeMap<>(Map.of(0, 0L)), new TreeMap<>(Map.of(0, 200L)), new TreeMap<>(Map.of(0, 100L)),
-                new ReplayCounts(90, 5, 1, 2, 1, 1, 3, 4), WrittenOffsets.NONE, Instant.EPOCH, Instant.EPOCH);
+    void theProgressLineShowsTheOffsetsReadOfTheRangeTheRateOfThisRunTheTimeLeftAndTheCounts() {
+        FakeTime time = new FakeTime();
+        ProgressLine line = new ProgressLine(time, progress(40, ReplayCounts.ZERO));
 
-        assertThat(ReplayPrinter.bar(half)).isEqualTo("[" + "#".repeat(20) + ".".repeat(20)
-                + "] 50%  replayed 90, again 5, parked 1, skipped 8, refused 3");
+        assertThat(line.of(progress(40, ReplayCounts.ZERO))).as("no rate before any time passed")
+                .isEqualTo("[" + "#".repeat(6) + ".".repeat(24) + "] 40/200 (20%)  --/s  ETA --  replayed 0, again 0,"
+                        + " parked 0, skipped 0, refused 0");
+        time.advance(Duration.ofSeconds(4));
+        assertThat(line.of(progress(100, new ReplayCounts(50, 5, 1, 2, 1, 1, 3, 4))))
+                .as("60 read in 4 s: 15.0 a second, the 100 left in 6.67 s; the 40 read by an earlier run not counted")
+                .isEqualTo("[" + "#".repeat(15) + ".".repeat(15) + "] 100/200 (50%)  15.0/s  ETA 0:00:07  replayed"
+                        + " 50, again 5, parked 1, skipped 8, refused 3");
+        time.advance(Duration.ofHours(2));
+        assertThat(line.of(progress(150, ReplayCounts.ZERO))).as("110 in 7204 s")
+                .contains("] 150/200 (75%)  0.02/s  ETA 0:54:35");
+        assertThat(line.of(progress(200, ReplayCounts.ZERO))).contains("] 200/200 (100%)").contains("ETA 0:00:00");
+    }
+
+    @Test
+    void theProgressLineIsUpdatedInPlaceOnlyWhenAskedForAndLeftOutOfADryRun() {
+        FakeTime time = new FakeTime();
+        StringWriter shown = new StringWriter();
+        ReplayPrinter terminal = new ReplayPrinter(new PrintWriter(shown), true, false, time);
+        terminal.started(progress(0, ReplayCounts.ZERO));
+        time.advance(Duration.ofSeconds(10));
+        terminal.progress(progress(1000 - 800, ReplayCounts.ZERO));
+        terminal.progress(progress(200, ReplayCounts.ZERO));
+        String[] updates = shown.toString().split("\r", -1);
+        assertThat(updates).hasSize(3);
+        assertThat(updates[1]).contains("200/200").contains("20.0/s").doesNotContain("\n");
+        assertThat(updates[2]).as("the same line again, written over the first").hasSameSizeAs(updates[1]);
+
+        for (boolean dryRun : new boolean[] {false, true}) {
+            StringWriter other = new StringWriter();
+            ReplayPrinter printer = new ReplayPrinter(new PrintWriter(other), dryRun, dryRun, time);
+            printer.started(progress(0, ReplayCounts.ZERO));
+            printer.progress(progress(100, ReplayCounts.ZERO));
+            assertThat(other.toString()).as(dryRun ? "a dry run on a terminal" : "a pipe").isNotEmpty()
+                    .doesNotContain("\r").doesNotContain("/s");
+        }
+    }
+
+    private static ReplayProgress progress(long read, ReplayCounts counts) {
+        return new ReplayProgress("r", "dlq", Uuid.ZERO_UUID, ReplayState.RUNNING,
+                new TreeMap<>(Map.of(0, 0L, 1, 0L)), new TreeMap<>(Map.of(0, 100L, 1, 100L)),
+                new TreeMap<>(Map.of(0, Math.min(read, 100L), 1, Math.max(0, read - 100))), counts,
+                WrittenOffsets.NONE, Instant.EPOCH, Instant.EPOCH);
     }
 }

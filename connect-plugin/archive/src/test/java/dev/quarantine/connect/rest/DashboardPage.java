@@ -91,6 +91,16 @@ final class DashboardPage implements AutoCloseable {
         confirmReplay();
     }
 
+    /** As {@link #startReplay(String, String)}, typing the form's speed limits too. */
+    void startReplay(String errorClass, String destinationTopic, long maxRecordsPerSecond, long maxBytesPerSecond) {
+        fillReplayForm(errorClass, destinationTopic);
+        WebElement form = browser.findElement(By.id("replay-form"));
+        form.findElement(By.name("maxRecordsPerSecond")).sendKeys(String.valueOf(maxRecordsPerSecond));
+        form.findElement(By.name("maxBytesPerSecond")).sendKeys(String.valueOf(maxBytesPerSecond));
+        previewReplay();
+        confirmReplay();
+    }
+
     /** Asks for the dry run of the form's replay and waits until it is shown; answers its rows (topic to count). */
     Map<String, String> previewReplay() {
         WebElement form = browser.findElement(By.id("replay-form"));

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.ConnectRest.Answer;
@@ -289,11 +290,17 @@ class DeadLetterMonitorIT {
         try (DashboardPage page = DashboardPage.open(first.restUrl(), "operator", "s3cret")) {
             page.openTopicWithKeyboard(SINK_DLQ);
 
-            page.startReplay("org.apache.kafka.common.errors.RecordTooLargeException", destination);
+            page.startReplay("org.apache.kafka.common.errors.RecordTooLargeException", destination, 50, 2_000_000);
 
             page.await(() -> "DONE".equals(page.text("replay-state")),
                     () -> "the replay DONE (state '" + page.text("replay-state") + "')");
             assertThat(page.text("r-replayed")).isEqualTo(String.valueOf(SINK_POISON));
+            Answer config = ConnectRest.at(first.restUrl()).withAuthorization(AUTH)
+                    .get("/connectors/" + page.text("replay-id") + "/config");
+            assertThat(config.status()).as(config.text()).isEqualTo(200);
+            assertThat(config.body().path(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG).asText())
+                    .as("the form's speed limits, in the replay connector's config").isEqualTo("50");
+            assertThat(config.body().path(ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG).asText()).isEqualTo("2000000");
             assertThat(page.text("r-filtered")).isEqualTo("0");
             page.screenshot("replay-done");
             assertThat(page.consoleErrors()).isEmpty();

@@ -304,6 +304,33 @@ class MonitorReplaySafetyIT {
         assertThat(TopicReader.readCommitted(kafka, target("nountil"), Duration.ofSeconds(30))).isEmpty();
     }
 
+    @Test
+    void speedLimitsOfARequestReachItsConnectorAndANegativeOneIsA400NamingTheFieldThatStartsNothing()
+            throws Exception {
+        String dlq = deadLetters("limited");
+
+        for (String field : new String[] {"maxRecordsPerSecond", "maxBytesPerSecond"}) {
+            HttpResponse<String> refused = post(dlq, "{\"" + field + "\":-1}", OPERATOR_AUTH, null);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+            assertThat(refused.body()).contains(field + " must be a whole number, 0 (no limit) or more");
+        }
+        assertThat(replayConnectorsOf(dlq)).as("no connector created").isEmpty();
+
+        String id = started(post(dlq, "{\"maxRecordsPerSecond\":2,\"maxBytesPerSecond\":1000000}", OPERATOR_AUTH,
+                null));
+        HttpResponse<String> config = Await.value("the config of replay connector " + id, LANDED, () -> {
+            HttpResponse<String> answer = send("GET", "/connectors/" + id + "/config", null, OPERATOR_AUTH, null);
+            return answer.statusCode() == 200 ? answer : null;
+        });
+        assertThat(JSON.readTree(config.body()).path(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG).asText())
+                .isEqualTo("2");
+        assertThat(JSON.readTree(config.body()).path(ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG).asText())
+                .isEqualTo("1000000");
+        assertThat(awaitState(dlq, id, "DONE").path("counts").path("replayed").asLong()).isEqualTo(DEAD_LETTERS);
+        assertThat(TopicReader.readCommitted(kafka, target("limited"), Duration.ofSeconds(30)))
+                .hasSize(DEAD_LETTERS);
+    }
+
     /**
      * The race CI met: DELETE answers while the worker is still starting (or stopping) the replay's task, whose
      * producer may then fence the cancelling one. Each round cancels a replay of its own topic at another moment of

@@ -17,8 +17,10 @@ import dev.quarantine.replay.UntilOffsets;
  * guard, each mapped onto one {@link ReplayConfig} setting, and {@code dryRun}. Every field is optional; an unknown
  * field, or a value of the wrong kind, is a 400 naming it, and so is a field for the destinations a replay may write
  * ({@code destinationsAllowed}, {@code destinationsDenied}): those are the worker's to set. {@code until} is an
- * object of partition to offset, as a dry run answers it ({@code replay.until.offsets}). An empty body replays
- * every replayable dead letter to its original topic.
+ * object of partition to offset, as a dry run answers it ({@code replay.until.offsets}). The speed limits
+ * {@code maxRecordsPerSecond} and {@code maxBytesPerSecond} ({@code replay.max.records.per.second},
+ * {@code replay.max.bytes.per.second}) are whole numbers, 0 (no limit) or more: anything else is a 400 naming the
+ * field. An empty body replays every replayable dead letter to its original topic.
  *
  * @param settings the replay settings asked for
  * @param dryRun   whether to answer what the replay would do instead of starting it
@@ -41,6 +43,10 @@ record ReplayRequest(Map<String, String> settings, boolean dryRun) {
             "destination", ReplayConfig.DESTINATION_CONFIG);
     private static final Map<String, String> NUMBERS = Map.of("maxAttempts", ReplayConfig.MAX_ATTEMPTS_CONFIG,
             "batchSize", ReplayConfig.BATCH_SIZE_CONFIG);
+    /** Speed limits: a whole number, 0 (no limit) or more. */
+    private static final Map<String, String> LIMITS = Map.of(
+            "maxRecordsPerSecond", ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG,
+            "maxBytesPerSecond", ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG);
     private static final Map<String, String> FLAGS = Map.of("forceTruncated", ReplayConfig.FORCE_TRUNCATED_CONFIG,
             "replayAgain", ReplayConfig.REPLAY_AGAIN_CONFIG);
     private static final String DRY_RUN = "dryRun";
@@ -97,13 +103,13 @@ record ReplayRequest(Map<String, String> settings, boolean dryRun) {
                     + " replay from the monitor may write are the worker's to decide ("
                     + WORKERS.getOrDefault(field, MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG) + ")");
         }
-        for (Map<String, String> kind : List.of(LISTS, TEXTS, NUMBERS, FLAGS)) {
+        for (Map<String, String> kind : List.of(LISTS, TEXTS, NUMBERS, LIMITS, FLAGS)) {
             if (kind.containsKey(field)) {
                 return kind.get(field);
             }
         }
         List<String> known = new ArrayList<>(List.of(DRY_RUN, UNTIL));
-        List.of(LISTS, TEXTS, NUMBERS, FLAGS).forEach(kind -> known.addAll(kind.keySet()));
+        List.of(LISTS, TEXTS, NUMBERS, LIMITS, FLAGS).forEach(kind -> known.addAll(kind.keySet()));
         known.sort(null);
         throw MonitorException.badRequest("unknown field '" + abbreviate(field) + "' in the replay request; known: "
                 + String.join(", ", known));
@@ -125,6 +131,12 @@ record ReplayRequest(Map<String, String> settings, boolean dryRun) {
         }
         if (NUMBERS.containsKey(field) && value.canConvertToInt()) {
             return String.valueOf(value.asInt());
+        }
+        if (LIMITS.containsKey(field)) {
+            if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 0) {
+                throw MonitorException.badRequest(field + " must be a whole number, 0 (no limit) or more");
+            }
+            return String.valueOf(value.asLong());
         }
         if (FLAGS.containsKey(field) && value.isBoolean()) {
             return String.valueOf(value.asBoolean());

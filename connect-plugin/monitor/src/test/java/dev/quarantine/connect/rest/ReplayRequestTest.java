@@ -50,6 +50,21 @@ class ReplayRequestTest {
     }
 
     @Test
+    void speedLimitsAreWholeNumbersZeroOrMoreAndAnythingElseIsA400NamingTheField() {
+        assertThat(ReplayRequest.settings("{\"maxRecordsPerSecond\":250,\"maxBytesPerSecond\":0}"))
+                .containsEntry(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "250")
+                .containsEntry(ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG, "0").hasSize(2);
+        assertThat(ReplayRequest.settings("{\"maxBytesPerSecond\":10000000000}"))
+                .containsEntry(ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG, "10000000000");
+        for (String field : new String[] {"maxRecordsPerSecond", "maxBytesPerSecond"}) {
+            for (String bad : new String[] {"-1", "1.5", "\"100\"", "true", "[1]", "1e400"}) {
+                assertBadRequest("{\"" + field + "\":" + bad + "}", field + " must be a whole number, 0 (no limit) or"
+                        + " more");
+            }
+        }
+    }
+
+    @Test
     void untilIsAnObjectOfPartitionToOffsetAsADryRunAnswersIt() {
         assertThat(ReplayRequest.settings("{\"until\":{\"0\":120,\"1\":7}}"))
                 .containsExactly(java.util.Map.entry(ReplayConfig.UNTIL_OFFSETS_CONFIG, "0:120,1:7"));
@@ -86,7 +101,9 @@ class ReplayRequestTest {
     @Test
     void aHostileFieldNameIsCutInTheAnswer() {
         assertThatThrownBy(() -> ReplayRequest.settings("{\"" + "<script>".repeat(50) + "\":1}"))
-                .isInstanceOfSatisfying(MonitorException.class, e -> assertThat(e.publicMessage()).hasSizeLessThan(300));
+                .isInstanceOfSatisfying(MonitorException.class, e -> assertThat(e.publicMessage())
+                        .as("the name cut to 60 characters; the rest is the list of known fields")
+                        .doesNotContain("<script>".repeat(8)).hasSizeLessThan(400));
     }
 
     private static void assertBadRequest(String body, String message) {

@@ -70,6 +70,29 @@ class DeadLetterReplayConnectorTest {
     }
 
     @Test
+    void validateReportsANegativeSpeedLimitOnItsSettingAndAcceptsZeroAsNoLimit() {
+        Map<String, ConfigValue> values = new HashMap<>();
+        new DeadLetterReplayConnector().validate(config(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "-1",
+                ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG, "-20")).configValues().forEach(v -> values.put(v.name(), v));
+
+        assertThat(values.get(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG).errorMessages()).singleElement().asString()
+                .contains("must be 0 (no limit) or more");
+        assertThat(values.get(ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG).errorMessages()).singleElement().asString()
+                .contains("must be 0 (no limit) or more");
+        assertThat(values.get(ReplayConfig.DLQ_TOPIC_CONFIG).errorMessages()).isEmpty();
+        assertThatThrownBy(() -> new DeadLetterReplayConnector().start(config(
+                ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "-1"))).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG);
+
+        assertThat(new DeadLetterReplayConnector().validate(config(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "0",
+                ReplayConfig.MAX_BYTES_PER_SECOND_CONFIG, "1048576")).configValues())
+                .allSatisfy(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
+        DeadLetterReplayConnector limited = new DeadLetterReplayConnector();
+        limited.start(config(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "500"));
+        assertThat(limited.taskConfigs(1).get(0)).containsEntry(ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "500");
+    }
+
+    @Test
     void validateReportsANamedDestinationThatIsKafkaInternal() {
         Map<String, ConfigValue> values = new HashMap<>();
         new DeadLetterReplayConnector().validate(config(ReplayConfig.DESTINATION_CONFIG, "__consumer_offsets"))

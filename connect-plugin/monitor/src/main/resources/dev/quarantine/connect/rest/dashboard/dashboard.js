@@ -352,9 +352,18 @@
       from: iso(value('from')),
       to: iso(value('to')),
       destination: value('destination') === 'topic' ? value('destinationTopic').trim() : value('destination'),
-      maxAttempts: Number(value('maxAttempts')) || undefined
+      maxAttempts: Number(value('maxAttempts')) || undefined,
+      // speed limits: empty or 0 is no limit; the server refuses anything but a whole number, 0 or more (400)
+      maxRecordsPerSecond: limit(value('maxRecordsPerSecond')),
+      maxBytesPerSecond: limit(value('maxBytesPerSecond'))
     };
     return filter;
+  }
+
+  /** A speed limit field: undefined when empty or 0 (no limit), else the number typed, sent for the server to check. */
+  function limit(text) {
+    const trimmed = String(text).trim();
+    return trimmed === '' || Number(trimmed) === 0 ? undefined : Number(trimmed);
   }
 
   function preview() {
@@ -389,7 +398,7 @@
     if (filter.originalTopic) {
       request.originalTopics = [filter.originalTopic];
     }
-    for (const key of ['from', 'to', 'maxAttempts']) {
+    for (const key of ['from', 'to', 'maxAttempts', 'maxRecordsPerSecond', 'maxBytesPerSecond']) {
       if (filter[key] !== undefined) {
         request[key] = filter[key];
       }
