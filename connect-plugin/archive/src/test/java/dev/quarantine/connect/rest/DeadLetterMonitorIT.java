@@ -37,6 +37,7 @@ import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.replay.letters.HeaderText;
 
 /**
  * End to end: two real Connect workers of one group, each its own JVM loading the plugin from plugin.path, both with
@@ -172,7 +173,7 @@ class DeadLetterMonitorIT {
         assertThat(first.path("original").path("topic").asText()).isEqualTo(PREFIX + "-a");
         assertThat(first.path("original").path("offset").isIntegralNumber()).isTrue();
         assertThat(first.path("value_size").asInt()).isGreaterThan(0);
-        assertThat(first.path("headers").asText()).isEqualTo("connect");
+        assertThat(first.path("format").asText()).isEqualTo("connect");
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.quarantine.txn.RecordPositions;
+import dev.quarantine.replay.letters.HeaderText;
 
 /**
  * Counts one dead-letter record: its topic's totals, its one-minute window, and its slot among the recent records.

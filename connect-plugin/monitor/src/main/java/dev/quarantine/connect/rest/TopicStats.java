@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.apache.kafka.common.serialization.Serde;
+import dev.quarantine.replay.letters.HeaderText;
 
 /**
  * Totals of one dead-letter topic (in a store: of one of its partitions): the record count, first and last record

@@ -21,6 +21,7 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.replay.letters.HeaderText;
 
 /**
  * A few thousand records anyone with write access to a dead-letter topic could shape: random bytes, headers far over

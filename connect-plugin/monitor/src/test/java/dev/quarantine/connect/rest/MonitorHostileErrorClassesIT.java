@@ -17,6 +17,7 @@ import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.replay.letters.HeaderText;
 
 /**
  * Error-class headers shaped by whoever may write to a dead-letter topic: each far longer than any class name, and
