@@ -43,6 +43,11 @@ public final class MonitorConfig extends AbstractConfig {
     /** The usual dead-letter topic names: {@code *-dlt}, {@code *-dlq}, {@code *.dlq}, {@code dlq.*}. */
     public static final String TOPICS_REGEX_DEFAULT = ".+-dlt|.+-dlq|.+\\.dlq|dlq\\..+";
 
+    public static final String DISCOVER_SHARE_GROUPS_CONFIG = PREFIX + "discover.share.groups";
+    public static final String DISCOVER_SHARE_GROUPS_DOC = "Whether to monitor the dead-letter topics the cluster's share"
+            + " groups name in their errors.deadletterqueue.topic.name group config (KIP-1191, Kafka 4.4), read with"
+            + " the Admin API every discovery interval (the worker's principal needs Describe on the groups).";
+
     public static final String DISCOVER_CONNECTORS_CONFIG = PREFIX + "discover.connectors";
     public static final String DISCOVER_CONNECTORS_DOC = "Whether to monitor the dead-letter topics named in the"
             + " configs of the cluster's connectors, read through the worker's cluster state.";
@@ -236,6 +241,8 @@ public final class MonitorConfig extends AbstractConfig {
                         TOPICS_REGEX_DOC, TOPICS_GROUP, ++order, Width.LONG, "Dead-letter topic pattern")
                 .define(DISCOVER_CONNECTORS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM,
                         DISCOVER_CONNECTORS_DOC, TOPICS_GROUP, ++order, Width.SHORT, "Discover from connectors")
+                .define(DISCOVER_SHARE_GROUPS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM,
+                        DISCOVER_SHARE_GROUPS_DOC, TOPICS_GROUP, ++order, Width.SHORT, "Discover from share groups")
                 .define(DISCOVERY_INTERVAL_MS_CONFIG, Type.LONG, DISCOVERY_INTERVAL_MS_DEFAULT, Range.between(100L,
                         3_600_000L), Importance.LOW, DISCOVERY_INTERVAL_MS_DOC, TOPICS_GROUP, ++order, Width.SHORT,
                         "Discovery interval");
@@ -321,6 +328,10 @@ public final class MonitorConfig extends AbstractConfig {
 
     boolean discoverConnectors() {
         return getBoolean(DISCOVER_CONNECTORS_CONFIG);
+    }
+
+    boolean discoverShareGroups() {
+        return getBoolean(DISCOVER_SHARE_GROUPS_CONFIG);
     }
 
     Duration discoveryInterval() {

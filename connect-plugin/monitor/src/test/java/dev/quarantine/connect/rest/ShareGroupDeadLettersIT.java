@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -109,8 +110,46 @@ class ShareGroupDeadLettersIT {
         }
     }
 
+    @Test
+    void findsTheDeadLetterTopicsShareGroupsNameWithoutAPattern(LocalKafka kafka) throws Exception {
+        String topic = "sharefound";
+        String dlq = "dlq." + topic;
+        String group = "finders";
+        kafka.createTopic(topic, 1, Map.of());
+        kafka.createTopic(dlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
+        configureGroup(kafka, group, dlq);
+        Properties props = kafka.clientProps();
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        Map<String, Object> worker = new HashMap<>(Map.of("group.id", "connect-cluster", "bootstrap.servers",
+                kafka.bootstrapServers(), "rest.advertised.host.name", "127.0.0.1", "rest.advertised.port", "8083",
+                MonitorConfig.TOPICS_REGEX_CONFIG, ""));
+        try (KafkaShareConsumer<byte[], byte[]> member = new KafkaShareConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+             TopicDiscovery discovery = new TopicDiscovery(InProcessMonitor.noConnectors(),
+                     new MonitorConfig(worker), Optional.of(new ShareGroupDlqs(kafka::admin)))) {
+            member.subscribe(List.of(topic));
+            MonitoredTopics found = Await.value("the share group's DLQ topic discovered", DEADLINE, () -> {
+                member.poll(Duration.ofMillis(200));
+                MonitoredTopics now = discovery.discover();
+                return now.names().contains(dlq) ? now : null;
+            });
+
+            assertThat(found.connectorOf(dlq)).as("the group naming it").isEqualTo(group);
+            assertThat(found.names()).doesNotContain(topic);
+        }
+        worker.put(MonitorConfig.DISCOVER_SHARE_GROUPS_CONFIG, "false");
+        try (TopicDiscovery off = new TopicDiscovery(InProcessMonitor.noConnectors(), new MonitorConfig(worker),
+                Optional.of(new ShareGroupDlqs(kafka::admin)))) {
+            assertThat(off.discover().names()).doesNotContain(dlq);
+        }
+    }
+
     private static void configureGroup(LocalKafka kafka, String dlq) throws Exception {
-        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, GROUP);
+        configureGroup(kafka, GROUP, dlq);
+    }
+
+    private static void configureGroup(LocalKafka kafka, String groupId, String dlq) throws Exception {
+        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, groupId);
         List<AlterConfigOp> ops = List.of(
                 new AlterConfigOp(new ConfigEntry("errors.deadletterqueue.topic.name", dlq), AlterConfigOp.OpType.SET),
                 new AlterConfigOp(new ConfigEntry("errors.deadletterqueue.copy.record.enable", "true"),
