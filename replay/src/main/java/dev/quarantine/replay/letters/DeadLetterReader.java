@@ -39,12 +39,14 @@ import dev.quarantine.txn.DeadLetterHeaders;
  *
  * <p>Our {@code __quarantine.*} headers (target topic and partition, application id, payload origin, truncation,
  * sizes, raw input) and {@code __connect.errors.connector.name} (which our replay writes onto Kafka Streams dead
- * letters it dead-letters again) are read with every format. A header that is malformed leaves its field absent or illegal; nothing throws.
+ * letters it dead-letters again) are read with every format. A header that is malformed leaves its field absent or
+ * illegal; nothing throws.
  */
 public final class DeadLetterReader {
 
     /** A Java class name: dot-separated identifiers ({@code $} for nested classes). */
-    private static final Pattern CLASS_NAME = Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*");
+    private static final String IDENTIFIER = "[\\p{L}_$][\\p{L}\\p{N}_$]*";
+    private static final Pattern CLASS_NAME = Pattern.compile(IDENTIFIER + "(\\." + IDENTIFIER + ")*");
     /** Longer than any timestamp type's name: not one. */
     private static final int MAX_TIMESTAMP_TYPE_CHARS = 20;
 

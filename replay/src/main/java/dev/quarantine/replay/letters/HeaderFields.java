@@ -38,7 +38,10 @@ final class HeaderFields {
         return header == null || header.value() == null ? Optional.empty() : Optional.of(header.value());
     }
 
-    /** Bounded text ({@link HeaderText#decode}): cut and marked when long, {@link HeaderText#UNPARSEABLE} if not UTF-8. */
+    /**
+     * Bounded text ({@link HeaderText#decode}): cut and marked when long, {@link HeaderText#UNPARSEABLE}
+     * if not UTF-8.
+     */
     Optional<String> text(String name, int maxChars) {
         return bytes(name).map(value -> HeaderText.decode(value, maxChars));
     }

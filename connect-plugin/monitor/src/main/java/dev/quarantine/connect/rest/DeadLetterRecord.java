@@ -55,7 +55,8 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
 
     /** A record whose headers could not be read at all: counted under {@link HeaderText#UNPARSEABLE}. */
     static DeadLetterRecord unparseable(String topic, int partition, long offset, long timestamp, String hint) {
-        return new DeadLetterRecord(topic, partition, offset, timestamp, DeadLetterFormat.UNKNOWN.label(), HeaderText.UNPARSEABLE, null,
+        return new DeadLetterRecord(topic, partition, offset, timestamp, DeadLetterFormat.UNKNOWN.label(),
+                HeaderText.UNPARSEABLE, null,
                 HeaderText.UNPARSEABLE, null, null, hint, null, null, -1, -1, null, null, null);
     }
 

@@ -44,9 +44,9 @@ public final class MonitorConfig extends AbstractConfig {
     public static final String TOPICS_REGEX_DEFAULT = ".+-dlt|.+-dlq|.+\\.dlq|dlq\\..+";
 
     public static final String DISCOVER_SHARE_GROUPS_CONFIG = PREFIX + "discover.share.groups";
-    public static final String DISCOVER_SHARE_GROUPS_DOC = "Whether to monitor the dead-letter topics the cluster's share"
-            + " groups name in their errors.deadletterqueue.topic.name group config (KIP-1191, Kafka 4.4), read with"
-            + " the Admin API every discovery interval (the worker's principal needs Describe on the groups).";
+    public static final String DISCOVER_SHARE_GROUPS_DOC = "Whether to monitor the dead-letter topics the cluster's"
+            + " share groups name in their errors.deadletterqueue.topic.name group config (KIP-1191, Kafka 4.4), read"
+            + " with the Admin API every discovery interval (the worker's principal needs Describe on the groups).";
 
     public static final String DISCOVER_CONNECTORS_CONFIG = PREFIX + "discover.connectors";
     public static final String DISCOVER_CONNECTORS_DOC = "Whether to monitor the dead-letter topics named in the"
