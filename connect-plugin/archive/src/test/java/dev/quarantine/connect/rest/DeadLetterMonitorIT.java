@@ -29,15 +29,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.replay.letters.DeadLetterFormat;
+import dev.quarantine.replay.letters.HeaderText;
 import dev.quarantine.sandbox.Await;
-import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.ConnectRest.Answer;
+import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.DeadLetterHeaders;
-import dev.quarantine.replay.letters.HeaderText;
 
 /**
  * End to end: two real Connect workers of one group, each its own JVM loading the plugin from plugin.path, both with
@@ -312,9 +313,10 @@ class DeadLetterMonitorIT {
             assertThat(page.bars("t-origins")).containsExactlyEntriesOf(Map.of(DeadLetterTestData.IMAGE, "3"));
             assertThat(page.bars("t-connectors")).containsExactlyEntriesOf(Map.of(DeadLetterTestData.IMAGE, "3"));
             assertThat(page.records().values()).hasSize(3).allSatisfy(row -> {
-                assertThat(row.get(0)).matches(Pattern.quote(DeadLetterTestData.IMAGE + "-0@") + "[567]");
-                assertThat(row.get(1)).isEqualTo(DeadLetterTestData.SCRIPT);
-                assertThat(row.get(2)).startsWith(DeadLetterTestData.IMAGE);
+                assertThat(row.get(0)).isEqualTo(DeadLetterFormat.CONNECT.label());
+                assertThat(row.get(1)).matches(Pattern.quote(DeadLetterTestData.IMAGE + "-0@") + "[567]");
+                assertThat(row.get(2)).isEqualTo(DeadLetterTestData.SCRIPT);
+                assertThat(row.get(3)).startsWith(DeadLetterTestData.IMAGE);
             });
             page.script("window.__sameDocument = true");
             page.awaitRefresh();

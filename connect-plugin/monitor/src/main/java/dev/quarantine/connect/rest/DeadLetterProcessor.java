@@ -13,8 +13,8 @@ import org.apache.kafka.streams.state.WindowStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.quarantine.txn.RecordPositions;
 import dev.quarantine.replay.letters.HeaderText;
+import dev.quarantine.txn.RecordPositions;
 
 /**
  * Counts one dead-letter record: its topic's totals, its one-minute window, and its slot among the recent records.

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.apache.kafka.common.serialization.Serde;
+
 import dev.quarantine.replay.letters.HeaderText;
 
 /**

@@ -20,8 +20,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
-import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.replay.letters.HeaderText;
+import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
  * A few thousand records anyone with write access to a dead-letter topic could shape: random bytes, headers far over

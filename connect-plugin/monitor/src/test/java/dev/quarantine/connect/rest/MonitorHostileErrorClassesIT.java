@@ -13,11 +13,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.quarantine.replay.letters.HeaderText;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterHeaders;
-import dev.quarantine.replay.letters.HeaderText;
 
 /**
  * Error-class headers shaped by whoever may write to a dead-letter topic: each far longer than any class name, and
