@@ -6,17 +6,17 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
+import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
- * The headers of a replayed record: the dead letter's headers without the error and context families
- * ({@code __connect.errors.*}, {@code __streams.errors.*}, {@code __quarantine.*}), in their order, plus
+ * The headers of a replayed record: the dead letter's headers without the error and context families of every format
+ * ({@link DeadLetterFormat#ERROR_HEADER_PREFIXES}: {@code __connect.errors.*}, {@code __streams.errors.*},
+ * {@code __dlq.errors.*}, {@code kafka_dlt-*}, {@code __quarantine.*}), in their order, plus
  * {@value DeadLetterHeaders#REPLAY_COUNT}: one more than the count the record carried when it failed (0 when it had
  * none). The other headers are the failed record's own, which the dead letter kept.
  */
 final class HeaderRewrite {
-
-    private static final String[] ERROR_FAMILIES = {"__connect.errors.", "__streams.errors.", "__quarantine."};
 
     private HeaderRewrite() {
     }
@@ -47,11 +47,6 @@ final class HeaderRewrite {
     }
 
     static boolean isErrorHeader(String name) {
-        for (String family : ERROR_FAMILIES) {
-            if (name.startsWith(family)) {
-                return true;
-            }
-        }
-        return false;
+        return DeadLetterFormat.isErrorHeader(name);
     }
 }

@@ -3,6 +3,8 @@ package dev.quarantine.replay;
 import java.util.Optional;
 import java.util.OptionalInt;
 
+import dev.quarantine.replay.letters.DeadLetterFormat;
+
 /**
  * The decision for one dead letter before anything is sent: skip it (and why) or replay it to a target. The first row
  * that applies decides:
@@ -13,8 +15,10 @@ import java.util.OptionalInt;
  * <tr><td>the filters do not select it</td><td>SKIPPED_BY_FILTER</td></tr>
  * <tr><td>a finished replay of the same dead-letter topic wrote it (unless {@code replay.again})</td>
  *     <td>SKIPPED_ALREADY_REPLAYED</td></tr>
- * <tr><td>its payload was cut (a Kafka Streams dead letter without payload, origin {@code none}, counts as cut),
- *     unless {@code replay.force.truncated}</td><td>SKIPPED_TRUNCATED</td></tr>
+ * <tr><td>its payload was cut (a Kafka Streams dead letter without payload, origin {@code none}, counts as cut, and so
+ *     does a share group's without key and value: the group did not set
+ *     {@code errors.deadletterqueue.copy.record.enable}), unless {@code replay.force.truncated}</td>
+ *     <td>SKIPPED_TRUNCATED</td></tr>
  * <tr><td>no destination: headers missing or illegal ({@link DestinationResolver}), or no valid timestamp</td>
  *     <td>SKIPPED_UNROUTABLE</td></tr>
  * <tr><td>the destination topic may not be written ({@link DestinationRule})</td><td>REFUSED_DESTINATION</td></tr>
@@ -74,7 +78,9 @@ final class RecordPlan {
         if (alreadyReplayed.contains(letter.record().partition(), letter.record().offset())) {
             return Decision.skip(Outcome.SKIPPED_ALREADY_REPLAYED);
         }
-        boolean noPayload = letter.payloadOrigin().map(NO_PAYLOAD::equals).orElse(false);
+        boolean noPayload = letter.payloadOrigin().map(NO_PAYLOAD::equals).orElse(false)
+                || letter.format() == DeadLetterFormat.SHARE_GROUP && letter.record().key() == null
+                && letter.record().value() == null;
         if ((letter.truncated() || noPayload) && !forceTruncated) {
             return Decision.skip(Outcome.SKIPPED_TRUNCATED);
         }
@@ -82,7 +88,7 @@ final class RecordPlan {
         if (resolution.target().isEmpty()) {
             return Decision.unroutable(resolution.unroutable());
         }
-        if (letter.record().timestamp() < 0) {
+        if (letter.originalTimestamp() < 0) {
             return Decision.unroutable("the dead letter has no valid timestamp");
         }
         return route(resolution.target().get());

@@ -14,8 +14,8 @@ import java.util.Set;
  * <tr><th>filter</th><th>matches a dead letter when</th></tr>
  * <tr><td>error classes</td><td>its exception class (fully qualified or simple name) is listed</td></tr>
  * <tr><td>original topics</td><td>the topic of its {@code original} destination is listed</td></tr>
- * <tr><td>applications or connectors</td><td>its {@code __connect.errors.connector.name} or
- *     {@code __quarantine.application.id} is listed</td></tr>
+ * <tr><td>applications or connectors</td><td>its {@code __connect.errors.connector.name},
+ *     {@code __quarantine.application.id}, or group (Spring Kafka's consumer group, a share group) is listed</td></tr>
  * <tr><td>time from, to</td><td>its timestamp (when it was dead-lettered; Kafka Connect's own dead-letter queue keeps
  *     the input's) is at or after from, before to</td></tr>
  * <tr><td>offset ranges, offsets</td><td>its partition and offset are in a range or listed</td></tr>
@@ -61,7 +61,7 @@ final class ReplayFilter {
 
     private boolean appOrConnectorMatches(DeadLetterView letter) {
         return appsOrConnectors.isEmpty() || listed(appsOrConnectors, letter.connectorName())
-                || listed(appsOrConnectors, letter.applicationId());
+                || listed(appsOrConnectors, letter.applicationId()) || listed(appsOrConnectors, letter.group());
     }
 
     private boolean timeMatches(long timestamp) {

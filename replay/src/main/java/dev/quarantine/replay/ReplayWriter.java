@@ -80,7 +80,7 @@ final class ReplayWriter implements AutoCloseable {
     /** Writes {@code letter} to {@code target}; dead-letters or parks it again when it is still poison. */
     RecordReport replay(DeadLetterView letter, DestinationResolver.Target target) {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(target.topic(), target.partition(),
-                letter.record().timestamp(), target.key(), target.value(), HeaderRewrite.replayed(letter.headers()));
+                letter.originalTimestamp(), target.key(), target.value(), HeaderRewrite.replayed(letter.headers()));
         Throwable failure = knownPoison.remove(letter.position());
         if (failure == null) {
             failure = send(record, letter.position());

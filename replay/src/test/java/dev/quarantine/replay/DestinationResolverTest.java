@@ -9,6 +9,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.replay.DestinationResolver.Target;
+import dev.quarantine.replay.letters.ForeignHeaders;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /** One test per row of {@link DestinationResolver}'s table. */
@@ -44,6 +45,35 @@ class DestinationResolverTest {
 
         assertThat(target.topic()).isEqualTo("sink-input");
         assertThat(target.partition()).isEqualTo(1);
+    }
+
+    @Test
+    void originalIsTheShareGroupsTopicAndPartitionForAShareGroupDeadLetter() {
+        Target target = ORIGINAL.resolve(letter(ForeignHeaders.SHARE_TOPIC, "payments", ForeignHeaders.SHARE_PARTITION,
+                "3", ForeignHeaders.SHARE_OFFSET, "9", ForeignHeaders.SHARE_GROUP, "payers")).target().orElseThrow();
+
+        assertThat(target.topic()).isEqualTo("payments");
+        assertThat(target.partition()).isEqualTo(3);
+    }
+
+    @Test
+    void aDeadLetterOfUnknownFormatIsUnroutableForOriginalAndSourceNeverGuessed() {
+        for (DestinationResolver resolver : new DestinationResolver[] {ORIGINAL, SOURCE}) {
+            DestinationResolver.Resolution resolution = resolver.resolve(letter("trace-id", "t1",
+                    "kafka_dlt_original_topic", "orders"));
+
+            assertThat(resolution.target()).isEmpty();
+            assertThat(resolution.unroutable()).startsWith("format unknown");
+        }
+    }
+
+    @Test
+    void anIllegalSharePartitionHeaderMakesItUnroutable() {
+        DestinationResolver.Resolution resolution = ORIGINAL.resolve(letter(ForeignHeaders.SHARE_TOPIC, "payments",
+                ForeignHeaders.SHARE_PARTITION, "-3"));
+
+        assertThat(resolution.target()).isEmpty();
+        assertThat(resolution.unroutable()).contains(ForeignHeaders.SHARE_PARTITION).doesNotContain("-3");
     }
 
     @Test

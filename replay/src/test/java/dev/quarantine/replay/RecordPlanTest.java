@@ -9,10 +9,13 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.quarantine.replay.letters.ForeignHeaders;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /** One test per row of {@link RecordPlan}'s table, in its order. */
@@ -62,6 +65,18 @@ class RecordPlanTest {
                 DeadLetterHeaders.PAYLOAD_TRUNCATED, "false");
 
         assertThat(plan(false).decide(empty).outcome()).isEqualTo(Outcome.SKIPPED_TRUNCATED);
+    }
+
+    @Test
+    void countsAShareGroupDeadLetterWithoutACopiedRecordAsTruncatedUnlessForced() {
+        DeadLetterView empty = DeadLetterView.of(new ConsumerRecord<>(Letters.DLQ, 0, 0, Letters.TIMESTAMP,
+                TimestampType.CREATE_TIME, -1, -1, null, null, Letters.headers(ForeignHeaders.SHARE_TOPIC, "in",
+                ForeignHeaders.SHARE_PARTITION, "0"), Optional.empty()));
+        DeadLetterView copied = letter(ForeignHeaders.SHARE_TOPIC, "in", ForeignHeaders.SHARE_PARTITION, "0");
+
+        assertThat(plan(false).decide(empty).outcome()).isEqualTo(Outcome.SKIPPED_TRUNCATED);
+        assertThat(plan(true).decide(empty).outcome()).isEqualTo(Outcome.REPLAYED);
+        assertThat(plan(false).decide(copied).outcome()).isEqualTo(Outcome.REPLAYED);
     }
 
     @Test

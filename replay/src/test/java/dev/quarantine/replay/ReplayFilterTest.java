@@ -60,7 +60,7 @@ class ReplayFilterTest {
 
     @Test
     void aConnectorNameOrApplicationIdLongerThanATopicNameIsTreatedAsAbsent() {
-        String longest = "c".repeat(DeadLetterView.MAX_NAME_BYTES);
+        String longest = "c".repeat(249);
         String tooLong = longest + "c";
         ReplayFilter filter = new ReplayFilter(Set.of(), Set.of(), Set.of(longest, tooLong), Optional.empty(),
                 Optional.empty(), List.of(), Set.of());

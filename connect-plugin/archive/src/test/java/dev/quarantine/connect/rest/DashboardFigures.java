@@ -28,7 +28,10 @@ final class DashboardFigures {
         return counts;
     }
 
-    /** Per record of {@code /records}: its position to its origin, error class, connector (with task and stage). */
+    /**
+     * Per record of {@code /records}: its position to its format, origin, error class, connector (with task and
+     * stage).
+     */
     static Map<String, List<String>> records(JsonNode answer) {
         Map<String, List<String>> rows = new LinkedHashMap<>();
         answer.path("records").forEach(r -> {
@@ -39,7 +42,8 @@ final class DashboardFigures {
             String origin = !original.path("position").isNull() ? original.path("position").asText()
                     : original.path("topic").isNull() ? "(unknown)" : original.path("topic").asText()
                     + " (position unknown)";
-            rows.put(r.path("position").asText(), List.of(origin, text(r.path("error_class")), connector));
+            rows.put(r.path("position").asText(), List.of(text(r.path("format")), origin, text(r.path("error_class")),
+                    connector));
         });
         return rows;
     }

@@ -146,10 +146,10 @@ final class DashboardPage implements AutoCloseable {
         return bars;
     }
 
-    /** The newest records' rows: their own position to their origin, error class and connector cells. */
+    /** The newest records' rows: their own position to their format, origin, error class and connector cells. */
     Map<String, List<String>> records() {
         return rows("return Array.from(document.querySelectorAll('#records tbody tr[data-position]'), r =>"
-                + " [r.dataset.position, ...Array.from(r.cells).slice(1, 4).map(c => c.innerText.trim())])");
+                + " [r.dataset.position, ...Array.from(r.cells).slice(1, 5).map(c => c.innerText.trim())])");
     }
 
     /** Rows read in one script (the page refreshes itself meanwhile): first column to the others. */

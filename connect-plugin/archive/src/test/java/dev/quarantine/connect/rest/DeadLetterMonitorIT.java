@@ -30,9 +30,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.quarantine.replay.ReplayConfig;
+import dev.quarantine.replay.letters.DeadLetterFormat;
+import dev.quarantine.replay.letters.HeaderText;
 import dev.quarantine.sandbox.Await;
-import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.ConnectRest.Answer;
+import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -173,7 +175,7 @@ class DeadLetterMonitorIT {
         assertThat(first.path("original").path("topic").asText()).isEqualTo(PREFIX + "-a");
         assertThat(first.path("original").path("offset").isIntegralNumber()).isTrue();
         assertThat(first.path("value_size").asInt()).isGreaterThan(0);
-        assertThat(first.path("headers").asText()).isEqualTo("connect");
+        assertThat(first.path("format").asText()).isEqualTo("connect");
     }
 
     @Test
@@ -318,9 +320,10 @@ class DeadLetterMonitorIT {
             assertThat(page.bars("t-origins")).containsExactlyEntriesOf(Map.of(DeadLetterTestData.IMAGE, "3"));
             assertThat(page.bars("t-connectors")).containsExactlyEntriesOf(Map.of(DeadLetterTestData.IMAGE, "3"));
             assertThat(page.records().values()).hasSize(3).allSatisfy(row -> {
-                assertThat(row.get(0)).matches(Pattern.quote(DeadLetterTestData.IMAGE + "-0@") + "[567]");
-                assertThat(row.get(1)).isEqualTo(DeadLetterTestData.SCRIPT);
-                assertThat(row.get(2)).startsWith(DeadLetterTestData.IMAGE);
+                assertThat(row.get(0)).isEqualTo(DeadLetterFormat.CONNECT.label());
+                assertThat(row.get(1)).matches(Pattern.quote(DeadLetterTestData.IMAGE + "-0@") + "[567]");
+                assertThat(row.get(2)).isEqualTo(DeadLetterTestData.SCRIPT);
+                assertThat(row.get(3)).startsWith(DeadLetterTestData.IMAGE);
             });
             page.script("window.__sameDocument = true");
             page.awaitRefresh();

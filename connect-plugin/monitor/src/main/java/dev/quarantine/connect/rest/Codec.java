@@ -14,6 +14,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 
+import dev.quarantine.replay.letters.HeaderText;
+
 /**
  * The binary form of the monitor's store values and of the partial answers workers exchange: plain
  * {@link DataOutputStream} fields, a version byte first. Kept in the plugin so no JSON library shapes the stores.

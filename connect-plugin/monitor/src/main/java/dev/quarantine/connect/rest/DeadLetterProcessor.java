@@ -13,6 +13,7 @@ import org.apache.kafka.streams.state.WindowStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.replay.letters.HeaderText;
 import dev.quarantine.txn.RecordPositions;
 
 /**

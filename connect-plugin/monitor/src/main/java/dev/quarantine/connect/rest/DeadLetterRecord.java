@@ -2,22 +2,29 @@ package dev.quarantine.connect.rest;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.Arrays;
 
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serde;
 
-import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.replay.letters.DeadLetterContext;
+import dev.quarantine.replay.letters.DeadLetterFormat;
+import dev.quarantine.replay.letters.DeadLetterReader;
+import dev.quarantine.replay.letters.HeaderText;
 import dev.quarantine.txn.RecordPositions;
 
 /**
- * What the monitor keeps of one dead-letter record: where it is, which error put it there (from Kafka Connect's
- * {@code __connect.errors.*} or Kafka Streams' {@code __streams.errors.*} headers, when it has them), where the
- * failed record came from, and sizes. The key and value are kept only when payloads are exposed.
+ * What the monitor keeps of one dead-letter record: where it is, its format, which error put it there, where the
+ * failed record came from and who dead-lettered it (all read by {@link DeadLetterReader}), and sizes. The key and
+ * value are kept only when payloads are exposed.
  *
- * @param headers   which header family the record carries: {@code connect}, {@code streams} or {@code none}
+ * @param format    who wrote it: a {@link DeadLetterFormat#label()} ({@code connect}, {@code streams},
+ *                  {@code share-group}, {@code spring}, {@code quarantine}, {@code unknown})
+ * @param connector the connector, application or group that dead-lettered it ({@link
+ *                  DeadLetterContext#groupOrApplication()}), else the connector whose settings name the topic
  * @param key       the record key, or {@code null} (always {@code null} unless payloads are exposed)
  */
-record DeadLetterRecord(String topic, int partition, long offset, long timestamp, String headers,
+record DeadLetterRecord(String topic, int partition, long offset, long timestamp, String format,
                         String errorClass, String errorMessage, String originalTopic, Integer originalPartition,
                         Long originalOffset, String connector, String task, String stage, int keySize,
                         int valueSize, Long originalSize, byte[] key, byte[] value) {
@@ -26,7 +33,8 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
     static final Serde<DeadLetterRecord> SERDE = Codec.serde(DeadLetterRecord::write, DeadLetterRecord::read);
 
     /**
-     * Reads a dead letter's metadata from its headers, every string bounded ({@link HeaderText}).
+     * Reads a dead letter's metadata from its headers through the one reader of every format
+     * ({@link DeadLetterReader}), every string bounded ({@link HeaderText}).
      *
      * @param connectorHint the connector whose settings name this topic, used when the record does not say
      * @param keepPayload   whether to keep the key and value (at most {@code payloadMaxBytes} of each) and the error
@@ -35,34 +43,20 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
     static DeadLetterRecord parse(String topic, int partition, long offset, long timestamp, byte[] key,
                                   byte[] value, Headers headers, String connectorHint, boolean keepPayload,
                                   int payloadMaxBytes) {
-        boolean connect = name(headers, DeadLetterHeaders.CONNECT_EXCEPTION) != null
-                || name(headers, DeadLetterHeaders.CONNECT_TOPIC) != null;
-        boolean streams = !connect && (name(headers, DeadLetterHeaders.STREAMS_EXCEPTION) != null
-                || name(headers, DeadLetterHeaders.STREAMS_TOPIC) != null);
-        String connector = connect ? name(headers, DeadLetterHeaders.CONNECT_CONNECTOR_NAME) : null;
-        Long originalPartition = HeaderText.number(headers, connect ? DeadLetterHeaders.CONNECT_PARTITION
-                : DeadLetterHeaders.STREAMS_PARTITION);
-        return new DeadLetterRecord(topic, partition, offset, timestamp,
-                connect ? "connect" : streams ? "streams" : "none",
-                name(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION : DeadLetterHeaders.STREAMS_EXCEPTION),
-                keepPayload ? HeaderText.last(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE
-                        : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE, HeaderText.MAX_MESSAGE_CHARS) : null,
-                name(headers, connect ? DeadLetterHeaders.CONNECT_TOPIC : DeadLetterHeaders.STREAMS_TOPIC),
-                originalPartition == null || originalPartition != originalPartition.intValue() ? null
-                        : originalPartition.intValue(),
-                HeaderText.number(headers, connect ? DeadLetterHeaders.CONNECT_OFFSET
-                        : DeadLetterHeaders.STREAMS_OFFSET),
-                connector != null ? connector : connectorHint,
-                connect ? name(headers, DeadLetterHeaders.CONNECT_TASK_ID) : null,
-                connect ? name(headers, DeadLetterHeaders.CONNECT_STAGE) : null,
-                key == null ? -1 : key.length, value == null ? -1 : value.length,
-                HeaderText.number(headers, DeadLetterHeaders.ORIGINAL_SIZE),
+        DeadLetterContext read = DeadLetterReader.read(headers);
+        return new DeadLetterRecord(topic, partition, offset, timestamp, read.format().label(),
+                read.errorClass().orElse(null), keepPayload ? read.errorMessage().orElse(null) : null,
+                read.originalTopic().shown().orElse(null), read.originalPartition().value().orElse(null),
+                read.originalOffset().value().orElse(null), read.groupOrApplication().orElse(connectorHint),
+                read.task().orElse(null), read.stage().orElse(null),
+                key == null ? -1 : key.length, value == null ? -1 : value.length, read.originalSize().orElse(null),
                 keepPayload ? cut(key, payloadMaxBytes) : null, keepPayload ? cut(value, payloadMaxBytes) : null);
     }
 
     /** A record whose headers could not be read at all: counted under {@link HeaderText#UNPARSEABLE}. */
     static DeadLetterRecord unparseable(String topic, int partition, long offset, long timestamp, String hint) {
-        return new DeadLetterRecord(topic, partition, offset, timestamp, "none", HeaderText.UNPARSEABLE, null,
+        return new DeadLetterRecord(topic, partition, offset, timestamp, DeadLetterFormat.UNKNOWN.label(),
+                HeaderText.UNPARSEABLE, null,
                 HeaderText.UNPARSEABLE, null, null, hint, null, null, -1, -1, null, null, null);
     }
 
@@ -93,12 +87,8 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
         return byPartition != 0 ? byPartition : Long.compare(b.offset, a.offset);
     }
 
-    private static String name(Headers headers, String header) {
-        return HeaderText.last(headers, header, HeaderText.MAX_NAME_CHARS);
-    }
-
     private static byte[] cut(byte[] data, int max) {
-        return data == null || data.length <= max ? data : java.util.Arrays.copyOf(data, max);
+        return data == null || data.length <= max ? data : Arrays.copyOf(data, max);
     }
 
     static void write(DeadLetterRecord r, DataOutputStream out) throws IOException {
@@ -106,7 +96,7 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
         out.writeInt(r.partition);
         out.writeLong(r.offset);
         out.writeLong(r.timestamp);
-        Codec.writeString(r.headers, out);
+        Codec.writeString(r.format, out);
         Codec.writeNullable(r.errorClass, out);
         Codec.writeNullable(r.errorMessage, out);
         Codec.writeNullable(r.originalTopic, out);
@@ -127,7 +117,7 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
         int partition = in.readInt();
         long offset = in.readLong();
         long timestamp = in.readLong();
-        String headers = in.readString();
+        String format = in.readString();
         String errorClass = Codec.readNullable(in);
         String errorMessage = Codec.readNullable(in);
         String originalTopic = Codec.readNullable(in);
@@ -139,7 +129,7 @@ record DeadLetterRecord(String topic, int partition, long offset, long timestamp
         int keySize = in.readInt();
         int valueSize = in.readInt();
         long originalSize = in.readLong();
-        return new DeadLetterRecord(topic, partition, offset, timestamp, headers, errorClass, errorMessage,
+        return new DeadLetterRecord(topic, partition, offset, timestamp, format, errorClass, errorMessage,
                 originalTopic, originalPartition == Long.MIN_VALUE ? null : (int) originalPartition,
                 originalOffset == Long.MIN_VALUE ? null : originalOffset, connector, task, stage, keySize,
                 valueSize, originalSize == Long.MIN_VALUE ? null : originalSize, Codec.readBytes(in),

@@ -196,5 +196,6 @@ final class Monitor implements AutoCloseable {
         if (current != null) {
             current.close();
         }
+        discovery.close();
     }
 }

@@ -37,7 +37,16 @@ public final class MonitorConfig extends AbstractConfig {
 
     public static final String TOPICS_REGEX_CONFIG = PREFIX + "topics.regex";
     public static final String TOPICS_REGEX_DOC = "A Java regular expression: every topic of the cluster whose whole"
-            + " name matches it is monitored too (for example .*-dlq). Empty: none.";
+            + " name matches it is monitored too. The default matches the usual dead-letter names: Spring Kafka's"
+            + " <topic>-dlt, <topic>-dlq, <topic>.dlq, and dlq.<topic> (the default prefix of share groups' dead-letter"
+            + " topics). Empty: none.";
+    /** The usual dead-letter topic names: {@code *-dlt}, {@code *-dlq}, {@code *.dlq}, {@code dlq.*}. */
+    public static final String TOPICS_REGEX_DEFAULT = ".+-dlt|.+-dlq|.+\\.dlq|dlq\\..+";
+
+    public static final String DISCOVER_SHARE_GROUPS_CONFIG = PREFIX + "discover.share.groups";
+    public static final String DISCOVER_SHARE_GROUPS_DOC = "Whether to monitor the dead-letter topics the cluster's"
+            + " share groups name in their errors.deadletterqueue.topic.name group config (KIP-1191, Kafka 4.4), read"
+            + " with the Admin API every discovery interval (the worker's principal needs Describe on the groups).";
 
     public static final String DISCOVER_CONNECTORS_CONFIG = PREFIX + "discover.connectors";
     public static final String DISCOVER_CONNECTORS_DOC = "Whether to monitor the dead-letter topics named in the"
@@ -227,10 +236,13 @@ public final class MonitorConfig extends AbstractConfig {
         ConfigDef def = new ConfigDef()
                 .define(TOPICS_CONFIG, Type.LIST, "", new ConfigDef.NonNullValidator(), Importance.HIGH, TOPICS_DOC,
                         TOPICS_GROUP, ++order, Width.LONG, "Extra dead-letter topics")
-                .define(TOPICS_REGEX_CONFIG, Type.STRING, "", new MonitorValidators.Regex(), Importance.MEDIUM,
+                .define(TOPICS_REGEX_CONFIG, Type.STRING, TOPICS_REGEX_DEFAULT, new MonitorValidators.Regex(),
+                        Importance.MEDIUM,
                         TOPICS_REGEX_DOC, TOPICS_GROUP, ++order, Width.LONG, "Dead-letter topic pattern")
                 .define(DISCOVER_CONNECTORS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM,
                         DISCOVER_CONNECTORS_DOC, TOPICS_GROUP, ++order, Width.SHORT, "Discover from connectors")
+                .define(DISCOVER_SHARE_GROUPS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM,
+                        DISCOVER_SHARE_GROUPS_DOC, TOPICS_GROUP, ++order, Width.SHORT, "Discover from share groups")
                 .define(DISCOVERY_INTERVAL_MS_CONFIG, Type.LONG, DISCOVERY_INTERVAL_MS_DEFAULT, Range.between(100L,
                         3_600_000L), Importance.LOW, DISCOVERY_INTERVAL_MS_DOC, TOPICS_GROUP, ++order, Width.SHORT,
                         "Discovery interval");
@@ -316,6 +328,10 @@ public final class MonitorConfig extends AbstractConfig {
 
     boolean discoverConnectors() {
         return getBoolean(DISCOVER_CONNECTORS_CONFIG);
+    }
+
+    boolean discoverShareGroups() {
+        return getBoolean(DISCOVER_SHARE_GROUPS_CONFIG);
     }
 
     Duration discoveryInterval() {

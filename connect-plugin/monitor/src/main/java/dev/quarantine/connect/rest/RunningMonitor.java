@@ -3,7 +3,9 @@ package dev.quarantine.connect.rest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
 
 /**
@@ -37,7 +39,8 @@ final class RunningMonitor implements AutoCloseable {
         PeerServer peerServer = PeerServer.start(PeerBinding.host(config.peerBindAddress(), worker.bindHost(),
                 worker.self().host()), config.peerPort(), config.maxConcurrentRequests(), config.peerLimits());
         WorkerSettings reachable = worker.withPeerPort(peerServer.port());
-        Monitor monitor = new Monitor(config, reachable, new TopicDiscovery(context.clusterState(), config));
+        Monitor monitor = new Monitor(config, reachable, new TopicDiscovery(context.clusterState(), config,
+                Optional.of(new ShareGroupDlqs(() -> Admin.create(reachable.clientConfigs())))));
         PeerAuth auth = new PeerAuth(config.peerSecret(), Clock.systemUTC());
         Peers peers = new Peers(reachable, auth, config.forwardTimeout(), config.maxPeerAnswerBytes());
         ClusterReader reader = new ClusterReader(monitor, reachable, peers, auth.enabled(), Clock.systemUTC());

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.rest;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -13,9 +14,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds the dead-letter topics named in the cluster's connector configs, through the worker's
  * {@link ConnectClusterState}: Kafka Connect's {@code errors.deadletterqueue.topic.name} of any sink connector, and
- * {@code dlq.topic.name} of the transactional sink connector. Adds the topics and pattern from the settings.
+ * {@code dlq.topic.name} of the transactional sink connector; and those the share groups name
+ * ({@link ShareGroupDlqs}). Adds the topics and pattern from the settings.
  */
-final class TopicDiscovery {
+final class TopicDiscovery implements AutoCloseable {
 
     // Public setting and class names, the contract between a connector config and this monitor. The monitor never
     // links to Connect's runtime nor to the sink's classes (another module of the plugin); TopicDiscoveryTest holds
@@ -31,10 +33,18 @@ final class TopicDiscovery {
 
     private final ConnectClusterState cluster;
     private final MonitorConfig config;
+    private final Optional<ShareGroupDlqs> shareGroups;
 
-    TopicDiscovery(ConnectClusterState cluster, MonitorConfig config) {
+    /** @param shareGroups used when {@code quarantine.monitor.discover.share.groups} is set */
+    TopicDiscovery(ConnectClusterState cluster, MonitorConfig config, Optional<ShareGroupDlqs> shareGroups) {
         this.cluster = cluster;
         this.config = config;
+        this.shareGroups = config.discoverShareGroups() ? shareGroups : Optional.empty();
+    }
+
+    /** Discovery without share groups. */
+    TopicDiscovery(ConnectClusterState cluster, MonitorConfig config) {
+        this(cluster, config, Optional.empty());
     }
 
     /**
@@ -59,7 +69,14 @@ final class TopicDiscovery {
                         byTopic.computeIfAbsent(topic, t -> new TreeSet<>()).add(connector));
             }
         }
+        shareGroups.ifPresent(groups -> groups.discover().forEach((topic, group) ->
+                byTopic.computeIfAbsent(topic, t -> new TreeSet<>()).add(group)));
         return new MonitoredTopics(byTopic, config.topics(), config.topicsRegex());
+    }
+
+    @Override
+    public void close() {
+        shareGroups.ifPresent(ShareGroupDlqs::close);
     }
 
     /** The dead-letter topics one connector config names. */

@@ -7,6 +7,8 @@ import java.util.TreeMap;
 
 import org.apache.kafka.common.serialization.Serde;
 
+import dev.quarantine.replay.letters.HeaderText;
+
 /**
  * Totals of one dead-letter topic (in a store: of one of its partitions): the record count, first and last record
  * timestamps, and counts by original topic, by connector or application and by error class. Each breakdown keeps at

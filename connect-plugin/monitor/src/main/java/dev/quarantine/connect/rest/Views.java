@@ -119,7 +119,7 @@ final class Views {
             row.put("offset", r.offset());
             row.put("position", RecordPositions.of(r.topic(), r.partition(), r.offset()));
             row.put("timestamp", time(r.timestamp()));
-            row.put("headers", r.headers());
+            row.put("format", r.format());
             row.put("error_class", r.errorClass());
             if (exposePayload) {
                 row.put("error_message", r.errorMessage());

@@ -15,6 +15,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.quarantine.replay.letters.HeaderText;
+
 /**
  * Calls this worker's own REST API (Connect's {@code /connectors}) on behalf of the caller of a monitor endpoint,
  * with the caller's {@code Authorization} header: whatever the worker's REST authentication allows the caller is

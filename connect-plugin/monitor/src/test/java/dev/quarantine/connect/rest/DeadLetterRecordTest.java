@@ -26,7 +26,7 @@ class DeadLetterRecordTest {
 
         DeadLetterRecord record = parse(headers, null, false);
 
-        assertThat(record.headers()).isEqualTo("connect");
+        assertThat(record.format()).isEqualTo("connect");
         assertThat(record.originalTopic()).isEqualTo("orders");
         assertThat(record.originalPartition()).isEqualTo(3);
         assertThat(record.originalOffset()).isEqualTo(42L);
@@ -44,7 +44,7 @@ class DeadLetterRecordTest {
 
         DeadLetterRecord record = parse(headers, "from-config", false);
 
-        assertThat(record.headers()).isEqualTo("streams");
+        assertThat(record.format()).isEqualTo("streams");
         assertThat(record.originalTopic()).isEqualTo("clicks");
         assertThat(record.originalPartition()).isNull();
         assertThat(record.connectorOrUnknown()).isEqualTo("from-config");
@@ -56,7 +56,7 @@ class DeadLetterRecordTest {
         TopicStats stats = new TopicStats();
         stats.add(record);
 
-        assertThat(record.headers()).isEqualTo("none");
+        assertThat(record.format()).isEqualTo("unknown");
         assertThat(stats.byErrorClass()).containsExactly(Map.entry(DeadLetterRecord.UNKNOWN, 1L));
         assertThat(stats.byOriginalTopic()).containsExactly(Map.entry(DeadLetterRecord.UNKNOWN, 1L));
     }

@@ -20,6 +20,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.replay.letters.HeaderText;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /**

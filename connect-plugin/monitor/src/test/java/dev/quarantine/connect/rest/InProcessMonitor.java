@@ -37,7 +37,7 @@ final class InProcessMonitor {
         }
     }
 
-    private static ConnectClusterState noConnectors() {
+    static ConnectClusterState noConnectors() {
         return new ConnectClusterState() {
             @Override
             public Collection<String> connectors() {

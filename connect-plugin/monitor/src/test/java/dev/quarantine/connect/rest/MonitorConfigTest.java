@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,18 @@ class MonitorConfigTest {
 
         assertThatThrownBy(() -> new MonitorConfig(worker)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining(MonitorConfig.TOPICS_REGEX_CONFIG);
+    }
+
+    @Test
+    void defaultTopicPatternMatchesTheUsualDeadLetterNamesOnly() {
+        Pattern pattern = new MonitorConfig(worker()).topicsRegex().orElseThrow();
+
+        for (String topic : new String[] {"orders-dlt", "orders-dlq", "orders.dlq", "dlq.orders"}) {
+            assertThat(pattern.matcher(topic).matches()).as(topic).isTrue();
+        }
+        for (String topic : new String[] {"orders", "dlq", "-dlt", "orders-dlt-x", "dlqorders", "__consumer_offsets"}) {
+            assertThat(pattern.matcher(topic).matches()).as(topic).isFalse();
+        }
     }
 
     @Test

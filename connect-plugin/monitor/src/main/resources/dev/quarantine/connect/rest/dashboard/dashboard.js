@@ -267,9 +267,10 @@
     const size = r.original_size ?? r.value_size;
     const rows = [el('tr', {'data-position': r.position},
       el('td', {}, when(r.timestamp)),
+      el('td', {class: 'format'}, r.format ?? 'unknown'),
       el('td', {class: 'origin'}, el('code', {}, origin)),
       el('td', {class: 'error-class'}, r.error_class ?? '(unknown)'),
-      el('td', {}, (r.connector_or_application ?? '(unknown)') + (r.task ? ' · task ' + r.task : '')
+      el('td', {class: 'group'}, (r.connector_or_application ?? '(unknown)') + (r.task ? ' · task ' + r.task : '')
         + (r.stage ? ' · ' + r.stage : '')),
       el('td', {}, el('code', {}, r.position)),
       el('td', {class: 'num'}, size === null || size === undefined ? '–' : count(size) + ' B'))];
@@ -284,7 +285,7 @@
         el('code', {}, r.value_base64 === null ? 'null' : payloadText(r.value_base64))));
     }
     if (extra.length) {
-      rows.push(el('tr', {class: 'more'}, el('td', {colspan: 6}, ...extra)));
+      rows.push(el('tr', {class: 'more'}, el('td', {colspan: 7}, ...extra)));
     }
     return rows;
   }
@@ -294,7 +295,7 @@
     $('t-payload-note').hidden = exposed || body.records.length === 0;
     const rows = body.records.flatMap(recordRows);
     document.querySelector('#records tbody').replaceChildren(...(rows.length ? rows
-      : [el('tr', {}, el('td', {colspan: 6, class: 'empty'}, 'No record yet.'))]));
+      : [el('tr', {}, el('td', {colspan: 7, class: 'empty'}, 'No record yet.'))]));
   }
 
   // ---- replay: the form, a preview from the breakdowns, progress from the replay endpoints ----

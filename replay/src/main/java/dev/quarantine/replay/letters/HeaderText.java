@@ -1,4 +1,4 @@
-package dev.quarantine.connect.rest;
+package dev.quarantine.replay.letters;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -16,22 +16,22 @@ import org.apache.kafka.common.header.Headers;
  * cut and marked with {@link #CUT_MARK}, and a value that is not UTF-8 reads as {@link #UNPARSEABLE}. Of repeated
  * headers the last counts, as Kafka's {@code lastHeader}.
  */
-final class HeaderText {
+public final class HeaderText {
 
     /** Longest error class, topic, connector, task or stage name kept. */
-    static final int MAX_NAME_CHARS = 255;
+    public static final int MAX_NAME_CHARS = 255;
     /** Longest error message kept (only with payloads exposed). */
-    static final int MAX_MESSAGE_CHARS = 500;
+    public static final int MAX_MESSAGE_CHARS = 500;
     /** Longest number read (a longer one is no number). */
-    static final int MAX_NUMBER_CHARS = 20;
-    static final String CUT_MARK = "...";
-    static final String UNPARSEABLE = "(unparseable)";
+    public static final int MAX_NUMBER_CHARS = 20;
+    public static final String CUT_MARK = "...";
+    public static final String UNPARSEABLE = "(unparseable)";
 
     private HeaderText() {
     }
 
     /** The last header {@code name} as text; {@code null} when absent or without a value. */
-    static String last(Headers headers, String name, int maxChars) {
+    public static String last(Headers headers, String name, int maxChars) {
         if (headers == null) {
             return null;
         }
@@ -40,7 +40,7 @@ final class HeaderText {
     }
 
     /** {@code value} as UTF-8 text of at most {@code maxChars} characters (and the mark when cut). */
-    static String decode(byte[] value, int maxChars) {
+    public static String decode(byte[] value, int maxChars) {
         int window = (int) Math.min(value.length, (maxChars + 1L) * 4);
         boolean whole = window == value.length;
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
@@ -56,7 +56,7 @@ final class HeaderText {
     }
 
     /** The last header {@code name} as a whole number; {@code null} when absent or not a number. */
-    static Long number(Headers headers, String name) {
+    public static Long number(Headers headers, String name) {
         String text = last(headers, name, MAX_NUMBER_CHARS);
         if (text == null || text.endsWith(CUT_MARK)) {
             return null;

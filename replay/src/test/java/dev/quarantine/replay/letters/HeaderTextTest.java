@@ -1,4 +1,4 @@
-package dev.quarantine.connect.rest;
+package dev.quarantine.replay.letters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

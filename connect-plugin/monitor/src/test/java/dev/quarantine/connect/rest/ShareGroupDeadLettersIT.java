@@ -1,0 +1,220 @@
+package dev.quarantine.connect.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.replay.ReplayConfig;
+import dev.quarantine.replay.ReplayEngine;
+import dev.quarantine.replay.ReplayListener;
+import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.letters.DeadLetterFormat;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
+
+/**
+ * Dead letters the Kafka 4.4 broker itself writes for a share group (KIP-1191): a {@link KafkaShareConsumer} with
+ * explicit acknowledgement rejects ten records ({@link AcknowledgeType#REJECT}) of a group whose
+ * {@code errors.deadletterqueue.topic.name} names {@code dlq.<topic>}. The monitor's default pattern finds the topic
+ * and classifies them (format share-group, original topic/partition/offset, the group), and a replay sends each back
+ * to its original topic and partition once, without the {@code __dlq.errors.*} headers. The broker stamps a share
+ * group's dead letter with the time it wrote it and keeps no original timestamp, so that is the timestamp a replay
+ * writes (docs/replay.md).
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class ShareGroupDeadLettersIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(90);
+    private static final int LETTERS = 10;
+    private static final String GROUP = "payers";
+
+    @Test
+    void brokerWrittenShareGroupDeadLettersAreClassifiedAndReplayedToTheirOriginalTopicAndPartition(LocalKafka kafka)
+            throws Exception {
+        String payments = "sharepayments";
+        String dlq = "dlq." + payments;
+        kafka.createTopic(payments, 2, Map.of());
+        kafka.createTopic(dlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
+        configureGroup(kafka, dlq);
+        produce(kafka, payments);
+        List<ConsumerRecord<byte[], byte[]>> failed = TopicReader.readCommitted(kafka, payments, DEADLINE);
+        rejectAll(kafka, payments);
+
+        List<ConsumerRecord<byte[], byte[]>> letters = Await.value("ten dead letters in " + dlq, DEADLINE, () -> {
+            List<ConsumerRecord<byte[], byte[]>> now = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(10));
+            return now.size() >= LETTERS ? now : null;
+        });
+        assertThat(letters).hasSize(LETTERS);
+        Map<String, Object> worker = Map.of("group.id", "connect-cluster", "bootstrap.servers",
+                kafka.bootstrapServers(), "rest.advertised.host.name", "127.0.0.1", "rest.advertised.port", "8083");
+        assertThat(new MonitorConfig(worker).topicsRegex().orElseThrow().matcher(dlq).matches()).isTrue();
+        TopicStats stats = new TopicStats();
+        for (ConsumerRecord<byte[], byte[]> letter : letters) {
+            DeadLetterRecord read = DeadLetterRecord.parse(letter.topic(), letter.partition(), letter.offset(),
+                    letter.timestamp(), letter.key(), letter.value(), letter.headers(), null, false, 0);
+            stats.add(read);
+            ConsumerRecord<byte[], byte[]> original = byKey(failed, letter.key());
+            assertThat(read.format()).isEqualTo(DeadLetterFormat.SHARE_GROUP.label());
+            assertThat(read.originalTopic()).isEqualTo(payments);
+            assertThat(read.originalPartition()).isEqualTo(original.partition());
+            assertThat(read.originalOffset()).isEqualTo(original.offset());
+            assertThat(read.connector()).isEqualTo(GROUP);
+        }
+        assertThat(stats.total()).isEqualTo(LETTERS);
+        assertThat(stats.byOriginalTopic()).containsExactly(Map.entry(payments, (long) LETTERS));
+
+        ReplayProgress done = replay(kafka, dlq, payments);
+
+        assertThat(done.counts().replayed()).isEqualTo(LETTERS);
+        List<ConsumerRecord<byte[], byte[]>> replayed = TopicReader.readCommitted(kafka, payments, DEADLINE).stream()
+                .filter(r -> failed.stream().noneMatch(f -> f.partition() == r.partition()
+                        && f.offset() == r.offset())).toList();
+        assertThat(replayed).hasSize(LETTERS);
+        assertThat(replayed.stream().map(r -> text(r.key())).collect(Collectors.toSet())).hasSize(LETTERS);
+        for (ConsumerRecord<byte[], byte[]> back : replayed) {
+            ConsumerRecord<byte[], byte[]> original = byKey(failed, back.key());
+            ConsumerRecord<byte[], byte[]> letter = byKey(letters, back.key());
+            assertThat(back.partition()).isEqualTo(original.partition());
+            assertThat(back.value()).isEqualTo(original.value());
+            assertThat(back.timestamp()).as("the dead letter's own").isEqualTo(letter.timestamp());
+            for (Header header : back.headers()) {
+                assertThat(header.key()).doesNotStartWith("__dlq.errors.");
+            }
+        }
+    }
+
+    @Test
+    void findsTheDeadLetterTopicsShareGroupsNameWithoutAPattern(LocalKafka kafka) throws Exception {
+        String topic = "sharefound";
+        String dlq = "dlq." + topic;
+        String group = "finders";
+        kafka.createTopic(topic, 1, Map.of());
+        kafka.createTopic(dlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
+        configureGroup(kafka, group, dlq);
+        Properties props = kafka.clientProps();
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        Map<String, Object> worker = new HashMap<>(Map.of("group.id", "connect-cluster", "bootstrap.servers",
+                kafka.bootstrapServers(), "rest.advertised.host.name", "127.0.0.1", "rest.advertised.port", "8083",
+                MonitorConfig.TOPICS_REGEX_CONFIG, ""));
+        try (KafkaShareConsumer<byte[], byte[]> member = new KafkaShareConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+             TopicDiscovery discovery = new TopicDiscovery(InProcessMonitor.noConnectors(),
+                     new MonitorConfig(worker), Optional.of(new ShareGroupDlqs(kafka::admin)))) {
+            member.subscribe(List.of(topic));
+            MonitoredTopics found = Await.value("the share group's DLQ topic discovered", DEADLINE, () -> {
+                member.poll(Duration.ofMillis(200));
+                MonitoredTopics now = discovery.discover();
+                return now.names().contains(dlq) ? now : null;
+            });
+
+            assertThat(found.connectorOf(dlq)).as("the group naming it").isEqualTo(group);
+            assertThat(found.names()).doesNotContain(topic);
+        }
+        worker.put(MonitorConfig.DISCOVER_SHARE_GROUPS_CONFIG, "false");
+        try (TopicDiscovery off = new TopicDiscovery(InProcessMonitor.noConnectors(), new MonitorConfig(worker),
+                Optional.of(new ShareGroupDlqs(kafka::admin)))) {
+            assertThat(off.discover().names()).doesNotContain(dlq);
+        }
+    }
+
+    private static void configureGroup(LocalKafka kafka, String dlq) throws Exception {
+        configureGroup(kafka, GROUP, dlq);
+    }
+
+    private static void configureGroup(LocalKafka kafka, String groupId, String dlq) throws Exception {
+        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, groupId);
+        List<AlterConfigOp> ops = List.of(
+                new AlterConfigOp(new ConfigEntry("errors.deadletterqueue.topic.name", dlq), AlterConfigOp.OpType.SET),
+                new AlterConfigOp(new ConfigEntry("errors.deadletterqueue.copy.record.enable", "true"),
+                        AlterConfigOp.OpType.SET),
+                new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET));
+        try (Admin admin = kafka.admin()) {
+            admin.incrementalAlterConfigs(Map.of(group, ops)).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void produce(LocalKafka kafka, String topic) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < LETTERS; i++) {
+                producer.send(new ProducerRecord<>(topic, i % 2, bytes("payment-" + i), bytes("{\"id\":" + i + "}")));
+            }
+            producer.flush();
+        }
+    }
+
+    private static void rejectAll(LocalKafka kafka, String topic) {
+        Properties props = kafka.clientProps();
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
+        props.put("share.acknowledgement.mode", "explicit");
+        List<String> rejected = new ArrayList<>();
+        try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(props,
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            Await.until(() -> "the share consumer rejecting " + LETTERS + " records (rejected " + rejected.size()
+                    + ")", DEADLINE, () -> {
+                        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                            consumer.acknowledge(record, AcknowledgeType.REJECT);
+                            rejected.add(text(record.key()));
+                        }
+                        consumer.commitSync();
+                        return rejected.size() >= LETTERS;
+                    });
+        }
+    }
+
+    private static ReplayProgress replay(LocalKafka kafka, String dlq, String topic) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "share-1");
+        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, dlq);
+        settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, topic);
+        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
+                ReplayListener.NONE)) {
+            ReplayProgress progress = engine.start();
+            while (!progress.finished()) {
+                progress = engine.step();
+            }
+            return progress;
+        }
+    }
+
+    private static ConsumerRecord<byte[], byte[]> byKey(List<ConsumerRecord<byte[], byte[]>> records, byte[] key) {
+        return records.stream().filter(r -> text(r.key()).equals(text(key))).findFirst().orElseThrow();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,165 @@
+package dev.quarantine.connect.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.ListenerExecutionFailedException;
+
+import dev.quarantine.replay.ReplayConfig;
+import dev.quarantine.replay.ReplayEngine;
+import dev.quarantine.replay.ReplayListener;
+import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.letters.DeadLetterFormat;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
+
+/**
+ * Dead letters written by Spring Kafka's own {@link DeadLetterPublishingRecoverer} (spring-kafka 4.0.8, as a listener
+ * container calls it: the failed record and a {@link ListenerExecutionFailedException} naming the group) on a real
+ * broker: the monitor's default topic pattern finds {@code orders-dlt}, the monitor classifies them (format spring,
+ * the root cause's class, the original topic, partition and offset, the group), and a replay sends each back to its
+ * original topic and partition once, with its original timestamp and without the {@code kafka_dlt-*} headers.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class SpringDeadLettersIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final int LETTERS = 10;
+    private static final long TWO_DAYS_AGO = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
+
+    @Test
+    void springDeadLettersAreClassifiedAndReplayedToTheirOriginalTopicPartitionAndTime(LocalKafka kafka) {
+        String orders = "springorders";
+        String dlt = orders + "-dlt";
+        kafka.createTopic(orders, 3, Map.of());
+        kafka.createTopic(dlt, 3, Map.of());
+        produceOldOrders(kafka, orders);
+        List<ConsumerRecord<byte[], byte[]>> failed = TopicReader.readCommitted(kafka, orders, DEADLINE);
+        assertThat(failed).hasSize(LETTERS);
+        deadLetterWithSpring(kafka, failed);
+        List<ConsumerRecord<byte[], byte[]>> letters = TopicReader.readCommitted(kafka, dlt, DEADLINE);
+
+        Map<String, Object> worker = new HashMap<>();
+        worker.put("group.id", "connect-cluster");
+        worker.put("bootstrap.servers", kafka.bootstrapServers());
+        worker.put("rest.advertised.host.name", "127.0.0.1");
+        worker.put("rest.advertised.port", "8083");
+        assertThat(new MonitorConfig(worker).topicsRegex().orElseThrow().matcher(dlt).matches())
+                .as("the default topic pattern finds Spring's <topic>-dlt").isTrue();
+        TopicStats stats = new TopicStats();
+        for (ConsumerRecord<byte[], byte[]> letter : letters) {
+            DeadLetterRecord read = DeadLetterRecord.parse(letter.topic(), letter.partition(), letter.offset(),
+                    letter.timestamp(), letter.key(), letter.value(), letter.headers(), null, false, 0);
+            stats.add(read);
+            ConsumerRecord<byte[], byte[]> original = byKey(failed, letter.key());
+            assertThat(read.format()).isEqualTo(DeadLetterFormat.SPRING.label());
+            assertThat(read.originalTopic()).isEqualTo(orders);
+            assertThat(read.originalPartition()).isEqualTo(original.partition());
+            assertThat(read.originalOffset()).isEqualTo(original.offset());
+            assertThat(read.connector()).isEqualTo("order-service");
+        }
+        assertThat(stats.total()).isEqualTo(LETTERS);
+        assertThat(stats.byErrorClass()).containsExactly(Map.entry(IllegalStateException.class.getName(),
+                (long) LETTERS));
+        assertThat(stats.byOriginalTopic()).containsExactly(Map.entry(orders, (long) LETTERS));
+
+        ReplayProgress done = replay(kafka, dlt, orders);
+
+        assertThat(done.counts().replayed()).isEqualTo(LETTERS);
+        List<ConsumerRecord<byte[], byte[]>> all = TopicReader.readCommitted(kafka, orders, DEADLINE);
+        List<ConsumerRecord<byte[], byte[]>> replayed = all.stream().filter(r -> !failed.stream()
+                .anyMatch(f -> f.partition() == r.partition() && f.offset() == r.offset())).toList();
+        assertThat(replayed).hasSize(LETTERS);
+        assertThat(replayed.stream().map(r -> text(r.key())).collect(Collectors.toSet())).hasSize(LETTERS);
+        for (ConsumerRecord<byte[], byte[]> back : replayed) {
+            ConsumerRecord<byte[], byte[]> original = byKey(failed, back.key());
+            assertThat(back.partition()).as("partition of " + text(back.key())).isEqualTo(original.partition());
+            assertThat(back.timestamp()).as("timestamp of " + text(back.key())).isEqualTo(original.timestamp());
+            assertThat(back.value()).isEqualTo(original.value());
+            for (Header header : back.headers()) {
+                assertThat(header.key()).doesNotStartWith("kafka_dlt-");
+            }
+            assertThat(back.headers().lastHeader("trace-id")).as("the record's own header is kept").isNotNull();
+        }
+    }
+
+    private static void produceOldOrders(LocalKafka kafka, String topic) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < LETTERS; i++) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % 3, TWO_DAYS_AGO + i,
+                        bytes("order-" + i), bytes("{\"order\":" + i + "}"));
+                record.headers().add("trace-id", bytes("t" + i));
+                producer.send(record);
+            }
+            producer.flush();
+        }
+    }
+
+    private static void deadLetterWithSpring(LocalKafka kafka, List<ConsumerRecord<byte[], byte[]>> failed) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        DefaultKafkaProducerFactory<Object, Object> factory = new DefaultKafkaProducerFactory<>(props);
+        try {
+            KafkaTemplate<Object, Object> template = new KafkaTemplate<>(factory);
+            DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(template);
+            recoverer.setFailIfSendResultIsError(true);
+            for (ConsumerRecord<byte[], byte[]> record : failed) {
+                recoverer.accept(record, new ListenerExecutionFailedException("Listener failed", "order-service",
+                        new IllegalStateException("bad order")));
+            }
+            template.flush();
+        } finally {
+            factory.destroy();
+        }
+    }
+
+    private static ReplayProgress replay(LocalKafka kafka, String dlt, String orders) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "spring-1");
+        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, dlt);
+        settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, orders);
+        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
+                ReplayListener.NONE)) {
+            ReplayProgress progress = engine.start();
+            while (!progress.finished()) {
+                progress = engine.step();
+            }
+            return progress;
+        }
+    }
+
+    private static ConsumerRecord<byte[], byte[]> byKey(List<ConsumerRecord<byte[], byte[]>> records, byte[] key) {
+        return records.stream().filter(r -> text(r.key()).equals(text(key))).findFirst().orElseThrow();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+}
