@@ -30,6 +30,11 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * {@code context}) and {@link DeadLetterHeaders#ORIGINAL_SIZE} the failed record's size. A dead letter is never
  * dropped: one that does not fit even so fails with a {@link RecordTooLargeException} naming the record.
  *
+ * <p>The dead letter keeps the failed record's timestamp ({@link DeadLetter#timestamp(Long)}), as Kafka Connect's
+ * {@code DeadLetterQueueReporter} and Kafka Streams' dead-letter records do; without one the producer stamps it. The
+ * exception's message header is always written, with a null value for an exception without a message, as both of
+ * them write it.
+ *
  * <p>The limit of one dead letter is the smallest of the builder's {@code maxBytes} and what the producer that sends
  * it accepts for the dead-letter topic: pass {@link TxnSendProducer#maxRecordBytes(String)} to
  * {@link #build(DeadLetter, int)}, so that lowered producer limits and a small topic {@code max.message.bytes} never
@@ -181,7 +186,7 @@ public final class DeadLetterRecordBuilder {
             }
             RecordHeaders all = new RecordHeaders(original);
             headers(cut.isEmpty() ? "false" : String.join(",", cut)).forEach(all::add);
-            return new ProducerRecord<>(topic, null, null, key, value, all);
+            return new ProducerRecord<>(topic, null, letter.timestamp(), key, value, all);
         }
     }
 
@@ -200,10 +205,8 @@ public final class DeadLetterRecordBuilder {
         context.forEach((name, value) -> add(headers, name, value));
         add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION : DeadLetterHeaders.STREAMS_EXCEPTION,
                 error.getClass().getName());
-        if (message != null) {
-            add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE
-                    : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE, message);
-        }
+        add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE
+                : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE, message);
         if (!stacktrace.isEmpty()) {
             add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_STACKTRACE
                     : DeadLetterHeaders.STREAMS_EXCEPTION_STACKTRACE, stacktrace);
@@ -229,8 +232,9 @@ public final class DeadLetterRecordBuilder {
         return RecordSizes.producerEstimate(null, null, all);
     }
 
+    /** A header with {@code value} in UTF-8; a null value is a header with a null value (an exception's message). */
     private static void add(List<Header> headers, String name, String value) {
-        headers.add(new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8)));
+        headers.add(new RecordHeader(name, value == null ? null : value.getBytes(StandardCharsets.UTF_8)));
     }
 
     private static String stacktrace(Throwable error) {
