@@ -98,6 +98,26 @@ class ReplayTimestampsIT {
     }
 
     @Test
+    void aDeadLetterTopicWithLogAppendTimeKeepsTheTimeOfArrivalWhichTheReplayWrites(LocalKafka kafka)
+            throws Exception {
+        String dlq = deadLetterTwoDayOldRecords(kafka, "arrival",
+                Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
+        Map<String, Long> arrivals = committed(kafka, dlq).stream()
+                .collect(Collectors.toMap(r -> text(r.key()), ConsumerRecord::timestamp));
+
+        ReplayProgress done = runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "arrival-fix",
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "arrival-output"));
+
+        assertThat(done.counts().replayed()).isEqualTo(RECORDS);
+        assertThat(committed(kafka, "arrival-output")).hasSize(RECORDS).allSatisfy(record -> {
+            assertThat(record.timestamp()).as("the dead letter's arrival, not the record's own time")
+                    .isEqualTo(arrivals.get(text(record.key())))
+                    .isGreaterThanOrEqualTo(TWO_DAYS_AGO + Duration.ofDays(1).toMillis());
+            assertThat(record.timestampType()).isEqualTo(TimestampType.CREATE_TIME);
+        });
+    }
+
+    @Test
     void replayOfKafkaStreamsOwnDeadLettersPutsEachBackIntoItsInputPartitionOnceWithItsTime(LocalKafka kafka)
             throws Exception {
         String input = "own-input";
@@ -143,10 +163,16 @@ class ReplayTimestampsIT {
      * (the fix). Returns the dead-letter topic.
      */
     private static String deadLetterTwoDayOldRecords(LocalKafka kafka, String prefix) throws Exception {
+        return deadLetterTwoDayOldRecords(kafka, prefix, Map.of());
+    }
+
+    /** As {@link #deadLetterTwoDayOldRecords(LocalKafka, String)}, with these configs of the dead-letter topic. */
+    private static String deadLetterTwoDayOldRecords(LocalKafka kafka, String prefix, Map<String, String> dlqConfigs)
+            throws Exception {
         String output = prefix + "-output";
         String dlq = prefix + "-dlq";
         kafka.createTopic(output, 2, Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "2000"));
-        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic(dlq, 1, dlqConfigs);
         DeadLetterRecordBuilder builder = new DeadLetterRecordBuilder(dlq, DeadLetterRecordBuilder.HeaderStyle.CONNECT,
                 1_000_000);
         try (TxnSendProducer<byte[], byte[]> producer = new TxnSendProducer<>(Map.of(
