@@ -56,7 +56,8 @@ public final class DeadLetter {
     /**
      * The failed record's timestamp, which the dead letter keeps (as Kafka Connect's and Kafka Streams' dead-letter
      * queues do), so that a replay puts the record back at its own time; null or negative (Kafka's "no timestamp"):
-     * the producer stamps the dead letter when it sends it.
+     * the producer stamps the dead letter when it sends it (as it does when the error is an InvalidTimestampException:
+     * the dead-letter topic may reject that timestamp too).
      */
     public DeadLetter timestamp(Long timestamp) {
         this.timestamp = timestamp == null || timestamp < 0 ? null : timestamp;

@@ -13,6 +13,7 @@ import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -31,7 +32,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * dropped: one that does not fit even so fails with a {@link RecordTooLargeException} naming the record.
  *
  * <p>The dead letter keeps the failed record's timestamp ({@link DeadLetter#timestamp(Long)}), as Kafka Connect's
- * {@code DeadLetterQueueReporter} and Kafka Streams' dead-letter records do; without one the producer stamps it. The
+ * {@code DeadLetterQueueReporter} and Kafka Streams' dead-letter records do; without one, or when that timestamp is
+ * what the topic rejected (InvalidTimestampException), the producer stamps it. The
  * exception's message header is always written, with a null value for an exception without a message, as both of
  * them write it.
  *
@@ -186,7 +188,7 @@ public final class DeadLetterRecordBuilder {
             }
             RecordHeaders all = new RecordHeaders(original);
             headers(cut.isEmpty() ? "false" : String.join(",", cut)).forEach(all::add);
-            return new ProducerRecord<>(topic, null, letter.timestamp(), key, value, all);
+            return new ProducerRecord<>(topic, null, timestamp(letter, error), key, value, all);
         }
     }
 
@@ -221,6 +223,15 @@ public final class DeadLetterRecordBuilder {
         add(headers, DeadLetterHeaders.ORIGINAL_SIZE, String.valueOf(originalSize));
         add(headers, DeadLetterHeaders.PAYLOAD_TRUNCATED, truncated);
         return headers;
+    }
+
+    /**
+     * The failed record's timestamp, unless that timestamp is why it failed (InvalidTimestampException: outside the
+     * topic's {@code message.timestamp.before/after.max.ms}): a dead-letter topic under the same limits (a broker-wide
+     * {@code log.message.timestamp.*}) would reject the dead letter too, so the producer stamps it instead.
+     */
+    private static Long timestamp(DeadLetter letter, Throwable error) {
+        return error instanceof InvalidTimestampException ? null : letter.timestamp();
     }
 
     private static int sizeWith(Header[] original, List<Header> context) {

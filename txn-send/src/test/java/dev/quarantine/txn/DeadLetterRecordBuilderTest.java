@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -68,6 +69,16 @@ class DeadLetterRecordBuilderTest {
         assertThat(builder.build(letter()).timestamp()).as("none given").isNull();
         assertThat(builder.build(letter().timestamp(null)).timestamp()).isNull();
         assertThat(builder.build(letter().timestamp(-1L)).timestamp()).as("Kafka's NO_TIMESTAMP").isNull();
+    }
+
+    @Test
+    void leavesStampingToTheProducerWhenTheTimestampIsWhatTheTopicRejected() {
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        DeadLetter tooOld = DeadLetter.of(bytes("k"), bytes("v"), null,
+                new InvalidTimestampException("older than message.timestamp.before.max.ms")).timestamp(twoDaysAgo);
+
+        assertThat(new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT, 100_000)
+                .build(tooOld).timestamp()).isNull();
     }
 
     @Test

@@ -162,6 +162,32 @@ class TransactionalKafkaSinkTaskIT {
     }
 
     @Test
+    void deadLettersARecordTooOldForTargetAndDeadLetterTopicStampedNowInsteadOfFailing() throws Exception {
+        String oneHour = String.valueOf(Duration.ofHours(1).toMillis());
+        kafka.createTopic(fixture.target + ".strict", 1, Map.of("message.timestamp.before.max.ms", oneHour));
+        try (Admin admin = kafka.admin()) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, fixture.dlq),
+                    List.of(new AlterConfigOp(new ConfigEntry("message.timestamp.before.max.ms", oneHour),
+                            AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+        }
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "target.topic.format", "copy.${topic}.strict");
+        task.open(List.of(partition));
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        List<SinkRecord> batch = records(source, 0, 0, 3);
+        batch.set(1, sinkRecord(source, 0, 1, "k1", bytes("v1"), twoDaysAgo));
+        task.put(batch);
+
+        assertThat(values(committed(kafka, fixture.target + ".strict"))).containsExactly("v0", "v2");
+        assertThat(committed(kafka, fixture.dlq)).singleElement().satisfies(letter -> {
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                    .isEqualTo("org.apache.kafka.common.errors.InvalidTimestampException");
+            assertThat(letter.timestamp()).as("stamped by the producer, within the topic's hour")
+                    .isGreaterThan(twoDaysAgo + Duration.ofDays(1).toMillis());
+        });
+    }
+
+    @Test
     void deadLettersARecordTheBrokerRejectsAfterTheUpFrontChecksPassed() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask task = fixture.start(context);
