@@ -98,8 +98,9 @@ public final class ReplayConfig extends AbstractConfig {
 
     public static final String FILTER_TIME_FROM_CONFIG = "replay.filter.time.from";
     public static final String FILTER_TIME_FROM_DOC = "Replay only dead letters with a timestamp at or after this"
-            + " ISO-8601 instant (2026-12-01T03:00:00Z). The timestamp is when the record was dead-lettered (Kafka"
-            + " Connect's own dead-letter queue keeps the input record's). Empty: no lower bound.";
+            + " ISO-8601 instant (2026-12-01T03:00:00Z). The timestamp is the dead letter's: the failed record's"
+            + " own for Kafka Connect's, Kafka Streams' and this project's dead letters, the time it was appended"
+            + " on a dead-letter topic with message.timestamp.type=LogAppendTime. Empty: no lower bound.";
 
     public static final String FILTER_TIME_TO_CONFIG = "replay.filter.time.to";
     public static final String FILTER_TIME_TO_DOC = "Replay only dead letters with a timestamp before this ISO-8601"

@@ -16,8 +16,8 @@ import java.util.Set;
  * <tr><td>original topics</td><td>the topic of its {@code original} destination is listed</td></tr>
  * <tr><td>applications or connectors</td><td>its {@code __connect.errors.connector.name},
  *     {@code __quarantine.application.id}, or group (Spring Kafka's consumer group, a share group) is listed</td></tr>
- * <tr><td>time from, to</td><td>its timestamp (when it was dead-lettered; Kafka Connect's own dead-letter queue keeps
- *     the input's) is at or after from, before to</td></tr>
+ * <tr><td>time from, to</td><td>its timestamp (the failed record's, which Kafka Connect's, Kafka Streams' and our
+ *     dead letters keep) is at or after from, before to</td></tr>
  * <tr><td>offset ranges, offsets</td><td>its partition and offset are in a range or listed</td></tr>
  * </table>
  */

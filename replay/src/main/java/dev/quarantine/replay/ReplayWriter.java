@@ -91,7 +91,7 @@ final class ReplayWriter implements AutoCloseable {
         boolean park = guard.decide(HeaderRewrite.replayCount(record.headers())) == LoopGuard.Decision.PARK;
         DeadLetterRecordBuilder builder = builder(park ? parkingTopic : dlqTopic, letter.style());
         DeadLetter again = DeadLetter.of(record.key(), record.value(), record.headers().toArray(), failure)
-                .target(record.topic(), record.partition())
+                .target(record.topic(), record.partition()).timestamp(record.timestamp())
                 .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, letter.connectorName().orElse(null))
                 .context(DeadLetterHeaders.APPLICATION_ID, letter.applicationId().orElse(null));
         Optional<String> sourceTopic = letter.sourceTopic().value();

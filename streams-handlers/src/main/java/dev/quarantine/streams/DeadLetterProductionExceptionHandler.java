@@ -54,6 +54,8 @@ import dev.quarantine.txn.SendErrors;
  * ({@code none}: Kafka Streams passes the raw input only with the first output of an input record); Kafka Streams'
  * {@code __streams.errors.*} headers with the input record's topic, partition and offset and the exception; ours
  * ({@code __quarantine.*}) with the output topic, the output's size, the error category and the {@code application.id}.
+ * It keeps the failed output's timestamp (the input record's time, unless the topology set another), or the
+ * context's when the output has none, as Kafka Streams' own dead-letter records keep the record context's.
  */
 public class DeadLetterProductionExceptionHandler implements ProductionExceptionHandler {
 
@@ -113,7 +115,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
         }
         DeadLetter letter = DeadLetter.of(record.key(), record.value(),
                 withSourceRaw(record.headers().toArray(), context), exception).context(PAYLOAD_ORIGIN_HEADER, "output");
-        return deadLetter(context, record.topic(), record.partition(), letter, exception);
+        return deadLetter(context, record, letter, exception);
     }
 
     @Override
@@ -130,7 +132,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
                         record.headers().toArray(), exception)
                 .context(PAYLOAD_ORIGIN_HEADER, input ? "input" : "none")
                 .context(SERIALIZATION_ORIGIN_HEADER, origin.name());
-        return deadLetter(context, record.topic(), record.partition(), letter, exception);
+        return deadLetter(context, record, letter, exception);
     }
 
     private synchronized Decision decide(ErrorHandlerContext context, String topic, SendErrorCategory category,
@@ -168,8 +170,11 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
         return Response.fail();
     }
 
-    private Response deadLetter(ErrorHandlerContext context, String topic, Integer partition, DeadLetter letter,
+    private Response deadLetter(ErrorHandlerContext context, ProducerRecord<?, ?> record, DeadLetter letter,
                                 Exception exception) {
+        String topic = record.topic();
+        Integer partition = record.partition();
+        Long timestamp = record.timestamp();
         if (deadLetters.isEmpty()) {
             log.error("Cannot write the output to {} of input {} ({}) and {} is not set: failing", topic,
                     input(context), exception.getClass().getName(),
@@ -177,6 +182,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
             return Response.fail();
         }
         letter.target(topic, partition).context(DeadLetterHeaders.APPLICATION_ID, applicationId);
+        letter.timestamp(timestamp != null ? timestamp : context.timestamp());
         if (context.topic() != null) {
             letter.source(context.topic(), context.partition(), context.offset());
         }

@@ -28,6 +28,8 @@ import dev.quarantine.sandbox.ConfigDocs;
 
 class DeadLetterProductionExceptionHandlerTest {
 
+    /** The record context's time (the input record's, unless the topology forwarded another). */
+    private static final long CONTEXT_TIME = 1_764_000_000_000L;
     private static final ProducerRecord<byte[], byte[]> OUTPUT =
             new ProducerRecord<>("output", null, bytes("out-key"), bytes("out-value"), new RecordHeaders());
 
@@ -50,6 +52,25 @@ class DeadLetterProductionExceptionHandlerTest {
                     .isEqualTo("output");
             assertThat(header(dlq.headers(), DeadLetterHeaders.APPLICATION_ID)).isEqualTo("unit-app");
         });
+    }
+
+    @Test
+    void aDeadLetterKeepsTheFailedOutputsTimestampOrElseTheRecordContexts() {
+        DeadLetterProductionExceptionHandler handler = handler(Map.of());
+        ProducerRecord<byte[], byte[]> stamped = new ProducerRecord<>("output", null, CONTEXT_TIME - 5,
+                bytes("out-key"), bytes("out-value"));
+        ProducerRecord<Object, Object> unserializable = new ProducerRecord<>("output", null, CONTEXT_TIME - 7,
+                new Object(), new Object());
+
+        assertThat(handler.handleError(context(null, null), stamped, new RecordTooLargeException("big"))
+                .deadLetterQueueRecords()).singleElement()
+                .satisfies(dlq -> assertThat(dlq.timestamp()).isEqualTo(CONTEXT_TIME - 5));
+        assertThat(handler.handleError(context(null, null), OUTPUT, new RecordTooLargeException("big"))
+                .deadLetterQueueRecords()).singleElement()
+                .satisfies(dlq -> assertThat(dlq.timestamp()).as("an output without one").isEqualTo(CONTEXT_TIME));
+        assertThat(handler.handleSerializationError(context(bytes("in-key"), bytes("in-value")), unserializable,
+                new SerializationException("no"), SerializationExceptionOrigin.VALUE).deadLetterQueueRecords())
+                .singleElement().satisfies(dlq -> assertThat(dlq.timestamp()).isEqualTo(CONTEXT_TIME - 7));
     }
 
     @Test
@@ -229,7 +250,7 @@ class DeadLetterProductionExceptionHandlerTest {
             public Headers headers() { return new RecordHeaders(); }
             public String processorNodeId() { return nodeId; }
             public TaskId taskId() { return new TaskId(0, 1); }
-            public long timestamp() { return 0; }
+            public long timestamp() { return CONTEXT_TIME; }
             public byte[] sourceRawKey() { return rawKey; }
             public byte[] sourceRawValue() { return rawValue; }
         };

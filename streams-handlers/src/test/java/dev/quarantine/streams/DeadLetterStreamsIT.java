@@ -8,17 +8,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import javax.management.ObjectName;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,6 +105,40 @@ class DeadLetterStreamsIT {
         assertThat(committed(kafka, app.output).size()).as("good outputs committed by stock Kafka").isLessThan(990);
         assertThat(committed(kafka, app.deadLetters).size()).as("dead letters committed by stock Kafka")
                 .isLessThan(10);
+    }
+
+    @Test
+    void deadLettersKeepTheTimestampOfTheRecordsThatFailed(LocalKafka kafka) throws Exception {
+        String input = "aged-input";
+        String output = "aged-output";
+        String deadLetters = "aged-dlq";
+        kafka.createTopic(input, 2, Map.of());
+        kafka.createTopic(output, 2, Map.of("max.message.bytes", "2000"));
+        kafka.createTopic(deadLetters, 1, Map.of());
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(kafka.clientProps(), new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < 100; i++) {
+                producer.send(new ProducerRecord<>(input, null, twoDaysAgo + i, "key-" + i, String.valueOf(i)));
+            }
+        }
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
+                .mapValues(v -> v + ":" + "x".repeat(3_000))
+                .to(output, Produced.with(Serdes.String(), Serdes.String()));
+        Properties props = RunningApp.exactlyOnceProps(kafka, "aged-app", stateDir.toString(), deadLetters);
+
+        RunningApp app = RunningApp.start(builder.build(), props, StreamThreadExceptionResponse.REPLACE_THREAD);
+        await("100 dead letters committed", () -> committed(kafka, deadLetters).size() >= 100);
+        app.assertRanWithoutFailures();
+        app.close();
+
+        List<ConsumerRecord<byte[], byte[]>> letters = committed(kafka, deadLetters);
+        assertThat(letters).hasSize(100).allSatisfy(letter -> {
+            int i = Integer.parseInt(text(letter.key()).substring("key-".length()));
+            assertThat(letter.timestamp()).as("dead letter of input %d", i).isEqualTo(twoDaysAgo + i);
+            assertThat(letter.timestampType()).isEqualTo(TimestampType.CREATE_TIME);
+        });
     }
 
     private static void assertDeadLetters(List<ConsumerRecord<byte[], byte[]>> deadLetters, PoisonTopology app) {

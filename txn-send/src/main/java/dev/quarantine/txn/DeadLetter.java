@@ -23,6 +23,7 @@ public final class DeadLetter {
     private Long sourceOffset;
     private String targetTopic;
     private Integer targetPartition;
+    private Long timestamp;
     private final Map<String, String> context = new LinkedHashMap<>();
 
     private DeadLetter(byte[] key, byte[] value, Header[] headers, Throwable error) {
@@ -49,6 +50,17 @@ public final class DeadLetter {
     public DeadLetter target(String topic, Integer partition) {
         this.targetTopic = topic;
         this.targetPartition = partition;
+        return this;
+    }
+
+    /**
+     * The failed record's timestamp, which the dead letter keeps (as Kafka Connect's and Kafka Streams' dead-letter
+     * queues do), so that a replay puts the record back at its own time; null or negative (Kafka's "no timestamp"):
+     * the producer stamps the dead letter when it sends it (as it does when the error is an InvalidTimestampException:
+     * the dead-letter topic may reject that timestamp too).
+     */
+    public DeadLetter timestamp(Long timestamp) {
+        this.timestamp = timestamp == null || timestamp < 0 ? null : timestamp;
         return this;
     }
 
@@ -94,6 +106,10 @@ public final class DeadLetter {
 
     Integer targetPartition() {
         return targetPartition;
+    }
+
+    Long timestamp() {
+        return timestamp;
     }
 
     Map<String, String> context() {

@@ -7,7 +7,8 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Header names of dead-letter records. Tools already read Kafka Connect's {@code __connect.errors.*} and Kafka
  * Streams' {@code __streams.errors.*} names, so those are used on their paths; ours start with
- * {@code __quarantine.}. All values are UTF-8 strings.
+ * {@code __quarantine.}. All values are UTF-8 strings, but for the exception message's, which is null for an exception
+ * without a message (as Kafka Connect and Kafka Streams write it).
  */
 public final class DeadLetterHeaders {
 

@@ -13,6 +13,7 @@ import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -29,6 +30,12 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * {@link DeadLetterHeaders#PAYLOAD_TRUNCATED} says what was cut ({@code key}, {@code value}, {@code headers},
  * {@code context}) and {@link DeadLetterHeaders#ORIGINAL_SIZE} the failed record's size. A dead letter is never
  * dropped: one that does not fit even so fails with a {@link RecordTooLargeException} naming the record.
+ *
+ * <p>The dead letter keeps the failed record's timestamp ({@link DeadLetter#timestamp(Long)}), as Kafka Connect's
+ * {@code DeadLetterQueueReporter} and Kafka Streams' dead-letter records do; without one, or when that timestamp is
+ * what the topic rejected (InvalidTimestampException), the producer stamps it. The
+ * exception's message header is always written, with a null value for an exception without a message, as both of
+ * them write it.
  *
  * <p>The limit of one dead letter is the smallest of the builder's {@code maxBytes} and what the producer that sends
  * it accepts for the dead-letter topic: pass {@link TxnSendProducer#maxRecordBytes(String)} to
@@ -181,7 +188,7 @@ public final class DeadLetterRecordBuilder {
             }
             RecordHeaders all = new RecordHeaders(original);
             headers(cut.isEmpty() ? "false" : String.join(",", cut)).forEach(all::add);
-            return new ProducerRecord<>(topic, null, null, key, value, all);
+            return new ProducerRecord<>(topic, null, timestamp(letter, error), key, value, all);
         }
     }
 
@@ -200,10 +207,8 @@ public final class DeadLetterRecordBuilder {
         context.forEach((name, value) -> add(headers, name, value));
         add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION : DeadLetterHeaders.STREAMS_EXCEPTION,
                 error.getClass().getName());
-        if (message != null) {
-            add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE
-                    : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE, message);
-        }
+        add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE
+                : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE, message);
         if (!stacktrace.isEmpty()) {
             add(headers, connect ? DeadLetterHeaders.CONNECT_EXCEPTION_STACKTRACE
                     : DeadLetterHeaders.STREAMS_EXCEPTION_STACKTRACE, stacktrace);
@@ -220,6 +225,15 @@ public final class DeadLetterRecordBuilder {
         return headers;
     }
 
+    /**
+     * The failed record's timestamp, unless that timestamp is why it failed (InvalidTimestampException: outside the
+     * topic's {@code message.timestamp.before/after.max.ms}): a dead-letter topic under the same limits (a broker-wide
+     * {@code log.message.timestamp.*}) would reject the dead letter too, so the producer stamps it instead.
+     */
+    private static Long timestamp(DeadLetter letter, Throwable error) {
+        return error instanceof InvalidTimestampException ? null : letter.timestamp();
+    }
+
     private static int sizeWith(Header[] original, List<Header> context) {
         Header[] all = new Header[original.length + context.size()];
         System.arraycopy(original, 0, all, 0, original.length);
@@ -229,8 +243,9 @@ public final class DeadLetterRecordBuilder {
         return RecordSizes.producerEstimate(null, null, all);
     }
 
+    /** A header with {@code value} in UTF-8; a null value is a header with a null value (an exception's message). */
     private static void add(List<Header> headers, String name, String value) {
-        headers.add(new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8)));
+        headers.add(new RecordHeader(name, value == null ? null : value.getBytes(StandardCharsets.UTF_8)));
     }
 
     private static String stacktrace(Throwable error) {

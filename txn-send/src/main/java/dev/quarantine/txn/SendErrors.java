@@ -7,6 +7,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InvalidPidMappingException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -31,8 +32,8 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
  * <tr><td>RecordTooLargeException, RecordBatchTooLargeException, SerializationException, ClassCastException
  *     (a serializer given the wrong type), InvalidTopicException, UnknownTopicOrPartitionException,
  *     InvalidRecordException, InvalidTimestampException</td><td>RECORD</td></tr>
- * <tr><td>ProducerFencedException, InvalidProducerEpochException, OutOfOrderSequenceException,
- *     AuthenticationException, AuthorizationException, UnsupportedVersionException, IllegalStateException,
+ * <tr><td>ProducerFencedException, InvalidProducerEpochException, InvalidPidMappingException,
+ *     OutOfOrderSequenceException, AuthenticationException, AuthorizationException, UnsupportedVersionException, IllegalStateException,
  *     a failure of a record that is itself a dead letter (see {@link #classify(ProducerRecord, Throwable)})</td>
  *     <td>FATAL</td></tr>
  * <tr><td>TransactionAbortableException, TransactionAbortedException (a record of an aborted transaction)</td>
@@ -61,7 +62,7 @@ public final class SendErrors {
             return SendErrorCategory.RECORD;
         }
         if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException
-                || e instanceof OutOfOrderSequenceException || e instanceof AuthenticationException
+                || e instanceof InvalidPidMappingException || e instanceof OutOfOrderSequenceException || e instanceof AuthenticationException
                 || e instanceof AuthorizationException || e instanceof UnsupportedVersionException
                 || e instanceof IllegalStateException) {
             return SendErrorCategory.FATAL;
@@ -90,14 +91,17 @@ public final class SendErrors {
 
     /**
      * Whether {@code error} or one of its causes says the producer lost its transaction to someone else:
-     * ProducerFencedException, InvalidProducerEpochException, or InvalidTxnStateException (the broker's transaction
-     * verification rejects a produce whose transaction the coordinator already ended, after a fence or a timeout).
-     * The producer cannot go on; a new one, after {@code initTransactions()}, can.
+     * ProducerFencedException, InvalidProducerEpochException, InvalidTxnStateException (the broker's transaction
+     * verification rejects a produce whose transaction the coordinator already ended, after a fence or a timeout), or
+     * InvalidPidMappingException (the coordinator no longer knows the transactional id's producer id: it expired
+     * after {@code transactional.id.expiration.ms} idle, or another instance took it over; Kafka Streams'
+     * {@code RecordCollectorImpl} and {@code StreamsProducer} treat it as fencing too). The producer cannot go on; a
+     * new one, after {@code initTransactions()}, can.
      */
     public static boolean isFencing(Throwable error) {
         for (Throwable e = error; e != null; e = e.getCause()) {
             if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException
-                    || e instanceof InvalidTxnStateException) {
+                    || e instanceof InvalidTxnStateException || e instanceof InvalidPidMappingException) {
                 return true;
             }
         }

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -53,6 +55,43 @@ class DeadLetterRecordBuilderTest {
         assertThat(text(dlq.headers(), DeadLetterHeaders.STREAMS_OFFSET)).isEqualTo("7");
         assertThat(text(dlq.headers(), DeadLetterHeaders.STREAMS_EXCEPTION)).isEqualTo(RecordTooLargeException.class.getName());
         assertThat(dlq.headers().lastHeader(DeadLetterHeaders.CONNECT_TOPIC)).isNull();
+    }
+
+    @Test
+    void keepsTheFailedRecordsTimestampAndLeavesStampingToTheProducerWithoutOne() {
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        DeadLetterRecordBuilder builder = new DeadLetterRecordBuilder("dlq",
+                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 100_000);
+
+        assertThat(builder.build(letter().timestamp(twoDaysAgo)).timestamp()).isEqualTo(twoDaysAgo);
+        assertThat(builder.build(letter().timestamp(twoDaysAgo), 2_000).timestamp())
+                .as("also when cut to fit").isEqualTo(twoDaysAgo);
+        assertThat(builder.build(letter()).timestamp()).as("none given").isNull();
+        assertThat(builder.build(letter().timestamp(null)).timestamp()).isNull();
+        assertThat(builder.build(letter().timestamp(-1L)).timestamp()).as("Kafka's NO_TIMESTAMP").isNull();
+    }
+
+    @Test
+    void leavesStampingToTheProducerWhenTheTimestampIsWhatTheTopicRejected() {
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        DeadLetter tooOld = DeadLetter.of(bytes("k"), bytes("v"), null,
+                new InvalidTimestampException("older than message.timestamp.before.max.ms")).timestamp(twoDaysAgo);
+
+        assertThat(new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT, 100_000)
+                .build(tooOld).timestamp()).isNull();
+    }
+
+    @Test
+    void writesTheMessageHeaderWithANullValueForAnExceptionWithoutAMessageAsConnectAndStreamsDo() {
+        for (DeadLetterRecordBuilder.HeaderStyle style : DeadLetterRecordBuilder.HeaderStyle.values()) {
+            String name = style == DeadLetterRecordBuilder.HeaderStyle.CONNECT
+                    ? DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE : DeadLetterHeaders.STREAMS_EXCEPTION_MESSAGE;
+            ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", style, 100_000)
+                    .build(DeadLetter.of(bytes("k"), bytes("v"), null, new NullPointerException()));
+
+            assertThat(dlq.headers().headers(name)).as(style.name()).singleElement()
+                    .satisfies(header -> assertThat(header.value()).isNull());
+        }
     }
 
     @Test
@@ -180,5 +219,10 @@ class DeadLetterRecordBuilderTest {
         Header header = headers.lastHeader(name);
         assertThat(header).as("header %s", name).isNotNull();
         return new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    private static DeadLetter letter() {
+        return DeadLetter.of(bytes("key"), new byte[3_000], ORIGINAL_HEADERS, new RecordTooLargeException("too big"))
+                .source("orders", 0, 1L);
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InvalidPidMappingException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
@@ -32,7 +33,8 @@ class SendErrorsTest {
 
     @Test
     void fencingAuthorizationAndMisuseAreFatal() {
-        assertThat(new Exception[] {new ProducerFencedException("x"), new TopicAuthorizationException("x"),
+        assertThat(new Exception[] {new ProducerFencedException("x"), new InvalidPidMappingException("x"),
+                new TopicAuthorizationException("x"),
                 new IllegalStateException("x"), new KafkaException("unknown")})
                 .allSatisfy(e -> assertThat(SendErrors.classify(e)).isEqualTo(SendErrorCategory.FATAL));
     }
@@ -53,6 +55,13 @@ class SendErrorsTest {
         assertThat(SendErrors.isFencing(new KafkaException("error state",
                 new org.apache.kafka.common.errors.InvalidTxnStateException("ended by the coordinator")))).isTrue();
         assertThat(SendErrors.isFencing(new KafkaException("x", new TimeoutException("x")))).isFalse();
+    }
+
+    @Test
+    void anExpiredOrTakenOverTransactionalIdIsFencingAsKafkaStreamsTreatsIt() {
+        assertThat(SendErrors.isFencing(new InvalidPidMappingException("unknown producer id"))).isTrue();
+        assertThat(SendErrors.isFencing(new KafkaException("error state",
+                new InvalidPidMappingException("unknown producer id")))).isTrue();
     }
 
     @Test

@@ -228,6 +228,46 @@ class TxnSendProducerIT {
         assertThat(committedValues(kafka, topic)).containsExactly("good");
     }
 
+    @Test
+    void deadLettersKeepTheTimestampOfTheRecordsThatFailed(LocalKafka kafka) throws Exception {
+        String topic = topicWithDeadLetterTopic(kafka, 1_000_000);
+        String dlq = topic + "-dlq";
+        DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
+                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        try (TxnSendProducer<byte[], byte[]> producer = new TxnSendProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-txn",
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 20_000), new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            List<CompletableFuture<Exception>> failures = new ArrayList<>();
+            List<ProducerRecord<byte[], byte[]>> poison = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                CompletableFuture<Exception> failed = new CompletableFuture<>();
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, 0, twoDaysAgo + i, bytes("k" + i),
+                        new byte[30_000]);
+                producer.send(record, (m, e) -> failed.complete(e), TxnSendOption.IGNORE_SEND_ERRORS);
+                failures.add(failed);
+                poison.add(record);
+            }
+            for (int i = 0; i < 100; i++) {
+                ProducerRecord<byte[], byte[]> record = poison.get(i);
+                producer.send(deadLetters.build(DeadLetter.of(record.key(), record.value(), null,
+                        failures.get(i).get()).source(topic, 0, i).timestamp(record.timestamp()),
+                        producer.maxRecordBytes(dlq)), null, TxnSendOption.NONE);
+            }
+            producer.commitTransaction();
+        }
+        List<ConsumerRecord<byte[], byte[]>> letters = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(30));
+        assertThat(letters).hasSize(100).allSatisfy(letter -> {
+            long offset = Long.parseLong(header(letter, DeadLetterHeaders.CONNECT_OFFSET));
+            assertThat(letter.timestamp()).as("dead letter of offset %d", offset).isEqualTo(twoDaysAgo + offset);
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                    .isEqualTo(RecordTooLargeException.class.getName());
+        });
+    }
+
     /** A new topic, and its dead-letter topic ({@code <topic>-dlq}) accepting records of {@code dlqMaxBytes}. */
     private static String topicWithDeadLetterTopic(LocalKafka kafka, int dlqMaxBytes) {
         String topic = "txn-send-" + TOPICS.incrementAndGet();

@@ -52,8 +52,8 @@ import dev.quarantine.txn.DeadLetterHeaders;
 /**
  * Replays through the monitor's endpoints on a real worker JVM loading the plugin archive, behind Kafka's basic-auth
  * REST extension: our sink dead-letters the records its target's lowered {@code max.message.bytes} rejects; the
- * limit is raised; a replay started with {@code POST /dead-letters/{topic}/replays} puts them back exactly once, one
- * replay survives a kill -9 of its worker, and one is cancelled.
+ * limit is raised; a replay started with {@code POST /dead-letters/{topic}/replays} puts them back exactly once, with
+ * their own time (every input is two days old), one replay survives a kill -9 of its worker, and one is cancelled.
  */
 @ExtendWith(LocalKafkaExtension.class)
 class DeadLetterReplayIT {
@@ -71,6 +71,8 @@ class DeadLetterReplayIT {
     private static final int JSON_RECORDS = 50;
     private static final int RECORDS = 2_000;
     private static final int SMALL_LIMIT = 2_048;
+    /** Every input record is stamped two days old plus its id: dead letters and replays must keep that time. */
+    private static final long TWO_DAYS_AGO = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
     private static final String AUTH = ConnectRest.basicAuth(BasicAuthWorkers.USER, BasicAuthWorkers.PASSWORD);
     /**
      * The tests replay the same dead letters, in any order: each asks to replay those an earlier test's finished
@@ -135,12 +137,15 @@ class DeadLetterReplayIT {
         List<ConsumerRecord<byte[], byte[]>> target = TopicReader.readCommitted(kafka, TARGET, Duration.ofSeconds(30));
         assertThat(keys(target)).as("every record of the source exactly once").doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(IntStream.range(0, RECORDS).mapToObj(i -> "key-" + i).toList());
+        Map<String, Integer> sourcePartitions = TopicReader.readCommitted(kafka, SOURCE, Duration.ofSeconds(30))
+                .stream().collect(Collectors.toMap(r -> text(r.key()), ConsumerRecord::partition));
         for (ConsumerRecord<byte[], byte[]> record : target) {
             if (poison().contains(text(record.key()))) {
                 assertThat(headerNames(record)).as("replayed " + text(record.key()))
                         .contains("id", "__quarantine.replay.count")
                         .noneMatch(h -> h.startsWith("__connect.errors.") || h.equals("__quarantine.error.category"));
                 assertThat(record.value()).hasSize(4_000);
+                assertKeptItsTimeAndPartition(record, sourcePartitions.get(text(record.key())));
             }
         }
     }
@@ -156,8 +161,17 @@ class DeadLetterReplayIT {
         List<ConsumerRecord<byte[], byte[]>> replayed = input.subList(JSON_RECORDS, input.size());
         assertThat(keys(replayed)).as("the bad records, each once, after the original %d", JSON_RECORDS)
                 .containsExactlyInAnyOrderElementsOf(badJson());
-        assertThat(replayed).allSatisfy(record -> assertThat(headerNames(record)).contains("id")
-                .noneMatch(h -> h.startsWith("__connect.errors.")));
+        assertThat(replayed).allSatisfy(record -> {
+            assertThat(headerNames(record)).contains("id").noneMatch(h -> h.startsWith("__connect.errors."));
+            assertKeptItsTimeAndPartition(record, 0);
+        });
+    }
+
+    /** The replayed record has its original's timestamp (two days old plus its id) and partition. */
+    private static void assertKeptItsTimeAndPartition(ConsumerRecord<byte[], byte[]> record, int partition) {
+        long id = Long.parseLong(text(record.headers().lastHeader("id").value()));
+        assertThat(record.timestamp()).as("time of replayed %s", text(record.key())).isEqualTo(TWO_DAYS_AGO + id);
+        assertThat(record.partition()).as("partition of replayed %s", text(record.key())).isEqualTo(partition);
     }
 
     @Test
@@ -359,7 +373,7 @@ class DeadLetterReplayIT {
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < JSON_RECORDS; i++) {
                 String value = badJson().contains("json-" + i) ? "{not json" : "{\"n\":" + i + "}";
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(JSON_INPUT, null,
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(JSON_INPUT, null, TWO_DAYS_AGO + i,
                         ("json-" + i).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
                 record.headers().add("id", String.valueOf(i).getBytes(StandardCharsets.UTF_8));
                 producer.send(record);
@@ -408,7 +422,7 @@ class DeadLetterReplayIT {
                      new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < RECORDS; i++) {
                 byte[] value = new byte[i % 5 == 0 ? 4_000 : 100];
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(SOURCE, null,
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(SOURCE, null, TWO_DAYS_AGO + i,
                         ("key-" + i).getBytes(StandardCharsets.UTF_8), value);
                 record.headers().add("id", String.valueOf(i).getBytes(StandardCharsets.UTF_8));
                 producer.send(record);

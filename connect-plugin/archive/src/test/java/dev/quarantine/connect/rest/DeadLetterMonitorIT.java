@@ -17,6 +17,7 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.types.Password;
@@ -40,6 +41,7 @@ import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.DeadLetterHeaders;
+import dev.quarantine.txn.RecordPositions;
 
 /**
  * End to end: two real Connect workers of one group, each its own JVM loading the plugin from plugin.path, both with
@@ -176,6 +178,26 @@ class DeadLetterMonitorIT {
         assertThat(first.path("original").path("offset").isIntegralNumber()).isTrue();
         assertThat(first.path("value_size").asInt()).isGreaterThan(0);
         assertThat(first.path("format").asText()).isEqualTo("connect");
+    }
+
+    @Test
+    void recentRecordsOfOurSinksAndConnectsOwnDeadLettersShowTheTimeOfTheRecordThatFailed() {
+        awaitTotals(first, expectedTotals());
+        Map<String, String> inputTimes = new HashMap<>();
+        for (String input : List.of(PREFIX + "-a", PREFIX + "-json")) {
+            for (ConsumerRecord<byte[], byte[]> r : TopicReader.readCommitted(kafka, input, Duration.ofSeconds(30))) {
+                inputTimes.put(RecordPositions.of(r.topic(), r.partition(), r.offset()),
+                        Instant.ofEpochMilli(r.timestamp()).toString());
+            }
+        }
+        for (Map.Entry<String, Integer> dlq : Map.of(SINK_DLQ, SINK_POISON, CONNECT_DLQ, BAD_JSON).entrySet()) {
+            JsonNode records = ok(second, "/dead-letters/" + dlq.getKey() + "/records?limit=100").path("records");
+            assertThat(records).as(dlq.getKey()).hasSize(dlq.getValue()).allSatisfy(record -> {
+                String original = record.path("original").path("position").asText();
+                assertThat(record.path("timestamp").asText()).as("dead letter of %s", original)
+                        .isEqualTo(inputTimes.get(original));
+            });
+        }
     }
 
     @Test

@@ -1,8 +1,6 @@
 package dev.quarantine.connect.rest;
 
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.InvalidTxnStateException;
-import org.apache.kafka.common.errors.ProducerFencedException;
+import dev.quarantine.txn.SendErrors;
 
 /**
  * What a failed attempt to commit a replay's cancellation means. The worker answers the DELETE of the replay's
@@ -14,10 +12,10 @@ import org.apache.kafka.common.errors.ProducerFencedException;
  * <table>
  * <caption>After a failed attempt</caption>
  * <tr><th>error (or a cause)</th><th>attempts left</th><th>decision</th></tr>
- * <tr><td>ProducerFencedException, InvalidProducerEpochException, InvalidTxnStateException</td><td>yes</td>
- *     <td>AGAIN (a new cancelling producer)</td></tr>
- * <tr><td>ProducerFencedException, InvalidProducerEpochException, InvalidTxnStateException</td><td>no</td>
- *     <td>GIVE_UP</td></tr>
+ * <tr><td>fencing ({@link SendErrors#isFencing}: ProducerFencedException, InvalidProducerEpochException,
+ *     InvalidTxnStateException, InvalidPidMappingException)</td><td>yes</td><td>AGAIN (a new cancelling
+ *     producer)</td></tr>
+ * <tr><td>fencing</td><td>no</td><td>GIVE_UP</td></tr>
  * <tr><td>any other</td><td>any</td><td>GIVE_UP</td></tr>
  * </table>
  */
@@ -35,7 +33,7 @@ final class CancelAttempts {
     /** Decides after the failure of one attempt, counting it. */
     Decision after(Throwable error) {
         attempts++;
-        if (!fenced(error) || attempts >= maxAttempts) {
+        if (!SendErrors.isFencing(error) || attempts >= maxAttempts) {
             return Decision.GIVE_UP;
         }
         return Decision.AGAIN;
@@ -43,15 +41,5 @@ final class CancelAttempts {
 
     int attempts() {
         return attempts;
-    }
-
-    private static boolean fenced(Throwable error) {
-        for (Throwable e = error; e != null; e = e.getCause()) {
-            if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException
-                    || e instanceof InvalidTxnStateException) {
-                return true;
-            }
-        }
-        return false;
     }
 }

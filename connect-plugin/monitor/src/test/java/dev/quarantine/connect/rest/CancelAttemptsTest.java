@@ -3,6 +3,7 @@ package dev.quarantine.connect.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InvalidPidMappingException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -23,6 +24,12 @@ class CancelAttemptsTest {
     @Test
     void anInvalidTxnStateIsTriedAgainToo() {
         assertThat(new CancelAttempts(2).after(new InvalidTxnStateException("state")))
+                .isEqualTo(CancelAttempts.Decision.AGAIN);
+    }
+
+    @Test
+    void anExpiredOrTakenOverTransactionalIdIsFencingAndTriedAgain() {
+        assertThat(new CancelAttempts(2).after(new KafkaException(new InvalidPidMappingException("mapping"))))
                 .isEqualTo(CancelAttempts.Decision.AGAIN);
     }
 

@@ -9,7 +9,11 @@ import dev.quarantine.txn.DeadLetter;
 import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
 
-/** Builds the dead-letter record of a sink record the target rejected, in Kafka Connect's header names. */
+/**
+ * Builds the dead-letter record of a sink record the target rejected, in Kafka Connect's header names, with the sink
+ * record's timestamp (the one its target record has, {@link RecordConverter}), as Kafka Connect's own dead-letter
+ * queue keeps the input record's.
+ */
 final class DeadLetters {
 
     private static final String CONNECT_HEADER_PREFIX = "__connect.errors.";
@@ -49,6 +53,7 @@ final class DeadLetters {
                 : fallback(record, error);
         letter.source(record.originalTopic(), record.originalKafkaPartition(), record.originalKafkaOffset())
                 .target(targetTopic, record.kafkaPartition())
+                .timestamp(record.timestamp())
                 .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, connectorName)
                 .context(DeadLetterHeaders.CONNECT_TASK_ID, taskId)
                 .context(DeadLetterHeaders.CONNECT_STAGE, STAGE)

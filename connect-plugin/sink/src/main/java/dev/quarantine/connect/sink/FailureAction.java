@@ -10,8 +10,8 @@ import dev.quarantine.txn.SendErrors;
  * <table>
  * <caption>From send error to action</caption>
  * <tr><th>error (anywhere in the cause chain for fencing)</th><th>action</th></tr>
- * <tr><td>ProducerFencedException, InvalidProducerEpochException, InvalidTxnStateException
- *     ({@link SendErrors#isFencing})</td><td>FENCED: re-establish the partition</td></tr>
+ * <tr><td>ProducerFencedException, InvalidProducerEpochException, InvalidTxnStateException,
+ *     InvalidPidMappingException ({@link SendErrors#isFencing})</td><td>FENCED: re-establish the partition</td></tr>
  * <tr><td>SendErrors RECORD</td><td>POISON: dead-letter the record</td></tr>
  * <tr><td>SendErrors RETRIABLE or ABORTABLE</td><td>RETRY: abort, write the batch again</td></tr>
  * <tr><td>a plain KafkaException without a cause (what the other records of a produce batch get when one of them

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InvalidPidMappingException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -26,6 +27,9 @@ class FailureActionTest {
                 .isEqualTo(FailureAction.FENCED);
         assertThat(FailureAction.of(new org.apache.kafka.common.errors.InvalidTxnStateException("ended")))
                 .as("the coordinator ended the transaction after a fence").isEqualTo(FailureAction.FENCED);
+        assertThat(FailureAction.of(new KafkaException(ERROR_STATE, new InvalidPidMappingException("x"))))
+                .as("the transactional id expired or was taken over: re-establish, not fail the task")
+                .isEqualTo(FailureAction.FENCED);
     }
 
     @Test

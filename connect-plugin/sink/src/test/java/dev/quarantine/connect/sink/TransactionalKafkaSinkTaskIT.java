@@ -9,6 +9,7 @@ import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -141,6 +142,49 @@ class TransactionalKafkaSinkTaskIT {
         assertThat(context.metrics.value("records-dead-lettered-total", "error-class", "RecordTooLargeException"))
                 .isEqualTo(1.0);
         assertThat(context.metrics.value("transactions-committed-total")).isEqualTo(1.0);
+    }
+
+    @Test
+    void deadLettersKeepTheTimestampOfTheRecordsThatFailed() {
+        kafka.createTopic(fixture.target + ".small", 1, Map.of("max.message.bytes", "2000"));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "target.topic.format", "copy.${topic}.small");
+        task.open(List.of(partition));
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        task.put(IntStream.range(0, 100).mapToObj(i -> sinkRecord(source, 0, i, "k" + i, new byte[5000],
+                twoDaysAgo + i)).toList());
+
+        var letters = committed(kafka, fixture.dlq);
+        assertThat(letters).hasSize(100).allSatisfy(letter -> {
+            long offset = Long.parseLong(header(letter, DeadLetterHeaders.CONNECT_OFFSET));
+            assertThat(letter.timestamp()).as("dead letter of offset %d", offset).isEqualTo(twoDaysAgo + offset);
+        });
+    }
+
+    @Test
+    void deadLettersARecordTooOldForTargetAndDeadLetterTopicStampedNowInsteadOfFailing() throws Exception {
+        String oneHour = String.valueOf(Duration.ofHours(1).toMillis());
+        kafka.createTopic(fixture.target + ".strict", 1, Map.of("message.timestamp.before.max.ms", oneHour));
+        try (Admin admin = kafka.admin()) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, fixture.dlq),
+                    List.of(new AlterConfigOp(new ConfigEntry("message.timestamp.before.max.ms", oneHour),
+                            AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+        }
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "target.topic.format", "copy.${topic}.strict");
+        task.open(List.of(partition));
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        List<SinkRecord> batch = records(source, 0, 0, 3);
+        batch.set(1, sinkRecord(source, 0, 1, "k1", bytes("v1"), twoDaysAgo));
+        task.put(batch);
+
+        assertThat(values(committed(kafka, fixture.target + ".strict"))).containsExactly("v0", "v2");
+        assertThat(committed(kafka, fixture.dlq)).singleElement().satisfies(letter -> {
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                    .isEqualTo("org.apache.kafka.common.errors.InvalidTimestampException");
+            assertThat(letter.timestamp()).as("stamped by the producer, within the topic's hour")
+                    .isGreaterThan(twoDaysAgo + Duration.ofDays(1).toMillis());
+        });
     }
 
     @Test
