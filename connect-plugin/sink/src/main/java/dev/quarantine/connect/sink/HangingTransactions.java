@@ -79,7 +79,9 @@ import dev.quarantine.txn.SendErrors;
  * id and epoch) open on partitions L of the topics the partition writes; its writer commits an intent to redo (the
  * progress back at C's {@code from}, {@link RedoRange} up to C's {@code next} on L; C open on the progress partition
  * was completed there before the read, see below), then {@link #abortForRedo} aborts C on L, and the records of C's range are written again,
- * to L only. A redo found in the progress at open has whatever of the producer id is open on its partitions aborted
+ * to L only. The partitions opened together are looked at with one describeProducers call over the partitions of all
+ * their topics ({@link #lookForCommitsLeftOpen}), each id deciding from it ({@link CommitLeftOpen}). A redo found in
+ * the progress at open has whatever of the producer id is open on its partitions aborted
  * and is done again. Only the last transaction is looked for: an earlier commit left open on a partition the last
  * one did not write, or (version 1) one of the last's session on L, is not told apart (documented limits).
  *
