@@ -31,8 +31,10 @@ import dev.quarantine.sandbox.LocalKafka;
  * connector with 2 tasks, source topics of 8 partitions each totalling 8, 64, 512 and 2,000 partitions, 1% poison
  * (inputs two days old, which the target topics' {@code message.timestamp.before.max.ms} of an hour rejects). Per
  * size: the time from creating the connector until every target partition has a committed record (every source
- * partition open and writing), records/s from creation and from the first record, and then, with every producer
- * still open, the worker's heap after a full GC, its live threads and its connections to the broker. A size that
+ * partition open and writing), records/s from creation and from the first record, then, with every producer
+ * still open, the worker's heap after a full GC, its live threads and its connections to the broker, and last the
+ * time from resuming the connector, stopped after one more record was written to every source partition (every
+ * partition opened again, each with a committed last transaction), until those records are in the target. A size that
  * does not finish within the cap is reported with what it reached, the connector's status and the partitions
  * whose counts differ from what was written, and ends the run.
  *
@@ -57,7 +59,7 @@ public final class SinkScaleRun {
     private static final Duration RUN_CAP = Duration.ofSeconds(Long.getLong("run.cap.seconds", 300));
 
     /** One measured size on one worker, or null fields when it broke. */
-    record Outcome(double openSeconds, double fromCreation, double fromFirst) {
+    record Outcome(double openSeconds, double fromCreation, double fromFirst, double reopenSeconds) {
     }
 
     private final LocalKafka kafka;
@@ -118,9 +120,9 @@ public final class SinkScaleRun {
             if (labels.size() > 1 && outcomes.values().stream().allMatch(o -> o != null)) {
                 Outcome first = outcomes.get(labels.get(0));
                 outcomes.forEach((label, o) -> System.out.printf("      %s / %s: open time %.2f, records/s from"
-                                + " creation %.2f, from the first record %.2f%n", label, labels.get(0),
-                        o.openSeconds() / first.openSeconds(), o.fromCreation() / first.fromCreation(),
-                        o.fromFirst() / first.fromFirst()));
+                                + " creation %.2f, from the first record %.2f, reopen time %.2f%n", label,
+                        labels.get(0), o.openSeconds() / first.openSeconds(), o.fromCreation() / first.fromCreation(),
+                        o.fromFirst() / first.fromFirst(), o.reopenSeconds() / first.reopenSeconds()));
             }
             if (outcomes.containsValue(null) && Boolean.parseBoolean(System.getProperty("stop.on.failure",
                     "true"))) {
@@ -149,13 +151,15 @@ public final class SinkScaleRun {
             worker.createConnector(name, connectorConfig(name, inputs));
             SinkScaleCounter.Landed landed = counter.await(RECORDS, start + RUN_CAP.toNanos(),
                     () -> "status: " + worker.status(name));
+            WorkerFootprint footprint = WorkerFootprint.of(worker.pid(), brokerPort);
+            double reopen = reopen(worker, name, inputs, partitions, counter, expected);
             outcome = new Outcome(seconds(landed.allPartitionsNanos() - start),
                     RECORDS / seconds(landed.doneNanos() - start),
-                    RECORDS / seconds(landed.doneNanos() - landed.firstNanos()));
+                    RECORDS / seconds(landed.doneNanos() - landed.firstNanos()), reopen);
             System.out.printf("%5d partitions %s: all open and written in %5.1f s; %,7.0f records/s from creation,"
-                            + " %,7.0f from the first record; %s; load average %s -> %s%n", partitions, label,
-                    outcome.openSeconds(), outcome.fromCreation(), outcome.fromFirst(),
-                    WorkerFootprint.of(worker.pid(), brokerPort), before, RunInputs.loadAverage());
+                            + " %,7.0f from the first record; %s; reopened and written in %5.1f s; load average %s"
+                            + " -> %s%n", partitions, label, outcome.openSeconds(), outcome.fromCreation(),
+                    outcome.fromFirst(), footprint, reopen, before, RunInputs.loadAverage());
         } catch (RuntimeException e) {
             System.out.printf("%5d partitions %s: BROKE after %.0f s: %s; %s; worker alive: %s; partitions short or"
                             + " over: %s%n", partitions, label, seconds(System.nanoTime() - start), e.getMessage(),
@@ -168,6 +172,29 @@ public final class SinkScaleRun {
             }
         }
         return outcome;
+    }
+
+    /**
+     * Stops the connector (its tasks close every partition), writes one more record to every source partition and
+     * resumes it: returns the seconds from the resume until all of them are in the target ({@code expected} counts
+     * them), every partition opened again with a committed last transaction (the open looks for commits left open).
+     */
+    private double reopen(LocalConnect worker, String name, List<String> inputs, int partitions,
+                          SinkScaleCounter counter, Map<TopicPartition, Long> expected) {
+        worker.rest().call("PUT", "/connectors/" + name + "/stop", null, 202, 204, 200);
+        Await.until("connector " + name + " to stop", Duration.ofSeconds(120),
+                () -> "STOPPED".equals(worker.status(name).path("connector").path("state").asText())
+                        && worker.status(name).path("tasks").isEmpty());
+        produceOnePerPartition(inputs, partitions);
+        for (int partition = 0; partition < partitions; partition++) {
+            expected.merge(new TopicPartition(name + "." + inputs.get(partition / TOPIC_PARTITIONS),
+                    partition % TOPIC_PARTITIONS), 1L, Long::sum);
+        }
+        long resume = System.nanoTime();
+        worker.rest().call("PUT", "/connectors/" + name + "/resume", null, 202, 204, 200);
+        SinkScaleCounter.Landed landed = counter.await(partitions, resume + RUN_CAP.toNanos(),
+                () -> "after the resume, status: " + worker.status(name));
+        return seconds(landed.doneNanos() - resume);
     }
 
     /** How many records each target partition and the dead-letter topic should end with, as {@link #produce} writes. */
@@ -228,6 +255,15 @@ public final class SinkScaleRun {
 
     /** {@link #RECORDS} of 1 KiB spread evenly over every input partition; every 100th is two days old. */
     private void produce(List<String> inputs, int partitions) {
+        produce(inputs, partitions, RECORDS, true);
+    }
+
+    /** One record of 1 KiB to every input partition, none poison. */
+    private void produceOnePerPartition(List<String> inputs, int partitions) {
+        produce(inputs, partitions, partitions, false);
+    }
+
+    private void produce(List<String> inputs, int partitions, int records, boolean poison) {
         Properties props = kafka.clientProps();
         props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
@@ -240,11 +276,11 @@ public final class SinkScaleRun {
         AtomicReference<Exception> failed = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer =
                      new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < RECORDS; i++) {
+            for (int i = 0; i < records; i++) {
                 int partition = i % partitions;
                 byte[] value = new byte[RECORD_BYTES];
                 random.nextBytes(value);
-                Long timestamp = isPoison(i) ? old : null;
+                Long timestamp = poison && isPoison(i) ? old : null;
                 producer.send(new ProducerRecord<>(inputs.get(partition / TOPIC_PARTITIONS),
                         partition % TOPIC_PARTITIONS, timestamp, String.valueOf(i).getBytes(), value),
                         (metadata, e) -> {

@@ -181,10 +181,8 @@ final class BatchCommitter {
     long redoWhatACommitLeftOpen(ProgressRecord last) {
         lastFrom = last.from();
         String id = producer.transactionalId();
-        Set<String> topics = new TreeSet<>(last.targetPartitions().keySet());
-        topics.add(setup.converter().targetTopic(source.topic()));
-        setup.deadLetters().ifPresent(letters -> topics.add(letters.topic()));
-        Set<TopicPartition> open = setup.hanging().committedLeftOpen(id, topics, last.redo());
+        Set<TopicPartition> open = setup.hanging().committedLeftOpen(id, topicsACommitMayBeLeftOpenOn(last),
+                last.redo());
         if (open.isEmpty()) {
             return last.next();
         }
@@ -204,6 +202,19 @@ final class BatchCommitter {
         }
         setup.hanging().abortForRedo(id, redo.partitions());
         return last.from();
+    }
+
+    /**
+     * The topics {@link #redoWhatACommitLeftOpen} looks for the committed last transaction on, after the progress
+     * {@code last} is read: those {@code last} maps records into, the partition's target topic, the DLQ, and those of
+     * a redo {@code last} is in.
+     */
+    Set<String> topicsACommitMayBeLeftOpenOn(ProgressRecord last) {
+        Set<String> topics = new TreeSet<>(last.targetPartitions().keySet());
+        topics.add(setup.converter().targetTopic(source.topic()));
+        setup.deadLetters().ifPresent(letters -> topics.add(letters.topic()));
+        last.redo().ifPresent(redo -> topics.addAll(redo.topics()));
+        return topics;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -46,6 +47,14 @@ interface HangingTransactionCheck {
     default Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
                                                   Optional<RedoRange> redo) {
         return Set.of();
+    }
+
+    /**
+     * Before {@link #committedLeftOpen} is asked for each of the ids of {@code topicsById} (the ids opened together
+     * that have progress, each with the topics it will ask about): what it needs, described for all of them at once
+     * (by default nothing).
+     */
+    default void lookForCommitsLeftOpen(Map<String, ? extends Collection<String>> topicsById) {
     }
 
     /** Aborts what {@link #committedLeftOpen} found on {@code partitions}, once the intent to redo is committed. */

@@ -79,7 +79,9 @@ import dev.quarantine.txn.SendErrors;
  * id and epoch) open on partitions L of the topics the partition writes; its writer commits an intent to redo (the
  * progress back at C's {@code from}, {@link RedoRange} up to C's {@code next} on L; C open on the progress partition
  * was completed there before the read, see below), then {@link #abortForRedo} aborts C on L, and the records of C's range are written again,
- * to L only. A redo found in the progress at open has whatever of the producer id is open on its partitions aborted
+ * to L only. The partitions opened together are looked at with one describeProducers call over the partitions of all
+ * their topics ({@link #lookForCommitsLeftOpen}), each id deciding from it ({@link CommitLeftOpen}). A redo found in
+ * the progress at open has whatever of the producer id is open on its partitions aborted
  * and is done again. Only the last transaction is looked for: an earlier commit left open on a partition the last
  * one did not write, or (version 1) one of the last's session on L, is not told apart (documented limits).
  *
@@ -127,6 +129,8 @@ final class HangingTransactions implements HangingTransactionCheck {
     private final Set<String> commitsLeftOpen = ConcurrentHashMap.newKeySet();
     /** The committed last transaction of each id, described before initTransactions, until the redo check took it. */
     private final Map<String, LastTransaction> lastCommits = new ConcurrentHashMap<>();
+    /** The producers of the partitions each id's committed last transaction may be left open on, described at open. */
+    private final Map<String, CommitLeftOpen.Described> describedAtOpen = new ConcurrentHashMap<>();
     /** The producer id of each id whose committed transaction left open is being redone, until aborted. */
     private final Map<String, LastTransaction> redoing = new ConcurrentHashMap<>();
     private volatile Boolean epochBumpedAtEnd;
@@ -207,6 +211,7 @@ final class HangingTransactions implements HangingTransactionCheck {
                 .ifPresent(last -> committed.put(id, last)));
         ids.forEach(commitsLeftOpen::remove);
         ids.forEach(lastCommits::remove);
+        ids.forEach(describedAtOpen::remove);
         lastCommits.putAll(committed);
         if (committed.isEmpty()) {
             return;
@@ -246,6 +251,7 @@ final class HangingTransactions implements HangingTransactionCheck {
         beforeInit.remove(transactionalId);
         commitsLeftOpen.remove(transactionalId);
         foundOnProgress.remove(transactionalId);
+        describedAtOpen.remove(transactionalId);
     }
 
     /**
@@ -393,24 +399,41 @@ final class HangingTransactions implements HangingTransactionCheck {
     public Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
                                                  Optional<RedoRange> redo) {
         LastTransaction last = lastCommits.remove(transactionalId);
+        CommitLeftOpen.Described atOpen = describedAtOpen.remove(transactionalId);
         if (last == null) {
             return Set.of();
         }
-        Set<String> described = new TreeSet<>(topics);
-        redo.ifPresent(r -> described.addAll(r.topics()));
-        described.remove(progressTopic);
-        Map<TopicPartition, PartitionProducerState> states = producers(transactionalId, described);
-        Set<TopicPartition> open = new HashSet<>();
-        states.forEach((partition, state) -> {
-            boolean redone = redo.isPresent() && redo.get().partitions().contains(partition);
-            if (last.foundOpenIn(state).isPresent() || redone && !openOf(last.producerId(), state).isEmpty()) {
-                open.add(partition);
-            }
-        });
+        Set<String> looked = new TreeSet<>(topics);
+        redo.ifPresent(r -> looked.addAll(r.topics()));
+        looked.remove(progressTopic);
+        Map<TopicPartition, PartitionProducerState> states = atOpen != null && atOpen.covers(looked)
+                ? atOpen.states() : producers(transactionalId, looked);
+        Set<TopicPartition> open = CommitLeftOpen.partitions(last, looked, redo, states);
         if (!open.isEmpty()) {
             redoing.put(transactionalId, last);
         }
         return open;
+    }
+
+    /**
+     * Describes, for every one of {@code topicsById}'s ids whose committed last transaction {@link #committedLeftOpen}
+     * is to look for, the producers of the partitions of its topics: one describeTopics and one describeProducers call
+     * for all of them (the union of their topics), instead of one of each per id, each over ~all partitions.
+     *
+     * @throws RetriableException when the target cluster did not answer in time
+     * @throws ConnectException   when it refused, naming the ACLs to check
+     */
+    @Override
+    public void lookForCommitsLeftOpen(Map<String, ? extends Collection<String>> topicsById) {
+        List<String> ids = topicsById.keySet().stream().filter(lastCommits::containsKey).toList();
+        if (ids.isEmpty()) {
+            return;
+        }
+        Set<String> topics = new TreeSet<>();
+        ids.forEach(id -> topics.addAll(topicsById.get(id)));
+        topics.remove(progressTopic);
+        CommitLeftOpen.Described described = new CommitLeftOpen.Described(topics, producers(ids.get(0), topics));
+        ids.forEach(id -> describedAtOpen.put(id, described));
     }
 
     /**
@@ -451,7 +474,8 @@ final class HangingTransactions implements HangingTransactionCheck {
         return specs;
     }
 
-    private static List<ProducerState> openOf(long producerId, PartitionProducerState state) {
+    /** The producers of {@code producerId} with a transaction open on the partition of {@code state}. */
+    static List<ProducerState> openOf(long producerId, PartitionProducerState state) {
         return state.activeProducers().stream().filter(p -> p.producerId() == producerId
                 && p.currentTransactionStartOffset().isPresent()).toList();
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -63,6 +64,11 @@ final class PartitionWriter implements AutoCloseable {
     void restored(long offset) {
         committer.restoredAt(offset);
         nextOffset = OptionalLong.of(offset);
+    }
+
+    /** The topics {@link #restored(ProgressRecord)} looks on: {@link BatchCommitter#topicsACommitMayBeLeftOpenOn}. */
+    Set<String> topicsACommitMayBeLeftOpenOn(ProgressRecord last) {
+        return committer.topicsACommitMayBeLeftOpenOn(last);
     }
 
     /**

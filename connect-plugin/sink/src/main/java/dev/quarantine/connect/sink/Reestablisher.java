@@ -3,6 +3,7 @@ package dev.quarantine.connect.sink;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -65,6 +66,9 @@ final class Reestablisher {
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().source()));
         created.forEach(PartitionWriter::beforeReadingProgress);
         Map<String, ProgressRecord> committed = progress.read(sources);
+        Map<String, Set<String>> looked = new HashMap<>(); // one look for all, not one per partition
+        committed.forEach((group, last) -> looked.put(group, byGroup.get(group).topicsACommitMayBeLeftOpenOn(last)));
+        writers.lookForCommitsLeftOpen(looked);
         committed.forEach((group, last) -> {
             PartitionWriter writer = byGroup.get(group);
             seek.put(writer.source(), writer.restored(last));

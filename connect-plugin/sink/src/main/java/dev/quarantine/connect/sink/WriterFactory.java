@@ -125,6 +125,14 @@ final class WriterFactory implements AutoCloseable {
                 aborted.contains(transactionalId(config.transactionalIdPrefix(), source)));
     }
 
+    /**
+     * Before writers opened together restore from their progress: what they look for a committed transaction left
+     * open with, described for all of them at once ({@link HangingTransactionCheck#lookForCommitsLeftOpen}).
+     */
+    void lookForCommitsLeftOpen(Map<String, Set<String>> topicsById) {
+        setup.hanging().lookForCommitsLeftOpen(topicsById);
+    }
+
     /** The writer of {@code source}, after asking whether its transactional id's last transaction was aborted. */
     PartitionWriter create(TopicPartition source) {
         String transactionalId = transactionalId(config.transactionalIdPrefix(), source);

@@ -19,9 +19,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
+import org.apache.kafka.clients.admin.DescribeProducersOptions;
+import org.apache.kafka.clients.admin.DescribeProducersResult;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsResult;
+import org.apache.kafka.clients.admin.ForwardingAdmin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
@@ -133,6 +139,63 @@ class PartitionOpeningIT {
         assertThat(context.seeks).as("opened on its first records, delivered again from the first")
                 .containsExactly(Map.entry(new TopicPartition(source, 2), 0L));
         assertThat(opened).containsOnlyKeys(new TopicPartition(source, 2));
+    }
+
+    /**
+     * Issue 22: the look for a committed transaction left open (see {@link HangingTransactions}) at open describes the
+     * producers of every partition of the topics the opened partitions write, for all of them at once: n partitions
+     * opened, each id's last transaction a commit, make a bounded number of describeTopics and describeProducers
+     * calls, not n calls of ~n partitions each.
+     */
+    @Test
+    void looksForCommitsLeftOpenInABoundedNumberOfDescribeCallsWhateverThePartitionsOpened() {
+        int partitions = 12;
+        TaskFixture fixture = new TaskFixture(kafka, "opening", "commit.interval.ms", "0");
+        fixture.createTopics(partitions, Map.of());
+        SinkTaskHandler first = fixture.handler(new FakeSinkTaskContext(), configs -> null, Optional.empty());
+        try {
+            first.open(partitions(fixture.source, partitions));
+            partitions(fixture.source, partitions).forEach(p -> first.put(records(p.topic(), p.partition(), 0, 2)));
+        } finally {
+            first.close();
+        }
+        List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        Map<String, Object> configs = Map.of("bootstrap.servers", kafka.bootstrapServers());
+        try (ClusterAdmins admins = new ClusterAdmins(configs, configs, adminConfigs -> new ForwardingAdmin(
+                adminConfigs) {
+            @Override
+            public DescribeTopicsResult describeTopics(TopicCollection topics, DescribeTopicsOptions options) {
+                calls.add("describeTopics");
+                return super.describeTopics(topics, options);
+            }
+
+            @Override
+            public DescribeProducersResult describeProducers(Collection<TopicPartition> described,
+                                                             DescribeProducersOptions options) {
+                calls.add("describeProducers");
+                return super.describeProducers(described, options);
+            }
+        })) {
+            SinkTaskHandler second = fixture.handler(context, producerConfigs -> null, Optional.of(
+                    new HangingTransactions(admins, Duration.ofSeconds(60), fixture.progress)));
+            try {
+                second.open(partitions(fixture.source, partitions));
+            } finally {
+                second.close();
+            }
+        }
+
+        assertThat(context.seeks).as("every partition resumes from its progress")
+                .hasSize(partitions).containsOnlyKeys(partitions(fixture.source, partitions)).allSatisfy(
+                        (partition, offset) -> assertThat(offset).isEqualTo(2L));
+        // the progress partition's producers (for all ids at once), then the partitions the ids write (ditto)
+        assertThat(calls).as("describe calls of the check, for %d partitions opened", partitions)
+                .containsExactly("describeTopics", "describeProducers", "describeTopics", "describeProducers");
+    }
+
+    private static List<TopicPartition> partitions(String topic, int count) {
+        return IntStream.range(0, count).mapToObj(p -> new TopicPartition(topic, p)).toList();
     }
 
     private List<TopicPartition> partitions(int count) {
