@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -50,6 +51,16 @@ interface HangingTransactionCheck {
 
     /** Aborts what {@link #committedLeftOpen} found on {@code partitions}, once the intent to redo is committed. */
     default void abortForRedo(String transactionalId, Set<TopicPartition> partitions) {
+    }
+
+    /**
+     * The first offset of the open transaction of the producer id of {@code transactionalId}'s ongoing transaction on
+     * each partition of {@code among} that transaction holds ({@link OpenTransactionLook}; by default: none).
+     *
+     * @throws OpenTransactionLook.Failed when the target cluster did not answer
+     */
+    default Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among) {
+        return Map.of();
     }
 
     /** The id's writer ended a transaction of its own, which is the id's last from now on (by default: nothing). */

@@ -486,6 +486,9 @@ final class SinkTaskHandler implements AutoCloseable {
                 } catch (RuntimeException fought) {
                     round.failed(partition, fought, OptionalLong::empty);
                 }
+            } else if (e instanceof WriterErrors.RedoBegun redo) {
+                round.seek(partition, redo.resumeAt);
+                log.warn("{}; the partition is sought back there", e.getMessage());
             } else if (e instanceof RetriableException retriable) {
                 round.failed(partition, retriable, open.get(partition)::dropWaiting);
             } else if (e instanceof RuntimeException runtime) {
