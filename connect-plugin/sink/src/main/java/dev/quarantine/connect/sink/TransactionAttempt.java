@@ -126,6 +126,9 @@ final class TransactionAttempt {
     }
 
     private void written(RecordMetadata metadata) {
+        if (metadata == null || !metadata.hasOffset() || metadata.partition() < 0) {
+            return; // not appended (a record left out answers without metadata)
+        }
         lastOffsets.merge(new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(), Math::max);
     }
 
