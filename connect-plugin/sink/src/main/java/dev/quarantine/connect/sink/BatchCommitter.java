@@ -49,6 +49,7 @@ final class BatchCommitter {
     private final TargetProducer producer;
     private final WriteSetup setup;
     private final LongConsumer committed;
+    private final RunningRedo redo;
     private int failures;
     private Instant retryUntil = Instant.MAX;
     /** An abort may have left records open: see {@link HangingTransactions}, checked before writing again. */
@@ -63,6 +64,7 @@ final class BatchCommitter {
         this.setup = setup;
         this.committed = committed;
         this.aborted = lastAborted;
+        this.redo = new RunningRedo(source, producer, setup);
     }
 
     /**
@@ -82,6 +84,7 @@ final class BatchCommitter {
             try {
                 long next = attempt.run();
                 lastFrom = records.get(0).originalKafkaOffset();
+                redo.committed(lastFrom, attempt.lastOffsets());
                 committed.accept(next);
                 return Optional.empty();
             } catch (RuntimeException e) {
@@ -250,8 +253,10 @@ final class BatchCommitter {
         if (e instanceof IllegalStateException) {
             throw new WriterErrors.BrokenProducer(source, e);
         }
+        Optional<RecentCommits.HeldOpen> held = redo.beforeAbort();
         if (e instanceof ConnectException) {
             abort(e);
+            redoHeld(held, records, e);
             throw e;
         }
         Optional<Exception> progress = attempt.progressFailure()
@@ -259,20 +264,61 @@ final class BatchCommitter {
         if (progress.isPresent()) {
             ConnectException failure = progressFailed(progress.get());
             abortQuietly(failure);
+            redoHeldBeforeFailing(held, records, failure);
             throw failure;
         }
         Optional<TransactionAttempt.Failure> fatal = attempt.first(FailureAction.FATAL);
         if (fatal.isPresent() || FailureAction.of(e) == FailureAction.FATAL) {
             RuntimeException failure = fatal(fatal, e, attempt, records);
             abortQuietly(failure);
+            redoHeldBeforeFailing(held, records, failure);
             throw failure;
         }
         abort(e);
+        redoHeld(held, records, e);
         Optional<TransactionAttempt.Failure> rejected = attempt.first(FailureAction.POISON);
         if (rejected.isEmpty()) {
             retryOrHandBack(records, e);
         }
         return rejected;
+    }
+
+    /**
+     * After an abort that aborted commits of this writer held open by the failing transaction ({@code held}, see
+     * {@link RunningRedo}): what the abort itself may have left open is aborted, the intent to redo them committed,
+     * and the partition resumes where they began ({@link WriterErrors.RedoBegun}: its waiting records dropped, the
+     * worker sought there), unless {@code cause} fails the task anyway (the next open redoes them).
+     */
+    private void redoHeld(Optional<RecentCommits.HeldOpen> held, List<SinkRecord> records, RuntimeException cause) {
+        if (held.isEmpty()) {
+            return;
+        }
+        try {
+            abortWhatAnAbortLeftOpen(records);
+        } catch (ConnectException repairFailed) {
+            log.warn("Could not look for what the abort of {} left open before the intent to redo: {}", source,
+                    repairFailed.getMessage());
+        }
+        long resumeAt = redo.intentAfterAbort(held.get(), records.get(0).originalKafkaOffset());
+        lastFrom = resumeAt;
+        committed.accept(resumeAt);
+        if (!(cause instanceof ConnectException) || cause instanceof RetriableException) {
+            throw new WriterErrors.RedoBegun(source, resumeAt, cause);
+        }
+    }
+
+    /** As {@link #redoHeld} before the task fails with {@code failure}: a failed intent is attached to it. */
+    private void redoHeldBeforeFailing(Optional<RecentCommits.HeldOpen> held, List<SinkRecord> records,
+                                       RuntimeException failure) {
+        if (held.isEmpty()) {
+            return;
+        }
+        try {
+            long resumeAt = redo.intentAfterAbort(held.get(), records.get(0).originalKafkaOffset());
+            committed.accept(resumeAt);
+        } catch (RuntimeException intentFailed) {
+            failure.addSuppressed(intentFailed);
+        }
     }
 
     /**

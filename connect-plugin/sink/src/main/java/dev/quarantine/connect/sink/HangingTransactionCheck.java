@@ -61,6 +61,16 @@ interface HangingTransactionCheck {
     default void abortForRedo(String transactionalId, Set<TopicPartition> partitions) {
     }
 
+    /**
+     * The first offset of the open transaction of the producer id of {@code transactionalId}'s ongoing transaction on
+     * each partition of {@code among} that transaction holds ({@link OpenTransactionLook}; by default: none).
+     *
+     * @throws OpenTransactionLook.Failed when the target cluster did not answer
+     */
+    default Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among) {
+        return Map.of();
+    }
+
     /** The id's writer ended a transaction of its own, which is the id's last from now on (by default: nothing). */
     default void forget(String transactionalId) {
     }

@@ -134,11 +134,18 @@ final class HangingTransactions implements HangingTransactionCheck {
     /** The producer id of each id whose committed transaction left open is being redone, until aborted. */
     private final Map<String, LastTransaction> redoing = new ConcurrentHashMap<>();
     private volatile Boolean epochBumpedAtEnd;
+    private final OpenTransactionLook look;
 
     HangingTransactions(ClusterAdmins admins, Duration timeout, String progressTopic) {
         this.admins = admins;
         this.timeout = timeout;
         this.progressTopic = progressTopic;
+        this.look = new OpenTransactionLook(admins, timeout);
+    }
+
+    @Override
+    public Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among) {
+        return look.openFrom(transactionalId, among);
     }
 
     /**

@@ -465,8 +465,9 @@ final class SinkTaskHandler implements AutoCloseable {
     /**
      * What a partition's write ended in, handled on the task's thread. A fenced or broken writer is closed and the
      * partition sought back to its committed progress: it is re-established once the worker delivers its records
-     * again, after the consumer's next poll has confirmed (or revoked) the assignment. A writer that failed
-     * transiently keeps its records waiting; anything else (an Error included, named by the partition when it does
+     * again, after the consumer's next poll has confirmed (or revoked) the assignment. A writer that began a redo of
+     * its own commits (see {@link RunningRedo}) keeps its producer, and the partition is sought back to where the redo
+     * starts, its waiting records dropped. A writer that failed transiently keeps its records waiting; anything else (an Error included, named by the partition when it does
      * not say) fails the put.
      */
     private void outcome(TopicPartition partition, CompletableFuture<Void> write, PutRound round) {
@@ -486,6 +487,9 @@ final class SinkTaskHandler implements AutoCloseable {
                 } catch (RuntimeException fought) {
                     round.failed(partition, fought, OptionalLong::empty);
                 }
+            } else if (e instanceof WriterErrors.RedoBegun redo) {
+                round.seek(partition, redo.resumeAt);
+                log.warn("{}; the partition is sought back there", e.getMessage());
             } else if (e instanceof RetriableException retriable) {
                 round.failed(partition, retriable, open.get(partition)::dropWaiting);
             } else if (e instanceof RuntimeException runtime) {

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -36,6 +37,8 @@ final class TransactionAttempt {
     private final Optional<RedoRange> redo;
     private final Map<Long, Exception> recordErrors = new ConcurrentHashMap<>();
     private final Map<Long, Exception> deadLetterErrors = new ConcurrentHashMap<>();
+    /** The offset of the last record (or dead letter) written to each partition, as the send callbacks said. */
+    private final Map<TopicPartition, Long> lastOffsets = new ConcurrentHashMap<>();
     private final List<String> outcomes = new ArrayList<>();
     private volatile Exception progressError;
     private SinkRecord sending;
@@ -122,6 +125,21 @@ final class TransactionAttempt {
         return Optional.ofNullable(recordErrors.get(offset)).map(error -> new Failure(offset, error, false));
     }
 
+    private void written(RecordMetadata metadata) {
+        if (metadata == null || !metadata.hasOffset() || metadata.partition() < 0) {
+            return; // not appended (a record left out answers without metadata)
+        }
+        lastOffsets.merge(new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(), Math::max);
+    }
+
+    /**
+     * Once committed: the offset of the last record (or dead letter) the transaction wrote on each target and
+     * dead-letter partition (see {@link RecentCommits}).
+     */
+    Map<TopicPartition, Long> lastOffsets() {
+        return lastOffsets;
+    }
+
     /** After a failure: why the progress record failed, if it did. */
     Optional<Exception> progressFailure() {
         return Optional.ofNullable(progressError);
@@ -156,6 +174,8 @@ final class TransactionAttempt {
         producer.send(converted, (metadata, error) -> {
             if (error != null) {
                 recordErrors.put(offset, error);
+            } else {
+                written(metadata);
             }
         });
         Exception leftOut = recordErrors.get(offset);
@@ -196,6 +216,8 @@ final class TransactionAttempt {
         producer.send(letter, (metadata, e) -> {
             if (e != null) {
                 deadLetterErrors.put(offset, e);
+            } else {
+                written(metadata);
             }
         });
         Exception failed = deadLetterErrors.get(offset);

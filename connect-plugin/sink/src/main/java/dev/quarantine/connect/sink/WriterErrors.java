@@ -52,6 +52,23 @@ final class WriterErrors {
         }
     }
 
+    /**
+     * Commits of this partition's producer were aborted with a failing transaction (left open by a restarting broker,
+     * see {@link RunningRedo}), and the intent to write them again is committed: the partition resumes at
+     * {@code resumeAt}, its waiting records dropped and the worker's consumer sought there.
+     */
+    static final class RedoBegun extends ConnectException {
+        final transient TopicPartition partition;
+        final long resumeAt;
+
+        RedoBegun(TopicPartition partition, long resumeAt, Throwable cause) {
+            super("Commits of " + partition + " left open by a restarting broker were aborted with a failing"
+                    + " transaction (" + describe(cause) + "); they are written again from offset " + resumeAt, cause);
+            this.partition = partition;
+            this.resumeAt = resumeAt;
+        }
+    }
+
     /** A poison record with send.errors.tolerance=none. */
     static final class PoisonInStrictMode extends ConnectException {
         PoisonInStrictMode(SinkRecord record, String targetTopic, Throwable cause) {

@@ -35,7 +35,8 @@ class PartitionWriterTest {
     private static final String GROUP = "sink.orders-0";
     private static final TopicPartition SOURCE = new TopicPartition("orders", 0);
     private static final Uuid PROGRESS_TOPIC_ID = Uuid.randomUuid();
-    private static final ProgressTarget PROGRESS = ProgressTarget.known("progress", PROGRESS_TOPIC_ID);
+    /** Per test: a redo one test begins must not reach another. */
+    private final ProgressTarget progressTarget = ProgressTarget.known("progress", PROGRESS_TOPIC_ID);
 
     private final ScriptedProducer producer = new ScriptedProducer();
     private final TestPluginMetrics metrics = new TestPluginMetrics();
@@ -44,7 +45,16 @@ class PartitionWriterTest {
     /** Records which topics the writer looks at for records an abort left open; fails once when told to. */
     private static final class RecordingHangingCheck implements HangingTransactionCheck {
         final List<String> checked = new ArrayList<>();
+        final List<Set<TopicPartition>> lookedBeforeAbort = new ArrayList<>();
         RuntimeException failure;
+        /** Where the failing transaction's producer id has a transaction open, from which offset. */
+        Map<TopicPartition, Long> openFrom = Map.of();
+
+        @Override
+        public Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among) {
+            lookedBeforeAbort.add(among);
+            return openFrom;
+        }
 
         @Override
         public boolean lastTransactionAborted(String transactionalId) {
@@ -196,6 +206,41 @@ class PartitionWriterTest {
                 .containsExactly("copy.orders", "copy.orders", "dlq", "copy.orders", "copy.orders");
         assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3", "v4");
         assertThat(writer.nextOffset()).hasValue(5);
+    }
+
+    @Test
+    void redoesItsOwnCommitTheFailingTransactionHoldsOpenInsteadOfLosingItToTheAbort() {
+        PartitionWriter writer = writer(3);
+        write(writer, records("orders", 0, 0, 3)); // on copy.orders-0 at offsets 0..2
+        TopicPartition target = new TopicPartition("copy.orders", 0);
+        hanging.openFrom = Map.of(target, 0L); // its markers skipped: the open transaction there starts at 0
+        producer.broker = r -> "v4".equals(text(r.value())) && r.topic().startsWith("copy.")
+                ? new InvalidRecordException("compacted topic needs a key") : null;
+
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 3, 6)))
+                .isInstanceOfSatisfying(WriterErrors.RedoBegun.class, redo -> assertThat(redo.resumeAt).isZero());
+        assertThat(hanging.lookedBeforeAbort).containsExactly(Set.of(target));
+        assertThat(writer.nextOffset()).as("resumes at the held commit's first record").hasValue(0);
+        assertThat(writer.pending().count()).as("what waited is delivered again").isZero();
+        assertThat(ProgressRecord.parse(producer.progressHistory().get(1).value()).redo())
+                .as("the intent, committed after the abort").contains(new RedoRange(3, Set.of(target)));
+    }
+
+    @Test
+    void abortsAsBeforeWhenTheOpenTransactionIsTheFailingOneAndLooksOnlyOnceItCommittedRecords() {
+        producer.commitFailures.add(new TimeoutException("broker restarting"));
+        PartitionWriter writer = writer(3);
+        write(writer, records("orders", 0, 0, 3)); // its abort: nothing committed yet, nothing looked at
+        assertThat(hanging.lookedBeforeAbort).isEmpty();
+        TopicPartition target = new TopicPartition("copy.orders", 0);
+        hanging.openFrom = Map.of(target, 1_000L); // above every record committed there: the failing one's own
+        producer.commitFailures.add(new TimeoutException("broker restarting"));
+
+        write(writer, records("orders", 0, 3, 6));
+
+        assertThat(hanging.lookedBeforeAbort).containsExactly(Set.of(target));
+        assertThat(values(producer.history())).containsExactly("v0", "v1", "v2", "v3", "v4", "v5");
+        assertThat(writer.nextOffset()).hasValue(6);
     }
 
     @Test
@@ -370,7 +415,7 @@ class PartitionWriterTest {
     @Test
     void inARedoSendsTheRecordsBelowItsEndOnlyToTheRedonePartitionsAndDropsItFromTheProgressOncePassed() {
         TopicPartition source = new TopicPartition("orders", 7);
-        PROGRESS.restore(source, Optional.empty(), Map.of(),
+        progressTarget.restore(source, Optional.empty(), Map.of(),
                 Optional.of(new RedoRange(3, Set.of(new TopicPartition("copy.orders", 8)))));
         PartitionWriter writer = new PartitionWriter(source, producer.target("sink.orders-7"), setup(converter(), 3),
                 false);
@@ -405,7 +450,7 @@ class PartitionWriterTest {
 
     private WriteSetup setup(RecordConverter converter, int retries) {
         return new WriteSetup(converter, Optional.of(new DeadLetters("dlq", 1_000_000, true, "sink", "0")),
-                new SinkMetrics(new WorkerPluginMetrics(metrics)), new DeadLetterBreaker(100, 1.0), PROGRESS, retries,
+                new SinkMetrics(new WorkerPluginMetrics(metrics)), new DeadLetterBreaker(100, 1.0), progressTarget, retries,
                 hanging);
     }
 

@@ -108,13 +108,21 @@ final class TaskFixture {
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
                 admins, TargetTopics.ADMIN_TIMEOUT);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
-                config.valueConverter(), config.headerConverter()), Optional.empty(),
+                config.valueConverter(), config.headerConverter()), deadLetters(config),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
                 store.target(), 3,
                 hanging.orElseGet(() -> new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT, progress)));
         return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
                 new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
                 Clock.systemUTC());
+    }
+
+    /** The dead letters of {@code config}, as the task has them: none with send.errors.tolerance=none. */
+    private static Optional<DeadLetters> deadLetters(TransactionalSinkConfig config) {
+        return config.tolerance() == TransactionalSinkConfig.Tolerance.ALL
+                ? Optional.of(new DeadLetters(config.dlqTopic().orElseThrow(), config.dlqPayloadMaxBytes(),
+                        config.dlqContextHeaders(), config.connectorName(), config.taskId()))
+                : Optional.empty();
     }
 
     /** Stops a task the test is done with, which {@link #stopTasks()} then leaves alone. */

@@ -1,0 +1,113 @@
+package dev.quarantine.connect.sink;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a running writer's commits from being lost to its own abort. A restarting broker that skips a commit C's
+ * markers on a partition X leaves C open there while the writer's producer writes on; its next transaction writing X
+ * is, to the broker, the same open transaction (counted from C's first record), so when it aborts, C's records on X
+ * are aborted with it while the progress is past them. Before each abort of a batch's transaction the writer looks
+ * ({@link HangingTransactionCheck#openFrom}, two admin calls, only once it has committed records) whether the
+ * transaction holds a commit of its own open ({@link RecentCommits}); after the abort it commits the intent to redo
+ * (the progress back at the first source offset of the earliest commit held, {@link RedoRange} up to the failing
+ * batch on the partitions where it was held), and the partition resumes there, as at open (see
+ * {@link HangingTransactions}).
+ *
+ * <p>The intent cannot come first: the producer is inside the failing transaction, and any other producer of the id
+ * fences it, which aborts that transaction the same way. So between the abort and the intent's commit the loss is
+ * not recorded anywhere: a process that stops there loses those records, and an intent that cannot commit stops the
+ * task naming them.
+ */
+final class RunningRedo {
+
+    private static final Logger log = LoggerFactory.getLogger(RunningRedo.class);
+
+    private final TopicPartition source;
+    private final TargetProducer producer;
+    private final WriteSetup setup;
+    private final RecentCommits commits = new RecentCommits();
+
+    RunningRedo(TopicPartition source, TargetProducer producer, WriteSetup setup) {
+        this.source = source;
+        this.producer = producer;
+        this.setup = setup;
+    }
+
+    /** A transaction of source offsets from {@code from} on committed, its last offset on each partition given. */
+    void committed(long from, Map<TopicPartition, Long> lastOffsets) {
+        commits.committed(from, lastOffsets);
+    }
+
+    /**
+     * Before aborting the failing transaction: the commits of this writer it holds open, which the abort would lose;
+     * empty when none, and when the look failed (logged: the abort goes ahead as it would have).
+     */
+    Optional<RecentCommits.HeldOpen> beforeAbort() {
+        if (!commits.any()) {
+            return Optional.empty();
+        }
+        Set<TopicPartition> written = commits.partitions();
+        try {
+            return commits.heldOpen(setup.hanging().openFrom(producer.transactionalId(), written));
+        } catch (OpenTransactionLook.Failed e) {
+            log.warn("Could not look whether the failing transaction of {} holds a commit of its own left open on {}"
+                    + " (markers skipped by a restarting broker), which its abort would lose: {}; aborting it", source,
+                    written, e.getCause() == null ? e : e.getCause().toString());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * After the abort, which aborted {@code held} with the failing transaction (whose records began at source
+     * offset {@code failedFrom}): commits the intent to redo them and returns where the partition resumes.
+     *
+     * @throws ConnectException when the intent could not be committed: the records are then lost, and named
+     */
+    long intentAfterAbort(RecentCommits.HeldOpen held, long failedFrom) {
+        String id = producer.transactionalId();
+        RedoRange redo = redo(held, failedFrom);
+        log.warn("A committed transaction of {} was left open on {} (a restarting broker skipped its markers) and was"
+                + " aborted with the failing transaction there: its records, source offsets {} to {}, are written"
+                + " there again", id, held.partitions(), held.from(), redo.end() - 1);
+        try {
+            producer.begin();
+            producer.commit(setup.progress().intent(id, source, held.from(), redo), (metadata, e) -> { });
+        } catch (KafkaException e) {
+            ConnectException failure = new ConnectException("The records of " + source + " from offset "
+                    + held.from() + " to " + (redo.end() - 1) + " on " + held.partitions() + " were aborted with a"
+                    + " failing transaction (a commit of them was left open there by a restarting broker), and the"
+                    + " intent to write them again could not be committed (" + e + "). Copy them again: stop the"
+                    + " connector and alter its offset for " + source + " to " + held.from()
+                    + " (PUT /connectors/<name>/stop, PATCH /connectors/<name>/offsets)", e);
+            try {
+                producer.abort();
+            } catch (RuntimeException abortFailure) {
+                failure.addSuppressed(abortFailure);
+            }
+            throw failure;
+        }
+        setup.hanging().forget(id);
+        return held.from();
+    }
+
+    /** The redo of {@code held} up to {@code failedFrom}, joined with a redo the partition is still in. */
+    private RedoRange redo(RecentCommits.HeldOpen held, long failedFrom) {
+        Set<TopicPartition> partitions = new HashSet<>(held.partitions());
+        long end = failedFrom;
+        Optional<RedoRange> pending = setup.progress().redo(source).filter(r -> r.pendingAt(held.from()));
+        if (pending.isPresent()) {
+            partitions.addAll(pending.get().partitions());
+            end = Math.max(end, pending.get().end());
+        }
+        return new RedoRange(end, partitions);
+    }
+}
