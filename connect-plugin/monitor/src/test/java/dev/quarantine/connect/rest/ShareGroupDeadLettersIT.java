@@ -1,8 +1,10 @@
 package dev.quarantine.connect.rest;
 
+import static dev.quarantine.connect.rest.OtherWritersLetters.byKey;
+import static dev.quarantine.connect.rest.OtherWritersLetters.bytes;
+import static dev.quarantine.connect.rest.OtherWritersLetters.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,9 +31,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import dev.quarantine.replay.ReplayConfig;
-import dev.quarantine.replay.ReplayEngine;
-import dev.quarantine.replay.ReplayListener;
 import dev.quarantine.replay.ReplayProgress;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.Await;
@@ -90,7 +89,7 @@ class ShareGroupDeadLettersIT {
         assertThat(stats.total()).isEqualTo(LETTERS);
         assertThat(stats.byOriginalTopic()).containsExactly(Map.entry(payments, (long) LETTERS));
 
-        ReplayProgress done = replay(kafka, dlq, payments);
+        ReplayProgress done = OtherWritersLetters.replayToEnd(kafka, "share-1", dlq, payments);
 
         assertThat(done.counts().replayed()).isEqualTo(LETTERS);
         List<ConsumerRecord<byte[], byte[]>> replayed = TopicReader.readCommitted(kafka, payments, DEADLINE).stream()
@@ -190,31 +189,6 @@ class ShareGroupDeadLettersIT {
         }
     }
 
-    private static ReplayProgress replay(LocalKafka kafka, String dlq, String topic) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "share-1");
-        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, dlq);
-        settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, topic);
-        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
-                ReplayListener.NONE)) {
-            ReplayProgress progress = engine.start();
-            while (!progress.finished()) {
-                progress = engine.step();
-            }
-            return progress;
-        }
-    }
 
-    private static ConsumerRecord<byte[], byte[]> byKey(List<ConsumerRecord<byte[], byte[]>> records, byte[] key) {
-        return records.stream().filter(r -> text(r.key()).equals(text(key))).findFirst().orElseThrow();
-    }
 
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
 }

@@ -1,8 +1,10 @@
 package dev.quarantine.connect.rest;
 
+import static dev.quarantine.connect.rest.OtherWritersLetters.byKey;
+import static dev.quarantine.connect.rest.OtherWritersLetters.bytes;
+import static dev.quarantine.connect.rest.OtherWritersLetters.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -23,9 +25,6 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
 
-import dev.quarantine.replay.ReplayConfig;
-import dev.quarantine.replay.ReplayEngine;
-import dev.quarantine.replay.ReplayListener;
 import dev.quarantine.replay.ReplayProgress;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.LocalKafka;
@@ -82,7 +81,7 @@ class SpringDeadLettersIT {
                 (long) LETTERS));
         assertThat(stats.byOriginalTopic()).containsExactly(Map.entry(orders, (long) LETTERS));
 
-        ReplayProgress done = replay(kafka, dlt, orders);
+        ReplayProgress done = OtherWritersLetters.replayToEnd(kafka, "spring-1", dlt, orders);
 
         assertThat(done.counts().replayed()).isEqualTo(LETTERS);
         List<ConsumerRecord<byte[], byte[]>> all = TopicReader.readCommitted(kafka, orders, DEADLINE);
@@ -135,31 +134,6 @@ class SpringDeadLettersIT {
         }
     }
 
-    private static ReplayProgress replay(LocalKafka kafka, String dlt, String orders) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "spring-1");
-        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, dlt);
-        settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, orders);
-        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
-                ReplayListener.NONE)) {
-            ReplayProgress progress = engine.start();
-            while (!progress.finished()) {
-                progress = engine.step();
-            }
-            return progress;
-        }
-    }
 
-    private static ConsumerRecord<byte[], byte[]> byKey(List<ConsumerRecord<byte[], byte[]>> records, byte[] key) {
-        return records.stream().filter(r -> text(r.key()).equals(text(key))).findFirst().orElseThrow();
-    }
 
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
 }

@@ -1,0 +1,50 @@
+package dev.quarantine.connect.rest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import dev.quarantine.replay.ReplayConfig;
+import dev.quarantine.replay.ReplayEngine;
+import dev.quarantine.replay.ReplayListener;
+import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.sandbox.LocalKafka;
+
+/** What the tests of dead letters written by other writers (Spring Kafka, share groups) share. */
+final class OtherWritersLetters {
+
+    private OtherWritersLetters() {
+    }
+
+    /** Replays {@code dlq} to its original topics, {@code destination} the one allowed, to the end. */
+    static ReplayProgress replayToEnd(LocalKafka kafka, String replayId, String dlq, String destination) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        settings.put(ReplayConfig.REPLAY_ID_CONFIG, replayId);
+        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, dlq);
+        settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, destination);
+        try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE,
+                ReplayListener.NONE)) {
+            ReplayProgress progress = engine.start();
+            while (!progress.finished()) {
+                progress = engine.step();
+            }
+            return progress;
+        }
+    }
+
+    static ConsumerRecord<byte[], byte[]> byKey(List<ConsumerRecord<byte[], byte[]>> records, byte[] key) {
+        return records.stream().filter(r -> text(r.key()).equals(text(key))).findFirst().orElseThrow();
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+}
