@@ -188,6 +188,27 @@ class TransactionalKafkaSinkTaskIT {
     }
 
     @Test
+    void deadLettersARecordTheBrokerRejectsWithTheUpFrontChecksSwitchedOff() {
+        String oneHour = String.valueOf(Duration.ofHours(1).toMillis());
+        kafka.createTopic(fixture.target + ".unchecked", 1, Map.of("message.timestamp.before.max.ms", oneHour));
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
+                "target.topic.format", "copy.${topic}.unchecked",
+                "target.producer.txn.send.topic.checks.enable", "false");
+        task.open(List.of(partition));
+        List<SinkRecord> batch = records(source, 0, 0, 3);
+        batch.set(2, sinkRecord(source, 0, 2, "k2", bytes("v2"), System.currentTimeMillis()
+                - Duration.ofDays(2).toMillis())); // the last of the batch, right before the progress record
+        task.put(batch);
+
+        assertThat(values(committed(kafka, fixture.target + ".unchecked"))).containsExactly("v0", "v1");
+        assertThat(committed(kafka, fixture.dlq)).singleElement().satisfies(letter -> {
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("2");
+            assertThat(header(letter, DeadLetterHeaders.CONNECT_EXCEPTION))
+                    .isEqualTo("org.apache.kafka.common.errors.InvalidTimestampException");
+        });
+    }
+
+    @Test
     void deadLettersARecordTheBrokerRejectsAfterTheUpFrontChecksPassed() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask task = fixture.start(context);
