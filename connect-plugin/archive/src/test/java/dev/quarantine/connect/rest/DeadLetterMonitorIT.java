@@ -73,6 +73,9 @@ class DeadLetterMonitorIT {
     private static final String HOSTILE_DLQ = PREFIX + "-hostile-dlq";
     private static final String LATER_DLQ = PREFIX + "-later-dlq";
     private static final String SCRIPTED_DLQ = PREFIX + "-scripted-dlq";
+    /** The workers' dead-letter topic pattern: the default (part of the aggregation's application.id). */
+    private static final Optional<Pattern> WORKERS_PATTERN =
+            Optional.of(Pattern.compile(MonitorConfig.TOPICS_REGEX_DEFAULT));
     private static final List<String> DLQS = List.of(SINK_DLQ, CONNECT_DLQ, MANUAL_DLQ, QUIET_DLQ, HOSTILE_DLQ,
             LATER_DLQ, SCRIPTED_DLQ);
     private static final List<String> PAYLOADS = List.of("poison-value", "not json", "secret-payload");
@@ -360,14 +363,14 @@ class DeadLetterMonitorIT {
 
     @Test
     void answersBadParametersWithA400AndAnUnknownTopicWithA404EachNamingTheProblemAndARequestId() {
-        Answer unknown = first.rest().get("/dead-letters/no-such-dlq");
+        Answer unknown = first.rest().get("/dead-letters/no-such-topic");
         Answer malformed = first.rest().get("/dead-letters/bad%20name");
         Answer tooMany = first.rest().get("/dead-letters/" + SINK_DLQ + "/records?limit=100000");
         Answer notANumber = first.rest().get("/dead-letters/" + SINK_DLQ + "/records?limit=ten");
 
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.body().path("category").asText()).isEqualTo("NOT_FOUND");
-        assertThat(unknown.body().path("message").asText()).contains("no-such-dlq", "GET /dead-letters");
+        assertThat(unknown.body().path("message").asText()).contains("no-such-topic", "GET /dead-letters");
         assertThat(malformed.status()).isEqualTo(400);
         assertThat(malformed.body().path("message").asText()).contains("not a legal topic name");
         assertThat(tooMany.status()).isEqualTo(400);
@@ -440,7 +443,7 @@ class DeadLetterMonitorIT {
         awaitTotals(first, expected);
         List<Answer> seen = new ArrayList<>();
         try (ForgedPeer forger = ForgedPeer.join(kafka, monitorApplicationId(), new MonitoredTopics(Map.of(), DLQS,
-                Optional.empty()), SINK_DLQ)) {
+                WORKERS_PATTERN), SINK_DLQ)) {
             Await.until(() -> "a worker asking the forged peer for its share; answers: " + statuses(seen),
                     SETTLED, () -> {
                 seen.add(first.rest().get("/dead-letters"));
@@ -601,7 +604,7 @@ class DeadLetterMonitorIT {
     /** The application.id the workers' aggregation has once it monitors every test topic. */
     private static String monitorApplicationId() {
         return PREFIX + "-connect" + WorkerSettings.APPLICATION_ID_SUFFIX + "-"
-                + new MonitoredTopics(Map.of(), DLQS, Optional.empty()).fingerprint();
+                + new MonitoredTopics(Map.of(), DLQS, WORKERS_PATTERN).fingerprint();
     }
 
     /** What every dead-letter topic holds now. */

@@ -389,13 +389,14 @@ class PeerListenerIT {
                 MonitorConfig.CACHE_MS_CONFIG, "0",
                 MonitorConfig.PEER_HEADER_TIMEOUT_MS_CONFIG, "60000",
                 MonitorConfig.PEER_SECRET_CONFIG, PEER_SECRET));
+        settings.put(MonitorConfig.TOPICS_REGEX_CONFIG, ""); // its own topics only: not the class's other "-dlq" topics
         settings.put(MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000");
         settings.put(MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
         return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), settings);
     }
 
     private static LocalConnect worker(String group, String secret) {
-        return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), Map.of(
+        Map<String, String> settings = new HashMap<>(Map.of(
                 "group.id", group + "-connect",
                 "config.storage.topic", group + "-configs",
                 "offset.storage.topic", group + "-offsets",
@@ -408,5 +409,7 @@ class PeerListenerIT {
                 MonitorConfig.PEER_SECRET_CONFIG, secret,
                 // the same port after a restart, as a worker's own settings give it
                 MonitorConfig.PEER_PORT_CONFIG, String.valueOf(FreePorts.next())));
+        settings.put(MonitorConfig.TOPICS_REGEX_CONFIG, ""); // its own topic only: not the class's other "-dlq" topics
+        return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), settings);
     }
 }
