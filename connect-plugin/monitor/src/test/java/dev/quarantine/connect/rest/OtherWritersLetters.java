@@ -7,10 +7,13 @@ import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayListener;
 import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.LocalKafka;
 
 /** What the tests of dead letters written by other writers (Spring Kafka, share groups) share. */
@@ -46,5 +49,26 @@ final class OtherWritersLetters {
 
     static String text(byte[] bytes) {
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Reads each of {@code letters} as the monitor does and asserts that it names its format, the original topic,
+     * the partition and offset of its record among {@code failed}, and {@code connector}; returns the counts.
+     */
+    static TopicStats readEach(List<ConsumerRecord<byte[], byte[]>> letters, List<ConsumerRecord<byte[], byte[]>> failed,
+                               DeadLetterFormat format, String originalTopic, String connector) {
+        TopicStats stats = new TopicStats();
+        for (ConsumerRecord<byte[], byte[]> letter : letters) {
+            DeadLetterRecord read = DeadLetterRecord.parse(letter.topic(), letter.partition(), letter.offset(),
+                    letter.timestamp(), letter.key(), letter.value(), letter.headers(), null, false, 0);
+            stats.add(read);
+            ConsumerRecord<byte[], byte[]> original = byKey(failed, letter.key());
+            assertThat(read.format()).isEqualTo(format.label());
+            assertThat(read.originalTopic()).isEqualTo(originalTopic);
+            assertThat(read.originalPartition()).isEqualTo(original.partition());
+            assertThat(read.originalOffset()).isEqualTo(original.offset());
+            assertThat(read.connector()).isEqualTo(connector);
+        }
+        return stats;
     }
 }

@@ -74,18 +74,7 @@ class ShareGroupDeadLettersIT {
         Map<String, Object> worker = Map.of("group.id", "connect-cluster", "bootstrap.servers",
                 kafka.bootstrapServers(), "rest.advertised.host.name", "127.0.0.1", "rest.advertised.port", "8083");
         assertThat(new MonitorConfig(worker).topicsRegex().orElseThrow().matcher(dlq).matches()).isTrue();
-        TopicStats stats = new TopicStats();
-        for (ConsumerRecord<byte[], byte[]> letter : letters) {
-            DeadLetterRecord read = DeadLetterRecord.parse(letter.topic(), letter.partition(), letter.offset(),
-                    letter.timestamp(), letter.key(), letter.value(), letter.headers(), null, false, 0);
-            stats.add(read);
-            ConsumerRecord<byte[], byte[]> original = byKey(failed, letter.key());
-            assertThat(read.format()).isEqualTo(DeadLetterFormat.SHARE_GROUP.label());
-            assertThat(read.originalTopic()).isEqualTo(payments);
-            assertThat(read.originalPartition()).isEqualTo(original.partition());
-            assertThat(read.originalOffset()).isEqualTo(original.offset());
-            assertThat(read.connector()).isEqualTo(GROUP);
-        }
+        TopicStats stats = OtherWritersLetters.readEach(letters, failed, DeadLetterFormat.SHARE_GROUP, payments, GROUP);
         assertThat(stats.total()).isEqualTo(LETTERS);
         assertThat(stats.byOriginalTopic()).containsExactly(Map.entry(payments, (long) LETTERS));
 

@@ -64,18 +64,7 @@ class SpringDeadLettersIT {
         worker.put("rest.advertised.port", "8083");
         assertThat(new MonitorConfig(worker).topicsRegex().orElseThrow().matcher(dlt).matches())
                 .as("the default topic pattern finds Spring's <topic>-dlt").isTrue();
-        TopicStats stats = new TopicStats();
-        for (ConsumerRecord<byte[], byte[]> letter : letters) {
-            DeadLetterRecord read = DeadLetterRecord.parse(letter.topic(), letter.partition(), letter.offset(),
-                    letter.timestamp(), letter.key(), letter.value(), letter.headers(), null, false, 0);
-            stats.add(read);
-            ConsumerRecord<byte[], byte[]> original = byKey(failed, letter.key());
-            assertThat(read.format()).isEqualTo(DeadLetterFormat.SPRING.label());
-            assertThat(read.originalTopic()).isEqualTo(orders);
-            assertThat(read.originalPartition()).isEqualTo(original.partition());
-            assertThat(read.originalOffset()).isEqualTo(original.offset());
-            assertThat(read.connector()).isEqualTo("order-service");
-        }
+        TopicStats stats = OtherWritersLetters.readEach(letters, failed, DeadLetterFormat.SPRING, orders, "order-service");
         assertThat(stats.total()).isEqualTo(LETTERS);
         assertThat(stats.byErrorClass()).containsExactly(Map.entry(IllegalStateException.class.getName(),
                 (long) LETTERS));
