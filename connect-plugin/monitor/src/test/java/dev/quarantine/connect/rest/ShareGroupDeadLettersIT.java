@@ -6,25 +6,19 @@ import static dev.quarantine.connect.rest.OtherWritersLetters.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -32,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.RealDeadLetterWriters;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
@@ -61,10 +56,10 @@ class ShareGroupDeadLettersIT {
         String dlq = "dlq." + payments;
         kafka.createTopic(payments, 2, Map.of());
         kafka.createTopic(dlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
-        configureGroup(kafka, dlq);
+        RealDeadLetterWriters.shareGroupDlq(kafka, GROUP, dlq);
         produce(kafka, payments);
         List<ConsumerRecord<byte[], byte[]>> failed = TopicReader.readCommitted(kafka, payments, DEADLINE);
-        rejectAll(kafka, payments);
+        RealDeadLetterWriters.rejectAll(kafka, GROUP, payments, LETTERS, DEADLINE);
 
         List<ConsumerRecord<byte[], byte[]>> letters = Await.value("ten dead letters in " + dlq, DEADLINE, () -> {
             List<ConsumerRecord<byte[], byte[]>> now = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(10));
@@ -105,7 +100,7 @@ class ShareGroupDeadLettersIT {
         String group = "finders";
         kafka.createTopic(topic, 1, Map.of());
         kafka.createTopic(dlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
-        configureGroup(kafka, group, dlq);
+        RealDeadLetterWriters.shareGroupDlq(kafka, group, dlq);
         Properties props = kafka.clientProps();
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         Map<String, Object> worker = new HashMap<>(Map.of("group.id", "connect-cluster", "bootstrap.servers",
@@ -132,22 +127,6 @@ class ShareGroupDeadLettersIT {
         }
     }
 
-    private static void configureGroup(LocalKafka kafka, String dlq) throws Exception {
-        configureGroup(kafka, GROUP, dlq);
-    }
-
-    private static void configureGroup(LocalKafka kafka, String groupId, String dlq) throws Exception {
-        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, groupId);
-        List<AlterConfigOp> ops = List.of(
-                new AlterConfigOp(new ConfigEntry("errors.deadletterqueue.topic.name", dlq), AlterConfigOp.OpType.SET),
-                new AlterConfigOp(new ConfigEntry("errors.deadletterqueue.copy.record.enable", "true"),
-                        AlterConfigOp.OpType.SET),
-                new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET));
-        try (Admin admin = kafka.admin()) {
-            admin.incrementalAlterConfigs(Map.of(group, ops)).all().get(30, TimeUnit.SECONDS);
-        }
-    }
-
     private static void produce(LocalKafka kafka, String topic) {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -157,27 +136,4 @@ class ShareGroupDeadLettersIT {
             producer.flush();
         }
     }
-
-    private static void rejectAll(LocalKafka kafka, String topic) {
-        Properties props = kafka.clientProps();
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
-        props.put("share.acknowledgement.mode", "explicit");
-        List<String> rejected = new ArrayList<>();
-        try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(props,
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            Await.until(() -> "the share consumer rejecting " + LETTERS + " records (rejected " + rejected.size()
-                    + ")", DEADLINE, () -> {
-                        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                            consumer.acknowledge(record, AcknowledgeType.REJECT);
-                            rejected.add(text(record.key()));
-                        }
-                        consumer.commitSync();
-                        return rejected.size() >= LETTERS;
-                    });
-        }
-    }
-
-
-
 }
