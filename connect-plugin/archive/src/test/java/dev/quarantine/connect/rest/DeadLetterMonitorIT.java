@@ -337,11 +337,12 @@ class DeadLetterMonitorIT {
 
     @Test
     void aRunningReplaysProgressIsAnsweredEveryTimeThePageAsksFromTheStart() {
+        // MANUAL_DLQ, which no other test replays: a finished replay makes its letters "already replayed" for later ones
         String destination = PREFIX + "-replayed-polled";
         kafka.createTopic(destination, 1, Map.of());
-        JsonNode started = first.rest().call("POST", "/dead-letters/" + SINK_DLQ + "/replays", Map.of("destination",
+        JsonNode started = first.rest().call("POST", "/dead-letters/" + MANUAL_DLQ + "/replays", Map.of("destination",
                 destination, "maxRecordsPerSecond", 2, "replayAgain", true), 202);
-        String path = "/dead-letters/" + SINK_DLQ + "/replays/" + started.path("id").asText();
+        String path = "/dead-letters/" + MANUAL_DLQ + "/replays/" + started.path("id").asText();
         List<Answer> refused = new ArrayList<>();
         List<String> states = new ArrayList<>();
         Await.until(() -> "the replay DONE; states " + states + ", refused " + refused, SETTLED, () -> {
