@@ -39,8 +39,9 @@ import dev.quarantine.sandbox.TopicReader;
  * {@code errors.deadletterqueue.topic.name} names {@code dlq.<topic>}. The monitor's default pattern finds the topic
  * and classifies them (format share-group, original topic/partition/offset, the group), and a replay sends each back
  * to its original topic and partition once, without the {@code __dlq.errors.*} headers. The broker stamps a share
- * group's dead letter with the time it wrote it and keeps no original timestamp, so that is the timestamp a replay
- * writes (docs/replay.md).
+ * group's dead letter with the time it wrote it and keeps neither the failed record's timestamp nor its headers (the
+ * records are two days old and carry a trace-id header), so the replay writes the dead letter's time and no header of
+ * the record's own (docs/replay.md).
  */
 @ExtendWith(LocalKafkaExtension.class)
 class ShareGroupDeadLettersIT {
@@ -48,6 +49,7 @@ class ShareGroupDeadLettersIT {
     private static final Duration DEADLINE = Duration.ofSeconds(90);
     private static final int LETTERS = 10;
     private static final String GROUP = "payers";
+    private static final long TWO_DAYS_AGO = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
 
     @Test
     void brokerWrittenShareGroupDeadLettersAreClassifiedAndReplayedToTheirOriginalTopicAndPartition(LocalKafka kafka)
@@ -65,7 +67,13 @@ class ShareGroupDeadLettersIT {
             List<ConsumerRecord<byte[], byte[]>> now = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(10));
             return now.size() >= LETTERS ? now : null;
         });
-        assertThat(letters).hasSize(LETTERS);
+        assertThat(letters).hasSize(LETTERS).allSatisfy(letter -> {
+            assertThat(letter.timestamp()).as("the broker's clock, not the failed record's")
+                    .isGreaterThan(byKey(failed, letter.key()).timestamp());
+            for (Header header : letter.headers()) {
+                assertThat(header.key()).as("the record's own headers are not copied").startsWith("__dlq.errors.");
+            }
+        });
         Map<String, Object> worker = Map.of("group.id", "connect-cluster", "bootstrap.servers",
                 kafka.bootstrapServers(), "rest.advertised.host.name", "127.0.0.1", "rest.advertised.port", "8083");
         assertThat(new MonitorConfig(worker).topicsRegex().orElseThrow().matcher(dlq).matches()).isTrue();
@@ -87,6 +95,7 @@ class ShareGroupDeadLettersIT {
             assertThat(back.partition()).isEqualTo(original.partition());
             assertThat(back.value()).isEqualTo(original.value());
             assertThat(back.timestamp()).as("the dead letter's own").isEqualTo(letter.timestamp());
+            assertThat(back.headers().lastHeader("trace-id")).as("not in the dead letter, so not back").isNull();
             for (Header header : back.headers()) {
                 assertThat(header.key()).doesNotStartWith("__dlq.errors.");
             }
@@ -131,7 +140,10 @@ class ShareGroupDeadLettersIT {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < LETTERS; i++) {
-                producer.send(new ProducerRecord<>(topic, i % 2, bytes("payment-" + i), bytes("{\"id\":" + i + "}")));
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % 2, TWO_DAYS_AGO + i,
+                        bytes("payment-" + i), bytes("{\"id\":" + i + "}"));
+                record.headers().add("trace-id", bytes("t" + i));
+                producer.send(record);
             }
             producer.flush();
         }
