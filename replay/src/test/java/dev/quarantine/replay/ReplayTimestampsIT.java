@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -28,17 +27,10 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetter;
@@ -123,10 +115,10 @@ class ReplayTimestampsIT {
         String input = "own-input";
         String dlq = "own-dlq";
         kafka.createTopic(input, 2, Map.of());
-        kafka.createTopic("own-output", 2, Map.of());
         kafka.createTopic(dlq, 1, Map.of());
         List<ConsumerRecord<byte[], byte[]>> originals = produceWithUnreadableValues(kafka, input);
-        runStreamsAppWithItsOwnDeadLetterQueue(kafka, input, dlq, RECORDS / 4);
+        RealDeadLetterWriters.streamsOwnDlq(kafka, "own-app", input, dlq, stateDir, RECORDS / 4,
+                DeadLetterFixtures.DEADLINE);
         List<ConsumerRecord<byte[], byte[]>> letters = committed(kafka, dlq);
         assertThat(letters).as("Kafka Streams' own dead letters keep the input's time").hasSize(RECORDS / 4)
                 .allSatisfy(letter -> {
@@ -218,29 +210,6 @@ class ReplayTimestampsIT {
             }
         }
         return committed(kafka, input);
-    }
-
-    /** A stock Kafka Streams 4.4 app that reads ints, with its own dead-letter queue and LogAndContinue. */
-    private void runStreamsAppWithItsOwnDeadLetterQueue(LocalKafka kafka, String input, String dlq, int letters) {
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(input, Consumed.with(Serdes.String(), Serdes.Integer()))
-                .to("own-output", Produced.with(Serdes.String(), Serdes.Integer()));
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "own-app");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                LogAndContinueExceptionHandler.class.getName());
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, dlq);
-        props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
-        KafkaStreams app = new KafkaStreams(builder.build(), props);
-        try {
-            app.start();
-            Await.until(letters + " dead letters from Kafka Streams", DeadLetterFixtures.DEADLINE,
-                    () -> committed(kafka, dlq).size() >= letters);
-        } finally {
-            app.close(Duration.ofSeconds(30));
-        }
     }
 
     private static Map<String, ConsumerRecord<byte[], byte[]>> byKey(List<ConsumerRecord<byte[], byte[]>> records) {

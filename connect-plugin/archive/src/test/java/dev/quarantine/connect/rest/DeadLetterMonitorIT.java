@@ -336,6 +336,32 @@ class DeadLetterMonitorIT {
     }
 
     @Test
+    void aRunningReplaysProgressIsAnsweredEveryTimeThePageAsksFromTheStart() {
+        // MANUAL_DLQ, which no other test replays: a finished replay makes its letters "already replayed" for later ones
+        String destination = PREFIX + "-replayed-polled";
+        kafka.createTopic(destination, 1, Map.of());
+        JsonNode started = first.rest().call("POST", "/dead-letters/" + MANUAL_DLQ + "/replays", Map.of("destination",
+                destination, "maxRecordsPerSecond", 2, "replayAgain", true), 202);
+        String path = "/dead-letters/" + MANUAL_DLQ + "/replays/" + started.path("id").asText();
+        List<Answer> refused = new ArrayList<>();
+        List<String> states = new ArrayList<>();
+        Await.until(() -> "the replay DONE; states " + states + ", refused " + refused, SETTLED, () -> {
+            Answer answer = first.rest().get(path);
+            if (answer.status() != 200) {
+                refused.add(answer);
+                return false;
+            }
+            String state = answer.body().path("state").asText();
+            if (states.isEmpty() || !states.get(states.size() - 1).equals(state)) {
+                states.add(state);
+            }
+            return "DONE".equals(state);
+        });
+
+        assertThat(refused).as("answers other than 200 while the replay ran (states %s)", states).isEmpty();
+    }
+
+    @Test
     void dashboardShowsScriptsAndMarkupFromDeadLettersAsTextAndRunsNone() throws Exception {
         awaitTotals(first, expectedTotals());
         try (DashboardPage page = DashboardPage.open(second.restUrl(), "operator", "s3cret")) {

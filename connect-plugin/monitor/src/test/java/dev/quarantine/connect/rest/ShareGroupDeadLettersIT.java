@@ -6,25 +6,19 @@ import static dev.quarantine.connect.rest.OtherWritersLetters.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -32,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.RealDeadLetterWriters;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
@@ -44,8 +39,9 @@ import dev.quarantine.sandbox.TopicReader;
  * {@code errors.deadletterqueue.topic.name} names {@code dlq.<topic>}. The monitor's default pattern finds the topic
  * and classifies them (format share-group, original topic/partition/offset, the group), and a replay sends each back
  * to its original topic and partition once, without the {@code __dlq.errors.*} headers. The broker stamps a share
- * group's dead letter with the time it wrote it and keeps no original timestamp, so that is the timestamp a replay
- * writes (docs/replay.md).
+ * group's dead letter with the time it wrote it and keeps neither the failed record's timestamp nor its headers (the
+ * records are two days old and carry a trace-id header), so the replay writes the dead letter's time and no header of
+ * the record's own (docs/replay.md).
  */
 @ExtendWith(LocalKafkaExtension.class)
 class ShareGroupDeadLettersIT {
@@ -53,6 +49,7 @@ class ShareGroupDeadLettersIT {
     private static final Duration DEADLINE = Duration.ofSeconds(90);
     private static final int LETTERS = 10;
     private static final String GROUP = "payers";
+    private static final long TWO_DAYS_AGO = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
 
     @Test
     void brokerWrittenShareGroupDeadLettersAreClassifiedAndReplayedToTheirOriginalTopicAndPartition(LocalKafka kafka)
@@ -61,16 +58,22 @@ class ShareGroupDeadLettersIT {
         String dlq = "dlq." + payments;
         kafka.createTopic(payments, 2, Map.of());
         kafka.createTopic(dlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
-        configureGroup(kafka, dlq);
+        RealDeadLetterWriters.shareGroupDlq(kafka, GROUP, dlq);
         produce(kafka, payments);
         List<ConsumerRecord<byte[], byte[]>> failed = TopicReader.readCommitted(kafka, payments, DEADLINE);
-        rejectAll(kafka, payments);
+        RealDeadLetterWriters.rejectAll(kafka, GROUP, payments, LETTERS, DEADLINE);
 
         List<ConsumerRecord<byte[], byte[]>> letters = Await.value("ten dead letters in " + dlq, DEADLINE, () -> {
             List<ConsumerRecord<byte[], byte[]>> now = TopicReader.readCommitted(kafka, dlq, Duration.ofSeconds(10));
             return now.size() >= LETTERS ? now : null;
         });
-        assertThat(letters).hasSize(LETTERS);
+        assertThat(letters).hasSize(LETTERS).allSatisfy(letter -> {
+            assertThat(letter.timestamp()).as("the broker's clock, not the failed record's")
+                    .isGreaterThan(byKey(failed, letter.key()).timestamp());
+            for (Header header : letter.headers()) {
+                assertThat(header.key()).as("the record's own headers are not copied").startsWith("__dlq.errors.");
+            }
+        });
         Map<String, Object> worker = Map.of("group.id", "connect-cluster", "bootstrap.servers",
                 kafka.bootstrapServers(), "rest.advertised.host.name", "127.0.0.1", "rest.advertised.port", "8083");
         assertThat(new MonitorConfig(worker).topicsRegex().orElseThrow().matcher(dlq).matches()).isTrue();
@@ -92,6 +95,7 @@ class ShareGroupDeadLettersIT {
             assertThat(back.partition()).isEqualTo(original.partition());
             assertThat(back.value()).isEqualTo(original.value());
             assertThat(back.timestamp()).as("the dead letter's own").isEqualTo(letter.timestamp());
+            assertThat(back.headers().lastHeader("trace-id")).as("not in the dead letter, so not back").isNull();
             for (Header header : back.headers()) {
                 assertThat(header.key()).doesNotStartWith("__dlq.errors.");
             }
@@ -105,7 +109,7 @@ class ShareGroupDeadLettersIT {
         String group = "finders";
         kafka.createTopic(topic, 1, Map.of());
         kafka.createTopic(dlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
-        configureGroup(kafka, group, dlq);
+        RealDeadLetterWriters.shareGroupDlq(kafka, group, dlq);
         Properties props = kafka.clientProps();
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         Map<String, Object> worker = new HashMap<>(Map.of("group.id", "connect-cluster", "bootstrap.servers",
@@ -132,52 +136,16 @@ class ShareGroupDeadLettersIT {
         }
     }
 
-    private static void configureGroup(LocalKafka kafka, String dlq) throws Exception {
-        configureGroup(kafka, GROUP, dlq);
-    }
-
-    private static void configureGroup(LocalKafka kafka, String groupId, String dlq) throws Exception {
-        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, groupId);
-        List<AlterConfigOp> ops = List.of(
-                new AlterConfigOp(new ConfigEntry("errors.deadletterqueue.topic.name", dlq), AlterConfigOp.OpType.SET),
-                new AlterConfigOp(new ConfigEntry("errors.deadletterqueue.copy.record.enable", "true"),
-                        AlterConfigOp.OpType.SET),
-                new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET));
-        try (Admin admin = kafka.admin()) {
-            admin.incrementalAlterConfigs(Map.of(group, ops)).all().get(30, TimeUnit.SECONDS);
-        }
-    }
-
     private static void produce(LocalKafka kafka, String topic) {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < LETTERS; i++) {
-                producer.send(new ProducerRecord<>(topic, i % 2, bytes("payment-" + i), bytes("{\"id\":" + i + "}")));
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % 2, TWO_DAYS_AGO + i,
+                        bytes("payment-" + i), bytes("{\"id\":" + i + "}"));
+                record.headers().add("trace-id", bytes("t" + i));
+                producer.send(record);
             }
             producer.flush();
         }
     }
-
-    private static void rejectAll(LocalKafka kafka, String topic) {
-        Properties props = kafka.clientProps();
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
-        props.put("share.acknowledgement.mode", "explicit");
-        List<String> rejected = new ArrayList<>();
-        try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(props,
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            Await.until(() -> "the share consumer rejecting " + LETTERS + " records (rejected " + rejected.size()
-                    + ")", DEADLINE, () -> {
-                        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                            consumer.acknowledge(record, AcknowledgeType.REJECT);
-                            rejected.add(text(record.key()));
-                        }
-                        consumer.commitSync();
-                        return rejected.size() >= LETTERS;
-                    });
-        }
-    }
-
-
-
 }

@@ -14,18 +14,16 @@ import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
-import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
 
 import dev.quarantine.replay.ReplayProgress;
+import dev.quarantine.replay.RealDeadLetterWriters;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -54,7 +52,7 @@ class SpringDeadLettersIT {
         produceOldOrders(kafka, orders);
         List<ConsumerRecord<byte[], byte[]>> failed = TopicReader.readCommitted(kafka, orders, DEADLINE);
         assertThat(failed).hasSize(LETTERS);
-        deadLetterWithSpring(kafka, failed);
+        RealDeadLetterWriters.spring(kafka, failed, "order-service", new IllegalStateException("bad order"));
         List<ConsumerRecord<byte[], byte[]>> letters = TopicReader.readCommitted(kafka, dlt, DEADLINE);
 
         Map<String, Object> worker = new HashMap<>();
@@ -102,27 +100,4 @@ class SpringDeadLettersIT {
             producer.flush();
         }
     }
-
-    private static void deadLetterWithSpring(LocalKafka kafka, List<ConsumerRecord<byte[], byte[]>> failed) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        DefaultKafkaProducerFactory<Object, Object> factory = new DefaultKafkaProducerFactory<>(props);
-        try {
-            KafkaTemplate<Object, Object> template = new KafkaTemplate<>(factory);
-            DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(template);
-            recoverer.setFailIfSendResultIsError(true);
-            for (ConsumerRecord<byte[], byte[]> record : failed) {
-                recoverer.accept(record, new ListenerExecutionFailedException("Listener failed", "order-service",
-                        new IllegalStateException("bad order")));
-            }
-            template.flush();
-        } finally {
-            factory.destroy();
-        }
-    }
-
-
-
 }

@@ -1,0 +1,122 @@
+package dev.quarantine.replay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.quarantine.replay.RealDeadLetterWriters;
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.TopicReader;
+
+/**
+ * {@code bin/quarantine replay --dlq <topic>-dlt}, the real script as a user runs it, on dead letters written by
+ * Spring Kafka's own {@code DeadLetterPublishingRecoverer} (spring-kafka 4.0.8): each record goes back once, to its
+ * original partition, with its original timestamp and timestamp type and its own headers, without Spring's
+ * {@code kafka_dlt-*} headers.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class SpringDeadLettersCliIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(180);
+    private static final int LETTERS = 10;
+    private static final long TWO_DAYS_AGO = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+    private static final Path SCRIPT = Path.of(System.getProperty("quarantine.bin", "../bin/quarantine"));
+
+    @TempDir
+    Path logs;
+
+    @Test
+    void theScriptReplaysSpringsDeadLettersOnceToTheirPartitionWithTheirTimeAndWithoutSpringsHeaders(LocalKafka kafka)
+            throws Exception {
+        String orders = "cliorders";
+        String dlt = orders + "-dlt";
+        kafka.createTopic(orders, 3, Map.of());
+        kafka.createTopic(dlt, 3, Map.of());
+        List<ConsumerRecord<byte[], byte[]>> failed = produceOldOrders(kafka, orders);
+        RealDeadLetterWriters.spring(kafka, failed, "order-service", new IllegalStateException("bad order"));
+        assertThat(TopicReader.readCommitted(kafka, dlt, DEADLINE)).hasSize(LETTERS);
+
+        Path log = logs.resolve("quarantine.log");
+        int exit = runScript(log, "replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlt,
+                "--replay-id", "spring-cli-1", "--destinations-allowed", orders);
+
+        String output = Files.readString(log);
+        assertThat(exit).as(output).isEqualTo(ReplayCommand.DONE);
+        assertThat(output).contains("Replay spring-cli-1 of " + dlt + ": DONE").contains("replayed                10");
+        List<ConsumerRecord<byte[], byte[]>> replayed = TopicReader.readCommitted(kafka, orders, DEADLINE).stream()
+                .filter(r -> failed.stream().noneMatch(f -> f.partition() == r.partition() && f.offset() == r.offset()))
+                .toList();
+        assertThat(replayed.stream().map(r -> text(r.key()))).as("each dead letter once")
+                .containsExactlyInAnyOrderElementsOf(failed.stream().map(r -> text(r.key())).toList());
+        for (ConsumerRecord<byte[], byte[]> back : replayed) {
+            ConsumerRecord<byte[], byte[]> original = failed.stream()
+                    .filter(f -> text(f.key()).equals(text(back.key()))).findFirst().orElseThrow();
+            assertThat(back.partition()).as("partition of %s", text(back.key())).isEqualTo(original.partition());
+            assertThat(back.timestamp()).as("timestamp of %s", text(back.key())).isEqualTo(original.timestamp());
+            assertThat(back.timestampType()).isEqualTo(original.timestampType());
+            assertThat(back.value()).isEqualTo(original.value());
+            assertThat(text(back.headers().lastHeader("trace-id").value())).isEqualTo(
+                    text(original.headers().lastHeader("trace-id").value()));
+            for (Header header : back.headers()) {
+                assertThat(header.key()).as("a header of replayed %s", text(back.key())).doesNotStartWith("kafka_dlt-");
+            }
+        }
+    }
+
+    /** Runs {@code bin/quarantine} with {@code args} through bash, as a user does; its exit code. */
+    private static int runScript(Path log, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        String repository = System.getProperty("maven.repo.local");
+        if (repository != null) {
+            // should the script build the module first, it builds with the repository this build uses
+            builder.environment().put("MAVEN_OPTS", "-Dmaven.repo.local=" + repository);
+        }
+        Process process = builder.start();
+        try {
+            assertThat(process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("bin/quarantine ends").isTrue();
+            return process.exitValue();
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> produceOldOrders(LocalKafka kafka, String topic) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < LETTERS; i++) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % 3, TWO_DAYS_AGO + i,
+                        bytes("order-" + i), bytes("{\"order\":" + i + "}"));
+                record.headers().add("trace-id", bytes("t" + i));
+                producer.send(record);
+            }
+        }
+        return TopicReader.readCommitted(kafka, topic, DEADLINE);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
