@@ -30,12 +30,12 @@ import dev.quarantine.txn.DeadLetterHeaders;
  *
  * <p>Our own {@code __quarantine.*} headers never decide the format, and they are the letter's own
  * ({@link Authorship#ourHeaders()}) only when our writer may have written it: format quarantine or unknown (no
- * other family says otherwise), or connect or streams with {@code __quarantine.error.category} after that family's last marker or not at all (our sink and Streams
- * handler always write it, after their family's headers). On a share-group or Spring letter (those writers never write
- * ours), and on Kafka Connect's or Kafka Streams' own letter of a record that was our dead letter (its
- * {@code __quarantine.error.category} comes before the family's markers), they are the failed record's headers, never
- * a routing instruction. The error families,
- * whose headers a replay does not copy onto the record it writes back, are {@link #ERROR_HEADER_PREFIXES}.
+ * other family says otherwise), or connect or streams with {@code __quarantine.error.category} after that family's
+ * last marker or not at all (our sink and Streams handler always write it, after their family's headers). On a
+ * share-group or Spring letter (those writers never write ours), and on Kafka Connect's or Kafka Streams' own letter
+ * of a record that was our dead letter (its {@code __quarantine.error.category} comes before the family's markers),
+ * they are the failed record's headers, never a routing instruction. The error families, whose headers a replay does
+ * not copy onto the record it writes back, are {@link #ERROR_HEADER_PREFIXES}.
  */
 public enum DeadLetterFormat {
     CONNECT("connect", DeadLetterHeaders.CONNECT_EXCEPTION, DeadLetterHeaders.CONNECT_TOPIC),

@@ -12,8 +12,8 @@ import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
  * The one reader of dead-letter headers, used by the monitor, its JSON answers and dashboard, and the replay. It tells
- * the format ({@link DeadLetterFormat}, with its written precedence) and maps that format's headers onto one
- * {@link DeadLetterContext}:
+ * the format ({@link DeadLetterFormat}: the family whose marker header comes last) and maps that format's headers onto
+ * one {@link DeadLetterContext}:
  *
  * <table>
  * <caption>Fields per format</caption>
@@ -40,8 +40,8 @@ import dev.quarantine.txn.DeadLetterHeaders;
  * <p>Our {@code __quarantine.*} headers (target topic and partition, application id, payload origin, truncation,
  * sizes, raw input) are read only when our writer wrote them ({@link DeadLetterFormat.Authorship#ourHeaders()}: else
  * they are the failed record's, absent here); {@code __connect.errors.connector.name} (which our replay writes onto
- * Kafka Streams dead letters it dead-letters again) is read with every format. A header that is malformed leaves its field absent or
- * illegal; nothing throws.
+ * Kafka Streams dead letters it dead-letters again) is read with every format. A header that is malformed leaves its
+ * field absent or illegal; nothing throws.
  */
 public final class DeadLetterReader {
 

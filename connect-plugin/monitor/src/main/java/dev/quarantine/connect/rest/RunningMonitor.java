@@ -54,7 +54,8 @@ final class RunningMonitor implements AutoCloseable {
         context.configurable().register(new RequestGuardFilter(hosts), RequestGuardFilter.PRIORITY);
         context.configurable().register(new DeadLetterResource(monitor, reader, answers, Clock.systemUTC()));
         Replays replays = new Replays(new WorkerRestClient(worker.selfUrl(), REPLAY_CALL_TIMEOUT),
-                worker.clientConfigs(), REPLAY_CALL_TIMEOUT, destinations, config.replayDryRunTimeout(), new DryRunSlots(config.replayDryRunMaxConcurrent()));
+                worker.clientConfigs(), REPLAY_CALL_TIMEOUT, destinations, config.replayDryRunTimeout(),
+                new DryRunSlots(config.replayDryRunMaxConcurrent()));
         context.configurable().register(new ReplayResource(monitor, reader, replays, answers));
         context.configurable().register(new DashboardResource(true));
         context.configurable().register(new BrowserLoginChallenge());

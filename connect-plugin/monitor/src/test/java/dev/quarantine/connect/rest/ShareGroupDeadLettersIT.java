@@ -36,6 +36,8 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.health.ConnectClusterState;
+import org.apache.kafka.connect.health.ConnectorHealth;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -151,6 +153,9 @@ class ShareGroupDeadLettersIT {
                 "evil-connect", "connect-offsets", "evil-worker", "hostile-connect-configs",
                 "evil-monitor", "connect-cluster-dead-letter-monitor-abc-store-changelog",
                 "evil-parking", "dlq.sharehostile.parking", "evil-illegal", "bad topic <b>"));
+        String connectorDlq = "sharehostile-connector-dlq";
+        kafka.createTopic(connectorDlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
+        hostile.put("evil-impostor", connectorDlq);
         configureGroup(kafka, "good", dlq);
         for (Map.Entry<String, String> group : hostile.entrySet()) {
             configureGroup(kafka, group.getKey(), group.getValue());
@@ -159,7 +164,9 @@ class ShareGroupDeadLettersIT {
                 kafka.bootstrapServers(), "rest.advertised.host.name", "127.0.0.1", "rest.advertised.port", "8083",
                 "config.storage.topic", "hostile-connect-configs", MonitorConfig.TOPICS_REGEX_CONFIG, ""));
         List<KafkaShareConsumer<byte[], byte[]>> members = new ArrayList<>();
-        try (TopicDiscovery discovery = new TopicDiscovery(InProcessMonitor.noConnectors(), new MonitorConfig(worker),
+        ConnectClusterState cluster = oneConnector("orders-copy", Map.of("connector.class", "FileStreamSink",
+                "errors.deadletterqueue.topic.name", connectorDlq));
+        try (TopicDiscovery discovery = new TopicDiscovery(cluster, new MonitorConfig(worker),
                 Optional.of(shareGroupDlqs(kafka, worker)))) {
             for (String group : concat("good", hostile.keySet())) {
                 members.add(member(kafka, group, topic));
@@ -173,11 +180,34 @@ class ShareGroupDeadLettersIT {
                 return now.names().contains(dlq) ? now : null;
             });
 
-            assertThat(found.names()).containsExactly(dlq);
+            assertThat(found.names()).as("the other tests' groups share the broker").contains(dlq, connectorDlq)
+                    .doesNotContainAnyElementsOf(hostile.values().stream().filter(t -> !t.equals(connectorDlq))
+                            .toList());
             assertThat(found.connectorOf(dlq)).isEqualTo("good");
+            assertThat(found.connectorOf(connectorDlq)).as("a group naming a connector's DLQ does not take it")
+                    .isEqualTo("orders-copy");
         } finally {
             members.forEach(KafkaShareConsumer::close);
         }
+    }
+
+    private static ConnectClusterState oneConnector(String name, Map<String, String> config) {
+        return new ConnectClusterState() {
+            @Override
+            public Collection<String> connectors() {
+                return List.of(name);
+            }
+
+            @Override
+            public ConnectorHealth connectorHealth(String connName) {
+                throw new IllegalArgumentException("health is not read here");
+            }
+
+            @Override
+            public Map<String, String> connectorConfig(String connName) {
+                return config;
+            }
+        };
     }
 
     private static ShareGroupDlqs shareGroupDlqs(LocalKafka kafka, Map<String, Object> worker) {
