@@ -1,13 +1,13 @@
 package dev.quarantine.replay;
 
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
  * Which topics a replay may write its dead letters to: the one rule the command line, the replay connector and the
  * monitor's replay endpoints obey, applied to every dead letter's destination before it is written. The first row
- * that matches decides:
+ * that matches decides (the first three rows are the reserved names, {@link ReservedTopics}, which the monitor also
+ * refuses to discover):
  *
  * <table>
  * <caption>Destination rule</caption>
@@ -55,12 +55,6 @@ final class DestinationRule {
         }
     }
 
-    private static final String INTERNAL_PREFIX = "__";
-    /** Kafka's convention for internal topics besides {@code __} (MirrorMaker 2's ReplicationPolicy, our sink). */
-    private static final String INTERNAL_SUFFIX = ".internal";
-    /** Kafka Connect's default config.storage.topic, offset.storage.topic and status.storage.topic. */
-    static final List<String> CONNECT_DEFAULT_TOPICS = List.of("connect-configs", "connect-offsets", "connect-status");
-
     private final String dlqTopic;
     private final Optional<String> chosenTopic;
     private final Optional<Pattern> allowed;
@@ -84,15 +78,16 @@ final class DestinationRule {
     }
 
     Verdict decide(String topic) {
-        if (topic.startsWith(INTERNAL_PREFIX) || topic.endsWith(INTERNAL_SUFFIX)) {
-            return Verdict.INTERNAL;
+        Optional<ReservedTopics.Kind> reserved = ReservedTopics.of(topic);
+        if (reserved.isPresent()) {
+            return switch (reserved.get()) {
+                case INTERNAL -> Verdict.INTERNAL;
+                case REPLAYS_OWN -> Verdict.REPLAYS_OWN;
+                case CONNECT_DEFAULT -> Verdict.CONNECT_DEFAULT;
+            };
         }
-        if (topic.equals(dlqTopic) || topic.startsWith(ReplayConfig.PROGRESS_TOPIC_PREFIX)
-                || topic.endsWith(ReplayConfig.PARKING_SUFFIX)) {
+        if (topic.equals(dlqTopic)) {
             return Verdict.REPLAYS_OWN;
-        }
-        if (CONNECT_DEFAULT_TOPICS.contains(topic)) {
-            return Verdict.CONNECT_DEFAULT;
         }
         if (denied.matcher(topic).matches()) {
             return Verdict.DENIED;

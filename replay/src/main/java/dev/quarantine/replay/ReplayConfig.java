@@ -71,7 +71,7 @@ public final class ReplayConfig extends AbstractConfig {
             + " writes, matched in full, even when replay.destinations.allowed or replay.destination names them; a"
             + " dead letter headed there is counted as refused. It adds to what is always refused, which no setting"
             + " removes: Kafka Connect's default config, offset and status topics ("
-            + String.join(", ", DestinationRule.CONNECT_DEFAULT_TOPICS) + "), internal topics ('__*', '*.internal'),"
+            + String.join(", ", ReservedTopics.CONNECT_DEFAULT_TOPICS) + "), internal topics ('__*', '*.internal'),"
             + " the dead-letter topic and replay progress and parking topics. Add your workers' own topics when they"
             + " have other names (config.storage.topic, offset.storage.topic, status.storage.topic) and any other"
             + " topic that drives a system. Empty (the default): nothing more.";

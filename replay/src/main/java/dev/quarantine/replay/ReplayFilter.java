@@ -16,8 +16,10 @@ import java.util.Set;
  * <tr><td>original topics</td><td>the topic of its {@code original} destination is listed</td></tr>
  * <tr><td>applications or connectors</td><td>its {@code __connect.errors.connector.name},
  *     {@code __quarantine.application.id}, or group (Spring Kafka's consumer group, a share group) is listed</td></tr>
- * <tr><td>time from, to</td><td>its timestamp (the failed record's, which Kafka Connect's, Kafka Streams' and our
- *     dead letters keep) is at or after from, before to</td></tr>
+ * <tr><td>time from, to</td><td>the failed record's timestamp, the one a replay writes
+ *     ({@link DeadLetterView#originalTimestamp()}: Spring Kafka's original-timestamp header up to
+ *     {@link dev.quarantine.replay.letters.DeadLetterReader#MAX_ORIGINAL_TIMESTAMP}, else the dead letter's own, which
+ *     Kafka Connect's, Kafka Streams' and our dead letters keep) is at or after from, before to</td></tr>
  * <tr><td>offset ranges, offsets</td><td>its partition and offset are in a range or listed</td></tr>
  * </table>
  */
@@ -50,7 +52,7 @@ final class ReplayFilter {
 
     boolean matches(DeadLetterView letter) {
         return errorClassMatches(letter) && listed(originalTopics, DestinationResolver.originalTopic(letter))
-                && appOrConnectorMatches(letter) && timeMatches(letter.record().timestamp())
+                && appOrConnectorMatches(letter) && timeMatches(letter.originalTimestamp())
                 && positionMatches(letter.record().partition(), letter.record().offset());
     }
 

@@ -3,12 +3,16 @@ package dev.quarantine.replay;
 import static dev.quarantine.replay.Letters.letter;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import org.apache.kafka.common.header.Headers;
 import org.junit.jupiter.api.Test;
+
+import dev.quarantine.replay.letters.ForeignHeaders;
 
 import dev.quarantine.txn.DeadLetterHeaders;
 
@@ -81,6 +85,26 @@ class ReplayFilterTest {
         assertThat(time(Optional.of(at.plusMillis(1)), Optional.empty()).matches(letter())).isFalse();
         assertThat(to.matches(letter())).isFalse();
         assertThat(time(Optional.empty(), Optional.of(at.plusMillis(1))).matches(letter())).isTrue();
+    }
+
+    @Test
+    void timeRangeReadsTheTimestampTheReplayWritesSpringsOriginalOneWithinItsBound() {
+        long failed = Letters.TIMESTAMP - 86_400_000L;
+        Headers spring = Letters.headers(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders");
+        spring.add(ForeignHeaders.SPRING_ORIGINAL_TIMESTAMP, ByteBuffer.allocate(8).putLong(failed).array());
+        Headers huge = Letters.headers(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders");
+        huge.add(ForeignHeaders.SPRING_ORIGINAL_TIMESTAMP, ByteBuffer.allocate(8).putLong(Long.MAX_VALUE).array());
+        DeadLetterView springLetter = DeadLetterView.of(Letters.record(0, 0, Letters.TIMESTAMP, spring));
+        DeadLetterView hugeLetter = DeadLetterView.of(Letters.record(0, 1, Letters.TIMESTAMP, huge));
+        ReplayFilter before = time(Optional.empty(), Optional.of(Instant.ofEpochMilli(failed + 1)));
+
+        assertThat(springLetter.originalTimestamp()).isEqualTo(failed);
+        assertThat(before.matches(springLetter)).as("filtered by the time it is written with").isTrue();
+        assertThat(hugeLetter.originalTimestamp()).as("past the bound: the dead letter's own")
+                .isEqualTo(Letters.TIMESTAMP);
+        assertThat(before.matches(hugeLetter)).isFalse();
+        assertThat(time(Optional.of(Instant.ofEpochMilli(Letters.TIMESTAMP)), Optional.empty()).matches(hugeLetter))
+                .isTrue();
     }
 
     @Test

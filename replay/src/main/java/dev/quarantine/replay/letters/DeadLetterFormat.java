@@ -8,13 +8,15 @@ import org.apache.kafka.common.header.Headers;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
- * Who wrote a dead letter, told by its header families. A dead letter carries more than one family only when a
- * record that was dead-lettered once kept the headers (Kafka Connect, Kafka Streams and Spring Kafka copy the failed
- * record's headers) and failed again elsewhere; then the first row that matches decides, in this written order:
+ * Who wrote a dead letter, told by its header families. A dead letter carries more than one family when the failed
+ * record carried one already (Kafka Connect, Kafka Streams and Spring Kafka copy the failed record's headers: a record
+ * read from a dead-letter topic and dead-lettered again) or when a producer forged one. Every writer appends its own
+ * headers after the record's, so the family whose marker header comes <em>last</em> wrote the letter; the families'
+ * order says nothing:
  *
  * <table>
- * <caption>Precedence of the formats</caption>
- * <tr><th>format</th><th>recognised by a non-null header</th></tr>
+ * <caption>Formats and their marker headers</caption>
+ * <tr><th>format</th><th>marker headers (with a non-null value)</th></tr>
  * <tr><td>connect</td><td>{@code __connect.errors.exception.class.name} or {@code __connect.errors.topic}
  *     (Kafka Connect's own DLQ, and our sink)</td></tr>
  * <tr><td>streams</td><td>{@code __streams.errors.exception} or {@code __streams.errors.topic} (KIP-1034, and our
@@ -22,13 +24,18 @@ import dev.quarantine.txn.DeadLetterHeaders;
  * <tr><td>share-group</td><td>{@code __dlq.errors.topic} or {@code __dlq.errors.group} (KIP-1191)</td></tr>
  * <tr><td>spring</td><td>{@code kafka_dlt-original-topic}, {@code kafka_dlt-exception-fqcn} or
  *     {@code kafka_dlt-key-exception-fqcn}</td></tr>
- * <tr><td>quarantine</td><td>{@code __quarantine.error.category} without any family above</td></tr>
+ * <tr><td>quarantine</td><td>{@code __quarantine.error.category}, and no marker of the four above</td></tr>
  * <tr><td>unknown</td><td>none of them: counted and shown, never replayed to a guessed destination</td></tr>
  * </table>
  *
- * <p>Our own {@code __quarantine.*} headers (target topic, application id, ...) are read on top of whichever family
- * the dead letter carries. The error families, whose headers a replay does not copy onto the record it writes back,
- * are {@link #ERROR_HEADER_PREFIXES}.
+ * <p>Our own {@code __quarantine.*} headers never decide the format, and they are the letter's own
+ * ({@link Authorship#ourHeaders()}) only when our writer may have written it: format quarantine or unknown (no
+ * other family says otherwise), or connect or streams with {@code __quarantine.error.category} after that family's
+ * last marker or not at all (our sink and Streams handler always write it, after their family's headers). On a
+ * share-group or Spring letter (those writers never write ours), and on Kafka Connect's or Kafka Streams' own letter
+ * of a record that was our dead letter (its {@code __quarantine.error.category} comes before the family's markers),
+ * they are the failed record's headers, never a routing instruction. The error families, whose headers a replay does
+ * not copy onto the record it writes back, are {@link #ERROR_HEADER_PREFIXES}.
  */
 public enum DeadLetterFormat {
     CONNECT("connect", DeadLetterHeaders.CONNECT_EXCEPTION, DeadLetterHeaders.CONNECT_TOPIC),
@@ -43,6 +50,10 @@ public enum DeadLetterFormat {
     public static final List<String> ERROR_HEADER_PREFIXES = List.of("__connect.errors.", "__streams.errors.",
             ForeignHeaders.SHARE_PREFIX, ForeignHeaders.SPRING_PREFIX, "__quarantine.");
 
+    /** Who wrote a dead letter, and whether its {@code __quarantine.*} headers are the writer's (see above). */
+    public record Authorship(DeadLetterFormat format, boolean ourHeaders) {
+    }
+
     private final String label;
     private final List<String> markers;
 
@@ -56,16 +67,37 @@ public enum DeadLetterFormat {
         return label;
     }
 
-    /** The format of a dead letter with these headers, by the precedence above. */
+    /** The format of a dead letter with these headers: the family whose marker comes last. */
     public static DeadLetterFormat of(Headers headers) {
-        if (headers != null) {
-            for (DeadLetterFormat format : values()) {
-                if (format.markers.stream().anyMatch(name -> present(headers, name))) {
-                    return format;
+        return authorship(headers).format();
+    }
+
+    /** Who wrote a dead letter with these headers, by the rule above. */
+    public static Authorship authorship(Headers headers) {
+        if (headers == null) {
+            return new Authorship(UNKNOWN, false);
+        }
+        DeadLetterFormat writer = null;
+        int writerMarker = -1;
+        int ourMarker = -1;
+        int index = 0;
+        for (Header header : headers) {
+            if (header.value() != null) {
+                DeadLetterFormat family = markedBy(header.key());
+                if (family == QUARANTINE) {
+                    ourMarker = index;
+                } else if (family != null) {
+                    writer = family;
+                    writerMarker = index;
                 }
             }
+            index++;
         }
-        return UNKNOWN;
+        if (writer == null) {
+            return new Authorship(ourMarker >= 0 ? QUARANTINE : UNKNOWN, true);
+        }
+        boolean ours = (writer == CONNECT || writer == STREAMS) && (ourMarker < 0 || ourMarker > writerMarker);
+        return new Authorship(writer, ours);
     }
 
     /** Whether a header of that name belongs to an error or context family. */
@@ -73,8 +105,12 @@ public enum DeadLetterFormat {
         return ERROR_HEADER_PREFIXES.stream().anyMatch(name::startsWith);
     }
 
-    private static boolean present(Headers headers, String name) {
-        Header header = headers.lastHeader(name);
-        return header != null && header.value() != null;
+    private static DeadLetterFormat markedBy(String name) {
+        for (DeadLetterFormat format : values()) {
+            if (format.markers.contains(name)) {
+                return format;
+            }
+        }
+        return null;
     }
 }

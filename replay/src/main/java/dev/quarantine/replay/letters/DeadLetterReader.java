@@ -12,8 +12,8 @@ import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
  * The one reader of dead-letter headers, used by the monitor, its JSON answers and dashboard, and the replay. It tells
- * the format ({@link DeadLetterFormat}, with its written precedence) and maps that format's headers onto one
- * {@link DeadLetterContext}:
+ * the format ({@link DeadLetterFormat}: the family whose marker header comes last) and maps that format's headers onto
+ * one {@link DeadLetterContext}:
  *
  * <table>
  * <caption>Fields per format</caption>
@@ -38,15 +38,22 @@ import dev.quarantine.txn.DeadLetterHeaders;
  * </table>
  *
  * <p>Our {@code __quarantine.*} headers (target topic and partition, application id, payload origin, truncation,
- * sizes, raw input) and {@code __connect.errors.connector.name} (which our replay writes onto Kafka Streams dead
- * letters it dead-letters again) are read with every format. A header that is malformed leaves its field absent or
- * illegal; nothing throws.
+ * sizes, raw input) are read only when our writer wrote them ({@link DeadLetterFormat.Authorship#ourHeaders()}: else
+ * they are the failed record's, absent here); {@code __connect.errors.connector.name} (which our replay writes onto
+ * Kafka Streams dead letters it dead-letters again) is read with every format. A header that is malformed leaves its
+ * field absent or illegal; nothing throws.
  */
 public final class DeadLetterReader {
 
     /** A Java class name: dot-separated identifiers ({@code $} for nested classes). */
     private static final String IDENTIFIER = "[\\p{L}_$][\\p{L}\\p{N}_$]*";
     private static final Pattern CLASS_NAME = Pattern.compile(IDENTIFIER + "(\\." + IDENTIFIER + ")*");
+    /**
+     * The latest original timestamp taken (9999-12-31T23:59:59.999Z, the last instant with a four-digit year): the
+     * one bound of a timestamp header, so that the replay's time filter, the time it writes and the monitor's JSON
+     * see the same value; a later one is illegal (the dead letter's own timestamp is used).
+     */
+    public static final long MAX_ORIGINAL_TIMESTAMP = 253_402_300_799_999L;
     /** Longer than any timestamp type's name: not one. */
     private static final int MAX_TIMESTAMP_TYPE_CHARS = 20;
 
@@ -56,7 +63,9 @@ public final class DeadLetterReader {
     /** Reads the dead letter whose headers these are. */
     public static DeadLetterContext read(Headers headers) {
         HeaderFields fields = new HeaderFields(headers);
-        DeadLetterFormat format = DeadLetterFormat.of(headers);
+        DeadLetterFormat.Authorship authorship = DeadLetterFormat.authorship(headers);
+        DeadLetterFormat format = authorship.format();
+        HeaderFields ours = authorship.ourHeaders() ? fields : new HeaderFields(null);
         Origin origin = switch (format) {
             case CONNECT -> decimalOrigin(fields, DeadLetterHeaders.CONNECT_TOPIC, DeadLetterHeaders.CONNECT_PARTITION,
                     DeadLetterHeaders.CONNECT_OFFSET);
@@ -76,16 +85,16 @@ public final class DeadLetterReader {
                 spring ? originalTimestamp(fields) : OptionalLong.empty(),
                 spring ? timestampType(fields) : Optional.empty(),
                 fields.name(DeadLetterHeaders.CONNECT_CONNECTOR_NAME),
-                fields.name(DeadLetterHeaders.APPLICATION_ID), group(fields, format),
+                ours.name(DeadLetterHeaders.APPLICATION_ID), group(fields, format),
                 connect ? fields.text(DeadLetterHeaders.CONNECT_TASK_ID, HeaderText.MAX_NAME_CHARS) : Optional.empty(),
                 connect ? fields.text(DeadLetterHeaders.CONNECT_STAGE, HeaderText.MAX_NAME_CHARS) : Optional.empty(),
-                deliveryCount(fields, format), fields.topic(DeadLetterHeaders.TARGET_TOPIC),
-                fields.decimalPartition(DeadLetterHeaders.TARGET_PARTITION),
-                fields.text(DeadLetterHeaders.PAYLOAD_ORIGIN, HeaderText.MAX_NAME_CHARS),
-                fields.text(DeadLetterHeaders.PAYLOAD_TRUNCATED, HeaderText.MAX_NAME_CHARS)
+                deliveryCount(fields, format), ours.topic(DeadLetterHeaders.TARGET_TOPIC),
+                ours.decimalPartition(DeadLetterHeaders.TARGET_PARTITION),
+                ours.text(DeadLetterHeaders.PAYLOAD_ORIGIN, HeaderText.MAX_NAME_CHARS),
+                ours.text(DeadLetterHeaders.PAYLOAD_TRUNCATED, HeaderText.MAX_NAME_CHARS)
                         .map(DeadLetterHeaders::recordCut).orElse(false),
-                fields.decimal(DeadLetterHeaders.ORIGINAL_SIZE, Long.MAX_VALUE).value(),
-                fields.bytes(DeadLetterHeaders.SOURCE_RAW_KEY), fields.bytes(DeadLetterHeaders.SOURCE_RAW_VALUE));
+                ours.decimal(DeadLetterHeaders.ORIGINAL_SIZE, Long.MAX_VALUE).value(),
+                ours.bytes(DeadLetterHeaders.SOURCE_RAW_KEY), ours.bytes(DeadLetterHeaders.SOURCE_RAW_VALUE));
     }
 
     private record Origin(HeaderValue<String> topic, HeaderValue<Integer> partition, HeaderValue<Long> offset) {
@@ -109,14 +118,15 @@ public final class DeadLetterReader {
     }
 
     /**
-     * The class name a header holds: the text before the first {@code :} when that is a class name (an exception's
-     * {@code toString()}), else the bounded text as it is.
+     * The class name a header holds: the whole text, or the text before the first {@code :} (an exception's
+     * {@code toString()}), when that is a Java class name of at most {@value HeaderText#MAX_NAME_CHARS} characters;
+     * anything else (spaces, markup, a cut text) is no class name: the error class is unknown.
      */
     private static Optional<String> className(HeaderFields fields, String name) {
-        return fields.text(name, HeaderText.MAX_NAME_CHARS).map(text -> {
+        return fields.text(name, HeaderText.MAX_NAME_CHARS).flatMap(text -> {
             int colon = text.indexOf(':');
             String head = colon < 0 ? text : text.substring(0, colon).trim();
-            return colon > 0 && CLASS_NAME.matcher(head).matches() ? head : text;
+            return CLASS_NAME.matcher(head).matches() ? Optional.of(head) : Optional.empty();
         });
     }
 
@@ -148,7 +158,7 @@ public final class DeadLetterReader {
     }
 
     private static OptionalLong originalTimestamp(HeaderFields fields) {
-        return fields.bigEndian(ForeignHeaders.SPRING_ORIGINAL_TIMESTAMP, Long.BYTES, Long.MAX_VALUE).value()
+        return fields.bigEndian(ForeignHeaders.SPRING_ORIGINAL_TIMESTAMP, Long.BYTES, MAX_ORIGINAL_TIMESTAMP).value()
                 .map(OptionalLong::of).orElseGet(OptionalLong::empty);
     }
 

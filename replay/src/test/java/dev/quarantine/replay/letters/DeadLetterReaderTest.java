@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -52,10 +53,37 @@ class DeadLetterReaderTest {
     }
 
     @Test
-    void keepsAnExceptionHeaderThatIsNoClassNameAsItIs() {
-        DeadLetterContext read = DeadLetterReader.read(headers(DeadLetterHeaders.STREAMS_EXCEPTION, "not a class: x"));
+    void takesAnErrorClassOnlyWhenItIsAJavaClassNameElseItIsUnknown() {
+        for (String hostile : new String[] {"not a class: x", "<script>alert(1)</script>", "a b.C", "a..B", "",
+                "org.example.E" + "x".repeat(10_000), "1a.B", "a.B.:x"}) {
+            assertThat(DeadLetterReader.read(headers(DeadLetterHeaders.STREAMS_EXCEPTION, hostile)).errorClass())
+                    .as(hostile.length() > 40 ? hostile.substring(0, 40) : hostile).isEmpty();
+        }
+        String longest = "a." + "B".repeat(HeaderText.MAX_NAME_CHARS - 2);
+        assertThat(DeadLetterReader.read(headers(DeadLetterHeaders.CONNECT_EXCEPTION, longest)).errorClass())
+                .contains(longest);
+        assertThat(DeadLetterReader.read(headers(DeadLetterHeaders.CONNECT_EXCEPTION, longest + "C")).errorClass())
+                .isEmpty();
+        assertThat(DeadLetterReader.read(headers(DeadLetterHeaders.CONNECT_EXCEPTION, "a.Outer$Inner")).errorClass())
+                .contains("a.Outer$Inner");
+    }
 
-        assertThat(read.errorClass()).contains("not a class: x");
+    @Test
+    void boundsSpringsOriginalTimestamp() {
+        for (long[] row : new long[][] {{0L, 0L}, {DeadLetterReader.MAX_ORIGINAL_TIMESTAMP,
+                DeadLetterReader.MAX_ORIGINAL_TIMESTAMP}, {DeadLetterReader.MAX_ORIGINAL_TIMESTAMP + 1, -1L},
+                {Long.MAX_VALUE, -1L}, {-5L, -1L}}) {
+            RecordHeaders headers = headers(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders");
+            headers.add(ForeignHeaders.SPRING_ORIGINAL_TIMESTAMP, ByteBuffer.allocate(8).putLong(row[0]).array());
+
+            DeadLetterContext read = DeadLetterReader.read(headers);
+
+            if (row[1] < 0) {
+                assertThat(read.originalTimestamp()).as(String.valueOf(row[0])).isEmpty();
+            } else {
+                assertThat(read.originalTimestamp()).as(String.valueOf(row[0])).hasValue(row[1]);
+            }
+        }
     }
 
     @Test
@@ -138,21 +166,61 @@ class DeadLetterReaderTest {
     }
 
     @Test
-    void followsTheWrittenPrecedenceWhenFamiliesClash() {
+    void theFamilyWhoseMarkerComesLastWroteTheLetter() {
         String[] connect = {DeadLetterHeaders.CONNECT_EXCEPTION, "C", DeadLetterHeaders.CONNECT_TOPIC, "from-connect"};
         String[] streams = {DeadLetterHeaders.STREAMS_EXCEPTION, "S", DeadLetterHeaders.STREAMS_TOPIC, "from-streams"};
         String[] share = {ForeignHeaders.SHARE_TOPIC, "from-share", ForeignHeaders.SHARE_GROUP, "g"};
         String[] spring = {ForeignHeaders.SPRING_ORIGINAL_TOPIC, "from-spring", ForeignHeaders.SPRING_EXCEPTION, "P"};
         String[] ours = {DeadLetterHeaders.ERROR_CATEGORY, "RECORD"};
 
-        assertThat(read(spring, share, streams, connect, ours).originalTopic().value()).contains("from-connect");
-        assertThat(read(spring, share, streams, ours).originalTopic().value()).contains("from-streams");
-        assertThat(read(spring, share, ours).originalTopic().value()).contains("from-share");
-        assertThat(read(ours, spring).originalTopic().value()).contains("from-spring");
-        assertThat(read(spring, share, streams, connect).format()).isEqualTo(DeadLetterFormat.CONNECT);
-        assertThat(read(spring, share, streams).format()).isEqualTo(DeadLetterFormat.STREAMS);
-        assertThat(read(spring, share).format()).isEqualTo(DeadLetterFormat.SHARE_GROUP);
-        assertThat(read(ours, spring).format()).isEqualTo(DeadLetterFormat.SPRING);
+        assertThat(read(connect, streams).format()).as("Streams dead-lettered a Connect letter")
+                .isEqualTo(DeadLetterFormat.STREAMS);
+        assertThat(read(connect, streams).originalTopic().value()).contains("from-streams");
+        assertThat(read(streams, connect).originalTopic().value()).contains("from-connect");
+        assertThat(read(connect, spring).originalTopic().value()).contains("from-spring");
+        assertThat(read(spring, share).originalTopic().value()).contains("from-share");
+        assertThat(read(share, streams, connect, spring).format()).isEqualTo(DeadLetterFormat.SPRING);
+        assertThat(read(spring, connect, ours).format()).as("ours never decides").isEqualTo(DeadLetterFormat.CONNECT);
+        assertThat(read(ours).format()).isEqualTo(DeadLetterFormat.QUARANTINE);
+    }
+
+    @Test
+    void theLastMarkerDecidesEvenWhenAFamilyRepeatsEarlier() {
+        String[] connect = {DeadLetterHeaders.CONNECT_TOPIC, "connect-1"};
+        String[] streams = {DeadLetterHeaders.STREAMS_TOPIC, "from-streams"};
+        String[] connectAgain = {DeadLetterHeaders.CONNECT_TOPIC, "connect-2"};
+
+        assertThat(read(connect, streams, connectAgain).format()).isEqualTo(DeadLetterFormat.CONNECT);
+        assertThat(read(connect, streams, connectAgain).originalTopic().value()).contains("connect-2");
+    }
+
+    @Test
+    void ourHeadersCountOnlyWhenOurWriterAddedThemAfterItsFamily() {
+        String[] oursBlock = {DeadLetterHeaders.ERROR_CATEGORY, "RECORD", DeadLetterHeaders.TARGET_TOPIC, "target",
+                DeadLetterHeaders.TARGET_PARTITION, "3", DeadLetterHeaders.PAYLOAD_TRUNCATED, "value",
+                DeadLetterHeaders.APPLICATION_ID, "app"};
+        String[] connect = {DeadLetterHeaders.CONNECT_TOPIC, "orders", DeadLetterHeaders.CONNECT_PARTITION, "1",
+                DeadLetterHeaders.CONNECT_EXCEPTION, "a.B"};
+        String[] streams = {DeadLetterHeaders.STREAMS_TOPIC, "clicks", DeadLetterHeaders.STREAMS_EXCEPTION, "a.S"};
+        String[] spring = {ForeignHeaders.SPRING_ORIGINAL_TOPIC, "payments", ForeignHeaders.SPRING_EXCEPTION, "a.P"};
+        String[] share = {ForeignHeaders.SHARE_TOPIC, "payments", ForeignHeaders.SHARE_GROUP, "g"};
+
+        DeadLetterContext ourSink = read(connect, oursBlock);
+        assertThat(ourSink.targetTopic().value()).contains("target");
+        assertThat(ourSink.targetPartition().value()).contains(3);
+        assertThat(ourSink.truncated()).isTrue();
+        assertThat(read(streams, oursBlock).application().value()).contains("app");
+        assertThat(read(oursBlock).targetTopic().value()).as("quarantine format").contains("target");
+        for (String[] writer : List.of(spring, share, streams, connect)) {
+            DeadLetterContext read = read(connect, oursBlock, writer);
+            assertThat(read.targetTopic().value()).as(writer[0]).isEmpty();
+            assertThat(read.targetTopic().illegal()).as(writer[0]).isFalse();
+            assertThat(read.targetPartition().value()).as(writer[0]).isEmpty();
+            assertThat(read.truncated()).as(writer[0]).isFalse();
+            assertThat(read.application().value()).as(writer[0]).isEmpty();
+        }
+        assertThat(read(spring, oursBlock).targetTopic().value()).as("Spring never writes ours").isEmpty();
+        assertThat(read(share, oursBlock).targetTopic().value()).as("share groups never write ours").isEmpty();
     }
 
     @Test
@@ -175,7 +243,7 @@ class DeadLetterReaderTest {
 
         DeadLetterContext read = DeadLetterReader.read(headers);
 
-        assertThat(read.errorClass().orElseThrow()).hasSize(HeaderText.MAX_NAME_CHARS + HeaderText.CUT_MARK.length());
+        assertThat(read.errorClass()).as("no class name").isEmpty();
         assertThat(read.errorMessage().orElseThrow())
                 .hasSize(HeaderText.MAX_MESSAGE_CHARS + HeaderText.CUT_MARK.length());
         assertThat(read.originalTopic().illegal()).isTrue();

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
@@ -39,8 +40,10 @@ final class RunningMonitor implements AutoCloseable {
         PeerServer peerServer = PeerServer.start(PeerBinding.host(config.peerBindAddress(), worker.bindHost(),
                 worker.self().host()), config.peerPort(), config.maxConcurrentRequests(), config.peerLimits());
         WorkerSettings reachable = worker.withPeerPort(peerServer.port());
+        ReplayDestinations destinations = ReplayDestinations.of(config, workerConfigs, worker.applicationId());
         Monitor monitor = new Monitor(config, reachable, new TopicDiscovery(context.clusterState(), config,
-                Optional.of(new ShareGroupDlqs(() -> Admin.create(reachable.clientConfigs())))));
+                Optional.of(new ShareGroupDlqs(() -> Admin.create(reachable.clientConfigs()),
+                        new ShareGroupTopicRule(Pattern.compile(destinations.denied()))))));
         PeerAuth auth = new PeerAuth(config.peerSecret(), Clock.systemUTC());
         Peers peers = new Peers(reachable, auth, config.forwardTimeout(), config.maxPeerAnswerBytes());
         ClusterReader reader = new ClusterReader(monitor, reachable, peers, auth.enabled(), Clock.systemUTC());
@@ -51,8 +54,8 @@ final class RunningMonitor implements AutoCloseable {
         context.configurable().register(new RequestGuardFilter(hosts), RequestGuardFilter.PRIORITY);
         context.configurable().register(new DeadLetterResource(monitor, reader, answers, Clock.systemUTC()));
         Replays replays = new Replays(new WorkerRestClient(worker.selfUrl(), REPLAY_CALL_TIMEOUT),
-                worker.clientConfigs(), REPLAY_CALL_TIMEOUT, ReplayDestinations.of(config, workerConfigs,
-                worker.applicationId()), config.replayDryRunTimeout(), new DryRunSlots(config.replayDryRunMaxConcurrent()));
+                worker.clientConfigs(), REPLAY_CALL_TIMEOUT, destinations, config.replayDryRunTimeout(),
+                new DryRunSlots(config.replayDryRunMaxConcurrent()));
         context.configurable().register(new ReplayResource(monitor, reader, replays, answers));
         context.configurable().register(new DashboardResource(true));
         context.configurable().register(new BrowserLoginChallenge());

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * Finds the dead-letter topics named in the cluster's connector configs, through the worker's
  * {@link ConnectClusterState}: Kafka Connect's {@code errors.deadletterqueue.topic.name} of any sink connector, and
  * {@code dlq.topic.name} of the transactional sink connector; and those the share groups name
- * ({@link ShareGroupDlqs}). Adds the topics and pattern from the settings.
+ * ({@link ShareGroupDlqs}), attributed to the group only when no connector names the topic (whoever may alter a
+ * group's config cannot take a connector's dead letters from it). Adds the topics and pattern from the settings.
  */
 final class TopicDiscovery implements AutoCloseable {
 
@@ -70,7 +71,7 @@ final class TopicDiscovery implements AutoCloseable {
             }
         }
         shareGroups.ifPresent(groups -> groups.discover().forEach((topic, group) ->
-                byTopic.computeIfAbsent(topic, t -> new TreeSet<>()).add(group)));
+                byTopic.putIfAbsent(topic, new TreeSet<>(Set.of(group)))));
         return new MonitoredTopics(byTopic, config.topics(), config.topicsRegex());
     }
 

@@ -51,7 +51,7 @@ class HostileRecordsTest {
                 Hostile record = hostile(i % 10, random);
                 expectedClasses.merge(record.errorClass, 1L, Long::sum);
                 expectedTopics.merge(record.originalTopic, 1L, Long::sum);
-                hugeCount += record.errorClass.equals("huge") ? 1 : 0;
+                hugeCount += record.originalTopic.equals("huge") ? 1 : 0;
                 dlq.pipeInput(new TestRecord<>(random.nextBoolean() ? null : randomBytes(random, 100),
                         random.nextInt(5) == 0 ? null : randomBytes(random, 2_000), record.headers,
                         NOW.minusSeconds(random.nextInt(600))));
@@ -65,10 +65,6 @@ class HostileRecordsTest {
 
             assertThat(counted.total()).isEqualTo(RECORDS + 1);
             Map<String, Long> classes = new HashMap<>(counted.byErrorClass());
-            String hugeKey = classes.keySet().stream().filter(k -> k.startsWith("Hxxx")).findFirst().orElseThrow();
-            assertThat(hugeKey.length()).isLessThanOrEqualTo(MAX_NAME_CHARS + 3);
-            assertThat(classes.remove(hugeKey)).isEqualTo(hugeCount);
-            expectedClasses.remove("huge");
             expectedClasses.put("LAST", 1L);
             assertThat(classes).containsExactlyInAnyOrderEntriesOf(expectedClasses);
             Map<String, Long> originals = new HashMap<>(counted.byOriginalTopic());
@@ -112,7 +108,7 @@ class HostileRecordsTest {
             case 2:
                 return new Hostile(headers(DeadLetterHeaders.STREAMS_EXCEPTION, "S",
                         DeadLetterHeaders.STREAMS_TOPIC, "clicks"), "S", "clicks");
-            case 3: // both families: Kafka Connect's wins
+            case 3: // both families: the one whose marker comes last (Kafka Connect's) wins
                 return new Hostile(headers(DeadLetterHeaders.STREAMS_EXCEPTION, "X", DeadLetterHeaders.STREAMS_TOPIC,
                         "clicks", DeadLetterHeaders.CONNECT_EXCEPTION, "M", DeadLetterHeaders.CONNECT_TOPIC,
                         "orders"), "M", "orders");
@@ -123,7 +119,7 @@ class HostileRecordsTest {
                         DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, big, DeadLetterHeaders.CONNECT_CONNECTOR_NAME,
                         big, DeadLetterHeaders.CONNECT_TASK_ID, big, DeadLetterHeaders.CONNECT_STAGE, big,
                         DeadLetterHeaders.CONNECT_PARTITION, big, DeadLetterHeaders.ORIGINAL_SIZE, big),
-                        "huge", "huge");
+                        UNKNOWN, "huge"); // an over-long error class is no class name
             }
             case 5: { // the same header many times: the last one counts
                 RecordHeaders headers = new RecordHeaders();
@@ -137,7 +133,7 @@ class HostileRecordsTest {
                 RecordHeaders headers = new RecordHeaders();
                 headers.add(DeadLetterHeaders.CONNECT_EXCEPTION, new byte[] {(byte) 0xC3, 0x28, (byte) 0xFF});
                 headers.add(DeadLetterHeaders.CONNECT_TOPIC, new byte[] {'o', (byte) 0xE2, (byte) 0x82});
-                return new Hostile(headers, UNPARSEABLE, UNPARSEABLE);
+                return new Hostile(headers, UNKNOWN, UNPARSEABLE); // not UTF-8: no class name
             }
             case 7: // a family without its exception header
                 return new Hostile(headers(DeadLetterHeaders.CONNECT_TOPIC, "orders"), UNKNOWN, "orders");

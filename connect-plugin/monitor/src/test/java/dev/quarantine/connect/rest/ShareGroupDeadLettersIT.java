@@ -6,13 +6,24 @@ import static dev.quarantine.connect.rest.OtherWritersLetters.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,6 +33,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.health.ConnectClusterState;
+import org.apache.kafka.connect.health.ConnectorHealth;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -118,7 +131,7 @@ class ShareGroupDeadLettersIT {
         try (KafkaShareConsumer<byte[], byte[]> member = new KafkaShareConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
              TopicDiscovery discovery = new TopicDiscovery(InProcessMonitor.noConnectors(),
-                     new MonitorConfig(worker), Optional.of(new ShareGroupDlqs(kafka::admin)))) {
+                     new MonitorConfig(worker), Optional.of(shareGroupDlqs(kafka, worker)))) {
             member.subscribe(List.of(topic));
             MonitoredTopics found = Await.value("the share group's DLQ topic discovered", DEADLINE, () -> {
                 member.poll(Duration.ofMillis(200));
@@ -131,9 +144,111 @@ class ShareGroupDeadLettersIT {
         }
         worker.put(MonitorConfig.DISCOVER_SHARE_GROUPS_CONFIG, "false");
         try (TopicDiscovery off = new TopicDiscovery(InProcessMonitor.noConnectors(), new MonitorConfig(worker),
-                Optional.of(new ShareGroupDlqs(kafka::admin)))) {
+                Optional.of(shareGroupDlqs(kafka, worker)))) {
             assertThat(off.discover().names()).doesNotContain(dlq);
         }
+    }
+
+    @Test
+    void refusesHostileDeadLetterTopicsGroupConfigsNameAndKeepsTheGoodOnes(LocalKafka kafka) throws Exception {
+        String topic = "sharehostile";
+        String dlq = "dlq." + topic;
+        kafka.createTopic(topic, 1, Map.of());
+        kafka.createTopic(dlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
+        // The 4.4 broker itself refuses names starting with "__" (__consumer_offsets, ...): ShareGroupTopicRuleTest
+        Map<String, String> hostile = new TreeMap<>(Map.of("evil-progress", "orders-sink.progress.internal",
+                "evil-connect", "connect-offsets", "evil-worker", "hostile-connect-configs",
+                "evil-monitor", "connect-cluster-dead-letter-monitor-abc-store-changelog",
+                "evil-parking", "dlq.sharehostile.parking", "evil-illegal", "bad topic <b>"));
+        String connectorDlq = "sharehostile-connector-dlq";
+        kafka.createTopic(connectorDlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
+        hostile.put("evil-impostor", connectorDlq);
+        RealDeadLetterWriters.shareGroupDlq(kafka, "good", dlq);
+        for (Map.Entry<String, String> group : hostile.entrySet()) {
+            RealDeadLetterWriters.shareGroupDlq(kafka, group.getKey(), group.getValue());
+        }
+        Map<String, Object> worker = new HashMap<>(Map.of("group.id", "connect-cluster", "bootstrap.servers",
+                kafka.bootstrapServers(), "rest.advertised.host.name", "127.0.0.1", "rest.advertised.port", "8083",
+                "config.storage.topic", "hostile-connect-configs", MonitorConfig.TOPICS_REGEX_CONFIG, ""));
+        List<KafkaShareConsumer<byte[], byte[]>> members = new ArrayList<>();
+        ConnectClusterState cluster = oneConnector("orders-copy", Map.of("connector.class", "FileStreamSink",
+                "errors.deadletterqueue.topic.name", connectorDlq));
+        try (TopicDiscovery discovery = new TopicDiscovery(cluster, new MonitorConfig(worker),
+                Optional.of(shareGroupDlqs(kafka, worker)))) {
+            for (String group : concat("good", hostile.keySet())) {
+                members.add(member(kafka, group, topic));
+            }
+            Await.until(() -> "every share group listed", DEADLINE, () -> {
+                members.forEach(member -> member.poll(Duration.ofMillis(100)));
+                return shareGroups(kafka).containsAll(concat("good", hostile.keySet()));
+            });
+            MonitoredTopics found = Await.value("the good group's DLQ topic discovered", DEADLINE, () -> {
+                MonitoredTopics now = discovery.discover();
+                return now.names().contains(dlq) ? now : null;
+            });
+
+            assertThat(found.names()).as("the other tests' groups share the broker").contains(dlq, connectorDlq)
+                    .doesNotContainAnyElementsOf(hostile.values().stream().filter(t -> !t.equals(connectorDlq))
+                            .toList());
+            assertThat(found.connectorOf(dlq)).isEqualTo("good");
+            assertThat(found.connectorOf(connectorDlq)).as("a group naming a connector's DLQ does not take it")
+                    .isEqualTo("orders-copy");
+        } finally {
+            members.forEach(KafkaShareConsumer::close);
+        }
+    }
+
+    private static ConnectClusterState oneConnector(String name, Map<String, String> config) {
+        return new ConnectClusterState() {
+            @Override
+            public Collection<String> connectors() {
+                return List.of(name);
+            }
+
+            @Override
+            public ConnectorHealth connectorHealth(String connName) {
+                throw new IllegalArgumentException("health is not read here");
+            }
+
+            @Override
+            public Map<String, String> connectorConfig(String connName) {
+                return config;
+            }
+        };
+    }
+
+    private static ShareGroupDlqs shareGroupDlqs(LocalKafka kafka, Map<String, Object> worker) {
+        MonitorConfig config = new MonitorConfig(worker);
+        ReplayDestinations destinations = ReplayDestinations.of(config, worker,
+                WorkerSettings.from(worker, config).applicationId());
+        return new ShareGroupDlqs(kafka::admin, new ShareGroupTopicRule(Pattern.compile(destinations.denied())));
+    }
+
+    private static KafkaShareConsumer<byte[], byte[]> member(LocalKafka kafka, String group, String topic) {
+        Properties props = kafka.clientProps();
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        KafkaShareConsumer<byte[], byte[]> member = new KafkaShareConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        member.subscribe(List.of(topic));
+        return member;
+    }
+
+    private static Set<String> shareGroups(LocalKafka kafka) {
+        try (Admin admin = kafka.admin()) {
+            return admin.listGroups(ListGroupsOptions.forShareGroups()).all().get(30, TimeUnit.SECONDS).stream()
+                    .map(GroupListing::groupId).collect(Collectors.toSet());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted listing share groups", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("listing share groups", e);
+        }
+    }
+
+    private static List<String> concat(String first, Collection<String> rest) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(rest);
+        return all;
     }
 
     private static void produce(LocalKafka kafka, String topic) {
