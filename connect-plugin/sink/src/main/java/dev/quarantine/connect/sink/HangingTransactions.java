@@ -185,11 +185,25 @@ final class HangingTransactions implements HangingTransactionCheck {
      * The ids whose last transaction ended, or ends, in an abort: all described at once, in calls of at most
      * {@value #IDS_PER_DESCRIBE} ids, within one timeout.
      *
-     * @throws RetriableException when the target cluster did not answer in time
-     * @throws ConnectException   when it refused, naming the ACLs to check
+     * @throws RetriableException when the target cluster did not answer in time, naming the first id it did not answer
+     * @throws ConnectException   when it refused, naming the id and the ACLs to check
      */
     @Override
     public Set<String> lastTransactionsAborted(Collection<String> transactionalIds) {
+        LastTransactions described = describeLastTransactions(transactionalIds);
+        described.failed().values().stream().findFirst().ifPresent(failure -> {
+            throw failure;
+        });
+        return described.aborted();
+    }
+
+    /**
+     * The ids whose last transaction ended, or ends, in an abort, described as {@link #lastTransactionsAborted} does,
+     * but an id whose own answer failed, or did not come within the timeout, is one of those failed (the failure names
+     * it): the others go on.
+     */
+    @Override
+    public LastTransactions describeLastTransactions(Collection<String> transactionalIds) {
         Map<String, KafkaFuture<TransactionDescription>> described = new LinkedHashMap<>();
         List<String> ids = List.copyOf(transactionalIds);
         for (int from = 0; from < ids.size(); from += IDS_PER_DESCRIBE) {
@@ -199,13 +213,21 @@ final class HangingTransactions implements HangingTransactionCheck {
         }
         settle(described);
         Set<String> aborted = new HashSet<>();
+        Map<String, RuntimeException> failed = new LinkedHashMap<>();
         described.forEach((id, description) -> {
-            if (aborted(id, description)) {
+            Optional<TransactionDescription> last;
+            try {
+                last = answer(id, description);
+            } catch (ConnectException e) { // a RetriableException too: the id's own answer failed
+                failed.put(id, e);
+                return;
+            }
+            if (aborted(id, last)) { // the cluster's transaction version, when it fails, fails every id
                 aborted.add(id);
             }
         });
-        findCommitsLeftOpen(described.keySet());
-        return aborted;
+        findCommitsLeftOpen(described.keySet().stream().filter(id -> !failed.containsKey(id)).toList());
+        return new LastTransactions(aborted, failed);
     }
 
     /**
@@ -224,12 +246,14 @@ final class HangingTransactions implements HangingTransactionCheck {
             return;
         }
         String anId = committed.keySet().iterator().next();
+        String opened = committed.size() == 1 ? anId : "any of " + committed.size() + " ids opened together (" + anId
+                + ", ...)"; // the progress partition is theirs alike
         TopicPartition progress = new TopicPartition(progressTopic, 0);
-        if (!partitions(admins.target(), List.of(progressTopic), anId).contains(progress)) {
+        if (!partitions(admins.target(), List.of(progressTopic), opened).contains(progress)) {
             return; // no progress topic (describing its producers would wait out the timeout): its reader says so
         }
         PartitionProducerState state = await(admins.target().describeProducers(List.of(progress))
-                .partitionResult(progress), "describe the producers of " + progress, anId);
+                .partitionResult(progress), "describe the producers of " + progress, opened);
         committed.forEach((id, last) -> {
             if (last.foundOpenIn(state).isPresent()) {
                 commitsLeftOpen.add(id);
@@ -237,19 +261,37 @@ final class HangingTransactions implements HangingTransactionCheck {
         });
     }
 
-    private boolean aborted(String transactionalId, KafkaFuture<TransactionDescription> description) {
+    /**
+     * The id's last transaction as described, empty for an id never used.
+     *
+     * @throws RetriableException when its answer did not come within the timeout (see {@link #settle}) or failed
+     *                            transiently
+     * @throws ConnectException   when it failed for good
+     */
+    private Optional<TransactionDescription> answer(String transactionalId,
+                                                    KafkaFuture<TransactionDescription> description) {
+        if (!description.isDone()) {
+            throw new RetriableException("Could not describe transactional id " + transactionalId + " within "
+                    + timeout.toMillis() + " ms, to find transactions left hanging by an earlier producer of it;"
+                    + " its partition is opened later");
+        }
         try {
-            TransactionDescription described = await(description, "describe transactional id " + transactionalId,
-                    transactionalId);
-            beforeInit.put(transactionalId, LastTransaction.of(described, epochBumpedAtEnd()));
-            return ABORTING.contains(described.state());
+            return Optional.of(await(description, "describe transactional id " + transactionalId, transactionalId));
         } catch (ConnectException e) {
             if (e.getCause() instanceof TransactionalIdNotFoundException) {
-                beforeInit.put(transactionalId, Optional.empty());
-                return false;
+                return Optional.empty();
             }
             throw e;
         }
+    }
+
+    private boolean aborted(String transactionalId, Optional<TransactionDescription> described) {
+        if (described.isEmpty()) {
+            beforeInit.put(transactionalId, Optional.empty());
+            return false;
+        }
+        beforeInit.put(transactionalId, LastTransaction.of(described.get(), epochBumpedAtEnd()));
+        return ABORTING.contains(described.get().state());
     }
 
     /** The id's writer aborted or committed a transaction of its own: that one is the id's last from now on. */
@@ -333,9 +375,9 @@ final class HangingTransactions implements HangingTransactionCheck {
         try {
             CompletableFuture.allOf(answers).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new RetriableException("Could not describe the last transactions of " + described.size()
-                    + " transactional ids (" + described.keySet().iterator().next() + ", ...) within "
-                    + timeout.toMillis() + " ms, before their partitions' producers are initialized; trying again", e);
+            log.info("{} of {} transactional ids described together had no answer within {} ms: they are opened"
+                    + " later, the others now", described.values().stream().filter(f -> !f.isDone()).count(),
+                    described.size(), timeout.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectException("Interrupted while describing the last transactions of "
@@ -425,10 +467,9 @@ final class HangingTransactions implements HangingTransactionCheck {
     /**
      * Describes, for every one of {@code topicsById}'s ids whose committed last transaction {@link #committedLeftOpen}
      * is to look for, the producers of the partitions of its topics: one describeTopics and one describeProducers call
-     * for all of them (the union of their topics), instead of one of each per id, each over ~all partitions.
-     *
-     * @throws RetriableException when the target cluster did not answer in time
-     * @throws ConnectException   when it refused, naming the ACLs to check
+     * for all of them (the union of their topics), instead of one of each per id, each over ~all partitions. One
+     * topic's or partition's failed answer fails no other id ({@link ProducersLook}): an id writing there describes its
+     * own topics again in {@link #committedLeftOpen}, whose failure is that id's alone.
      */
     @Override
     public void lookForCommitsLeftOpen(Map<String, ? extends Collection<String>> topicsById) {
@@ -439,7 +480,7 @@ final class HangingTransactions implements HangingTransactionCheck {
         Set<String> topics = new TreeSet<>();
         ids.forEach(id -> topics.addAll(topicsById.get(id)));
         topics.remove(progressTopic);
-        CommitLeftOpen.Described described = new CommitLeftOpen.Described(topics, producers(ids.get(0), topics));
+        CommitLeftOpen.Described described = ProducersLook.describe(admins.target(), topics, timeout);
         ids.forEach(id -> describedAtOpen.put(id, described));
     }
 
