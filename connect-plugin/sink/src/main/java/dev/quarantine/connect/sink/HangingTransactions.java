@@ -131,6 +131,8 @@ final class HangingTransactions implements HangingTransactionCheck {
     private final Map<String, LastTransaction> lastCommits = new ConcurrentHashMap<>();
     /** The producers of the partitions each id's committed last transaction may be left open on, described at open. */
     private final Map<String, CommitLeftOpen.Described> describedAtOpen = new ConcurrentHashMap<>();
+    /** The topics that failed to answer an id's own look after the look at open left them out, until the next look. */
+    private final Set<String> leftOutAtOpen = ConcurrentHashMap.newKeySet();
     /** The producer id of each id whose committed transaction left open is being redone, until aborted. */
     private final Map<String, LastTransaction> redoing = new ConcurrentHashMap<>();
     private volatile Boolean epochBumpedAtEnd;
@@ -456,12 +458,38 @@ final class HangingTransactions implements HangingTransactionCheck {
         redo.ifPresent(r -> looked.addAll(r.topics()));
         looked.remove(progressTopic);
         Map<TopicPartition, PartitionProducerState> states = atOpen != null && atOpen.covers(looked)
-                ? atOpen.states() : producers(transactionalId, looked);
+                ? atOpen.states() : producersAlone(transactionalId, looked, atOpen);
         Set<TopicPartition> open = CommitLeftOpen.partitions(last, looked, redo, states);
         if (!open.isEmpty()) {
             redoing.put(transactionalId, last);
         }
         return open;
+    }
+
+    /**
+     * The producers of {@code looked}'s partitions for one id whose topics the look at open ({@code atOpen}) did not
+     * cover. A topic that failed so for another id opened with it fails this one at once, instead of a wait of the
+     * timeout per id.
+     *
+     * @throws RetriableException naming the id and the topics, when they did not answer (now or for another id)
+     */
+    private Map<TopicPartition, PartitionProducerState> producersAlone(String transactionalId, Set<String> looked,
+                                                                     CommitLeftOpen.Described atOpen) {
+        Set<String> failedForAnother = new TreeSet<>(looked);
+        failedForAnother.retainAll(leftOutAtOpen);
+        if (!failedForAnother.isEmpty()) {
+            throw new RetriableException("Could not describe the producers of " + failedForAnother + ", to find a"
+                    + " committed transaction of " + transactionalId + " left open there: they did not answer for"
+                    + " another partition opened with it; its partition is opened when its records are delivered");
+        }
+        try {
+            return producers(transactionalId, looked);
+        } catch (RetriableException e) {
+            if (atOpen != null) {
+                looked.stream().filter(topic -> !atOpen.topics().contains(topic)).forEach(leftOutAtOpen::add);
+            }
+            throw e;
+        }
     }
 
     /**
@@ -473,6 +501,7 @@ final class HangingTransactions implements HangingTransactionCheck {
      */
     @Override
     public void lookForCommitsLeftOpen(Map<String, ? extends Collection<String>> topicsById) {
+        leftOutAtOpen.clear();
         List<String> ids = topicsById.keySet().stream().filter(lastCommits::containsKey).toList();
         if (ids.isEmpty()) {
             return;

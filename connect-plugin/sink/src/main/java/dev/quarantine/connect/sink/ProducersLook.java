@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +49,7 @@ final class ProducersLook {
     static CommitLeftOpen.Described describe(Admin admin, Collection<String> topics, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Set<String> described = new TreeSet<>(topics);
+        Map<String, String> leftOut = new TreeMap<>();
         List<TopicPartition> partitions = new ArrayList<>();
         admin.describeTopics(topics).topicNameValues().forEach((topic, answer) -> {
             try {
@@ -56,7 +58,8 @@ final class ProducersLook {
             } catch (UnknownTopicOrPartitionException e) {
                 // holds no transaction
             } catch (RuntimeException e) {
-                leftOut(described, topic, topic, e);
+                described.remove(topic);
+                leftOut.putIfAbsent(topic, e.toString());
             }
         });
         Map<TopicPartition, PartitionProducerState> states = new HashMap<>();
@@ -68,18 +71,17 @@ final class ProducersLook {
                 } catch (UnknownTopicOrPartitionException e) {
                     // deleted since it was described: holds no transaction
                 } catch (RuntimeException e) {
-                    leftOut(described, partition.topic(), partition.toString(), e);
+                    described.remove(partition.topic());
+                    leftOut.putIfAbsent(partition.topic(), partition + ": " + e);
                 }
             }
         }
         states.keySet().removeIf(partition -> !described.contains(partition.topic()));
+        if (!leftOut.isEmpty()) {
+            log.info("Could not describe the producers of {} together with the other partitions opened ({}); each"
+                    + " partition writing there looks again when it opens", leftOut.keySet(), leftOut.values());
+        }
         return new CommitLeftOpen.Described(described, states);
-    }
-
-    private static void leftOut(Set<String> described, String topic, String what, RuntimeException e) {
-        described.remove(topic);
-        log.info("Could not describe the producers of {} together with the other partitions opened ({}); each"
-                + " partition writing there looks again when it opens", what, e.getMessage());
     }
 
     /** The answer, or its failure as an unchecked exception (a RetriableException when there was none in time). */
