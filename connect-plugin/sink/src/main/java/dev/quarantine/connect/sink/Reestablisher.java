@@ -88,13 +88,14 @@ final class Reestablisher {
         return new Restored(seek, failed);
     }
 
-    /** Runs {@code step} of {@code writer}; a transient failure is the writer's alone, recorded in {@code failed}. */
+    /**
+     * Runs {@code step} of {@code writer}; a transient failure is the writer's alone, recorded in {@code failed} (the
+     * caller reports it).
+     */
     private static void each(PartitionWriter writer, Map<PartitionWriter, RetriableException> failed, Runnable step) {
         try {
             step.run();
         } catch (RetriableException e) {
-            log.warn("Could not open {} now ({}); it is opened again when the worker delivers its records, the other"
-                    + " partitions opened with it go on", writer.source(), e.getMessage());
             failed.put(writer, e);
         }
     }
