@@ -12,7 +12,6 @@ import java.util.function.LongConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -321,17 +320,9 @@ final class BatchCommitter {
         }
     }
 
-    /**
-     * Whether the progress record's error is its own: the producer fails every record of a transaction with the
-     * error of the first refused one, so an error a data record or dead letter failed with too (the same instance),
-     * or a denial that does not name the progress topic, is theirs.
-     */
+    /** Whether the progress record's error is its own, not a record's or dead letter's: {@link ProgressRefusal}. */
     private boolean refusedItself(Exception progressError, TransactionAttempt attempt) {
-        if (progressError instanceof TopicAuthorizationException denied) {
-            return denied.unauthorizedTopics().contains(setup.progress().topic());
-        }
-        return attempt.first(FailureAction.FATAL).map(TransactionAttempt.Failure::error)
-                .filter(error -> error == progressError).isEmpty();
+        return ProgressRefusal.isOwn(progressError, setup.progress().topic(), attempt.failures());
     }
 
     /** The progress record itself was refused: no batch of the partition can commit until that is fixed. */

@@ -29,6 +29,24 @@ interface HangingTransactionCheck {
         return transactionalIds.stream().filter(this::lastTransactionAborted).collect(Collectors.toSet());
     }
 
+    /**
+     * What {@link #lastTransactionsAborted} asks, with each id's failure its own: the ids whose last transaction was
+     * aborted, and those whose answer failed, each with its failure (by default: the answers of
+     * {@link #lastTransactionsAborted}, none failing alone).
+     */
+    default LastTransactions describeLastTransactions(Collection<String> transactionalIds) {
+        return new LastTransactions(lastTransactionsAborted(transactionalIds), Map.of());
+    }
+
+    /** The answer of {@link #describeLastTransactions}. */
+    record LastTransactions(Set<String> aborted, Map<String, RuntimeException> failed) {
+
+        public LastTransactions {
+            aborted = Set.copyOf(aborted);
+            failed = Map.copyOf(failed);
+        }
+    }
+
     /** Aborts what earlier transactions of {@code transactionalId} left hanging on the partitions of {@code topics}. */
     void abortBeforeWriting(String transactionalId, Collection<String> topics);
 

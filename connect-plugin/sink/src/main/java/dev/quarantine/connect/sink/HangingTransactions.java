@@ -131,6 +131,8 @@ final class HangingTransactions implements HangingTransactionCheck {
     private final Map<String, LastTransaction> lastCommits = new ConcurrentHashMap<>();
     /** The producers of the partitions each id's committed last transaction may be left open on, described at open. */
     private final Map<String, CommitLeftOpen.Described> describedAtOpen = new ConcurrentHashMap<>();
+    /** The topics that failed to answer an id's own look after the look at open left them out, until the next look. */
+    private final Set<String> leftOutAtOpen = ConcurrentHashMap.newKeySet();
     /** The producer id of each id whose committed transaction left open is being redone, until aborted. */
     private final Map<String, LastTransaction> redoing = new ConcurrentHashMap<>();
     private volatile Boolean epochBumpedAtEnd;
@@ -185,11 +187,25 @@ final class HangingTransactions implements HangingTransactionCheck {
      * The ids whose last transaction ended, or ends, in an abort: all described at once, in calls of at most
      * {@value #IDS_PER_DESCRIBE} ids, within one timeout.
      *
-     * @throws RetriableException when the target cluster did not answer in time
-     * @throws ConnectException   when it refused, naming the ACLs to check
+     * @throws RetriableException when the target cluster did not answer in time, naming the first id it did not answer
+     * @throws ConnectException   when it refused, naming the id and the ACLs to check
      */
     @Override
     public Set<String> lastTransactionsAborted(Collection<String> transactionalIds) {
+        LastTransactions described = describeLastTransactions(transactionalIds);
+        described.failed().values().stream().findFirst().ifPresent(failure -> {
+            throw failure;
+        });
+        return described.aborted();
+    }
+
+    /**
+     * The ids whose last transaction ended, or ends, in an abort, described as {@link #lastTransactionsAborted} does,
+     * but an id whose own answer failed, or did not come within the timeout, is one of those failed (the failure names
+     * it): the others go on.
+     */
+    @Override
+    public LastTransactions describeLastTransactions(Collection<String> transactionalIds) {
         Map<String, KafkaFuture<TransactionDescription>> described = new LinkedHashMap<>();
         List<String> ids = List.copyOf(transactionalIds);
         for (int from = 0; from < ids.size(); from += IDS_PER_DESCRIBE) {
@@ -199,13 +215,21 @@ final class HangingTransactions implements HangingTransactionCheck {
         }
         settle(described);
         Set<String> aborted = new HashSet<>();
+        Map<String, RuntimeException> failed = new LinkedHashMap<>();
         described.forEach((id, description) -> {
-            if (aborted(id, description)) {
+            Optional<TransactionDescription> last;
+            try {
+                last = answer(id, description);
+            } catch (ConnectException e) { // a RetriableException too: the id's own answer failed
+                failed.put(id, e);
+                return;
+            }
+            if (aborted(id, last)) { // the cluster's transaction version, when it fails, fails every id
                 aborted.add(id);
             }
         });
-        findCommitsLeftOpen(described.keySet());
-        return aborted;
+        findCommitsLeftOpen(described.keySet().stream().filter(id -> !failed.containsKey(id)).toList());
+        return new LastTransactions(aborted, failed);
     }
 
     /**
@@ -224,12 +248,14 @@ final class HangingTransactions implements HangingTransactionCheck {
             return;
         }
         String anId = committed.keySet().iterator().next();
+        String opened = committed.size() == 1 ? anId : "any of " + committed.size() + " ids opened together (" + anId
+                + ", ...)"; // the progress partition is theirs alike
         TopicPartition progress = new TopicPartition(progressTopic, 0);
-        if (!partitions(admins.target(), List.of(progressTopic), anId).contains(progress)) {
+        if (!partitions(admins.target(), List.of(progressTopic), opened).contains(progress)) {
             return; // no progress topic (describing its producers would wait out the timeout): its reader says so
         }
         PartitionProducerState state = await(admins.target().describeProducers(List.of(progress))
-                .partitionResult(progress), "describe the producers of " + progress, anId);
+                .partitionResult(progress), "describe the producers of " + progress, opened);
         committed.forEach((id, last) -> {
             if (last.foundOpenIn(state).isPresent()) {
                 commitsLeftOpen.add(id);
@@ -237,19 +263,37 @@ final class HangingTransactions implements HangingTransactionCheck {
         });
     }
 
-    private boolean aborted(String transactionalId, KafkaFuture<TransactionDescription> description) {
+    /**
+     * The id's last transaction as described, empty for an id never used.
+     *
+     * @throws RetriableException when its answer did not come within the timeout (see {@link #settle}) or failed
+     *                            transiently
+     * @throws ConnectException   when it failed for good
+     */
+    private Optional<TransactionDescription> answer(String transactionalId,
+                                                    KafkaFuture<TransactionDescription> description) {
+        if (!description.isDone()) {
+            throw new RetriableException("Could not describe transactional id " + transactionalId + " within "
+                    + timeout.toMillis() + " ms, to find transactions left hanging by an earlier producer of it;"
+                    + " its partition is opened later");
+        }
         try {
-            TransactionDescription described = await(description, "describe transactional id " + transactionalId,
-                    transactionalId);
-            beforeInit.put(transactionalId, LastTransaction.of(described, epochBumpedAtEnd()));
-            return ABORTING.contains(described.state());
+            return Optional.of(await(description, "describe transactional id " + transactionalId, transactionalId));
         } catch (ConnectException e) {
             if (e.getCause() instanceof TransactionalIdNotFoundException) {
-                beforeInit.put(transactionalId, Optional.empty());
-                return false;
+                return Optional.empty();
             }
             throw e;
         }
+    }
+
+    private boolean aborted(String transactionalId, Optional<TransactionDescription> described) {
+        if (described.isEmpty()) {
+            beforeInit.put(transactionalId, Optional.empty());
+            return false;
+        }
+        beforeInit.put(transactionalId, LastTransaction.of(described.get(), epochBumpedAtEnd()));
+        return ABORTING.contains(described.get().state());
     }
 
     /** The id's writer aborted or committed a transaction of its own: that one is the id's last from now on. */
@@ -333,9 +377,9 @@ final class HangingTransactions implements HangingTransactionCheck {
         try {
             CompletableFuture.allOf(answers).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new RetriableException("Could not describe the last transactions of " + described.size()
-                    + " transactional ids (" + described.keySet().iterator().next() + ", ...) within "
-                    + timeout.toMillis() + " ms, before their partitions' producers are initialized; trying again", e);
+            log.info("{} of {} transactional ids described together had no answer within {} ms: they are opened"
+                    + " later, the others now", described.values().stream().filter(f -> !f.isDone()).count(),
+                    described.size(), timeout.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectException("Interrupted while describing the last transactions of "
@@ -414,7 +458,7 @@ final class HangingTransactions implements HangingTransactionCheck {
         redo.ifPresent(r -> looked.addAll(r.topics()));
         looked.remove(progressTopic);
         Map<TopicPartition, PartitionProducerState> states = atOpen != null && atOpen.covers(looked)
-                ? atOpen.states() : producers(transactionalId, looked);
+                ? atOpen.states() : producersAlone(transactionalId, looked, atOpen);
         Set<TopicPartition> open = CommitLeftOpen.partitions(last, looked, redo, states);
         if (!open.isEmpty()) {
             redoing.put(transactionalId, last);
@@ -423,15 +467,41 @@ final class HangingTransactions implements HangingTransactionCheck {
     }
 
     /**
+     * The producers of {@code looked}'s partitions for one id whose topics the look at open ({@code atOpen}) did not
+     * cover. A topic that failed so for another id opened with it fails this one at once, instead of a wait of the
+     * timeout per id.
+     *
+     * @throws RetriableException naming the id and the topics, when they did not answer (now or for another id)
+     */
+    private Map<TopicPartition, PartitionProducerState> producersAlone(String transactionalId, Set<String> looked,
+                                                                     CommitLeftOpen.Described atOpen) {
+        Set<String> failedForAnother = new TreeSet<>(looked);
+        failedForAnother.retainAll(leftOutAtOpen);
+        if (!failedForAnother.isEmpty()) {
+            throw new RetriableException("Could not describe the producers of " + failedForAnother + ", to find a"
+                    + " committed transaction of " + transactionalId + " left open there: they did not answer for"
+                    + " another partition opened with it; its partition is opened when its records are delivered");
+        }
+        try {
+            return producers(transactionalId, looked);
+        } catch (RetriableException e) {
+            if (atOpen != null) {
+                looked.stream().filter(topic -> !atOpen.topics().contains(topic)).forEach(leftOutAtOpen::add);
+            }
+            throw e;
+        }
+    }
+
+    /**
      * Describes, for every one of {@code topicsById}'s ids whose committed last transaction {@link #committedLeftOpen}
      * is to look for, the producers of the partitions of its topics: one describeTopics and one describeProducers call
-     * for all of them (the union of their topics), instead of one of each per id, each over ~all partitions.
-     *
-     * @throws RetriableException when the target cluster did not answer in time
-     * @throws ConnectException   when it refused, naming the ACLs to check
+     * for all of them (the union of their topics), instead of one of each per id, each over ~all partitions. One
+     * topic's or partition's failed answer fails no other id ({@link ProducersLook}): an id writing there describes its
+     * own topics again in {@link #committedLeftOpen}, whose failure is that id's alone.
      */
     @Override
     public void lookForCommitsLeftOpen(Map<String, ? extends Collection<String>> topicsById) {
+        leftOutAtOpen.clear();
         List<String> ids = topicsById.keySet().stream().filter(lastCommits::containsKey).toList();
         if (ids.isEmpty()) {
             return;
@@ -439,7 +509,7 @@ final class HangingTransactions implements HangingTransactionCheck {
         Set<String> topics = new TreeSet<>();
         ids.forEach(id -> topics.addAll(topicsById.get(id)));
         topics.remove(progressTopic);
-        CommitLeftOpen.Described described = new CommitLeftOpen.Described(topics, producers(ids.get(0), topics));
+        CommitLeftOpen.Described described = ProducersLook.describe(admins.target(), topics, timeout);
         ids.forEach(id -> describedAtOpen.put(id, described));
     }
 

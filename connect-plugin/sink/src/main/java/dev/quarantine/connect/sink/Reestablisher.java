@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,6 +10,7 @@ import java.util.stream.Collectors;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.slf4j.Logger;
@@ -43,37 +45,59 @@ final class Reestablisher {
     }
 
     /**
-     * Reads the writers' committed progress and seeks the worker's consumer to it; a writer without progress starts
-     * from the worker's own offsets. Returns the seeks.
+     * What reading the progress of writers opened together gave: where each resumes ({@code seek}), and the writers
+     * whose own part failed transiently ({@code failed}: a look at the partitions their topics, their progress
+     * partition's open transaction), to be closed and opened again later; one partition's failure is not the others'.
      */
-    Map<TopicPartition, Long> restore(List<PartitionWriter> created) {
-        Map<TopicPartition, Long> seek = read(created);
-        if (!seek.isEmpty()) {
-            context.offset(seek);
-        }
-        return seek;
+    record Restored(Map<TopicPartition, Long> seek, Map<PartitionWriter, RetriableException> failed) {
     }
 
-    /** Reads the writers' committed progress into them, without seeking; returns it by partition. */
-    private Map<TopicPartition, Long> read(List<PartitionWriter> created) {
-        Map<TopicPartition, Long> seek = new HashMap<>();
-        if (created.isEmpty()) {
-            return seek;
+    /**
+     * Reads the writers' committed progress and seeks the worker's consumer to it; a writer without progress starts
+     * from the worker's own offsets.
+     */
+    Restored restore(List<PartitionWriter> created) {
+        Restored restored = read(created);
+        if (!restored.seek().isEmpty()) {
+            context.offset(restored.seek());
         }
-        Map<String, PartitionWriter> byGroup = created.stream()
+        return restored;
+    }
+
+    /** Reads the writers' committed progress into them, without seeking. */
+    private Restored read(List<PartitionWriter> created) {
+        Map<TopicPartition, Long> seek = new HashMap<>();
+        Map<PartitionWriter, RetriableException> failed = new LinkedHashMap<>();
+        if (created.isEmpty()) {
+            return new Restored(seek, failed);
+        }
+        created.forEach(writer -> each(writer, failed, () -> writer.beforeReadingProgress()));
+        List<PartitionWriter> reading = created.stream().filter(writer -> !failed.containsKey(writer)).toList();
+        Map<String, PartitionWriter> byGroup = reading.stream()
                 .collect(Collectors.toMap(PartitionWriter::group, Function.identity()));
         Map<String, TopicPartition> sources = byGroup.entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().source()));
-        created.forEach(PartitionWriter::beforeReadingProgress);
-        Map<String, ProgressRecord> committed = progress.read(sources);
+        Map<String, ProgressRecord> committed = sources.isEmpty() ? Map.of() : progress.read(sources);
         Map<String, Set<String>> looked = new HashMap<>(); // one look for all, not one per partition
         committed.forEach((group, last) -> looked.put(group, byGroup.get(group).topicsACommitMayBeLeftOpenOn(last)));
         writers.lookForCommitsLeftOpen(looked);
         committed.forEach((group, last) -> {
             PartitionWriter writer = byGroup.get(group);
-            seek.put(writer.source(), writer.restored(last));
+            each(writer, failed, () -> seek.put(writer.source(), writer.restored(last)));
         });
-        return seek;
+        return new Restored(seek, failed);
+    }
+
+    /**
+     * Runs {@code step} of {@code writer}; a transient failure is the writer's alone, recorded in {@code failed} (the
+     * caller reports it).
+     */
+    private static void each(PartitionWriter writer, Map<PartitionWriter, RetriableException> failed, Runnable step) {
+        try {
+            step.run();
+        } catch (RetriableException e) {
+            failed.put(writer, e);
+        }
     }
 
     /**
@@ -103,22 +127,25 @@ final class Reestablisher {
      * new writers (their producers initialized), {@code batches} the records delivered. Reads their progress at once
      * and returns, by partition, the offset the worker's consumer must seek to for the records to be delivered
      * again: the committed progress, or the first record of its batch when the partition never committed. The
-     * caller seeks on the task's thread, and closes the writers if this throws.
+     * caller seeks on the task's thread, closes the writers if this throws, and those {@link Restored#failed} says.
      */
-    Map<TopicPartition, Long> reestablish(List<PartitionWriter> created, Map<TopicPartition, List<SinkRecord>> batches) {
+    Restored reestablish(List<PartitionWriter> created, Map<TopicPartition, List<SinkRecord>> batches) {
         log.warn("Re-establishing {} partitions that have no writer (not opened yet, fenced, or a re-establishment"
                 + " that failed) and whose records the worker delivered: new producers, their progress read again,"
                 + " the records delivered again from there: {}", created.size(), batches.keySet());
-        Map<TopicPartition, Long> resumeAt = read(created);
+        Restored restored = read(created);
         for (PartitionWriter writer : created) {
-            if (!resumeAt.containsKey(writer.source())) {
+            if (restored.failed().containsKey(writer)) {
+                continue;
+            }
+            if (!restored.seek().containsKey(writer.source())) {
                 // never committed: the batch is the partition's first, delivered again from its first record
                 long first = batches.get(writer.source()).get(0).originalKafkaOffset();
                 writer.restored(first);
-                resumeAt.put(writer.source(), first);
+                restored.seek().put(writer.source(), first);
             }
             writers.metrics().reestablished();
         }
-        return resumeAt;
+        return restored;
     }
 }

@@ -108,7 +108,14 @@ final class SinkTaskHandler implements AutoCloseable {
                         throw e;
                     });
             opened.failure(e -> true).ifPresent(e -> openLater(opened.failed().keySet(), e));
-            Map<TopicPartition, Long> seek = reestablisher.restore(created);
+            Reestablisher.Restored restored = reestablisher.restore(created);
+            if (!restored.failed().isEmpty()) {
+                closeInParallel(List.copyOf(restored.failed().keySet()));
+                created.removeAll(restored.failed().keySet());
+                openLater(restored.failed().keySet().stream().map(PartitionWriter::source).toList(),
+                        restored.failed().values().iterator().next());
+            }
+            Map<TopicPartition, Long> seek = restored.seek();
             resumeWhereDropped(created, seek);
             log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the"
                     + " worker's own offsets", created.size(), seek.size(), seek);
@@ -331,7 +338,12 @@ final class SinkTaskHandler implements AutoCloseable {
         }
         List<PartitionWriter> reestablishing = new ArrayList<>(created.done().values());
         try {
-            reestablisher.reestablish(reestablishing, owned).forEach(round::seek);
+            Reestablisher.Restored restored = reestablisher.reestablish(reestablishing, owned);
+            restored.seek().forEach(round::seek);
+            restored.failed().forEach((writer, e) -> round.failed(writer.source(), e,
+                    () -> OptionalLong.of(owned.get(writer.source()).get(0).originalKafkaOffset())));
+            closeInParallel(List.copyOf(restored.failed().keySet()));
+            reestablishing.removeAll(restored.failed().keySet());
         } catch (RuntimeException e) {
             closeInParallel(reestablishing);
             created.done().keySet().forEach(partition -> round.failed(partition, e,

@@ -117,6 +117,13 @@ final class TransactionAttempt {
                 .findFirst();
     }
 
+    /** After a failure: the errors the records and dead letters of the attempt failed with. */
+    List<Exception> failures() {
+        List<Exception> failures = new ArrayList<>(recordErrors.values());
+        failures.addAll(deadLetterErrors.values());
+        return failures;
+    }
+
     private Optional<Failure> failure(long offset) {
         Exception deadLetter = deadLetterErrors.get(offset);
         if (deadLetter != null) {

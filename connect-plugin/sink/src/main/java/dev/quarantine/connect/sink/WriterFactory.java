@@ -116,13 +116,20 @@ final class WriterFactory implements AutoCloseable {
      * Creates the writers of {@code sources}, as {@link #create(TopicPartition)} does one, but with their transactional
      * ids' last transactions described together first, before any of their producers' initTransactions (see
      * {@link HangingTransactionCheck#lastTransactionsAborted}): a few calls to the target cluster instead of one per
-     * partition. Returns the work that creates one of them.
+     * partition. Returns the work that creates one of them; it throws for a partition whose id's description failed
+     * (that failure, naming the id), not for the others.
      */
     Function<TopicPartition, PartitionWriter> opening(Collection<TopicPartition> sources) {
-        Set<String> aborted = setup.hanging().lastTransactionsAborted(
+        HangingTransactionCheck.LastTransactions last = setup.hanging().describeLastTransactions(
                 sources.stream().map(source -> transactionalId(config.transactionalIdPrefix(), source)).toList());
-        return source -> create(source,
-                aborted.contains(transactionalId(config.transactionalIdPrefix(), source)));
+        return source -> {
+            String id = transactionalId(config.transactionalIdPrefix(), source);
+            RuntimeException failed = last.failed().get(id);
+            if (failed != null) {
+                throw failed; // this partition's alone: the others open
+            }
+            return create(source, last.aborted().contains(id));
+        };
     }
 
     /**

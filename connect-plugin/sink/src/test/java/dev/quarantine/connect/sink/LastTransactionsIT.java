@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -83,6 +84,39 @@ class LastTransactionsIT {
 
         assertThat(calls).extracting(List::size).containsExactly(HangingTransactions.IDS_PER_DESCRIBE,
                 HangingTransactions.IDS_PER_DESCRIBE, 1);
+    }
+
+    /**
+     * Issue 22: one id's answer failing (here its describeTransactions call timing out in the admin client) fails that
+     * id alone, naming it; the answers of the ids described in the other calls stand.
+     */
+    @Test
+    void oneIdsFailedAnswerFailsThatIdAloneNamingIt() {
+        String aborted = prefix + ".aborted";
+        endTransaction(aborted, false);
+        List<String> ids = new ArrayList<>(List.of(aborted));
+        IntStream.range(1, HangingTransactions.IDS_PER_DESCRIBE).forEach(i -> ids.add(prefix + ".never-" + i));
+        String unanswered = prefix + ".unanswered";
+        ids.add(unanswered); // alone in the second call
+        Map<String, Object> configs = Map.of("bootstrap.servers", kafka.bootstrapServers());
+
+        HangingTransactionCheck.LastTransactions last;
+        try (ClusterAdmins admins = new ClusterAdmins(configs, configs, adminConfigs -> new ForwardingAdmin(
+                adminConfigs) {
+            @Override
+            public DescribeTransactionsResult describeTransactions(Collection<String> transactionalIds,
+                                                                   DescribeTransactionsOptions options) {
+                return super.describeTransactions(transactionalIds, transactionalIds.contains(unanswered)
+                        ? new DescribeTransactionsOptions().timeoutMs(1) : options);
+            }
+        })) {
+            last = new HangingTransactions(admins, Duration.ofSeconds(60), "progress").describeLastTransactions(ids);
+        }
+
+        assertThat(last.aborted()).as("the answers of the other call stand").containsExactly(aborted);
+        assertThat(last.failed()).containsOnlyKeys(unanswered);
+        assertThat(last.failed().get(unanswered)).isInstanceOf(RetriableException.class)
+                .hasMessageContaining("transactional id " + unanswered);
     }
 
     private ClusterAdmins countingAdmins() {

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeProducersOptions;
 import org.apache.kafka.clients.admin.DescribeProducersResult;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
@@ -192,6 +193,62 @@ class PartitionOpeningIT {
         // the progress partition's producers (for all ids at once), then the partitions the ids write (ditto)
         assertThat(calls).as("describe calls of the check, for %d partitions opened", partitions)
                 .containsExactly("describeTopics", "describeProducers", "describeTopics", "describeProducers");
+    }
+
+    /**
+     * Issue 22: one topic's answer failing in the look for commits left open (here the target topic of one source
+     * topic deleted between describeTopics and describeProducers, as an operator may) fails no partition of the
+     * other topics: every partition opens and resumes from its progress.
+     */
+    @Test
+    void aTargetTopicDeletedWhileThePartitionsOpenFailsNoOtherPartitionsOpen() {
+        TaskFixture fixture = new TaskFixture(kafka, "opening", "commit.interval.ms", "0");
+        fixture.createTopics(2, Map.of());
+        String other = fixture.source + "-b";
+        kafka.createTopic("copy." + other, 2, Map.of());
+        TransactionalSinkConfig config = TransactionalSinkConfig.parse(fixture.config("topics",
+                fixture.source + "," + other));
+        List<TopicPartition> opened = new ArrayList<>(partitions(fixture.source, 2));
+        opened.addAll(partitions(other, 2));
+        SinkTaskHandler first = TaskFixture.handler(config, fixture.progress, Duration.ofSeconds(30),
+                new FakeSinkTaskContext(), configs -> null, Optional.empty());
+        try {
+            first.open(opened);
+            opened.forEach(p -> first.put(records(p.topic(), p.partition(), 0, 2)));
+        } finally {
+            first.close();
+        }
+        AtomicInteger deleted = new AtomicInteger();
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        Map<String, Object> configs = Map.of("bootstrap.servers", kafka.bootstrapServers());
+        try (ClusterAdmins admins = new ClusterAdmins(configs, configs, adminConfigs -> new ForwardingAdmin(
+                adminConfigs) {
+            @Override
+            public DescribeProducersResult describeProducers(Collection<TopicPartition> described,
+                                                             DescribeProducersOptions options) {
+                if (described.contains(new TopicPartition("copy." + other, 0)) && deleted.getAndIncrement() == 0) {
+                    try (Admin admin = kafka.admin()) {
+                        admin.deleteTopics(List.of("copy." + other)).all().get(30, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("Could not delete copy." + other, e);
+                    }
+                }
+                return super.describeProducers(described, options);
+            }
+        })) {
+            SinkTaskHandler second = TaskFixture.handler(config, fixture.progress, Duration.ofSeconds(30), context,
+                    producerConfigs -> null, Optional.of(new HangingTransactions(admins, Duration.ofSeconds(10),
+                            fixture.progress)));
+            try {
+                second.open(opened);
+            } finally {
+                second.close();
+            }
+        }
+
+        assertThat(deleted).as("the topic was deleted in the look").hasPositiveValue();
+        assertThat(context.seeks).as("every partition resumes from its progress").containsOnlyKeys(opened)
+                .allSatisfy((partition, offset) -> assertThat(offset).isEqualTo(2L));
     }
 
     private static List<TopicPartition> partitions(String topic, int count) {

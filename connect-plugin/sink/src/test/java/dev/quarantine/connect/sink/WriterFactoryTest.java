@@ -3,12 +3,14 @@ package dev.quarantine.connect.sink;
 import static dev.quarantine.connect.sink.TestData.props;
 import static dev.quarantine.connect.sink.TestData.records;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -18,8 +20,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.connect.converters.ByteArrayConverter;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.connect.sink.HangingTransactionCheck.LastTransactions;
 import dev.quarantine.txn.DeadLetterBreaker;
 
 /** Opening a task's partitions: the last transactions of their ids asked about together, before any producer. */
@@ -70,6 +74,36 @@ class WriterFactoryTest {
     }
 
     @Test
+    void failsOnlyThePartitionWhoseIdsDescriptionFailedNamingIt() {
+        List<TopicPartition> sources = IntStream.range(0, 3).mapToObj(p -> new TopicPartition("orders", p)).toList();
+        RetriableException noAnswer = new RetriableException("Could not describe transactional id sink:orders-2");
+        HangingTransactionCheck oneFailing = new HangingTransactionCheck() {
+            @Override
+            public boolean lastTransactionAborted(String transactionalId) {
+                return false;
+            }
+
+            @Override
+            public LastTransactions describeLastTransactions(Collection<String> transactionalIds) {
+                return new LastTransactions(Set.of(), Map.of(PREFIX + ":orders-2", noAnswer));
+            }
+
+            @Override
+            public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
+            }
+        };
+        try (WriterFactory factory = factory(oneFailing)) {
+            Function<TopicPartition, PartitionWriter> opening = factory.opening(sources);
+
+            opening.apply(sources.get(0)).close();
+            opening.apply(sources.get(1)).close();
+            assertThatThrownBy(() -> opening.apply(sources.get(2))).isSameAs(noAnswer);
+        }
+        assertThat(events).as("no producer for the partition whose id was not described")
+                .containsExactly("init sink:orders-0", "init sink:orders-1");
+    }
+
+    @Test
     void asksAboutOnePartitionAloneWhenReestablishingIt() {
         try (WriterFactory factory = factory()) {
             factory.create(new TopicPartition("orders", 4)).close();
@@ -79,6 +113,10 @@ class WriterFactoryTest {
     }
 
     private WriterFactory factory() {
+        return factory(hanging);
+    }
+
+    private WriterFactory factory(HangingTransactionCheck check) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(props("name", "writers", "topics", "orders",
                 "target.bootstrap.servers", "127.0.0.1:9", "transactional.id.prefix", PREFIX,
                 "send.errors.tolerance", "none", "target.producer.txn.send.topic.checks.enable", "false"));
@@ -86,7 +124,7 @@ class WriterFactoryTest {
                 new ByteArrayConverter(), new ByteArrayConverter(), new BytesOrStringHeaderConverter());
         WriteSetup setup = new WriteSetup(converter, Optional.empty(),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(100, 1.0),
-                ProgressTarget.known("progress", Uuid.randomUuid()), 1, hanging);
+                ProgressTarget.known("progress", Uuid.randomUuid()), 1, check);
         return new WriterFactory(config, setup, configs -> new ScriptedProducer() {
             @Override
             public void initTransactions() {
