@@ -125,8 +125,11 @@ final class HangingTransactions implements HangingTransactionCheck {
      * epoch its records carry there.
      */
     private final Map<String, LastTransaction> foundOnProgress = new ConcurrentHashMap<>();
-    /** The ids whose committed last transaction was found open on the progress partition before initTransactions. */
-    private final Set<String> commitsLeftOpen = ConcurrentHashMap.newKeySet();
+    /**
+     * The committed last transaction of each id found open on the progress partition before initTransactions, with
+     * the epoch its records carry there.
+     */
+    private final Map<String, LastTransaction> commitsLeftOpen = new ConcurrentHashMap<>();
     /** The committed last transaction of each id, described before initTransactions, until the redo check took it. */
     private final Map<String, LastTransaction> lastCommits = new ConcurrentHashMap<>();
     /** The producers of the partitions each id's committed last transaction may be left open on, described at open. */
@@ -230,11 +233,7 @@ final class HangingTransactions implements HangingTransactionCheck {
         }
         PartitionProducerState state = await(admins.target().describeProducers(List.of(progress))
                 .partitionResult(progress), "describe the producers of " + progress, anId);
-        committed.forEach((id, last) -> {
-            if (last.foundOpenIn(state).isPresent()) {
-                commitsLeftOpen.add(id);
-            }
-        });
+        committed.forEach((id, last) -> last.foundOpenIn(state).ifPresent(open -> commitsLeftOpen.put(id, open)));
     }
 
     private boolean aborted(String transactionalId, KafkaFuture<TransactionDescription> description) {
@@ -404,8 +403,9 @@ final class HangingTransactions implements HangingTransactionCheck {
      */
     @Override
     public Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
-                                                 Optional<RedoRange> redo) {
-        LastTransaction last = lastCommits.remove(transactionalId);
+                                                 Optional<RedoRange> redo, Optional<LastTransaction> named) {
+        LastTransaction last = CommitLeftOpen.lookedFor(Optional.ofNullable(lastCommits.remove(transactionalId)),
+                named).orElse(null);
         CommitLeftOpen.Described atOpen = describedAtOpen.remove(transactionalId);
         if (last == null) {
             return Set.of();
@@ -503,8 +503,8 @@ final class HangingTransactions implements HangingTransactionCheck {
      * initTransactions, after its epochs ran out, would not: that is not detected.)
      */
     @Override
-    public boolean lastCommitLeftOpen(String transactionalId) {
-        return commitsLeftOpen.contains(transactionalId);
+    public Optional<LastTransaction> lastCommitLeftOpen(String transactionalId) {
+        return Optional.ofNullable(commitsLeftOpen.get(transactionalId));
     }
 
     /** The partitions of those {@code topics} that exist (a missing one holds no transaction). */
