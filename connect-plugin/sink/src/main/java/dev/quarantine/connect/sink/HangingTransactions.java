@@ -88,7 +88,9 @@ import dev.quarantine.txn.SendErrors;
  * <p>A committed transaction left open on the progress partition holds back every {@code read_committed} read of
  * it, for every task: {@link #lastCommitLeftOpen} says so (found with the ids' last transactions, before
  * initTransactions), and the writer completes it with a commit of its own (its marker, for the same producer id,
- * completes the open records) before reading the progress. Only the id's own writer does: one of an id no task
+ * completes the open records) before reading the progress; that commit's record names it ({@link CommitCompletion}),
+ * so an open after a process stopped before the intent to redo still looks for it ({@link #committedLeftOpen}'s
+ * {@code named}). Only the id's own writer does: one of an id no task
  * opens any more (an orphan) holds back every progress read, each open failing after progress.read.timeout.ms (a
  * limit, shown by {@code HangingTransactionIT}).
  *
@@ -497,9 +499,10 @@ final class HangingTransactions implements HangingTransactionCheck {
     }
 
     /**
-     * Whether the id's last transaction, described before its new producer's initTransactions, committed but is still
-     * open on the progress partition (its marker skipped by a restarting broker): the writer's next commit there
-     * completes it, as its marker applies to the producer id's open records. (A producer id rotated at that
+     * The id's last transaction, described before its new producer's initTransactions, with the epoch its records
+     * carry on the progress partition, when it committed but is still open there (its marker skipped by a restarting
+     * broker): the writer's next commit there completes it, as its marker applies to the producer id's open records,
+     * and names it ({@link CommitCompletion}) for the opens after it. (A producer id rotated at that
      * initTransactions, after its epochs ran out, would not: that is not detected.)
      */
     @Override
