@@ -1,6 +1,5 @@
 package dev.quarantine.connect.sink;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -41,9 +40,6 @@ import dev.quarantine.txn.SendErrors;
 final class BatchCommitter {
 
     private static final Logger log = LoggerFactory.getLogger(BatchCommitter.class);
-    /** Ends the key of {@link #completeTheCommitLeftOpen}'s tombstone: never in a topic name, so in no id's end. */
-    static final String COMPLETION_KEY_SUFFIX = "/completed";
-
     private final TopicPartition source;
     private final TargetProducer producer;
     private final WriteSetup setup;
@@ -157,8 +153,8 @@ final class BatchCommitter {
     void beforeReadingProgress() {
         if (aborted) {
             setup.hanging().abortBeforeWriting(producer.transactionalId(), Set.of(setup.progress().topic()));
-        } else if (setup.hanging().lastCommitLeftOpen(producer.transactionalId())) {
-            completeTheCommitLeftOpen();
+        } else {
+            setup.hanging().lastCommitLeftOpen(producer.transactionalId()).ifPresent(this::completeTheCommitLeftOpen);
         }
     }
 
@@ -175,7 +171,10 @@ final class BatchCommitter {
      * {@link HangingTransactions}): a transaction of the progress alone moves it back to C's {@code from} with the
      * intent to redo those partitions up to C's {@code next} (C open on the progress partition was completed there
      * before the read, {@link #beforeReadingProgress}), then C is aborted on them. An intent found in {@code last} is done again, as many times as it takes. Returns the
-     * source offset the partition resumes at.
+     * source offset the partition resumes at. C is the commit a completion standing in {@code last} names
+     * ({@link CommitCompletion}: the process stopped, or the intent failed, after C was completed on the progress
+     * partition), else the id's last transaction; the intent clears that completion in the same commit, and an open
+     * that finds C open nowhere clears it in a transaction of its own.
      *
      * @throws RetriableException when the target cluster did not answer in time
      * @throws ConnectException   when the intent could not be committed for good
@@ -184,26 +183,41 @@ final class BatchCommitter {
         lastFrom = last.from();
         String id = producer.transactionalId();
         Set<TopicPartition> open = setup.hanging().committedLeftOpen(id, topicsACommitMayBeLeftOpenOn(last),
-                last.redo());
+                last.redo(), last.leftOpen().map(CommitCompletion::commit));
+        ProducerRecord<byte[], byte[]> clear = CommitCompletion.tombstone(setup.progress().topic(), id);
         if (open.isEmpty()) {
+            if (last.leftOpen().isPresent()) {
+                log.info("The committed transaction of {} named by its completion ({}) is open on none of its"
+                        + " target partitions; clearing the completion", id, last.leftOpen().get());
+                commitAtOpen(List.of(clear), "clear the completion of");
+            }
             return last.next();
         }
         RedoRange redo = RedoRange.after(last, open);
         log.warn("A committed transaction of {} is left open on {} (a restarting broker skipped its markers): its"
                 + " records there, source offsets {} to {}, are written again after it is aborted there", id,
                 open, last.from(), redo.end() - 1);
+        commitAtOpen(List.of(clear, setup.progress().intent(id, source, last.from(), redo)),
+                "commit the intent to redo");
+        setup.hanging().abortForRedo(id, redo.partitions());
+        return last.from();
+    }
+
+    /**
+     * Commits {@code records} (progress partition records) in a transaction of their own at open; a failure is
+     * aborted and thrown, transient or not, naming {@code what} failed.
+     */
+    private void commitAtOpen(List<ProducerRecord<byte[], byte[]>> records, String what) {
         try {
             producer.begin();
-            producer.commit(setup.progress().intent(id, source, last.from(), redo), (metadata, e) -> { });
+            producer.commit(records, (metadata, e) -> { });
         } catch (KafkaException e) {
             RuntimeException failure = SendErrors.isTransient(e)
-                    ? new RetriableException("Could not commit the intent to redo " + source + " in time", e)
-                    : new ConnectException("Could not commit the intent to redo " + source + ": " + e, e);
+                    ? new RetriableException("Could not " + what + " " + source + " in time", e)
+                    : new ConnectException("Could not " + what + " " + source + ": " + e, e);
             abortQuietly(failure);
             throw failure;
         }
-        setup.hanging().abortForRedo(id, redo.partitions());
-        return last.from();
     }
 
     /**
@@ -220,27 +234,21 @@ final class BatchCommitter {
     }
 
     /**
-     * The id's last transaction committed, but a restarting broker skipped its marker on the progress partition,
-     * where its progress record now holds back every read_committed reader: a commit of this producer (same producer
-     * id, a later epoch) writing there completes it, as its marker applies to the producer id's open records. What it
-     * writes is a tombstone under a key no transactional id can have, which no progress reader reads.
+     * The id's last transaction {@code left} committed, but a restarting broker skipped its marker on the progress
+     * partition, where its progress record now holds back every read_committed reader: a commit of this producer (same
+     * producer id, a later epoch) writing there completes it, as its marker applies to the producer id's open records.
+     * What it writes is the {@link CommitCompletion} naming {@code left}, which the progress read returns with the
+     * id's progress until the open's intent to redo (or its finding nothing open) clears it: so a process that stops
+     * before that still has {@code left} looked for at the next open.
      */
-    private void completeTheCommitLeftOpen() {
+    private void completeTheCommitLeftOpen(LastTransaction left) {
         String id = producer.transactionalId();
         log.warn("The committed last transaction of {} is still open on {} (a restarting broker skipped its"
                 + " marker); completing it with a commit before reading the progress", id, setup.progress().topic());
         producer.begin();
-        producer.commit(completion(setup.progress().topic(), id), (metadata, e) -> { });
+        producer.commit(new CommitCompletion(left.producerId(), left.highestEpoch())
+                .toRecord(setup.progress().topic(), id), (metadata, e) -> { });
         setup.hanging().forget(id);
-    }
-
-    /**
-     * What a commit that completes {@code transactionalId}'s committed transaction left open on the progress partition
-     * writes there: a tombstone under a key no transactional id can have, which no progress reader reads.
-     */
-    static ProducerRecord<byte[], byte[]> completion(String progressTopic, String transactionalId) {
-        return new ProducerRecord<>(progressTopic, 0,
-                (transactionalId + COMPLETION_KEY_SUFFIX).getBytes(StandardCharsets.UTF_8), null);
     }
 
 

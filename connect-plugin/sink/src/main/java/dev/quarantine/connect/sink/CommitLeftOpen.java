@@ -34,6 +34,16 @@ final class CommitLeftOpen {
     }
 
     /**
+     * The committed transaction an open looks for: the one a completion standing in the progress names
+     * ({@code named}, see {@link CommitCompletion}: the id's progress is then that commit's), else the id's last
+     * transaction when it was a commit ({@code lastCommit}). The completion wins: once it was written, the id's last
+     * transaction is the completion itself or a later abort (an intent that failed), never the commit to look for.
+     */
+    static Optional<LastTransaction> lookedFor(Optional<LastTransaction> lastCommit, Optional<LastTransaction> named) {
+        return named.isPresent() ? named : lastCommit;
+    }
+
+    /**
      * The partitions of {@code topics} among {@code described} where {@code last}, the id's committed last
      * transaction, is open; with {@code redo} (the id's progress is in one), also those of the redo's partitions where
      * any transaction of {@code last}'s producer id is open.

@@ -51,19 +51,21 @@ interface HangingTransactionCheck {
     void abortBeforeWriting(String transactionalId, Collection<String> topics);
 
     /**
-     * Whether the last transaction of {@code transactionalId} committed but is still open on the progress partition,
-     * where the writer's own next commit there completes it (by default: never).
+     * The last transaction of {@code transactionalId}, with the epoch its records carry there, when it committed but
+     * is still open on the progress partition, where the writer's own next commit there completes it (by default:
+     * never).
      */
-    default boolean lastCommitLeftOpen(String transactionalId) {
-        return false;
+    default Optional<LastTransaction> lastCommitLeftOpen(String transactionalId) {
+        return Optional.empty();
     }
 
     /**
-     * The target and dead-letter partitions of {@code topics} where the id's committed last transaction (or, in
-     * {@code redo}'s partitions, any of its producer's) is left open (by default: none).
+     * The target and dead-letter partitions of {@code topics} where the id's committed last transaction, or the
+     * commit {@code named} by a completion standing in the progress ({@link CommitCompletion}), is left open (or, in
+     * {@code redo}'s partitions, any transaction of its producer id; by default: none).
      */
     default Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
-                                                  Optional<RedoRange> redo) {
+                                                  Optional<RedoRange> redo, Optional<LastTransaction> named) {
         return Set.of();
     }
 

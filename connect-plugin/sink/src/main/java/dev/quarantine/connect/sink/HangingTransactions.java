@@ -88,7 +88,9 @@ import dev.quarantine.txn.SendErrors;
  * <p>A committed transaction left open on the progress partition holds back every {@code read_committed} read of
  * it, for every task: {@link #lastCommitLeftOpen} says so (found with the ids' last transactions, before
  * initTransactions), and the writer completes it with a commit of its own (its marker, for the same producer id,
- * completes the open records) before reading the progress. Only the id's own writer does: one of an id no task
+ * completes the open records) before reading the progress; that commit's record names it ({@link CommitCompletion}),
+ * so an open after a process stopped before the intent to redo still looks for it ({@link #committedLeftOpen}'s
+ * {@code named}). Only the id's own writer does: one of an id no task
  * opens any more (an orphan) holds back every progress read, each open failing after progress.read.timeout.ms (a
  * limit, shown by {@code HangingTransactionIT}).
  *
@@ -125,8 +127,11 @@ final class HangingTransactions implements HangingTransactionCheck {
      * epoch its records carry there.
      */
     private final Map<String, LastTransaction> foundOnProgress = new ConcurrentHashMap<>();
-    /** The ids whose committed last transaction was found open on the progress partition before initTransactions. */
-    private final Set<String> commitsLeftOpen = ConcurrentHashMap.newKeySet();
+    /**
+     * The committed last transaction of each id found open on the progress partition before initTransactions, with
+     * the epoch its records carry there.
+     */
+    private final Map<String, LastTransaction> commitsLeftOpen = new ConcurrentHashMap<>();
     /** The committed last transaction of each id, described before initTransactions, until the redo check took it. */
     private final Map<String, LastTransaction> lastCommits = new ConcurrentHashMap<>();
     /** The producers of the partitions each id's committed last transaction may be left open on, described at open. */
@@ -256,11 +261,7 @@ final class HangingTransactions implements HangingTransactionCheck {
         }
         PartitionProducerState state = await(admins.target().describeProducers(List.of(progress))
                 .partitionResult(progress), "describe the producers of " + progress, opened);
-        committed.forEach((id, last) -> {
-            if (last.foundOpenIn(state).isPresent()) {
-                commitsLeftOpen.add(id);
-            }
-        });
+        committed.forEach((id, last) -> last.foundOpenIn(state).ifPresent(open -> commitsLeftOpen.put(id, open)));
     }
 
     /**
@@ -448,8 +449,9 @@ final class HangingTransactions implements HangingTransactionCheck {
      */
     @Override
     public Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
-                                                 Optional<RedoRange> redo) {
-        LastTransaction last = lastCommits.remove(transactionalId);
+                                                 Optional<RedoRange> redo, Optional<LastTransaction> named) {
+        LastTransaction last = CommitLeftOpen.lookedFor(Optional.ofNullable(lastCommits.remove(transactionalId)),
+                named).orElse(null);
         CommitLeftOpen.Described atOpen = describedAtOpen.remove(transactionalId);
         if (last == null) {
             return Set.of();
@@ -567,14 +569,15 @@ final class HangingTransactions implements HangingTransactionCheck {
     }
 
     /**
-     * Whether the id's last transaction, described before its new producer's initTransactions, committed but is still
-     * open on the progress partition (its marker skipped by a restarting broker): the writer's next commit there
-     * completes it, as its marker applies to the producer id's open records. (A producer id rotated at that
+     * The id's last transaction, described before its new producer's initTransactions, with the epoch its records
+     * carry on the progress partition, when it committed but is still open there (its marker skipped by a restarting
+     * broker): the writer's next commit there completes it, as its marker applies to the producer id's open records,
+     * and names it ({@link CommitCompletion}) for the opens after it. (A producer id rotated at that
      * initTransactions, after its epochs ran out, would not: that is not detected.)
      */
     @Override
-    public boolean lastCommitLeftOpen(String transactionalId) {
-        return commitsLeftOpen.contains(transactionalId);
+    public Optional<LastTransaction> lastCommitLeftOpen(String transactionalId) {
+        return Optional.ofNullable(commitsLeftOpen.get(transactionalId));
     }
 
     /** The partitions of those {@code topics} that exist (a missing one holds no transaction). */

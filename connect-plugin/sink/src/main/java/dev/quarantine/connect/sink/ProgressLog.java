@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +37,8 @@ import dev.quarantine.txn.RecordPositions;
  * transaction of any other partition holds back, so a committed record of ours above it would be missed. The
  * consumer reads ({@code read_committed}, aborted records left out) until its position passes that high watermark,
  * waiting while open transactions hold it back, until the caller's deadline. A tombstone (a reset through Connect's
- * offsets API) leaves its key without progress.
+ * offsets API) leaves its key without progress. An id's {@link CommitCompletion} (key {@code <id>/completed}) is
+ * returned with the id's progress ({@link ProgressRecord#leftOpen}) while it stands.
  */
 final class ProgressLog implements AutoCloseable {
 
@@ -86,6 +88,7 @@ final class ProgressLog implements AutoCloseable {
         if (end == 0) {
             return progress;
         }
+        Map<String, CommitCompletion> completions = new HashMap<>();
         KafkaConsumer<byte[], byte[]> reader = consumer();
         reader.seekToBeginning(List.of(target.partition()));
         while (reader.position(target.partition(), remaining(deadline)) < end) {
@@ -96,6 +99,11 @@ final class ProgressLog implements AutoCloseable {
             }
             for (ConsumerRecord<byte[], byte[]> record : reader.poll(POLL)) {
                 String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+                Optional<String> completed = key == null ? Optional.empty() : CommitCompletion.idOf(key);
+                if (completed.isPresent() && ours.test(completed.get())) {
+                    completion(record, completed.get(), completions);
+                    continue;
+                }
                 if (key == null || !ours.test(key)) {
                     continue;
                 }
@@ -106,7 +114,24 @@ final class ProgressLog implements AutoCloseable {
                 }
             }
         }
+        completions.forEach((id, completion) -> progress.computeIfPresent(id, (k, p) -> p.withLeftOpen(completion)));
         return progress;
+    }
+
+    /** Keeps the completion {@code record} of {@code id} (see {@link CommitCompletion}); a tombstone clears it. */
+    private static void completion(ConsumerRecord<byte[], byte[]> record, String id,
+                                   Map<String, CommitCompletion> completions) {
+        if (record.value() == null) {
+            completions.remove(id);
+            return;
+        }
+        try {
+            completions.put(id, CommitCompletion.parse(record.value()));
+        } catch (IllegalArgumentException e) {
+            throw new ConnectException("The completion record " + RecordPositions.of(record.topic(),
+                    record.partition(), record.offset()) + " cannot be read: " + e.getMessage() + ". The task stops"
+                    + " rather than lose sight of a committed transaction left open", e);
+        }
     }
 
     private ProgressRecord parse(ConsumerRecord<byte[], byte[]> record, Uuid topicId,

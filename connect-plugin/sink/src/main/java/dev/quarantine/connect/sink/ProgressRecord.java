@@ -39,10 +39,13 @@ import org.apache.kafka.common.Uuid;
  * topic the writer knew, so a record that landed in a topic created again under a running writer (a broker with
  * auto.create.topics.enable=true re-creates a deleted topic at the first send) is recognised when it is read.
  * Readers reject a format they do not know rather than guess. {@code from} and the redo lines are part of format 1:
- * nothing was released with format 1 before them, so no reader of format 1 ignores them.
+ * nothing was released with format 1 before them, so no reader of format 1 ignores them. {@code leftOpen} is not
+ * part of the record: it is the id's {@link CommitCompletion}, a record of its own that {@link ProgressLog} reads with
+ * it.
  */
 record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceTopicId,
-                      Map<String, Integer> targetPartitions, Optional<RedoRange> redo) {
+                      Map<String, Integer> targetPartitions, Optional<RedoRange> redo,
+                      Optional<CommitCompletion> leftOpen) {
 
     static final int FORMAT = 1;
     private static final String TARGET_PARTITIONS = "target.partitions.";
@@ -52,6 +55,21 @@ record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceT
         if (from > next) {
             throw new IllegalArgumentException("from " + from + " is past next " + next);
         }
+    }
+
+    /** Progress as written, without a completion standing next to it. */
+    ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceTopicId,
+                   Map<String, Integer> targetPartitions, Optional<RedoRange> redo) {
+        this(from, next, topicId, sourceTopicId, targetPartitions, redo, Optional.empty());
+    }
+
+    /**
+     * This progress with {@code completion} standing next to it ({@link CommitCompletion}): it is then the progress of
+     * the committed transaction the completion names, which may still be open on target partitions.
+     */
+    ProgressRecord withLeftOpen(CommitCompletion completion) {
+        return new ProgressRecord(from, next, topicId, sourceTopicId, targetPartitions, redo,
+                Optional.of(completion));
     }
 
     /** Progress that covered nothing ({@code from} = {@code next}), without a redo. */

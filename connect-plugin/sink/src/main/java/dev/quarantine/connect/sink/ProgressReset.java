@@ -111,6 +111,7 @@ final class ProgressReset {
                         last.map(ProgressRecord::targetPartitions).orElse(Map.of()))
                         .toRecord(target.partition(), id, source);
         producer.beginTransaction();
+        producer.send(CommitCompletion.tombstone(target.topic(), id)); // the progress is no longer a commit's
         producer.send(record);
         producer.commitTransaction();
         log.info("{} the progress of {} ({}) through Connect's offsets API", next == null ? "Reset" : "Set to " + next,
@@ -148,12 +149,12 @@ final class ProgressReset {
             for (String id : opened) {
                 if (aborted.contains(id)) {
                     hanging.abortBeforeWriting(id, topicsOf(ids.get(id)));
-                } else if (hanging.lastCommitLeftOpen(id)) {
+                } else if (hanging.lastCommitLeftOpen(id).isPresent()) {
                     log.warn("The committed last transaction of {} is still open on {} (a restarting broker skipped"
                             + " its marker); completing it before changing the progress", id, config.progressTopic());
                     KafkaProducer<byte[], byte[]> producer = producers.get(id);
                     producer.beginTransaction();
-                    producer.send(BatchCommitter.completion(config.progressTopic(), id));
+                    producer.send(CommitCompletion.tombstone(config.progressTopic(), id)); // the change clears it
                     producer.commitTransaction();
                 }
                 hanging.forget(id);

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -48,7 +49,12 @@ final class TargetProducer {
      * {@code callback} hears why.
      */
     void commit(ProducerRecord<byte[], byte[]> progress, Callback callback) {
-        producer.send(progress, callback, TxnSendOption.NONE);
+        commit(List.of(progress), callback);
+    }
+
+    /** As {@link #commit(ProducerRecord, Callback)} with several records of the progress partition. */
+    void commit(List<ProducerRecord<byte[], byte[]>> progress, Callback callback) {
+        progress.forEach(record -> producer.send(record, callback, TxnSendOption.NONE));
         producer.commitTransaction();
     }
 

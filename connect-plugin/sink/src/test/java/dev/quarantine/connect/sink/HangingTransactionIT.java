@@ -160,6 +160,61 @@ class HangingTransactionIT {
         assertThat(copiedByATaskOpenedNow(20)).as("each record once").isEqualTo(valuesUpTo(20));
     }
 
+    /**
+     * Issue 22, the intent's first hole (docs/connect-sink.md, "A committed transaction left open on a target
+     * partition is redone there"): C (records 10..14) is left open on the progress and target partitions; an open
+     * completes C on the progress partition (a commit of {@code <id>/completed} naming C's producer id and epoch, as
+     * a task writes it) and the process stops before the intent to redo commits (staged: a producer of the id commits
+     * the completion alone). The id's last transaction is then the completion; the next open must still look for C,
+     * named by the completion, or C stays open on target partition 0 and the next transaction of the id there that
+     * aborts (staged as in {@link #writesACommitLeftOpenOnTheTargetAgainSoThatALaterAbortThereLosesNothing}) aborts
+     * C's records too, while the progress is past them (before: the target ended v0..v9, v15..v19).
+     */
+    @Test
+    void redoesACommitLeftOpenOnTheTargetWhenTheProcessStoppedAfterCompletingItOnTheProgressPartitionAlone()
+            throws Exception {
+        leaveATransactionHangingAfterTenCopied(true);
+        completeItOnTheProgressPartitionAlone();
+        FakeSinkTaskContext next = new FakeSinkTaskContext();
+        next.assigned.add(partition);
+        TransactionalKafkaSinkTask opening = fixture.start(next);
+        opening.open(List.of(partition));
+        boolean leftOpen;
+        try (Admin admin = kafka.admin()) {
+            leftOpen = open(admin, new TopicPartition(target, 0));
+        }
+        fixture.stop(opening);
+        abortABatchOfTheIdOnTheTarget(10, 20);
+
+        assertThat(copiedByATaskOpenedNow(20)).as("each record once: 10..14 not lost to the abort")
+                .isEqualTo(valuesUpTo(20));
+        assertThat(next.seeks).as("sought back to C's first record").containsEntry(partition, 10L);
+        assertThat(leftOpen).as("nothing left open on the target after open").isFalse();
+    }
+
+    /**
+     * What an open that stopped right after completing C on the progress partition leaves: a producer of the id
+     * commits there the completion naming C as found open on the progress partition (its producer id, its records'
+     * epoch), nothing else.
+     */
+    private void completeItOnTheProgressPartitionAlone() throws Exception {
+        ProducerState c;
+        try (Admin admin = kafka.admin()) {
+            TopicPartition progressPartition = new TopicPartition(progress, 0);
+            c = admin.describeProducers(List.of(progressPartition)).partitionResult(progressPartition)
+                    .get(30, TimeUnit.SECONDS).activeProducers().stream()
+                    .filter(p -> p.currentTransactionStartOffset().isPresent()).findFirst()
+                    .orElseThrow(() -> new AssertionError("C is not open on " + progressPartition));
+        }
+        try (KafkaProducer<byte[], byte[]> stopped = producer()) {
+            stopped.initTransactions();
+            stopped.beginTransaction();
+            stopped.send(new CommitCompletion(c.producerId(), (short) c.producerEpoch()).toRecord(progress,
+                    hangingId));
+            stopped.commitTransaction();
+        }
+    }
+
     /** A producer of the partition's id (fencing its task) writes {@code from}..{@code to}-1 and aborts. */
     private void abortABatchOfTheIdOnTheTarget(long from, long to) {
         try (KafkaProducer<byte[], byte[]> other = producer()) {

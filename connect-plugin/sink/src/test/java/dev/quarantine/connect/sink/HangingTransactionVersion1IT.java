@@ -2,7 +2,6 @@ package dev.quarantine.connect.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
@@ -11,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -84,16 +82,15 @@ class HangingTransactionVersion1IT extends HangingTransactionIT {
     }
 
     /**
-     * Session e: completes C on the progress partition with a commit of its own there (a tombstone under the key a
-     * task completes with), then writes T and aborts it, killing the broker after each abort until T is left open on
-     * the progress partition. One producer throughout: it outlives the broker's restarts, so every T has epoch e.
+     * Session e: completes C on the progress partition with a commit of its own there (a tombstone under the
+     * completion key: no completion left standing), then writes T and aborts it, killing the broker after each abort
+     * until T is left open on the progress partition. One producer throughout: it outlives the broker's restarts, so every T has epoch e.
      */
     private boolean completeOnProgressThenAbortAndKillTheBroker() throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             producer.initTransactions();
             producer.beginTransaction();
-            producer.send(new ProducerRecord<>(progress, 0,
-                    (hangingId + BatchCommitter.COMPLETION_KEY_SUFFIX).getBytes(StandardCharsets.UTF_8), null));
+            producer.send(CommitCompletion.tombstone(progress, hangingId));
             producer.commitTransaction();
             for (int kill = 0; kill < MAX_ABORT_KILLS; kill++) {
                 producer.beginTransaction();

@@ -42,7 +42,7 @@ class OffsetsChangeTest {
         assertThat(WriterFactory.sourceOf("x", WriterFactory.transactionalId("x", A1))).contains(A1);
         assertThat(WriterFactory.sourceOf("x", "x.y:orders-3")).as("another prefix").isEmpty();
         assertThat(WriterFactory.sourceOf("x", "x:y:orders-3")).as("prefix x:y").isEmpty();
-        assertThat(WriterFactory.sourceOf("x", "x:orders-3" + BatchCommitter.COMPLETION_KEY_SUFFIX))
+        assertThat(WriterFactory.sourceOf("x", "x:orders-3" + CommitCompletion.KEY_SUFFIX))
                 .as("a completion tombstone").isEqualTo(Optional.empty());
         assertThat(WriterFactory.sourceOf("x", "x:orders")).isEmpty();
         assertThat(WriterFactory.sourceOf("x", "x:-3")).isEmpty();

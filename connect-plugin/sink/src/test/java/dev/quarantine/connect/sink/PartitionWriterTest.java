@@ -49,6 +49,29 @@ class PartitionWriterTest {
         RuntimeException failure;
         /** Where the failing transaction's producer id has a transaction open, from which offset. */
         Map<TopicPartition, Long> openFrom = Map.of();
+        /** The committed last transaction left open on the progress partition, as found before initTransactions. */
+        Optional<LastTransaction> commitOnProgress = Optional.empty();
+        /** Where the commit looked for at open is left open; the commits it was asked about, named or not. */
+        Set<TopicPartition> leftOpen = Set.of();
+        final List<Optional<LastTransaction>> namedAtOpen = new ArrayList<>();
+        final List<Set<TopicPartition>> abortedForRedo = new ArrayList<>();
+
+        @Override
+        public Optional<LastTransaction> lastCommitLeftOpen(String transactionalId) {
+            return commitOnProgress;
+        }
+
+        @Override
+        public Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
+                                                     Optional<RedoRange> redo, Optional<LastTransaction> named) {
+            namedAtOpen.add(named);
+            return leftOpen;
+        }
+
+        @Override
+        public void abortForRedo(String transactionalId, Set<TopicPartition> partitions) {
+            abortedForRedo.add(partitions);
+        }
 
         @Override
         public Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among) {
@@ -431,6 +454,64 @@ class PartitionWriterTest {
         assertThat(producer.progressHistory()).singleElement().satisfies(progress -> assertThat(
                 ProgressRecord.parse(progress.value())).isEqualTo(new ProgressRecord(0, 5, PROGRESS_TOPIC_ID,
                 Optional.empty(), Map.of(), Optional.empty())));
+    }
+
+    @Test
+    void completesACommitLeftOpenOnTheProgressPartitionWithACompletionNamingItsProducerIdAndEpoch() {
+        hanging.commitOnProgress = Optional.of(new LastTransaction(false, 7000, (short) 3));
+
+        writer(3).beforeReadingProgress();
+
+        assertThat(producer.progressHistory()).singleElement().satisfies(completion -> {
+            assertThat(text(completion.key())).isEqualTo(GROUP + "/completed");
+            assertThat(CommitCompletion.parse(completion.value())).isEqualTo(new CommitCompletion(7000, (short) 3));
+        });
+    }
+
+    @Test
+    void looksForTheCommitAStandingCompletionNamesAndClearsTheCompletionInTheIntentsCommit() {
+        hanging.leftOpen = Set.of(new TopicPartition("copy.orders", 0));
+        CommitCompletion c = new CommitCompletion(7000, (short) 3);
+        PartitionWriter writer = writer(3);
+
+        long resumeAt = writer.restored(new ProgressRecord(10, 15, PROGRESS_TOPIC_ID, Optional.empty(), Map.of(),
+                Optional.empty()).withLeftOpen(c));
+
+        assertThat(hanging.namedAtOpen).containsExactly(Optional.of(c.commit()));
+        assertThat(resumeAt).as("C's from").isEqualTo(10);
+        assertThat(producer.progressHistory()).as("one commit: the completion cleared, the intent").hasSize(2);
+        assertThat(text(producer.progressHistory().get(0).key())).isEqualTo(GROUP + "/completed");
+        assertThat(producer.progressHistory().get(0).value()).isNull();
+        assertThat(ProgressRecord.parse(producer.progressHistory().get(1).value()).redo())
+                .contains(new RedoRange(15, Set.of(new TopicPartition("copy.orders", 0))));
+        assertThat(hanging.abortedForRedo).containsExactly(Set.of(new TopicPartition("copy.orders", 0)));
+    }
+
+    @Test
+    void clearsAStandingCompletionWhoseCommitIsOpenNowhereAndResumesAtTheProgress() {
+        PartitionWriter writer = writer(3);
+
+        long resumeAt = writer.restored(new ProgressRecord(10, 15, PROGRESS_TOPIC_ID, Optional.empty(), Map.of(),
+                Optional.empty()).withLeftOpen(new CommitCompletion(7000, (short) 3)));
+
+        assertThat(resumeAt).isEqualTo(15);
+        assertThat(producer.progressHistory()).singleElement().satisfies(tombstone -> {
+            assertThat(text(tombstone.key())).isEqualTo(GROUP + "/completed");
+            assertThat(tombstone.value()).isNull();
+        });
+        assertThat(hanging.abortedForRedo).isEmpty();
+    }
+
+    @Test
+    void commitsNothingAtOpenWithoutACompletionWhenNoCommitIsLeftOpen() {
+        PartitionWriter writer = writer(3);
+
+        long resumeAt = writer.restored(new ProgressRecord(10, 15, PROGRESS_TOPIC_ID, Optional.empty(), Map.of(),
+                Optional.empty()));
+
+        assertThat(resumeAt).isEqualTo(15);
+        assertThat(hanging.namedAtOpen).containsExactly(Optional.empty());
+        assertThat(producer.progressHistory()).isEmpty();
     }
 
     /** Adds the records and writes them, as a put that is due does. */
