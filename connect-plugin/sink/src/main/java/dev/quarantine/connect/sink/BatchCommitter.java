@@ -139,6 +139,11 @@ final class BatchCommitter {
      * progress topic (an aborted progress record committed late would move the progress past records never written).
      */
     private void abortWhatAnAbortLeftOpen(List<SinkRecord> records) {
+        abortWhatAnAbortLeftOpen(records, null);
+    }
+
+    /** As above, its waits ending by {@code deadline} (null: each its own admin timeout). */
+    private void abortWhatAnAbortLeftOpen(List<SinkRecord> records, Instant deadline) {
         if (!aborted) {
             return;
         }
@@ -146,7 +151,11 @@ final class BatchCommitter {
         records.stream().filter(r -> r.topic() != null).forEach(r -> topics.add(setup.converter().targetTopic(r)));
         setup.deadLetters().ifPresent(letters -> topics.add(letters.topic()));
         topics.add(setup.progress().topic());
-        setup.hanging().abortBeforeWriting(producer.transactionalId(), topics);
+        if (deadline == null) {
+            setup.hanging().abortBeforeWriting(producer.transactionalId(), topics);
+        } else {
+            setup.hanging().abortBeforeWriting(producer.transactionalId(), topics, deadline);
+        }
         aborted = false;
     }
 
@@ -175,27 +184,37 @@ final class BatchCommitter {
      * (the broker counts an open transaction from its first record). So C is redone there (see
      * {@link HangingTransactions}): a transaction of the progress alone moves it back to C's {@code from} with the
      * intent to redo those partitions up to C's {@code next} (C open on the progress partition was completed there
-     * before the read, {@link #beforeReadingProgress}), then C is aborted on them. An intent found in {@code last} is done again, as many times as it takes. Returns the
+     * before the read, {@link #beforeReadingProgress}), then C is aborted on them. An intent found in {@code last} is
+     * done again, as many times as it takes. A redo {@code carried} from the partition's previous producer of this
+     * task (its abort failed, see {@link CarriedRedo}) is begun the same way, joined with what is found. Returns the
      * source offset the partition resumes at.
      *
      * @throws RetriableException when the target cluster did not answer in time
      * @throws ConnectException   when the intent could not be committed for good
      */
-    long redoWhatACommitLeftOpen(ProgressRecord last) {
+    long redoWhatACommitLeftOpen(ProgressRecord last, Optional<CarriedRedo> carried) {
         lastFrom = last.from();
         String id = producer.transactionalId();
         Set<TopicPartition> open = setup.hanging().committedLeftOpen(id, topicsACommitMayBeLeftOpenOn(last),
                 last.redo());
-        if (open.isEmpty()) {
+        Optional<RedoRange> carriedRedo = carried.flatMap(c -> c.after(last, open));
+        if (carried.isPresent() && carriedRedo.isEmpty()) {
+            log.error("{}", new WriterErrors.RedoLost(source, carried.get(), new IllegalStateException("the progress"
+                    + " of " + source + " went on to " + last.next() + " under another producer since")).getMessage());
+        }
+        if (open.isEmpty() && carriedRedo.isEmpty()) {
             return last.next();
         }
-        RedoRange redo = RedoRange.after(last, open);
-        log.warn("A committed transaction of {} is left open on {} (a restarting broker skipped its markers): its"
-                + " records there, source offsets {} to {}, are written again after it is aborted there", id,
-                open, last.from(), redo.end() - 1);
+        long from = carriedRedo.isPresent() ? carried.get().from() : last.from();
+        RedoRange redo = carriedRedo.orElseGet(() -> RedoRange.after(last, open));
+        if (!open.isEmpty()) {
+            log.warn("A committed transaction of {} is left open on {} (a restarting broker skipped its markers): its"
+                    + " records there, source offsets {} to {}, are written again after it is aborted there", id,
+                    open, last.from(), redo.end() - 1);
+        }
         try {
             producer.begin();
-            producer.commit(setup.progress().intent(id, source, last.from(), redo), (metadata, e) -> { });
+            producer.commit(setup.progress().intent(id, source, from, redo), (metadata, e) -> { });
         } catch (KafkaException e) {
             RuntimeException failure = SendErrors.isTransient(e)
                     ? new RetriableException("Could not commit the intent to redo " + source + " in time", e)
@@ -203,8 +222,11 @@ final class BatchCommitter {
             abortQuietly(failure);
             throw failure;
         }
+        carried.ifPresent(c -> log.warn("The commits of {} aborted with a transaction whose abort failed ({}) are"
+                + " written again: the intent to redo is committed", source, c.describe()));
         setup.hanging().abortForRedo(id, redo.partitions());
-        return last.from();
+        lastFrom = from;
+        return from;
     }
 
     /**
@@ -254,27 +276,22 @@ final class BatchCommitter {
             throw new WriterErrors.BrokenProducer(source, e);
         }
         Optional<RecentCommits.HeldOpen> held = redo.beforeAbort();
+        long failedFrom = records.get(0).originalKafkaOffset();
         if (e instanceof ConnectException) {
-            abort(e);
+            abort(e, held.map(h -> redo.carried(h, failedFrom)));
             redoHeld(held, records, e);
             throw e;
         }
         Optional<Exception> progress = attempt.progressFailure()
                 .filter(p -> FailureAction.of(p) != FailureAction.RETRY && refusedItself(p, attempt));
         if (progress.isPresent()) {
-            ConnectException failure = progressFailed(progress.get());
-            abortQuietly(failure);
-            redoHeldBeforeFailing(held, records, failure);
-            throw failure;
+            throw failing(progressFailed(progress.get()), held, failedFrom);
         }
         Optional<TransactionAttempt.Failure> fatal = attempt.first(FailureAction.FATAL);
         if (fatal.isPresent() || FailureAction.of(e) == FailureAction.FATAL) {
-            RuntimeException failure = fatal(fatal, e, attempt, records);
-            abortQuietly(failure);
-            redoHeldBeforeFailing(held, records, failure);
-            throw failure;
+            throw failing(fatal(fatal, e, attempt, records), held, failedFrom);
         }
-        abort(e);
+        abort(e, held.map(h -> redo.carried(h, failedFrom)));
         redoHeld(held, records, e);
         Optional<TransactionAttempt.Failure> rejected = attempt.first(FailureAction.POISON);
         if (rejected.isEmpty()) {
@@ -294,7 +311,7 @@ final class BatchCommitter {
             return;
         }
         try {
-            abortWhatAnAbortLeftOpen(records);
+            abortWhatAnAbortLeftOpen(records, redo.lookDeadline());
         } catch (ConnectException repairFailed) {
             log.warn("Could not look for what the abort of {} left open before the intent to redo: {}", source,
                     repairFailed.getMessage());
@@ -307,17 +324,27 @@ final class BatchCommitter {
         }
     }
 
-    /** As {@link #redoHeld} before the task fails with {@code failure}: a failed intent is attached to it. */
-    private void redoHeldBeforeFailing(Optional<RecentCommits.HeldOpen> held, List<SinkRecord> records,
-                                       RuntimeException failure) {
-        if (held.isEmpty()) {
-            return;
-        }
-        try {
-            long resumeAt = redo.intentAfterAbort(held.get(), records.get(0).originalKafkaOffset());
-            committed.accept(resumeAt);
-        } catch (RuntimeException intentFailed) {
-            failure.addSuppressed(intentFailed);
+    /**
+     * Before the task fails with {@code failure} (see {@link HeldCommitsOnFailure}): aborts, and when the failing
+     * transaction held commits of this writer open, commits the intent to redo them (the next open redoes them) or,
+     * when the abort or the intent failed, returns the error that names them as lost instead.
+     */
+    private RuntimeException failing(RuntimeException failure, Optional<RecentCommits.HeldOpen> held,
+                                     long failedFrom) {
+        boolean aborted = abortQuietly(failure);
+        switch (HeldCommitsOnFailure.of(held.isPresent(), aborted)) {
+            case NONE_HELD:
+                return failure;
+            case PRODUCER_BROKEN:
+                return new WriterErrors.RedoLost(source, redo.carried(held.get(), failedFrom), failure);
+            default:
+                try {
+                    committed.accept(redo.intentAfterAbort(held.get(), failedFrom));
+                    return failure;
+                } catch (WriterErrors.RedoLost lost) {
+                    lost.addSuppressed(failure);
+                    return lost;
+                }
         }
     }
 
@@ -372,6 +399,14 @@ final class BatchCommitter {
 
     /** Aborts the open transaction; a failed abort is attached to {@code cause} and leaves the producer broken. */
     void abort(RuntimeException cause) {
+        abort(cause, Optional.empty());
+    }
+
+    /**
+     * As {@link #abort(RuntimeException)}; when it fails, {@code redo} (commits of this writer the transaction held
+     * open, aborted with it all the same) goes with the error to the partition's next producer.
+     */
+    private void abort(RuntimeException cause, Optional<CarriedRedo> redo) {
         try {
             producer.abort();
             aborted = true;
@@ -380,19 +415,21 @@ final class BatchCommitter {
         } catch (RuntimeException abortFailure) {
             cause.addSuppressed(abortFailure);
             if (SendErrors.isFencing(abortFailure)) {
-                throw new WriterErrors.Fenced(source, cause);
+                throw new WriterErrors.Fenced(source, cause, redo);
             }
-            throw new WriterErrors.BrokenProducer(source, cause);
+            throw new WriterErrors.BrokenProducer(source, cause, redo);
         }
     }
 
-    /** Aborts before the task fails anyway: a failed abort is only attached to {@code cause}. */
-    private void abortQuietly(RuntimeException cause) {
+    /** Aborts before the task fails anyway: a failed abort is only attached to {@code cause}. Returns whether it did. */
+    private boolean abortQuietly(RuntimeException cause) {
         try {
             producer.abort();
             setup.metrics().aborted();
+            return true;
         } catch (RuntimeException abortFailure) {
             cause.addSuppressed(abortFailure);
+            return false;
         }
     }
 }

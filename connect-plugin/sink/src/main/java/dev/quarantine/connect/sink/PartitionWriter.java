@@ -3,6 +3,7 @@ package dev.quarantine.connect.sink;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -72,11 +73,12 @@ final class PartitionWriter implements AutoCloseable {
     }
 
     /**
-     * Resumes from the committed progress {@code last}, after redoing a committed transaction left open (see
-     * {@link BatchCommitter#redoWhatACommitLeftOpen}); returns the source offset it resumes at.
+     * Resumes from the committed progress {@code last}, after redoing a committed transaction left open, or the redo
+     * {@code carried} from the partition's previous producer (see {@link BatchCommitter#redoWhatACommitLeftOpen});
+     * returns the source offset it resumes at.
      */
-    long restored(ProgressRecord last) {
-        long resumeAt = committer.redoWhatACommitLeftOpen(last);
+    long restored(ProgressRecord last, Optional<CarriedRedo> carried) {
+        long resumeAt = committer.redoWhatACommitLeftOpen(last, carried);
         nextOffset = OptionalLong.of(resumeAt);
         return resumeAt;
     }
