@@ -102,34 +102,52 @@ class RunningTaskCommitLeftOpenIT {
     }
 
     /**
-     * As above, but the abort of the failing transaction times out (armed once: the producer's abortTransaction throws
+     * As above, C then completed on the progress partition alone (a transaction whose one record, 15, is dead-lettered
+     * by the up-front checks: it writes the dead-letter and progress partitions, not the target one), and the abort of
+     * the next transaction on the target partition times out (armed once: the producer's abortTransaction throws
      * Kafka's TimeoutException without aborting, as when the coordinator does not answer within max.block.ms). The
-     * writer is then broken and closed, and the transaction ends aborted anyway (the close, or the next producer's
-     * initTransactions, aborts it), C's records 10..14 on the target partition with it. Before, what the look had found
-     * was dropped with the broken producer: 10..14 lost. Now it is carried to the partition's next producer, which
-     * commits the intent to redo before writing anything and has the worker deliver the records again from 10.
+     * writer is then broken and closed; the transaction ends aborted all the same (the partition's next producer's
+     * initTransactions aborts it), C's records 10..14 on the target partition with it, while the progress, at 16, is
+     * past them. Before, what the look had found was dropped with the broken producer: 10..14 lost. Now it is carried
+     * to the partition's next producer, which commits the intent to redo before writing anything and has the worker
+     * deliver the records again from 10.
      */
     @Test
     void writesAgainItsCommitLeftOpenWhenTheAbortOfItsNextTransactionThereTimesOut() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         try (SinkTaskHandler task = runningTaskWhoseCommitIsLeftOpen(context)) {
             compactTheTarget();
+            task.put(poisoned(15, 16));
+            try (Admin admin = kafka.admin()) {
+                assertThat(HangingTransactionIT.open(admin, new TopicPartition(fixture.target, 0)))
+                        .as("C still open on the target partition").isTrue();
+                assertThat(HangingTransactionIT.open(admin, new TopicPartition(fixture.progress, 0)))
+                        .as("C completed on the progress partition").isFalse();
+            }
             abortTimesOut.set(true);
-            long from = 15;
+            long from = 16;
             for (int put = 0; put < 4 && from < 20; put++) { // as the worker does: again from where the task sought
                 context.seeks.clear();
-                task.put(withoutKeyAt(17, records(fixture.source, 0, from, 20)));
+                task.put(poisoned(from, 20));
                 from = context.seeks.getOrDefault(partition, 20L);
             }
             assertThat(abortTimesOut).as("the abort of the failing transaction was the one that timed out").isFalse();
         }
 
         List<String> expected = new ArrayList<>(HangingTransactionIT.valuesUpTo(20));
-        expected.remove("v17");
-        assertThat(values(committed(kafka, fixture.target))).as("each record but the rejected one once, 10..14"
+        expected.removeAll(List.of("v15", "v17"));
+        assertThat(values(committed(kafka, fixture.target))).as("each record but the dead-lettered ones once, 10..14"
                 + " not lost to the abort that timed out").isEqualTo(expected);
-        assertThat(committed(kafka, fixture.dlq)).singleElement()
-                .satisfies(letter -> assertThat(header(letter, DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("17"));
+        assertThat(committed(kafka, fixture.dlq)).extracting(letter -> header(letter, DeadLetterHeaders.CONNECT_OFFSET))
+                .containsExactly("15", "17");
+    }
+
+    /** Records {@code from} to {@code to} (exclusive): 15 too large for the producer, 17 without a key. */
+    private List<SinkRecord> poisoned(long from, long to) {
+        List<SinkRecord> batch = new ArrayList<>(withoutKeyAt(17, records(fixture.source, 0, from, to)));
+        batch.replaceAll(r -> r.kafkaOffset() == 15
+                ? sinkRecord(r.topic(), r.kafkaPartition(), 15, "k15", new byte[1_100_000], r.timestamp()) : r);
+        return batch;
     }
 
     /**
