@@ -48,6 +48,18 @@ record CarriedRedo(long from, RedoRange range) {
         return Optional.of(new RedoRange(end, partitions));
     }
 
+    /**
+     * This redo and {@code other}, both carried for one partition (a second writer broke before the first redo was
+     * begun): from the earlier start to the later end, on the partitions of both.
+     */
+    CarriedRedo joinedWith(CarriedRedo other) {
+        Set<TopicPartition> partitions = new TreeSet<>(CarriedRedo::compare);
+        partitions.addAll(range.partitions());
+        partitions.addAll(other.range.partitions());
+        return new CarriedRedo(Math.min(from, other.from),
+                new RedoRange(Math.max(range.end(), other.range.end()), partitions));
+    }
+
     /** The records concerned, for messages: source offsets, last one and partitions. */
     String describe() {
         return "source offsets " + from + " to " + (range.end() - 1) + " on " + range.partitionsText();

@@ -89,18 +89,13 @@ final class Reestablisher {
     void fenced(TopicPartition partition, ConnectException cause) {
         Optional<CarriedRedo> redo = cause instanceof WriterErrors.Fenced fenced ? fenced.redo()
                 : cause instanceof WriterErrors.BrokenProducer broken ? broken.redo() : Optional.empty();
-        redo.ifPresent(r -> carried.merge(partition, r, Reestablisher::earlier));
+        redo.ifPresent(r -> carried.merge(partition, r, CarriedRedo::joinedWith));
         countFence(partition, cause);
     }
 
     /** The task stops: {@link #givenUp} for every partition. */
     void givenUpAll() {
         givenUp(List.copyOf(carried.keySet()));
-    }
-
-    /** Two redos carried for one partition (a second writer broke before the first began): the one from further back. */
-    private static CarriedRedo earlier(CarriedRedo kept, CarriedRedo added) {
-        return kept.from() <= added.from() ? kept : added;
     }
 
     /**

@@ -43,6 +43,12 @@ class CarriedRedoTest {
     }
 
     @Test
+    void joinsASecondRedoCarriedForThePartitionFromTheEarlierStartToTheLaterEnd() {
+        assertThat(carried.joinedWith(new CarriedRedo(12, new RedoRange(20, Set.of(DLQ)))))
+                .isEqualTo(new CarriedRedo(10, new RedoRange(20, Set.of(X, DLQ))));
+    }
+
+    @Test
     void namesItsRecordsAndPartitions() {
         assertThat(carried.describe()).isEqualTo("source offsets 10 to 14 on copy.orders-0");
     }
