@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -47,7 +48,7 @@ public final class AbortLookCost {
                     new ByteArraySerializer());
                  ClusterAdmins admins = new ClusterAdmins(Map.of("bootstrap.servers", kafka.bootstrapServers()),
                          Map.of())) {
-                OpenTransactionLook look = new OpenTransactionLook(admins, Duration.ofSeconds(30));
+                OpenTransactionLook look = new OpenTransactionLook(admins);
                 producer.initTransactions();
                 producer.beginTransaction();
                 producer.send(new ProducerRecord<>(target.topic(), 0, null, new byte[1024]));
@@ -60,7 +61,8 @@ public final class AbortLookCost {
                     producer.send(new ProducerRecord<>(target.topic(), 0, null, new byte[1024]));
                     producer.flush();
                     long start = System.nanoTime();
-                    if (withLook && !look.openFrom("look", Set.of(target)).containsKey(target)) {
+                    if (withLook && !look.openFrom("look", Set.of(target),
+                            Instant.now().plus(Duration.ofSeconds(30))).containsKey(target)) {
                         throw new IllegalStateException("the look did not find the transaction open on " + target);
                     }
                     producer.abortTransaction();

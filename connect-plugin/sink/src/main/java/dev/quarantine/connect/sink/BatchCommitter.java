@@ -134,6 +134,11 @@ final class BatchCommitter {
      * progress topic (an aborted progress record committed late would move the progress past records never written).
      */
     private void abortWhatAnAbortLeftOpen(List<SinkRecord> records) {
+        abortWhatAnAbortLeftOpen(records, null);
+    }
+
+    /** As above, its waits ending by {@code deadline} (null: each its own admin timeout). */
+    private void abortWhatAnAbortLeftOpen(List<SinkRecord> records, Instant deadline) {
         if (!aborted) {
             return;
         }
@@ -141,7 +146,11 @@ final class BatchCommitter {
         records.stream().filter(r -> r.topic() != null).forEach(r -> topics.add(setup.converter().targetTopic(r)));
         setup.deadLetters().ifPresent(letters -> topics.add(letters.topic()));
         topics.add(setup.progress().topic());
-        setup.hanging().abortBeforeWriting(producer.transactionalId(), topics);
+        if (deadline == null) {
+            setup.hanging().abortBeforeWriting(producer.transactionalId(), topics);
+        } else {
+            setup.hanging().abortBeforeWriting(producer.transactionalId(), topics, deadline);
+        }
         aborted = false;
     }
 
@@ -170,22 +179,29 @@ final class BatchCommitter {
      * (the broker counts an open transaction from its first record). So C is redone there (see
      * {@link HangingTransactions}): a transaction of the progress alone moves it back to C's {@code from} with the
      * intent to redo those partitions up to C's {@code next} (C open on the progress partition was completed there
-     * before the read, {@link #beforeReadingProgress}), then C is aborted on them. An intent found in {@code last} is done again, as many times as it takes. Returns the
+     * before the read, {@link #beforeReadingProgress}), then C is aborted on them. An intent found in {@code last} is
+     * done again, as many times as it takes. A redo {@code carried} from the partition's previous producer of this
+     * task (its abort failed, see {@link CarriedRedo}) is begun the same way, joined with what is found. Returns the
      * source offset the partition resumes at. C is the commit a completion standing in {@code last} names
      * ({@link CommitCompletion}: the process stopped, or the intent failed, after C was completed on the progress
      * partition), else the id's last transaction; the intent clears that completion in the same commit, and an open
-     * that finds C open nowhere clears it in a transaction of its own.
+     * that finds C open nowhere (and carries no redo) clears it in a transaction of its own.
      *
      * @throws RetriableException when the target cluster did not answer in time
      * @throws ConnectException   when the intent could not be committed for good
      */
-    long redoWhatACommitLeftOpen(ProgressRecord last) {
+    long redoWhatACommitLeftOpen(ProgressRecord last, Optional<CarriedRedo> carried) {
         lastFrom = last.from();
         String id = producer.transactionalId();
         Set<TopicPartition> open = setup.hanging().committedLeftOpen(id, topicsACommitMayBeLeftOpenOn(last),
                 last.redo(), last.leftOpen().map(CommitCompletion::commit));
+        Optional<RedoRange> carriedRedo = carried.flatMap(c -> c.after(last, open));
+        if (carried.isPresent() && carriedRedo.isEmpty()) {
+            log.error("{}", new WriterErrors.RedoLost(source, carried.get(), new IllegalStateException("the progress"
+                    + " of " + source + " went on to " + last.next() + " under another producer since")).getMessage());
+        }
         ProducerRecord<byte[], byte[]> clear = CommitCompletion.tombstone(setup.progress().topic(), id);
-        if (open.isEmpty()) {
+        if (open.isEmpty() && carriedRedo.isEmpty()) {
             if (last.leftOpen().isPresent()) {
                 log.info("The committed transaction of {} named by its completion ({}) is open on none of its"
                         + " target partitions; clearing the completion", id, last.leftOpen().get());
@@ -193,14 +209,21 @@ final class BatchCommitter {
             }
             return last.next();
         }
-        RedoRange redo = RedoRange.after(last, open);
-        log.warn("A committed transaction of {} is left open on {} (a restarting broker skipped its markers): its"
-                + " records there, source offsets {} to {}, are written again after it is aborted there", id,
-                open, last.from(), redo.end() - 1);
-        commitAtOpen(List.of(clear, setup.progress().intent(id, source, last.from(), redo)),
+        long from = carriedRedo.isPresent() ? carried.get().from() : last.from();
+        RedoRange redo = carriedRedo.orElseGet(() -> RedoRange.after(last, open));
+        if (!open.isEmpty()) {
+            log.warn("A committed transaction of {} is left open on {} (a restarting broker skipped its markers): its"
+                    + " records there, source offsets {} to {}, are written again after it is aborted there", id,
+                    open, last.from(), redo.end() - 1);
+        }
+        ProducerRecord<byte[], byte[]> intent = setup.progress().intent(id, source, from, redo);
+        commitAtOpen(last.leftOpen().isPresent() ? List.of(clear, intent) : List.of(intent),
                 "commit the intent to redo");
+        carried.ifPresent(c -> log.warn("The commits of {} aborted with a transaction whose abort failed ({}) are"
+                + " written again: the intent to redo is committed", source, c.describe()));
         setup.hanging().abortForRedo(id, redo.partitions());
-        return last.from();
+        lastFrom = from;
+        return from;
     }
 
     /**
@@ -261,27 +284,22 @@ final class BatchCommitter {
             throw new WriterErrors.BrokenProducer(source, e);
         }
         Optional<RecentCommits.HeldOpen> held = redo.beforeAbort();
+        long failedFrom = records.get(0).originalKafkaOffset();
         if (e instanceof ConnectException) {
-            abort(e);
+            abort(e, held.map(h -> redo.carried(h, failedFrom)));
             redoHeld(held, records, e);
             throw e;
         }
         Optional<Exception> progress = attempt.progressFailure()
                 .filter(p -> FailureAction.of(p) != FailureAction.RETRY && refusedItself(p, attempt));
         if (progress.isPresent()) {
-            ConnectException failure = progressFailed(progress.get());
-            abortQuietly(failure);
-            redoHeldBeforeFailing(held, records, failure);
-            throw failure;
+            throw failing(progressFailed(progress.get()), held, failedFrom);
         }
         Optional<TransactionAttempt.Failure> fatal = attempt.first(FailureAction.FATAL);
         if (fatal.isPresent() || FailureAction.of(e) == FailureAction.FATAL) {
-            RuntimeException failure = fatal(fatal, e, attempt, records);
-            abortQuietly(failure);
-            redoHeldBeforeFailing(held, records, failure);
-            throw failure;
+            throw failing(fatal(fatal, e, attempt, records), held, failedFrom);
         }
-        abort(e);
+        abort(e, held.map(h -> redo.carried(h, failedFrom)));
         redoHeld(held, records, e);
         Optional<TransactionAttempt.Failure> rejected = attempt.first(FailureAction.POISON);
         if (rejected.isEmpty()) {
@@ -301,7 +319,7 @@ final class BatchCommitter {
             return;
         }
         try {
-            abortWhatAnAbortLeftOpen(records);
+            abortWhatAnAbortLeftOpen(records, redo.lookDeadline());
         } catch (ConnectException repairFailed) {
             log.warn("Could not look for what the abort of {} left open before the intent to redo: {}", source,
                     repairFailed.getMessage());
@@ -314,17 +332,27 @@ final class BatchCommitter {
         }
     }
 
-    /** As {@link #redoHeld} before the task fails with {@code failure}: a failed intent is attached to it. */
-    private void redoHeldBeforeFailing(Optional<RecentCommits.HeldOpen> held, List<SinkRecord> records,
-                                       RuntimeException failure) {
-        if (held.isEmpty()) {
-            return;
-        }
-        try {
-            long resumeAt = redo.intentAfterAbort(held.get(), records.get(0).originalKafkaOffset());
-            committed.accept(resumeAt);
-        } catch (RuntimeException intentFailed) {
-            failure.addSuppressed(intentFailed);
+    /**
+     * Before the task fails with {@code failure} (see {@link HeldCommitsOnFailure}): aborts, and when the failing
+     * transaction held commits of this writer open, commits the intent to redo them (the next open redoes them) or,
+     * when the abort or the intent failed, returns the error that names them as lost instead.
+     */
+    private RuntimeException failing(RuntimeException failure, Optional<RecentCommits.HeldOpen> held,
+                                     long failedFrom) {
+        boolean aborted = abortQuietly(failure);
+        switch (HeldCommitsOnFailure.of(held.isPresent(), aborted)) {
+            case NONE_HELD:
+                return failure;
+            case PRODUCER_BROKEN:
+                return new WriterErrors.RedoLost(source, redo.carried(held.get(), failedFrom), failure);
+            default:
+                try {
+                    committed.accept(redo.intentAfterAbort(held.get(), failedFrom));
+                    return failure;
+                } catch (WriterErrors.RedoLost lost) {
+                    lost.addSuppressed(failure);
+                    return lost;
+                }
         }
     }
 
@@ -371,6 +399,14 @@ final class BatchCommitter {
 
     /** Aborts the open transaction; a failed abort is attached to {@code cause} and leaves the producer broken. */
     void abort(RuntimeException cause) {
+        abort(cause, Optional.empty());
+    }
+
+    /**
+     * As {@link #abort(RuntimeException)}; when it fails, {@code redo} (commits of this writer the transaction held
+     * open, aborted with it all the same) goes with the error to the partition's next producer.
+     */
+    private void abort(RuntimeException cause, Optional<CarriedRedo> redo) {
         try {
             producer.abort();
             aborted = true;
@@ -379,19 +415,21 @@ final class BatchCommitter {
         } catch (RuntimeException abortFailure) {
             cause.addSuppressed(abortFailure);
             if (SendErrors.isFencing(abortFailure)) {
-                throw new WriterErrors.Fenced(source, cause);
+                throw new WriterErrors.Fenced(source, cause, redo);
             }
-            throw new WriterErrors.BrokenProducer(source, cause);
+            throw new WriterErrors.BrokenProducer(source, cause, redo);
         }
     }
 
-    /** Aborts before the task fails anyway: a failed abort is only attached to {@code cause}. */
-    private void abortQuietly(RuntimeException cause) {
+    /** Aborts before the task fails anyway: a failed abort is only attached to {@code cause}. Returns whether it did. */
+    private boolean abortQuietly(RuntimeException cause) {
         try {
             producer.abort();
             setup.metrics().aborted();
+            return true;
         } catch (RuntimeException abortFailure) {
             cause.addSuppressed(abortFailure);
+            return false;
         }
     }
 }

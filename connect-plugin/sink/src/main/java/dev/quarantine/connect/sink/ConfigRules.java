@@ -12,6 +12,7 @@ import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -61,6 +62,8 @@ final class ConfigRules {
 
     static final String MAX_POLL_INTERVAL_OVERRIDE = CONSUMER_OVERRIDE_PREFIX
             + ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG;
+    static final String ADMIN_REQUEST_TIMEOUT = TransactionalSinkConfig.TARGET_ADMIN_PREFIX
+            + AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG;
 
     /**
      * Timeouts that must agree with each other (the commit interval's rule is {@link #commitIntervalProblem}):
@@ -71,7 +74,9 @@ final class ConfigRules {
      *     ({@code consumer.override.max.poll.interval.ms}, Kafka's default when not set here);</li>
      * <li>an open that fails transiently is retried until {@code transient.errors.timeout.ms}, which must outlast
      *     {@code target.producer.transaction.timeout.ms}: the longest a transaction of another task of the connector
-     *     can hold a progress read back before the broker aborts it.</li>
+     *     can hold a progress read back before the broker aborts it;</li>
+     * <li>one transaction attempt may wait {@link #attemptWaitMs}, which must end before the worker's consumer is
+     *     dropped from its group too (a put always makes one).</li>
      * </ul>
      */
     static Map<String, List<String>> timeoutProblems(TransactionalSinkConfig config) {
@@ -94,6 +99,15 @@ final class ConfigRules {
                     + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + " or " + maxBlock + ", or raise "
                     + MAX_POLL_INTERVAL_OVERRIDE);
         }
+        long attemptMs = attemptWaitMs(config);
+        if (pollMs.isPresent() && attemptMs >= pollMs.getAsLong()) {
+            add(problems, maxBlock, "is " + blockMs.orElse(DEFAULT_MAX_BLOCK_MS) + ": one transaction attempt can wait"
+                    + " four times as long (a send, the commit, the abort and an intent to redo after it) plus "
+                    + ADMIN_REQUEST_TIMEOUT + "=" + ClusterAdmins.requestTimeout(config.adminConfigs()).toMillis()
+                    + " (the look before the abort), " + attemptMs + " ms, not below " + MAX_POLL_INTERVAL_OVERRIDE
+                    + "=" + pollMs.getAsLong() + ", and the worker's consumer would be dropped from its group; lower "
+                    + maxBlock + " or " + ADMIN_REQUEST_TIMEOUT + ", or raise " + MAX_POLL_INTERVAL_OVERRIDE);
+        }
         long transientMs = config.transientErrorsTimeout().toMillis();
         if (timeoutMs.isPresent() && transientMs <= timeoutMs.getAsLong()) {
             add(problems, TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, "is " + transientMs + ", not"
@@ -108,18 +122,26 @@ final class ConfigRules {
 
     /**
      * How long one put may go on starting transaction attempts (see {@link BatchCommitter}): the worker consumer's
-     * {@code max.poll.interval.ms} less three times {@code target.producer.max.block.ms} (the attempt started last
-     * blocks at most that long in a send waiting for metadata or buffer memory, as long in its commit and as long
-     * again in its abort), at least 0 (one attempt). Settings that do not
-     * parse (reported on their keys) count as the clients' defaults.
+     * {@code max.poll.interval.ms} less what the attempt started last may still wait ({@link #attemptWaitMs}), at
+     * least 0 (one attempt). Settings that do not parse (reported on their keys) count as the clients' defaults.
      */
     static Duration writeBound(TransactionalSinkConfig config) {
         long pollMs = longSetting(config, MAX_POLL_INTERVAL_OVERRIDE, ConsumerConfig.configDef(),
                 ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG).orElse(DEFAULT_MAX_POLL_INTERVAL_MS);
+        return Duration.ofMillis(Math.max(0, pollMs - attemptWaitMs(config)));
+    }
+
+    /**
+     * The longest one transaction attempt may wait for the target cluster: four times
+     * {@code target.producer.max.block.ms} (a send waiting for metadata or buffer memory, the commit, the abort, and
+     * the intent to redo committed after it, see {@link RunningRedo}) and, once, {@code target.admin.request.timeout.ms}
+     * (the look before the abort and the repair after it share that budget, {@link HangingTransactionCheck#lookBudget}).
+     */
+    static long attemptWaitMs(TransactionalSinkConfig config) {
         long blockMs = longSetting(config, TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
                 + ProducerConfig.MAX_BLOCK_MS_CONFIG, ProducerConfig.configDef(), ProducerConfig.MAX_BLOCK_MS_CONFIG)
                 .orElse(DEFAULT_MAX_BLOCK_MS);
-        return Duration.ofMillis(Math.max(0, pollMs - 3 * blockMs));
+        return 4 * blockMs + ClusterAdmins.requestTimeout(config.adminConfigs()).toMillis();
     }
 
     /** Kafka's consumer default of max.poll.interval.ms and producer default of max.block.ms. */

@@ -1,5 +1,7 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -83,12 +85,27 @@ interface HangingTransactionCheck {
 
     /**
      * The first offset of the open transaction of the producer id of {@code transactionalId}'s ongoing transaction on
-     * each partition of {@code among} that transaction holds ({@link OpenTransactionLook}; by default: none).
+     * each partition of {@code among} that transaction holds ({@link OpenTransactionLook}; by default: none), its
+     * waits ending by {@code deadline}.
      *
-     * @throws OpenTransactionLook.Failed when the target cluster did not answer
+     * @throws OpenTransactionLook.Failed when the target cluster did not answer by then
      */
-    default Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among) {
+    default Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among, Instant deadline) {
         return Map.of();
+    }
+
+    /**
+     * How long the look before a running writer's abort ({@link #openFrom}) and, when it found commits held open,
+     * the repair after the abort ({@link #abortBeforeWriting(String, Collection, Instant)}) may wait together: one
+     * budget, counted in {@link ConfigRules#writeBound} (by default the admin client's default request timeout).
+     */
+    default Duration lookBudget() {
+        return Duration.ofMillis(ClusterAdmins.DEFAULT_REQUEST_TIMEOUT_MS);
+    }
+
+    /** As {@link #abortBeforeWriting(String, Collection)}, its waits ending by {@code deadline} (by default: no end). */
+    default void abortBeforeWriting(String transactionalId, Collection<String> topics, Instant deadline) {
+        abortBeforeWriting(transactionalId, topics);
     }
 
     /** The id's writer ended a transaction of its own, which is the id's last from now on (by default: nothing). */

@@ -3,6 +3,7 @@ package dev.quarantine.connect.sink;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -147,12 +148,18 @@ final class HangingTransactions implements HangingTransactionCheck {
         this.admins = admins;
         this.timeout = timeout;
         this.progressTopic = progressTopic;
-        this.look = new OpenTransactionLook(admins, timeout);
+        this.look = new OpenTransactionLook(admins);
     }
 
     @Override
-    public Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among) {
-        return look.openFrom(transactionalId, among);
+    public Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among, Instant deadline) {
+        return look.openFrom(transactionalId, among, deadline);
+    }
+
+    /** The target admin client's own {@code request.timeout.ms}: see {@link HangingTransactionCheck#lookBudget}. */
+    @Override
+    public Duration lookBudget() {
+        return admins.targetRequestTimeout();
     }
 
     /**
@@ -398,9 +405,15 @@ final class HangingTransactions implements HangingTransactionCheck {
      */
     @Override
     public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
+        abortBeforeWriting(transactionalId, topics, null);
+    }
+
+    /** As {@link #abortBeforeWriting(String, Collection)}, every wait ending by {@code deadline} (null: none). */
+    @Override
+    public void abortBeforeWriting(String transactionalId, Collection<String> topics, Instant deadline) {
         Admin admin = admins.target();
         TransactionDescription current = await(admin.describeTransactions(List.of(transactionalId))
-                .description(transactionalId), "describe transactional id " + transactionalId, transactionalId);
+                .description(transactionalId), "describe transactional id " + transactionalId, transactionalId, deadline);
         Optional<LastTransaction> last = last(transactionalId, current);
         if (last.isEmpty() || !last.get().aborted()) {
             if (last.isEmpty() && ABORTING.contains(current.state())) {
@@ -412,9 +425,9 @@ final class HangingTransactions implements HangingTransactionCheck {
         }
         Set<String> described = new TreeSet<>(topics);
         described.add(progressTopic);
-        List<TopicPartition> partitions = partitions(admin, described, transactionalId);
+        List<TopicPartition> partitions = partitions(admin, described, transactionalId, deadline);
         Map<TopicPartition, PartitionProducerState> states = new LinkedHashMap<>(await(admin.describeProducers(
-                partitions).all(), "describe the producers of " + described, transactionalId));
+                partitions).all(), "describe the producers of " + described, transactionalId, deadline));
         TopicPartition progress = new TopicPartition(progressTopic, 0);
         Optional<LastTransaction> onProgress = last.get().foundOpenIn(states.get(progress));
         if (onProgress.isPresent()) {
@@ -432,7 +445,8 @@ final class HangingTransactions implements HangingTransactionCheck {
         for (AbortTransactionSpec spec : hanging) {
             log.warn("Aborting a transaction of {} left hanging (its markers were never written) before writing"
                     + " there again: {}", transactionalId, spec);
-            await(admin.abortTransaction(spec).all(), "abort the hanging transaction " + spec, transactionalId);
+            await(admin.abortTransaction(spec).all(), "abort the hanging transaction " + spec, transactionalId,
+                    deadline);
         }
     }
 
@@ -582,10 +596,15 @@ final class HangingTransactions implements HangingTransactionCheck {
 
     /** The partitions of those {@code topics} that exist (a missing one holds no transaction). */
     private List<TopicPartition> partitions(Admin admin, Collection<String> topics, String transactionalId) {
+        return partitions(admin, topics, transactionalId, null);
+    }
+
+    private List<TopicPartition> partitions(Admin admin, Collection<String> topics, String transactionalId,
+                                            Instant deadline) {
         List<TopicPartition> partitions = new ArrayList<>();
         admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
             try {
-                await(described, "describe topic " + topic, transactionalId).partitions()
+                await(described, "describe topic " + topic, transactionalId, deadline).partitions()
                         .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             } catch (ConnectException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
@@ -597,10 +616,17 @@ final class HangingTransactions implements HangingTransactionCheck {
     }
 
     private <T> T await(KafkaFuture<T> future, String what, String transactionalId) {
+        return await(future, what, transactionalId, null);
+    }
+
+    /** Waits {@link #timeout}, or until {@code deadline} when that comes first (null: no deadline). */
+    private <T> T await(KafkaFuture<T> future, String what, String transactionalId, Instant deadline) {
+        long waitMs = deadline == null ? timeout.toMillis()
+                : Math.max(0, Math.min(timeout.toMillis(), Duration.between(Instant.now(), deadline).toMillis()));
         try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return future.get(waitMs, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new RetriableException("Could not " + what + " within " + timeout.toMillis() + " ms, to find"
+            throw new RetriableException("Could not " + what + " within " + waitMs + " ms, to find"
                     + " transactions left hanging by an earlier producer of " + transactionalId + "; the batch is"
                     + " delivered again", e);
         } catch (InterruptedException e) {

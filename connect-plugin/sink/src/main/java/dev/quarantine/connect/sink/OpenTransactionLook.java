@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,22 +26,21 @@ import org.apache.kafka.common.TopicPartition;
 final class OpenTransactionLook {
 
     private final ClusterAdmins admins;
-    private final Duration timeout;
 
-    OpenTransactionLook(ClusterAdmins admins, Duration timeout) {
+    OpenTransactionLook(ClusterAdmins admins) {
         this.admins = admins;
-        this.timeout = timeout;
     }
 
     /**
      * The first offset of the open transaction of {@code transactionalId}'s producer id on each partition of its
-     * ongoing transaction that is among {@code among}; empty when it has no ongoing transaction.
+     * ongoing transaction that is among {@code among}; empty when it has no ongoing transaction. Both calls end by
+     * {@code deadline}.
      *
-     * @throws OpenTransactionLook.Failed when the target cluster did not answer, in time or at all
+     * @throws OpenTransactionLook.Failed when the target cluster did not answer, by then or at all
      */
-    Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among) {
+    Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among, Instant deadline) {
         TransactionDescription ongoing = await(admins.target().describeTransactions(List.of(transactionalId))
-                .description(transactionalId));
+                .description(transactionalId), deadline);
         if (ongoing.state() != TransactionState.ONGOING) {
             return Map.of();
         }
@@ -48,7 +48,7 @@ final class OpenTransactionLook {
         if (held.isEmpty()) {
             return Map.of();
         }
-        Map<TopicPartition, PartitionProducerState> states = await(admins.target().describeProducers(held).all());
+        Map<TopicPartition, PartitionProducerState> states = await(admins.target().describeProducers(held).all(), deadline);
         Map<TopicPartition, Long> openFrom = new HashMap<>();
         states.forEach((partition, state) -> state.activeProducers().stream()
                 .filter(producer -> producer.producerId() == ongoing.producerId())
@@ -57,9 +57,10 @@ final class OpenTransactionLook {
         return openFrom;
     }
 
-    private <T> T await(KafkaFuture<T> future) {
+    private static <T> T await(KafkaFuture<T> future, Instant deadline) {
         try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return future.get(Math.max(0, Duration.between(Instant.now(), deadline).toMillis()),
+                    TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new Failed(e);
         } catch (InterruptedException e) {

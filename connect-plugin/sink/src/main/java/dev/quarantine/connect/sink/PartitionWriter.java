@@ -3,6 +3,7 @@ package dev.quarantine.connect.sink;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -66,17 +67,18 @@ final class PartitionWriter implements AutoCloseable {
         nextOffset = OptionalLong.of(offset);
     }
 
-    /** The topics {@link #restored(ProgressRecord)} looks on: {@link BatchCommitter#topicsACommitMayBeLeftOpenOn}. */
+    /** The topics {@link #restored(ProgressRecord, Optional)} looks on: {@link BatchCommitter#topicsACommitMayBeLeftOpenOn}. */
     Set<String> topicsACommitMayBeLeftOpenOn(ProgressRecord last) {
         return committer.topicsACommitMayBeLeftOpenOn(last);
     }
 
     /**
-     * Resumes from the committed progress {@code last}, after redoing a committed transaction left open (see
-     * {@link BatchCommitter#redoWhatACommitLeftOpen}); returns the source offset it resumes at.
+     * Resumes from the committed progress {@code last}, after redoing a committed transaction left open, or the redo
+     * {@code carried} from the partition's previous producer (see {@link BatchCommitter#redoWhatACommitLeftOpen});
+     * returns the source offset it resumes at.
      */
-    long restored(ProgressRecord last) {
-        long resumeAt = committer.redoWhatACommitLeftOpen(last);
+    long restored(ProgressRecord last, Optional<CarriedRedo> carried) {
+        long resumeAt = committer.redoWhatACommitLeftOpen(last, carried);
         nextOffset = OptionalLong.of(resumeAt);
         return resumeAt;
     }

@@ -1,9 +1,11 @@
 package dev.quarantine.connect.sink;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -37,6 +39,8 @@ final class Reestablisher {
     private final WriterFactory writers;
     private final ProgressStore progress;
     private final Map<TopicPartition, Integer> fencesInARow = new HashMap<>();
+    /** Redos a broken or fenced writer could not begin, for the partition's next producer (see {@link CarriedRedo}). */
+    private final Map<TopicPartition, CarriedRedo> carried = new HashMap<>();
 
     Reestablisher(SinkTaskContext context, WriterFactory writers, ProgressStore progress) {
         this.context = context;
@@ -83,7 +87,10 @@ final class Reestablisher {
         writers.lookForCommitsLeftOpen(looked);
         committed.forEach((group, last) -> {
             PartitionWriter writer = byGroup.get(group);
-            each(writer, failed, () -> seek.put(writer.source(), writer.restored(last)));
+            each(writer, failed, () -> {
+                seek.put(writer.source(), writer.restored(last, Optional.ofNullable(carried.get(writer.source()))));
+                carried.remove(writer.source()); // begun (or named as lost): a failure above keeps it for the next try
+            });
         });
         return new Restored(seek, failed);
     }
@@ -101,11 +108,32 @@ final class Reestablisher {
     }
 
     /**
-     * The partition's writer was fenced: counted, and past {@value #MAX_FENCES_IN_A_ROW} fences without a commit in
-     * between the task stops.
+     * The partition's writer was fenced (or broken): counted, and past {@value #MAX_FENCES_IN_A_ROW} fences without a
+     * commit in between the task stops. A redo it could not begin ({@link WriterErrors.Fenced#redo()}) is kept for the
+     * partition's next producer of this task, which begins it after reading the progress.
      */
     void fenced(TopicPartition partition, ConnectException cause) {
+        Optional<CarriedRedo> redo = cause instanceof WriterErrors.Fenced fenced ? fenced.redo()
+                : cause instanceof WriterErrors.BrokenProducer broken ? broken.redo() : Optional.empty();
+        redo.ifPresent(r -> carried.merge(partition, r, CarriedRedo::joinedWith));
         countFence(partition, cause);
+    }
+
+    /** The task stops: {@link #givenUp} for every partition. */
+    void givenUpAll() {
+        givenUp(List.copyOf(carried.keySet()));
+    }
+
+    /**
+     * The task gives {@code partitions} up (revoked, or stopped): a redo still carried for one of them is lost unless
+     * this task opens it again, and is named at ERROR with how to copy its records again. Kept for that case: a
+     * progress moved on by another task meanwhile is noticed then ({@link CarriedRedo#after}).
+     */
+    void givenUp(Collection<TopicPartition> partitions) {
+        partitions.stream().filter(carried::containsKey).forEach(partition -> log.error("{}; if another task opens"
+                + " the partition, they are not", new WriterErrors.RedoLost(partition, carried.get(partition),
+                new IllegalStateException(partition + " was closed before its next producer began the redo"))
+                .getMessage()));
     }
 
     private void countFence(TopicPartition partition, ConnectException cause) {

@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -7,7 +8,6 @@ import java.util.Set;
 
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +35,8 @@ final class RunningRedo {
     private final TargetProducer producer;
     private final WriteSetup setup;
     private final RecentCommits commits = new RecentCommits();
+    /** When the last look's budget ends: the look and the repair after the abort share it. */
+    private Instant lookDeadline = Instant.MIN;
 
     RunningRedo(TopicPartition source, TargetProducer producer, WriteSetup setup) {
         this.source = source;
@@ -49,15 +51,20 @@ final class RunningRedo {
 
     /**
      * Before aborting the failing transaction: the commits of this writer it holds open, which the abort would lose;
-     * empty when none, and when the look failed (logged: the abort goes ahead as it would have).
+     * empty when none, and when the look failed (logged: the abort goes ahead as it would have). The producer is
+     * flushed first: with {@code transaction.version} 2 a partition joins the transaction with its first record's
+     * produce request, so a record still in the producer's buffer would leave its partition out of the coordinator's
+     * description, and the look would not see it.
      */
     Optional<RecentCommits.HeldOpen> beforeAbort() {
         if (!commits.any()) {
             return Optional.empty();
         }
         Set<TopicPartition> written = commits.partitions();
+        flush();
+        lookDeadline = Instant.now().plus(setup.hanging().lookBudget());
         try {
-            return commits.heldOpen(setup.hanging().openFrom(producer.transactionalId(), written));
+            return commits.heldOpen(setup.hanging().openFrom(producer.transactionalId(), written, lookDeadline));
         } catch (OpenTransactionLook.Failed e) {
             log.warn("Could not look whether the failing transaction of {} holds a commit of its own left open on {}"
                     + " (markers skipped by a restarting broker), which its abort would lose: {}; aborting it", source,
@@ -67,27 +74,44 @@ final class RunningRedo {
     }
 
     /**
+     * When the budget of the last look ({@link HangingTransactionCheck#lookBudget}) ends: the repair after the abort,
+     * before the intent, waits no longer.
+     */
+    Instant lookDeadline() {
+        return lookDeadline;
+    }
+
+    /** Flushes the producer; a failed flush is logged, and the look goes ahead (the abort must happen anyway). */
+    private void flush() {
+        try {
+            producer.flush();
+        } catch (RuntimeException e) {
+            log.info("Flushing the producer of {} before the look failed ({}); looking anyway", source, e.toString());
+        }
+    }
+
+    /**
+     * The redo of {@code held}, aborted with the failing transaction (whose records began at source offset
+     * {@code failedFrom}), for the partition's next producer when this one cannot commit its intent.
+     */
+    CarriedRedo carried(RecentCommits.HeldOpen held, long failedFrom) {
+        return new CarriedRedo(held.from(), redo(held, failedFrom));
+    }
+
+    /**
      * After the abort, which aborted {@code held} with the failing transaction (whose records began at source
      * offset {@code failedFrom}): commits the intent to redo them and returns where the partition resumes.
      *
-     * @throws ConnectException when the intent could not be committed: the records are then lost, and named
+     * @throws WriterErrors.RedoLost when the intent could not be committed: the records are then lost, and named
      */
     long intentAfterAbort(RecentCommits.HeldOpen held, long failedFrom) {
         String id = producer.transactionalId();
-        RedoRange redo = redo(held, failedFrom);
-        log.warn("A committed transaction of {} was left open on {} (a restarting broker skipped its markers) and was"
-                + " aborted with the failing transaction there: its records, source offsets {} to {}, are written"
-                + " there again", id, held.partitions(), held.from(), redo.end() - 1);
+        CarriedRedo carried = carried(held, failedFrom);
         try {
             producer.begin();
-            producer.commit(setup.progress().intent(id, source, held.from(), redo), (metadata, e) -> { });
+            producer.commit(setup.progress().intent(id, source, held.from(), carried.range()), (metadata, e) -> { });
         } catch (KafkaException e) {
-            ConnectException failure = new ConnectException("The records of " + source + " from offset "
-                    + held.from() + " to " + (redo.end() - 1) + " on " + held.partitions() + " were aborted with a"
-                    + " failing transaction (a commit of them was left open there by a restarting broker), and the"
-                    + " intent to write them again could not be committed (" + e + "). Copy them again: stop the"
-                    + " connector and alter its offset for " + source + " to " + held.from()
-                    + " (PUT /connectors/<name>/stop, PATCH /connectors/<name>/offsets)", e);
+            WriterErrors.RedoLost failure = new WriterErrors.RedoLost(source, carried, e);
             try {
                 producer.abort();
             } catch (RuntimeException abortFailure) {
@@ -95,6 +119,9 @@ final class RunningRedo {
             }
             throw failure;
         }
+        log.warn("A committed transaction of {} was left open on {} (a restarting broker skipped its markers) and was"
+                + " aborted with the failing transaction there; the intent to write its records, {}, again is"
+                + " committed", id, held.partitions(), carried.describe());
         setup.hanging().forget(id);
         return held.from();
     }

@@ -96,7 +96,7 @@ final class SinkTaskHandler implements AutoCloseable {
      * {@code transient.errors.timeout.ms}. A failure for good closes the writers created and is thrown.
      */
     void open(Collection<TopicPartition> partitions) {
-        close(partitions);
+        closeWriters(partitions);
         writers.producers(open.size() + partitions.size());
         List<PartitionWriter> created = new ArrayList<>();
         try {
@@ -162,6 +162,11 @@ final class SinkTaskHandler implements AutoCloseable {
      * whoever writes the partition next reads them again from the committed progress.
      */
     void close(Collection<TopicPartition> partitions) {
+        reestablisher.givenUp(partitions);
+        closeWriters(partitions);
+    }
+
+    private void closeWriters(Collection<TopicPartition> partitions) {
         context.forget(partitions);
         List<PartitionWriter> closing = new ArrayList<>();
         partitions.forEach(partition -> {
@@ -439,7 +444,8 @@ final class SinkTaskHandler implements AutoCloseable {
     @Override
     public void close() {
         writerThreads.shutdownNow();
-        close(List.copyOf(open.keySet()));
+        reestablisher.givenUpAll();
+        closeWriters(List.copyOf(open.keySet()));
         progress.close();
         targetTopics.close();
         writers.close();

@@ -58,6 +58,11 @@ final class TargetProducer {
         producer.commitTransaction();
     }
 
+    /** Waits until every record sent is acknowledged or failed (see {@link RunningRedo#beforeAbort}). */
+    void flush() {
+        producer.flush();
+    }
+
     void abort() {
         producer.abortTransaction();
     }

@@ -1,5 +1,7 @@
 package dev.quarantine.connect.sink;
 
+import java.util.Optional;
+
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -35,20 +37,66 @@ final class WriterErrors {
      */
     static final class Fenced extends ConnectException {
         final transient TopicPartition partition;
+        private final transient CarriedRedo redo;
 
         Fenced(TopicPartition partition, Throwable cause) {
-            super("The producer of " + partition + " was fenced (" + describe(cause) + ")", cause);
+            this(partition, cause, Optional.empty());
+        }
+
+        /** With {@code redo}: the failing transaction held commits of the writer open, and its abort failed. */
+        Fenced(TopicPartition partition, Throwable cause, Optional<CarriedRedo> redo) {
+            super("The producer of " + partition + " was fenced (" + describe(cause) + ")" + carried(redo), cause);
             this.partition = partition;
+            this.redo = redo.orElse(null);
+        }
+
+        /** The redo the partition's next producer must begin (see {@link CarriedRedo}). */
+        Optional<CarriedRedo> redo() {
+            return Optional.ofNullable(redo);
         }
     }
 
     /** The producer's transaction state is unknown (an abort failed, the producer was misused): recreate it. */
     static final class BrokenProducer extends ConnectException {
         final transient TopicPartition partition;
+        private final transient CarriedRedo redo;
 
         BrokenProducer(TopicPartition partition, Throwable cause) {
-            super("The producer of " + partition + " must be recreated (" + describe(cause) + ")", cause);
+            this(partition, cause, Optional.empty());
+        }
+
+        /** With {@code redo}: the failing transaction held commits of the writer open, and its abort failed. */
+        BrokenProducer(TopicPartition partition, Throwable cause, Optional<CarriedRedo> redo) {
+            super("The producer of " + partition + " must be recreated (" + describe(cause) + ")" + carried(redo),
+                    cause);
             this.partition = partition;
+            this.redo = redo.orElse(null);
+        }
+
+        /** The redo the partition's next producer must begin (see {@link CarriedRedo}). */
+        Optional<CarriedRedo> redo() {
+            return Optional.ofNullable(redo);
+        }
+    }
+
+    private static String carried(Optional<CarriedRedo> redo) {
+        return redo.map(r -> "; the failing transaction held commits of its own left open by a restarting broker,"
+                + " aborted with it: " + r.describe() + ", to be written again by the partition's next producer")
+                .orElse("");
+    }
+
+    /**
+     * Commits of the partition's producer were aborted with a failing transaction (left open by a restarting broker,
+     * see {@link RunningRedo}) and cannot be written again: the intent to redo them could not be committed, or the
+     * producer broke and the task fails anyway. Names the records and how to copy them again.
+     */
+    static final class RedoLost extends ConnectException {
+        RedoLost(TopicPartition partition, CarriedRedo redo, Throwable cause) {
+            super("The records of " + partition + ", " + redo.describe() + ", were aborted with a failing"
+                    + " transaction (a commit of them was left open there by a restarting broker) and are not written"
+                    + " again (" + describe(cause) + "). Copy them again: stop the connector and alter its offset for "
+                    + partition + " to " + redo.from() + " (PUT /connectors/<name>/stop, PATCH"
+                    + " /connectors/<name>/offsets)", cause);
         }
     }
 

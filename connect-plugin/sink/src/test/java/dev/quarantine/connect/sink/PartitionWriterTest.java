@@ -16,6 +16,7 @@ import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -35,6 +36,7 @@ class PartitionWriterTest {
     private static final String GROUP = "sink.orders-0";
     private static final TopicPartition SOURCE = new TopicPartition("orders", 0);
     private static final Uuid PROGRESS_TOPIC_ID = Uuid.randomUuid();
+    private static final TopicPartition TARGET = new TopicPartition("copy.orders", 0);
     /** Per test: a redo one test begins must not reach another. */
     private final ProgressTarget progressTarget = ProgressTarget.known("progress", PROGRESS_TOPIC_ID);
 
@@ -49,6 +51,9 @@ class PartitionWriterTest {
         RuntimeException failure;
         /** Where the failing transaction's producer id has a transaction open, from which offset. */
         Map<TopicPartition, Long> openFrom = Map.of();
+        /** How often the producer had been flushed at each look. */
+        final List<Integer> flushesAtLook = new ArrayList<>();
+        ScriptedProducer flushed;
         /** The committed last transaction left open on the progress partition, as found before initTransactions. */
         Optional<LastTransaction> commitOnProgress = Optional.empty();
         /** Where the commit looked for at open is left open; the commits it was asked about, named or not. */
@@ -74,8 +79,12 @@ class PartitionWriterTest {
         }
 
         @Override
-        public Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among) {
+        public Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among,
+                                                  Instant deadline) {
             lookedBeforeAbort.add(among);
+            if (flushed != null) {
+                flushesAtLook.add(flushed.flushes);
+            }
             return openFrom;
         }
 
@@ -247,6 +256,122 @@ class PartitionWriterTest {
         assertThat(writer.pending().count()).as("what waited is delivered again").isZero();
         assertThat(ProgressRecord.parse(producer.progressHistory().get(1).value()).redo())
                 .as("the intent, committed after the abort").contains(new RedoRange(3, Set.of(target)));
+    }
+
+    @Test
+    void flushesTheFailingTransactionsRecordsBeforeLookingSoThatTheLookSeesTheirPartitions() {
+        hanging.flushed = producer;
+        PartitionWriter writer = writer(3);
+        write(writer, records("orders", 0, 0, 3));
+        int flushesBefore = producer.flushes;
+        producer.commitFailures.add(new TimeoutException("broker restarting"));
+
+        write(writer, records("orders", 0, 3, 6));
+
+        assertThat(hanging.flushesAtLook).as("flushed once more before the look").containsExactly(flushesBefore + 1);
+    }
+
+    @Test
+    void carriesItsHeldCommitsWithTheBrokenProducerWhenTheAbortTimesOut() {
+        PartitionWriter writer = committedThenHeldOpen();
+        producer.commitFailures.add(new TimeoutException("broker restarting"));
+        producer.abortFailures.add(new TimeoutException("Timeout expired while awaiting EndTxn(false)"));
+
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 3, 6)))
+                .isInstanceOfSatisfying(WriterErrors.BrokenProducer.class, broken -> assertThat(broken.redo())
+                        .contains(new CarriedRedo(0, new RedoRange(3, Set.of(TARGET)))))
+                .hasMessageContaining("source offsets 0 to 2 on copy.orders-0");
+        assertThat(producer.progressHistory()).as("no intent: the producer cannot commit").hasSize(1);
+        assertThat(writer.pending().count()).as("kept for the re-establishment").isEqualTo(3);
+    }
+
+    @Test
+    void carriesItsHeldCommitsWithTheFenceWhenTheAbortIsFenced() {
+        PartitionWriter writer = committedThenHeldOpen();
+        producer.commitFailures.add(new TimeoutException("broker restarting"));
+        producer.abortFailures.add(new ProducerFencedException("the coordinator aborted it on timeout"));
+
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 3, 6)))
+                .isInstanceOfSatisfying(WriterErrors.Fenced.class, fenced -> assertThat(fenced.redo())
+                        .contains(new CarriedRedo(0, new RedoRange(3, Set.of(TARGET)))));
+    }
+
+    @Test
+    void theNextProducerCommitsTheCarriedIntentBeforeWritingAndResumesAtTheHeldCommit() {
+        ScriptedProducer next = new ScriptedProducer();
+        PartitionWriter writer = new PartitionWriter(SOURCE, next.target(GROUP), setup(converter(), 3), true);
+        ProgressRecord last = new ProgressRecord(0, 3, PROGRESS_TOPIC_ID, Optional.empty(), Map.of(),
+                Optional.empty());
+
+        long resumeAt = writer.restored(last, Optional.of(new CarriedRedo(0, new RedoRange(3, Set.of(TARGET)))));
+
+        assertThat(resumeAt).isZero();
+        assertThat(writer.nextOffset()).hasValue(0);
+        assertThat(next.progressHistory()).singleElement().satisfies(intent -> {
+            ProgressRecord read = ProgressRecord.parse(intent.value());
+            assertThat(read.next()).isZero();
+            assertThat(read.redo()).contains(new RedoRange(3, Set.of(TARGET)));
+        });
+        assertThat(next.history()).as("nothing else before it").isEmpty();
+    }
+
+    @Test
+    void theNextProducerDoesNotMoveTheProgressBackWhenItWentOnPastTheCarriedRedo() {
+        ScriptedProducer next = new ScriptedProducer();
+        PartitionWriter writer = new PartitionWriter(SOURCE, next.target(GROUP), setup(converter(), 3), true);
+        ProgressRecord last = new ProgressRecord(6, 9, PROGRESS_TOPIC_ID, Optional.empty(), Map.of(),
+                Optional.empty());
+
+        long resumeAt = writer.restored(last, Optional.of(new CarriedRedo(0, new RedoRange(3, Set.of(TARGET)))));
+
+        assertThat(resumeAt).isEqualTo(9);
+        assertThat(next.progressHistory()).isEmpty();
+    }
+
+    @Test
+    void failsNamingTheHeldRecordsAndCommitsNoIntentWhenAFatalErrorBrokeTheAbort() {
+        PartitionWriter writer = committedThenHeldOpen();
+        producer.broker = r -> "v4".equals(text(r.value())) ? new TopicAuthorizationException("copy.orders") : null;
+        producer.abortFailures.add(new KafkaException("Cannot execute transactional method because we are in an"
+                + " error state"));
+
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 3, 6)))
+                .isInstanceOf(WriterErrors.RedoLost.class)
+                .hasMessageContaining("The records of orders-0, source offsets 0 to 2 on copy.orders-0")
+                .hasMessageContaining("alter its offset for orders-0 to 0")
+                .hasMessageContaining("orders-0@4").hasMessageContaining("ACLs");
+        assertThat(producer.progressHistory()).as("no intent").hasSize(1);
+    }
+
+    @Test
+    void commitsTheIntentBeforeFailingWhenTheAbortAfterAFatalErrorWorked() {
+        PartitionWriter writer = committedThenHeldOpen();
+        producer.broker = r -> "v4".equals(text(r.value())) ? new TopicAuthorizationException("copy.orders") : null;
+
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 3, 6))).isInstanceOf(WriterErrors.FatalWrite.class);
+        assertThat(ProgressRecord.parse(producer.progressHistory().get(1).value()).redo())
+                .as("the intent, for the next open").contains(new RedoRange(3, Set.of(TARGET)));
+    }
+
+    @Test
+    void failsNamingTheHeldRecordsWhenTheIntentAfterAFatalErrorCannotCommit() {
+        PartitionWriter writer = committedThenHeldOpen();
+        producer.broker = r -> "v4".equals(text(r.value())) ? new TopicAuthorizationException("copy.orders") : null;
+        producer.commitFailures.add(new KafkaException("coordinator gone"));
+
+        assertThatThrownBy(() -> write(writer, records("orders", 0, 3, 6)))
+                .isInstanceOfSatisfying(WriterErrors.RedoLost.class, lost -> assertThat(lost.getSuppressed())
+                        .singleElement().isInstanceOf(WriterErrors.FatalWrite.class))
+                .hasMessageContaining("source offsets 0 to 2 on copy.orders-0");
+        assertThat(producer.progressHistory()).as("no intent").hasSize(1);
+    }
+
+    /** A writer that committed 0..2 on copy.orders-0, whose commit the next transaction there holds open. */
+    private PartitionWriter committedThenHeldOpen() {
+        PartitionWriter writer = writer(3);
+        write(writer, records("orders", 0, 0, 3));
+        hanging.openFrom = Map.of(TARGET, 0L);
+        return writer;
     }
 
     @Test
@@ -475,7 +600,7 @@ class PartitionWriterTest {
         PartitionWriter writer = writer(3);
 
         long resumeAt = writer.restored(new ProgressRecord(10, 15, PROGRESS_TOPIC_ID, Optional.empty(), Map.of(),
-                Optional.empty()).withLeftOpen(c));
+                Optional.empty()).withLeftOpen(c), Optional.empty());
 
         assertThat(hanging.namedAtOpen).containsExactly(Optional.of(c.commit()));
         assertThat(resumeAt).as("C's from").isEqualTo(10);
@@ -492,7 +617,7 @@ class PartitionWriterTest {
         PartitionWriter writer = writer(3);
 
         long resumeAt = writer.restored(new ProgressRecord(10, 15, PROGRESS_TOPIC_ID, Optional.empty(), Map.of(),
-                Optional.empty()).withLeftOpen(new CommitCompletion(7000, (short) 3)));
+                Optional.empty()).withLeftOpen(new CommitCompletion(7000, (short) 3)), Optional.empty());
 
         assertThat(resumeAt).isEqualTo(15);
         assertThat(producer.progressHistory()).singleElement().satisfies(tombstone -> {
@@ -507,7 +632,7 @@ class PartitionWriterTest {
         PartitionWriter writer = writer(3);
 
         long resumeAt = writer.restored(new ProgressRecord(10, 15, PROGRESS_TOPIC_ID, Optional.empty(), Map.of(),
-                Optional.empty()));
+                Optional.empty()), Optional.empty());
 
         assertThat(resumeAt).isEqualTo(15);
         assertThat(hanging.namedAtOpen).containsExactly(Optional.empty());

@@ -24,6 +24,7 @@ import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -54,6 +55,7 @@ class RunningTaskCommitLeftOpenIT {
     private TopicPartition partition;
     private String transactionalId;
     private final AtomicBoolean killAfterCommit = new AtomicBoolean();
+    private final AtomicBoolean abortTimesOut = new AtomicBoolean();
 
     /** The broker, not started. */
     LocalKafka broker() {
@@ -100,6 +102,55 @@ class RunningTaskCommitLeftOpenIT {
     }
 
     /**
+     * As above, C then completed on the progress partition alone (a transaction whose one record, 15, is dead-lettered
+     * by the up-front checks: it writes the dead-letter and progress partitions, not the target one), and the abort of
+     * the next transaction on the target partition times out (armed once: the producer's abortTransaction throws
+     * Kafka's TimeoutException without aborting, as when the coordinator does not answer within max.block.ms). The
+     * writer is then broken and closed; the transaction ends aborted all the same (the partition's next producer's
+     * initTransactions aborts it), C's records 10..14 on the target partition with it, while the progress, at 16, is
+     * past them. Before, what the look had found was dropped with the broken producer: 10..14 lost. Now it is carried
+     * to the partition's next producer, which commits the intent to redo before writing anything and has the worker
+     * deliver the records again from 10.
+     */
+    @Test
+    void writesAgainItsCommitLeftOpenWhenTheAbortOfItsNextTransactionThereTimesOut() throws Exception {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        try (SinkTaskHandler task = runningTaskWhoseCommitIsLeftOpen(context)) {
+            compactTheTarget();
+            task.put(poisoned(15, 16));
+            try (Admin admin = kafka.admin()) {
+                assertThat(HangingTransactionIT.open(admin, new TopicPartition(fixture.target, 0)))
+                        .as("C still open on the target partition").isTrue();
+                assertThat(HangingTransactionIT.open(admin, new TopicPartition(fixture.progress, 0)))
+                        .as("C completed on the progress partition").isFalse();
+            }
+            abortTimesOut.set(true);
+            long from = 16;
+            for (int put = 0; put < 4 && from < 20; put++) { // as the worker does: again from where the task sought
+                context.seeks.clear();
+                task.put(poisoned(from, 20));
+                from = context.seeks.getOrDefault(partition, 20L);
+            }
+            assertThat(abortTimesOut).as("the abort of the failing transaction was the one that timed out").isFalse();
+        }
+
+        List<String> expected = new ArrayList<>(HangingTransactionIT.valuesUpTo(20));
+        expected.removeAll(List.of("v15", "v17"));
+        assertThat(values(committed(kafka, fixture.target))).as("each record but the dead-lettered ones once, 10..14"
+                + " not lost to the abort that timed out").isEqualTo(expected);
+        assertThat(committed(kafka, fixture.dlq)).extracting(letter -> header(letter, DeadLetterHeaders.CONNECT_OFFSET))
+                .containsExactly("15", "17");
+    }
+
+    /** Records {@code from} to {@code to} (exclusive): 15 too large for the producer, 17 without a key. */
+    private List<SinkRecord> poisoned(long from, long to) {
+        List<SinkRecord> batch = new ArrayList<>(withoutKeyAt(17, records(fixture.source, 0, from, to)));
+        batch.replaceAll(r -> r.kafkaOffset() == 15
+                ? sinkRecord(r.topic(), r.kafkaPartition(), 15, "k15", new byte[1_100_000], r.timestamp()) : r);
+        return batch;
+    }
+
+    /**
      * A handler (a task's, in process) on topics of its own that copied 0..9, then committed 10..14 (C) with the broker
      * killed right after the commit returned, and restarted; again, on new topics and a new handler, until C is left
      * open on target partition 0 and the progress partition while its coordinator says it committed.
@@ -129,7 +180,10 @@ class RunningTaskCommitLeftOpenIT {
         throw new AssertionError("no commit was left open in " + MAX_KILLS + " broker kills");
     }
 
-    /** A producer that kills the broker right after a commit, when armed: before the coordinator writes markers. */
+    /**
+     * A producer that kills the broker right after a commit, when armed: before the coordinator writes markers; and
+     * whose abort, when armed, times out without aborting.
+     */
     private KafkaProducer<byte[], byte[]> killingAfterArmedCommit(Map<String, Object> configs) {
         return new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer()) {
             @Override
@@ -138,6 +192,14 @@ class RunningTaskCommitLeftOpenIT {
                 if (killAfterCommit.getAndSet(false)) {
                     kafka.kill();
                 }
+            }
+
+            @Override
+            public void abortTransaction() {
+                if (abortTimesOut.getAndSet(false)) {
+                    throw new TimeoutException("Timeout expired after 60000ms while awaiting EndTxn(false)");
+                }
+                super.abortTransaction();
             }
         };
     }

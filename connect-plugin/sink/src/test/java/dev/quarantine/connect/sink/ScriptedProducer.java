@@ -30,6 +30,9 @@ import dev.quarantine.txn.TxnSendProducer;
 class ScriptedProducer extends MockProducer<byte[], byte[]> {
 
     final Deque<RuntimeException> commitFailures = new ArrayDeque<>();
+    /** Aborts that fail (once each, in order) without aborting. */
+    final Deque<RuntimeException> abortFailures = new ArrayDeque<>();
+    int flushes;
     Function<ProducerRecord<byte[], byte[]>, RuntimeException> broker = record -> null;
     int aborts;
     private final List<Runnable> pendingRejections = new ArrayList<>();
@@ -79,6 +82,12 @@ class ScriptedProducer extends MockProducer<byte[], byte[]> {
     }
 
     @Override
+    public synchronized void flush() {
+        flushes++;
+        super.flush();
+    }
+
+    @Override
     public void beginTransaction() {
         rejected = null;
         pendingRejections.clear();
@@ -101,6 +110,10 @@ class ScriptedProducer extends MockProducer<byte[], byte[]> {
 
     @Override
     public void abortTransaction() {
+        RuntimeException failure = abortFailures.poll();
+        if (failure != null) {
+            throw failure;
+        }
         aborts++;
         super.abortTransaction();
     }

@@ -277,20 +277,6 @@ class TransactionalSinkConfigTest {
     }
 
     @Test
-    void boundsThePutsTransactionAttemptsByTheMaxPollIntervalLessThreeMaxBlocks() {
-        Map<String, String> props = valid();
-        assertThat(ConfigRules.writeBound(new TransactionalSinkConfig(props))).as("Kafka's defaults: 300 s - 3 x 60 s")
-                .isEqualTo(Duration.ofSeconds(120));
-        props.put("consumer.override.max.poll.interval.ms", "100000");
-        props.put("target.producer.max.block.ms", "20000");
-        assertThat(ConfigRules.writeBound(new TransactionalSinkConfig(props))).isEqualTo(Duration
-                .ofSeconds(40));
-        props.put("target.producer.max.block.ms", "40000");
-        assertThat(ConfigRules.writeBound(new TransactionalSinkConfig(props))).as("one attempt, never a negative bound")
-                .isEqualTo(Duration.ZERO);
-    }
-
-    @Test
     void acceptsTheDefaultTimeouts() {
         assertThat(ConfigRules.timeoutProblems(new TransactionalSinkConfig(valid()))).isEmpty();
     }
