@@ -421,7 +421,9 @@ final class BatchCommitter {
         }
     }
 
-    /** Aborts before the task fails anyway: a failed abort is only attached to {@code cause}. Returns whether it did. */
+    /**
+     * Aborts before the task fails anyway: a failed abort is only attached to {@code cause}. Returns whether it did.
+     */
     private boolean abortQuietly(RuntimeException cause) {
         try {
             producer.abort();
