@@ -21,6 +21,10 @@ final class HeaderRewrite {
     private HeaderRewrite() {
     }
 
+    /**
+     * The headers of the record a replay writes: the dead letter's own without the error families', and the replay
+     * count one higher (it stays at {@link Integer#MAX_VALUE}, a forged count's ceiling, instead of turning negative).
+     */
     static Headers replayed(Headers deadLetter) {
         RecordHeaders headers = new RecordHeaders();
         for (Header header : deadLetter) {
@@ -28,8 +32,9 @@ final class HeaderRewrite {
                 headers.add(header);
             }
         }
-        headers.add(DeadLetterHeaders.REPLAY_COUNT,
-                String.valueOf(replayCount(deadLetter) + 1).getBytes(StandardCharsets.UTF_8));
+        int count = replayCount(deadLetter);
+        headers.add(DeadLetterHeaders.REPLAY_COUNT, String.valueOf(count == Integer.MAX_VALUE ? count : count + 1)
+                .getBytes(StandardCharsets.UTF_8));
         return headers;
     }
 

@@ -21,8 +21,8 @@ class DestinationResolverTest {
     @Test
     void originalIsTheTargetTopicAndPartitionWhenTheDeadLetterNamesThem() {
         Target target = ORIGINAL.resolve(letter(DeadLetterHeaders.CONNECT_TOPIC, "in",
-                DeadLetterHeaders.CONNECT_PARTITION, "4", DeadLetterHeaders.TARGET_TOPIC, "out",
-                DeadLetterHeaders.TARGET_PARTITION, "2")).target().orElseThrow();
+                DeadLetterHeaders.CONNECT_PARTITION, "4", DeadLetterHeaders.ERROR_CATEGORY, "RECORD",
+                DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.TARGET_PARTITION, "2")).target().orElseThrow();
 
         assertThat(target.topic()).isEqualTo("out");
         assertThat(target.partition()).isEqualTo(2);
@@ -32,7 +32,8 @@ class DestinationResolverTest {
     @Test
     void originalLeavesThePartitionToThePartitionerWhenOnlyTheTargetTopicIsKnown() {
         Target target = ORIGINAL.resolve(letter(DeadLetterHeaders.STREAMS_TOPIC, "in",
-                DeadLetterHeaders.TARGET_TOPIC, "out")).target().orElseThrow();
+                DeadLetterHeaders.ERROR_CATEGORY, "RECORD", DeadLetterHeaders.TARGET_TOPIC, "out")).target()
+                .orElseThrow();
 
         assertThat(target.topic()).isEqualTo("out");
         assertThat(target.partition()).isNull();
@@ -68,6 +69,23 @@ class DestinationResolverTest {
     }
 
     @Test
+    void ourTargetHeadersWithoutOurErrorCategoryNeverRouteALetter() {
+        for (DestinationResolver resolver : new DestinationResolver[] {ORIGINAL, SOURCE}) {
+            DestinationResolver.Resolution alone = resolver.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, "payments",
+                    DeadLetterHeaders.TARGET_PARTITION, "0"));
+
+            assertThat(alone.target()).isEmpty();
+            assertThat(alone.unroutable()).startsWith("format unknown");
+        }
+        Target planted = ORIGINAL.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, "payments",
+                DeadLetterHeaders.TARGET_PARTITION, "0", DeadLetterHeaders.CONNECT_TOPIC, "orders",
+                DeadLetterHeaders.CONNECT_PARTITION, "2", DeadLetterHeaders.CONNECT_OFFSET, "7",
+                DeadLetterHeaders.CONNECT_EXCEPTION, "a.B")).target().orElseThrow();
+        assertThat(planted.topic()).as("Kafka Connect's own letter goes back to its input").isEqualTo("orders");
+        assertThat(planted.partition()).isEqualTo(2);
+    }
+
+    @Test
     void anIllegalSharePartitionHeaderMakesItUnroutable() {
         DestinationResolver.Resolution resolution = ORIGINAL.resolve(letter(ForeignHeaders.SHARE_TOPIC, "payments",
                 ForeignHeaders.SHARE_PARTITION, "-3"));
@@ -79,8 +97,9 @@ class DestinationResolverTest {
     @Test
     void originalIsTheInputTopicForAStreamsDeadLetterThatCarriesTheInputsBytes() {
         Target target = ORIGINAL.resolve(letter(DeadLetterHeaders.STREAMS_TOPIC, "app-input",
-                DeadLetterHeaders.STREAMS_PARTITION, "0", DeadLetterHeaders.TARGET_TOPIC, "app-output",
-                DeadLetterHeaders.PAYLOAD_ORIGIN, "input")).target().orElseThrow();
+                DeadLetterHeaders.STREAMS_PARTITION, "0", DeadLetterHeaders.ERROR_CATEGORY, "RECORD",
+                DeadLetterHeaders.TARGET_TOPIC, "app-output", DeadLetterHeaders.PAYLOAD_ORIGIN, "input")).target()
+                .orElseThrow();
 
         assertThat(target.topic()).isEqualTo("app-input");
     }
@@ -88,8 +107,9 @@ class DestinationResolverTest {
     @Test
     void sourceUsesStreamsRawInputKeyAndValueWhenPresent() {
         Target target = SOURCE.resolve(letter(DeadLetterHeaders.STREAMS_TOPIC, "app-input",
-                DeadLetterHeaders.STREAMS_PARTITION, "3", DeadLetterHeaders.TARGET_TOPIC, "app-output",
-                DeadLetterHeaders.SOURCE_RAW_KEY, "raw-key", DeadLetterHeaders.SOURCE_RAW_VALUE, "raw-value"))
+                DeadLetterHeaders.STREAMS_PARTITION, "3", DeadLetterHeaders.ERROR_CATEGORY, "RECORD",
+                DeadLetterHeaders.TARGET_TOPIC, "app-output", DeadLetterHeaders.SOURCE_RAW_KEY, "raw-key",
+                DeadLetterHeaders.SOURCE_RAW_VALUE, "raw-value"))
                 .target().orElseThrow();
 
         assertThat(target.topic()).isEqualTo("app-input");
@@ -127,22 +147,24 @@ class DestinationResolverTest {
     void anIllegalPartitionHeaderMakesTheDeadLetterUnroutableInsteadOfLettingThePartitionerChoose() {
         for (String partition : new String[] {"-1", "2147483648", "abc", "1".repeat(10_000), "", "1.5", "+3",
             "99999999999999999999"}) {
-            DestinationResolver.Resolution resolution = ORIGINAL.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, "out",
-                    DeadLetterHeaders.TARGET_PARTITION, partition));
+            DestinationResolver.Resolution resolution = ORIGINAL.resolve(letter(DeadLetterHeaders.ERROR_CATEGORY,
+                    "RECORD", DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.TARGET_PARTITION, partition));
 
             assertThat(resolution.target()).as("partition header of %d chars", partition.length()).isEmpty();
             assertThat(resolution.unroutable()).isEqualTo(DeadLetterHeaders.TARGET_PARTITION
                     + " is not a number from 0 to 2147483647");
         }
-        assertThat(ORIGINAL.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.TARGET_PARTITION,
-                " 2147483647 ")).target()).hasValueSatisfying(t -> assertThat(t.partition()).isEqualTo(2147483647));
+        assertThat(ORIGINAL.resolve(letter(DeadLetterHeaders.ERROR_CATEGORY, "RECORD", DeadLetterHeaders.TARGET_TOPIC,
+                "out", DeadLetterHeaders.TARGET_PARTITION, " 2147483647 ")).target())
+                .hasValueSatisfying(t -> assertThat(t.partition()).isEqualTo(2147483647));
     }
 
     @Test
     void anIllegalTopicHeaderIsUnroutableAndDoesNotFallBackToTheInputTopic() {
         for (String topic : new String[] {"a/b", "", "..", "x".repeat(250), "x".repeat(10_000), "caf\u00e9"}) {
-            DestinationResolver.Resolution resolution = ORIGINAL.resolve(letter(DeadLetterHeaders.TARGET_TOPIC, topic,
-                    DeadLetterHeaders.CONNECT_TOPIC, "in", DeadLetterHeaders.CONNECT_PARTITION, "0"));
+            DestinationResolver.Resolution resolution = ORIGINAL.resolve(letter(DeadLetterHeaders.CONNECT_TOPIC, "in",
+                    DeadLetterHeaders.CONNECT_PARTITION, "0", DeadLetterHeaders.ERROR_CATEGORY, "RECORD",
+                    DeadLetterHeaders.TARGET_TOPIC, topic));
 
             assertThat(resolution.target()).as("topic header of %d chars", topic.length()).isEmpty();
             assertThat(resolution.unroutable()).startsWith(DeadLetterHeaders.TARGET_TOPIC + " is ");

@@ -33,6 +33,16 @@ class HeaderRewriteTest {
     }
 
     @Test
+    void aForgedReplayCountAtTheLargestNumberStaysThereInsteadOfTurningNegative() {
+        Headers replayed = HeaderRewrite.replayed(headers(DeadLetterHeaders.REPLAY_COUNT,
+                String.valueOf(Integer.MAX_VALUE)));
+
+        assertThat(text(replayed.lastHeader(DeadLetterHeaders.REPLAY_COUNT).value()))
+                .isEqualTo(String.valueOf(Integer.MAX_VALUE));
+        assertThat(HeaderRewrite.replayCount(replayed)).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
     void incrementsTheReplayCountTheFailedRecordCarried() {
         Headers replayed = HeaderRewrite.replayed(headers(DeadLetterHeaders.REPLAY_COUNT, "2",
                 DeadLetterHeaders.STREAMS_TOPIC, "in"));

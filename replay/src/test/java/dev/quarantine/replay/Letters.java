@@ -1,12 +1,15 @@
 package dev.quarantine.replay;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Optional;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
+
+import dev.quarantine.txn.DeadLetterHeaders;
 
 /** Dead-letter records for unit tests: {@code letter(partition, offset, "header", "value", ...)}. */
 final class Letters {
@@ -19,6 +22,21 @@ final class Letters {
 
     static DeadLetterView letter(String... headerNamesAndValues) {
         return letter(0, 0, headerNamesAndValues);
+    }
+
+    /**
+     * A dead letter as our writers write it: these headers, then {@code __quarantine.error.category} (which our writers
+     * always write after their family's headers, and without which our other headers are not read as ours).
+     */
+    static DeadLetterView ourLetter(String... headerNamesAndValues) {
+        return ourLetter(0, 0, headerNamesAndValues);
+    }
+
+    static DeadLetterView ourLetter(int partition, long offset, String... headerNamesAndValues) {
+        String[] withCategory = Arrays.copyOf(headerNamesAndValues, headerNamesAndValues.length + 2);
+        withCategory[headerNamesAndValues.length] = DeadLetterHeaders.ERROR_CATEGORY;
+        withCategory[headerNamesAndValues.length + 1] = "RECORD";
+        return letter(partition, offset, withCategory);
     }
 
     static DeadLetterView letter(int partition, long offset, String... headerNamesAndValues) {

@@ -1,6 +1,7 @@
 package dev.quarantine.replay;
 
 import static dev.quarantine.replay.Letters.letter;
+import static dev.quarantine.replay.Letters.ourLetter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -27,7 +28,7 @@ class RecordPlanTest {
 
     @Test
     void replaysAWholeDeadLetterToItsDestination() {
-        RecordPlan.Decision decision = plan(false).decide(letter(DeadLetterHeaders.TARGET_TOPIC, "out",
+        RecordPlan.Decision decision = plan(false).decide(ourLetter(DeadLetterHeaders.TARGET_TOPIC, "out",
                 DeadLetterHeaders.PAYLOAD_TRUNCATED, "false"));
 
         assertThat(decision.outcome()).isEqualTo(Outcome.REPLAYED);
@@ -36,7 +37,7 @@ class RecordPlanTest {
 
     @Test
     void skipsATruncatedDeadLetterUnlessForced() {
-        var truncated = letter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.PAYLOAD_TRUNCATED, "value");
+        var truncated = ourLetter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.PAYLOAD_TRUNCATED, "value");
 
         assertThat(plan(false).decide(truncated).outcome()).isEqualTo(Outcome.SKIPPED_TRUNCATED);
         assertThat(plan(true).decide(truncated).outcome()).isEqualTo(Outcome.REPLAYED);
@@ -54,14 +55,14 @@ class RecordPlanTest {
             ''                     | SKIPPED_TRUNCATED
             """)
     void skipsADeadLetterWhoseRecordWasCutNotOneWhoseContextValuesAloneWereShortened(String cut, Outcome outcome) {
-        var letter = letter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.PAYLOAD_TRUNCATED, cut);
+        var letter = ourLetter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.PAYLOAD_TRUNCATED, cut);
 
         assertThat(plan(false).decide(letter).outcome()).isEqualTo(outcome);
     }
 
     @Test
     void countsAStreamsDeadLetterWithoutPayloadAsTruncated() {
-        var empty = letter(DeadLetterHeaders.STREAMS_TOPIC, "in", DeadLetterHeaders.PAYLOAD_ORIGIN, "none",
+        var empty = ourLetter(DeadLetterHeaders.STREAMS_TOPIC, "in", DeadLetterHeaders.PAYLOAD_ORIGIN, "none",
                 DeadLetterHeaders.PAYLOAD_TRUNCATED, "false");
 
         assertThat(plan(false).decide(empty).outcome()).isEqualTo(Outcome.SKIPPED_TRUNCATED);
@@ -85,7 +86,7 @@ class RecordPlanTest {
                 Optional.empty(), Optional.empty(), List.of(), Set.of()), WrittenOffsets.NONE, ORIGINAL, RULE,
                 topic -> OptionalInt.of(3), false);
 
-        assertThat(plan.decide(letter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.PAYLOAD_TRUNCATED,
+        assertThat(plan.decide(ourLetter(DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.PAYLOAD_TRUNCATED,
                 "key")).outcome()).isEqualTo(Outcome.SKIPPED_BY_FILTER);
     }
 
@@ -100,35 +101,35 @@ class RecordPlanTest {
         RecordPlan plan = new RecordPlan(ReplayFilter.all(), written, ORIGINAL, RULE, topic -> OptionalInt.of(3),
                 false);
 
-        assertThat(plan.decide(letter(0, 5, DeadLetterHeaders.TARGET_TOPIC, "out")).outcome())
+        assertThat(plan.decide(ourLetter(0, 5, DeadLetterHeaders.TARGET_TOPIC, "out")).outcome())
                 .isEqualTo(Outcome.SKIPPED_ALREADY_REPLAYED);
-        assertThat(plan.decide(letter(0, 7, DeadLetterHeaders.TARGET_TOPIC, "out")).outcome())
+        assertThat(plan.decide(ourLetter(0, 7, DeadLetterHeaders.TARGET_TOPIC, "out")).outcome())
                 .isEqualTo(Outcome.REPLAYED);
-        assertThat(plan.decide(letter(1, 5, DeadLetterHeaders.TARGET_TOPIC, "out")).outcome())
+        assertThat(plan.decide(ourLetter(1, 5, DeadLetterHeaders.TARGET_TOPIC, "out")).outcome())
                 .isEqualTo(Outcome.REPLAYED);
     }
 
     @Test
     void refusesADestinationTheRuleDoesNotAllowNamingTheTopicAndWhy() {
-        RecordPlan.Decision decision = plan(false).decide(letter(DeadLetterHeaders.TARGET_TOPIC, "__consumer_offsets",
+        RecordPlan.Decision decision = plan(false).decide(ourLetter(DeadLetterHeaders.TARGET_TOPIC, "__consumer_offsets",
                 DeadLetterHeaders.TARGET_PARTITION, "0"));
 
         assertThat(decision.outcome()).isEqualTo(Outcome.REFUSED_DESTINATION);
         assertThat(decision.target()).isEmpty();
         assertThat(decision.topic()).contains("__consumer_offsets");
         assertThat(decision.reason()).contains("is a Kafka-internal topic");
-        assertThat(plan(false).decide(letter(DeadLetterHeaders.TARGET_TOPIC, "payments")).outcome())
+        assertThat(plan(false).decide(ourLetter(DeadLetterHeaders.TARGET_TOPIC, "payments")).outcome())
                 .as("not in the allow-list").isEqualTo(Outcome.REFUSED_DESTINATION);
     }
 
     @Test
     void aPartitionTheDestinationDoesNotHaveIsUnroutable() {
-        RecordPlan.Decision decision = plan(false).decide(letter(DeadLetterHeaders.TARGET_TOPIC, "out",
+        RecordPlan.Decision decision = plan(false).decide(ourLetter(DeadLetterHeaders.TARGET_TOPIC, "out",
                 DeadLetterHeaders.TARGET_PARTITION, "3"));
 
         assertThat(decision.outcome()).isEqualTo(Outcome.SKIPPED_UNROUTABLE);
         assertThat(decision.reason()).contains("its partition header names partition 3, but out has 3 partitions");
-        assertThat(plan(false).decide(letter(DeadLetterHeaders.TARGET_TOPIC, "out",
+        assertThat(plan(false).decide(ourLetter(DeadLetterHeaders.TARGET_TOPIC, "out",
                 DeadLetterHeaders.TARGET_PARTITION, "2")).outcome()).isEqualTo(Outcome.REPLAYED);
     }
 

@@ -1,6 +1,7 @@
 package dev.quarantine.replay;
 
 import static dev.quarantine.replay.Letters.letter;
+import static dev.quarantine.replay.Letters.ourLetter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
@@ -31,10 +32,10 @@ class ReplayFilterTest {
         ReplayFilter simple = errorClasses("RecordTooLargeException");
         ReplayFilter qualified = errorClasses(TOO_LARGE);
 
-        assertThat(simple.matches(letter(DeadLetterHeaders.CONNECT_EXCEPTION, TOO_LARGE))).isTrue();
-        assertThat(qualified.matches(letter(DeadLetterHeaders.STREAMS_TOPIC, "in",
+        assertThat(simple.matches(ourLetter(DeadLetterHeaders.CONNECT_EXCEPTION, TOO_LARGE))).isTrue();
+        assertThat(qualified.matches(ourLetter(DeadLetterHeaders.STREAMS_TOPIC, "in",
                 DeadLetterHeaders.STREAMS_EXCEPTION, TOO_LARGE))).isTrue();
-        assertThat(simple.matches(letter(DeadLetterHeaders.CONNECT_EXCEPTION,
+        assertThat(simple.matches(ourLetter(DeadLetterHeaders.CONNECT_EXCEPTION,
                 "org.apache.kafka.common.InvalidRecordException"))).isFalse();
         assertThat(simple.matches(letter())).as("no exception header").isFalse();
     }
@@ -44,10 +45,10 @@ class ReplayFilterTest {
         ReplayFilter filter = new ReplayFilter(Set.of(), Set.of("out"), Set.of(), Optional.empty(), Optional.empty(),
                 List.of(), Set.of());
 
-        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_TOPIC, "in", DeadLetterHeaders.TARGET_TOPIC, "out")))
+        assertThat(filter.matches(ourLetter(DeadLetterHeaders.CONNECT_TOPIC, "in", DeadLetterHeaders.TARGET_TOPIC, "out")))
                 .isTrue();
-        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_TOPIC, "out"))).as("Connect's own DLQ").isTrue();
-        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_TOPIC, "out", DeadLetterHeaders.TARGET_TOPIC,
+        assertThat(filter.matches(ourLetter(DeadLetterHeaders.CONNECT_TOPIC, "out"))).as("Connect's own DLQ").isTrue();
+        assertThat(filter.matches(ourLetter(DeadLetterHeaders.CONNECT_TOPIC, "out", DeadLetterHeaders.TARGET_TOPIC,
                 "elsewhere"))).isFalse();
     }
 
@@ -56,9 +57,9 @@ class ReplayFilterTest {
         ReplayFilter filter = new ReplayFilter(Set.of(), Set.of(), Set.of("orders-copy", "billing-app"),
                 Optional.empty(), Optional.empty(), List.of(), Set.of());
 
-        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "orders-copy"))).isTrue();
-        assertThat(filter.matches(letter(DeadLetterHeaders.APPLICATION_ID, "billing-app"))).isTrue();
-        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "other"))).isFalse();
+        assertThat(filter.matches(ourLetter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "orders-copy"))).isTrue();
+        assertThat(filter.matches(ourLetter(DeadLetterHeaders.APPLICATION_ID, "billing-app"))).isTrue();
+        assertThat(filter.matches(ourLetter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "other"))).isFalse();
         assertThat(filter.matches(letter())).isFalse();
     }
 
@@ -69,10 +70,10 @@ class ReplayFilterTest {
         ReplayFilter filter = new ReplayFilter(Set.of(), Set.of(), Set.of(longest, tooLong), Optional.empty(),
                 Optional.empty(), List.of(), Set.of());
 
-        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, longest))).isTrue();
-        assertThat(filter.matches(letter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, tooLong))).isFalse();
-        assertThat(filter.matches(letter(DeadLetterHeaders.APPLICATION_ID, tooLong))).isFalse();
-        assertThat(letter(DeadLetterHeaders.APPLICATION_ID, tooLong).applicationId()).isEmpty();
+        assertThat(filter.matches(ourLetter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, longest))).isTrue();
+        assertThat(filter.matches(ourLetter(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, tooLong))).isFalse();
+        assertThat(filter.matches(ourLetter(DeadLetterHeaders.APPLICATION_ID, tooLong))).isFalse();
+        assertThat(ourLetter(DeadLetterHeaders.APPLICATION_ID, tooLong).applicationId()).isEmpty();
     }
 
     @Test
@@ -124,8 +125,8 @@ class ReplayFilterTest {
         ReplayFilter filter = new ReplayFilter(Set.of("RecordTooLargeException"), Set.of(), Set.of(), Optional.empty(),
                 Optional.empty(), List.of(new Positions.Range(0, 0, 5)), Set.of());
 
-        assertThat(filter.matches(letter(0, 3, DeadLetterHeaders.CONNECT_EXCEPTION, TOO_LARGE))).isTrue();
-        assertThat(filter.matches(letter(0, 9, DeadLetterHeaders.CONNECT_EXCEPTION, TOO_LARGE))).isFalse();
+        assertThat(filter.matches(ourLetter(0, 3, DeadLetterHeaders.CONNECT_EXCEPTION, TOO_LARGE))).isTrue();
+        assertThat(filter.matches(ourLetter(0, 9, DeadLetterHeaders.CONNECT_EXCEPTION, TOO_LARGE))).isFalse();
     }
 
     private static ReplayFilter errorClasses(String... names) {

@@ -232,11 +232,18 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
                 : "Raise the topic's max.message.bytes (its topic config)" + limits + "; or keep the records smaller";
     }
 
+    /**
+     * The record's headers with the input's raw key and value appended, when Kafka Streams provides them; any raw
+     * key or value header the record itself carried (its producer's choice) is dropped first, so that a reader never
+     * takes one for the input's.
+     */
     private static Header[] withSourceRaw(Header[] headers, ErrorHandlerContext context) {
-        if (context.sourceRawKey() == null && context.sourceRawValue() == null) {
-            return headers;
+        List<Header> all = new ArrayList<>(headers.length + 2);
+        for (Header header : headers) {
+            if (!SOURCE_RAW_KEY_HEADER.equals(header.key()) && !SOURCE_RAW_VALUE_HEADER.equals(header.key())) {
+                all.add(header);
+            }
         }
-        List<Header> all = new ArrayList<>(List.of(headers));
         if (context.sourceRawKey() != null) {
             all.add(new RecordHeader(SOURCE_RAW_KEY_HEADER, context.sourceRawKey()));
         }

@@ -145,6 +145,29 @@ class DeadLetterProductionExceptionHandlerTest {
     }
 
     @Test
+    void anOutputsOwnCopiesOfOurHeadersNeverStandForTheDeadLettersOwn() {
+        Headers planted = new RecordHeaders();
+        planted.add(DeadLetterHeaders.TARGET_PARTITION, bytes("5"));
+        planted.add(DeadLetterHeaders.SOURCE_RAW_KEY, bytes("forged-key"));
+        planted.add(DeadLetterHeaders.APPLICATION_ID, bytes("evil"));
+        ProducerRecord<byte[], byte[]> output =
+                new ProducerRecord<>("output", null, bytes("out-key"), bytes("out-value"), planted);
+        DeadLetterProductionExceptionHandler handler = handler(Map.of());
+
+        Headers withoutRaw = handler.handleError(context(null, null), output, new RecordTooLargeException("big"))
+                .deadLetterQueueRecords().get(0).headers();
+        Headers withRaw = handler.handleError(context(bytes("in-key"), null), output,
+                new RecordTooLargeException("big")).deadLetterQueueRecords().get(0).headers();
+
+        assertThat(withoutRaw.lastHeader(DeadLetterHeaders.TARGET_PARTITION)).as("the partitioner's choice").isNull();
+        assertThat(withoutRaw.lastHeader(DeadLetterHeaders.SOURCE_RAW_KEY)).isNull();
+        assertThat(withoutRaw.headers(DeadLetterHeaders.APPLICATION_ID)).singleElement()
+                .satisfies(h -> assertThat(h.value()).isEqualTo(bytes("unit-app")));
+        assertThat(withRaw.headers(DeadLetterHeaders.SOURCE_RAW_KEY)).singleElement()
+                .satisfies(h -> assertThat(h.value()).isEqualTo(bytes("in-key")));
+    }
+
+    @Test
     void failsOnAChangelogWriteInsteadOfDeadLetteringIt() {
         ProducerRecord<byte[], byte[]> changelog = new ProducerRecord<>("unit-app-store-changelog", 0,
                 bytes("k"), bytes("aggregate"), new RecordHeaders());

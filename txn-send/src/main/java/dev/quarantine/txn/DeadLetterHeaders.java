@@ -33,6 +33,8 @@ public final class DeadLetterHeaders {
     public static final String STREAMS_OFFSET = "__streams.errors.offset";
 
     // ours
+    /** The prefix of every header name of ours. */
+    public static final String QUARANTINE_PREFIX = "__quarantine.";
     /** {@link SendErrorCategory} of the failure; its presence marks a record as a dead letter. */
     public static final String ERROR_CATEGORY = "__quarantine.error.category";
     /** The topic the failed record was sent to. */
@@ -76,6 +78,16 @@ public final class DeadLetterHeaders {
     public static final String REPLAY_COUNT = "__quarantine.replay.count";
 
     private DeadLetterHeaders() {
+    }
+
+    /**
+     * Whether a header of that name is one of ours that {@link DeadLetterRecordBuilder} writes itself (from its own
+     * fields or the letter's context), so a failed record's copy of it is dropped: every {@code __quarantine.*} name
+     * but {@link #REPLAY_COUNT}, {@link #SOURCE_RAW_KEY} and {@link #SOURCE_RAW_VALUE}.
+     */
+    static boolean writtenByTheBuilder(String name) {
+        return name != null && name.startsWith(QUARANTINE_PREFIX) && !name.equals(REPLAY_COUNT)
+                && !name.equals(SOURCE_RAW_KEY) && !name.equals(SOURCE_RAW_VALUE);
     }
 
     /** Whether a record with these headers is a dead letter built by {@link DeadLetterRecordBuilder}. */

@@ -155,7 +155,7 @@ public final class DeadLetterRecordBuilder {
             this.maxBytes = maxBytes;
             this.originalSize = RecordSizes.producerEstimate(letter.key(), letter.value(), letter.headers());
             this.context = new LinkedHashMap<>(letter.context());
-            this.original = letter.headers();
+            this.original = withoutOurs(letter.headers());
             this.message = error.getMessage() == null ? null : clip(error.getMessage(), MESSAGE_MAX_CHARS);
             this.stacktrace = clip(stacktrace(error), STACKTRACE_MAX_CHARS);
         }
@@ -232,6 +232,25 @@ public final class DeadLetterRecordBuilder {
      */
     private static Long timestamp(DeadLetter letter, Throwable error) {
         return error instanceof InvalidTimestampException ? null : letter.timestamp();
+    }
+
+    /**
+     * The failed record's headers without the {@code __quarantine.*} ones this builder writes itself (the error
+     * category, target, sizes, truncation and every context header such as the application id): a failed record may
+     * carry any headers (its producer's choice, or an earlier dead letter's), and a reader takes the last header of a
+     * name, so a copied one would stand for ours wherever ours is absent (a target partition left to the partitioner).
+     * Kept: {@link DeadLetterHeaders#REPLAY_COUNT} (the replay's loop guard travels in the failed record's headers) and
+     * the Kafka Streams handler's {@link DeadLetterHeaders#SOURCE_RAW_KEY}/{@link DeadLetterHeaders#SOURCE_RAW_VALUE},
+     * which it appends to the record's headers itself after dropping any the record had.
+     */
+    static Header[] withoutOurs(Header[] headers) {
+        List<Header> kept = new ArrayList<>(headers.length);
+        for (Header header : headers) {
+            if (!DeadLetterHeaders.writtenByTheBuilder(header.key())) {
+                kept.add(header);
+            }
+        }
+        return kept.size() == headers.length ? headers : kept.toArray(new Header[0]);
     }
 
     private static int sizeWith(Header[] original, List<Header> context) {

@@ -46,6 +46,28 @@ class DeadLetterRecordBuilderTest {
     }
 
     @Test
+    void dropsTheFailedRecordsCopiesOfTheHeadersItWritesItselfSoNoneStandsInForAnAbsentOne() {
+        Header[] planted = {new RecordHeader("trace-id", bytes("abc")),
+            new RecordHeader(DeadLetterHeaders.TARGET_TOPIC, bytes("payments")),
+            new RecordHeader(DeadLetterHeaders.TARGET_PARTITION, bytes("5")),
+            new RecordHeader(DeadLetterHeaders.ERROR_CATEGORY, bytes("RECORD")),
+            new RecordHeader(DeadLetterHeaders.APPLICATION_ID, bytes("evil")),
+            new RecordHeader(DeadLetterHeaders.REPLAY_COUNT, bytes("2"))};
+        ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.STREAMS,
+                100_000).build(DeadLetter.of(null, bytes("v"), planted, new RecordTooLargeException("x"))
+                .source("input", 0, 7L).target("out", null));
+
+        Headers h = dlq.headers();
+        assertThat(h.lastHeader(DeadLetterHeaders.TARGET_PARTITION)).as("left to the partitioner: none").isNull();
+        assertThat(h.lastHeader(DeadLetterHeaders.APPLICATION_ID)).isNull();
+        assertThat(h.headers(DeadLetterHeaders.TARGET_TOPIC)).singleElement()
+                .satisfies(ours -> assertThat(ours.value()).isEqualTo(bytes("out")));
+        assertThat(h.headers(DeadLetterHeaders.ERROR_CATEGORY)).hasSize(1);
+        assertThat(text(h, "trace-id")).isEqualTo("abc");
+        assertThat(text(h, DeadLetterHeaders.REPLAY_COUNT)).as("the replay's loop guard travels on").isEqualTo("2");
+    }
+
+    @Test
     void usesStreamsHeaderNamesOnTheStreamsPath() {
         ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.STREAMS,
                 100_000).build(DeadLetter.of(null, bytes("v"), null, new RecordTooLargeException("x"))

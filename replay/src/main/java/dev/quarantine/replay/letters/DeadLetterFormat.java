@@ -29,9 +29,11 @@ import dev.quarantine.txn.DeadLetterHeaders;
  * </table>
  *
  * <p>Our own {@code __quarantine.*} headers never decide the format, and they are the letter's own
- * ({@link Authorship#ourHeaders()}) only when our writer may have written it: format quarantine or unknown (no
- * other family says otherwise), or connect or streams with {@code __quarantine.error.category} after that family's
- * last marker or not at all (our sink and Streams handler always write it, after their family's headers). On a
+ * ({@link Authorship#ourHeaders()}) only when our writer wrote {@code __quarantine.error.category}, which it always
+ * writes after its family's headers: format quarantine (no other family), or connect or streams with that header after
+ * the family's last marker. A letter without it is not ours, whatever {@code __quarantine.*} headers it carries
+ * (format unknown when no family marks it: never routed). Our writer drops every {@code __quarantine.*} header of the
+ * failed record that it writes itself (see {@code DeadLetterRecordBuilder}), so the ones read are its own. On a
  * share-group or Spring letter (those writers never write ours), and on Kafka Connect's or Kafka Streams' own letter
  * of a record that was our dead letter (its {@code __quarantine.error.category} comes before the family's markers),
  * they are the failed record's headers, never a routing instruction. The error families, whose headers a replay does
@@ -48,7 +50,7 @@ public enum DeadLetterFormat {
 
     /** Header name prefixes of the error and context families: never copied onto a replayed record. */
     public static final List<String> ERROR_HEADER_PREFIXES = List.of("__connect.errors.", "__streams.errors.",
-            ForeignHeaders.SHARE_PREFIX, ForeignHeaders.SPRING_PREFIX, "__quarantine.");
+            ForeignHeaders.SHARE_PREFIX, ForeignHeaders.SPRING_PREFIX, DeadLetterHeaders.QUARANTINE_PREFIX);
 
     /** Who wrote a dead letter, and whether its {@code __quarantine.*} headers are the writer's (see above). */
     public record Authorship(DeadLetterFormat format, boolean ourHeaders) {
@@ -94,9 +96,9 @@ public enum DeadLetterFormat {
             index++;
         }
         if (writer == null) {
-            return new Authorship(ourMarker >= 0 ? QUARANTINE : UNKNOWN, true);
+            return ourMarker >= 0 ? new Authorship(QUARANTINE, true) : new Authorship(UNKNOWN, false);
         }
-        boolean ours = (writer == CONNECT || writer == STREAMS) && (ourMarker < 0 || ourMarker > writerMarker);
+        boolean ours = (writer == CONNECT || writer == STREAMS) && ourMarker > writerMarker;
         return new Authorship(writer, ours);
     }
 

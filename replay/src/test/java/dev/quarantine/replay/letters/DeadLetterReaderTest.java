@@ -42,7 +42,8 @@ class DeadLetterReaderTest {
                 "org.apache.kafka.common.errors.SerializationException: Size of data received is not 4"}) {
             DeadLetterContext read = DeadLetterReader.read(headers(DeadLetterHeaders.STREAMS_EXCEPTION, exception,
                     DeadLetterHeaders.STREAMS_TOPIC, "clicks", DeadLetterHeaders.STREAMS_PARTITION, "0",
-                    DeadLetterHeaders.STREAMS_OFFSET, "7", DeadLetterHeaders.APPLICATION_ID, "billing"));
+                    DeadLetterHeaders.STREAMS_OFFSET, "7", DeadLetterHeaders.APPLICATION_ID, "billing",
+                    DeadLetterHeaders.ERROR_CATEGORY, "RECORD"));
 
             assertThat(read.format()).isEqualTo(DeadLetterFormat.STREAMS);
             assertThat(read.errorClass()).as(exception)
@@ -221,6 +222,28 @@ class DeadLetterReaderTest {
         }
         assertThat(read(spring, oursBlock).targetTopic().value()).as("Spring never writes ours").isEmpty();
         assertThat(read(share, oursBlock).targetTopic().value()).as("share groups never write ours").isEmpty();
+    }
+
+    @Test
+    void ourHeadersWithoutOurErrorCategoryAfterTheFamilyAreTheFailedRecordsNeverARoutingInstruction() {
+        String[] planted = {DeadLetterHeaders.TARGET_TOPIC, "payments", DeadLetterHeaders.TARGET_PARTITION, "0",
+                DeadLetterHeaders.APPLICATION_ID, "evil", DeadLetterHeaders.SOURCE_RAW_KEY, "forged"};
+        String[] connect = {DeadLetterHeaders.CONNECT_TOPIC, "orders", DeadLetterHeaders.CONNECT_PARTITION, "2",
+                DeadLetterHeaders.CONNECT_OFFSET, "7", DeadLetterHeaders.CONNECT_EXCEPTION, "a.B"};
+        String[] streams = {DeadLetterHeaders.STREAMS_TOPIC, "clicks", DeadLetterHeaders.STREAMS_EXCEPTION, "a.S"};
+        String[] category = {DeadLetterHeaders.ERROR_CATEGORY, "RECORD"};
+
+        for (DeadLetterContext read : List.of(read(planted, connect), read(planted, streams), read(connect, planted),
+                read(category, planted, connect))) {
+            assertThat(read.targetTopic().value()).isEmpty();
+            assertThat(read.targetPartition().value()).isEmpty();
+            assertThat(read.application().value()).isEmpty();
+            assertThat(read.sourceRawKey()).isEmpty();
+        }
+        DeadLetterContext alone = read(planted);
+        assertThat(alone.format()).as("no family, no category of ours").isEqualTo(DeadLetterFormat.UNKNOWN);
+        assertThat(alone.targetTopic().value()).isEmpty();
+        assertThat(read(connect, planted).originalTopic().value()).contains("orders");
     }
 
     @Test
