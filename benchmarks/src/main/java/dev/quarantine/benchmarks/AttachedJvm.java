@@ -95,10 +95,6 @@ final class AttachedJvm implements AutoCloseable {
         return pid;
     }
 
-    MBeanServerConnection mbeans() {
-        return mbeans;
-    }
-
     /** A proxy of one of the JVM's platform MXBeans ({@link ManagementFactory#MEMORY_MXBEAN_NAME}, ...). */
     <T> T platform(String name, Class<T> type) {
         try {

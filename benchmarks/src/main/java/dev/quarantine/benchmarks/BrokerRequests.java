@@ -31,8 +31,8 @@ final class BrokerRequests {
         return (long) sum;
     }
 
-    /** Requests per second of {@code before} to {@code after}, counted over {@code nanos}. */
-    static double perSecond(long before, long after, long nanos) {
-        return (after - before) / (nanos / 1e9);
+    /** {@code requests} counted over {@code nanos}, per second. */
+    static double perSecond(long requests, long nanos) {
+        return requests / (nanos / 1e9);
     }
 }

@@ -87,7 +87,7 @@ public final class SinkScaleRun {
                 }
                 System.out.printf("sink scale run: %,d records of %d B per size, 1%% poison, topics of %d"
                                 + " partitions, tasks.max=%d, worker heap %s, %d cores, JDK %s, extra settings %s%n",
-                        RECORDS, SinkScaleTopics.recordBytes(), SinkScaleTopics.TOPIC_PARTITIONS, TASKS, heap,
+                        RECORDS, SinkScaleTopics.RECORD_BYTES, SinkScaleTopics.TOPIC_PARTITIONS, TASKS, heap,
                         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
                         SinkVsMirrorMakerMode.extraSettings("sink.config"));
                 for (int i = 0; i < plugins.size(); i++) {
@@ -162,7 +162,7 @@ public final class SinkScaleRun {
             outcome = new SinkScaleOutcome(seconds(landed.allPartitionsNanos() - start),
                     RECORDS / seconds(landed.doneNanos() - start),
                     RECORDS / seconds(landed.doneNanos() - landed.firstNanos()), endTxn,
-                    BrokerRequests.perSecond(0, endTxn, landed.doneNanos() - start), producers, footprint, reopen,
+                    BrokerRequests.perSecond(endTxn, landed.doneNanos() - start), producers, footprint, reopen,
                     up, down);
             System.out.printf("%5d partitions %s: %s; load average %s -> %s%n", partitions, label, outcome.describe(
                     TASKS), before, RunInputs.loadAverage());

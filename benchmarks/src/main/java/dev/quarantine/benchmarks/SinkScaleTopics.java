@@ -27,7 +27,7 @@ import dev.quarantine.sandbox.LocalKafka;
 final class SinkScaleTopics {
 
     static final int TOPIC_PARTITIONS = 8;
-    private static final int RECORD_BYTES = 1024;
+    static final int RECORD_BYTES = 1024;
     private static final int POISON_EVERY = 100;
 
     private final LocalKafka kafka;
@@ -43,10 +43,6 @@ final class SinkScaleTopics {
         for (int i = 0; i * TOPIC_PARTITIONS < partitions; i++) {
             inputs.add(name + "-in" + i);
         }
-    }
-
-    static int recordBytes() {
-        return RECORD_BYTES;
     }
 
     List<String> inputs() {
