@@ -19,9 +19,9 @@ import dev.quarantine.txn.ErrorClassMetrics;
  * and gives each the same thing: the app's configs ({@code StreamsConfig#originals()}). That is how they meet here:
  * equal configs find the same instance, never a thread's name. Two apps in one JVM differ in {@code application.id};
  * two instances of one app in one JVM differ in {@code state.dir} (Kafka Streams locks it for one instance), so each
- * has its own, unless they are configured identically, and then they share one breaker (the README says so where
- * it describes the breaker). A supplier passed to {@code new KafkaStreams(topology, props, supplier)} is not configured by
- * Kafka Streams: without {@code configure(props)} on it, its producers are not found by the app's handlers.
+ * has its own, unless they are configured identically, and then they share one breaker (docs/streams-handlers.md).
+ * A supplier passed to {@code new KafkaStreams(topology, props, supplier)} is not configured by Kafka Streams:
+ * without {@code configure(props)} on it, its producers are not found by the app's handlers.
  *
  * <p>Held weakly: once its supplier, handlers and producers are gone, the next look-up drops it.
  */

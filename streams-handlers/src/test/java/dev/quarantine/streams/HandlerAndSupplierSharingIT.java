@@ -128,7 +128,8 @@ class HandlerAndSupplierSharingIT {
             }
         }
         assertThat(committed(kafka, topics.output).stream().map(r -> text(r.value())))
-                .as("no duplicates, nothing lost").hasSize(expected.size()).containsExactlyInAnyOrderElementsOf(expected);
+                .as("no duplicates, nothing lost").hasSize(expected.size())
+                .containsExactlyInAnyOrderElementsOf(expected);
         List<ConsumerRecord<byte[], byte[]>> deadLetters = committed(kafka, topics.deadLetters);
         assertThat(deadLetters).hasSize(inputs / 100).allSatisfy(r -> {
             assertThat(r.serializedValueSize()).isLessThan(DEAD_LETTER_MAX_MESSAGE_BYTES);
