@@ -15,7 +15,8 @@ import dev.quarantine.txn.DeadLetterRecordBuilder;
 
 /**
  * Settings of {@link DeadLetterProductionExceptionHandler}, given with the Streams app's configs. The dead-letter
- * topic is Kafka's own {@code errors.dead.letter.queue.topic.name}.
+ * topic is Kafka's own {@code errors.dead.letter.queue.topic.name}. Parsed once per app, by {@link AppDeadLetters},
+ * for the handler and the supplier.
  */
 public final class DeadLetterHandlerConfig extends AbstractConfig {
 
@@ -40,19 +41,22 @@ public final class DeadLetterHandlerConfig extends AbstractConfig {
 
     public static final String DLQ_MAX_RATIO_CONFIG = "quarantine.dlq.max.ratio";
     public static final double DLQ_MAX_RATIO_DEFAULT = 0.5;
-    public static final String DLQ_MAX_RATIO_DOC = "The breaker: when more than this share of the last "
-            + "quarantine.dlq.window.records outputs of a stream thread would be dead-lettered, the task fails (FAIL)"
-            + " with a message that says what they failed with, instead of parking the whole stream (an output topic"
-            + " deleted or misconfigured is not a poison record). Outputs not yet written count as written. 1.0"
-            + " turns the breaker off. The outputs are counted by the producers of IgnoreSendErrorsClientSupplier:"
-            + " without the supplier there is no breaker.";
+    public static final String DLQ_MAX_RATIO_DOC = "The breaker: when more than this share of the app's last "
+            + "quarantine.dlq.window.records outputs would be dead-lettered, the task fails (FAIL) with a message that"
+            + " says what they failed with, instead of parking the whole stream (an output topic deleted or"
+            + " misconfigured is not a poison record). Before the window is full, the outputs not yet seen count as"
+            + " written. 1.0 turns the breaker off. The written outputs are counted by the producers of"
+            + " IgnoreSendErrorsClientSupplier: without the supplier there is no breaker.";
 
     public static final String DLQ_WINDOW_RECORDS_CONFIG = "quarantine.dlq.window.records";
     public static final int DLQ_WINDOW_RECORDS_DEFAULT = 1000;
-    public static final String DLQ_WINDOW_RECORDS_DOC = "How many of a stream thread's latest outputs (records to"
-            + " the topology's output topics, written or dead-lettered) the breaker (quarantine.dlq.max.ratio) looks"
-            + " at. Under exactly_once_v2 the tasks of a stream thread share one producer and one transaction, so"
-            + " the window is per stream thread.";
+    public static final String DLQ_WINDOW_RECORDS_DOC = "How many of the app's latest outputs (records to the"
+            + " topology's output topics) the breaker (quarantine.dlq.max.ratio) looks at: one window for all the"
+            + " stream threads of one KafkaStreams instance, not one per thread or task (Kafka Streams gives the"
+            + " handler and the supplier the app's configs, nothing that names a thread). An output counts as written"
+            + " when the broker acknowledges it, even in a transaction that is later aborted and processed again, and"
+            + " as dead-lettered when the handler answers with its dead letter. Each instance of the app has its own"
+            + " window; instances in one JVM with identical configs share one.";
 
     public DeadLetterHandlerConfig(Map<?, ?> configs) {
         super(configDef(), configs, false);

@@ -39,8 +39,9 @@ import dev.quarantine.txn.SendErrors;
  * retried a few times, and a record to one of the app's internal topics or to the dead-letter topic itself is never
  * dead-lettered (FAIL, with a message that names the topic and the setting to change). A dead letter is kept within
  * the smallest limit that applies ({@code quarantine.dlq.payload.max.bytes}, and the producer's and the dead-letter
- * topic's limits, read through the supplier's producer). The breaker ({@code quarantine.dlq.max.ratio}) fails the
- * task when most outputs are being dead-lettered.
+ * topic's limits, read through the supplier's producers). The breaker ({@code quarantine.dlq.max.ratio}) fails the
+ * task when most of the app's outputs are being dead-lettered. The handler finds the supplier's producers and the
+ * breaker through the one thing Kafka Streams gives both, the app's configs ({@link AppDeadLetters}).
  *
  * <p>Why a changelog write must never be answered with RESUME and a dead letter, besides the state it would lose:
  * Kafka Streams 4.4 sends a changelog record with no processor context, and sends the dead letters of a
@@ -75,11 +76,9 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
     private static final Logger log = LoggerFactory.getLogger(DeadLetterProductionExceptionHandler.class);
     private static final int MAX_TRACKED_RETRIES = 10_000;
 
-    private String applicationId;
-    private StreamsTopics topics;
+    private AppDeadLetters app;
     private HandlerDecisions decisions;
     private Optional<DeadLetterRecordBuilder> deadLetters = Optional.empty();
-    private ErrorClassMetrics metrics;
     private final Map<String, Integer> retries = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
@@ -90,11 +89,9 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
     @Override
     public void configure(Map<String, ?> configs) {
         KafkaStreamsRequirement.require(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, getClass());
-        DeadLetterHandlerConfig config = new DeadLetterHandlerConfig(configs);
-        applicationId = config.applicationId();
-        topics = config.topics();
+        app = AppDeadLetters.of(configs);
+        DeadLetterHandlerConfig config = app.config();
         decisions = new HandlerDecisions(config.productionRetries());
-        metrics = DeadLetterMetrics.of(config.applicationId());
         deadLetters = config.deadLetterTopic().map(topic -> new DeadLetterRecordBuilder(topic,
                 DeadLetterRecordBuilder.HeaderStyle.STREAMS, config.payloadMaxBytes()));
         if (deadLetters.isEmpty()) {
@@ -107,7 +104,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
     @Override
     public Response handleError(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record,
                                 Exception exception) {
-        TopicKind kind = topics.kind(record.topic(), context.processorNodeId());
+        TopicKind kind = app.topics().kind(record.topic(), context.processorNodeId());
         SendErrorCategory category = SendErrors.classify(exception);
         Decision decision = decide(context, record.topic(), category, kind);
         if (decision != Decision.DEAD_LETTER) {
@@ -122,7 +119,7 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
     @SuppressWarnings("rawtypes")
     public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record, Exception exception,
                                              SerializationExceptionOrigin origin) {
-        TopicKind kind = topics.kind(record.topic(), context.processorNodeId());
+        TopicKind kind = app.topics().kind(record.topic(), context.processorNodeId());
         Decision decision = decide(context, record.topic(), SendErrorCategory.RECORD, kind);
         if (decision != Decision.DEAD_LETTER) {
             return answer(decision, context, record.topic(), kind, SendErrorCategory.RECORD, exception);
@@ -181,30 +178,27 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
                     StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
             return Response.fail();
         }
-        letter.target(topic, partition).context(DeadLetterHeaders.APPLICATION_ID, applicationId);
+        letter.target(topic, partition).context(DeadLetterHeaders.APPLICATION_ID, app.config().applicationId());
         letter.timestamp(timestamp != null ? timestamp : context.timestamp());
         if (context.topic() != null) {
             letter.source(context.topic(), context.partition(), context.offset());
         }
-        Optional<StreamsTxnSendProducer> producer = StreamsTxnSendProducer.ofCurrentThread();
-        Optional<ProducerRecord<byte[], byte[]>> deadLetter = fit(letter, producer, topic, context);
-        if (deadLetter.isEmpty() || tripsBreaker(producer, exception, topic, context)) {
+        Optional<ProducerRecord<byte[], byte[]>> deadLetter = fit(letter, topic, context);
+        if (deadLetter.isEmpty() || tripsBreaker(exception, topic, context)) {
             return Response.fail();
         }
-        metrics.record(SendErrors.unwrap(exception));
+        app.metrics().record(SendErrors.unwrap(exception));
         log.debug("Dead-lettered the output to {} of input {} to {}: {}", topic, input(context),
                 deadLetter.get().topic(), exception.getClass().getName());
         return Response.resume(List.of(deadLetter.get()));
     }
 
-    /** The dead letter within the limits of the producer that sends it, when known; empty when none fits. */
-    private Optional<ProducerRecord<byte[], byte[]>> fit(DeadLetter letter, Optional<StreamsTxnSendProducer> producer,
-                                                         String topic, ErrorHandlerContext context) {
+    /** The dead letter within the limits of the app's producers, when known; empty when none fits. */
+    private Optional<ProducerRecord<byte[], byte[]>> fit(DeadLetter letter, String topic, ErrorHandlerContext context) {
         DeadLetterRecordBuilder builder = deadLetters.orElseThrow();
         try {
-            return Optional.of(producer.isPresent()
-                    ? builder.build(letter, producer.get().maxRecordBytes(builder.topic()))
-                    : builder.build(letter));
+            Optional<Integer> maxBytes = app.maxRecordBytes(builder.topic());
+            return Optional.of(maxBytes.isPresent() ? builder.build(letter, maxBytes.get()) : builder.build(letter));
         } catch (KafkaException e) {
             log.error("Cannot dead-letter the output to {} of input {} to dead-letter topic {}: {}; failing", topic,
                     input(context), builder.topic(), e.toString());
@@ -212,10 +206,9 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
         }
     }
 
-    private boolean tripsBreaker(Optional<StreamsTxnSendProducer> producer, Exception exception, String topic,
-                                 ErrorHandlerContext context) {
+    private boolean tripsBreaker(Exception exception, String topic, ErrorHandlerContext context) {
         String errorClass = ErrorClassMetrics.errorClass(exception);
-        Optional<DeadLetterBreaker.Trip> tripped = producer.flatMap(p -> p.breaker().deadLettered(errorClass));
+        Optional<DeadLetterBreaker.Trip> tripped = app.breaker().flatMap(breaker -> breaker.deadLettered(errorClass));
         tripped.ifPresent(trip -> log.error("Failing instead of dead-lettering the output to {} of input {}: {}, more"
                 + " than {} of them. That is not a few poison records: check the output topics and their settings, or"
                 + " raise {} (1.0 turns this off)", topic, input(context), trip.describe("outputs"), trip.maxRatio(),

@@ -29,12 +29,17 @@ import dev.quarantine.txn.TxnSendOption;
  */
 public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Configurable {
 
-    private DeadLetterHandlerConfig settings = new DeadLetterHandlerConfig(Map.of());
+    private AppDeadLetters app = AppDeadLetters.of(Map.of());
 
+    /**
+     * Kafka Streams calls this with the app's configs when it creates the supplier from
+     * {@code default.client.supplier}; the app's handlers, configured with the same configs, then find this
+     * supplier's producers ({@link AppDeadLetters}).
+     */
     @Override
     public void configure(Map<String, ?> configs) {
         KafkaStreamsRequirement.require(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, getClass());
-        settings = new DeadLetterHandlerConfig(configs);
+        app = AppDeadLetters.of(configs);
     }
 
     @Override
@@ -45,8 +50,7 @@ public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Conf
         }
         Map<String, Object> configs = new HashMap<>(config);
         configs.put(TxnSendConfig.DEFAULT_OPTION_CONFIG, TxnSendOption.IGNORE_SEND_ERRORS.name());
-        return new StreamsTxnSendProducer(configs, DeadLetterMetrics.of(settings.applicationId()), settings.topics(),
-                settings.breaker());
+        return new StreamsTxnSendProducer(configs, app);
     }
 
     @Override

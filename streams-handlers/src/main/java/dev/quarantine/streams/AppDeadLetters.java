@@ -1,0 +1,114 @@
+package dev.quarantine.streams;
+
+import java.lang.ref.WeakReference;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedDeque;
+
+import dev.quarantine.txn.DeadLetterBreaker;
+import dev.quarantine.txn.ErrorClassMetrics;
+
+/**
+ * What the handler and the supplier of one Streams app share: its settings, parsed once; its dead-letter counts; its
+ * breaker; and its live transactional producers, through which the handler reads the limits a dead letter must fit.
+ *
+ * <p>Kafka Streams configures the supplier (once per {@code KafkaStreams}) and the handler (once per task) separately,
+ * and gives each the same thing: the app's configs ({@code StreamsConfig#originals()}). That is how they meet here:
+ * equal configs find the same instance, never a thread's name. Two apps in one JVM differ in {@code application.id};
+ * two instances of one app in one JVM differ in {@code state.dir} (Kafka Streams locks it for one instance), so each
+ * has its own, unless they are configured identically, and then they share one breaker (docs/streams-handlers.md).
+ * A supplier passed to {@code new KafkaStreams(topology, props, supplier)} is not configured by Kafka Streams:
+ * without {@code configure(props)} on it, its producers are not found by the app's handlers.
+ *
+ * <p>Held weakly: once its supplier, handlers and producers are gone, the next look-up drops it.
+ */
+final class AppDeadLetters {
+
+    private static final Map<Map<String, Object>, WeakReference<AppDeadLetters>> BY_CONFIGS = new HashMap<>();
+
+    private final DeadLetterHandlerConfig config;
+    private final ErrorClassMetrics metrics;
+    private final DeadLetterBreaker breaker;
+    private final StreamsTopics topics;
+    /** The app's open producers, the newest first (a replaced stream thread's producer comes first). */
+    private final Deque<StreamsTxnSendProducer> producers = new ConcurrentLinkedDeque<>();
+
+    private AppDeadLetters(DeadLetterHandlerConfig config) {
+        this.config = config;
+        this.metrics = DeadLetterMetrics.of(config.applicationId());
+        this.breaker = config.breaker();
+        this.topics = config.topics();
+    }
+
+    /**
+     * The state of the app configured with {@code configs}, parsing them the first time.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException naming the setting, for a bad value of ours
+     */
+    static synchronized AppDeadLetters of(Map<String, ?> configs) {
+        BY_CONFIGS.values().removeIf(ref -> ref.get() == null);
+        Map<String, Object> key = Collections.unmodifiableMap(new HashMap<>(configs));
+        WeakReference<AppDeadLetters> ref = BY_CONFIGS.get(key);
+        AppDeadLetters app = ref == null ? null : ref.get();
+        if (app == null) {
+            app = new AppDeadLetters(new DeadLetterHandlerConfig(key));
+            BY_CONFIGS.put(key, new WeakReference<>(app));
+        }
+        return app;
+    }
+
+    DeadLetterHandlerConfig config() {
+        return config;
+    }
+
+    ErrorClassMetrics metrics() {
+        return metrics;
+    }
+
+    StreamsTopics topics() {
+        return topics;
+    }
+
+    /**
+     * The breaker, while the supplier's producers count the app's written outputs: without them it would see only
+     * dead letters, so there is none.
+     */
+    Optional<DeadLetterBreaker> breaker() {
+        return producers.isEmpty() ? Optional.empty() : Optional.of(breaker);
+    }
+
+    /** The breaker the producers count written outputs in, whether or not a handler reads it. */
+    DeadLetterBreaker outputCounter() {
+        return breaker;
+    }
+
+    /**
+     * The largest record the app's producers send to {@code topic} (see {@code TxnSendProducer#maxRecordBytes}), read
+     * through the newest open one: they are all built from the app's producer configs, so they agree. Empty without
+     * the supplier's producers.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException when the topic's configuration could not be read in
+     *                                                         time (retriable)
+     */
+    Optional<Integer> maxRecordBytes(String topic) {
+        for (StreamsTxnSendProducer producer : producers) {
+            try {
+                return Optional.of(producer.maxRecordBytes(topic));
+            } catch (IllegalStateException closedMeanwhile) { // closed after it was picked: ask the next one
+                producers.remove(producer);
+            }
+        }
+        return Optional.empty();
+    }
+
+    void opened(StreamsTxnSendProducer producer) {
+        producers.addFirst(producer);
+    }
+
+    void closed(StreamsTxnSendProducer producer) {
+        producers.remove(producer);
+    }
+}
