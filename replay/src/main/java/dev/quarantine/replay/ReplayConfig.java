@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,7 +80,7 @@ public final class ReplayConfig extends AbstractConfig {
     private ReplayConfig(Map<String, ?> originals, boolean checkAcrossFields) {
         super(configDef(), originals, false);
         if (checkAcrossFields) {
-            problemsAcrossFields().entrySet().stream().findFirst().ifPresent(problem -> {
+            ReplayConfigRules.acrossFields(this).entrySet().stream().findFirst().ifPresent(problem -> {
                 throw new ConfigException(problem.getKey(), originals().get(problem.getKey()), problem.getValue());
             });
         }
@@ -95,7 +94,7 @@ public final class ReplayConfig extends AbstractConfig {
      * @throws ConfigException for a setting whose own value is invalid ({@link ConfigDef#validate} reports those)
      */
     public static Map<String, String> problemsAcrossFields(Map<String, ?> settings) {
-        return new ReplayConfig(settings, false).problemsAcrossFields();
+        return ReplayConfigRules.acrossFields(new ReplayConfig(settings, false));
     }
 
     /** The definition of every replay setting, with documentation ({@link ReplayConfigDef}). */
@@ -183,14 +182,7 @@ public final class ReplayConfig extends AbstractConfig {
      * there are none.
      */
     public Map<String, String> problemsForWriting() {
-        Map<String, String> problems = new LinkedHashMap<>();
-        if (destination().kind() != Destination.Kind.TOPIC && destinationsAllowed().isEmpty()) {
-            problems.put(DESTINATIONS_ALLOWED_CONFIG, "is empty, so no topic named by a dead letter's headers may be"
-                    + " written, and " + DESTINATION_CONFIG + " is '" + destination() + "': set it to a regular"
-                    + " expression of the topics this replay may write (run a dry run to see where the dead letters"
-                    + " would go), or name one topic in " + DESTINATION_CONFIG);
-        }
-        return problems;
+        return ReplayConfigRules.forWriting(this);
     }
 
     /** @throws ConfigException naming the setting when {@link #problemsForWriting()} has a problem */
@@ -223,40 +215,18 @@ public final class ReplayConfig extends AbstractConfig {
 
     private Set<Positions.Position> offsets() {
         Set<Positions.Position> positions = new HashSet<>();
-        getList(FILTER_OFFSETS_CONFIG).forEach(text -> positions.add(Positions.position(text, dlqTopic())));
+        filterOffsets().forEach(text -> positions.add(Positions.position(text, dlqTopic())));
         return positions;
     }
 
-    private Optional<Instant> time(String key) {
-        String text = getString(key).trim();
-        return text.isEmpty() ? Optional.empty() : Optional.of(Instant.parse(text));
+    /** {@code replay.filter.offsets} as given, unparsed. */
+    List<String> filterOffsets() {
+        return getList(FILTER_OFFSETS_CONFIG);
     }
 
-    private Map<String, String> problemsAcrossFields() {
-        Map<String, String> problems = new LinkedHashMap<>();
-        for (String text : getList(FILTER_OFFSETS_CONFIG)) {
-            try {
-                Positions.position(text, dlqTopic());
-            } catch (IllegalArgumentException e) {
-                problems.put(FILTER_OFFSETS_CONFIG, e.getMessage());
-            }
-        }
-        if (parkingTopic().equals(dlqTopic())) {
-            problems.put(PARKING_TOPIC_CONFIG, "must differ from " + DLQ_TOPIC_CONFIG);
-        }
-        if (destination().topic().filter(dlqTopic()::equals).isPresent()) {
-            problems.put(DESTINATION_CONFIG, "must not be the dead-letter topic itself (" + DLQ_TOPIC_CONFIG + ")");
-        } else {
-            destination().topic().map(topic -> DestinationRule.of(this).decide(topic))
-                    .filter(verdict -> verdict != DestinationRule.Verdict.ALLOWED)
-                    .ifPresent(verdict -> problems.put(DESTINATION_CONFIG, "may not be written: the topic "
-                            + verdict.reason()));
-        }
-        Optional<Instant> from = time(FILTER_TIME_FROM_CONFIG);
-        Optional<Instant> to = time(FILTER_TIME_TO_CONFIG);
-        if (from.isPresent() && to.isPresent() && !from.get().isBefore(to.get())) {
-            problems.put(FILTER_TIME_TO_CONFIG, "must be after " + FILTER_TIME_FROM_CONFIG + " (" + from.get() + ")");
-        }
-        return problems;
+    /** {@code key} ({@code replay.filter.time.from} or {@code .to}), parsed; empty when it is empty. */
+    Optional<Instant> time(String key) {
+        String text = getString(key).trim();
+        return text.isEmpty() ? Optional.empty() : Optional.of(Instant.parse(text));
     }
 }
