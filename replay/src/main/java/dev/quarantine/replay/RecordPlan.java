@@ -43,6 +43,12 @@ final class RecordPlan {
     private final PartitionCounts partitions;
     private final boolean forceTruncated;
 
+    /** The plan of a replay of {@code config}, skipping what {@code alreadyReplayed} holds. */
+    static RecordPlan of(ReplayConfig config, WrittenOffsets alreadyReplayed, PartitionCounts partitions) {
+        return new RecordPlan(config.filter(), alreadyReplayed, new DestinationResolver(config.destination()),
+                DestinationRule.of(config), partitions, config.forceTruncated());
+    }
+
     /** @param alreadyReplayed what finished replays of the dead-letter topic wrote; NONE with replay.again */
     RecordPlan(ReplayFilter filter, WrittenOffsets alreadyReplayed, DestinationResolver destinations,
                DestinationRule rule, PartitionCounts partitions, boolean forceTruncated) {

@@ -2,6 +2,7 @@ package dev.quarantine.replay;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
@@ -85,6 +86,21 @@ final class ReplayThrottle {
             total += bytes[i];
         }
         return bytes.length;
+    }
+
+    /** The part of {@code batch} that one second's worth of the limits holds ({@link #keep}): all without limits. */
+    List<Planned> within(List<Planned> batch) {
+        if (!limited()) {
+            return batch;
+        }
+        return batch.subList(0, keep(batch.stream().mapToLong(p -> p.written() ? bytesOf(p.record()) : -1)
+                .toArray()));
+    }
+
+    /** Writing {@code batch} costs at the limits ({@link #charge}): its dead letters written, and their bytes. */
+    void charge(List<Planned> batch) {
+        List<Planned> writing = batch.stream().filter(Planned::written).toList();
+        charge(writing.size(), writing.stream().mapToLong(p -> bytesOf(p.record())).sum());
     }
 
     /** Adds what writing {@code records} dead letters of {@code bytes} costs at the limits to the paid-until clock. */

@@ -35,6 +35,18 @@ final class RunningReplays {
                 .min((a, b) -> a.replayId().compareTo(b.replayId()));
     }
 
+    /**
+     * @param cancelled whether {@code candidate} was committed and is now cancelled (the message says so)
+     * @throws ReplayOverlapException naming the replay of {@code replays} that {@code candidate} conflicts with
+     */
+    static void refuseOverlap(ReplayConfig config, ReplayProgress candidate, Collection<ReplayProgress> replays,
+                              boolean cancelled) {
+        overlapping(candidate, replays).ifPresent(running -> {
+            throw new ReplayOverlapException(config, running, sharedPartition(candidate, running).orElseThrow(),
+                    cancelled);
+        });
+    }
+
     private static boolean conflicts(ReplayProgress candidate, ReplayProgress other) {
         return !other.replayId().equals(candidate.replayId())
                 && !other.finished()

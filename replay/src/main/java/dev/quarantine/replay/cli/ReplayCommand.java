@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
@@ -19,6 +18,7 @@ import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.utils.Time;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -73,37 +73,8 @@ final class ReplayCommand implements Callable<Integer> {
             description = "Where dead letters go. Default: original.")
     String destination;
 
-    @Option(names = "--error-class", split = ",", paramLabel = "<class>",
-            description = "Only dead letters of these exception classes (simple or qualified names).")
-    List<String> errorClasses;
-
-    @Option(names = "--original-topic", split = ",", paramLabel = "<topic>",
-            description = "Only dead letters whose original destination is one of these topics.")
-    List<String> originalTopics;
-
-    @Option(names = "--app-or-connector", split = ",", paramLabel = "<name>",
-            description = "Only dead letters of these Kafka Streams application ids or connectors.")
-    List<String> appsOrConnectors;
-
-    @Option(names = "--from-datetime", paramLabel = "<instant>",
-            description = "Only dead letters at or after this ISO-8601 instant (2026-12-01T03:00:00Z).")
-    String from;
-
-    @Option(names = "--to-datetime", paramLabel = "<instant>", description = "Only dead letters before this instant.")
-    String to;
-
-    @Option(names = "--offset-range", split = ",", paramLabel = "<p:from-to>",
-            description = "Only dead letters in these ranges of the dead-letter topic (inclusive).")
-    List<String> offsetRanges;
-
-    @Option(names = "--offsets", split = ",", paramLabel = "<p@offset>",
-            description = "Only the dead letters at these positions of the dead-letter topic.")
-    List<String> offsets;
-
-    @Option(names = "--until", split = ",", paramLabel = "<p:offset>",
-            description = "End the range here per partition (exclusive), as a dry run prints them: write only what"
-                + " that dry run read. A partition not listed is not replayed.")
-    List<String> until;
+    @Mixin
+    FilterOptions filters = new FilterOptions();
 
     @Option(names = "--max-attempts", paramLabel = "<n>",
             description = "Replays of a record before it is parked instead of dead-lettered again. Default: 3.")
@@ -162,7 +133,7 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (until != null && UntilOffsets.listsNone(until)) {
+        if (filters.until != null && UntilOffsets.listsNone(filters.until)) {
             err.println("Invalid arguments: --until " + UntilOffsets.NONE_LISTED);
             return USAGE;
         }
@@ -272,14 +243,7 @@ final class ReplayCommand implements Callable<Integer> {
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, replayId != null ? replayId
                 : settings.getOrDefault(ReplayConfig.REPLAY_ID_CONFIG, "cli-" + UUID.randomUUID()));
         put(settings, ReplayConfig.DESTINATION_CONFIG, destination);
-        put(settings, ReplayConfig.FILTER_ERROR_CLASSES_CONFIG, join(errorClasses));
-        put(settings, ReplayConfig.FILTER_ORIGINAL_TOPICS_CONFIG, join(originalTopics));
-        put(settings, ReplayConfig.FILTER_APPS_OR_CONNECTORS_CONFIG, join(appsOrConnectors));
-        put(settings, ReplayConfig.FILTER_TIME_FROM_CONFIG, from);
-        put(settings, ReplayConfig.FILTER_TIME_TO_CONFIG, to);
-        put(settings, ReplayConfig.FILTER_OFFSET_RANGES_CONFIG, join(offsetRanges));
-        put(settings, ReplayConfig.FILTER_OFFSETS_CONFIG, join(offsets));
-        put(settings, ReplayConfig.UNTIL_OFFSETS_CONFIG, join(until));
+        filters.putInto(settings);
         put(settings, ReplayConfig.MAX_ATTEMPTS_CONFIG, maxAttempts);
         put(settings, ReplayConfig.PARKING_TOPIC_CONFIG, parkingTopic);
         put(settings, ReplayConfig.FORCE_TRUNCATED_CONFIG, forceTruncated ? Boolean.TRUE : null);
@@ -293,13 +257,9 @@ final class ReplayCommand implements Callable<Integer> {
         return settings;
     }
 
-    private static void put(Map<String, Object> settings, String key, Object value) {
+    static void put(Map<String, Object> settings, String key, Object value) {
         if (value != null) {
             settings.put(key, value.toString());
         }
-    }
-
-    private static String join(List<String> values) {
-        return values == null ? null : String.join(",", values);
     }
 }

@@ -1,0 +1,30 @@
+package dev.quarantine.replay;
+
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Validator;
+import org.apache.kafka.common.config.ConfigDef.Width;
+
+/**
+ * One group of a {@link ConfigDef}: defines its settings in the order called, numbering them within the group, each
+ * with every field a generated config doc shows (type, default, validator, importance, doc, width, display name).
+ */
+final class ConfigGroup {
+
+    private final ConfigDef def;
+    private final String name;
+    private int order;
+
+    ConfigGroup(ConfigDef def, String name) {
+        this.def = def;
+        this.name = name;
+    }
+
+    /** @param validator null for a setting whose type says all (a boolean, a free list) */
+    ConfigGroup define(String key, Type type, Object defaultValue, Validator validator, Importance importance,
+                       String doc, Width width, String displayName) {
+        def.define(key, type, defaultValue, validator, importance, doc, name, ++order, width, displayName);
+        return this;
+    }
+}

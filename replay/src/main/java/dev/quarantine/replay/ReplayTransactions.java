@@ -1,0 +1,141 @@
+package dev.quarantine.replay;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.quarantine.txn.TxnSendProducer;
+
+/**
+ * What a writing replay writes and commits: one transaction per batch holding what its dead letters became and the
+ * replay's progress, through a {@link ReplayWriter} this class owns and replaces when {@link ProducerRestarts} says
+ * so. Keeps what the ranges of written dead letters need across batches (the last offset read per partition).
+ */
+final class ReplayTransactions implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplayTransactions.class);
+
+    /**
+     * What became of a batch: {@code committed}, or not (the broker rejected records of it, or a new producer took
+     * over after a failure), then {@code progress} is the committed progress to read from again.
+     */
+    record Written(ReplayProgress progress, boolean committed) {
+    }
+
+    private final ReplayConfig config;
+    private final ReplayTopics topics;
+    private final ReplayListener listener;
+    private final ProducerRestarts restarts = new ProducerRestarts(ReplayEngine.MAX_PRODUCER_RESTARTS);
+    private final Map<Integer, Long> previousRead = new HashMap<>();
+    private ReplayWriter writer;
+    private boolean committedSinceInit;
+
+    /** @throws org.apache.kafka.common.config.ConfigException from the producer's own settings */
+    ReplayTransactions(ReplayConfig config, ReplayTopics topics, ReplayListener listener) {
+        this.config = config;
+        this.topics = topics;
+        this.listener = listener;
+        this.writer = newWriter();
+    }
+
+    /** Fences older instances of this replay: their open transactions are aborted. */
+    void init() {
+        writer.init();
+    }
+
+    /** Commits {@code progress} in a transaction of its own. */
+    ReplayProgress commitAlone(ReplayProgress progress) {
+        writer.begin();
+        try {
+            ReplayProgress committed = writer.commit(progress);
+            committedSinceInit = true;
+            return committed;
+        } catch (RuntimeException e) {
+            throw writer.abort(e);
+        }
+    }
+
+    /**
+     * Writes {@code batch} with {@code progress} advanced to {@code next} in one transaction; the listener hears each
+     * dead letter's report once it is committed.
+     *
+     * @throws ReplayTakenOverException when a newer instance of this replay fenced this one
+     * @throws org.apache.kafka.common.config.ConfigException naming {@code replay.written.ranges.max} when the batch
+     *         would pass it
+     * @throws KafkaException after aborting the transaction
+     */
+    Written write(ReplayProgress progress, List<Planned> batch, Map<Integer, Long> next) {
+        List<RecordReport> reports = new ArrayList<>();
+        BatchTally tally = new BatchTally(progress, previousRead);
+        ReplayWriter w = writer;
+        ReplayProgress committed;
+        w.begin();
+        try {
+            for (Planned planned : batch) {
+                RecordReport report = planned.decision().target().map(target -> w.replay(planned.letter(), target))
+                        .orElseGet(() -> skipped(planned));
+                reports.add(report);
+                tally.add(planned.record().partition(), planned.record().offset(), report.outcome());
+            }
+            ProgressChecks.requireWithinRangeLimit(config, tally.written());
+            committed = w.commit(tally.advance(progress, next, Instant.now()));
+            committedSinceInit = true;
+            previousRead.putAll(tally.read());
+        } catch (ReplayWriter.BatchRejected e) {
+            return new Written(progress, false);
+        } catch (RuntimeException e) {
+            return new Written(afterFailure(progress, w.abort(e)), false);
+        }
+        reports.forEach(listener::onRecord);
+        return new Written(committed, true);
+    }
+
+    @Override
+    public void close() {
+        writer.close();
+    }
+
+    /** See {@link ProducerRestarts}: a new producer, the error thrown, or the takeover said. */
+    private ReplayProgress afterFailure(ReplayProgress progress, RuntimeException error) {
+        switch (restarts.after(error, committedSinceInit)) {
+            case RESTART -> {
+                log.warn("Replay {}: the first transaction after resuming failed while the transaction of the replay's"
+                        + " previous instance was being ended ({}); resuming again with a new producer ({} of {})",
+                        config.replayId(), error.toString(), restarts.restarts(), ReplayEngine.MAX_PRODUCER_RESTARTS);
+                return restartWriter(progress);
+            }
+            case TAKEN_OVER -> throw new ReplayTakenOverException(config.replayId(), error);
+            case GIVE_UP -> throw new KafkaException("Replay " + config.replayId() + " could not resume: "
+                    + ReplayEngine.MAX_PRODUCER_RESTARTS + " new producers in a row failed their first transaction;"
+                    + " its committed progress is kept, start it again to resume", error);
+            default -> throw error;
+        }
+    }
+
+    /** Replaces the producer with a new one, fencing the old; answers the committed progress, read again. */
+    private ReplayProgress restartWriter(ReplayProgress progress) {
+        writer.close();
+        writer = newWriter();
+        writer.init();
+        committedSinceInit = false;
+        previousRead.clear();
+        ReplayProgress committed = topics.readReplays(false, true).get(config.replayId());
+        return committed != null ? committed : progress;
+    }
+
+    private ReplayWriter newWriter() {
+        return new ReplayWriter(new TxnSendProducer<>(ReplayClients.producerConfigs(config.clientConfigs(), config)),
+                config);
+    }
+
+    private static RecordReport skipped(Planned planned) {
+        return new RecordReport(planned.letter().position(), planned.decision().outcome(),
+                planned.decision().topic(), planned.letter().errorClass(), planned.decision().reason());
+    }
+}
