@@ -25,6 +25,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -270,6 +271,7 @@ class DeadLetterMonitorIT {
     }
 
     @Test
+    @Tag("browser")
     void dashboardShowsWhatTheJsonEndpointsAnswerAndOpensATopicFromTheKeyboard() throws Exception {
         awaitTotals(first, expectedTotals());
         try (DashboardPage page = DashboardPage.open(first.restUrl(), "operator", "s3cret")) {
@@ -309,6 +311,7 @@ class DeadLetterMonitorIT {
     }
 
     @Test
+    @Tag("browser")
     void dashboardStartsAFilteredReplayAndShowsItComplete() throws Exception {
         String destination = PREFIX + "-replayed-from-ui";
         kafka.createTopic(destination, 1, Map.of());
@@ -360,6 +363,7 @@ class DeadLetterMonitorIT {
     }
 
     @Test
+    @Tag("browser")
     void dashboardShowsScriptsAndMarkupFromDeadLettersAsTextAndRunsNone() throws Exception {
         awaitTotals(first, expectedTotals());
         try (DashboardPage page = DashboardPage.open(second.restUrl(), "operator", "s3cret")) {

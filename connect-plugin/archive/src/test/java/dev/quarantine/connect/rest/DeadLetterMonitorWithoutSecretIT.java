@@ -14,6 +14,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -95,6 +96,7 @@ class DeadLetterMonitorWithoutSecretIT {
     }
 
     @Test
+    @Tag("browser")
     void dashboardSaysItsFiguresArePartialAndShowsHostileErrorMessagesAndValuesAsText() throws Exception {
         LocalConnect[] holder = new LocalConnect[1];
         Await.until(() -> "a worker sharing the work and holding the 3 records of " + SCRIPTED_DLQ,

@@ -21,6 +21,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.connect.errors.DataException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -135,6 +136,7 @@ class EveryDeadLetterFormatIT {
     }
 
     @Test
+    @Tag("browser")
     void theDashboardShowsEveryFormatsRowsWithOriginErrorClassAndGroupAsText() throws Exception {
         EXPECTED_ROWS.keySet().forEach(EveryDeadLetterFormatIT::awaitTotal);
         try (DashboardPage page = DashboardPage.open(worker.restUrl(), BasicAuthWorkers.USER,

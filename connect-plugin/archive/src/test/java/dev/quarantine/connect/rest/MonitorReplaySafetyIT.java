@@ -30,6 +30,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -515,6 +516,7 @@ class MonitorReplaySafetyIT {
     }
 
     @Test
+    @Tag("browser")
     void theDashboardShowsTheDryRunBeforeTheOperatorConfirmsTheReplay() throws Exception {
         String dlq = deadLetters("ui", List.of(target("ui"), target("ui"), PREFIX + "-configs", target("ui")));
         Await.until(() -> "the monitor counted the 4 dead letters of " + dlq, LANDED, () -> {
