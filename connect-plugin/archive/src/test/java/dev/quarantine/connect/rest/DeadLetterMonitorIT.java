@@ -57,6 +57,7 @@ import dev.quarantine.txn.RecordPositions;
  * the topics hold at its start: the tests do not depend on their order.
  */
 @ExtendWith(LocalKafkaExtension.class)
+@Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class DeadLetterMonitorIT {
 
     private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
@@ -271,7 +272,6 @@ class DeadLetterMonitorIT {
     }
 
     @Test
-    @Tag("browser")
     void dashboardShowsWhatTheJsonEndpointsAnswerAndOpensATopicFromTheKeyboard() throws Exception {
         awaitTotals(first, expectedTotals());
         try (DashboardPage page = DashboardPage.open(first.restUrl(), "operator", "s3cret")) {
@@ -311,7 +311,6 @@ class DeadLetterMonitorIT {
     }
 
     @Test
-    @Tag("browser")
     void dashboardStartsAFilteredReplayAndShowsItComplete() throws Exception {
         String destination = PREFIX + "-replayed-from-ui";
         kafka.createTopic(destination, 1, Map.of());
@@ -363,7 +362,6 @@ class DeadLetterMonitorIT {
     }
 
     @Test
-    @Tag("browser")
     void dashboardShowsScriptsAndMarkupFromDeadLettersAsTextAndRunsNone() throws Exception {
         awaitTotals(first, expectedTotals());
         try (DashboardPage page = DashboardPage.open(second.restUrl(), "operator", "s3cret")) {

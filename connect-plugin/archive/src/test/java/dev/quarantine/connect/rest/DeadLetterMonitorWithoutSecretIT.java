@@ -32,6 +32,7 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
  * holds itself, says the answer is incomplete and which partitions are missing, and answers no other worker.
  */
 @ExtendWith(LocalKafkaExtension.class)
+@Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class DeadLetterMonitorWithoutSecretIT {
 
     private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
@@ -96,7 +97,6 @@ class DeadLetterMonitorWithoutSecretIT {
     }
 
     @Test
-    @Tag("browser")
     void dashboardSaysItsFiguresArePartialAndShowsHostileErrorMessagesAndValuesAsText() throws Exception {
         LocalConnect[] holder = new LocalConnect[1];
         Await.until(() -> "a worker sharing the work and holding the 3 records of " + SCRIPTED_DLQ,

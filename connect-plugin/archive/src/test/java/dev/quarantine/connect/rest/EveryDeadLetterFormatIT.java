@@ -47,6 +47,7 @@ import dev.quarantine.txn.RecordPositions;
  * group or application, as text.
  */
 @ExtendWith(LocalKafkaExtension.class)
+@Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class EveryDeadLetterFormatIT {
 
     private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
@@ -136,7 +137,6 @@ class EveryDeadLetterFormatIT {
     }
 
     @Test
-    @Tag("browser")
     void theDashboardShowsEveryFormatsRowsWithOriginErrorClassAndGroupAsText() throws Exception {
         EXPECTED_ROWS.keySet().forEach(EveryDeadLetterFormatIT::awaitTotal);
         try (DashboardPage page = DashboardPage.open(worker.restUrl(), BasicAuthWorkers.USER,

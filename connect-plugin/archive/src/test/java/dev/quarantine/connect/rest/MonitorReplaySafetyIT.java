@@ -56,6 +56,7 @@ import dev.quarantine.txn.DeadLetterHeaders;
  * (Kafka Connect's header format, 5 dead letters going back to that test's target topic).
  */
 @ExtendWith(LocalKafkaExtension.class)
+@Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class MonitorReplaySafetyIT {
 
     private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
@@ -516,7 +517,6 @@ class MonitorReplaySafetyIT {
     }
 
     @Test
-    @Tag("browser")
     void theDashboardShowsTheDryRunBeforeTheOperatorConfirmsTheReplay() throws Exception {
         String dlq = deadLetters("ui", List.of(target("ui"), target("ui"), PREFIX + "-configs", target("ui")));
         Await.until(() -> "the monitor counted the 4 dead letters of " + dlq, LANDED, () -> {
