@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -18,9 +20,12 @@ import java.util.stream.Stream;
  * One child JVM of the sandbox (the broker, a Connect worker): its working directory, its log (stdout and stderr of
  * every start, appended), and its lifecycle: launch, kill -9, SIGSTOP/SIGCONT, SIGTERM, and close, which kills it and
  * deletes the directory (kept when the system property {@code sandbox.keep} is true). A JVM shutdown hook closes it
- * too, and the child exits by itself when its parent dies ({@link #exitWhenParentGoes}).
+ * too, and the child exits by itself when its parent dies ({@link #exitWhenParentGoes}). The children not closed yet
+ * are listed by {@link #open()}, so that a failing test can name their logs ({@link SandboxLogsOnFailure}).
  */
 final class ChildJvm implements AutoCloseable {
+
+    private static final Set<ChildJvm> OPEN = ConcurrentHashMap.newKeySet();
 
     private final String what;
     private final Path workDir;
@@ -37,10 +42,22 @@ final class ChildJvm implements AutoCloseable {
     /** A child named {@code what} in messages ("the local Kafka broker"), in a new temporary directory. */
     static ChildJvm inTempDir(String what, String dirPrefix, String logName) {
         try {
-            return new ChildJvm(what, Files.createTempDirectory(dirPrefix), logName);
+            ChildJvm child = new ChildJvm(what, Files.createTempDirectory(dirPrefix), logName);
+            OPEN.add(child);
+            return child;
         } catch (IOException e) {
             throw new UncheckedIOException("could not create the directory of " + what, e);
         }
+    }
+
+    /** The children of this JVM created and not closed yet, running or not (a killed one keeps its log). */
+    static List<ChildJvm> open() {
+        return List.copyOf(OPEN);
+    }
+
+    /** What the child is, in messages: "the local Kafka broker", "the Connect worker 2". */
+    String what() {
+        return what;
     }
 
     Path workDir() {
@@ -183,6 +200,7 @@ final class ChildJvm implements AutoCloseable {
             }
             process = null;
         }
+        OPEN.remove(this);
         if (!Boolean.getBoolean("sandbox.keep")) {
             deleteRecursively(workDir);
         }

@@ -21,6 +21,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.connect.errors.DataException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,6 +47,7 @@ import dev.quarantine.txn.RecordPositions;
  * group or application, as text.
  */
 @ExtendWith(LocalKafkaExtension.class)
+@Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class EveryDeadLetterFormatIT {
 
     private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
