@@ -83,8 +83,9 @@ public final class DashboardResource {
                 .build(); // Cache-Control: RequestGuardFilter, as for every answer under /dead-letters
     }
 
+    /** Reads a file of the page, which the jar holds next to this class (same package). */
     private static byte[] read(String name) {
-        try (InputStream in = DashboardResource.class.getResourceAsStream("dashboard/" + name)) {
+        try (InputStream in = DashboardResource.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("the monitor jar lacks dashboard/" + name + " (a broken build)");
             }
