@@ -43,6 +43,14 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.txn.RecordPositions;
+import dev.quarantine.connect.rest.http.MonitorException;
+import dev.quarantine.connect.rest.discovery.MonitoredTopics;
+import dev.quarantine.connect.rest.peers.PeerAuth;
+import dev.quarantine.connect.rest.http.BrowserLoginChallenge;
+import dev.quarantine.connect.rest.dashboard.DashboardResource;
+import dev.quarantine.connect.rest.aggregation.DeadLetterRecord;
+import dev.quarantine.connect.rest.aggregation.PartitionFigures;
+import dev.quarantine.connect.rest.peers.Peers;
 
 /**
  * End to end: two real Connect workers of one group, each its own JVM loading the plugin from plugin.path, both with
@@ -413,7 +421,7 @@ class DeadLetterMonitorIT {
     @Test
     void answersASharesRequestOnlyWithAValidPeerSignature() {
         PeerAuth auth = peerAuth(Clock.systemUTC());
-        Map<String, String> params = Peers.params(List.of(0), new Partial.Query(null, 0));
+        Map<String, String> params = Peers.params(List.of(0), new PartitionFigures.Query(null, 0));
         PeerAuth.Proof forOther = PeerRequests.proof(auth, "127.0.0.1:1", params);
         PeerAuth.Proof stale = PeerRequests.proof(peerAuth(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-90))),
                 PeerRequests.address(first), params);
@@ -425,7 +433,7 @@ class DeadLetterMonitorIT {
                 "Zm9yZ2VkLW5vbmNlLTAxMjM", PeerRequests.SENDER, "Zm9yZ2Vk"));
         Answer replayed = peers.send(first, params, forOther);
         Answer old = peers.send(first, params, stale);
-        Map<String, String> unmonitored = Peers.params(List.of(0), new Partial.Query("not-monitored", 0));
+        Map<String, String> unmonitored = Peers.params(List.of(0), new PartitionFigures.Query("not-monitored", 0));
         Answer notMonitored = peers.send(first, unmonitored, PeerRequests.proof(auth, PeerRequests.address(first),
                 unmonitored));
 

@@ -26,6 +26,8 @@ import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.connect.rest.peers.PeerAuth;
+import dev.quarantine.connect.rest.peers.Peers;
 
 /**
  * Two real workers running the monitor without {@code quarantine.monitor.peer.secret}: each shows only the share it

@@ -36,6 +36,7 @@ import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.txn.RecordPositions;
+import dev.quarantine.connect.rest.aggregation.DeadLetterRecord;
 
 /**
  * The dead letters of four real writers, each as its users run it, on one real worker JVM loading the plugin archive

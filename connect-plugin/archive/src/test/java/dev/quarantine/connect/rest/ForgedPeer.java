@@ -22,6 +22,12 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.connect.rest.aggregation.Codec;
+import dev.quarantine.connect.rest.aggregation.DeadLetterRecord;
+import dev.quarantine.connect.rest.aggregation.MonitorTopology;
+import dev.quarantine.connect.rest.discovery.MonitoredTopics;
+import dev.quarantine.connect.rest.aggregation.PartitionFigures;
+import dev.quarantine.connect.rest.aggregation.TopicStats;
 
 /**
  * An attacker who can join the monitor's Kafka Streams group: a Streams client with the monitor's application.id and
@@ -71,7 +77,7 @@ final class ForgedPeer implements AutoCloseable {
 
     private void answer(HttpExchange exchange, String fabricatedTopic) throws IOException {
         requests.add(new TreeMap<>(exchange.getRequestHeaders()));
-        Partial fabricated = new Partial();
+        PartitionFigures fabricated = new PartitionFigures();
         String query = exchange.getRequestURI().getQuery() == null ? "" : exchange.getRequestURI().getQuery();
         for (String param : query.split("&")) {
             if (param.startsWith("partitions=")) {
@@ -87,7 +93,7 @@ final class ForgedPeer implements AutoCloseable {
             stats.add(letter);
         }
         fabricated.addStats(fabricatedTopic, stats);
-        byte[] body = Codec.encode(fabricated, Partial::write);
+        byte[] body = Codec.encode(fabricated, PartitionFigures::write);
         exchange.getResponseHeaders().add("Content-Type", "application/octet-stream");
         exchange.sendResponseHeaders(200, body.length);
         try (OutputStream out = exchange.getResponseBody()) {

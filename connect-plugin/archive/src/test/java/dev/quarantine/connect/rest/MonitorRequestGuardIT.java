@@ -40,6 +40,7 @@ import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.connect.rest.replays.ReplayIds;
 
 /**
  * The monitor's request hygiene on a real worker JVM loading the plugin archive, behind Kafka's basic-auth REST

@@ -34,6 +34,8 @@ import dev.quarantine.sandbox.FreePorts;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.connect.rest.peers.Peers;
+import dev.quarantine.connect.rest.peers.PeerAuth;
 
 /**
  * The monitor's peer listener on a real worker JVM, attacked the way anyone who reaches its port can: connections

@@ -11,6 +11,9 @@ import java.util.regex.Pattern;
 import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.connect.rest.aggregation.PartitionFigures;
+import dev.quarantine.connect.rest.peers.PeerAuth;
+import dev.quarantine.connect.rest.peers.Peers;
 
 /** Requests to a worker's monitor peer listener, as another worker (or someone pretending to be one) sends them. */
 final class PeerRequests {
@@ -52,7 +55,7 @@ final class PeerRequests {
 
     /** A request for {@code partition}'s share, signed with {@code auth} for this worker, not sent yet. */
     Captured captureShare(PeerAuth auth, LocalConnect worker, int partition) {
-        Map<String, String> params = Peers.params(List.of(partition), new Partial.Query(null, 0));
+        Map<String, String> params = Peers.params(List.of(partition), new PartitionFigures.Query(null, 0));
         return new Captured(Peers.rawQuery(params), proof(auth, address(worker), params).headers());
     }
 

@@ -15,6 +15,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
+import dev.quarantine.connect.rest.peers.PeerLimits;
 
 /**
  * Settings of {@link DeadLetterRestExtension}: worker settings starting with {@code quarantine.monitor.}, parsed once.
@@ -317,48 +318,48 @@ public final class MonitorConfig extends AbstractConfig {
         return def;
     }
 
-    List<String> topics() {
+    public List<String> topics() {
         return getList(TOPICS_CONFIG).stream().map(String::trim).filter(t -> !t.isEmpty()).toList();
     }
 
-    Optional<Pattern> topicsRegex() {
+    public Optional<Pattern> topicsRegex() {
         String regex = getString(TOPICS_REGEX_CONFIG).trim();
         return regex.isEmpty() ? Optional.empty() : Optional.of(Pattern.compile(regex));
     }
 
-    boolean discoverConnectors() {
+    public boolean discoverConnectors() {
         return getBoolean(DISCOVER_CONNECTORS_CONFIG);
     }
 
-    boolean discoverShareGroups() {
+    public boolean discoverShareGroups() {
         return getBoolean(DISCOVER_SHARE_GROUPS_CONFIG);
     }
 
-    Duration discoveryInterval() {
+    public Duration discoveryInterval() {
         return Duration.ofMillis(getLong(DISCOVERY_INTERVAL_MS_CONFIG));
     }
 
-    boolean exposePayload() {
+    public boolean exposePayload() {
         return getBoolean(EXPOSE_PAYLOAD_CONFIG);
     }
 
-    int payloadMaxBytes() {
+    public int payloadMaxBytes() {
         return getInt(PAYLOAD_MAX_BYTES_CONFIG);
     }
 
-    int recentRecords() {
+    public int recentRecords() {
         return getInt(RECENT_RECORDS_CONFIG);
     }
 
-    Duration queryRetry() {
+    public Duration queryRetry() {
         return Duration.ofMillis(getLong(QUERY_RETRY_MS_CONFIG));
     }
 
-    int retryAfterSeconds() {
+    public int retryAfterSeconds() {
         return getInt(RETRY_AFTER_SECONDS_CONFIG);
     }
 
-    Duration cache() {
+    public Duration cache() {
         return Duration.ofMillis(getLong(CACHE_MS_CONFIG));
     }
 
@@ -380,7 +381,7 @@ public final class MonitorConfig extends AbstractConfig {
     }
 
     /** The address the peer listener binds to when set; empty: the worker's REST interface. */
-    Optional<String> peerBindAddress() {
+    public Optional<String> peerBindAddress() {
         String address = getString(PEER_BIND_ADDRESS_CONFIG).trim();
         return address.isEmpty() ? Optional.empty() : Optional.of(address);
     }
@@ -393,11 +394,11 @@ public final class MonitorConfig extends AbstractConfig {
                 Duration.ofMillis(getLong(PEER_WRITE_TIMEOUT_MS_CONFIG)));
     }
 
-    int maxTopics() {
+    public int maxTopics() {
         return getInt(MAX_TOPICS_CONFIG);
     }
 
-    int maxConcurrentRequests() {
+    public int maxConcurrentRequests() {
         return getInt(MAX_CONCURRENT_REQUESTS_CONFIG);
     }
 
@@ -412,7 +413,7 @@ public final class MonitorConfig extends AbstractConfig {
     }
 
     /** {@link #REPLAY_DESTINATIONS_ALLOWED_CONFIG} as written: a regex, empty for none. */
-    String replayDestinationsAllowed() {
+    public String replayDestinationsAllowed() {
         return getString(REPLAY_DESTINATIONS_ALLOWED_CONFIG).trim();
     }
 
@@ -435,7 +436,7 @@ public final class MonitorConfig extends AbstractConfig {
     }
 
     /** Settings given with {@link #STREAMS_PREFIX}, without it. */
-    Map<String, Object> streamsOverrides() {
+    public Map<String, Object> streamsOverrides() {
         return new HashMap<>(originalsWithPrefix(STREAMS_PREFIX));
     }
 }

@@ -7,6 +7,7 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
+import dev.quarantine.connect.rest.http.KnownHosts;
 
 /** The validators of {@link MonitorConfig}'s settings that Kafka's {@link ConfigDef} does not have. */
 final class MonitorValidators {

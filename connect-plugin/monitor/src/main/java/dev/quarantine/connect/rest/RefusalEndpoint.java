@@ -25,7 +25,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * worker declares it: this code is compiled against jakarta's {@code Configurable}, so a direct call would fail with
  * {@code NoSuchMethodError} on a worker whose {@code configurable()} returns javax's. No JAX-RS class is named here.
  */
-final class RefusalEndpoint {
+public final class RefusalEndpoint {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -47,7 +47,7 @@ final class RefusalEndpoint {
     }
 
     /** The JSON body of the 501 answer: the same words as the ERROR line in the worker log. */
-    static String body(String reason) {
+    public static String body(String reason) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error_code", 501);
         body.put("message", "the dead-letter monitor " + reason);

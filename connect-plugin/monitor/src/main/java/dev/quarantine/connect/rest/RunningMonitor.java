@@ -8,6 +8,27 @@ import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
+import dev.quarantine.connect.rest.http.Answers;
+import dev.quarantine.connect.rest.http.BrowserLoginChallenge;
+import dev.quarantine.connect.rest.resources.ClusterReader;
+import dev.quarantine.connect.rest.dashboard.DashboardResource;
+import dev.quarantine.connect.rest.resources.DeadLetterResource;
+import dev.quarantine.connect.rest.replays.DryRunSlots;
+import dev.quarantine.connect.rest.http.KnownHosts;
+import dev.quarantine.connect.rest.aggregation.Monitor;
+import dev.quarantine.connect.rest.peers.PeerAuth;
+import dev.quarantine.connect.rest.peers.PeerBinding;
+import dev.quarantine.connect.rest.resources.PeerEndpoint;
+import dev.quarantine.connect.rest.peers.PeerServer;
+import dev.quarantine.connect.rest.peers.Peers;
+import dev.quarantine.connect.rest.replays.ReplayDestinations;
+import dev.quarantine.connect.rest.resources.ReplayResource;
+import dev.quarantine.connect.rest.replays.Replays;
+import dev.quarantine.connect.rest.http.RequestGuardFilter;
+import dev.quarantine.connect.rest.discovery.ShareGroupDlqs;
+import dev.quarantine.connect.rest.discovery.ShareGroupTopicRule;
+import dev.quarantine.connect.rest.discovery.TopicDiscovery;
+import dev.quarantine.connect.rest.replays.WorkerRestClient;
 
 /**
  * The monitor of a worker that can run it ({@link MonitorRequirements}): its peer listener, the aggregation and the

@@ -5,6 +5,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import dev.quarantine.connect.rest.http.Answers;
 
 /**
  * {@code /dead-letters} on a worker that cannot run the monitor ({@link MonitorRequirements}): every request is

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.state.HostInfo;
+import dev.quarantine.connect.rest.http.KnownHosts;
 
 /**
  * What the monitor takes from the worker's own settings: its group (for the Streams application.id), its Kafka
@@ -19,12 +20,12 @@ import org.apache.kafka.streams.state.HostInfo;
  *
  * @param bindHost the REST listener's host, {@code null} for every interface
  */
-record WorkerSettings(String applicationId, Map<String, Object> clientConfigs, String scheme, HostInfo self,
+public record WorkerSettings(String applicationId, Map<String, Object> clientConfigs, String scheme, HostInfo self,
                       String bindHost) {
 
     static final String APPLICATION_ID_SUFFIX = "-dead-letter-monitor";
 
-    static WorkerSettings from(Map<String, ?> worker, MonitorConfig config) {
+    public static WorkerSettings from(Map<String, ?> worker, MonitorConfig config) {
         String groupId = string(worker, "group.id");
         String applicationId = config.applicationId().orElse(groupId == null ? null : groupId + APPLICATION_ID_SUFFIX);
         if (applicationId == null) {
@@ -89,7 +90,7 @@ record WorkerSettings(String applicationId, Map<String, Object> clientConfigs, S
         return url(self);
     }
 
-    String url(HostInfo host) {
+    public String url(HostInfo host) {
         return scheme + "://" + host.host() + ":" + host.port();
     }
 

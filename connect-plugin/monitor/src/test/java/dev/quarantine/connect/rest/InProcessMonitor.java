@@ -12,21 +12,23 @@ import org.apache.kafka.connect.health.ConnectClusterState;
 import org.apache.kafka.connect.health.ConnectorHealth;
 
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.connect.rest.aggregation.Monitor;
+import dev.quarantine.connect.rest.discovery.TopicDiscovery;
 
 /** The monitor run in the test's own JVM against a real broker, without a Connect worker: no connectors to read. */
-final class InProcessMonitor {
+public final class InProcessMonitor {
 
     private InProcessMonitor() {
     }
 
     /** A monitor (not started) of the worker settings {@code settings}, which include the monitor's own. */
-    static Monitor create(Map<String, Object> settings) {
+    public static Monitor create(Map<String, Object> settings) {
         MonitorConfig config = new MonitorConfig(settings);
         return new Monitor(config, WorkerSettings.from(settings, config), new TopicDiscovery(noConnectors(), config));
     }
 
     /** {@code count} one-byte dead letters in {@code topic}, as Kafka Connect's DLQ writes them for input "orders". */
-    static void produceDeadLetters(LocalKafka kafka, String topic, int count) {
+    public static void produceDeadLetters(LocalKafka kafka, String topic, int count) {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < count; i++) {
@@ -37,7 +39,7 @@ final class InProcessMonitor {
         }
     }
 
-    static ConnectClusterState noConnectors() {
+    public static ConnectClusterState noConnectors() {
         return new ConnectClusterState() {
             @Override
             public Collection<String> connectors() {

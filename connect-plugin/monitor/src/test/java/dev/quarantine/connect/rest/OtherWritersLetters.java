@@ -15,15 +15,17 @@ import dev.quarantine.replay.ReplayListener;
 import dev.quarantine.replay.ReplayProgress;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.connect.rest.aggregation.DeadLetterRecord;
+import dev.quarantine.connect.rest.aggregation.TopicStats;
 
 /** What the tests of dead letters written by other writers (Spring Kafka, share groups) share. */
-final class OtherWritersLetters {
+public final class OtherWritersLetters {
 
     private OtherWritersLetters() {
     }
 
     /** Replays {@code dlq} to its original topics, {@code destination} the one allowed, to the end. */
-    static ReplayProgress replayToEnd(LocalKafka kafka, String replayId, String dlq, String destination) {
+    public static ReplayProgress replayToEnd(LocalKafka kafka, String replayId, String dlq, String destination) {
         Map<String, Object> settings = new HashMap<>();
         settings.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, replayId);
@@ -39,15 +41,15 @@ final class OtherWritersLetters {
         }
     }
 
-    static ConsumerRecord<byte[], byte[]> byKey(List<ConsumerRecord<byte[], byte[]>> records, byte[] key) {
+    public static ConsumerRecord<byte[], byte[]> byKey(List<ConsumerRecord<byte[], byte[]>> records, byte[] key) {
         return records.stream().filter(r -> text(r.key()).equals(text(key))).findFirst().orElseThrow();
     }
 
-    static byte[] bytes(String text) {
+    public static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    static String text(byte[] bytes) {
+    public static String text(byte[] bytes) {
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
@@ -55,7 +57,8 @@ final class OtherWritersLetters {
      * Reads each of {@code letters} as the monitor does and asserts that it names its format, the original topic,
      * the partition and offset of its record among {@code failed}, and {@code connector}; returns the counts.
      */
-    static TopicStats readEach(List<ConsumerRecord<byte[], byte[]>> letters, List<ConsumerRecord<byte[], byte[]>> failed,
+    public static TopicStats readEach(List<ConsumerRecord<byte[], byte[]>> letters, List<ConsumerRecord<byte[],
+            byte[]>> failed,
                                DeadLetterFormat format, String originalTopic, String connector) {
         TopicStats stats = new TopicStats();
         for (ConsumerRecord<byte[], byte[]> letter : letters) {

@@ -6,14 +6,14 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock a test sets and moves by hand (UTC). */
-final class SettableClock extends Clock {
-    long millis;
+public final class SettableClock extends Clock {
+    public long millis;
 
-    SettableClock(long millis) {
+    public SettableClock(long millis) {
         this.millis = millis;
     }
 
-    SettableClock() {
+    public SettableClock() {
         this(0);
     }
 

@@ -1,0 +1,119 @@
+package dev.quarantine.connect.rest.aggregation;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.quarantine.replay.letters.HeaderText;
+import dev.quarantine.txn.RecordPositions;
+import dev.quarantine.connect.rest.MonitorConfig;
+import dev.quarantine.connect.rest.discovery.MonitoredTopics;
+
+/**
+ * Counts one dead-letter record: its topic's totals, its one-minute window, and its slot among the recent records.
+ * Runs in the task of the record's partition, so the stores hold per-partition figures.
+ *
+ * <p>No record can stop it: every string it keeps is bounded ({@link HeaderText}), a record whose headers cannot be
+ * read at all is counted as {@link HeaderText#UNPARSEABLE}, and a topic beyond {@code maxTopics} is not kept, only
+ * its records counted under {@link #OVER_CAP} (with a log line), so memory stays bounded whatever a pattern matches.
+ */
+public final class DeadLetterProcessor implements Processor<byte[], byte[], Void, Void> {
+
+    /** Stats store key of the records of topics beyond the cap, by topic (not a legal topic name). */
+    public static final String OVER_CAP = "~over-cap";
+    private static final int MAX_WARNED = 1_000;
+    private static final Logger log = LoggerFactory.getLogger(DeadLetterProcessor.class);
+
+    private final MonitorTopology.Limits limits;
+    private final Supplier<MonitoredTopics> topics;
+    private final Set<String> warned = new HashSet<>();
+    private ProcessorContext<Void, Void> context;
+    private KeyValueStore<String, TopicStats> stats;
+    private WindowStore<String, Long> minutes;
+    private KeyValueStore<String, DeadLetterRecord> recent;
+
+    DeadLetterProcessor(MonitorTopology.Limits limits, Supplier<MonitoredTopics> topics) {
+        this.limits = limits;
+        this.topics = topics;
+    }
+
+    @Override
+    public void init(ProcessorContext<Void, Void> context) {
+        this.context = context;
+        this.stats = context.getStateStore(MonitorTopology.STATS_STORE);
+        this.minutes = context.getStateStore(MonitorTopology.MINUTES_STORE);
+        this.recent = context.getStateStore(MonitorTopology.RECENT_STORE);
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        RecordMetadata where = context.recordMetadata().orElseThrow(() ->
+                new IllegalStateException("a dead-letter record without its topic: the topology reads topics only"));
+        TopicStats topicStats = stats.get(where.topic());
+        if (topicStats == null && overCap()) {
+            countOverCap(where, record.timestamp());
+            return;
+        }
+        DeadLetterRecord letter = read(where, record);
+        if (topicStats == null) {
+            topicStats = new TopicStats();
+        }
+        topicStats.add(letter);
+        stats.put(letter.topic(), topicStats);
+        countInWindow(letter);
+        long slot = (topicStats.total() - 1) % limits.recentRecords();
+        recent.put(MonitorTopology.recentKey(letter.topic(), slot), letter);
+    }
+
+    private DeadLetterRecord read(RecordMetadata where, Record<byte[], byte[]> record) {
+        String hint = topics.get().connectorOf(where.topic());
+        try {
+            return DeadLetterRecord.parse(where.topic(), where.partition(), where.offset(), record.timestamp(),
+                    record.key(), record.value(), record.headers(), hint, limits.keepPayload(),
+                    limits.payloadMaxBytes());
+        } catch (RuntimeException e) {
+            log.warn("Dead-letter monitor: the headers of {} could not be read ({}); counted as {}",
+                    RecordPositions.of(where.topic(), where.partition(), where.offset()), e.getClass().getName(), HeaderText.UNPARSEABLE);
+            return DeadLetterRecord.unparseable(where.topic(), where.partition(), where.offset(), record.timestamp(),
+                    hint);
+        }
+    }
+
+    private boolean overCap() {
+        long held = stats.approximateNumEntries() - (stats.get(OVER_CAP) == null ? 0 : 1);
+        return held >= limits.maxTopics();
+    }
+
+    private void countOverCap(RecordMetadata where, long timestamp) {
+        TopicStats over = stats.get(OVER_CAP);
+        if (over == null) {
+            over = new TopicStats();
+        }
+        over.addUncounted(where.topic(), timestamp);
+        stats.put(OVER_CAP, over);
+        if (warned.size() < MAX_WARNED && warned.add(where.topic())) {
+            log.warn("Dead-letter monitor: not keeping figures of topic {} (partition {}): this worker already"
+                    + " monitors {} topics; raise {} to monitor more", where.topic(), where.partition(),
+                    limits.maxTopics(), MonitorConfig.MAX_TOPICS_CONFIG);
+        }
+    }
+
+    private void countInWindow(DeadLetterRecord letter) {
+        long windowMs = MonitorTopology.WINDOW.toMillis();
+        long start = letter.timestamp() - Math.floorMod(letter.timestamp(), windowMs);
+        if (start + windowMs < context.currentSystemTimeMs() - MonitorTopology.WINDOW_RETENTION.toMillis()) {
+            return; // older than any rate the monitor shows
+        }
+        Long count = minutes.fetch(letter.topic(), start);
+        minutes.put(letter.topic(), count == null ? 1L : count + 1, start);
+    }
+}

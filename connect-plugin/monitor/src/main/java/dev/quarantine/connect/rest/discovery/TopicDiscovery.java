@@ -1,0 +1,104 @@
+package dev.quarantine.connect.rest.discovery;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import org.apache.kafka.connect.health.ConnectClusterState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import dev.quarantine.connect.rest.http.LogText;
+import dev.quarantine.connect.rest.MonitorConfig;
+
+/**
+ * Finds the dead-letter topics named in the cluster's connector configs, through the worker's
+ * {@link ConnectClusterState}: Kafka Connect's {@code errors.deadletterqueue.topic.name} of any sink connector, and
+ * {@code dlq.topic.name} of the transactional sink connector; and those the share groups name
+ * ({@link ShareGroupDlqs}), attributed to the group only when no connector names the topic (whoever may alter a
+ * group's config cannot take a connector's dead letters from it). Adds the topics and pattern from the settings.
+ */
+public final class TopicDiscovery implements AutoCloseable {
+
+    // Public setting and class names, the contract between a connector config and this monitor. The monitor never
+    // links to Connect's runtime nor to the sink's classes (another module of the plugin); TopicDiscoveryTest holds
+    // the first two against Connect's own constants, and the archive module's PluginContractTest the last two against
+    // the sink's.
+    static final String CONNECTOR_CLASS_CONFIG = "connector.class";
+    static final String CONNECT_DLQ_CONFIG = "errors.deadletterqueue.topic.name";
+    static final String SINK_DLQ_CONFIG = "dlq.topic.name";
+    static final String SINK_CLASS = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
+    private static final Set<String> SINK_ALIASES = Set.of(SINK_CLASS, "TransactionalKafkaSinkConnector",
+            "TransactionalKafkaSink");
+    private static final Logger log = LoggerFactory.getLogger(TopicDiscovery.class);
+
+    private final ConnectClusterState cluster;
+    private final MonitorConfig config;
+    private final Optional<ShareGroupDlqs> shareGroups;
+
+    /** @param shareGroups used when {@code quarantine.monitor.discover.share.groups} is set */
+    public TopicDiscovery(ConnectClusterState cluster, MonitorConfig config, Optional<ShareGroupDlqs> shareGroups) {
+        this.cluster = cluster;
+        this.config = config;
+        this.shareGroups = config.discoverShareGroups() ? shareGroups : Optional.empty();
+    }
+
+    /** Discovery without share groups. */
+    public TopicDiscovery(ConnectClusterState cluster, MonitorConfig config) {
+        this(cluster, config, Optional.empty());
+    }
+
+    /**
+     * The topics to monitor now. A connector deleted while being read is skipped.
+     *
+     * @throws RuntimeException when the worker cannot list its connectors (not yet joined, Kafka unreachable):
+     *                          the caller keeps what it had
+     */
+    public MonitoredTopics discover() {
+        Map<String, SortedSet<String>> byTopic = new TreeMap<>();
+        if (config.discoverConnectors()) {
+            for (String connector : cluster.connectors()) {
+                Map<String, String> connectorConfig;
+                try {
+                    connectorConfig = cluster.connectorConfig(connector);
+                } catch (RuntimeException e) {
+                    log.debug("Connector {} could not be read (deleted meanwhile?): {}", LogText.escape(connector),
+                            LogText.escape(e));
+                    continue;
+                }
+                dlqTopics(connectorConfig).forEach(topic ->
+                        byTopic.computeIfAbsent(topic, t -> new TreeSet<>()).add(connector));
+            }
+        }
+        shareGroups.ifPresent(groups -> groups.discover().forEach((topic, group) ->
+                byTopic.putIfAbsent(topic, new TreeSet<>(Set.of(group)))));
+        return new MonitoredTopics(byTopic, config.topics(), config.topicsRegex());
+    }
+
+    @Override
+    public void close() {
+        shareGroups.ifPresent(ShareGroupDlqs::close);
+    }
+
+    /** The dead-letter topics one connector config names. */
+    public static Set<String> dlqTopics(Map<String, String> connectorConfig) {
+        Set<String> topics = new TreeSet<>();
+        if (connectorConfig == null) {
+            return topics;
+        }
+        addIfSet(topics, connectorConfig.get(CONNECT_DLQ_CONFIG));
+        String connectorClass = connectorConfig.getOrDefault(CONNECTOR_CLASS_CONFIG, "").trim();
+        if (SINK_ALIASES.contains(connectorClass)) {
+            addIfSet(topics, connectorConfig.get(SINK_DLQ_CONFIG));
+        }
+        return topics;
+    }
+
+    private static void addIfSet(Set<String> topics, String topic) {
+        if (topic != null && !topic.isBlank()) {
+            topics.add(topic.trim());
+        }
+    }
+}
