@@ -30,9 +30,9 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.TargetTopics;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.progress.ProgressStore;
-import dev.quarantine.connect.sink.target.TargetTopics;
 import dev.quarantine.connect.sink.write.CommitTrigger;
 import dev.quarantine.connect.sink.write.Coordinates;
 import dev.quarantine.connect.sink.write.PartitionWriter;

@@ -12,14 +12,14 @@ import org.apache.kafka.connect.sink.SinkTask;
 import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.HeaderConverter;
 
+import dev.quarantine.connect.sink.cluster.ClusterAdmins;
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
+import dev.quarantine.connect.sink.cluster.TargetTopics;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.metrics.TaskMetrics;
 import dev.quarantine.connect.sink.progress.ProgressStore;
 import dev.quarantine.connect.sink.progress.SourceTopics;
-import dev.quarantine.connect.sink.target.ClusterAdmins;
-import dev.quarantine.connect.sink.target.HangingTransactions;
-import dev.quarantine.connect.sink.target.TargetTopics;
 import dev.quarantine.connect.sink.write.DeadLetters;
 import dev.quarantine.connect.sink.write.RecordConverter;
 import dev.quarantine.connect.sink.write.WriteSetup;

@@ -15,11 +15,11 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.sink.SinkRecord;
 
+import dev.quarantine.connect.sink.cluster.ClusterAdmins;
+import dev.quarantine.connect.sink.cluster.TargetTopics;
 import dev.quarantine.connect.sink.config.PartitionMapping;
 import dev.quarantine.connect.sink.config.TargetTopicSettings;
 import dev.quarantine.connect.sink.config.TopicFormat;
-import dev.quarantine.connect.sink.target.ClusterAdmins;
-import dev.quarantine.connect.sink.target.TargetTopics;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.TopicReader;
 

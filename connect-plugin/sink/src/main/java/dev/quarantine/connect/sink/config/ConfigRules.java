@@ -21,9 +21,9 @@ import org.apache.kafka.connect.sink.SinkConnector;
 import org.apache.kafka.connect.sink.SinkTask;
 
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
+import dev.quarantine.connect.sink.cluster.ClusterAdmins;
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig.Tolerance;
-import dev.quarantine.connect.sink.target.ClusterAdmins;
-import dev.quarantine.connect.sink.target.HangingTransactionCheck;
 import dev.quarantine.connect.sink.write.BatchCommitter;
 import dev.quarantine.connect.sink.write.RunningRedo;
 

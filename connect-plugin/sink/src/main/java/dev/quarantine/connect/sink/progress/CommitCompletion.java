@@ -9,7 +9,7 @@ import java.util.Properties;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-import dev.quarantine.connect.sink.target.LastTransaction;
+import dev.quarantine.connect.sink.cluster.LastTransaction;
 
 /**
  * What an open writes on partition 0 of the progress topic when it completes there a committed transaction C of the

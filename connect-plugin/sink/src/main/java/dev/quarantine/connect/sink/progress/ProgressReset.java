@@ -26,9 +26,9 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.ClusterAdmins;
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
-import dev.quarantine.connect.sink.target.ClusterAdmins;
-import dev.quarantine.connect.sink.target.HangingTransactions;
 import dev.quarantine.connect.sink.write.WriterFactory;
 
 /**

@@ -10,7 +10,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.connect.errors.ConnectException;
 
-import dev.quarantine.connect.sink.target.TargetTopics;
+import dev.quarantine.connect.sink.cluster.TargetTopics;
 
 /**
  * Where a task's writers put their progress: partition 0 of the progress topic, as the task first found it. The

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 
 import org.apache.kafka.common.TopicPartition;
 
-import dev.quarantine.connect.sink.target.HangingTransactions;
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
 
 /**
  * A redo in progress for one source partition (see {@link HangingTransactions}, "A committed transaction left open"):

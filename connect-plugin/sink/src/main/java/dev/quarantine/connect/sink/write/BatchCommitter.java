@@ -17,14 +17,14 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
+import dev.quarantine.connect.sink.cluster.LastTransaction;
+import dev.quarantine.connect.sink.cluster.RecentCommits;
 import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.progress.CommitCompletion;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.progress.ProgressRefusal;
 import dev.quarantine.connect.sink.progress.RedoRange;
-import dev.quarantine.connect.sink.target.HangingTransactions;
-import dev.quarantine.connect.sink.target.LastTransaction;
-import dev.quarantine.connect.sink.target.RecentCommits;
 import dev.quarantine.txn.SendErrors;
 
 /**

@@ -11,8 +11,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
-import dev.quarantine.connect.sink.target.HangingTransactions;
 
 /**
  * Writes the records of one source partition to the target cluster: the records collected over puts (see

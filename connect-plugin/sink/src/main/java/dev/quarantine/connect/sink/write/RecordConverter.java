@@ -11,8 +11,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.HeaderConverter;
 
+import dev.quarantine.connect.sink.cluster.TargetTopics;
 import dev.quarantine.connect.sink.config.TopicFormat;
-import dev.quarantine.connect.sink.target.TargetTopics;
 import dev.quarantine.txn.SendErrors;
 
 /**

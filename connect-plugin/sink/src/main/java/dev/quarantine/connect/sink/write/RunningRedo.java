@@ -11,11 +11,11 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
+import dev.quarantine.connect.sink.cluster.OpenTransactionLook;
+import dev.quarantine.connect.sink.cluster.RecentCommits;
 import dev.quarantine.connect.sink.progress.RedoRange;
-import dev.quarantine.connect.sink.target.HangingTransactionCheck;
-import dev.quarantine.connect.sink.target.HangingTransactions;
-import dev.quarantine.connect.sink.target.OpenTransactionLook;
-import dev.quarantine.connect.sink.target.RecentCommits;
 
 /**
  * Keeps a running writer's commits from being lost to its own abort. A restarting broker that skips a commit C's

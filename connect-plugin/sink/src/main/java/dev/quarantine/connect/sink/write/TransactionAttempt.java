@@ -16,8 +16,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.RecentCommits;
 import dev.quarantine.connect.sink.progress.RedoRange;
-import dev.quarantine.connect.sink.target.RecentCommits;
 import dev.quarantine.txn.SendErrorCategory;
 import dev.quarantine.txn.SendErrors;
 

@@ -2,9 +2,9 @@ package dev.quarantine.connect.sink.write;
 
 import java.util.Optional;
 
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.progress.ProgressTarget;
-import dev.quarantine.connect.sink.target.HangingTransactionCheck;
 import dev.quarantine.txn.DeadLetterBreaker;
 
 /**

@@ -17,10 +17,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
-import dev.quarantine.connect.sink.target.HangingTransactionCheck;
 import dev.quarantine.txn.SendErrors;
 import dev.quarantine.txn.SharedTopicMetadata;
 import dev.quarantine.txn.TxnSendProducer;

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
-import dev.quarantine.connect.sink.target.LastTransaction;
+import dev.quarantine.connect.sink.cluster.LastTransaction;
 
 /** The completion record: its key, its lines, what it names, and what a reader refuses. */
 class CommitCompletionTest {

@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.connect.sink.TestData;
 import dev.quarantine.connect.sink.TestPluginMetrics;
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
+import dev.quarantine.connect.sink.cluster.LastTransaction;
 import dev.quarantine.connect.sink.config.BytesOrStringHeaderConverter;
 import dev.quarantine.connect.sink.config.TopicFormat;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
@@ -38,8 +40,6 @@ import dev.quarantine.connect.sink.progress.CommitCompletion;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.progress.ProgressTarget;
 import dev.quarantine.connect.sink.progress.RedoRange;
-import dev.quarantine.connect.sink.target.HangingTransactionCheck;
-import dev.quarantine.connect.sink.target.LastTransaction;
 import dev.quarantine.txn.DeadLetterBreaker;
 
 /** The writer and its parts (attempt, committer, isolator, classification) over a scripted MockProducer. */

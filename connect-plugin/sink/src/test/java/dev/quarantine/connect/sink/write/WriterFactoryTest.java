@@ -25,14 +25,14 @@ import org.junit.jupiter.api.Test;
 
 import dev.quarantine.connect.sink.TestData;
 import dev.quarantine.connect.sink.TestPluginMetrics;
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck.LastTransactions;
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.config.BytesOrStringHeaderConverter;
 import dev.quarantine.connect.sink.config.TopicFormat;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.metrics.WorkerPluginMetrics;
 import dev.quarantine.connect.sink.progress.ProgressTarget;
-import dev.quarantine.connect.sink.target.HangingTransactionCheck.LastTransactions;
-import dev.quarantine.connect.sink.target.HangingTransactionCheck;
 import dev.quarantine.txn.DeadLetterBreaker;
 
 /** Opening a task's partitions: the last transactions of their ids asked about together, before any producer. */

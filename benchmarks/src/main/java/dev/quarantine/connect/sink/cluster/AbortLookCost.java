@@ -1,4 +1,4 @@
-package dev.quarantine.connect.sink.target;
+package dev.quarantine.connect.sink.cluster;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,7 +29,7 @@ import dev.quarantine.sandbox.LocalKafka;
  *
  * <pre>
  * mvn -B -q -pl benchmarks -am package -DskipTests
- * java -Drounds=400 -cp benchmarks/target/benchmarks.jar dev.quarantine.connect.sink.target.AbortLookCost
+ * java -Drounds=400 -cp benchmarks/target/benchmarks.jar dev.quarantine.connect.sink.cluster.AbortLookCost
  * </pre>
  */
 public final class AbortLookCost {

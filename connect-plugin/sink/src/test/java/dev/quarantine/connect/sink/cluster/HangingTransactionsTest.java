@@ -1,4 +1,4 @@
-package dev.quarantine.connect.sink.target;
+package dev.quarantine.connect.sink.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
