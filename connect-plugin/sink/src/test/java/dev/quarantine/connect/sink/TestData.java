@@ -54,7 +54,8 @@ public final class TestData {
     }
 
     /** A sink record as ByteArrayConverter delivers it, with a header {@code id}. */
-    public static SinkRecord sinkRecord(String topic, int partition, long offset, String key, byte[] value, Long timestamp) {
+    public static SinkRecord sinkRecord(String topic, int partition, long offset, String key, byte[] value,
+            Long timestamp) {
         ConnectHeaders headers = new ConnectHeaders();
         headers.add("id", bytes(String.valueOf(offset)), Schema.OPTIONAL_BYTES_SCHEMA);
         return new SinkRecord(topic, partition, Schema.OPTIONAL_BYTES_SCHEMA, bytes(key), Schema.OPTIONAL_BYTES_SCHEMA,

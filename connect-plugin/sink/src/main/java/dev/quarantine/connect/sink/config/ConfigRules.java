@@ -239,8 +239,8 @@ public final class ConfigRules {
     }
 
     /** A dlq.payload.max.bytes set larger than the dead-letter topic's max.message.bytes. */
-    public static Map<String, List<String>> deadLetterTopicLimitProblems(TransactionalSinkConfig config, String dlqTopic,
-                                                                   OptionalInt maxMessageBytes) {
+    public static Map<String, List<String>> deadLetterTopicLimitProblems(TransactionalSinkConfig config,
+            String dlqTopic, OptionalInt maxMessageBytes) {
         Map<String, List<String>> problems = new LinkedHashMap<>();
         if (config.originals().containsKey(TransactionalSinkConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG)
                 && maxMessageBytes.isPresent() && config.dlqPayloadMaxBytes() > maxMessageBytes.getAsInt()) {
@@ -262,7 +262,8 @@ public final class ConfigRules {
      * Problems of a configuration that would write a topic onto itself, when source and target are (or may be) the
      * same cluster: a target topic or the dead-letter topic equal to a source topic.
      */
-    public static Map<String, List<String>> selfCopyProblems(TransactionalSinkConfig config, Map<String, String> props) {
+    public static Map<String, List<String>> selfCopyProblems(TransactionalSinkConfig config,
+            Map<String, String> props) {
         Map<String, List<String>> problems = new LinkedHashMap<>();
         List<String> topics = sourceTopics(props);
         Optional<Pattern> regex = sourceRegex(props);

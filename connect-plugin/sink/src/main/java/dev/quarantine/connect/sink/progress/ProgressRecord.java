@@ -73,7 +73,8 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
     }
 
     /** Progress that covered nothing ({@code from} = {@code next}), without a redo. */
-    public ProgressRecord(long next, Uuid topicId, Optional<Uuid> sourceTopicId, Map<String, Integer> targetPartitions) {
+    public ProgressRecord(long next, Uuid topicId, Optional<Uuid> sourceTopicId,
+            Map<String, Integer> targetPartitions) {
         this(next, next, topicId, sourceTopicId, targetPartitions, Optional.empty());
     }
 

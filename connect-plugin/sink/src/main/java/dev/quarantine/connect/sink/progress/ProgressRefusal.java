@@ -33,7 +33,8 @@ public final class ProgressRefusal {
      * Whether {@code progressError} is the progress record's own refusal, its transaction's records and dead letters
      * having failed with {@code otherErrors}.
      */
-    public static boolean isOwn(Throwable progressError, String progressTopic, Collection<? extends Throwable> otherErrors) {
+    public static boolean isOwn(Throwable progressError, String progressTopic,
+            Collection<? extends Throwable> otherErrors) {
         if (FailureAction.of(progressError) == FailureAction.RETRY) {
             return false;
         }

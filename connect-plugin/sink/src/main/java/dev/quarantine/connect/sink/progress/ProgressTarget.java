@@ -98,7 +98,8 @@ public final class ProgressTarget {
      * The intent to redo, as {@code source}'s progress: the position moved back to {@code at}, where {@code redo}
      * starts; from then on {@code source}'s transactions are in {@code redo}.
      */
-    public ProducerRecord<byte[], byte[]> intent(String transactionalId, TopicPartition source, long at, RedoRange redo) {
+    public ProducerRecord<byte[], byte[]> intent(String transactionalId, TopicPartition source, long at,
+            RedoRange redo) {
         ProducerRecord<byte[], byte[]> intent = record(transactionalId, source, at, at, Optional.of(redo));
         facts.compute(source, (s, known) -> known == null ? new SourceFacts(Optional.empty(),
                 new ConcurrentHashMap<>(), Optional.of(redo))

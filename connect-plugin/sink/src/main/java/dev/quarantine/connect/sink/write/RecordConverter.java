@@ -29,8 +29,8 @@ public final class RecordConverter implements AutoCloseable {
     private final Converter valueConverter;
     private final HeaderConverter headerConverter;
 
-    public RecordConverter(TopicFormat topics, TargetTopics targetTopics, Converter keyConverter, Converter valueConverter,
-                    HeaderConverter headerConverter) {
+    public RecordConverter(TopicFormat topics, TargetTopics targetTopics, Converter keyConverter,
+            Converter valueConverter, HeaderConverter headerConverter) {
         this.topics = topics;
         this.targetTopics = targetTopics;
         this.keyConverter = keyConverter;
