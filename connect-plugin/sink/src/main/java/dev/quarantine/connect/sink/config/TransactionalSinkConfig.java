@@ -19,6 +19,7 @@ import org.apache.kafka.connect.converters.ByteArrayConverter;
 import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.HeaderConverter;
 
+import dev.quarantine.connect.sink.BytesOrStringHeaderConverter;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
 import dev.quarantine.connect.sink.progress.SourceTopics;
 import dev.quarantine.connect.sink.write.CommitTrigger;

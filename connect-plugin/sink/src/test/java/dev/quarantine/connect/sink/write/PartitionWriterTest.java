@@ -28,11 +28,11 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.connect.sink.BytesOrStringHeaderConverter;
 import dev.quarantine.connect.sink.TestData;
 import dev.quarantine.connect.sink.TestPluginMetrics;
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.cluster.LastTransaction;
-import dev.quarantine.connect.sink.config.BytesOrStringHeaderConverter;
 import dev.quarantine.connect.sink.config.TopicFormat;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.metrics.WorkerPluginMetrics;

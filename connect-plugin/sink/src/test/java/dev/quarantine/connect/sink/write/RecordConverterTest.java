@@ -22,8 +22,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.storage.SimpleHeaderConverter;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.connect.sink.BytesOrStringHeaderConverter;
 import dev.quarantine.connect.sink.TestData;
-import dev.quarantine.connect.sink.config.BytesOrStringHeaderConverter;
 import dev.quarantine.connect.sink.config.TopicFormat;
 
 class RecordConverterTest {

@@ -23,11 +23,11 @@ import org.apache.kafka.connect.converters.ByteArrayConverter;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.connect.sink.BytesOrStringHeaderConverter;
 import dev.quarantine.connect.sink.TestData;
 import dev.quarantine.connect.sink.TestPluginMetrics;
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck.LastTransactions;
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
-import dev.quarantine.connect.sink.config.BytesOrStringHeaderConverter;
 import dev.quarantine.connect.sink.config.TopicFormat;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;

@@ -1,4 +1,4 @@
-package dev.quarantine.connect.sink.config;
+package dev.quarantine.connect.sink;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
