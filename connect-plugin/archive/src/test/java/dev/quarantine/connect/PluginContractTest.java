@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import dev.quarantine.connect.replay.DeadLetterReplayConnector;
 import dev.quarantine.connect.rest.MonitorContract;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
-import dev.quarantine.connect.sink.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 
 /** The names by which the monitor finds the sink's dead-letter topics and starts replays are the plugins' own. */
 class PluginContractTest {

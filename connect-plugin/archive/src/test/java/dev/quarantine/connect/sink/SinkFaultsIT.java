@@ -33,6 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;

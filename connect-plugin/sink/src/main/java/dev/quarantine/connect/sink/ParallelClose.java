@@ -12,6 +12,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.write.PartitionWriter;
+
 /**
  * Closes the writers of several partitions at the same time, each on a thread of its own, within one deadline
  * together (a producer's close waits for its requests in flight). A close that fails with anything at all is logged

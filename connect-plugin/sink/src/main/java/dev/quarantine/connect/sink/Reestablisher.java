@@ -18,6 +18,14 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.progress.ProgressRecord;
+import dev.quarantine.connect.sink.progress.ProgressStore;
+import dev.quarantine.connect.sink.write.CarriedRedo;
+import dev.quarantine.connect.sink.write.PartitionWriter;
+import dev.quarantine.connect.sink.write.WriterErrors;
+import dev.quarantine.connect.sink.write.WriterFactory;
+
 /**
  * Restores writers from their committed progress, and re-establishes a partition that has no writer (its producer
  * was fenced or broken, or opening it failed transiently): a new producer (initTransactions fences whoever fenced us
@@ -30,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * {@value #MAX_FENCES_IN_A_ROW} times without a commit in between is fought over by another running instance (two
  * connectors with one {@code transactional.id.prefix}): the task stops.
  */
-final class Reestablisher {
+public final class Reestablisher {
 
     private static final Logger log = LoggerFactory.getLogger(Reestablisher.class);
     static final int MAX_FENCES_IN_A_ROW = 5;

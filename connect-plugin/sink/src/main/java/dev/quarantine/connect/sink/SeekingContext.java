@@ -13,6 +13,8 @@ import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
+import dev.quarantine.connect.sink.metrics.TaskMetrics;
+
 /**
  * The worker's SinkTaskContext as the task's handler uses it, remembering the partitions it asked the worker to seek
  * since the last put: Connect's WorkerSinkTask applies the seeks (and sets its current offsets to them) at its next
@@ -40,7 +42,7 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  *
  * <p>Gaps between deliveries without a seek are the consumer's own (transaction markers take offsets) and pass.
  */
-final class SeekingContext implements SinkTaskContext {
+public final class SeekingContext implements SinkTaskContext {
 
     private final SinkTaskContext worker;
     /** Seeks asked since the last put began, not yet applied by the worker. */

@@ -30,6 +30,16 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.TargetTopics;
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.progress.ProgressStore;
+import dev.quarantine.connect.sink.write.CommitTrigger;
+import dev.quarantine.connect.sink.write.Coordinates;
+import dev.quarantine.connect.sink.write.PartitionWriter;
+import dev.quarantine.connect.sink.write.RunningRedo;
+import dev.quarantine.connect.sink.write.WriterErrors;
+import dev.quarantine.connect.sink.write.WriterFactory;
+
 /**
  * What a {@link TransactionalKafkaSinkTask} does, without Connect: one {@link PartitionWriter} per assigned source
  * partition, created when the partition is opened (its producer's initTransactions fences the previous owner and

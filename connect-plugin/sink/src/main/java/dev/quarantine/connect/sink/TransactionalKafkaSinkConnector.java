@@ -16,6 +16,13 @@ import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
 
+import dev.quarantine.connect.sink.cluster.TargetClusterChecks;
+import dev.quarantine.connect.sink.config.ConfigRules;
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.progress.OffsetsChange;
+import dev.quarantine.connect.sink.progress.ProgressReset;
+import dev.quarantine.connect.sink.progress.ProgressTopic;
+import dev.quarantine.connect.sink.progress.SourceTopics;
 import dev.quarantine.txn.PluginVersion;
 
 /**

@@ -12,6 +12,18 @@ import org.apache.kafka.connect.sink.SinkTask;
 import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.HeaderConverter;
 
+import dev.quarantine.connect.sink.cluster.ClusterAdmins;
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
+import dev.quarantine.connect.sink.cluster.TargetTopics;
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.metrics.SinkMetrics;
+import dev.quarantine.connect.sink.metrics.TaskMetrics;
+import dev.quarantine.connect.sink.progress.ProgressStore;
+import dev.quarantine.connect.sink.progress.SourceTopics;
+import dev.quarantine.connect.sink.write.DeadLetters;
+import dev.quarantine.connect.sink.write.RecordConverter;
+import dev.quarantine.connect.sink.write.WriteSetup;
+import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.PluginVersion;
 

@@ -7,6 +7,8 @@ import java.time.Instant;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+
 /**
  * Bounds the retries of transient failures: a put that fails with a RetriableException is delivered again by
  * Connect, but not forever. Once puts have kept failing for {@code transient.errors.timeout.ms} without one

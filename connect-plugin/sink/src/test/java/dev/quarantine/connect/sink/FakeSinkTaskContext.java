@@ -14,7 +14,7 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  * with an assignment the test sets
  * (empty: as after Connect revoked everything).
  */
-final class FakeSinkTaskContext implements SinkTaskContext {
+public final class FakeSinkTaskContext implements SinkTaskContext {
 
     final Map<TopicPartition, Long> seeks = new HashMap<>();
     final Set<TopicPartition> assigned = new HashSet<>();

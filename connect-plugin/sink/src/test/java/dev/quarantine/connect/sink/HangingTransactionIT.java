@@ -36,6 +36,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.progress.CommitCompletion;
+import dev.quarantine.connect.sink.progress.OffsetsChange;
+import dev.quarantine.connect.sink.progress.ProgressReset;
+import dev.quarantine.connect.sink.progress.ProgressTarget;
+import dev.quarantine.connect.sink.progress.RedoRange;
+import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 

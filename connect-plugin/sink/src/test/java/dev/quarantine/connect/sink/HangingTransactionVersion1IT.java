@@ -13,6 +13,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
+import dev.quarantine.connect.sink.progress.CommitCompletion;
 import dev.quarantine.sandbox.LocalKafka;
 
 /**

@@ -37,6 +37,11 @@ import org.apache.kafka.connect.errors.RetriableException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.quarantine.connect.sink.cluster.ClusterAdmins;
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.write.ScriptedProducer;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 

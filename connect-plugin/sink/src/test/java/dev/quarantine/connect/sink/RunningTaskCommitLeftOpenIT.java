@@ -32,6 +32,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.txn.DeadLetterHeaders;

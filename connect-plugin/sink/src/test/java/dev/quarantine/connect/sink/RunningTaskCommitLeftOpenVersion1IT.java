@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
 import dev.quarantine.sandbox.LocalKafka;
 
 /** {@link RunningTaskCommitLeftOpenIT} on a broker formatted with {@code transaction.version=1}. */

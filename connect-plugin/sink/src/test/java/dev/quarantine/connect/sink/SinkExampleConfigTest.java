@@ -11,6 +11,8 @@ import org.apache.kafka.connect.runtime.ConnectorConfig;
 import org.apache.kafka.connect.runtime.SinkConnectorConfig;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.connect.sink.config.ConfigRules;
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.sandbox.ExampleConfigs;
 import dev.quarantine.txn.TxnSendConfig;
 

@@ -36,6 +36,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
+import dev.quarantine.connect.sink.write.ScriptedProducer;
+import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterBreaker;

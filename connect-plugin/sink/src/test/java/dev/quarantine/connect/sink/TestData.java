@@ -15,17 +15,22 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.sink.SinkRecord;
 
+import dev.quarantine.connect.sink.cluster.ClusterAdmins;
+import dev.quarantine.connect.sink.cluster.TargetTopics;
+import dev.quarantine.connect.sink.config.PartitionMapping;
+import dev.quarantine.connect.sink.config.TargetTopicSettings;
+import dev.quarantine.connect.sink.config.TopicFormat;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.TopicReader;
 
 /** Shared helpers for building test records and reading what landed. */
-final class TestData {
+public final class TestData {
 
     private TestData() {
     }
 
     /** {@code props("k", "v", ...)}. */
-    static Map<String, String> props(String... keysAndValues) {
+    public static Map<String, String> props(String... keysAndValues) {
         Map<String, String> props = new HashMap<>();
         for (int i = 0; i < keysAndValues.length; i += 2) {
             props.put(keysAndValues[i], keysAndValues[i + 1]);
@@ -34,29 +39,30 @@ final class TestData {
     }
 
     /** Target topics none of which was ever resolved: every record keeps its partition; nothing is contacted. */
-    static TargetTopics targetTopicsNeverSeen() {
+    public static TargetTopics targetTopicsNeverSeen() {
         return new TargetTopics(new TopicFormat("${topic}"), new TargetTopicSettings(false, Optional.empty(),
                 Optional.empty(), Map.of(), PartitionMapping.HASH), new ClusterAdmins(Map.of(), Map.of()),
                 Duration.ofSeconds(1));
     }
 
-    static byte[] bytes(String text) {
+    public static byte[] bytes(String text) {
         return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 
-    static String text(byte[] bytes) {
+    public static String text(byte[] bytes) {
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** A sink record as ByteArrayConverter delivers it, with a header {@code id}. */
-    static SinkRecord sinkRecord(String topic, int partition, long offset, String key, byte[] value, Long timestamp) {
+    public static SinkRecord sinkRecord(String topic, int partition, long offset, String key, byte[] value,
+            Long timestamp) {
         ConnectHeaders headers = new ConnectHeaders();
         headers.add("id", bytes(String.valueOf(offset)), Schema.OPTIONAL_BYTES_SCHEMA);
         return new SinkRecord(topic, partition, Schema.OPTIONAL_BYTES_SCHEMA, bytes(key), Schema.OPTIONAL_BYTES_SCHEMA,
                 value, offset, timestamp, TimestampType.CREATE_TIME, headers);
     }
 
-    static List<SinkRecord> records(String topic, int partition, long from, long to) {
+    public static List<SinkRecord> records(String topic, int partition, long from, long to) {
         List<SinkRecord> records = new ArrayList<>();
         for (long offset = from; offset < to; offset++) {
             records.add(sinkRecord(topic, partition, offset, "k" + offset, bytes("v" + offset),

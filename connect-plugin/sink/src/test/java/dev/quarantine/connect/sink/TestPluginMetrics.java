@@ -9,7 +9,7 @@ import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
 
 /** PluginMetrics over a plain Metrics registry, with a reader for assertions. */
-final class TestPluginMetrics implements PluginMetrics {
+public final class TestPluginMetrics implements PluginMetrics {
 
     private final Metrics metrics = new Metrics();
 
@@ -39,7 +39,7 @@ final class TestPluginMetrics implements PluginMetrics {
     }
 
     /** The value of the metric with this name and these tags (name, value pairs), or null. */
-    Object value(String name, String... tags) {
+    public Object value(String name, String... tags) {
         LinkedHashMap<String, String> tagMap = new LinkedHashMap<>();
         for (int i = 0; i < tags.length; i += 2) {
             tagMap.put(tags[i], tags[i + 1]);

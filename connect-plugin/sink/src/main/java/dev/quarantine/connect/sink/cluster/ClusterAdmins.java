@@ -1,0 +1,82 @@
+package dev.quarantine.connect.sink.cluster;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * Admin clients of the target and the source cluster, created on first use (a task that never meets a new target
+ * topic never connects them) and shared when both clusters are reached with the same settings.
+ */
+public final class ClusterAdmins implements AutoCloseable {
+
+    private final Map<String, Object> targetConfigs;
+    private final Map<String, Object> sourceConfigs;
+    private final Function<Map<String, Object>, Admin> create;
+    private Admin target;
+    private Admin source;
+
+    public ClusterAdmins(Map<String, Object> targetConfigs, Map<String, Object> sourceConfigs) {
+        this(targetConfigs, sourceConfigs, Admin::create);
+    }
+
+    /** For tests: {@code create} builds each admin client from its configs (a counting one, say). */
+    public ClusterAdmins(Map<String, Object> targetConfigs, Map<String, Object> sourceConfigs,
+                  Function<Map<String, Object>, Admin> create) {
+        this.targetConfigs = Map.copyOf(targetConfigs);
+        this.sourceConfigs = Map.copyOf(sourceConfigs);
+        this.create = create;
+    }
+
+    /** Kafka's admin client default of request.timeout.ms. */
+    static final int DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+    /**
+     * The target admin client's {@code request.timeout.ms} ({@code target.admin.request.timeout.ms}), or Kafka's
+     * default when it is not set or does not parse (reported on its key).
+     */
+    Duration targetRequestTimeout() {
+        return requestTimeout(targetConfigs);
+    }
+
+    /** The {@code request.timeout.ms} of an admin client built from {@code configs}, as above. */
+    public static Duration requestTimeout(Map<String, ?> configs) {
+        Object set = configs.get(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG);
+        try {
+            return Duration.ofMillis(set == null ? DEFAULT_REQUEST_TIMEOUT_MS
+                    : Long.parseLong(String.valueOf(set).trim()));
+        } catch (NumberFormatException e) {
+            return Duration.ofMillis(DEFAULT_REQUEST_TIMEOUT_MS);
+        }
+    }
+
+    public synchronized Admin target() {
+        if (target == null) {
+            target = create.apply(targetConfigs);
+        }
+        return target;
+    }
+
+    public synchronized Admin source() {
+        if (sourceConfigs.equals(targetConfigs)) {
+            return target();
+        }
+        if (source == null) {
+            source = create.apply(sourceConfigs);
+        }
+        return source;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (source != null) {
+            source.close(Duration.ofSeconds(5));
+        }
+        if (target != null) {
+            target.close(Duration.ofSeconds(5));
+        }
+    }
+}

@@ -1,0 +1,656 @@
+package dev.quarantine.connect.sink.cluster;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
+import org.apache.kafka.clients.admin.DescribeTransactionsResult;
+import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.progress.CommitCompletion;
+import dev.quarantine.connect.sink.progress.RedoRange;
+import dev.quarantine.txn.SendErrors;
+
+/**
+ * Aborts the records an aborted transaction of a partition's transactional id left open ("hanging", KIP-664) on the
+ * topics its writer is about to write again, before it writes them.
+ *
+ * <p>Why: a broker restarting can load its transaction state before its metadata lists a transaction's partitions;
+ * its coordinator then skips their markers as if the topics were deleted and completes the transaction anyway (the
+ * broker logs "Couldn't find leader endpoint for partitions ... likely deleted already"). When that transaction was
+ * being aborted (ours, after a commit that timed out while the broker went down, or the one a new producer's
+ * initTransactions aborts), its records stay open in the target and DLQ partitions while the batch is written again
+ * from the progress, which the abort left where it was; the producer's next commit marker, which applies to its
+ * producer id whatever the epoch, would then make the aborted records visible next to their new copies: duplicates.
+ * Aborting them first is what the coordinator meant to do. A transaction left hanging after a commit is left alone:
+ * its progress went forward with it, and the producer's next commit marker completes it.
+ *
+ * <p>Hanging is narrowed to the one transaction known to be aborted, never "an epoch below the current one": from
+ * {@code transaction.version} 2 on (KIP-890, Kafka 4.x's default) every transaction ends with an epoch bump, so a
+ * committed transaction left open has an older epoch too, and aborting it would lose its records, whose progress went
+ * forward. What is aborted is an open transaction carrying the producer id and an epoch the records of the id's last
+ * transaction may carry (the one described or, as the coordinator's own abort leaves it, the one below) when that
+ * ended in an abort ({@link LastTransaction}, from the coordinator's description before the
+ * new producer's initTransactions, or after our own abort), on a partition the coordinator does not list for the
+ * id's current transaction; once the aborted transaction was found open on the progress partition, only the epoch
+ * its records carry there ({@link LastTransaction#foundOpenIn}): with version 1 the one below the described epoch
+ * is also the previous producer session's, whose committed transaction may be open on a target partition (markers
+ * skipped, its progress record completed since). With version 1 all transactions of a producer session share one
+ * epoch, so an open one on a target or dead-letter partition could be an earlier, committed transaction of the
+ * session: it is aborted only while the aborted transaction is still open on the progress partition too, else left
+ * alone and logged; an earlier commit of the same session left open on a target partition is not told apart. A
+ * last transaction whose records' producer id is unknown (rotated when its epochs ran out) is not repaired; that is
+ * logged too.
+ *
+ * <p>A committed transaction C left open on a target or dead-letter partition X is not harmless: the broker counts
+ * an open transaction on a partition from its first record, so the next transaction of the producer id that writes X
+ * and aborts (a poison, a transient error, a fence) aborts C's records there too, while the progress is past them;
+ * and C holds back X's {@code read_committed} readers until then. So at open, after the progress is read and before
+ * anything is written, {@link #committedLeftOpen} finds C (the id's committed last transaction, its records' producer
+ * id and epoch) open on partitions L of the topics the partition writes; its writer commits an intent to redo (the
+ * progress back at C's {@code from}, {@link RedoRange} up to C's {@code next} on L; C open on the progress partition
+ * was completed there before the read, see below), then {@link #abortForRedo} aborts C on L, and the records of C's range are written again,
+ * to L only. The partitions opened together are looked at with one describeProducers call over the partitions of all
+ * their topics ({@link #lookForCommitsLeftOpen}), each id deciding from it ({@link CommitLeftOpen}). A redo found in
+ * the progress at open has whatever of the producer id is open on its partitions aborted
+ * and is done again. Only the last transaction is looked for: an earlier commit left open on a partition the last
+ * one did not write, or (version 1) one of the last's session on L, is not told apart (documented limits).
+ *
+ * <p>A committed transaction left open on the progress partition holds back every {@code read_committed} read of
+ * it, for every task: {@link #lastCommitLeftOpen} says so (found with the ids' last transactions, before
+ * initTransactions), and the writer completes it with a commit of its own (its marker, for the same producer id,
+ * completes the open records) before reading the progress; that commit's record names it ({@link CommitCompletion}),
+ * so an open after a process stopped before the intent to redo still looks for it ({@link #committedLeftOpen}'s
+ * {@code named}). Only the id's own writer does: one of an id no task
+ * opens any more (an orphan) holds back every progress read, each open failing after progress.read.timeout.ms (a
+ * limit, shown by {@code HangingTransactionIT}).
+ *
+ * <p>Whether the id's last transaction was aborted must be read before the new producer's initTransactions, which
+ * forgets it. A task opening many partitions reads it for all their ids together, before creating any of their
+ * producers: {@value #IDS_PER_DESCRIBE} ids per describeTransactions call (the admin client asks each coordinator
+ * about its ids in one request), instead of one call per partition. The answer is as old as the partitions' opening
+ * (seconds, instead of the moment before each initTransactions): a previous owner of an id that is still writing
+ * (a zombie, which initTransactions fences) may end its transaction in between, as it could before between the
+ * call and initTransactions.
+ */
+public final class HangingTransactions implements HangingTransactionCheck {
+
+    private static final Logger log = LoggerFactory.getLogger(HangingTransactions.class);
+
+    /** The states in which the id's last transaction was, or is being, aborted. */
+    private static final Set<TransactionState> ABORTING = Set.of(TransactionState.ONGOING,
+            TransactionState.PREPARE_ABORT, TransactionState.COMPLETE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
+
+    /** The name of the finalized feature of KIP-890's transaction protocol. */
+    private static final String CLIENT_VERSION_RESOURCE = "kafka/kafka-version.properties";
+    public static final String TRANSACTION_VERSION = "transaction.version";
+
+    /** At most this many transactional ids per describeTransactions call. */
+    static final int IDS_PER_DESCRIBE = 500;
+
+    private final ClusterAdmins admins;
+    private final Duration timeout;
+    private final String progressTopic;
+    /** The last transaction of each id as described before its new producer's initTransactions, until forgotten. */
+    private final Map<String, Optional<LastTransaction>> beforeInit = new ConcurrentHashMap<>();
+    /**
+     * The aborted last transaction of each id as found open on the progress partition (and aborted there), with the
+     * epoch its records carry there.
+     */
+    private final Map<String, LastTransaction> foundOnProgress = new ConcurrentHashMap<>();
+    /**
+     * The committed last transaction of each id found open on the progress partition before initTransactions, with
+     * the epoch its records carry there.
+     */
+    private final Map<String, LastTransaction> commitsLeftOpen = new ConcurrentHashMap<>();
+    /** The committed last transaction of each id, described before initTransactions, until the redo check took it. */
+    private final Map<String, LastTransaction> lastCommits = new ConcurrentHashMap<>();
+    /** The producers of the partitions each id's committed last transaction may be left open on, described at open. */
+    private final Map<String, CommitLeftOpen.Described> describedAtOpen = new ConcurrentHashMap<>();
+    /** The topics that failed to answer an id's own look after the look at open left them out, until the next look. */
+    private final Set<String> leftOutAtOpen = ConcurrentHashMap.newKeySet();
+    /** The producer id of each id whose committed transaction left open is being redone, until aborted. */
+    private final Map<String, LastTransaction> redoing = new ConcurrentHashMap<>();
+    private volatile Boolean epochBumpedAtEnd;
+    private final OpenTransactionLook look;
+
+    public HangingTransactions(ClusterAdmins admins, Duration timeout, String progressTopic) {
+        this.admins = admins;
+        this.timeout = timeout;
+        this.progressTopic = progressTopic;
+        this.look = new OpenTransactionLook(admins);
+    }
+
+    @Override
+    public Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among, Instant deadline) {
+        return look.openFrom(transactionalId, among, deadline);
+    }
+
+    /** The target admin client's own {@code request.timeout.ms}: see {@link HangingTransactionCheck#lookBudget}. */
+    @Override
+    public Duration lookBudget() {
+        return admins.targetRequestTimeout();
+    }
+
+    /**
+     * The hanging transactions among {@code states}: those of {@code last}, when it was aborted, on partitions the
+     * coordinator does not list for the id's {@code current} transaction. When it was found open on the progress
+     * partition ({@code onProgress}, see {@link LastTransaction#foundOpenIn}) only with the epoch its records carry
+     * there; with {@code transaction.version} 1 ({@code epochBumpedAtEnd} false) only when it was found there.
+     */
+    static List<AbortTransactionSpec> hanging(LastTransaction last, TransactionDescription current,
+                                              Map<TopicPartition, PartitionProducerState> states,
+                                              Optional<LastTransaction> onProgress, boolean epochBumpedAtEnd) {
+        List<AbortTransactionSpec> hanging = new ArrayList<>();
+        if (!last.aborted() || (!epochBumpedAtEnd && onProgress.isEmpty())) {
+            return hanging;
+        }
+        LastTransaction aborted = onProgress.orElse(last);
+        states.forEach((partition, state) -> {
+            for (ProducerState producer : state.activeProducers()) {
+                if (aborted.wrote(producer.producerId(), producer.producerEpoch())
+                        && producer.currentTransactionStartOffset().isPresent()
+                        && !current.topicPartitions().contains(partition)) {
+                    hanging.add(new AbortTransactionSpec(partition, producer.producerId(),
+                            (short) producer.producerEpoch(), producer.coordinatorEpoch().orElse(0)));
+                }
+            }
+        });
+        return hanging;
+    }
+
+    /** Whether the id's last transaction ended, or ends, in an abort (an unknown id has none). */
+    @Override
+    public boolean lastTransactionAborted(String transactionalId) {
+        return lastTransactionsAborted(List.of(transactionalId)).contains(transactionalId);
+    }
+
+    /**
+     * The ids whose last transaction ended, or ends, in an abort: all described at once, in calls of at most
+     * {@value #IDS_PER_DESCRIBE} ids, within one timeout.
+     *
+     * @throws RetriableException when the target cluster did not answer in time, naming the first id it did not answer
+     * @throws ConnectException   when it refused, naming the id and the ACLs to check
+     */
+    @Override
+    public Set<String> lastTransactionsAborted(Collection<String> transactionalIds) {
+        LastTransactions described = describeLastTransactions(transactionalIds);
+        described.failed().values().stream().findFirst().ifPresent(failure -> {
+            throw failure;
+        });
+        return described.aborted();
+    }
+
+    /**
+     * The ids whose last transaction ended, or ends, in an abort, described as {@link #lastTransactionsAborted} does,
+     * but an id whose own answer failed, or did not come within the timeout, is one of those failed (the failure names
+     * it): the others go on.
+     */
+    @Override
+    public LastTransactions describeLastTransactions(Collection<String> transactionalIds) {
+        Map<String, KafkaFuture<TransactionDescription>> described = new LinkedHashMap<>();
+        List<String> ids = List.copyOf(transactionalIds);
+        for (int from = 0; from < ids.size(); from += IDS_PER_DESCRIBE) {
+            List<String> call = ids.subList(from, Math.min(ids.size(), from + IDS_PER_DESCRIBE));
+            DescribeTransactionsResult result = admins.target().describeTransactions(call);
+            call.forEach(id -> described.put(id, result.description(id)));
+        }
+        settle(described);
+        Set<String> aborted = new HashSet<>();
+        Map<String, RuntimeException> failed = new LinkedHashMap<>();
+        described.forEach((id, description) -> {
+            Optional<TransactionDescription> last;
+            try {
+                last = answer(id, description);
+            } catch (ConnectException e) { // a RetriableException too: the id's own answer failed
+                failed.put(id, e);
+                return;
+            }
+            if (aborted(id, last)) { // the cluster's transaction version, when it fails, fails every id
+                aborted.add(id);
+            }
+        });
+        findCommitsLeftOpen(described.keySet().stream().filter(id -> !failed.containsKey(id)).toList());
+        return new LastTransactions(aborted, failed);
+    }
+
+    /**
+     * Of {@code ids}, those whose committed last transaction is open on the progress partition: one
+     * describeProducers call for all of them, and only when any of them last committed.
+     */
+    private void findCommitsLeftOpen(Collection<String> ids) {
+        Map<String, LastTransaction> committed = new HashMap<>();
+        ids.forEach(id -> beforeInit.getOrDefault(id, Optional.empty()).filter(last -> !last.aborted())
+                .ifPresent(last -> committed.put(id, last)));
+        ids.forEach(commitsLeftOpen::remove);
+        ids.forEach(lastCommits::remove);
+        ids.forEach(describedAtOpen::remove);
+        lastCommits.putAll(committed);
+        if (committed.isEmpty()) {
+            return;
+        }
+        String anId = committed.keySet().iterator().next();
+        String opened = committed.size() == 1 ? anId : "any of " + committed.size() + " ids opened together (" + anId
+                + ", ...)"; // the progress partition is theirs alike
+        TopicPartition progress = new TopicPartition(progressTopic, 0);
+        if (!partitions(admins.target(), List.of(progressTopic), opened).contains(progress)) {
+            return; // no progress topic (describing its producers would wait out the timeout): its reader says so
+        }
+        PartitionProducerState state = await(admins.target().describeProducers(List.of(progress))
+                .partitionResult(progress), "describe the producers of " + progress, opened);
+        committed.forEach((id, last) -> last.foundOpenIn(state).ifPresent(open -> commitsLeftOpen.put(id, open)));
+    }
+
+    /**
+     * The id's last transaction as described, empty for an id never used.
+     *
+     * @throws RetriableException when its answer did not come within the timeout (see {@link #settle}) or failed
+     *                            transiently
+     * @throws ConnectException   when it failed for good
+     */
+    private Optional<TransactionDescription> answer(String transactionalId,
+                                                    KafkaFuture<TransactionDescription> description) {
+        if (!description.isDone()) {
+            throw new RetriableException("Could not describe transactional id " + transactionalId + " within "
+                    + timeout.toMillis() + " ms, to find transactions left hanging by an earlier producer of it;"
+                    + " its partition is opened later");
+        }
+        try {
+            return Optional.of(await(description, "describe transactional id " + transactionalId, transactionalId));
+        } catch (ConnectException e) {
+            if (e.getCause() instanceof TransactionalIdNotFoundException) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    private boolean aborted(String transactionalId, Optional<TransactionDescription> described) {
+        if (described.isEmpty()) {
+            beforeInit.put(transactionalId, Optional.empty());
+            return false;
+        }
+        beforeInit.put(transactionalId, LastTransaction.of(described.get(), epochBumpedAtEnd()));
+        return ABORTING.contains(described.get().state());
+    }
+
+    /** The id's writer aborted or committed a transaction of its own: that one is the id's last from now on. */
+    @Override
+    public void forget(String transactionalId) {
+        beforeInit.remove(transactionalId);
+        commitsLeftOpen.remove(transactionalId);
+        foundOnProgress.remove(transactionalId);
+        describedAtOpen.remove(transactionalId);
+    }
+
+    /**
+     * Whether our producers end their transactions with an epoch bump (KIP-890's transaction version 2): the
+     * cluster's finalized {@code transaction.version} is 2 or more and the client (the worker's kafka-clients) is 4.0
+     * or newer, asked once.
+     */
+    private boolean epochBumpedAtEnd() {
+        Boolean known = epochBumpedAtEnd;
+        if (known == null) {
+            FeatureMetadata features = await(admins.target().describeFeatures().featureMetadata(),
+                    "describe the cluster's finalized features", "the task");
+            FinalizedVersionRange version = features.finalizedFeatures().get(TRANSACTION_VERSION);
+            known = endsWithEpochBump(version == null ? 0 : version.maxVersionLevel(), clientVersion(admins.target()));
+            epochBumpedAtEnd = known;
+        }
+        return known;
+    }
+
+    /**
+     * The version of the kafka-clients {@code admin} runs on (the worker's, which our producers share), from the
+     * {@code kafka/kafka-version.properties} resource of that kafka-clients jar: what its own app-info reads, on 3.9
+     * through 4.4. Not from the {@code app-info} metrics: a client whose {@code client.id} another client of the JVM
+     * holds already (a user's {@code target.admin.client.id} shared by a task's admins) registers none. "unknown" when
+     * the resource cannot be read, which counts as a client older than 4.0.
+     */
+    static String clientVersion(Admin admin) {
+        try (InputStream in = admin.getClass().getClassLoader().getResourceAsStream(CLIENT_VERSION_RESOURCE)) {
+            if (in == null) {
+                return "unknown";
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version", "unknown").trim();
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    /**
+     * Whether a producer of client {@code clientVersion} ends its transactions with an epoch bump on a cluster of
+     * {@code transactionVersion}: only a 4.0 or newer client uses version 2 (3.9's has no KIP-890 client side); a
+     * version that cannot be read counts as older, whose aborts {@link LastTransaction} reads the wider way.
+     */
+    static boolean endsWithEpochBump(int transactionVersion, String clientVersion) {
+        if (transactionVersion < 2) {
+            return false;
+        }
+        int dot = clientVersion.indexOf('.');
+        String major = dot < 0 ? clientVersion : clientVersion.substring(0, dot);
+        try {
+            return Integer.parseInt(major) >= 4;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The id's last transaction: as described before its new producer's initTransactions, unless its writer has
+     * ended one since ({@link #forget}), else as described now.
+     */
+    private Optional<LastTransaction> last(String transactionalId, TransactionDescription current) {
+        Optional<LastTransaction> before = beforeInit.get(transactionalId);
+        return before != null ? before : LastTransaction.of(current, epochBumpedAtEnd());
+    }
+
+    /** Waits until every description has an answer, whichever, within the timeout. */
+    private void settle(Map<String, KafkaFuture<TransactionDescription>> described) {
+        CompletableFuture<?>[] answers = described.values().stream()
+                .map(f -> f.toCompletionStage().toCompletableFuture().exceptionally(e -> null))
+                .toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(answers).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            log.info("{} of {} transactional ids described together had no answer within {} ms: they are opened"
+                    + " later, the others now", described.values().stream().filter(f -> !f.isDone()).count(),
+                    described.size(), timeout.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("Interrupted while describing the last transactions of "
+                    + described.size() + " transactional ids", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Answers that failed were turned into none", e);
+        }
+    }
+
+    /**
+     * Aborts the transactions of {@code transactionalId} left hanging on the partitions of {@code topics}.
+     *
+     * @throws RetriableException when the target cluster did not answer in time (the batch is delivered again)
+     * @throws ConnectException   when it refused, naming the ACLs to check
+     */
+    @Override
+    public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
+        abortBeforeWriting(transactionalId, topics, null);
+    }
+
+    /** As {@link #abortBeforeWriting(String, Collection)}, every wait ending by {@code deadline} (null: none). */
+    @Override
+    public void abortBeforeWriting(String transactionalId, Collection<String> topics, Instant deadline) {
+        Admin admin = admins.target();
+        TransactionDescription current = await(admin.describeTransactions(List.of(transactionalId))
+                .description(transactionalId), "describe transactional id " + transactionalId, transactionalId, deadline);
+        Optional<LastTransaction> last = last(transactionalId, current);
+        if (last.isEmpty() || !last.get().aborted()) {
+            if (last.isEmpty() && ABORTING.contains(current.state())) {
+                log.warn("The last transaction of {} was aborted, but the producer id its records were written with"
+                        + " is not known (rotated when its epochs ran out): what its abort left open, if anything, is"
+                        + " not repaired", transactionalId);
+            }
+            return;
+        }
+        Set<String> described = new TreeSet<>(topics);
+        described.add(progressTopic);
+        List<TopicPartition> partitions = partitions(admin, described, transactionalId, deadline);
+        Map<TopicPartition, PartitionProducerState> states = new LinkedHashMap<>(await(admin.describeProducers(
+                partitions).all(), "describe the producers of " + described, transactionalId, deadline));
+        TopicPartition progress = new TopicPartition(progressTopic, 0);
+        Optional<LastTransaction> onProgress = last.get().foundOpenIn(states.get(progress));
+        if (onProgress.isPresent()) {
+            foundOnProgress.put(transactionalId, onProgress.get()); // still known once aborted there
+        } else {
+            onProgress = Optional.ofNullable(foundOnProgress.get(transactionalId));
+        }
+        states.keySet().removeIf(partition -> !topics.contains(partition.topic()));
+        List<AbortTransactionSpec> hanging = hanging(last.get(), current, states, onProgress, epochBumpedAtEnd());
+        if (hanging.isEmpty() && !epochBumpedAtEnd() && onProgress.isEmpty()) {
+            log.info("The aborted last transaction of {} is not open on {}: with transaction.version 1 an open"
+                    + " transaction of its epoch elsewhere may be an earlier, committed one, and is left alone",
+                    transactionalId, progress);
+        }
+        for (AbortTransactionSpec spec : hanging) {
+            log.warn("Aborting a transaction of {} left hanging (its markers were never written) before writing"
+                    + " there again: {}", transactionalId, spec);
+            await(admin.abortTransaction(spec).all(), "abort the hanging transaction " + spec, transactionalId,
+                    deadline);
+        }
+    }
+
+    /**
+     * The partitions of {@code topics} (target and dead-letter topics, never the progress topic) where the id's
+     * committed last transaction, described before its new producer's initTransactions, is still open: a restarting
+     * broker skipped its markers there. With {@code redo} (the partition's progress is in one), also those of its
+     * partitions where any transaction of that producer id is open: the committed transaction the redo was begun for,
+     * when the process stopped before aborting it, or a redo's own. Empty when the last transaction was not a commit.
+     * Asked once per opening: the last transaction is forgotten.
+     *
+     * @throws RetriableException when the target cluster did not answer in time
+     * @throws ConnectException   when it refused, naming the ACLs to check
+     */
+    @Override
+    public Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
+                                                 Optional<RedoRange> redo, Optional<LastTransaction> named) {
+        LastTransaction last = CommitLeftOpen.lookedFor(Optional.ofNullable(lastCommits.remove(transactionalId)),
+                named).orElse(null);
+        CommitLeftOpen.Described atOpen = describedAtOpen.remove(transactionalId);
+        if (last == null) {
+            return Set.of();
+        }
+        Set<String> looked = new TreeSet<>(topics);
+        redo.ifPresent(r -> looked.addAll(r.topics()));
+        looked.remove(progressTopic);
+        Map<TopicPartition, PartitionProducerState> states = atOpen != null && atOpen.covers(looked)
+                ? atOpen.states() : producersAlone(transactionalId, looked, atOpen);
+        Set<TopicPartition> open = CommitLeftOpen.partitions(last, looked, redo, states);
+        if (!open.isEmpty()) {
+            redoing.put(transactionalId, last);
+        }
+        return open;
+    }
+
+    /**
+     * The producers of {@code looked}'s partitions for one id whose topics the look at open ({@code atOpen}) did not
+     * cover. A topic that failed so for another id opened with it fails this one at once, instead of a wait of the
+     * timeout per id.
+     *
+     * @throws RetriableException naming the id and the topics, when they did not answer (now or for another id)
+     */
+    private Map<TopicPartition, PartitionProducerState> producersAlone(String transactionalId, Set<String> looked,
+                                                                     CommitLeftOpen.Described atOpen) {
+        Set<String> failedForAnother = new TreeSet<>(looked);
+        failedForAnother.retainAll(leftOutAtOpen);
+        if (!failedForAnother.isEmpty()) {
+            throw new RetriableException("Could not describe the producers of " + failedForAnother + ", to find a"
+                    + " committed transaction of " + transactionalId + " left open there: they did not answer for"
+                    + " another partition opened with it; its partition is opened when its records are delivered");
+        }
+        try {
+            return producers(transactionalId, looked);
+        } catch (RetriableException e) {
+            if (atOpen != null) {
+                looked.stream().filter(topic -> !atOpen.topics().contains(topic)).forEach(leftOutAtOpen::add);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Describes, for every one of {@code topicsById}'s ids whose committed last transaction {@link #committedLeftOpen}
+     * is to look for, the producers of the partitions of its topics: one describeTopics and one describeProducers call
+     * for all of them (the union of their topics), instead of one of each per id, each over ~all partitions. One
+     * topic's or partition's failed answer fails no other id ({@link ProducersLook}): an id writing there describes its
+     * own topics again in {@link #committedLeftOpen}, whose failure is that id's alone.
+     */
+    @Override
+    public void lookForCommitsLeftOpen(Map<String, ? extends Collection<String>> topicsById) {
+        leftOutAtOpen.clear();
+        List<String> ids = topicsById.keySet().stream().filter(lastCommits::containsKey).toList();
+        if (ids.isEmpty()) {
+            return;
+        }
+        Set<String> topics = new TreeSet<>();
+        ids.forEach(id -> topics.addAll(topicsById.get(id)));
+        topics.remove(progressTopic);
+        CommitLeftOpen.Described described = ProducersLook.describe(admins.target(), topics, timeout);
+        ids.forEach(id -> describedAtOpen.put(id, described));
+    }
+
+    /**
+     * Aborts the transactions of the producer id {@link #committedLeftOpen} found left open on {@code partitions}:
+     * what is committed of them there is written again by the redo (the intent to redo is already committed). Only
+     * those {@link #abortedForRedo} allows: never one written after the id's last transaction was described.
+     */
+    @Override
+    public void abortForRedo(String transactionalId, Set<TopicPartition> partitions) {
+        LastTransaction last = redoing.remove(transactionalId);
+        if (last == null) {
+            return;
+        }
+        Admin admin = admins.target();
+        Map<TopicPartition, PartitionProducerState> states = await(admin.describeProducers(partitions).all(),
+                "describe the producers of " + partitions, transactionalId);
+        for (AbortTransactionSpec spec : abortedForRedo(last, states)) {
+            log.warn("Aborting a committed transaction of {} left open (its markers were never written) to write"
+                    + " its records there again: {}", transactionalId, spec);
+            await(admin.abortTransaction(spec).all(), "abort the transaction left open " + spec, transactionalId);
+        }
+    }
+
+    /**
+     * The open transactions a redo aborts: those of {@code last}'s producer id with an epoch no higher than the one
+     * described before this writer's initTransactions. Every initTransactions bumps the epoch (on either transaction
+     * version), so a transaction with a higher epoch was begun after that description: this writer's own, or, when
+     * this writer is a zombie whose partition moved on while it opened, the new owner's redo, which must not be
+     * aborted (an admin client is never fenced).
+     */
+    static List<AbortTransactionSpec> abortedForRedo(LastTransaction last,
+                                                     Map<TopicPartition, PartitionProducerState> states) {
+        List<AbortTransactionSpec> specs = new ArrayList<>();
+        states.forEach((partition, state) -> openOf(last.producerId(), state).stream()
+                .filter(producer -> producer.producerEpoch() <= last.highestEpoch())
+                .forEach(producer -> specs.add(new AbortTransactionSpec(partition, producer.producerId(),
+                        (short) producer.producerEpoch(), producer.coordinatorEpoch().orElse(0)))));
+        return specs;
+    }
+
+    /** The producers of {@code producerId} with a transaction open on the partition of {@code state}. */
+    static List<ProducerState> openOf(long producerId, PartitionProducerState state) {
+        return state.activeProducers().stream().filter(p -> p.producerId() == producerId
+                && p.currentTransactionStartOffset().isPresent()).toList();
+    }
+
+    private Map<TopicPartition, PartitionProducerState> producers(String transactionalId, Collection<String> topics) {
+        List<TopicPartition> partitions = partitions(admins.target(), topics, transactionalId);
+        if (partitions.isEmpty()) {
+            return Map.of();
+        }
+        return await(admins.target().describeProducers(partitions).all(), "describe the producers of " + topics,
+                transactionalId);
+    }
+
+    /**
+     * The id's last transaction, described before its new producer's initTransactions, with the epoch its records
+     * carry on the progress partition, when it committed but is still open there (its marker skipped by a restarting
+     * broker): the writer's next commit there completes it, as its marker applies to the producer id's open records,
+     * and names it ({@link CommitCompletion}) for the opens after it. (A producer id rotated at that
+     * initTransactions, after its epochs ran out, would not: that is not detected.)
+     */
+    @Override
+    public Optional<LastTransaction> lastCommitLeftOpen(String transactionalId) {
+        return Optional.ofNullable(commitsLeftOpen.get(transactionalId));
+    }
+
+    /** The partitions of those {@code topics} that exist (a missing one holds no transaction). */
+    private List<TopicPartition> partitions(Admin admin, Collection<String> topics, String transactionalId) {
+        return partitions(admin, topics, transactionalId, null);
+    }
+
+    private List<TopicPartition> partitions(Admin admin, Collection<String> topics, String transactionalId,
+                                            Instant deadline) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
+            try {
+                await(described, "describe topic " + topic, transactionalId, deadline).partitions()
+                        .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+            } catch (ConnectException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+        });
+        return partitions;
+    }
+
+    private <T> T await(KafkaFuture<T> future, String what, String transactionalId) {
+        return await(future, what, transactionalId, null);
+    }
+
+    /** Waits {@link #timeout}, or until {@code deadline} when that comes first (null: no deadline). */
+    private <T> T await(KafkaFuture<T> future, String what, String transactionalId, Instant deadline) {
+        long waitMs = deadline == null ? timeout.toMillis()
+                : Math.max(0, Math.min(timeout.toMillis(), Duration.between(Instant.now(), deadline).toMillis()));
+        try {
+            return future.get(waitMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new RetriableException("Could not " + what + " within " + waitMs + " ms, to find"
+                    + " transactions left hanging by an earlier producer of " + transactionalId + "; the batch is"
+                    + " delivered again", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("Interrupted while looking for hanging transactions of " + transactionalId, e);
+        } catch (ExecutionException e) {
+            throw failure(what, transactionalId, e.getCause());
+        }
+    }
+
+    private static ConnectException failure(String what, String transactionalId, Throwable cause) {
+        if (SendErrors.isTransient(cause) && !(cause instanceof UnknownTopicOrPartitionException)
+                && !(cause instanceof TransactionalIdNotFoundException)) {
+            return new RetriableException("Could not " + what + " (" + cause + "), to find transactions left"
+                    + " hanging by an earlier producer of " + transactionalId + "; the batch is delivered again",
+                    cause);
+        }
+        return new ConnectException("Could not " + what + ": " + cause + ". Before a partition's producer"
+                + " writes again after an abort, the task aborts what the abort left open (markers skipped by a"
+                + " restarting broker)" + (cause instanceof AuthorizationException ? "; check the ACLs of "
+                + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "*: Read on the target, dead-letter and progress"
+                + " topics, Describe on the transactional ids, and Alter on the cluster to abort one" : ""), cause);
+    }
+}

@@ -1,0 +1,149 @@
+package dev.quarantine.connect.sink.progress;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A source partition's progress as a record of the progress topic, written in the transaction whose output it
+ * follows. The key is the partition's transactional id (UTF-8), so compaction keeps the last record of each
+ * partition; the value is {@code key=value} lines, readable with {@code kafka-console-consumer}, for example
+ *
+ * <pre>
+ * format=1
+ * from=1001
+ * next=1043
+ * source=orders-3
+ * source.topic.id=b2xkT3JkZXJzVG9waWMxMg
+ * target.partitions.copy.orders=2
+ * topic.id=Q2xvdWRlUHJvZ3Jlc3MxMg
+ * </pre>
+ *
+ * <p>{@code next} is the next source offset to write; {@code from} the first source offset of the records the
+ * transaction covered (so it covered [from, next); a transaction of the progress alone keeps the {@code from} of the
+ * last one that wrote records, and an intent to redo has {@code from} = {@code next}); {@code redo.end} and
+ * {@code redo.partitions}, together or not at all, a redo still to finish ({@link RedoRange}); {@code source.topic.id} the id of the source topic those
+ * offsets belong to (absent when the source cluster did not show the topic), so a source topic deleted and created
+ * again is not resumed at the old topic's offsets; {@code target.partitions.<topic>} the partition count
+ * {@code target.partition.mapping} mapped this partition's records into that target topic by, kept so that a key
+ * stays in its target partition when the target topic gains partitions; {@code topic.id} the id of the progress
+ * topic the writer knew, so a record that landed in a topic created again under a running writer (a broker with
+ * auto.create.topics.enable=true re-creates a deleted topic at the first send) is recognised when it is read.
+ * Readers reject a format they do not know rather than guess. {@code from} and the redo lines are part of format 1:
+ * nothing was released with format 1 before them, so no reader of format 1 ignores them. {@code leftOpen} is not
+ * part of the record: it is the id's {@link CommitCompletion}, a record of its own that {@link ProgressLog} reads with
+ * it.
+ */
+public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceTopicId,
+                      Map<String, Integer> targetPartitions, Optional<RedoRange> redo,
+                      Optional<CommitCompletion> leftOpen) {
+
+    static final int FORMAT = 1;
+    private static final String TARGET_PARTITIONS = "target.partitions.";
+
+    public ProgressRecord {
+        targetPartitions = Map.copyOf(targetPartitions);
+        if (from > next) {
+            throw new IllegalArgumentException("from " + from + " is past next " + next);
+        }
+    }
+
+    /** Progress as written, without a completion standing next to it. */
+    public ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceTopicId,
+                   Map<String, Integer> targetPartitions, Optional<RedoRange> redo) {
+        this(from, next, topicId, sourceTopicId, targetPartitions, redo, Optional.empty());
+    }
+
+    /**
+     * This progress with {@code completion} standing next to it ({@link CommitCompletion}): it is then the progress of
+     * the committed transaction the completion names, which may still be open on target partitions.
+     */
+    public ProgressRecord withLeftOpen(CommitCompletion completion) {
+        return new ProgressRecord(from, next, topicId, sourceTopicId, targetPartitions, redo,
+                Optional.of(completion));
+    }
+
+    /** Progress that covered nothing ({@code from} = {@code next}), without a redo. */
+    public ProgressRecord(long next, Uuid topicId, Optional<Uuid> sourceTopicId,
+            Map<String, Integer> targetPartitions) {
+        this(next, next, topicId, sourceTopicId, targetPartitions, Optional.empty());
+    }
+
+    /** Progress without a known source topic id and without mapped target topics, covering nothing. */
+    public ProgressRecord(long next, Uuid topicId) {
+        this(next, topicId, Optional.empty(), Map.of());
+    }
+
+    /** The record of {@code transactionalId}'s progress, for partition 0 of the progress topic. */
+    ProducerRecord<byte[], byte[]> toRecord(TopicPartition progressPartition, String transactionalId,
+                                            TopicPartition source) {
+        StringBuilder value = new StringBuilder("format=" + FORMAT + "\nfrom=" + from + "\nnext=" + next + "\n");
+        redo.ifPresent(r -> value.append(RedoRange.END).append('=').append(r.end()).append('\n')
+                .append(RedoRange.PARTITIONS).append('=').append(r.partitionsText()).append('\n'));
+        value.append("source=").append(source).append('\n');
+        sourceTopicId.ifPresent(id -> value.append("source.topic.id=").append(id).append('\n'));
+        new TreeMap<>(targetPartitions).forEach((topic, count) ->
+                value.append(TARGET_PARTITIONS).append(topic).append('=').append(count).append('\n'));
+        value.append("topic.id=").append(topicId).append('\n');
+        return new ProducerRecord<>(progressPartition.topic(), progressPartition.partition(),
+                ProgressLog.key(transactionalId), value.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** @throws IllegalArgumentException when {@code value} is not a progress record of a format this reads */
+    public static ProgressRecord parse(byte[] value) {
+        if (value == null) {
+            throw new IllegalArgumentException("a record without a value");
+        }
+        Properties lines = new Properties();
+        try {
+            lines.load(new StringReader(new String(value, StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String format = lines.getProperty("format");
+        if (!String.valueOf(FORMAT).equals(format)) {
+            throw new IllegalArgumentException("format " + format + ", while this version reads format " + FORMAT
+                    + " (written by a newer version?)");
+        }
+        try {
+            return new ProgressRecord(Long.parseLong(required(lines, "from")), Long.parseLong(required(lines, "next")),
+                    Uuid.fromString(required(lines, "topic.id")),
+                    Optional.ofNullable(lines.getProperty("source.topic.id")).map(Uuid::fromString),
+                    targetPartitions(lines),
+                    RedoRange.parse(lines.getProperty(RedoRange.END), lines.getProperty(RedoRange.PARTITIONS)));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("format " + FORMAT + " but " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, Integer> targetPartitions(Properties lines) {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (String key : lines.stringPropertyNames()) {
+            if (key.startsWith(TARGET_PARTITIONS)) {
+                int count = Integer.parseInt(lines.getProperty(key).trim());
+                if (count < 1) {
+                    throw new IllegalArgumentException(key + " is " + count + ", not a partition count");
+                }
+                counts.put(key.substring(TARGET_PARTITIONS.length()), count);
+            }
+        }
+        return counts;
+    }
+
+    private static String required(Properties lines, String key) {
+        String value = lines.getProperty(key);
+        if (value == null) {
+            throw new IllegalArgumentException(key + " is missing");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.quarantine.connect.sink.progress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.junit.jupiter.api.Test;
+
+/** Which records a transaction sends in a redo, row by row. */
+class RedoRangeTest {
+
+    private static final TopicPartition TARGET_0 = new TopicPartition("copy.orders", 0);
+    private static final TopicPartition DLQ_1 = new TopicPartition("dlq", 1);
+    private static final RedoRange REDO = new RedoRange(15, Set.of(TARGET_0, DLQ_1));
+    private static final Uuid TOPIC_ID = Uuid.randomUuid();
+
+    @Test
+    void sendsARecordBelowTheEndToARedonePartition() {
+        assertThat(REDO.sends(10, "copy.orders", 0)).isTrue();
+    }
+
+    @Test
+    void leavesOutARecordBelowTheEndToAnotherPartitionWhichHoldsTheCommittedCopy() {
+        assertThat(REDO.sends(14, "copy.orders", 1)).isFalse();
+        assertThat(REDO.sends(14, "other", 0)).isFalse();
+    }
+
+    @Test
+    void sendsARecordWithoutAPartitionBelowTheEndWhenItsTopicIsRedone() {
+        assertThat(REDO.sends(12, "dlq", null)).as("a dead letter of a redone dead-letter topic").isTrue();
+        assertThat(REDO.sends(12, "other", null)).isFalse();
+    }
+
+    @Test
+    void sendsEveryRecordFromTheEndOn() {
+        assertThat(REDO.sends(15, "copy.orders", 1)).isTrue();
+        assertThat(REDO.sends(16, "other", null)).isTrue();
+    }
+
+    @Test
+    void isCarriedByProgressRecordsOnlyBelowItsEnd() {
+        assertThat(REDO.pendingAt(14)).isTrue();
+        assertThat(REDO.pendingAt(15)).isFalse();
+    }
+
+    @Test
+    void afterACommittedTransactionRedoesItsRangeOnThePartitionsItIsOpenOn() {
+        ProgressRecord committed = new ProgressRecord(10, 15, TOPIC_ID, Optional.empty(), Map.of(), Optional.empty());
+
+        assertThat(RedoRange.after(committed, Set.of(TARGET_0))).isEqualTo(new RedoRange(15, Set.of(TARGET_0)));
+    }
+
+    @Test
+    void afterARedoNotFinishedKeepsItsEndAndPartitions() {
+        ProgressRecord intent = new ProgressRecord(10, 10, TOPIC_ID, Optional.empty(), Map.of(), Optional.of(REDO));
+
+        assertThat(RedoRange.after(intent, Set.of(new TopicPartition("copy.orders", 2))))
+                .isEqualTo(new RedoRange(15, Set.of(TARGET_0, DLQ_1, new TopicPartition("copy.orders", 2))));
+    }
+
+    @Test
+    void readsBackThePartitionsItWrote() {
+        assertThat(RedoRange.parse("15", REDO.partitionsText())).contains(REDO);
+        assertThat(REDO.partitionsText()).isEqualTo("copy.orders-0,dlq-1");
+    }
+
+    @Test
+    void refusesAPartitionWithoutItsNumber() {
+        assertThatThrownBy(() -> RedoRange.parse("15", "copy.orders")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("redo.partitions holds copy.orders, not a topic-partition");
+    }
+}
