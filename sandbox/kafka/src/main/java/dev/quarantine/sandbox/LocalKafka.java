@@ -39,9 +39,13 @@ public final class LocalKafka implements AutoCloseable {
     /** System property naming the broker's classpath file; unset: the broker runs on this JVM's classpath. */
     public static final String BROKER_CLASSPATH_PROPERTY = "sandbox.broker.classpath";
 
-    /** How long a start waits for the broker: 60 s, or {@code sandbox.broker.start.timeout.seconds} on a busy machine. */
+    /**
+     * How long a start waits for the broker: 180 s (a broker restarted after kill -9 recovers its logs first, which on a
+     * loaded 2-core machine took over 60 s), or {@code sandbox.broker.start.timeout.seconds}. A broker process that
+     * exits fails the wait at once.
+     */
     private static final Duration START_TIMEOUT =
-            Duration.ofSeconds(Long.getLong("sandbox.broker.start.timeout.seconds", 60));
+            Duration.ofSeconds(Long.getLong("sandbox.broker.start.timeout.seconds", 180));
 
     private final Map<String, String> overrides;
     private final Map<String, Short> features = new TreeMap<>();
