@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -19,15 +20,18 @@ import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
 import dev.quarantine.connect.rest.http.LogText;
 
 /**
  * Finds the dead-letter topics of the cluster's share groups (KIP-1191, Kafka 4.4): every share group's
  * {@code errors.deadletterqueue.topic.name} group config, read with {@link Admin#describeConfigs} on
  * {@link ConfigResource.Type#GROUP} resources, each topic checked by {@link ShareGroupTopicRule} (legal, not reserved,
- * not the worker's or the monitor's own, at most {@value ShareGroupTopicRule#MAX_TOPICS}). A cluster without share
+ * not the worker's or the monitor's own, at most {@value ShareGroupTopicRule#MAX_TOPICS}) and then taken only when it
+ * exists with {@code errors.deadletterqueue.group.enable=true}. A cluster without share
  * groups, a worker whose clients predate {@link ListGroupsOptions#forShareGroups()} (Kafka 4.0), or a principal that
  * may not describe groups yields none (logged once); the topics found last are kept while the cluster does not
  * answer, and a group whose config cannot be read keeps the topic it named before, without dropping the others.
@@ -36,6 +40,8 @@ public final class ShareGroupDlqs implements AutoCloseable {
 
     /** Kafka's {@code GroupConfig.ERRORS_DEADLETTERQUEUE_TOPIC_NAME_CONFIG}: blank when the group has no DLQ. */
     static final String DLQ_TOPIC_CONFIG = "errors.deadletterqueue.topic.name";
+    /** Kafka's topic config that lets share groups dead-letter into a topic (KIP-1191). */
+    static final String GROUP_ENABLE_CONFIG = "errors.deadletterqueue.group.enable";
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     /** The most refused groups named in one log line. */
     private static final int MAX_LOGGED = 10;
@@ -65,7 +71,7 @@ public final class ShareGroupDlqs implements AutoCloseable {
                 admin = admins.get();
             }
             topicByGroup = read(admin, topicByGroup);
-            last = rule.select(topicByGroup);
+            last = enabledOnly(admin, rule.select(topicByGroup), last);
             logRefusals();
         } catch (LinkageError e) {
             unsupported = true;
@@ -114,6 +120,53 @@ public final class ShareGroupDlqs implements AutoCloseable {
                     + " before", failed.size(), LogText.escape(failed.subList(0, Math.min(MAX_LOGGED, failed.size()))));
         }
         return keepFailed(read, failed, before);
+    }
+
+    /**
+     * Of {@code selected} (topic -> group), the topics that exist with the topic config
+     * {@value #GROUP_ENABLE_CONFIG}{@code =true}, which KIP-1191 requires of a share group's dead-letter topic and which
+     * only who may alter topic configs can set: a group config (which whoever may alter the group sets) naming any other
+     * topic, an application's {@code payments} say, does not make the monitor read it. A topic whose config could not
+     * be read this time is kept when it was monitored {@code before}.
+     */
+    private static SortedMap<String, String> enabledOnly(Admin admin, SortedMap<String, String> selected,
+                                                         Map<String, String> before) throws InterruptedException {
+        if (selected.isEmpty()) {
+            return selected;
+        }
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        Map<ConfigResource, KafkaFuture<Config>> configs = admin.describeConfigs(selected.keySet().stream()
+                .map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic)).toList()).values();
+        Map<String, Optional<Boolean>> enabled = new TreeMap<>();
+        for (Map.Entry<ConfigResource, KafkaFuture<Config>> config : configs.entrySet()) {
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                ConfigEntry entry = config.getValue().get(left, TimeUnit.NANOSECONDS).get(GROUP_ENABLE_CONFIG);
+                enabled.put(config.getKey().name(), Optional.of(entry != null && "true".equals(entry.value())));
+            } catch (ExecutionException e) {
+                enabled.put(config.getKey().name(), e.getCause() instanceof UnknownTopicOrPartitionException
+                        ? Optional.of(false) : Optional.empty());
+            } catch (TimeoutException e) {
+                enabled.put(config.getKey().name(), Optional.empty());
+            }
+        }
+        return enabledOnly(selected, enabled, before);
+    }
+
+    /**
+     * The decision of {@link #enabledOnly(Admin, SortedMap, Map)}: a topic of {@code selected} is kept when its
+     * {@code enabled} answer is true, or unknown (not read) and it was in {@code before}.
+     */
+    static SortedMap<String, String> enabledOnly(SortedMap<String, String> selected,
+                                                 Map<String, Optional<Boolean>> enabled, Map<String, String> before) {
+        SortedMap<String, String> kept = new TreeMap<>();
+        selected.forEach((topic, group) -> {
+            Optional<Boolean> answer = enabled.getOrDefault(topic, Optional.empty());
+            if (answer.orElse(before.containsKey(topic))) {
+                kept.put(topic, group);
+            }
+        });
+        return kept;
     }
 
     /** {@code read} plus, for each group of {@code failed}, the topic it named {@code before} (if any). */

@@ -169,6 +169,9 @@ class ShareGroupDeadLettersIT {
         String connectorDlq = "sharehostile-connector-dlq";
         kafka.createTopic(connectorDlq, 1, Map.of("errors.deadletterqueue.group.enable", "true"));
         hostile.put("evil-impostor", connectorDlq);
+        String plain = "sharehostile-payments"; // an application's topic, not enabled for share groups' dead letters
+        kafka.createTopic(plain, 1, Map.of());
+        hostile.put("evil-plain", plain);
         RealDeadLetterWriters.shareGroupDlq(kafka, "good", dlq);
         for (Map.Entry<String, String> group : hostile.entrySet()) {
             RealDeadLetterWriters.shareGroupDlq(kafka, group.getKey(), group.getValue());

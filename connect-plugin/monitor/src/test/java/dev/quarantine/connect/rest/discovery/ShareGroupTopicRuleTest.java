@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
@@ -71,5 +74,17 @@ class ShareGroupTopicRuleTest {
 
         assertThat(ShareGroupDlqs.keepFailed(Map.of("a", "dlq.a2", "c", "dlq.c"), List.of("b", "new"), before))
                 .containsExactlyInAnyOrderEntriesOf(Map.of("a", "dlq.a2", "b", "dlq.b", "c", "dlq.c"));
+    }
+
+    @Test
+    void takesOnlyTopicsThatExistWithTheGroupDeadLetterConfigKeepingOneUnreadThatWasTakenBefore() {
+        SortedMap<String, String> selected = new TreeMap<>(Map.of("dlq.ok", "g1", "payments",
+                "g2", "no-such", "g3", "dlq.unread", "g4", "dlq.unread-new", "g5"));
+        Map<String, Optional<Boolean>> enabled = Map.of("dlq.ok", Optional.of(true), "payments",
+                Optional.of(false), "no-such", Optional.of(false), "dlq.unread",
+                Optional.empty(), "dlq.unread-new", Optional.empty());
+
+        assertThat(ShareGroupDlqs.enabledOnly(selected, enabled, Map.of("dlq.unread", "g4", "payments", "g2")))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("dlq.ok", "g1", "dlq.unread", "g4"));
     }
 }
