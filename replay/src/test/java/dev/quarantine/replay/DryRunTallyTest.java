@@ -28,9 +28,10 @@ class DryRunTallyTest {
                 new DestinationRule(Letters.DLQ, Optional.empty(), Optional.of(Pattern.compile("out")),
                         Pattern.compile("connect-configs")), topic -> OptionalInt.of(3), false);
         List<ConsumerRecord<byte[], byte[]>> batch = List.of(
-                record(0, DeadLetterHeaders.TARGET_TOPIC, "out"),
-                record(1, DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.TARGET_PARTITION, "2"),
-                record(2, DeadLetterHeaders.TARGET_TOPIC, "payments"),
+                record(0, DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.ERROR_CATEGORY, "RECORD"),
+                record(1, DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.TARGET_PARTITION, "2",
+                        DeadLetterHeaders.ERROR_CATEGORY, "RECORD"),
+                record(2, DeadLetterHeaders.TARGET_TOPIC, "payments", DeadLetterHeaders.ERROR_CATEGORY, "RECORD"),
                 record(3));
         List<RecordReport> heard = new ArrayList<>();
         DryRunTally tally = new DryRunTally();
