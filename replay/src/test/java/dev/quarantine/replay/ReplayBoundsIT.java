@@ -264,6 +264,7 @@ class ReplayBoundsIT {
                 new RecordHeader(DeadLetterHeaders.CONNECT_TOPIC, bytes("bounds-input")),
                 new RecordHeader(DeadLetterHeaders.CONNECT_EXCEPTION, bytes(RecordTooLargeException.class.getName()))));
         headers.addAll(List.of(extra));
+        headers.add(CliFixtures.ourCategory());
         return new ProducerRecord<>(dlq, null, null, bytes(key), bytes(value), headers);
     }
 

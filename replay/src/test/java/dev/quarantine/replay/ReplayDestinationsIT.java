@@ -155,11 +155,12 @@ class ReplayDestinationsIT {
     }
 
     private static void forge(LocalKafka kafka, String dlq, Header[] headers) {
-        Header[] all = new Header[headers.length + 2];
+        Header[] all = new Header[headers.length + 3];
         all[0] = new RecordHeader(DeadLetterHeaders.CONNECT_TOPIC, "forge-input".getBytes(StandardCharsets.UTF_8));
         all[1] = new RecordHeader(DeadLetterHeaders.CONNECT_EXCEPTION,
                 RecordTooLargeException.class.getName().getBytes(StandardCharsets.UTF_8));
         System.arraycopy(headers, 0, all, 2, headers.length);
+        all[all.length - 1] = CliFixtures.ourCategory();
         DeadLetterFixtures.rawLetter(kafka, dlq, FORGED_KEY, "{\"connector.class\": \"evil\"}", all);
     }
 

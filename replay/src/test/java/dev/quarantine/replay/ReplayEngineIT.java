@@ -215,7 +215,7 @@ class ReplayEngineIT {
         DeadLetterFixtures.rawLetter(kafka, dlq, key, "value",
                 textHeader(DeadLetterHeaders.CONNECT_TOPIC, "until-input"),
                 textHeader(DeadLetterHeaders.CONNECT_EXCEPTION, RecordTooLargeException.class.getName()),
-                textHeader(DeadLetterHeaders.TARGET_TOPIC, "until-output"));
+                textHeader(DeadLetterHeaders.TARGET_TOPIC, "until-output"), CliFixtures.ourCategory());
     }
 
     private static Header textHeader(String name, String value) {

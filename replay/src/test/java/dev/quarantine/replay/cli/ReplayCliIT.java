@@ -78,7 +78,7 @@ class ReplayCliIT {
         java.util.regex.Matcher until = java.util.regex.Pattern.compile("with --until (\\S+)\\)").matcher(preview.out);
         assertThat(until.find()).as(preview.out).isTrue();
         CliFixtures.rawLetter(kafka, dlq, "late", "v", new RecordHeader(DeadLetterHeaders.TARGET_TOPIC,
-                "bound-input".getBytes(StandardCharsets.UTF_8)));
+                "bound-input".getBytes(StandardCharsets.UTF_8)), CliFixtures.ourCategory());
 
         Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq,
                 "--replay-id", "bound-1", "--destinations-allowed", "bound-input", "--until", until.group(1));
@@ -110,7 +110,7 @@ class ReplayCliIT {
         CliFixtures.rawLetter(kafka, dlq, "k", "v", new RecordHeader("note", "no context".getBytes(
                 StandardCharsets.UTF_8)));
         CliFixtures.rawLetter(kafka, dlq, "k", "v", new RecordHeader(DeadLetterHeaders.TARGET_TOPIC,
-                "__consumer_offsets".getBytes(StandardCharsets.UTF_8)));
+                "__consumer_offsets".getBytes(StandardCharsets.UTF_8)), CliFixtures.ourCategory());
 
         Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq,
                 "--destinations-allowed", "lost-input");
@@ -124,7 +124,7 @@ class ReplayCliIT {
     void aDenyListOfItsOwnDoesNotLetAReplayWriteConnectsConfigTopic(LocalKafka kafka) throws Exception {
         String dlq = CliFixtures.stockConnectDlq(kafka, "denied");
         CliFixtures.rawLetter(kafka, dlq, "connector-evil-cli", "{}", new RecordHeader(DeadLetterHeaders.TARGET_TOPIC,
-                "connect-configs".getBytes(StandardCharsets.UTF_8)));
+                "connect-configs".getBytes(StandardCharsets.UTF_8)), CliFixtures.ourCategory());
         long configsBefore = committedCount(kafka, "connect-configs");
 
         Run run = inProcess("replay", "--bootstrap-server", kafka.bootstrapServers(), "--dlq", dlq, "--replay-id",
