@@ -8,8 +8,8 @@ import java.util.TreeSet;
 import org.apache.kafka.common.TopicPartition;
 
 import dev.quarantine.connect.sink.ownership.OwnershipLog.At;
-import dev.quarantine.connect.sink.ownership.OwnershipLog.Claim;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.Holder;
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
 
 /**
  * Rule F (design 2.2): the ids a claimant of a source partition {@code p} must fence, derived from committed records
@@ -35,7 +35,7 @@ final class FenceSet {
      * {@code F(ownClaim)} for {@code source}: {@code claims} are the claims read from partition 1 (any partitions, any
      * offsets), {@code progress} the holder of the latest progress record of {@code source} read, if any.
      */
-    static Set<String> of(TopicPartition source, String ownId, long ownClaim, Collection<At<Claim>> claims,
+    static Set<String> of(TopicPartition source, String ownId, long ownClaim, Collection<At<OwnershipRecord>> claims,
                           Optional<Holder> progress) {
         long after = progress.map(Holder::claim).orElse(-1L);
         Set<String> ids = new TreeSet<>();

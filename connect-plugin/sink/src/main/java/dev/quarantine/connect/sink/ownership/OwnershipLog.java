@@ -6,21 +6,20 @@ import java.util.Optional;
 
 import org.apache.kafka.common.TopicPartition;
 
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
+
 /**
  * The progress topic as the ownership rules read it, {@code read_committed}, each call from where the last one stopped
  * to the high watermark taken at the call: partition 1 (claims) and partition 0 (progress). Real: an adapter over
- * {@code ProgressLog} (step 4a) mapping {@code OwnershipRecord} and {@code ProgressRecord} onto {@link Claim} and
- * {@link ProgressMark}, the two facts the rules need, so nothing here depends on the records' format.
+ * {@code ProgressLog} (step 4a) taking claims as {@link OwnershipRecord}s and mapping {@code ProgressRecord} onto
+ * {@link ProgressMark}, the one fact of it the rules need.
  */
 interface OwnershipLog {
 
-    LogRead<Claim> claims(Duration bound);
+    /** Partition 1: the claims ({@link OwnershipRecord}); a claim's offset identifies it. */
+    LogRead<OwnershipRecord> claims(Duration bound);
 
     LogRead<ProgressMark> progress(Duration bound);
-
-    /** A claim record of partition 1: {@code holder} claims {@code source}; its offset identifies the claim. */
-    record Claim(TopicPartition source, String holder) {
-    }
 
     /**
      * The id a committed progress record was written by and the offset of the claim it was written under; by

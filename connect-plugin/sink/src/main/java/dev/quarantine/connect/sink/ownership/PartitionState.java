@@ -5,8 +5,8 @@ import java.util.OptionalLong;
 
 import dev.quarantine.connect.sink.ownership.Fencer.Fence;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.At;
-import dev.quarantine.connect.sink.ownership.OwnershipLog.Claim;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.Holder;
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
 
 /**
  * A source partition's state in a task (design 2.3), one value per partition, moved by what the task learns:
@@ -64,7 +64,7 @@ sealed interface PartitionState {
      * {@code latest} is the latest claim of the partition read, {@code fenceReturned} the claim whose fence returned
      * in this instance ({@link FenceMemory}), {@code progress} the latest progress record of the partition read.
      */
-    default PartitionState afterClaimsRead(Optional<At<Claim>> latest, String ownId, OptionalLong fenceReturned,
+    default PartitionState afterClaimsRead(Optional<At<OwnershipRecord>> latest, String ownId, OptionalLong fenceReturned,
                                            Optional<Holder> progress) {
         if (latest.isEmpty()) {
             return this;

@@ -12,13 +12,13 @@ import org.junit.jupiter.api.Test;
 
 import dev.quarantine.connect.sink.ownership.Fencer.Fence;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.At;
-import dev.quarantine.connect.sink.ownership.OwnershipLog.Claim;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.Holder;
 import dev.quarantine.connect.sink.ownership.PartitionState.Claimed;
 import dev.quarantine.connect.sink.ownership.PartitionState.Fenced;
 import dev.quarantine.connect.sink.ownership.PartitionState.Lost;
 import dev.quarantine.connect.sink.ownership.PartitionState.New;
 import dev.quarantine.connect.sink.ownership.PartitionState.Owned;
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
 
 /** The states of design 2.3 and rule O, every transition, with the section 4 rows they decide. */
 class PartitionStateTest {
@@ -168,13 +168,13 @@ class PartitionStateTest {
         assertThat(memory.of(new TopicPartition("orders", 4))).isEmpty();
     }
 
-    private static PartitionState read(PartitionState state, At<Claim> latest, OptionalLong fenceReturned,
+    private static PartitionState read(PartitionState state, At<OwnershipRecord> latest, OptionalLong fenceReturned,
                                        Optional<Holder> progress) {
         return state.afterClaimsRead(Optional.of(latest), OWN, fenceReturned, progress);
     }
 
-    private static At<Claim> claim(long offset, String holder) {
-        return new At<>(offset, new Claim(P, holder));
+    private static At<OwnershipRecord> claim(long offset, String holder) {
+        return new At<>(offset, new OwnershipRecord(P, holder));
     }
 
     private static OptionalLong none() {
