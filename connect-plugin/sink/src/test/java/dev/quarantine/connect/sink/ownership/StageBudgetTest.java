@@ -3,11 +3,8 @@ package dev.quarantine.connect.sink.ownership;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 
 import org.junit.jupiter.api.Test;
 
@@ -89,30 +86,5 @@ class StageBudgetTest {
                 Duration.ofSeconds(40), clock))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("max.poll.interval.ms").hasMessageContaining("target.producer.max.block.ms");
-    }
-
-    /** A clock that moves only when told. */
-    static final class MovableClock extends Clock {
-
-        private Instant now = Instant.parse("2026-12-03T06:00:00Z");
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }
