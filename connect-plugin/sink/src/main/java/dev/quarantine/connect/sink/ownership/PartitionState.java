@@ -60,12 +60,13 @@ sealed interface PartitionState {
     }
 
     /**
-     * After a read of partition 1 (design 2.4 steps 1 and 3, and 2.5 after every {@code initTransactions}):
+     * After a read of partition 1 (design 2.4 step 1, 2.5 after every {@code initTransactions}, and any later read;
+     * step 3, the read right after the own claim, is {@link #afterOwnClaim}):
      * {@code latest} is the latest claim of the partition read, {@code fenceReturned} the claim whose fence returned
      * in this instance ({@link FenceMemory}), {@code progress} the latest progress record of the partition read.
      */
-    default PartitionState afterClaimsRead(Optional<At<OwnershipRecord>> latest, String ownId, OptionalLong fenceReturned,
-                                           Optional<Holder> progress) {
+    default PartitionState afterClaimsRead(Optional<At<OwnershipRecord>> latest, String ownId,
+                                           OptionalLong fenceReturned, Optional<Holder> progress) {
         if (latest.isEmpty()) {
             return this;
         }
@@ -78,6 +79,20 @@ sealed interface PartitionState {
             return this;
         }
         return proven(claim, fenceReturned, progress) ? new Fenced(claim) : new Claimed(claim);
+    }
+
+    /**
+     * Step 3 of design 2.4: the own claim committed at {@code ownClaim} and partition 1 was read to a high watermark
+     * taken after that commit, so every claim below it is seen. A claim of another id above it: LOST at once;
+     * a later one of the own id (another instance, row 14) is the own claim; otherwise CLAIMED at the own claim,
+     * whatever the state before (a claim is never taken for its own fence, rule O).
+     */
+    static PartitionState afterOwnClaim(long ownClaim, String ownId, Optional<At<OwnershipRecord>> latest) {
+        if (latest.isEmpty() || latest.get().offset() <= ownClaim) {
+            return new Claimed(ownClaim);
+        }
+        String holder = latest.get().record().holder();
+        return holder.equals(ownId) ? new Claimed(latest.get().offset()) : new Lost(holder, latest.get().offset());
     }
 
     /** After the fence of F(o) for this partition's claim: only CLAIMED moves, and only when the fence returned. */

@@ -14,7 +14,7 @@ import dev.quarantine.txn.TxnSendOption;
  */
 interface SlotProducer extends AutoCloseable {
 
-    /** {@code initTransactions}: after {@link Init.Done} every earlier epoch's last transaction of the id is complete. */
+    /** {@code initTransactions}: after {@link Init.Done} every earlier epoch's transaction of the id is complete. */
     Init init();
 
     /** {@code beginTransaction}: local to the producer, no round trip. */

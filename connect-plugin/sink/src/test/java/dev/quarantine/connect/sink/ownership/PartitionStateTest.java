@@ -70,6 +70,19 @@ class PartitionStateTest {
     }
 
     @Test
+    void afterTheOwnClaimALaterClaimOfAnotherIdLosesItAndAnEarlierOneLeavesItClaimed() {
+        // step 3, rows 3 and 4: the read after the own claim sees every claim below it
+        assertThat(PartitionState.afterOwnClaim(9, OWN, Optional.of(claim(12, OTHER)))).isEqualTo(new Lost(OTHER, 12));
+        assertThat(PartitionState.afterOwnClaim(9, OWN, Optional.of(claim(9, OWN)))).isEqualTo(new Claimed(9));
+    }
+
+    @Test
+    void afterTheOwnClaimAnotherInstancesLaterClaimOfTheOwnIdCountsAsOwn() {
+        // row 14: another instance of the own id is the own id; its later claim is the own claim, still to be fenced
+        assertThat(PartitionState.afterOwnClaim(9, OWN, Optional.of(claim(12, OWN)))).isEqualTo(new Claimed(12));
+    }
+
+    @Test
     void aClaimedPartitionIsFencedOnlyWhenItsFenceReturned() {
         assertThat(new Claimed(9).afterFence(9, DONE)).isEqualTo(new Fenced(9));
         // row 7: a fence that timed out (maybe applied) leaves it claimed and paused
