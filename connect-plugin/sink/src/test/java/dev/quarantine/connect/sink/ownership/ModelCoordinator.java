@@ -21,7 +21,8 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Markers follow the response: an {@code EndTxn} answers in PrepareCommit/PrepareAbort and the markers are
  * written after it ({@code endTransaction}'s {@code sendTxnMarkersCallback} answers, then
- * {@code addTxnMarkersToSend}); with {@link #holdMarkers} they wait for {@link #writeMarkers}, else they follow at once.
+ * {@code addTxnMarkersToSend}); with {@link #holdMarkers} they wait for {@link #writeMarkers}, else they follow
+ * at once.
  */
 final class ModelCoordinator {
 
@@ -107,8 +108,8 @@ final class ModelCoordinator {
     }
 
     /** A produce of a partition added to the id's transaction. */
-    synchronized long append(ProducerEpoch producer, TopicPartition partition, String value) {
-        return partition(partition).append(producer, value);
+    synchronized long append(ProducerEpoch producer, TopicPartition partition, byte[] key, byte[] value) {
+        return partition(partition).append(producer, key, value);
     }
 
     /** {@code endTransaction} from a client: the epoch checks of both versions, then {@code prepareAbortOrCommit}. */

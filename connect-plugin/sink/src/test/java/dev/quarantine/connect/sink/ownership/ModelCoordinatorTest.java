@@ -64,7 +64,8 @@ class ModelCoordinatorTest {
 
     @Test
     void anInitNamingAnEpochIsAcceptedOnlyForTheCurrentOrTheLastOne() {
-        // prepareIncrementProducerEpoch(Some): current -> bump keeping it as last; last -> a retry, no bump; else fenced
+        // prepareIncrementProducerEpoch(Some): current -> bump keeping it as last; last -> a retry, no bump;
+        // anything else -> PRODUCER_FENCED
         ModelCoordinator model = model(Version.V1);
         ProducerEpoch e0 = model.initProducerId(T0, Optional.empty()).producer();
 
@@ -79,8 +80,8 @@ class ModelCoordinatorTest {
 
     @Test
     void anInitMeetingAnOngoingTransactionAbortsItAndAsksForARetryWhichBumpsAgain() {
-        // prepareInitProducerIdTransit, Ongoing: prepareFenceProducerEpoch, endTransaction(ABORT, isFromClient = false),
-        // CONCURRENT_TRANSACTIONS "so that the epoch is bumped a second time"
+        // prepareInitProducerIdTransit, Ongoing: prepareFenceProducerEpoch, endTransaction(ABORT,
+        // isFromClient = false), CONCURRENT_TRANSACTIONS "so that the epoch is bumped a second time"
         ModelCoordinator model = model(Version.V1);
         ModelProducer zombie = producer(model);
         zombie.begin();

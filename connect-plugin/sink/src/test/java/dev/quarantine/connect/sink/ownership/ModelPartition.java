@@ -1,5 +1,7 @@
 package dev.quarantine.connect.sink.ownership;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -7,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import dev.quarantine.connect.sink.ownership.TransactionFacts.OpenTransaction;
@@ -31,9 +34,9 @@ final class ModelPartition {
         this.partition = partition;
     }
 
-    long append(ProducerEpoch producer, String value) {
+    long append(ProducerEpoch producer, byte[] key, byte[] value) {
         long offset = log.size();
-        log.add(new Entry(offset, producer, value));
+        log.add(new Entry(offset, producer, key, value));
         openSince.putIfAbsent(producer.producerId(), offset);
         return offset;
     }
@@ -68,11 +71,19 @@ final class ModelPartition {
         return log.get((int) offset).fate;
     }
 
-    /** What a {@code read_committed} consumer returns: committed records below the last stable offset. */
+    /** The values a {@code read_committed} consumer returns, as text. */
     List<String> readCommitted() {
+        return readCommitted(0).stream().map(record -> new String(record.value(), UTF_8)).toList();
+    }
+
+    /** The records a {@code read_committed} consumer returns from {@code from}: committed, below the stable offset. */
+    List<ConsumerRecord<byte[], byte[]>> readCommitted(long from) {
         long stable = lastStableOffset();
-        return log.stream().filter(entry -> entry.offset < stable && entry.fate == Fate.COMMITTED)
-                .map(entry -> entry.value).toList();
+        return log.stream()
+                .filter(entry -> entry.offset >= from && entry.offset < stable && entry.fate == Fate.COMMITTED)
+                .map(entry -> new ConsumerRecord<>(partition.topic(), partition.partition(), entry.offset, entry.key,
+                        entry.value))
+                .toList();
     }
 
     /** {@code describeProducers}: each producer id's open range, with the epoch of its latest record. */
@@ -89,12 +100,14 @@ final class ModelPartition {
     private static final class Entry {
         private final long offset;
         private final ProducerEpoch producer;
-        private final String value;
+        private final byte[] key;
+        private final byte[] value;
         private Fate fate = Fate.OPEN;
 
-        private Entry(long offset, ProducerEpoch producer, String value) {
+        private Entry(long offset, ProducerEpoch producer, byte[] key, byte[] value) {
             this.offset = offset;
             this.producer = producer;
+            this.key = key;
             this.value = value;
         }
     }

@@ -1,7 +1,5 @@
 package dev.quarantine.connect.sink.ownership;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Optional;
@@ -24,7 +22,7 @@ import dev.quarantine.txn.TxnSendOption;
  * {@code InitProducerId} without an epoch and retries {@code CONCURRENT_TRANSACTIONS} once (a fence's abort whose
  * markers followed at once; held markers make it {@link Init.Transient}, as a client's {@code max.block.ms} would);
  * the first send to a partition adds it to the transaction; a version-2 end takes the epoch the coordinator hands
- * back. Values are the records' values as text, so a test reads them back from {@link ModelPartition}.
+ * back.
  */
 final class ModelProducer implements SlotProducer {
 
@@ -78,7 +76,7 @@ final class ModelProducer implements SlotProducer {
                         ? new ProducerFencedException(transactionalId) : new InvalidTxnStateException(error.name()));
             }
         }
-        long offset = coordinator.append(current, partition, new String(record.value(), UTF_8));
+        long offset = coordinator.append(current, partition, record.key(), record.value());
         return new Sent.Accepted(CompletableFuture.completedFuture(new RecordMetadata(partition, offset, 0, 0L, -1,
                 -1)));
     }
