@@ -11,6 +11,8 @@ import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
 
+import dev.quarantine.connect.sink.cluster.LastTransaction;
+
 /**
  * A scripted transaction coordinator and the partitions it writes markers to: the model the harness of design 5.2
  * runs the ownership rules against. Each transition follows the Kafka method named on it, read in apache/kafka
@@ -102,6 +104,7 @@ final class ModelCoordinator {
         if (txn.state != State.ONGOING) {
             txn.state = State.ONGOING;
             txn.started = clock.instant();
+            txn.records = txn.producer();
         }
         txn.partitions.add(partition);
         return Error.NONE;
@@ -190,6 +193,19 @@ final class ModelCoordinator {
         return txns.get(id).lastEpoch;
     }
 
+    /**
+     * The id's last transaction as the model knows it: the producer id and epoch its records carry, which the real
+     * {@code LastTransaction} derives from {@code describeTransactions} (its table); empty for none.
+     */
+    synchronized Optional<LastTransaction> lastTransaction(String id) {
+        Txn txn = txns.get(id);
+        if (txn == null || txn.records == null || txn.state == State.EMPTY) {
+            return Optional.empty();
+        }
+        boolean aborted = txn.state != State.PREPARE_COMMIT && txn.state != State.COMPLETE_COMMIT;
+        return Optional.of(new LastTransaction(aborted, txn.records.producerId(), txn.records.epoch()));
+    }
+
     synchronized Optional<String> transactionalIdOf(long producerId) {
         return txns.entrySet().stream().filter(e -> e.getValue().producerId == producerId
                 || e.getValue().previousProducerId == producerId).map(Map.Entry::getKey).findFirst();
@@ -248,6 +264,7 @@ final class ModelCoordinator {
         private State state = State.EMPTY;
         private final Set<TopicPartition> partitions = new LinkedHashSet<>();
         private Instant started;
+        private ProducerEpoch records;
 
         private Txn(String id, long producerId) {
             this.id = id;
