@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TimeoutException;
+
 import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.ErrorClassMetrics;
 
@@ -20,6 +23,7 @@ import dev.quarantine.txn.ErrorClassMetrics;
  * equal configs find the same instance, never a thread's name. Two apps in one JVM differ in {@code application.id};
  * two instances of one app in one JVM differ in {@code state.dir} (Kafka Streams locks it for one instance), so each
  * has its own, unless they are configured identically, and then they share one breaker (docs/streams-handlers.md).
+ * An instance closed and created again starts afresh ({@link #forSupplier}).
  * A supplier passed to {@code new KafkaStreams(topology, props, supplier)} is not configured by Kafka Streams:
  * without {@code configure(props)} on it, its producers are not found by the app's handlers.
  *
@@ -35,6 +39,8 @@ final class AppDeadLetters {
     private final StreamsTopics topics;
     /** The app's open producers, the newest first (a replaced stream thread's producer comes first). */
     private final Deque<StreamsTxnSendProducer> producers = new ConcurrentLinkedDeque<>();
+    /** Whether a producer was ever opened: with none open any more, the {@code KafkaStreams} it served is closed. */
+    private volatile boolean everOpened;
 
     private AppDeadLetters(DeadLetterHandlerConfig config) {
         this.config = config;
@@ -55,6 +61,25 @@ final class AppDeadLetters {
         AppDeadLetters app = ref == null ? null : ref.get();
         if (app == null) {
             app = new AppDeadLetters(new DeadLetterHandlerConfig(key));
+            BY_CONFIGS.put(key, new WeakReference<>(app));
+        }
+        return app;
+    }
+
+    /**
+     * The state for a supplier Kafka Streams configures with {@code configs}, that is for a new {@code KafkaStreams}:
+     * as {@link #of}, except that state whose producers were all closed again (its {@code KafkaStreams} was closed) is
+     * replaced by a fresh one. An app closed and created again in the same JVM ({@code close()}, then
+     * {@code new KafkaStreams(topology, props)}, as after an operator fixed the cause that tripped its breaker) starts
+     * with an empty breaker window, although the old instance (still referenced, holding its supplier) keeps the old
+     * state alive. Handlers are configured after the supplier, when the new instance creates its tasks, so they find
+     * the fresh state. Two instances with equal configs created before either starts still share one.
+     */
+    static synchronized AppDeadLetters forSupplier(Map<String, ?> configs) {
+        AppDeadLetters app = of(configs);
+        if (app.everOpened && app.producers.isEmpty()) {
+            Map<String, Object> key = Collections.unmodifiableMap(new HashMap<>(configs));
+            app = new AppDeadLetters(app.config);
             BY_CONFIGS.put(key, new WeakReference<>(app));
         }
         return app;
@@ -94,17 +119,26 @@ final class AppDeadLetters {
      *                                                         time (retriable)
      */
     Optional<Integer> maxRecordBytes(String topic) {
+        KafkaException closing = null;
         for (StreamsTxnSendProducer producer : producers) {
             try {
                 return Optional.of(producer.maxRecordBytes(topic));
             } catch (IllegalStateException closedMeanwhile) { // closed after it was picked: ask the next one
                 producers.remove(producer);
+            } catch (TimeoutException retriable) {
+                throw retriable;
+            } catch (KafkaException e) { // another thread's producer closing during its look-up: ask the next one
+                closing = e;
             }
+        }
+        if (closing != null) {
+            throw closing;
         }
         return Optional.empty();
     }
 
     void opened(StreamsTxnSendProducer producer) {
+        everOpened = true;
         producers.addFirst(producer);
     }
 

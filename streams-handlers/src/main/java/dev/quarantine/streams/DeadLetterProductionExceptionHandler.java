@@ -1,6 +1,5 @@
 package dev.quarantine.streams;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,8 +7,6 @@ import java.util.Optional;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProductionExceptionHandler;
@@ -111,7 +108,8 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
             return answer(decision, context, record.topic(), kind, category, exception);
         }
         DeadLetter letter = DeadLetter.of(record.key(), record.value(),
-                withSourceRaw(record.headers().toArray(), context), exception).context(PAYLOAD_ORIGIN_HEADER, "output");
+                record.headers().toArray(), exception).sourceRaw(context.sourceRawKey(), context.sourceRawValue())
+                .context(PAYLOAD_ORIGIN_HEADER, "output");
         return deadLetter(context, record, letter, exception);
     }
 
@@ -223,27 +221,6 @@ public class DeadLetterProductionExceptionHandler implements ProductionException
                         + "\"max.message.bytes\", ...)) or the topic's config)" + limits
                         + "; or keep the store's values smaller"
                 : "Raise the topic's max.message.bytes (its topic config)" + limits + "; or keep the records smaller";
-    }
-
-    /**
-     * The record's headers with the input's raw key and value appended, when Kafka Streams provides them; any raw
-     * key or value header the record itself carried (its producer's choice) is dropped first, so that a reader never
-     * takes one for the input's.
-     */
-    private static Header[] withSourceRaw(Header[] headers, ErrorHandlerContext context) {
-        List<Header> all = new ArrayList<>(headers.length + 2);
-        for (Header header : headers) {
-            if (!SOURCE_RAW_KEY_HEADER.equals(header.key()) && !SOURCE_RAW_VALUE_HEADER.equals(header.key())) {
-                all.add(header);
-            }
-        }
-        if (context.sourceRawKey() != null) {
-            all.add(new RecordHeader(SOURCE_RAW_KEY_HEADER, context.sourceRawKey()));
-        }
-        if (context.sourceRawValue() != null) {
-            all.add(new RecordHeader(SOURCE_RAW_VALUE_HEADER, context.sourceRawValue()));
-        }
-        return all.toArray(new Header[0]);
     }
 
     private static String input(ErrorHandlerContext context) {

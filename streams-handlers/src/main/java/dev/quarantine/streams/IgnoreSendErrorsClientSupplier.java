@@ -14,6 +14,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.quarantine.txn.TxnSendConfig;
 import dev.quarantine.txn.TxnSendOption;
@@ -29,7 +31,11 @@ import dev.quarantine.txn.TxnSendOption;
  */
 public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Configurable {
 
+    private static final Logger log = LoggerFactory.getLogger(IgnoreSendErrorsClientSupplier.class);
+
     private AppDeadLetters app = AppDeadLetters.of(Map.of());
+    private boolean configured;
+    private boolean warnedUnconfigured;
 
     /**
      * Kafka Streams calls this with the app's configs when it creates the supplier from
@@ -39,7 +45,8 @@ public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Conf
     @Override
     public void configure(Map<String, ?> configs) {
         KafkaStreamsRequirement.require(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, getClass());
-        app = AppDeadLetters.of(configs);
+        app = AppDeadLetters.forSupplier(configs);
+        configured = true;
     }
 
     @Override
@@ -47,6 +54,14 @@ public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Conf
         if (!config.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
             return new KafkaProducer<>(TxnSendConfig.withoutOurs(config), new ByteArraySerializer(),
                     new ByteArraySerializer());
+        }
+        if (!configured && !warnedUnconfigured) {
+            warnedUnconfigured = true;
+            log.warn("{} was not configured with the app's configs (name it in {}, or call configure(props) on it"
+                    + " before new KafkaStreams(topology, props, supplier)): the app's production exception handlers"
+                    + " cannot find its producers, so there is no dead-letter breaker and dead letters are kept"
+                    + " within {} only", getClass().getSimpleName(), StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG,
+                    DeadLetterHandlerConfig.DLQ_PAYLOAD_MAX_BYTES_CONFIG);
         }
         Map<String, Object> configs = new HashMap<>(config);
         configs.put(TxnSendConfig.DEFAULT_OPTION_CONFIG, TxnSendOption.IGNORE_SEND_ERRORS.name());

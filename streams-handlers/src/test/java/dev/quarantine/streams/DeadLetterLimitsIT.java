@@ -153,6 +153,61 @@ class DeadLetterLimitsIT {
                 .isLessThanOrEqualTo(10);
     }
 
+    /**
+     * An app whose breaker tripped (every output too large for its topic), closed, its output topic fixed, and created
+     * again in the same JVM while the old instance is still referenced (as a field of the app's owner would hold it):
+     * the new instance starts with an empty window. Its first input is a poison, the 39 after it good. The tripped
+     * instance committed nothing (a long commit interval; its dead-letter topic is checked empty), so the new one
+     * starts at that poison: with the old window (five dead letters in the last ten) it tripped the breaker again at
+     * once; with a window of its own it dead-letters it and writes the rest. (Few dead letters on purpose: an output
+     * counts as written only when the broker acknowledges it, so a burst of dead letters can fill a window of ten
+     * before the writes between them are acknowledged.)
+     */
+    @Test
+    void anAppCreatedAgainAfterItsBreakerTrippedStartsWithAnEmptyWindow(LocalKafka kafka) throws Exception {
+        Topics topics = new Topics("rebreak");
+        kafka.createTopic(topics.input, 1, Map.of());
+        kafka.createTopic(topics.output, 1, Map.of("max.message.bytes", "60"));
+        kafka.createTopic(topics.deadLetters, 1, Map.of());
+        List<String[]> inputs = new java.util.ArrayList<>();
+        inputs.add(new String[] {"poison", "50"});
+        for (int i = 1; i < 40; i++) {
+            inputs.add(new String[] {"good-" + i, String.valueOf(i)});
+        }
+        RunningApp.produce(kafka, topics.input, inputs);
+        Properties props = RunningApp.exactlyOnceProps(kafka, "rebreak-app", stateDir.toString(), topics.deadLetters);
+        props.put(DeadLetterHandlerConfig.DLQ_WINDOW_RECORDS_CONFIG, 10);
+        props.put(DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG, 0.5);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 8_000); // under the 10 s transaction timeout
+
+        RunningApp tripped = RunningApp.start(topology(topics), props, StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        assertThat(messages(tripped.awaitError())).as("every output too large: the breaker trips")
+                .contains(topics.output).contains("RecordTooLargeException");
+        tripped.close();
+        assertThat(committed(kafka, topics.deadLetters)).as("nothing committed: the new instance starts at 0")
+                .isEmpty();
+        try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
+            admin.incrementalAlterConfigs(Map.of(new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topics.output), List.of(
+                    new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                            "max.message.bytes", "100000"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET))))
+                    .all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+
+        RunningApp again = RunningApp.start(topology(topics), props, StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        await("the 39 good outputs and the poison's dead letter committed", () -> again.streams().state()
+                == org.apache.kafka.streams.KafkaStreams.State.ERROR || committed(kafka, topics.output).size() >= 39
+                && !committed(kafka, topics.deadLetters).isEmpty());
+        again.assertRanWithoutFailures();
+        again.close();
+
+        assertThat(committed(kafka, topics.output).stream().map(r -> text(r.value())))
+                .as("each good output once").hasSize(39).doesNotHaveDuplicates();
+        assertThat(committed(kafka, topics.deadLetters)).singleElement()
+                .satisfies(letter -> assertThat(text(letter.key())).isEqualTo("poison"));
+        assertThat(tripped).as("the tripped instance stays referenced until here").isNotNull();
+    }
+
     private Properties limitedProps(LocalKafka kafka, String applicationId, Topics topics) {
         Properties props = RunningApp.exactlyOnceProps(kafka, applicationId, stateDir.resolve(applicationId).toString(),
                 topics.deadLetters);
