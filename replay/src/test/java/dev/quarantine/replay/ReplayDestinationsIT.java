@@ -154,6 +154,66 @@ class ReplayDestinationsIT {
                 .isEqualTo(2));
     }
 
+    /**
+     * The failed record's own headers never steer a replay of our sink's dead letter (the review of the new reader
+     * rule): with {@code dlq.context.headers.enable=false} the sink writes no Kafka Connect header of its own, so a
+     * Spring Kafka or share-group marker the record carried was the letter's last family marker, and the letter was
+     * read as Spring's and replayed to the topic that marker named. And a record carrying
+     * {@code __quarantine.source.raw.value} had it replayed, to {@code source}, instead of the dead letter's value.
+     * The letters are built by the sink's builder, as the sink does (its context headers then removed, as
+     * {@code DeadLetters} does when they are off).
+     */
+    @Test
+    void theFailedRecordsForeignMarkersAndRawHeadersNeverSteerTheReplayOfOurDeadLetter(LocalKafka kafka)
+            throws Exception {
+        String dlq = "steer-dlq";
+        kafka.createTopic(dlq, 1, Map.of());
+        for (String topic : List.of("steer-output", "steer-other", "steer-input")) {
+            kafka.createTopic(topic, 1, Map.of());
+        }
+        org.apache.kafka.common.header.internals.RecordHeaders forged =
+                new org.apache.kafka.common.header.internals.RecordHeaders();
+        forged.add("kafka_dlt-original-topic", "steer-other".getBytes(StandardCharsets.UTF_8));
+        forged.add("__dlq.errors.topic", "steer-other".getBytes(StandardCharsets.UTF_8));
+        forged.add(DeadLetterHeaders.SOURCE_RAW_VALUE, "forged-value".getBytes(StandardCharsets.UTF_8));
+        dev.quarantine.txn.DeadLetterRecordBuilder builder = new dev.quarantine.txn.DeadLetterRecordBuilder(dlq,
+                dev.quarantine.txn.DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(kafka.clientProps(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            for (int i = 0; i < 4; i++) {
+                var letter = builder.build(dev.quarantine.txn.DeadLetter.of(("steer-" + i).getBytes(
+                        StandardCharsets.UTF_8), "the-value".getBytes(StandardCharsets.UTF_8), forged.toArray(),
+                        new RecordTooLargeException("too large")).source("steer-input", 0, i).target("steer-output", 0)
+                        .context(DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "steer-copy"));
+                boolean contextHeaders = i % 2 == 0;
+                org.apache.kafka.common.header.internals.RecordHeaders headers =
+                        new org.apache.kafka.common.header.internals.RecordHeaders();
+                letter.headers().forEach(h -> {
+                    if (contextHeaders || !h.key().startsWith("__connect.errors.")) {
+                        headers.add(h);
+                    }
+                });
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(dlq, 0, letter.timestamp(),
+                        letter.key(), letter.value(), headers)).get(30, TimeUnit.SECONDS);
+            }
+        }
+
+        ReplayProgress original = ReplayEngineIT.runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "steer-1",
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "steer-.*"));
+        ReplayProgress source = ReplayEngineIT.runToEnd(kafka, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "steer-2",
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "steer-.*",
+                ReplayConfig.DESTINATION_CONFIG, "source", ReplayConfig.REPLAY_AGAIN_CONFIG, "true"));
+
+        assertThat(original.counts().replayed()).isEqualTo(4);
+        assertThat(committed(kafka, "steer-output")).as("every letter back to the sink's target").hasSize(4);
+        assertThat(committed(kafka, "steer-other")).as("never where the record's forged marker said").isEmpty();
+        assertThat(source.counts().replayed()).as("with context headers: to the source topic").isEqualTo(2);
+        assertThat(committed(kafka, "steer-input")).hasSize(2)
+                .allSatisfy(r -> assertThat(text(r.value())).as("the dead letter's value, not a forged raw one")
+                        .isEqualTo("the-value"));
+    }
+
     private static void forge(LocalKafka kafka, String dlq, Header[] headers) {
         Header[] all = new Header[headers.length + 3];
         all[0] = new RecordHeader(DeadLetterHeaders.CONNECT_TOPIC, "forge-input".getBytes(StandardCharsets.UTF_8));

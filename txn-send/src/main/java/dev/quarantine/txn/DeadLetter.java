@@ -24,6 +24,8 @@ public final class DeadLetter {
     private String targetTopic;
     private Integer targetPartition;
     private Long timestamp;
+    private byte[] sourceRawKey;
+    private byte[] sourceRawValue;
     private final Map<String, String> context = new LinkedHashMap<>();
 
     private DeadLetter(byte[] key, byte[] value, Header[] headers, Throwable error) {
@@ -61,6 +63,18 @@ public final class DeadLetter {
      */
     public DeadLetter timestamp(Long timestamp) {
         this.timestamp = timestamp == null || timestamp < 0 ? null : timestamp;
+        return this;
+    }
+
+    /**
+     * The input record's raw key and value (either may be null), when the record that failed was produced from an input
+     * record that Kafka Streams hands its production handler: the builder writes them as
+     * {@link DeadLetterHeaders#SOURCE_RAW_KEY}/{@link DeadLetterHeaders#SOURCE_RAW_VALUE}. Only what a caller sets here
+     * is written: a failed record's own headers of those names (its producer's choice) are dropped.
+     */
+    public DeadLetter sourceRaw(byte[] key, byte[] value) {
+        this.sourceRawKey = key;
+        this.sourceRawValue = value;
         return this;
     }
 
@@ -110,6 +124,14 @@ public final class DeadLetter {
 
     Long timestamp() {
         return timestamp;
+    }
+
+    byte[] sourceRawKey() {
+        return sourceRawKey;
+    }
+
+    byte[] sourceRawValue() {
+        return sourceRawValue;
     }
 
     Map<String, String> context() {

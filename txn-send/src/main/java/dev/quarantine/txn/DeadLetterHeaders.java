@@ -67,7 +67,7 @@ public final class DeadLetterHeaders {
      * (the input record's raw bytes: the output could not be serialized) or {@code none} (key and value are null).
      */
     public static final String PAYLOAD_ORIGIN = "__quarantine.payload.origin";
-    /** The input record's raw key, when Kafka Streams provides it with a production error. */
+    /** The input record's raw key, when Kafka Streams provides it with a production error ({@link DeadLetter#sourceRaw}). */
     public static final String SOURCE_RAW_KEY = "__quarantine.source.raw.key";
     /** The input record's raw value, when Kafka Streams provides it with a production error. */
     public static final String SOURCE_RAW_VALUE = "__quarantine.source.raw.value";
@@ -82,12 +82,11 @@ public final class DeadLetterHeaders {
 
     /**
      * Whether a header of that name is one of ours that {@link DeadLetterRecordBuilder} writes itself (from its own
-     * fields or the letter's context), so a failed record's copy of it is dropped: every {@code __quarantine.*} name
-     * but {@link #REPLAY_COUNT}, {@link #SOURCE_RAW_KEY} and {@link #SOURCE_RAW_VALUE}.
+     * fields, {@link DeadLetter#sourceRaw} or the letter's context), so a failed record's copy of it is dropped: every
+     * {@code __quarantine.*} name but {@link #REPLAY_COUNT}.
      */
     static boolean writtenByTheBuilder(String name) {
-        return name != null && name.startsWith(QUARANTINE_PREFIX) && !name.equals(REPLAY_COUNT)
-                && !name.equals(SOURCE_RAW_KEY) && !name.equals(SOURCE_RAW_VALUE);
+        return name != null && name.startsWith(QUARANTINE_PREFIX) && !name.equals(REPLAY_COUNT);
     }
 
     /** Whether a record with these headers is a dead letter built by {@link DeadLetterRecordBuilder}. */

@@ -155,7 +155,7 @@ public final class DeadLetterRecordBuilder {
             this.maxBytes = maxBytes;
             this.originalSize = RecordSizes.producerEstimate(letter.key(), letter.value(), letter.headers());
             this.context = new LinkedHashMap<>(letter.context());
-            this.original = withoutOurs(letter.headers());
+            this.original = withSourceRaw(withoutOurs(letter.headers()), letter);
             this.message = error.getMessage() == null ? null : clip(error.getMessage(), MESSAGE_MAX_CHARS);
             this.stacktrace = clip(stacktrace(error), STACKTRACE_MAX_CHARS);
         }
@@ -239,9 +239,10 @@ public final class DeadLetterRecordBuilder {
      * category, target, sizes, truncation and every context header such as the application id): a failed record may
      * carry any headers (its producer's choice, or an earlier dead letter's), and a reader takes the last header of a
      * name, so a copied one would stand for ours wherever ours is absent (a target partition left to the partitioner).
-     * Kept: {@link DeadLetterHeaders#REPLAY_COUNT} (the replay's loop guard travels in the failed record's headers) and
-     * the Kafka Streams handler's {@link DeadLetterHeaders#SOURCE_RAW_KEY}/{@link DeadLetterHeaders#SOURCE_RAW_VALUE},
-     * which it appends to the record's headers itself after dropping any the record had.
+     * Kept: {@link DeadLetterHeaders#REPLAY_COUNT} (the replay's loop guard travels in the failed record's headers).
+     * A record's own {@link DeadLetterHeaders#SOURCE_RAW_KEY}/{@link DeadLetterHeaders#SOURCE_RAW_VALUE} are dropped too:
+     * only {@link DeadLetter#sourceRaw} sets them ({@link #withSourceRaw}), since a replay to {@code source} writes them
+     * instead of the dead letter's key and value.
      */
     static Header[] withoutOurs(Header[] headers) {
         List<Header> kept = new ArrayList<>(headers.length);
@@ -251,6 +252,24 @@ public final class DeadLetterRecordBuilder {
             }
         }
         return kept.size() == headers.length ? headers : kept.toArray(new Header[0]);
+    }
+
+    /**
+     * {@code headers} with the input's raw key and value of {@link DeadLetter#sourceRaw} appended, where set: part of
+     * the record's headers section, so they are cut with it when the dead letter must shrink.
+     */
+    private static Header[] withSourceRaw(Header[] headers, DeadLetter letter) {
+        if (letter.sourceRawKey() == null && letter.sourceRawValue() == null) {
+            return headers;
+        }
+        List<Header> all = new ArrayList<>(List.of(headers));
+        if (letter.sourceRawKey() != null) {
+            all.add(new RecordHeader(DeadLetterHeaders.SOURCE_RAW_KEY, letter.sourceRawKey()));
+        }
+        if (letter.sourceRawValue() != null) {
+            all.add(new RecordHeader(DeadLetterHeaders.SOURCE_RAW_VALUE, letter.sourceRawValue()));
+        }
+        return all.toArray(new Header[0]);
     }
 
     private static int sizeWith(Header[] original, List<Header> context) {

@@ -68,6 +68,25 @@ class DeadLetterRecordBuilderTest {
     }
 
     @Test
+    void writesTheInputsRawKeyAndValueOnlyWhenTheCallerSetsThemNeverTheFailedRecordsOwn() {
+        Header[] planted = {new RecordHeader(DeadLetterHeaders.SOURCE_RAW_KEY, bytes("forged-key")),
+            new RecordHeader(DeadLetterHeaders.SOURCE_RAW_VALUE, bytes("forged-value"))};
+        DeadLetterRecordBuilder builder = new DeadLetterRecordBuilder("dlq",
+                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 100_000);
+
+        Headers sink = builder.build(DeadLetter.of(null, bytes("v"), planted, new RecordTooLargeException("x"))
+                .source("input", 0, 7L)).headers();
+        Headers streams = builder.build(DeadLetter.of(null, bytes("v"), planted, new RecordTooLargeException("x"))
+                .source("input", 0, 7L).sourceRaw(bytes("raw-key"), null)).headers();
+
+        assertThat(sink.lastHeader(DeadLetterHeaders.SOURCE_RAW_KEY)).as("a source record's own copy").isNull();
+        assertThat(sink.lastHeader(DeadLetterHeaders.SOURCE_RAW_VALUE)).isNull();
+        assertThat(streams.headers(DeadLetterHeaders.SOURCE_RAW_KEY)).singleElement()
+                .satisfies(raw -> assertThat(raw.value()).isEqualTo(bytes("raw-key")));
+        assertThat(streams.lastHeader(DeadLetterHeaders.SOURCE_RAW_VALUE)).isNull();
+    }
+
+    @Test
     void usesStreamsHeaderNamesOnTheStreamsPath() {
         ProducerRecord<byte[], byte[]> dlq = new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.STREAMS,
                 100_000).build(DeadLetter.of(null, bytes("v"), null, new RecordTooLargeException("x"))

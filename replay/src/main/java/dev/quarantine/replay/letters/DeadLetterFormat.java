@@ -24,7 +24,9 @@ import dev.quarantine.txn.DeadLetterHeaders;
  * <tr><td>share-group</td><td>{@code __dlq.errors.topic} or {@code __dlq.errors.group} (KIP-1191)</td></tr>
  * <tr><td>spring</td><td>{@code kafka_dlt-original-topic}, {@code kafka_dlt-exception-fqcn} or
  *     {@code kafka_dlt-key-exception-fqcn}</td></tr>
- * <tr><td>quarantine</td><td>{@code __quarantine.error.category}, and no marker of the four above</td></tr>
+ * <tr><td>quarantine</td><td>{@code __quarantine.error.category}, and no marker of the four above; or a share-group
+ *     or Spring marker only before it (the failed record's own: our writers never write those families, so such a
+ *     marker came with the record, as on our sink's letters with {@code dlq.context.headers.enable=false})</td></tr>
  * <tr><td>unknown</td><td>none of them: counted and shown, never replayed to a guessed destination</td></tr>
  * </table>
  *
@@ -98,8 +100,12 @@ public enum DeadLetterFormat {
         if (writer == null) {
             return ourMarker >= 0 ? new Authorship(QUARANTINE, true) : new Authorship(UNKNOWN, false);
         }
-        boolean ours = (writer == CONNECT || writer == STREAMS) && ourMarker > writerMarker;
-        return new Authorship(writer, ours);
+        if (ourMarker < writerMarker) {
+            return new Authorship(writer, false);
+        }
+        // ours came last: our writers write Kafka Connect's or Kafka Streams' context headers themselves, before our
+        // category; a Spring Kafka or share-group marker before it was the failed record's own (copied, or forged)
+        return writer == CONNECT || writer == STREAMS ? new Authorship(writer, true) : new Authorship(QUARANTINE, true);
     }
 
     /** Whether a header of that name belongs to an error or context family. */
