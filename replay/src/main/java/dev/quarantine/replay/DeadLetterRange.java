@@ -60,9 +60,13 @@ final class DeadLetterRange implements AutoCloseable {
                 Instant.now());
     }
 
-    /** Assigns {@code partitions} and seeks them to {@code progress}' next offsets ({@link #rewind}). */
+    /**
+     * Assigns those of {@code partitions} that the range of {@code progress} holds and seeks them to its next offsets
+     * ({@link #rewind}). A partition added to the topic after the range was captured lies outside it: a resumed
+     * replay does not read it.
+     */
     void open(List<TopicPartition> partitions, ReplayProgress progress) {
-        consumer.assign(partitions);
+        consumer.assign(partitions.stream().filter(tp -> progress.endOffsets().containsKey(tp.partition())).toList());
         rewind(progress);
     }
 

@@ -267,6 +267,51 @@ class ReplayEngineIT {
     }
 
     /**
+     * A replay interrupted mid-way, its dead-letter topic then given a third partition with dead letters in it, and
+     * resumed: the new partition lies outside the range the replay captured, so it finishes its range and reads none
+     * of them (before, every step of the resumed replay failed on the partition its progress does not hold).
+     */
+    @Test
+    void aResumedReplayFinishesItsRangeWhenItsDeadLetterTopicGainedAPartition(LocalKafka kafka) throws Exception {
+        String dlq = CliFixtures.sinkDlq(kafka, "widened", 10, i -> new RecordTooLargeException("too large"));
+        ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "widened-output",
+                ReplayConfig.REPLAY_ID_CONFIG, "widened-1", ReplayConfig.BATCH_SIZE_CONFIG, "2"));
+        int partitionsBefore;
+        try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+            engine.start();
+            ReplayProgress interrupted = stepUntil(engine, p -> p.offsetsRead() > 0);
+            assertThat(interrupted.finished()).as("interrupted mid-way").isFalse();
+            partitionsBefore = interrupted.endOffsets().size();
+        }
+        try (Admin admin = kafka.admin()) {
+            admin.createPartitions(Map.of(dlq, org.apache.kafka.clients.admin.NewPartitions.increaseTo(
+                    partitionsBefore + 1))).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(kafka.clientProps(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            for (int i = 0; i < 3; i++) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(dlq, partitionsBefore, null,
+                        ("late-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[] {1}, List.of(
+                        textHeader(dev.quarantine.txn.DeadLetterHeaders.TARGET_TOPIC, "widened-output"),
+                        CliFixtures.ourCategory()))).get(30, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        }
+
+        ReplayProgress done;
+        try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+            engine.start();
+            done = stepUntil(engine, ReplayProgress::finished);
+        }
+
+        assertThat(done.state()).isEqualTo(ReplayState.DONE);
+        assertThat(done.counts().replayed()).isEqualTo(10);
+        assertThat(committed(kafka, "widened-output")).hasSize(10)
+                .noneMatch(r -> text(r.key()).startsWith("late-"));
+    }
+
+    /**
      * A replay that keeps running while its dead-letter topic is deleted and created again: its consumer, assigned by
      * name, would go on at the new topic's offsets. It stops instead, writing nothing of the new topic, so that a
      * replay of the new topic (which the monitor no longer refuses as overlapping) is the only one that writes it.
