@@ -15,7 +15,9 @@ import dev.quarantine.connect.rest.peers.PeerLimits;
 /**
  * Settings of {@link DeadLetterRestExtension}: worker settings starting with {@code quarantine.monitor.}, parsed once.
  * The worker's own settings it also reads (group.id, bootstrap.servers, client security, its REST address) are
- * derived in {@link WorkerSettings}.
+ * derived in {@link WorkerSettings}. The keys and defaults are here; each setting's doc and definition are in the class
+ * of its config group ({@link TopicsConfigGroup}, {@link AnswersConfigGroup}, {@link PeersConfigGroup},
+ * {@link ReplaysConfigGroup}, {@link StreamsConfigGroup}), and {@link #configDef()} defines the groups in that order.
  */
 public final class MonitorConfig extends AbstractConfig {
 
