@@ -16,6 +16,7 @@ import dev.quarantine.connect.rest.resources.DeadLetterResource;
 import dev.quarantine.connect.rest.replays.DryRunSlots;
 import dev.quarantine.connect.rest.http.KnownHosts;
 import dev.quarantine.connect.rest.aggregation.Monitor;
+import dev.quarantine.connect.rest.peers.PeerAnswers;
 import dev.quarantine.connect.rest.peers.PeerAuth;
 import dev.quarantine.connect.rest.peers.PeerBinding;
 import dev.quarantine.connect.rest.resources.PeerEndpoint;
@@ -68,8 +69,8 @@ final class RunningMonitor implements AutoCloseable {
         PeerAuth auth = new PeerAuth(config.peerSecret(), Clock.systemUTC());
         Peers peers = new Peers(reachable, auth, config.forwardTimeout(), config.maxPeerAnswerBytes());
         ClusterReader reader = new ClusterReader(monitor, reachable, peers, auth.enabled(), Clock.systemUTC());
-        Answers answers = new Answers(config, auth);
-        peerServer.serve(new PeerEndpoint(monitor, reader, auth, answers));
+        peerServer.serve(new PeerEndpoint(monitor, reader, auth, new PeerAnswers(config, auth)));
+        Answers answers = new Answers(config);
         KnownHosts hosts = KnownHosts.withThisMachine(WorkerSettings.ownHostNames(workerConfigs, worker),
                 config.allowedHosts());
         context.configurable().register(new RequestGuardFilter(hosts), RequestGuardFilter.PRIORITY);

@@ -14,7 +14,7 @@ import jakarta.ws.rs.core.Response;
 import dev.quarantine.connect.rest.http.Guarded;
 
 /**
- * The dead-letter dashboard, {@code GET /dead-letters/ui}: one static page, its script, style sheet and icon, read
+ * The dead-letter dashboard, {@code GET /dead-letters/ui}: one static page, its scripts, style sheet and icon, read
  * from the jar at start and served from memory (no CDN, nothing generated per request, no setting or secret in
  * them). The page reads the JSON endpoints from the browser, with the user's own credentials, behind the same REST
  * authentication. Every answer carries {@link #CONTENT_SECURITY_POLICY}: scripts and styles only from these files,
@@ -33,10 +33,19 @@ public final class DashboardResource {
     private record Asset(String type, byte[] bytes) {
     }
 
-    /** File name (as in the page's links) to its content type; nothing else is served. */
+    private static final String SCRIPT = "text/javascript; charset=utf-8";
+
+    /**
+     * File name (as in the page's links) to its content type; nothing else is served. The page's script is one file a
+     * view (overview, topic, replay) besides what they share (common.js) and the page's navigation (dashboard.js).
+     */
     private static final Map<String, String> FILES = Map.of(
             "index.html", "text/html; charset=utf-8",
-            "dashboard.js", "text/javascript; charset=utf-8",
+            "common.js", SCRIPT,
+            "overview.js", SCRIPT,
+            "topic.js", SCRIPT,
+            "replay.js", SCRIPT,
+            "dashboard.js", SCRIPT,
             "dashboard.css", "text/css; charset=utf-8",
             "icon.svg", "image/svg+xml");
 

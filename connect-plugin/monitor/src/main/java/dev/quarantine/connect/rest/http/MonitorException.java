@@ -50,6 +50,11 @@ public final class MonitorException extends RuntimeException {
                 detail, cause);
     }
 
+    /** 500 for what no endpoint classified (a bug, a missing class): the cause goes to the log only. */
+    public static MonitorException unexpected(Throwable cause) {
+        return fatal("unexpected error", cause);
+    }
+
     public static MonitorException badRequest(String message) {
         return new MonitorException(400, "BAD_REQUEST", message, message, null);
     }

@@ -10,12 +10,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.quarantine.connect.rest.http.Answers;
 import dev.quarantine.connect.rest.peers.PeerServer;
 import dev.quarantine.connect.rest.aggregation.Codec;
 import dev.quarantine.connect.rest.aggregation.Monitor;
 import dev.quarantine.connect.rest.http.MonitorException;
 import dev.quarantine.connect.rest.aggregation.PartitionFigures;
+import dev.quarantine.connect.rest.peers.PeerAnswers;
 import dev.quarantine.connect.rest.peers.PeerAuth;
 import dev.quarantine.connect.rest.peers.Peers;
 
@@ -32,10 +32,10 @@ public final class PeerEndpoint implements PeerServer.Endpoint {
     private final Monitor monitor;
     private final ClusterReader reader;
     private final PeerAuth auth;
-    private final Answers answers;
+    private final PeerAnswers answers;
     private final AtomicBoolean otherProtocolLogged = new AtomicBoolean();
 
-    public PeerEndpoint(Monitor monitor, ClusterReader reader, PeerAuth auth, Answers answers) {
+    public PeerEndpoint(Monitor monitor, ClusterReader reader, PeerAuth auth, PeerAnswers answers) {
         this.monitor = monitor;
         this.reader = reader;
         this.auth = auth;
@@ -45,7 +45,7 @@ public final class PeerEndpoint implements PeerServer.Endpoint {
     @Override
     public PeerServer.Answer answer(PeerServer.Request request) {
         String nonce = request.headers().get(PeerAuth.NONCE_HEADER.toLowerCase(Locale.ROOT));
-        return answers.peer(() -> verify(request), nonce, () -> {
+        return answers.share(() -> verify(request), nonce, () -> {
             Map<String, String> params;
             try {
                 params = params(request.rawQuery());
@@ -68,7 +68,7 @@ public final class PeerEndpoint implements PeerServer.Endpoint {
         Optional<PeerAuth.Refusal> refusal = auth.checkRequest(Peers.address(monitor.worker().self()),
                 request.method(), request.path(), request.rawQuery(), request.body(), request.headers());
         refusal.ifPresent(this::logOtherProtocolOnce);
-        return refusal.map(r -> answers.peerRefusal(r.toException()));
+        return refusal.map(r -> answers.refusal(r.toException()));
     }
 
     private void logOtherProtocolOnce(PeerAuth.Refusal refusal) {

@@ -3,6 +3,7 @@ package dev.quarantine.connect.rest.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,7 +23,8 @@ class DashboardResourceTest {
 
     @Test
     void servesThePageItsScriptStyleAndIconEachWithThePolicyAndTheirType() {
-        for (String file : List.of("dashboard.js", "dashboard.css", "icon.svg")) {
+        for (String file : List.of("common.js", "overview.js", "topic.js", "replay.js", "dashboard.js",
+                "dashboard.css", "icon.svg")) {
             Response answer = resource.file(file);
 
             assertThat(answer.getStatus()).as(file).isEqualTo(200);
@@ -61,26 +63,52 @@ class DashboardResourceTest {
         int count = 0;
         while (scripts.find()) {
             count++;
-            assertThat(scripts.group(1)).contains("src=\"ui/dashboard.js\"");
+            assertThat(scripts.group(1)).matches(" src=\"ui/[a-z]+\\.js\" defer");
             assertThat(scripts.group(2)).isBlank();
         }
-        assertThat(count).isEqualTo(1);
+        assertThat(count).isEqualTo(pageScripts().size());
         assertThat(page).doesNotContainPattern("(?i)<style|\\sstyle=|\\son[a-z]+=|javascript:|//[a-z0-9.-]+\\.[a-z]");
     }
 
     @Test
-    void scriptNeverParsesHtmlOrEvaluatesText() {
-        String script = text(resource.file("dashboard.js"));
+    void pageLoadsEachViewsScriptAfterWhatTheyShareAndTheNavigationLast() {
+        List<String> scripts = pageScripts();
 
-        assertThat(script).doesNotContain("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
-                "new Function", "setAttribute('on", "DOMParser", "createContextualFragment");
-        assertThat(script).contains("textContent");
+        assertThat(scripts).containsExactly("common.js", "overview.js", "topic.js", "replay.js", "dashboard.js");
+        for (String script : scripts) {
+            Response answer = resource.file(script);
+            assertThat(answer.getStatus()).as(script).isEqualTo(200);
+            assertThat(answer.getMediaType().toString()).as(script).startsWith("text/javascript");
+        }
+    }
+
+    @Test
+    void noScriptParsesHtmlOrEvaluatesText() {
+        for (String file : pageScripts()) {
+            String script = text(resource.file(file));
+
+            assertThat(script).as(file).doesNotContain("innerHTML", "outerHTML", "insertAdjacentHTML",
+                    "document.write", "eval(", "new Function", "setAttribute('on", "DOMParser",
+                    "createContextualFragment");
+        }
+        assertThat(text(resource.file("common.js"))).as("the helpers every view writes text with")
+                .contains("textContent");
     }
 
     @Test
     void tellsThePageWhetherReplayIsAvailable() {
         assertThat(text(new DashboardResource(false).features())).isEqualTo("{\"replay\":false}");
         assertThat(text(new DashboardResource(true).features())).isEqualTo("{\"replay\":true}");
+    }
+
+    /** The scripts the page loads, in its order. */
+    private List<String> pageScripts() {
+        Matcher sources = Pattern.compile("<script src=\"ui/([^\"]+)\"").matcher(text(resource.page()));
+        List<String> scripts = new ArrayList<>();
+        while (sources.find()) {
+            scripts.add(sources.group(1));
+        }
+        return scripts;
     }
 
     private static String text(Response answer) {
