@@ -64,6 +64,12 @@ public final class Replays implements AutoCloseable {
         return starter.start(topic, requested, idempotencyKey, authorization);
     }
 
+    /** The answer to a start: STARTING for a new replay, else the progress of the one started earlier. */
+    public Map<String, Object> answer(String topic, Started started, Optional<String> authorization) {
+        return started.created() ? ReplayView.starting(started.id(), topic)
+                : progress(topic, started.id(), authorization);
+    }
+
     /**
      * The replay's progress and counts, or STARTING before it committed any ({@link ProgressAnswer}).
      * @throws MonitorException 404 when no replay of {@code topic} has this id

@@ -62,7 +62,8 @@ final class RebalancingWorker implements AutoCloseable {
         }
     }
 
-    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
+    /** Answers {@code exchange} with {@code status} and the JSON {@code body}. */
+    static void answer(HttpExchange exchange, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, bytes.length);
