@@ -1,8 +1,10 @@
 package dev.quarantine.connect.rest.resources;
 
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -69,14 +71,9 @@ public final class ReplayResource {
             Replays.Started started = replays.start(topic, request.settings(),
                     Optional.ofNullable(idempotencyKey), Optional.ofNullable(authorization));
             URI location = URI.create("/dead-letters/" + topic + "/replays/" + started.id());
-            Map<String, Object> answer = started.created()
-                    ? Map.of("id", started.id(), "dlqTopic", topic, "state", "STARTING", "location",
-                            location.toString())
-                    : new java.util.LinkedHashMap<>(replays.progress(topic, started.id(),
-                            Optional.ofNullable(authorization)));
-            if (!started.created()) {
-                answer.put("location", location.toString());
-            }
+            Map<String, Object> answer = new LinkedHashMap<>(replays.answer(topic, started,
+                    Optional.ofNullable(authorization)));
+            answer.put("location", location.toString());
             return Response.status(started.created() ? 202 : 200).entity(json(answer)).location(location)
                     .type(MediaType.APPLICATION_JSON_TYPE).build();
         });
@@ -86,19 +83,21 @@ public final class ReplayResource {
     @Path("/{id}")
     public Response progress(@PathParam("topic") String topic, @PathParam("id") String id,
                              @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-        return answers.json(() -> {
-            DeadLetterResource.checkTopic(monitor, reader, topic);
-            return replays.progress(topic, id, Optional.ofNullable(authorization));
-        });
+        return ofReplay(topic, () -> replays.progress(topic, id, Optional.ofNullable(authorization)));
     }
 
     @DELETE
     @Path("/{id}")
     public Response cancel(@PathParam("topic") String topic, @PathParam("id") String id,
                            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+        return ofReplay(topic, () -> replays.cancel(topic, id, Optional.ofNullable(authorization)));
+    }
+
+    /** The answer of {@code call} about a replay of {@code topic}, a monitored topic. */
+    private Response ofReplay(String topic, Supplier<Object> call) {
         return answers.json(() -> {
             DeadLetterResource.checkTopic(monitor, reader, topic);
-            return replays.cancel(topic, id, Optional.ofNullable(authorization));
+            return call.get();
         });
     }
 

@@ -4,21 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class WorkerRestClientTest {
-
-    private static final String REBALANCE = "{\"error_code\":500,\"message\":\"Request cannot be completed because a"
-            + " rebalance is expected\"}";
 
     private HttpServer server;
 
@@ -36,9 +31,9 @@ class WorkerRestClientTest {
             int call = calls.incrementAndGet();
             if (call <= 2) {
                 // Connect 4.4 answers its RebalanceNeededException with 500, a rebalance in progress with 409
-                answer(exchange, call == 1 ? 500 : 409, REBALANCE);
+                RebalancingWorker.answer(exchange, call == 1 ? 500 : 409, RebalancingWorker.REBALANCE);
             } else {
-                answer(exchange, 200, "{\"connector.class\":\"x\"}");
+                RebalancingWorker.answer(exchange, 200, "{\"connector.class\":\"x\"}");
             }
         });
 
@@ -51,7 +46,8 @@ class WorkerRestClientTest {
         AtomicInteger calls = new AtomicInteger();
         WorkerRestClient client = worker(exchange -> {
             calls.incrementAndGet();
-            answer(exchange, 409, "{\"error_code\":409,\"message\":\"Connector replay-1 already exists\"}");
+            RebalancingWorker.answer(exchange, 409,
+                    "{\"error_code\":409,\"message\":\"Connector replay-1 already exists\"}");
         });
 
         assertThat(client.createConnector("replay-1", Map.of(), Optional.empty()).status()).isEqualTo(409);
@@ -63,13 +59,5 @@ class WorkerRestClientTest {
         server.createContext("/", handler);
         server.start();
         return new WorkerRestClient("http://127.0.0.1:" + server.getAddress().getPort(), Duration.ofSeconds(5));
-    }
-
-    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        exchange.getResponseBody().write(bytes);
-        exchange.close();
     }
 }
