@@ -142,7 +142,7 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
     }
 
     /** The record of {@code transactionalId}'s progress, for partition 0 of the progress topic. */
-    ProducerRecord<byte[], byte[]> toRecord(TopicPartition progressPartition, String transactionalId,
+    public ProducerRecord<byte[], byte[]> toRecord(TopicPartition progressPartition, String transactionalId,
                                             TopicPartition source) {
         StringBuilder value = new StringBuilder("format=" + FORMAT + "\nfrom=" + from + "\nnext=" + next + "\n");
         ProgressRecordLines.appendHolder(value, holder);
