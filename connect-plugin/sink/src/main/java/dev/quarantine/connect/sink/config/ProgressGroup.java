@@ -38,10 +38,12 @@ final class ProgressGroup {
     static final String PROGRESS_TOPIC_NAME_DOC = "The connector's own topic on the target cluster that holds"
             + " its progress: each transaction writes one record to its partition 0, keyed by the transactional id"
             + " <prefix>:<topic>-<partition>, holding the next source offset (format=1 key=value lines), in the"
-            + " same transaction as the output. It must be compacted and must not be the dead-letter topic."
+            + " same transaction as the output. It must be compacted, must have two partitions (partition 1 is"
+            + " for the claims of source partitions by tasks; validation refuses a topic with one and names the"
+            + " kafka-topics.sh command that adds one) and must not be the dead-letter topic."
             + " Empty means <connector name>"
             + PROGRESS_TOPIC_SUFFIX + " (characters a topic name cannot hold become _). The connector creates it"
-            + " when it starts, if missing: one partition, compacted, 1 MiB segments, replication factor"
+            + " when it starts, if missing: two partitions, compacted, 1 MiB segments, replication factor"
             + " progress.topic.replication.factor. Deleting it deletes the progress: a task that finds it missing,"
             + " created again or not compacted fails, naming it.";
 
@@ -75,7 +77,10 @@ final class ProgressGroup {
             + " the read wait, as does a transaction of another partition still open on the progress topic). On"
             + " timeout it never guesses a starting offset: the partition is opened again when the worker delivers"
             + " its records, as any transient failure, until transient.errors.timeout.ms. With"
-            + " target.producer.max.block.ms it must stay below consumer.override.max.poll.interval.ms.";
+            + " target.producer.max.block.ms it must stay below consumer.override.max.poll.interval.ms; so must"
+            + " target.admin.default.api.timeout.ms (the bound of an admin call, such as the fence of the"
+            + " transactional ids that held a partition given to a task) with target.producer.max.block.ms."
+            + " Validation names each setting when they do not agree.";
 
     private ProgressGroup() {
     }

@@ -23,10 +23,10 @@ import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
  * as Connect creates its internal topics: two partitions (partition 0 the progress, {@link ProgressRecord};
  * partition 1 the claims of source partitions by tasks, {@link OwnershipRecord}), compacted, replication factor
  * progress.topic.replication.factor (default: the cluster's). An existing topic with fewer partitions is refused by
- * validation ({@link #partitionProblem}), naming the command that adds one. Every transaction adds one small record to it, so its
- * segments are small and rolled often ({@link #SETTINGS}): the cleaner can only compact closed segments, and a task
- * reads the topic from its beginning when it opens partitions, so the readable log stays about one record per
- * source partition plus a few MiB at most. A topic created by hand (compacted, default segments) works as it is;
+ * validation ({@link #partitionProblem}), naming the command that adds one. Every transaction adds one small record
+ * to it, so its segments are small and rolled often ({@link #SETTINGS}): the cleaner can only compact closed
+ * segments, and a task reads the topic from its beginning when it opens partitions, so the readable log stays about
+ * one record per source partition plus a few MiB at most. A topic created by hand (compacted, default segments) works as it is;
  * {@code kafka-configs.sh --alter} with these settings makes it as small to read.
  */
 public final class ProgressTopic {
@@ -63,7 +63,8 @@ public final class ProgressTopic {
                     .configs(SETTINGS)))
                     .all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             log.info("Created the progress topic {} on the target cluster ({} partitions, {}, replication factor {})",
-                    topic, PARTITIONS, SETTINGS, replicationFactor.map(String::valueOf).orElse("the cluster's default"));
+                    topic, PARTITIONS, SETTINGS,
+                    replicationFactor.map(String::valueOf).orElse("the cluster's default"));
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw failure(topic, e.getCause());
@@ -125,8 +126,8 @@ public final class ProgressTopic {
         return new ConnectException("Could not create the progress topic " + topic + " on the target cluster: "
                 + cause + ". Check " + TransactionalSinkConfig.TARGET_BOOTSTRAP_SERVERS_CONFIG + ", "
                 + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "* (Create on the topic) and "
-                + TransactionalSinkConfig.PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG + ", or create it (" + PARTITIONS + " partitions,"
-                + " cleanup.policy=compact) and name it with " + TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG,
+                + TransactionalSinkConfig.PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG + ", or create it (" + PARTITIONS
+                + " partitions, cleanup.policy=compact) and name it with " + TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG,
                 cause);
     }
 }
