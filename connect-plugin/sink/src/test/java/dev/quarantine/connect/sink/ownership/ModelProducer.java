@@ -1,0 +1,113 @@
+package dev.quarantine.connect.sink.ownership;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ConcurrentTransactionsException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+
+import dev.quarantine.connect.sink.ownership.ModelCoordinator.Answer;
+import dev.quarantine.connect.sink.ownership.ModelCoordinator.Error;
+import dev.quarantine.txn.TxnSendOption;
+
+/**
+ * A transactional producer of the model, as Kafka's client drives the coordinator: {@code initTransactions} sends
+ * {@code InitProducerId} without an epoch and retries {@code CONCURRENT_TRANSACTIONS} once (a fence's abort whose
+ * markers followed at once; held markers make it {@link Init.Transient}, as a client's {@code max.block.ms} would);
+ * the first send to a partition adds it to the transaction; a version-2 end takes the epoch the coordinator hands
+ * back.
+ */
+final class ModelProducer implements SlotProducer {
+
+    private final ModelCoordinator coordinator;
+    private final String transactionalId;
+    private final Set<TopicPartition> added = new HashSet<>();
+    private ProducerEpoch current;
+
+    ModelProducer(ModelCoordinator coordinator, String transactionalId) {
+        this.coordinator = coordinator;
+        this.transactionalId = transactionalId;
+    }
+
+    static SlotProducers of(ModelCoordinator coordinator) {
+        return id -> new ModelProducer(coordinator, id);
+    }
+
+    ProducerEpoch current() {
+        return current;
+    }
+
+    @Override
+    public Init init() {
+        Answer answer = coordinator.initProducerId(transactionalId, Optional.empty());
+        if (answer.error() == Error.CONCURRENT_TRANSACTIONS) {
+            answer = coordinator.initProducerId(transactionalId, Optional.empty());
+        }
+        return switch (answer.error()) {
+            case NONE -> {
+                current = answer.producer();
+                yield new Init.Done(current);
+            }
+            case CONCURRENT_TRANSACTIONS -> new Init.Transient(new ConcurrentTransactionsException(transactionalId));
+            default -> new Init.Fatal(new IllegalStateException(answer.error() + " for " + transactionalId));
+        };
+    }
+
+    @Override
+    public void begin() {
+        added.clear();
+    }
+
+    @Override
+    public Sent send(ProducerRecord<byte[], byte[]> record, TxnSendOption option) {
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        if (added.add(partition)) {
+            Error error = coordinator.addPartition(transactionalId, current, partition);
+            if (error != Error.NONE) {
+                added.remove(partition);
+                return new Sent.Failed(error == Error.PRODUCER_FENCED
+                        ? new ProducerFencedException(transactionalId) : new InvalidTxnStateException(error.name()));
+            }
+        }
+        long offset = coordinator.append(current, partition, record.key(), record.value());
+        return new Sent.Accepted(CompletableFuture.completedFuture(new RecordMetadata(partition, offset, 0, 0L, -1,
+                -1)));
+    }
+
+    @Override
+    public End commit() {
+        return end(true);
+    }
+
+    @Override
+    public End abort() {
+        return end(false);
+    }
+
+    @Override
+    public void close(Duration timeout) {
+        added.clear();
+    }
+
+    private End end(boolean commit) {
+        Answer answer = coordinator.endTxn(transactionalId, current, commit);
+        added.clear();
+        return switch (answer.error()) {
+            case NONE -> {
+                current = answer.producer();
+                yield new End.Done();
+            }
+            case PRODUCER_FENCED, INVALID_PRODUCER_ID_MAPPING -> new End.Fenced(new ProducerFencedException(
+                    transactionalId + " at " + current));
+            case CONCURRENT_TRANSACTIONS -> new End.Transient(new ConcurrentTransactionsException(transactionalId));
+            default -> new End.Fatal(new InvalidTxnStateException(answer.error() + " for " + transactionalId));
+        };
+    }
+}
