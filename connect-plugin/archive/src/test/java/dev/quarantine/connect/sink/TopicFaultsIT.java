@@ -86,7 +86,7 @@ class TopicFaultsIT {
         try (Admin admin = cluster.kafka().admin()) {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, progress);
             assertThat(admin.describeTopics(List.of(progress)).allTopicNames().get(30, TimeUnit.SECONDS).get(progress)
-                    .partitions()).as("created by the connector, like Connect's internal topics").hasSize(1);
+                    .partitions()).as("created by the connector, like Connect's internal topics").hasSize(2);
             assertThat(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource)
                     .get("cleanup.policy").value()).isEqualTo("compact");
             admin.deleteTopics(List.of(progress)).all().get(30, TimeUnit.SECONDS);
@@ -95,7 +95,7 @@ class TopicFaultsIT {
         JsonNode failed = cluster.worker().awaitFailedTask(run.name, Duration.ofSeconds(120));
         assertThat(failed.path("trace").asText()).contains("The progress topic " + progress + " does not exist");
 
-        cluster.kafka().createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+        cluster.kafka().createTopic(progress, 2, Map.of("cleanup.policy", "compact"));
         cluster.worker().restartConnector(run.name);
         cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
         run.records.produce(1_200, 1_600);

@@ -4,12 +4,14 @@ import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.values;
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -19,12 +21,21 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
+import dev.quarantine.connect.sink.progress.OwnershipRecords;
+import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.progress.ProgressStore;
+import dev.quarantine.connect.sink.progress.ProgressTopic;
 import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
@@ -32,7 +43,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 
 /**
  * The progress as records of the progress topic, on a real broker: reading past transactions of other partitions
- * that are still open, and a progress topic that is not the one the progress was written to.
+ * that are still open, a progress topic that is not the one the progress was written to, its two partitions, claims
+ * on partition 1, and progress records of this version and today's sink read by each other.
  */
 @ExtendWith(LocalKafkaExtension.class)
 class ProgressRecordIT {
@@ -149,6 +161,102 @@ class ProgressRecordIT {
         assertThatThrownBy(() -> task.open(List.of(partition)))
                 .hasMessageContaining("The progress topic " + deleting + " has cleanup.policy=delete, not compact")
                 .hasMessageContaining(source + "-0");
+    }
+
+    @Test
+    void theConnectorCreatesATwoPartitionProgressTopicAndValidationRefusesOneWithOnlyOnePartition() throws Exception {
+        String created = source + ".progress-created";
+        ProgressTopic.createIfMissing(TransactionalSinkConfig.parse(fixture.config("progress.topic.name", created)));
+
+        Map<String, String> props = fixture.config("consumer.override.isolation.level", "read_committed");
+        List<String> refused = errorsOf(new TransactionalKafkaSinkConnector().validate(props), "progress.topic.name");
+        props.put("progress.topic.name", created);
+        List<String> accepted = errorsOf(new TransactionalKafkaSinkConnector().validate(props), "progress.topic.name");
+
+        try (Admin admin = kafka.admin()) {
+            assertThat(admin.describeTopics(List.of(created)).allTopicNames().get(30, TimeUnit.SECONDS).get(created)
+                    .partitions()).as("partition 0 for the progress, 1 for the claims").hasSize(2);
+        }
+        assertThat(refused).singleElement(as(InstanceOfAssertFactories.STRING))
+                .contains("progress topic " + fixture.progress + ", which has 1 partition")
+                .contains("kafka-topics.sh --alter --topic " + fixture.progress + " --partitions 2");
+        assertThat(accepted).isEmpty();
+    }
+
+    @Test
+    void claimsCommittedOnPartitionOneAreReadBackAsCompactionKeepsThemAndOthersAreSkipped() {
+        String topic = source + ".progress-claims";
+        kafka.createTopic(topic, 2, Map.of("cleanup.policy", "compact"));
+        String task0 = OwnershipRecord.taskId(source, 0, 0);
+        String task1 = OwnershipRecord.taskId(source, 1, 0);
+        try (KafkaProducer<byte[], byte[]> claimant = producer(task0, 60_000)) {
+            claimant.initTransactions();
+            commit(claimant, new OwnershipRecord(partition, task0).toRecord(topic, source),
+                    new ProducerRecord<>(topic, 1, bytes("other:" + source + "-0/other:task#0.0"), bytes("foreign")));
+            commit(claimant, new OwnershipRecord(partition, task1).toRecord(topic, source));
+            claimant.beginTransaction();
+            claimant.send(new OwnershipRecord(partition, OwnershipRecord.offsetsId(source)).toRecord(topic, source));
+            claimant.flush();
+            claimant.abortTransaction();
+            commit(claimant, new OwnershipRecord(partition, task0).toRecord(topic, source));
+        }
+
+        OwnershipRecords claims = new OwnershipRecords(source);
+        committed(kafka, topic).stream().filter(r -> r.partition() == OwnershipRecord.PARTITION).forEach(r ->
+                OwnershipRecord.read(source, r).ifPresent(claim -> claims.add(r.offset(), claim)));
+
+        assertThat(claims.of(partition)).as("each id's last claim, the aborted one left out")
+                .extracting(OwnershipRecords.Claim::holder).containsExactly(task1, task0);
+        assertThat(claims.latest(partition).map(OwnershipRecords.Claim::holder)).contains(task0);
+    }
+
+    @Test
+    void todaysTaskResumesFromAProgressRecordWithOwnershipLinesAndThisVersionReadsTodaysRecordBack()
+            throws Exception {
+        Uuid progressId;
+        try (Admin admin = kafka.admin()) {
+            progressId = admin.describeTopics(List.of(fixture.progress)).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get(fixture.progress).topicId();
+        }
+        ProgressRecord newer = new ProgressRecord(0, 10, progressId, Optional.empty(), Map.of(), Optional.empty())
+                .withOwnership(new ProgressRecord.Holder(OwnershipRecord.taskId(source, 0, 0), 0),
+                        Map.of(new TopicPartition(fixture.target, 0), new ProgressRecord.Written(0, 10, 0)));
+        try (KafkaProducer<byte[], byte[]> writer = producer(source + ".newer", 60_000)) {
+            writer.initTransactions();
+            commit(writer, newer.toRecord(new TopicPartition(fixture.progress, 0), transactionalId, partition));
+        }
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(source, 0, 10, 20));
+
+        List<ProgressRecord> progress = committed(kafka, fixture.progress).stream()
+                .filter(r -> r.partition() == 0 && transactionalId.equals(TestData.text(r.key())))
+                .map(r -> ProgressRecord.parse(r.value())).toList();
+        assertThat(context.seeks).as("today's reader takes next and ignores the lines it does not know")
+                .containsExactly(Map.entry(partition, 10L));
+        assertThat(values(committed(kafka, fixture.target)))
+                .containsExactlyElementsOf(IntStream.range(10, 20).mapToObj(i -> "v" + i).toList());
+        assertThat(progress).as("the newer record, then today's, read back by this version").hasSize(2);
+        assertThat(progress.get(0)).isEqualTo(newer);
+        assertThat(progress.get(1).next()).isEqualTo(20);
+        assertThat(progress.get(1).holder()).as("today's writer writes no ownership lines").isEmpty();
+        assertThat(progress.get(1).written()).isEmpty();
+    }
+
+    @SafeVarargs
+    private static void commit(KafkaProducer<byte[], byte[]> producer, ProducerRecord<byte[], byte[]>... records) {
+        producer.beginTransaction();
+        for (ProducerRecord<byte[], byte[]> record : records) {
+            producer.send(record);
+        }
+        producer.commitTransaction();
+    }
+
+    private static List<String> errorsOf(Config config, String key) {
+        return config.configValues().stream().filter(v -> v.name().equals(key)).findFirst()
+                .map(ConfigValue::errorMessages).orElseThrow();
     }
 
     private KafkaProducer<byte[], byte[]> producer(String id, int transactionTimeoutMs) {

@@ -22,12 +22,14 @@ import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
 import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.PartitionMapping;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.progress.ProgressTopic;
 
 /**
  * Checks that need the clusters, for {@link TransactionalKafkaSinkConnector#validate}: the target cluster answers,
  * the dead-letter topic exists on it and takes dead letters of dlq.payload.max.bytes, no topic is copied onto
  * itself, and target.partition.mapping=keep does not meet a target topic with fewer partitions than its source.
- * (The progress topic is created by the connector when missing.)
+ * An existing progress topic has both its partitions ({@link ProgressTopic#partitionProblem}; a missing one is
+ * created by the connector.)
  */
 public final class TargetClusterChecks {
 
@@ -44,6 +46,8 @@ public final class TargetClusterChecks {
             targetClusterId = Optional.of(admin.describeCluster().clusterId().get(timeout.toMillis(),
                     TimeUnit.MILLISECONDS));
             requireTopics(admin, config, problems);
+            ProgressTopic.partitionProblem(admin, config, timeout).ifPresent(problem ->
+                    ConfigRules.add(problems, TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG, problem));
             partitionProblems(config, props, problems);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             ConfigRules.add(problems, TransactionalSinkConfig.TARGET_BOOTSTRAP_SERVERS_CONFIG, "could not reach the"

@@ -59,8 +59,13 @@ public record OwnershipRecord(TopicPartition source, String holder) {
 
     /** @throws IllegalArgumentException when {@code holder} is not an id of the grammar under any prefix */
     public OwnershipRecord {
-        int colon = holder.lastIndexOf(':');
-        if (colon <= 0 || !ID_SUFFIX.matcher(holder.substring(colon + 1)).matches()) {
+        requireId(holder);
+    }
+
+    /** @throws IllegalArgumentException when {@code id} is not an id of the grammar under any prefix */
+    static void requireId(String id) {
+        int colon = id.lastIndexOf(':');
+        if (colon <= 0 || !ID_SUFFIX.matcher(id.substring(colon + 1)).matches()) {
             throw new IllegalArgumentException("a holder is <prefix>:task#<n>.<j> or <prefix>:offsets#0");
         }
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -42,16 +43,66 @@ import org.apache.kafka.common.Uuid;
  * nothing was released with format 1 before them, so no reader of format 1 ignores them. {@code leftOpen} is not
  * part of the record: it is the id's {@link CommitCompletion}, a record of its own that {@link ProgressLog} reads with
  * it.
+ *
+ * <p>Ownership lines (docs/design/sink-ownership.md, issue 23 step 2; read here, written by the running sink from
+ * step 4c on): {@code holder} and {@code claim}, together or not at all, the id that wrote the record and the offset
+ * of its claim on partition 1 ({@link OwnershipRecord}); and per partition {@code tp} that the last transaction of
+ * this source partition writing {@code tp} wrote, {@code written.<tp>=<first>,<end>,<from>} (rule V, 2.7.1): the
+ * offset of its first record on {@code tp}, the offset after its last one, and that transaction's {@code from}.
+ * Readers of each version meet records of the other:
+ *
+ * <table>
+ * <caption>Mixed versions on one progress topic</caption>
+ * <tr><th>reader</th><th>record</th><th>what the reader does</th></tr>
+ * <tr><td>a task before this step (main at 985011d)</td><td>with ownership lines</td><td>reads {@code from},
+ *     {@code next} and the rest as before and ignores the lines it does not know (format 1 allows unknown lines,
+ *     {@code readsLinesItDoesNotKnowWithinFormatOne}); its next record of the partition has no ownership lines, so the
+ *     {@code written} lines of the earlier record are not carried over</td></tr>
+ * <tr><td>this version</td><td>without ownership lines (every record today's sink writes)</td><td>reads it with no
+ *     holder and no {@code written} lines: nothing to check, as before. From step 4c on a record without
+ *     {@code claim} is refused (design 2.7, "Migration: none")</td></tr>
+ * </table>
  */
 public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceTopicId,
                       Map<String, Integer> targetPartitions, Optional<RedoRange> redo,
+                      Optional<Holder> holder, Map<TopicPartition, Written> written,
                       Optional<CommitCompletion> leftOpen) {
+
+    /** The id that wrote the record and the offset of the claim it wrote it under. */
+    public record Holder(String id, long claim) {
+
+        /** @throws IllegalArgumentException when {@code id} is not a task slot's or offsets id, or claim is negative */
+        public Holder {
+            OwnershipRecord.requireId(id);
+            if (claim < 0) {
+                throw new IllegalArgumentException(ProgressRecordLines.CLAIM + " " + claim + " is not an offset");
+            }
+        }
+    }
+
+    /**
+     * Where the last transaction of the source partition that wrote a partition put its records there:
+     * {@code [first, end)}, and that transaction's {@code from}.
+     */
+    public record Written(long first, long end, long from) {
+
+        /** @throws IllegalArgumentException when the range is empty or an offset is negative */
+        public Written {
+            if (first < 0 || from < 0 || end <= first) {
+                throw new IllegalArgumentException("first " + first + ", end " + end + " and from " + from
+                        + " are not a range of offsets");
+            }
+        }
+    }
 
     static final int FORMAT = 1;
     private static final String TARGET_PARTITIONS = "target.partitions.";
 
     public ProgressRecord {
         targetPartitions = Map.copyOf(targetPartitions);
+        TreeMap<TopicPartition, Written> sorted = new TreeMap<>(ProgressRecordLines.ORDER);
+        sorted.putAll(written);
+        written = Collections.unmodifiableMap(sorted);
         if (from > next) {
             throw new IllegalArgumentException("from " + from + " is past next " + next);
         }
@@ -60,7 +111,14 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
     /** Progress as written, without a completion standing next to it. */
     public ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceTopicId,
                    Map<String, Integer> targetPartitions, Optional<RedoRange> redo) {
-        this(from, next, topicId, sourceTopicId, targetPartitions, redo, Optional.empty());
+        this(from, next, topicId, sourceTopicId, targetPartitions, redo, Optional.empty(), Map.of(),
+                Optional.empty());
+    }
+
+    /** This progress as written by {@code holder} under its claim, with the {@code written} lines. */
+    public ProgressRecord withOwnership(Holder holder, Map<TopicPartition, Written> written) {
+        return new ProgressRecord(from, next, topicId, sourceTopicId, targetPartitions, redo, Optional.of(holder),
+                written, leftOpen);
     }
 
     /**
@@ -68,7 +126,7 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
      * the committed transaction the completion names, which may still be open on target partitions.
      */
     public ProgressRecord withLeftOpen(CommitCompletion completion) {
-        return new ProgressRecord(from, next, topicId, sourceTopicId, targetPartitions, redo,
+        return new ProgressRecord(from, next, topicId, sourceTopicId, targetPartitions, redo, holder, written,
                 Optional.of(completion));
     }
 
@@ -84,9 +142,10 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
     }
 
     /** The record of {@code transactionalId}'s progress, for partition 0 of the progress topic. */
-    ProducerRecord<byte[], byte[]> toRecord(TopicPartition progressPartition, String transactionalId,
+    public ProducerRecord<byte[], byte[]> toRecord(TopicPartition progressPartition, String transactionalId,
                                             TopicPartition source) {
         StringBuilder value = new StringBuilder("format=" + FORMAT + "\nfrom=" + from + "\nnext=" + next + "\n");
+        ProgressRecordLines.appendHolder(value, holder);
         redo.ifPresent(r -> value.append(RedoRange.END).append('=').append(r.end()).append('\n')
                 .append(RedoRange.PARTITIONS).append('=').append(r.partitionsText()).append('\n'));
         value.append("source=").append(source).append('\n');
@@ -94,6 +153,7 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
         new TreeMap<>(targetPartitions).forEach((topic, count) ->
                 value.append(TARGET_PARTITIONS).append(topic).append('=').append(count).append('\n'));
         value.append("topic.id=").append(topicId).append('\n');
+        ProgressRecordLines.appendWritten(value, written);
         return new ProducerRecord<>(progressPartition.topic(), progressPartition.partition(),
                 ProgressLog.key(transactionalId), value.toString().getBytes(StandardCharsets.UTF_8));
     }
@@ -119,7 +179,8 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
                     Uuid.fromString(required(lines, "topic.id")),
                     Optional.ofNullable(lines.getProperty("source.topic.id")).map(Uuid::fromString),
                     targetPartitions(lines),
-                    RedoRange.parse(lines.getProperty(RedoRange.END), lines.getProperty(RedoRange.PARTITIONS)));
+                    RedoRange.parse(lines.getProperty(RedoRange.END), lines.getProperty(RedoRange.PARTITIONS)),
+                    ProgressRecordLines.holder(lines), ProgressRecordLines.written(lines), Optional.empty());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("format " + FORMAT + " but " + e.getMessage(), e);
         }

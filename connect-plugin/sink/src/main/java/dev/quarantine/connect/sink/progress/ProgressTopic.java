@@ -20,11 +20,13 @@ import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 
 /**
  * Creates the connector's progress topic on the target cluster when the connector starts and the topic is missing,
- * as Connect creates its internal topics: one partition (only partition 0 is used), compacted, replication factor
- * progress.topic.replication.factor (default: the cluster's). Every transaction adds one small record to it, so its
- * segments are small and rolled often ({@link #SETTINGS}): the cleaner can only compact closed segments, and a task
- * reads the topic from its beginning when it opens partitions, so the readable log stays about one record per
- * source partition plus a few MiB at most. A topic created by hand (compacted, default segments) works as it is;
+ * as Connect creates its internal topics: two partitions (partition 0 the progress, {@link ProgressRecord};
+ * partition 1 the claims of source partitions by tasks, {@link OwnershipRecord}), compacted, replication factor
+ * progress.topic.replication.factor (default: the cluster's). An existing topic with fewer partitions is refused by
+ * validation ({@link #partitionProblem}), naming the command that adds one. Every transaction adds one small record
+ * to it, so its segments are small and rolled often ({@link #SETTINGS}): the cleaner can only compact closed
+ * segments, and a task reads the topic from its beginning when it opens partitions, so the readable log stays about
+ * one record per source partition plus a few MiB at most. A topic created by hand (compacted, default segments) works as it is;
  * {@code kafka-configs.sh --alter} with these settings makes it as small to read.
  */
 public final class ProgressTopic {
@@ -42,6 +44,9 @@ public final class ProgressTopic {
             TopicConfig.SEGMENT_MS_CONFIG, String.valueOf(Duration.ofMinutes(10).toMillis()),
             TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.1");
 
+    /** Partition 0 holds the progress, partition 1 the claims. */
+    public static final int PARTITIONS = 2;
+
     private ProgressTopic() {
     }
 
@@ -54,11 +59,12 @@ public final class ProgressTopic {
                 return;
             }
             Optional<Short> replicationFactor = config.progressTopicReplicationFactor();
-            admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), replicationFactor)
+            admin.createTopics(List.of(new NewTopic(topic, Optional.of(PARTITIONS), replicationFactor)
                     .configs(SETTINGS)))
                     .all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            log.info("Created the progress topic {} on the target cluster (1 partition, {}, replication factor {})",
-                    topic, SETTINGS, replicationFactor.map(String::valueOf).orElse("the cluster's default"));
+            log.info("Created the progress topic {} on the target cluster ({} partitions, {}, replication factor {})",
+                    topic, PARTITIONS, SETTINGS,
+                    replicationFactor.map(String::valueOf).orElse("the cluster's default"));
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw failure(topic, e.getCause());
@@ -69,6 +75,38 @@ public final class ProgressTopic {
             Thread.currentThread().interrupt();
             throw new ConnectException("Interrupted while creating the progress topic " + topic, e);
         }
+    }
+
+    /**
+     * What is wrong with the progress topic of {@code config} as it exists on the target cluster, for
+     * {@code progress.topic.name}: fewer than {@link #PARTITIONS} partitions. Empty when it has enough, or does not
+     * exist (the connector creates it at start).
+     */
+    public static Optional<String> partitionProblem(Admin admin, TransactionalSinkConfig config, Duration timeout)
+            throws ExecutionException, InterruptedException, java.util.concurrent.TimeoutException {
+        String topic = config.progressTopic();
+        try {
+            int partitions = admin.describeTopics(List.of(topic)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic).partitions().size();
+            return partitionProblem(topic, partitions);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** The problem of a progress topic {@code topic} with {@code partitions} partitions, if any. */
+    static Optional<String> partitionProblem(String topic, int partitions) {
+        if (partitions >= PARTITIONS) {
+            return Optional.empty();
+        }
+        return Optional.of("names the progress topic " + topic + ", which has " + partitions + " partition"
+                + (partitions == 1 ? "" : "s") + "; the connector needs " + PARTITIONS + " (partition 0 for the"
+                + " progress, partition 1 for the claims of source partitions by tasks). Add one with kafka-topics.sh"
+                + " --alter --topic " + topic + " --partitions " + PARTITIONS + " (the progress on partition 0 stays),"
+                + " or name another topic");
     }
 
     private static boolean exists(Admin admin, String topic) throws ExecutionException, InterruptedException,
@@ -88,8 +126,8 @@ public final class ProgressTopic {
         return new ConnectException("Could not create the progress topic " + topic + " on the target cluster: "
                 + cause + ". Check " + TransactionalSinkConfig.TARGET_BOOTSTRAP_SERVERS_CONFIG + ", "
                 + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "* (Create on the topic) and "
-                + TransactionalSinkConfig.PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG + ", or create it (one partition,"
-                + " cleanup.policy=compact) and name it with " + TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG,
+                + TransactionalSinkConfig.PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG + ", or create it (" + PARTITIONS
+                + " partitions, cleanup.policy=compact) and name it with " + TransactionalSinkConfig.PROGRESS_TOPIC_NAME_CONFIG,
                 cause);
     }
 }

@@ -39,19 +39,19 @@ class ConfigRulesTest {
     void refusesAMaxBlockWithWhichOneAttemptCouldOutliveThePollIntervalNamingEachSetting() {
         Map<String, String> props = valid("target.producer.max.block.ms", "70000");
 
-        assertThat(ConfigRules.timeoutProblems(new TransactionalSinkConfig(props)))
+        assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props)))
                 .containsOnlyKeys("target.producer.max.block.ms");
-        assertThat(ConfigRules.timeoutProblems(new TransactionalSinkConfig(props)).get("target.producer.max.block.ms"))
+        assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props)).get("target.producer.max.block.ms"))
                 .singleElement().asString().contains("310000 ms")
                 .contains("target.admin.request.timeout.ms=30000")
                 .contains("consumer.override.max.poll.interval.ms=300000");
         props.put("target.admin.request.timeout.ms", "10000");
-        assertThat(ConfigRules.timeoutProblems(new TransactionalSinkConfig(props))).isEmpty();
+        assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props))).isEmpty();
     }
 
     @Test
     void acceptsKafkasDefaults() {
-        assertThat(ConfigRules.timeoutProblems(new TransactionalSinkConfig(valid()))).isEmpty();
+        assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(valid()))).isEmpty();
     }
 
     private static Duration bound(String... settings) {

@@ -10,8 +10,10 @@ import java.util.OptionalInt;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
 import dev.quarantine.connect.sink.write.CommitTrigger;
 import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.sandbox.ConfigDocs;
@@ -279,8 +281,49 @@ class TransactionalSinkConfigTest {
     }
 
     @Test
+    void refusesAFenceBoundThatWithACommitCouldOutliveTheConsumersMaxPollIntervalNamingEach() {
+        Map<String, String> props = valid();
+        props.put("target.admin.default.api.timeout.ms", "250000");
+
+        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props)))
+                .containsOnlyKeys("target.admin.default.api.timeout.ms");
+        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props)).get("target.admin.default.api.timeout.ms"))
+                .singleElement().asString().startsWith("is 250000: it bounds a fence")
+                .contains("target.producer.max.block.ms=60000").contains("310000 ms")
+                .contains("consumer.override.max.poll.interval.ms=300000");
+        assertThatThrownBy(() -> TransactionalSinkConfig.parse(props)).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("Invalid value for target.admin.default.api.timeout.ms: is 250000");
+        props.put("consumer.override.max.poll.interval.ms", "400000");
+        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props))).isEmpty();
+    }
+
+    @Test
+    void takesTheFenceBoundTogetherWithTheCommitsBlockAndReportsItInValidateOnItsKey() {
+        Map<String, String> props = valid();
+        props.put("target.admin.default.api.timeout.ms", "120000");
+        props.put("target.producer.max.block.ms", "180000");
+        props.put("consumer.override.isolation.level", "read_committed");
+
+        ConfigValue fence = new TransactionalKafkaSinkConnector().validate(props).configValues().stream()
+                .filter(v -> v.name().equals("target.admin.default.api.timeout.ms")).findFirst().orElseThrow();
+
+        assertThat(fence.errorMessages()).singleElement().asString().contains("target.producer.max.block.ms=180000")
+                .contains("300000 ms, not below consumer.override.max.poll.interval.ms=300000")
+                .contains("lower target.admin.default.api.timeout.ms or target.producer.max.block.ms, or raise"
+                        + " consumer.override.max.poll.interval.ms");
+    }
+
+    @Test
+    void leavesAFenceBoundThatDoesNotParseToItsOwnKeysCheck() {
+        Map<String, String> props = valid();
+        props.put("target.admin.default.api.timeout.ms", "soon");
+
+        assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props))).isEmpty();
+    }
+
+    @Test
     void acceptsTheDefaultTimeouts() {
-        assertThat(ConfigRules.timeoutProblems(new TransactionalSinkConfig(valid()))).isEmpty();
+        assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(valid()))).isEmpty();
     }
 
     private static Map<String, String> valid() {

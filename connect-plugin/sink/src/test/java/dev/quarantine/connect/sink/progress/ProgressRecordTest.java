@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -123,6 +124,83 @@ class ProgressRecordTest {
     void rejectsATombstone() {
         assertThatThrownBy(() -> ProgressRecord.parse(null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("a record without a value");
+    }
+
+    private static final String HOLDER = "sink:task#1.0";
+    private static final TopicPartition TARGET = new TopicPartition("copy.orders", 3);
+    private static final TopicPartition DLQ = new TopicPartition("dlq", 0);
+
+    @Test
+    void writesTheOwnershipLinesAndReadsThemBack() {
+        ProgressRecord progress = new ProgressRecord(1000, 1043, TOPIC_ID, Optional.empty(), Map.of(),
+                Optional.empty()).withOwnership(new ProgressRecord.Holder(HOLDER, 17),
+                Map.of(TARGET, new ProgressRecord.Written(500, 543, 1000), DLQ, new ProgressRecord.Written(7, 8, 990)));
+
+        ProducerRecord<byte[], byte[]> record = progress.toRecord(PROGRESS, "sink:orders-3", SOURCE);
+
+        assertThat(text(record.value())).isEqualTo("format=1\nfrom=1000\nnext=1043\nclaim=17\nholder=sink:task#1.0\n"
+                + "source=orders-3\ntopic.id=" + TOPIC_ID + "\nwritten.copy.orders-3=500,543,1000\n"
+                + "written.dlq-0=7,8,990\n");
+        assertThat(ProgressRecord.parse(record.value())).isEqualTo(progress);
+    }
+
+    @Test
+    void readsARecordWithoutOwnershipLinesAsWrittenByNoHolderAndNamingNothingWritten() {
+        ProgressRecord older = ProgressRecord.parse(bytes("format=1\nfrom=7\nnext=9\ntopic.id=" + TOPIC_ID + "\n"));
+
+        assertThat(older.holder()).isEmpty();
+        assertThat(older.written()).isEmpty();
+        assertThat(older.next()).isEqualTo(9);
+    }
+
+    @Test
+    void refusesAHolderWithoutItsClaimAndTheOtherWayRound() {
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes(base() + "holder=" + HOLDER + "\n")))
+                .hasMessage("format 1 but holder and claim come together, one is missing");
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes(base() + "claim=3\n")))
+                .hasMessage("format 1 but holder and claim come together, one is missing");
+    }
+
+    @Test
+    void refusesAHolderThatIsNotAnIdAndAClaimThatIsNotAnOffset() {
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes(base() + "claim=3\nholder=sink:orders-3\n")))
+                .hasMessageStartingWith("format 1 but a holder is <prefix>:task#<n>.<j> or <prefix>:offsets#0");
+        List.of("-3", "+3", "03", "x", "", "99999999999999999999").forEach(claim ->
+                assertThatThrownBy(() -> ProgressRecord.parse(bytes(base() + "claim=" + claim + "\nholder=" + HOLDER
+                        + "\n"))).as(claim).hasMessage("format 1 but claim is not an offset"));
+    }
+
+    @Test
+    void refusesWrittenLinesThatAreNotThreeOffsetsOfARange() {
+        List.of("1,2", "1,2,3,4", "1,,3", "1, 2,3", "-1,2,3", "01,2,3").forEach(line ->
+                assertThatThrownBy(() -> ProgressRecord.parse(bytes(base() + "written.copy-0=" + line + "\n")))
+                        .as(line).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageStartingWith("format 1 but the written.copy-0 line"));
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes(base() + "written.copy-0=5,5,0\n")))
+                .hasMessage("format 1 but the written.copy-0 line: first 5, end 5 and from 0 are not a range of"
+                        + " offsets");
+    }
+
+    @Test
+    void refusesAWrittenLineThatNamesNoTopicPartitionWithoutEchoingIt() {
+        List.of("copy", "copy-", "copy-01", "-0", "co\\u0000py-0", "c/x-0", "copy-99999999999").forEach(tp ->
+                assertThatThrownBy(() -> ProgressRecord.parse(bytes(base() + "written." + tp + "=1,2,3\n")))
+                        .as(tp).hasMessage("format 1 but a written.* line does not name a <topic>-<partition>"));
+    }
+
+    @Test
+    void refusesMoreWrittenLinesThanARecordCanNeed() {
+        StringBuilder text = new StringBuilder(base());
+        for (int partition = 0; partition <= ProgressRecordLines.MAX_WRITTEN; partition++) {
+            text.append("written.dlq-").append(partition).append("=1,2,3\n");
+        }
+
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes(text.toString())))
+                .hasMessage("format 1 but more than 10000 written.* lines");
+    }
+
+    private static String base() {
+        return "format=1\nfrom=7\nnext=7\ntopic.id=" + TOPIC_ID + "\n";
     }
 
     private static byte[] bytes(String text) {

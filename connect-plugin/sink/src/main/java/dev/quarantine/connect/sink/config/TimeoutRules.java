@@ -1,0 +1,185 @@
+package dev.quarantine.connect.sink.config;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
+
+import dev.quarantine.connect.sink.cluster.ClusterAdmins;
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
+import dev.quarantine.connect.sink.write.BatchCommitter;
+import dev.quarantine.connect.sink.write.RunningRedo;
+
+/**
+ * The timeouts that must agree with each other, written once ({@link ConfigRules#problems} reports them on their
+ * keys, naming every setting involved).
+ */
+final class TimeoutRules {
+
+    static final String MAX_POLL_INTERVAL_OVERRIDE = ConfigRules.CONSUMER_OVERRIDE_PREFIX
+            + ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG;
+    static final String ADMIN_REQUEST_TIMEOUT = TransactionalSinkConfig.TARGET_ADMIN_PREFIX
+            + AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG;
+    /** The bound of an admin call of the target cluster's admin client, a fence among them. */
+    static final String ADMIN_API_TIMEOUT = TransactionalSinkConfig.TARGET_ADMIN_PREFIX
+            + AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG;
+    private static final String MAX_BLOCK = TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
+            + ProducerConfig.MAX_BLOCK_MS_CONFIG;
+
+    private TimeoutRules() {
+    }
+
+    /**
+     * Timeouts that must agree with each other (the commit interval's rule is {@link #commitIntervalProblem}):
+     * <ul>
+     * <li>a put that opens a partition waits for its producer's initTransactions (at most
+     *     {@code target.producer.max.block.ms}) and then reads its progress (at most {@code progress.read.timeout.ms});
+     *     both must end before the worker's consumer is dropped from its group
+     *     ({@code consumer.override.max.poll.interval.ms}, Kafka's default when not set here);</li>
+     * <li>the same for a fence (docs/design/sink-ownership.md 2.4: a stage of an open is started only when its bound
+     *     fits the put's budget, the poll interval less {@code target.producer.max.block.ms}): an admin call such
+     *     as {@code Admin.fenceProducers} is bounded by {@code target.admin.default.api.timeout.ms};</li>
+     * <li>an open that fails transiently is retried until {@code transient.errors.timeout.ms}, which must outlast
+     *     {@code target.producer.transaction.timeout.ms}: the longest a transaction of another task of the connector
+     *     can hold a progress read back before the broker aborts it;</li>
+     * <li>one transaction attempt may wait {@link #attemptWaitMs}, which must end before the worker's consumer is
+     *     dropped from its group too (a put always makes one).</li>
+     * </ul>
+     */
+    static Map<String, List<String>> timeoutProblems(TransactionalSinkConfig config) {
+        Map<String, List<String>> problems = new LinkedHashMap<>();
+        OptionalLong blockMs = longSetting(config, MAX_BLOCK, ProducerConfig.configDef(),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG);
+        OptionalLong pollMs = longSetting(config, MAX_POLL_INTERVAL_OVERRIDE, ConsumerConfig.configDef(),
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG);
+        if (blockMs.isPresent() && pollMs.isPresent()) {
+            String read = TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG;
+            stageProblem(read, config.progressReadTimeout().toMillis(), "the progress read after initTransactions",
+                    blockMs.getAsLong(), pollMs.getAsLong()).ifPresent(m -> ConfigRules.add(problems, read, m));
+            OptionalLong fenceMs = longSetting(config, ADMIN_API_TIMEOUT, AdminClientConfig.configDef(),
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+            if (fenceMs.isPresent()) {
+                stageProblem(ADMIN_API_TIMEOUT, fenceMs.getAsLong(), "a fence of the ids that held a partition given"
+                        + " to the task (Admin.fenceProducers)", blockMs.getAsLong(), pollMs.getAsLong())
+                        .ifPresent(m -> ConfigRules.add(problems, ADMIN_API_TIMEOUT, m));
+            }
+        }
+        long attemptMs = attemptWaitMs(config);
+        if (pollMs.isPresent() && attemptMs >= pollMs.getAsLong()) {
+            ConfigRules.add(problems, MAX_BLOCK, "is " + blockMs.orElse(DEFAULT_MAX_BLOCK_MS) + ": one transaction"
+                    + " attempt can wait four times as long (a send, the commit, the abort and an intent to redo after"
+                    + " it) plus " + ADMIN_REQUEST_TIMEOUT + "=" + ClusterAdmins.requestTimeout(config.adminConfigs())
+                    .toMillis() + " (the look before the abort), " + attemptMs + " ms, not below "
+                    + MAX_POLL_INTERVAL_OVERRIDE + "=" + pollMs.getAsLong() + ", and the worker's consumer would be"
+                    + " dropped from its group; lower " + MAX_BLOCK + " or " + ADMIN_REQUEST_TIMEOUT + ", or raise "
+                    + MAX_POLL_INTERVAL_OVERRIDE);
+        }
+        transientErrorsProblem(config).ifPresent(m -> ConfigRules.add(problems,
+                TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, m));
+        return problems;
+    }
+
+    /**
+     * A stage of a put that opens partitions, bounded by {@code key}={@code stageMs}, that with
+     * {@code target.producer.max.block.ms} (a commit in the same put) does not end before the poll interval does.
+     */
+    private static Optional<String> stageProblem(String key, long stageMs, String stage, long blockMs, long pollMs) {
+        if (stageMs + blockMs < pollMs) {
+            return Optional.empty();
+        }
+        return Optional.of("is " + stageMs + ": it bounds " + stage + ", and with " + MAX_BLOCK + "=" + blockMs
+                + " a put that opens a partition can take " + (stageMs + blockMs) + " ms, not below "
+                + MAX_POLL_INTERVAL_OVERRIDE + "=" + pollMs + ", and the worker's consumer would be dropped from its"
+                + " group; lower " + key + " or " + MAX_BLOCK + ", or raise " + MAX_POLL_INTERVAL_OVERRIDE);
+    }
+
+    private static Optional<String> transientErrorsProblem(TransactionalSinkConfig config) {
+        String transactionTimeout = TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
+                + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG;
+        OptionalLong timeoutMs = longSetting(config, transactionTimeout, ProducerConfig.configDef(),
+                ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        long transientMs = config.transientErrorsTimeout().toMillis();
+        if (timeoutMs.isEmpty() || transientMs > timeoutMs.getAsLong()) {
+            return Optional.empty();
+        }
+        return Optional.of("is " + transientMs + ", not above " + transactionTimeout + "=" + timeoutMs.getAsLong()
+                + ": a transaction of another task can hold the progress read of a partition being opened back that"
+                + " long before the broker aborts it, and the task would fail first; raise "
+                + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + " above " + timeoutMs.getAsLong()
+                + " or lower " + transactionTimeout);
+    }
+
+    /**
+     * How long one put may go on starting transaction attempts (see {@link BatchCommitter}): the worker consumer's
+     * {@code max.poll.interval.ms} less what the attempt started last may still wait ({@link #attemptWaitMs}), at
+     * least 0 (one attempt). Settings that do not parse (reported on their keys) count as the clients' defaults.
+     */
+    static Duration writeBound(TransactionalSinkConfig config) {
+        long pollMs = longSetting(config, MAX_POLL_INTERVAL_OVERRIDE, ConsumerConfig.configDef(),
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG).orElse(DEFAULT_MAX_POLL_INTERVAL_MS);
+        return Duration.ofMillis(Math.max(0, pollMs - attemptWaitMs(config)));
+    }
+
+    /**
+     * The longest one transaction attempt may wait for the target cluster: four times
+     * {@code target.producer.max.block.ms} (a send waiting for metadata or buffer memory, the commit, the abort, and
+     * the intent to redo committed after it, see {@link RunningRedo}) and, once,
+     * {@code target.admin.request.timeout.ms} (the look before the abort and the repair after it share that budget,
+     * {@link HangingTransactionCheck#lookBudget}).
+     */
+    static long attemptWaitMs(TransactionalSinkConfig config) {
+        long blockMs = longSetting(config, TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
+                + ProducerConfig.MAX_BLOCK_MS_CONFIG, ProducerConfig.configDef(), ProducerConfig.MAX_BLOCK_MS_CONFIG)
+                .orElse(DEFAULT_MAX_BLOCK_MS);
+        return 4 * blockMs + ClusterAdmins.requestTimeout(config.adminConfigs()).toMillis();
+    }
+
+    /** Kafka's consumer default of max.poll.interval.ms and producer default of max.block.ms. */
+    private static final long DEFAULT_MAX_POLL_INTERVAL_MS = 300_000;
+    private static final long DEFAULT_MAX_BLOCK_MS = 60_000;
+
+    /** A numeric setting, or the client's default when it is not set; empty when it does not parse. */
+    private static OptionalLong longSetting(TransactionalSinkConfig config, String key, ConfigDef clientDef,
+                                            String clientKey) {
+        Object set = config.originals().get(key);
+        try {
+            return OptionalLong.of(set == null ? ((Number) clientDef.configKeys().get(clientKey).defaultValue)
+                    .longValue() : Long.parseLong(String.valueOf(set).trim()));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty(); // reported on its own key
+        }
+    }
+
+    /**
+     * A commit.interval.ms at or above the target producers' transaction.timeout.ms (set, or Kafka's default): the
+     * records a task collects would wait longer than a transaction may last.
+     */
+    static Optional<String> commitIntervalProblem(TransactionalSinkConfig config) {
+        String key = TransactionalSinkConfig.TARGET_PRODUCER_PREFIX + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG;
+        Object set = config.originals().get(key);
+        long timeoutMs;
+        try {
+            timeoutMs = set == null
+                    ? ((Number) ProducerConfig.configDef().configKeys().get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)
+                            .defaultValue).longValue()
+                    : Long.parseLong(String.valueOf(set).trim());
+        } catch (NumberFormatException e) {
+            return Optional.empty(); // TargetClientSettings reports it on its key
+        }
+        long intervalMs = config.commitTrigger().interval().toMillis();
+        if (intervalMs < timeoutMs) {
+            return Optional.empty();
+        }
+        return Optional.of("is " + intervalMs + ", not below " + key + "=" + timeoutMs + ": collected records"
+                + " would wait longer than a transaction may last; set " + TransactionalSinkConfig
+                .COMMIT_INTERVAL_MS_CONFIG + " below " + timeoutMs + " or raise " + key);
+    }
+
+}
