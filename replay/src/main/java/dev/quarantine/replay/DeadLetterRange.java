@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -25,13 +26,17 @@ final class DeadLetterRange implements AutoCloseable {
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
 
     private final ReplayConfig config;
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Consumer<byte[], byte[]> consumer;
 
     /** @throws ConfigException from the consumer's own settings */
     DeadLetterRange(ReplayConfig config) {
+        this(config, new KafkaConsumer<>(ReplayClients.consumerConfigs(config.clientConfigs(), config),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer()));
+    }
+
+    DeadLetterRange(ReplayConfig config, Consumer<byte[], byte[]> consumer) {
         this.config = config;
-        this.consumer = new KafkaConsumer<>(ReplayClients.consumerConfigs(config.clientConfigs(), config),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.consumer = consumer;
     }
 
     /** @throws ConfigException naming {@code dlq.topic.name} when the topic does not exist */

@@ -269,7 +269,9 @@ class ReplayEngineIT {
     /**
      * A replay interrupted mid-way, its dead-letter topic then given a third partition with dead letters in it, and
      * resumed: the new partition lies outside the range the replay captured, so it finishes its range and reads none
-     * of them (before, every step of the resumed replay failed on the partition its progress does not hold).
+     * of them. (The consumer of the replay before the fix was assigned the new partition too and failed on its first
+     * record; here the range's records were always returned first and the replay finished before any of the new
+     * partition's: this test passed without the fix. {@code DeadLetterRangeTest} shows the assignment.)
      */
     @Test
     void aResumedReplayFinishesItsRangeWhenItsDeadLetterTopicGainedAPartition(LocalKafka kafka) throws Exception {
