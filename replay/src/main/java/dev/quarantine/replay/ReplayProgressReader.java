@@ -1,6 +1,5 @@
 package dev.quarantine.replay;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,24 +14,24 @@ import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.quarantine.txn.RecordPositions;
+import dev.quarantine.txn.progress.CompactedTopicReader;
+import dev.quarantine.txn.progress.ReadEnd;
+import dev.quarantine.txn.progress.ReadHeldBackException;
 
 /**
  * Reads the latest committed progress of replays, while they run or after: what the monitor's
  * {@code GET /dead-letters/{topic}/replays[/{id}]} reads, and the replay itself when it starts (its own progress to
- * resume from, and what finished replays of its dead-letter topic wrote). The one reader of the progress topic.
+ * resume from, and what finished replays of its dead-letter topic wrote). The one reader of the progress topic, through
+ * the project's one reader of compacted topics ({@link CompactedTopicReader}: last record per key, tombstones, a
+ * record of an unknown format refused naming its position).
  *
  * <p>Reads the whole progress topic read_committed (it is compacted: one record per replay, plus the recent ones, and
  * the segment records holding a replay's sealed written ranges, {@link ProgressFormat}). A progress from {@link #latest}
@@ -42,34 +41,32 @@ import dev.quarantine.txn.RecordPositions;
  * ranges ({@link #awaitAll}, and a dry run {@link #allNow}; {@link ReadBack}, {@link SegmentsRead}). The replays check
  * that the topic has one partition, so a progress record and the segment records written before it in its
  * transaction are read together.
- * A read_committed reader stops at the first transaction still open on a partition, whichever replay it belongs to;
- * {@link #latest} answers at once from what lies before it. Not thread-safe; one reader per thread, closed by its
+ * A read_committed reader stops at the first transaction still open on a partition, whichever replay it belongs to:
+ * {@link #latest}, {@link #replaysOf} and {@link #allNow} read up to the last stable offset
+ * ({@link ReadEnd#LAST_STABLE_OFFSET}) and answer at once from what lies before it; {@link #awaitAll} reads up to the
+ * high watermark ({@link ReadEnd#HIGH_WATERMARK}), waiting for it. Not thread-safe; one reader per thread, closed by its
  * owner.
  */
 public final class ReplayProgressReader implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplayProgressReader.class);
 
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final CompactedTopicReader reader;
     private final Admin admin;
     private final String topic;
     private final Duration timeout;
 
     /**
      * @param clientConfigs consumer settings (at least {@code bootstrap.servers}); isolation, group and
-     *                      deserializers are set here
+     *                      deserializers are set by {@link CompactedTopicReader}
      * @param progressTopic {@code replay.progress.topic.name}
      * @param timeout       how long one {@link #latest} may take
      */
     public ReplayProgressReader(Map<String, Object> clientConfigs, String progressTopic, Duration timeout) {
-        Map<String, Object> configs = new HashMap<>(ReplayClients.known(clientConfigs, ConsumerConfig.configNames()));
-        configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map<String, Object> configs = new HashMap<>(clientConfigs);
         configs.put(ConsumerConfig.CLIENT_ID_CONFIG, "quarantine-replay-progress-" + UUID.randomUUID());
-        configs.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        configs.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        this.consumer = new KafkaConsumer<>(configs, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.admin = Admin.create(ReplayClients.known(clientConfigs, AdminClientConfig.configNames()));
+        this.reader = new CompactedTopicReader(configs, admin);
         this.topic = progressTopic;
         this.timeout = timeout;
     }
@@ -81,7 +78,7 @@ public final class ReplayProgressReader implements AutoCloseable {
      * or when that replay restarts. Empty when the replay committed no progress (or the topic does not exist).
      */
     public Optional<ReplayProgress> latest(String replayId) {
-        return Optional.ofNullable(read(IsolationLevel.READ_COMMITTED, Optional.empty()).get(replayId));
+        return Optional.ofNullable(read(ReadEnd.LAST_STABLE_OFFSET, Optional.empty()).get(replayId));
     }
 
     /**
@@ -103,7 +100,7 @@ public final class ReplayProgressReader implements AutoCloseable {
      * it: without waiting for transactions still open. Ordered by replay id.
      */
     public List<ReplayProgress> replaysOf(String dlqTopic) {
-        return read(IsolationLevel.READ_COMMITTED, Optional.empty()).values().stream()
+        return read(ReadEnd.LAST_STABLE_OFFSET, Optional.empty()).values().stream()
                 .filter(progress -> progress.dlqTopic().equals(dlqTopic)).toList();
     }
 
@@ -125,7 +122,7 @@ public final class ReplayProgressReader implements AutoCloseable {
      * @throws ConfigException  naming {@code replay.written.ranges.max} when those replays hold more ranges
      */
     SortedMap<String, ReplayProgress> awaitAll(Optional<ReadBack> readBack) {
-        return read(IsolationLevel.READ_UNCOMMITTED, readBack);
+        return read(ReadEnd.HIGH_WATERMARK, readBack);
     }
 
     /**
@@ -136,42 +133,57 @@ public final class ReplayProgressReader implements AutoCloseable {
      * @throws ConfigException naming {@code replay.written.ranges.max} when those replays hold more ranges
      */
     SortedMap<String, ReplayProgress> allNow(Optional<ReadBack> readBack) {
-        return read(IsolationLevel.READ_COMMITTED, readBack);
+        return read(ReadEnd.LAST_STABLE_OFFSET, readBack);
     }
 
     /**
-     * Reads read_committed up to the end offsets that a reader with {@code upTo} sees now; the latest progress per
-     * replay id. A record that is not a progress record, or whose key is not its replay id, is left out (logged by
-     * position).
+     * The latest progress per replay id, read by the one reader of compacted topics up to {@code end}: the segment
+     * records of {@code readBack}'s other replays are kept too (bounded, {@link SegmentsRead}), every other segment
+     * record is passed over unread. A record that is not a progress record of this format, or is keyed by another
+     * replay id than its own, is refused, naming its position.
      */
-    private SortedMap<String, ReplayProgress> read(IsolationLevel upTo, Optional<ReadBack> readBack) {
+    private SortedMap<String, ReplayProgress> read(ReadEnd end, Optional<ReadBack> readBack) {
         Instant deadline = Instant.now().plus(timeout);
-        SortedMap<String, ReplayProgress> latest = new TreeMap<>();
         SegmentsRead segments = new SegmentsRead(readBack);
-        List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-        if (partitions.isEmpty()) {
-            return latest;
+        List<TopicPartition> partitions = reader.partitionsOf(topic, timeout);
+        Map<String, Kept> read;
+        try {
+            read = reader.read(partitions, end, (key, value, position) -> kept(key, value, segments), deadline);
+        } catch (ReadHeldBackException e) {
+            throw new TimeoutException("Could not read progress topic " + topic + " within " + timeout.toMillis()
+                    + " ms (" + ReplayConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + "): " + e.getMessage(), e);
         }
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        Map<TopicPartition, Long> end = ReplayClients.endOffsets(admin, partitions, upTo, timeout);
-        while (!reached(end)) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new TimeoutException("Could not read progress topic " + topic + " up to " + end + " within "
-                        + timeout.toMillis() + " ms (" + ReplayConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + "): a"
-                        + " transaction on it is still open");
+        SortedMap<String, ReplayProgress> latest = new TreeMap<>();
+        Map<String, ProgressFormat.SegmentRanges> sealed = new HashMap<>();
+        read.forEach((key, kept) -> {
+            if (kept.progress() != null) {
+                latest.put(key, kept.progress());
+            } else {
+                sealed.put(key, kept.segment());
             }
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                add(latest, segments, record);
-            }
-        }
+        });
         if (readBack.isPresent()) {
             segments.requireWithinLimit(latest.values());
             latest.replaceAll((id, progress) -> !segments.isOther(progress.dlqTopic(), id) ? progress
-                    : withSegments(progress, segments.of(id)));
+                    : withSegments(progress, SegmentsRead.byIndex(sealed.values(), id)));
         }
         return latest;
+    }
+
+    /** A record kept by a read: a progress record, or a segment record of written ranges (the other is null). */
+    private record Kept(ReplayProgress progress, ProgressFormat.SegmentRanges segment) {
+    }
+
+    private static Optional<Kept> kept(String key, byte[] value, SegmentsRead segments) {
+        if (ProgressFormat.isSegmentKey(key)) {
+            return segments.read(key, value).map(segment -> new Kept(null, segment));
+        }
+        ReplayProgress progress = ProgressFormat.read(value);
+        if (!progress.replayId().equals(key)) {
+            throw new IllegalArgumentException("a progress record of replay " + progress.replayId() + " keyed by"
+                    + " another replay id");
+        }
+        return Optional.of(new Kept(progress, null));
     }
 
     /** {@code progress} with the ranges of its segments 0 to {@code written.segments} (exclusive). */
@@ -193,41 +205,9 @@ public final class ReplayProgressReader implements AutoCloseable {
         return progress.withWritten(written.withSealed(sealed));
     }
 
-    private static void add(Map<String, ReplayProgress> latest, SegmentsRead segments,
-                            ConsumerRecord<byte[], byte[]> record) {
-        if (record.key() == null) {
-            return;
-        }
-        String id = new String(record.key(), StandardCharsets.UTF_8);
-        if (ProgressFormat.isSegmentKey(id)) {
-            segments.add(id, record);
-            return;
-        }
-        if (record.value() == null) {
-            latest.remove(id);
-            return;
-        }
-        try {
-            ReplayProgress progress = ProgressFormat.read(record.value());
-            if (progress.replayId().equals(id)) {
-                latest.put(id, progress);
-            } else {
-                log.warn("Progress record at {} is keyed by another replay id than its own; left out",
-                        RecordPositions.of(record.topic(), record.partition(), record.offset()));
-            }
-        } catch (IllegalArgumentException e) {
-            log.warn("Record at {} is not a replay progress record; left out",
-                    RecordPositions.of(record.topic(), record.partition(), record.offset()));
-        }
-    }
-
-    private boolean reached(Map<TopicPartition, Long> end) {
-        return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
-    }
-
     @Override
     public void close() {
-        consumer.close();
+        reader.close();
         admin.close();
     }
 }

@@ -7,27 +7,23 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.config.ConfigException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.quarantine.replay.ReplayProgressReader.ReadBack;
-import dev.quarantine.txn.RecordPositions;
 
 /**
  * The segment records of written ranges that one read of the progress topic keeps: those of the other replays of the
- * read-back's dead-letter topic, none without a read-back. Bounded: once they hold more than the read-back's
- * {@code maxRanges} ranges the read stops ({@link ConfigException} naming {@code replay.written.ranges.max}), so a
- * replay never holds more than that many of other replays' sealed ranges, whatever the topic holds.
+ * read-back's dead-letter topic, none without a read-back (they are then not even parsed). Bounded: once those read
+ * hold more than the read-back's {@code maxRanges} ranges the read stops ({@link ConfigException} naming
+ * {@code replay.written.ranges.max}), so a replay never holds more than that many of other replays' sealed ranges,
+ * whatever the topic holds.
  */
 final class SegmentsRead {
 
-    private static final Logger log = LoggerFactory.getLogger(SegmentsRead.class);
     private static final int NAMED = 5;
 
     private final Optional<ReadBack> readBack;
-    private final Map<String, SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>>> byReplay = new TreeMap<>();
+    private final Map<String, Long> rangesByReplay = new TreeMap<>();
     private long ranges;
 
     SegmentsRead(Optional<ReadBack> readBack) {
@@ -39,31 +35,36 @@ final class SegmentsRead {
         return readBack.filter(r -> r.dlqTopic().equals(dlqTopic) && !r.replayId().equals(replayId)).isPresent();
     }
 
-    /** Keeps the segment record keyed {@code key} when it is another replay's of the dead-letter topic. */
-    void add(String key, ConsumerRecord<byte[], byte[]> record) {
-        if (readBack.isEmpty() || record.value() == null) {
-            return;
+    /**
+     * The segment record keyed {@code key}, when it is another replay's of the dead-letter topic; empty otherwise.
+     *
+     * @throws IllegalArgumentException when it is not a segment record of this format, or not the one its key names
+     * @throws ConfigException          when the segments kept would hold more ranges than the read-back allows
+     */
+    Optional<ProgressFormat.SegmentRanges> read(String key, byte[] value) {
+        if (readBack.isEmpty()) {
+            return Optional.empty();
         }
-        try {
-            ProgressFormat.SegmentRanges segment = ProgressFormat.readSegment(key, record.value());
-            if (isOther(segment.dlqTopic(), segment.replayId())) {
-                byReplay.computeIfAbsent(segment.replayId(), id -> new TreeMap<>()).put(segment.index(),
-                        segment.ranges());
-                ranges += segment.ranges().values().stream().mapToInt(List::size).sum();
-                requireWithin(ranges, byReplay.keySet());
-            }
-        } catch (IllegalArgumentException e) {
-            log.warn("Record at {} is not a segment record of written ranges; left out",
-                    RecordPositions.of(record.topic(), record.partition(), record.offset()));
+        ProgressFormat.SegmentRanges segment = ProgressFormat.readSegment(key, value);
+        if (!isOther(segment.dlqTopic(), segment.replayId())) {
+            return Optional.empty();
         }
+        long count = segment.ranges().values().stream().mapToInt(List::size).sum();
+        ranges += count;
+        rangesByReplay.merge(segment.replayId(), count, Long::sum);
+        requireWithin(ranges, rangesByReplay.keySet());
+        return Optional.of(segment);
     }
 
-    /** The segments kept of {@code replayId}, by index. */
-    SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>> of(String replayId) {
-        return byReplay.getOrDefault(replayId, new TreeMap<>());
+    /** The segments of {@code replayId} among {@code segments}, by index. */
+    static SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>> byIndex(
+            Collection<ProgressFormat.SegmentRanges> segments, String replayId) {
+        SortedMap<Integer, Map<Integer, List<WrittenOffsets.Range>>> byIndex = new TreeMap<>();
+        segments.stream().filter(s -> s.replayId().equals(replayId)).forEach(s -> byIndex.put(s.index(), s.ranges()));
+        return byIndex;
     }
 
-    /** Checks the kept ranges and the open ones of the other replays' progress records against the limit. */
+    /** Checks the ranges read and the open ones of the other replays' progress records against the limit. */
     void requireWithinLimit(Collection<ReplayProgress> latest) {
         List<ReplayProgress> others = latest.stream().filter(p -> isOther(p.dlqTopic(), p.replayId())).toList();
         long open = others.stream().mapToLong(p -> p.written().rangeCount()).sum();

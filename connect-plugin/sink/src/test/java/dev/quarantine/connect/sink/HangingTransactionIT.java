@@ -268,7 +268,10 @@ class HangingTransactionIT {
         assertThat(context.seeks).as("not resumed: its progress could not be read").doesNotContainKey(partition);
         assertThatThrownBy(() -> second.put(records(source, 0, 10, 20)))
                 .isInstanceOf(RetriableException.class)
-                .hasStackTraceContaining("Could not read the progress of [" + partition + "]");
+                .hasStackTraceContaining("Could not read the progress of [" + partition + "]")
+                .as("names the progress partition held back and the end the read had to reach")
+                .hasMessageContaining("Read " + fixture.progress + "-0 up to offset")
+                .hasMessageContaining("(the high watermark when the read started)");
     }
 
     /**

@@ -125,7 +125,8 @@ public final class ProgressStore implements AutoCloseable {
                             + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + "=" + timeout.toMillis()
                             + "; not guessing a starting offset, trying again until "
                             + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + ". Check the target"
-                            + " cluster, or raise " + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG, e);
+                            + " cluster, or raise " + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + " ("
+                            + e.getMessage() + ")", e);
                 }
                 pause();
             } catch (KafkaException e) {
