@@ -120,7 +120,7 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
             return config;
         }
         TransactionalSinkConfig parsed = new TransactionalSinkConfig(connectorConfigs);
-        Map<String, List<String>> problems = new HashMap<>(ConfigRules.problems(parsed));
+        Map<String, List<String>> problems = new HashMap<>(ConfigRules.problemsOfANewConfig(parsed));
         if (problems.isEmpty()) {
             new TargetClusterChecks(VALIDATE_TIMEOUT).problems(parsed, connectorConfigs)
                     .forEach((key, messages) -> problems.computeIfAbsent(key, k -> new ArrayList<>()).addAll(messages));

@@ -37,6 +37,16 @@ public final class ConfigRules {
     private ConfigRules() {
     }
 
+    /**
+     * Problems of a config a user creates or changes, beyond {@link #problems}: rules that a connector already running
+     * on a config the previous version accepted must not fail on when it starts ({@link TimeoutRules#fenceProblems}).
+     */
+    public static Map<String, List<String>> problemsOfANewConfig(TransactionalSinkConfig config) {
+        Map<String, List<String>> problems = new LinkedHashMap<>(problems(config));
+        TimeoutRules.fenceProblems(config).forEach((key, messages) -> messages.forEach(m -> add(problems, key, m)));
+        return problems;
+    }
+
     /** Problems that need no cluster, by setting (the target clients' own settings first). */
     public static Map<String, List<String>> problems(TransactionalSinkConfig config) {
         Map<String, List<String>> problems = new LinkedHashMap<>(TargetClientSettings.problems(config.originals()));

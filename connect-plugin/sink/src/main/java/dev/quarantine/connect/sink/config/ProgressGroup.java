@@ -79,7 +79,8 @@ final class ProgressGroup {
             + " its records, as any transient failure, until transient.errors.timeout.ms. With"
             + " target.producer.max.block.ms it must stay below consumer.override.max.poll.interval.ms; so must"
             + " target.admin.default.api.timeout.ms (the bound of an admin call, such as the fence of the"
-            + " transactional ids that held a partition given to a task) with target.producer.max.block.ms."
+            + " transactional ids that held a partition given to a task) with target.producer.max.block.ms (checked"
+            + " when a connector is created or its config changed, not when an existing one starts)."
             + " Validation names each setting when they do not agree.";
 
     private ProgressGroup() {

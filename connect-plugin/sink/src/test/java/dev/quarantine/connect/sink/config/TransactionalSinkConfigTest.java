@@ -285,16 +285,33 @@ class TransactionalSinkConfigTest {
         Map<String, String> props = valid();
         props.put("target.admin.default.api.timeout.ms", "250000");
 
-        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props)))
+        assertThat(ConfigRules.problemsOfANewConfig(new TransactionalSinkConfig(props)))
                 .containsOnlyKeys("target.admin.default.api.timeout.ms");
-        assertThat(ConfigRules.problems(new TransactionalSinkConfig(props)).get("target.admin.default.api.timeout.ms"))
+        assertThat(ConfigRules.problemsOfANewConfig(new TransactionalSinkConfig(props))
+                .get("target.admin.default.api.timeout.ms"))
                 .singleElement().asString().startsWith("is 250000: it bounds a fence")
                 .contains("target.producer.max.block.ms=60000").contains("310000 ms")
                 .contains("consumer.override.max.poll.interval.ms=300000");
-        assertThatThrownBy(() -> TransactionalSinkConfig.parse(props)).isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("Invalid value for target.admin.default.api.timeout.ms: is 250000");
         props.put("consumer.override.max.poll.interval.ms", "400000");
+        assertThat(ConfigRules.problemsOfANewConfig(new TransactionalSinkConfig(props))).isEmpty();
+    }
+
+    /**
+     * A connector running on a config the previous version accepted starts after an upgrade (the review of step 2,
+     * HIGH): a lowered poll interval with the admin client's default 60 s passes the rules of a start, and only a
+     * create or an update (validate) names the fence's bound.
+     */
+    @Test
+    void aConfigThePreviousVersionAcceptedStillStartsThoughItsFenceBoundIsReportedOnUpdate() {
+        Map<String, String> props = valid();
+        props.put("consumer.override.max.poll.interval.ms", "60000");
+        props.put("target.producer.max.block.ms", "5000");
+        props.put("progress.read.timeout.ms", "30000");
+
+        assertThat(TransactionalSinkConfig.parse(props).progressReadTimeout()).hasSeconds(30);
         assertThat(ConfigRules.problems(new TransactionalSinkConfig(props))).isEmpty();
+        assertThat(ConfigRules.problemsOfANewConfig(new TransactionalSinkConfig(props)))
+                .containsOnlyKeys("target.admin.default.api.timeout.ms");
     }
 
     @Test
@@ -318,7 +335,7 @@ class TransactionalSinkConfigTest {
         Map<String, String> props = valid();
         props.put("target.admin.default.api.timeout.ms", "soon");
 
-        assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props))).isEmpty();
+        assertThat(TimeoutRules.fenceProblems(new TransactionalSinkConfig(props))).isEmpty();
     }
 
     @Test
