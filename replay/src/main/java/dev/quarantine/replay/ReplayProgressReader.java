@@ -51,6 +51,9 @@ public final class ReplayProgressReader implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplayProgressReader.class);
 
+    /** Positions of unreadable records of other replays already logged, bounded: a view reads every few seconds. */
+    private static final WarnedPositions UNREADABLE_WARNED = new WarnedPositions(log, 1_000);
+
     private final CompactedTopicReader reader;
     private final Admin admin;
     private final String topic;
@@ -78,7 +81,7 @@ public final class ReplayProgressReader implements AutoCloseable {
      * or when that replay restarts. Empty when the replay committed no progress (or the topic does not exist).
      */
     public Optional<ReplayProgress> latest(String replayId) {
-        return Optional.ofNullable(read(ReadEnd.LAST_STABLE_OFFSET, Optional.empty()).get(replayId));
+        return Optional.ofNullable(read(ReadEnd.LAST_STABLE_OFFSET, Optional.empty(), replayId).get(replayId));
     }
 
     /**
@@ -100,7 +103,7 @@ public final class ReplayProgressReader implements AutoCloseable {
      * it: without waiting for transactions still open. Ordered by replay id.
      */
     public List<ReplayProgress> replaysOf(String dlqTopic) {
-        return read(ReadEnd.LAST_STABLE_OFFSET, Optional.empty()).values().stream()
+        return read(ReadEnd.LAST_STABLE_OFFSET, Optional.empty(), null).values().stream()
                 .filter(progress -> progress.dlqTopic().equals(dlqTopic)).toList();
     }
 
@@ -122,7 +125,7 @@ public final class ReplayProgressReader implements AutoCloseable {
      * @throws ConfigException  naming {@code replay.written.ranges.max} when those replays hold more ranges
      */
     SortedMap<String, ReplayProgress> awaitAll(Optional<ReadBack> readBack) {
-        return read(ReadEnd.HIGH_WATERMARK, readBack);
+        return read(ReadEnd.HIGH_WATERMARK, readBack, readBack.map(ReadBack::replayId).orElse(null));
     }
 
     /**
@@ -133,22 +136,35 @@ public final class ReplayProgressReader implements AutoCloseable {
      * @throws ConfigException naming {@code replay.written.ranges.max} when those replays hold more ranges
      */
     SortedMap<String, ReplayProgress> allNow(Optional<ReadBack> readBack) {
-        return read(ReadEnd.LAST_STABLE_OFFSET, readBack);
+        return read(ReadEnd.LAST_STABLE_OFFSET, readBack, readBack.map(ReadBack::replayId).orElse(null));
     }
 
     /**
      * The latest progress per replay id, read by the one reader of compacted topics up to {@code end}: the segment
      * records of {@code readBack}'s other replays are kept too (bounded, {@link SegmentsRead}), every other segment
      * record is passed over unread. A record that is not a progress record of this format, or is keyed by another
-     * replay id than its own, is refused, naming its position.
+     * replay id than its own: keyed by {@code ownId} (the replay this read is for), it is refused, naming its
+     * position, since answering that replay's older progress, or none, would have it write again what it wrote;
+     * keyed otherwise, that key has no value in this read and a WARN names the position once (a stray record, or one
+     * of a newer version, must not stop every other replay of the cluster: the review of the one reader).
      */
-    private SortedMap<String, ReplayProgress> read(ReadEnd end, Optional<ReadBack> readBack) {
+    private SortedMap<String, ReplayProgress> read(ReadEnd end, Optional<ReadBack> readBack, String ownId) {
         Instant deadline = Instant.now().plus(timeout);
         SegmentsRead segments = new SegmentsRead(readBack);
         List<TopicPartition> partitions = reader.partitionsOf(topic, timeout);
         Map<String, Kept> read;
         try {
-            read = reader.read(partitions, end, (key, value, position) -> kept(key, value, segments), deadline);
+            read = reader.read(partitions, end, (key, value, position) -> {
+                try {
+                    return kept(key, value, segments);
+                } catch (IllegalArgumentException unreadable) {
+                    if (key.equals(ownId) || ProgressFormat.isSegmentKey(key)) {
+                        throw unreadable;
+                    }
+                    UNREADABLE_WARNED.warnOnce(position, unreadable);
+                    return Optional.empty();
+                }
+            }, deadline);
         } catch (ReadHeldBackException e) {
             throw new TimeoutException("Could not read progress topic " + topic + " within " + timeout.toMillis()
                     + " ms (" + ReplayConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + "): " + e.getMessage(), e);
