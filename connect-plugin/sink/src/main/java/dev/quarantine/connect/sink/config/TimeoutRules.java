@@ -53,10 +53,8 @@ final class TimeoutRules {
      */
     static Map<String, List<String>> timeoutProblems(TransactionalSinkConfig config) {
         Map<String, List<String>> problems = new LinkedHashMap<>();
-        OptionalLong blockMs = longSetting(config, MAX_BLOCK, ProducerConfig.configDef(),
-                ProducerConfig.MAX_BLOCK_MS_CONFIG);
-        OptionalLong pollMs = longSetting(config, MAX_POLL_INTERVAL_OVERRIDE, ConsumerConfig.configDef(),
-                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG);
+        OptionalLong blockMs = maxBlockMs(config);
+        OptionalLong pollMs = maxPollIntervalMs(config);
         if (blockMs.isPresent() && pollMs.isPresent()) {
             String read = TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG;
             stageProblem(read, config.progressReadTimeout().toMillis(), "the progress read after initTransactions",
@@ -87,10 +85,8 @@ final class TimeoutRules {
      */
     static Map<String, List<String>> fenceProblems(TransactionalSinkConfig config) {
         Map<String, List<String>> problems = new LinkedHashMap<>();
-        OptionalLong blockMs = longSetting(config, MAX_BLOCK, ProducerConfig.configDef(),
-                ProducerConfig.MAX_BLOCK_MS_CONFIG);
-        OptionalLong pollMs = longSetting(config, MAX_POLL_INTERVAL_OVERRIDE, ConsumerConfig.configDef(),
-                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG);
+        OptionalLong blockMs = maxBlockMs(config);
+        OptionalLong pollMs = maxPollIntervalMs(config);
         OptionalLong fenceMs = longSetting(config, ADMIN_API_TIMEOUT, AdminClientConfig.configDef(),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
         if (blockMs.isPresent() && pollMs.isPresent() && fenceMs.isPresent()) {
@@ -99,6 +95,15 @@ final class TimeoutRules {
                     .ifPresent(m -> ConfigRules.add(problems, ADMIN_API_TIMEOUT, m));
         }
         return problems;
+    }
+
+    private static OptionalLong maxBlockMs(TransactionalSinkConfig config) {
+        return longSetting(config, MAX_BLOCK, ProducerConfig.configDef(), ProducerConfig.MAX_BLOCK_MS_CONFIG);
+    }
+
+    private static OptionalLong maxPollIntervalMs(TransactionalSinkConfig config) {
+        return longSetting(config, MAX_POLL_INTERVAL_OVERRIDE, ConsumerConfig.configDef(),
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG);
     }
 
     /**
