@@ -1,0 +1,221 @@
+package dev.quarantine.connect.sink.ownership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.LongStream;
+
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.connect.sink.ownership.ModelCoordinator.Version;
+import dev.quarantine.connect.sink.ownership.PartitionState.Claimed;
+import dev.quarantine.connect.sink.ownership.PartitionState.Lost;
+import dev.quarantine.connect.sink.ownership.PartitionState.Owned;
+import dev.quarantine.connect.sink.ownership.SlotProducer.End;
+
+/**
+ * Rows of design 5.3: the real {@link Ownership} of each task against the model coordinator, the order of every seam
+ * call set by the {@link Script}. Each test ends with the target as a {@code read_committed} reader sees it: every
+ * source record once (set equality, in order).
+ */
+class OwnershipHarnessTest {
+
+    private static final TopicPartition P = new TopicPartition("orders", 3);
+    private static final Duration TIMEOUT = Duration.ofMinutes(1);
+    /** What a task does from a fresh start to its own claim read back (2.4 steps 1-3, after the first read of 0). */
+    private static final String[] CLAIM = {"init", "read0", "read1", "send", "commit", "read1"};
+
+    @Test
+    void aZombieCommitAfterTheClaimIsRefused() {
+        // row 1: T0 owns p and has a transaction open when T1 claims p, fences T0 and reads the progress (T1's first
+        // read of partition 0, before its claim, comes before T0's transaction: one open there holds a read back)
+        Script script = Script.builder()
+                .then("T1.init", "T1.read0", "T0.send", "T0.send")
+                .then("T1.read1", "T1.send", "T1.commit", "T1.read1", "T1.fence", "T1.read0")
+                .then("T0.commit", "T0.init", "T0.read1")
+                .then("T1.send", "T1.send", "T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 5);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+        AtomicReference<End> zombieCommit = new AtomicReference<>();
+
+        script.run(parties(
+                "T0", () -> {
+                    zombieCommit.set(t0.write(P, 1));
+                    t0.putUntil(P, Lost.class::isInstance);
+                },
+                "T1", () -> {
+                    t1.own(P);
+                    assertThat(t1.next(P)).isEqualTo(5);
+                    t1.write(P, 3);
+                }));
+
+        assertThat(zombieCommit.get()).isInstanceOf(End.Fenced.class);
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id));
+        assertThat(t0.ownership.state(P)).contains(new Lost(t1.id, 1));
+        assertThat(t0.ownership.lostTotal()).isEqualTo(1);
+        assertThat(t0.ownership.owned()).isEmpty();
+        assertThat(t1.ownership.state(P)).contains(new Owned(1));
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 8));
+    }
+
+    @Test
+    void aFenceTimingOutLeavesThePartitionPausedAndUnreadUntilItSucceeds() {
+        // row 7: T1's first fence times out without being applied; T0 commits meanwhile; T1 reads only after a Done
+        Script script = Script.builder()
+                .then(labels("T1", CLAIM))
+                .instead("T1.fence", new Fencer.Fence.Transient(new TimeoutException("fenceProducers timed out")))
+                .then("T0.send", "T0.send", "T0.send", "T0.commit")
+                .then("T1.fence", "T1.read0")
+                .then("T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 2);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+        AtomicReference<PartitionState> betweenFences = new AtomicReference<>();
+        AtomicReference<End> holderCommit = new AtomicReference<>();
+
+        script.run(parties(
+                "T0", () -> holderCommit.set(t0.write(P, 2)),
+                "T1", () -> {
+                    t1.ownership.open(List.of(P));
+                    t1.put();
+                    betweenFences.set(t1.ownership.state(P).orElseThrow());
+                    t1.putUntil(P, PartitionState::writable);
+                    assertThat(t1.next(P)).isEqualTo(4);
+                    t1.write(P, 1);
+                }));
+
+        assertThat(betweenFences.get()).isEqualTo(new Claimed(1));
+        assertThat(holderCommit.get()).isInstanceOf(End.Done.class);
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id), Set.of(t0.id));
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 5));
+    }
+
+    @Test
+    void aClaimantThatDiedBeforeFencingIsFencedWithItsFenceSetByTheNext() {
+        // row 8: T1 claims and stops before its fence; T2 claims later and fences T0 (P's holder) and T1 (above P)
+        Script script = Script.builder()
+                .then(labels("T1", CLAIM))
+                .then(labels("T2", CLAIM)).then("T2.fence", "T2.read0")
+                .then("T0.send", "T0.send", "T0.commit")
+                .then("T2.send", "T2.send", "T2.send", "T2.commit")
+                .instead("T1.fence", new Fencer.Fence.Transient(new TimeoutException("stopped before it was sent")))
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 2);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
+        t1.labels.follow(script);
+        t2.labels.follow(script);
+        AtomicReference<End> zombieCommit = new AtomicReference<>();
+
+        script.run(parties(
+                "T0", () -> zombieCommit.set(t0.write(P, 1)),
+                "T1", () -> {
+                    t1.ownership.open(List.of(P));
+                    t1.put();
+                },
+                "T2", () -> {
+                    t2.own(P);
+                    t2.write(P, 2);
+                }));
+
+        assertThat(t2.labels.fences()).containsExactly(Set.of(t0.id, t1.id));
+        assertThat(zombieCommit.get()).isInstanceOf(End.Fenced.class);
+        assertThat(t1.ownership.state(P)).contains(new Claimed(1));
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 4));
+    }
+
+    @Test
+    void aConcurrentClaimantFoundInStep3IsFencedWhenTheLaterClaimantDiesBeforeItsFence() {
+        // row 22 (review finding 1): T1 owns p with a transaction open and stops; T2 claims above it and dies before
+        // its fence; T3 derives its fence set from the log alone and fences T0, T1 and T2; T1's commit is refused.
+        // T2 and T3 start (their first read of partition 0) before T1's transaction opens there
+        Script script = Script.builder()
+                .then("T2.init", "T2.read0", "T3.init", "T3.read0")
+                .then(labels("T1", CLAIM)).then("T1.fence", "T1.read0", "T1.send", "T1.send")
+                .then("T2.read1", "T2.send", "T2.commit", "T2.read1")
+                .then("T3.read1", "T3.send", "T3.commit", "T3.read1", "T3.fence", "T3.read0")
+                .then("T1.commit")
+                .then("T3.send", "T3.send", "T3.send", "T3.commit")
+                .instead("T2.fence", new Fencer.Fence.Transient(new TimeoutException("stopped for good")))
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 2);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
+        HarnessTask t3 = new HarnessTask(model, "T3", 3, script.clock());
+        List.of(t1, t2, t3).forEach(task -> task.labels.follow(script));
+        AtomicReference<End> resumedCommit = new AtomicReference<>();
+
+        script.run(parties(
+                "T1", () -> {
+                    t1.own(P);
+                    resumedCommit.set(t1.write(P, 1));
+                },
+                "T2", () -> {
+                    t2.ownership.open(List.of(P));
+                    t2.put();
+                },
+                "T3", () -> {
+                    t3.own(P);
+                    t3.write(P, 2);
+                }));
+
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id));
+        assertThat(t3.labels.fences()).containsExactly(Set.of(t0.id, t1.id, t2.id));
+        assertThat(resumedCommit.get()).isInstanceOf(End.Fenced.class);
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 4));
+    }
+
+    /** T0, task 0, owns {@code P} and has written its first {@code records} records, before the script starts. */
+    private static HarnessTask owner(ModelCoordinator model, Script script, int records) {
+        HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
+        t0.own(P);
+        assertThat(t0.write(P, records)).isInstanceOf(End.Done.class);
+        t0.labels.follow(script);
+        return t0;
+    }
+
+    private static ModelCoordinator model(Script script) {
+        return new ModelCoordinator(Version.V2, Short.MAX_VALUE, script.clock(), TIMEOUT);
+    }
+
+    private static List<String> target(ModelCoordinator model) {
+        return model.partition(new TopicPartition(HarnessTask.TARGET, P.partition())).readCommitted();
+    }
+
+    private static List<String> values(long from, long to) {
+        return LongStream.range(from, to).mapToObj(offset -> HarnessTask.value(P, offset)).toList();
+    }
+
+    private static String[] labels(String party, String... steps) {
+        return java.util.Arrays.stream(steps).map(step -> party + "." + step).toArray(String[]::new);
+    }
+
+    private static Map<String, Runnable> parties(String first, Runnable firstBody, String second,
+                                                 Runnable secondBody) {
+        Map<String, Runnable> parties = new LinkedHashMap<>();
+        parties.put(first, firstBody);
+        parties.put(second, secondBody);
+        return parties;
+    }
+
+    private static Map<String, Runnable> parties(String first, Runnable firstBody, String second, Runnable secondBody,
+                                                 String third, Runnable thirdBody) {
+        Map<String, Runnable> parties = parties(first, firstBody, second, secondBody);
+        parties.put(third, thirdBody);
+        return parties;
+    }
+}
