@@ -72,27 +72,31 @@ final class HarnessTask {
         throw new AssertionError(partition + " still " + ownership.state(partition) + " after " + MAX_PUTS + " puts");
     }
 
-    void own(TopicPartition partition) {
-        ownership.open(List.of(partition));
-        putUntil(partition, PartitionState::writable);
+    void own(TopicPartition... partitions) {
+        ownership.open(List.of(partitions));
+        for (TopicPartition partition : partitions) {
+            putUntil(partition, PartitionState::writable);
+        }
     }
 
     /**
-     * Writes {@code count} records of {@code partition} from its committed progress and the progress after them, in
-     * one transaction; tells the ownership how it ended.
+     * Writes {@code count} records of each of {@code partitions} from its committed progress and the progress after
+     * them, in one transaction; tells the ownership how it ended.
      */
-    End write(TopicPartition partition, int count) {
-        long claim = ((PartitionState.Owned) ownership.state(partition).orElseThrow()).claim();
-        long from = next(partition);
+    End write(int count, TopicPartition... partitions) {
         producer.begin();
-        for (long offset = from; offset < from + count; offset++) {
-            producer.send(new ProducerRecord<>(TARGET, partition.partition(), null,
-                    value(partition, offset).getBytes(UTF_8)), TxnSendOption.NONE);
+        for (TopicPartition partition : partitions) {
+            long claim = ((PartitionState.Owned) ownership.state(partition).orElseThrow()).claim();
+            long from = next(partition);
+            for (long offset = from; offset < from + count; offset++) {
+                producer.send(new ProducerRecord<>(TARGET, partition.partition(), null,
+                        value(partition, offset).getBytes(UTF_8)), TxnSendOption.NONE);
+            }
+            producer.send(new ProgressRecord(from, from + count, TOPIC_ID, Optional.empty(), Map.of(),
+                    Optional.empty()).withOwnership(new ProgressRecord.Holder(id, claim), Map.of())
+                    .toRecord(new TopicPartition(PROGRESS, 0), WriterFactory.transactionalId(PREFIX, partition),
+                            partition), TxnSendOption.NONE);
         }
-        producer.send(new ProgressRecord(from, from + count, TOPIC_ID, Optional.empty(), Map.of(), Optional.empty())
-                .withOwnership(new ProgressRecord.Holder(id, claim), Map.of())
-                .toRecord(new TopicPartition(PROGRESS, 0), WriterFactory.transactionalId(PREFIX, partition),
-                        partition), TxnSendOption.NONE);
         End end = producer.commit();
         if (end instanceof End.Done) {
             ownership.committed();
@@ -100,6 +104,10 @@ final class HarnessTask {
             ownership.fenced(false);
         }
         return end;
+    }
+
+    End write(TopicPartition partition, int count) {
+        return write(count, partition);
     }
 
     /** The committed progress of {@code partition} as a {@code read_committed} reader sees it now; 0 without one. */

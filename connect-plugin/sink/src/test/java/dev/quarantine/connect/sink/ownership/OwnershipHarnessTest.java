@@ -28,6 +28,7 @@ import dev.quarantine.connect.sink.ownership.SlotProducer.End;
 class OwnershipHarnessTest {
 
     private static final TopicPartition P = new TopicPartition("orders", 3);
+    private static final TopicPartition Q = new TopicPartition("orders", 5);
     private static final Duration TIMEOUT = Duration.ofMinutes(1);
     /** What a task does from a fresh start to its own claim read back (2.4 steps 1-3, after the first read of 0). */
     private static final String[] CLAIM = {"init", "read0", "read1", "send", "commit", "read1"};
@@ -66,6 +67,175 @@ class OwnershipHarnessTest {
         assertThat(t0.ownership.owned()).isEmpty();
         assertThat(t1.ownership.state(P)).contains(new Owned(1));
         assertThat(target(model)).containsExactlyElementsOf(values(0, 8));
+    }
+
+    @Test
+    void aCommitCompletingWhenTheFenceArrivesIsReadByTheClaimant() {
+        // row 2: T0's commit is answered, its markers not yet written when T1's fence comes: the fence waits for
+        // them (here: answered CONCURRENT_TRANSACTIONS until its bound, then tried again); T1 reads T0's progress
+        Script script = Script.builder()
+                .then(labels("T1", CLAIM))
+                .then("T0.send", "T0.send", "M.hold", "T0.commit", "T1.fence", "M.markers", "T1.fence", "T1.read0")
+                .then("T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 2);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+        AtomicReference<End> holderCommit = new AtomicReference<>();
+        AtomicReference<Long> readByClaimant = new AtomicReference<>();
+
+        script.run(parties(
+                "T0", () -> holderCommit.set(t0.write(P, 1)),
+                "M", () -> {
+                    script.call("M.hold", () -> {
+                        model.holdMarkers(true);
+                        return null;
+                    });
+                    script.call("M.markers", () -> {
+                        model.writeMarkers(t0.id);
+                        model.holdMarkers(false);
+                        return null;
+                    });
+                },
+                "T1", () -> {
+                    t1.own(P);
+                    readByClaimant.set(t1.next(P));
+                    t1.write(P, 1);
+                }));
+
+        assertThat(holderCommit.get()).isInstanceOf(End.Done.class);
+        assertThat(readByClaimant.get()).isEqualTo(3);
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id), Set.of(t0.id));
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 4));
+    }
+
+    @Test
+    void aLateClaimFromAZombieOpenFencesTheEarlierClaimantWhichPausesAndReclaims() {
+        // row 3: T2 read partition 1 and stopped inside its opening; T1 claims, fences T0, writes; T2 resumes,
+        // claims above T1 and fences T0 and T1; T1's commit is refused, it finds p LOST; p still assigned to T1
+        // after the session timeout (T2 was a zombie): T1 claims again and fences T2
+        Script script = Script.builder()
+                .then("T2.init", "T2.read0", "T2.read1")
+                .then(labels("T1", CLAIM)).then("T1.fence", "T1.read0", "T1.send", "T1.send", "T1.commit")
+                .then("T1.send", "T1.send")
+                .then("T2.send", "T2.commit", "T2.read1", "T2.fence", "T2.read0")
+                .then("T1.commit", "T1.init", "T1.read1")
+                .then("clock.session")
+                .then("T1.send", "T1.commit", "T1.read1", "T1.fence", "T1.read0")
+                .then("T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 2);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
+        t1.labels.follow(script);
+        t2.labels.follow(script);
+        AtomicReference<End> refused = new AtomicReference<>();
+        AtomicReference<PartitionState> afterRefusal = new AtomicReference<>();
+
+        script.run(parties(
+                "T1", () -> {
+                    t1.own(P);
+                    t1.write(P, 1);
+                    refused.set(t1.write(P, 1));
+                    t1.putUntil(P, Lost.class::isInstance);
+                    afterRefusal.set(t1.ownership.state(P).orElseThrow());
+                    script.advance("clock.session", Duration.ofSeconds(45));
+                    t1.putUntil(P, PartitionState::writable);
+                    t1.write(P, 1);
+                },
+                "T2", () -> {
+                    t2.ownership.open(List.of(P));
+                    t2.putUntil(P, PartitionState::writable);
+                }));
+
+        assertThat(refused.get()).isInstanceOf(End.Fenced.class);
+        assertThat(afterRefusal.get()).isEqualTo(new Lost(t2.id, 2));
+        assertThat(t2.labels.fences()).containsExactly(Set.of(t0.id, t1.id));
+        // the reclaim's P is the last progress T1 read (T0's, under c0): a stale P only adds T0 (rule F)
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id), Set.of(t0.id, t2.id));
+        assertThat(t1.ownership.state(P)).contains(new Owned(3));
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 4));
+    }
+
+    @Test
+    void concurrentClaimsFenceInClaimOrder() {
+        // row 4: T1 and T2 both read T0's claim; T1 claims, fences T0 and writes, unaware of T2, whose claim lands
+        // above; T1 commits before T2's fence: T2's fence set holds T1 (above P) and its read holds T1's commit
+        Script script = Script.builder()
+                .then("T2.init", "T2.read0")
+                .then(labels("T1", CLAIM)).then("T2.read1")
+                .then("T1.fence", "T1.read0", "T1.send", "T1.send")
+                .then("T2.send", "T2.commit", "T2.read1")
+                .then("T1.commit")
+                .then("T2.fence", "T2.read0", "T2.send", "T2.send", "T2.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 2);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
+        t1.labels.follow(script);
+        t2.labels.follow(script);
+        AtomicReference<End> unaware = new AtomicReference<>();
+        AtomicReference<Long> readByT2 = new AtomicReference<>();
+
+        script.run(parties(
+                "T1", () -> {
+                    t1.own(P);
+                    unaware.set(t1.write(P, 1));
+                },
+                "T2", () -> {
+                    t2.own(P);
+                    readByT2.set(t2.next(P));
+                    t2.write(P, 1);
+                }));
+
+        assertThat(unaware.get()).isInstanceOf(End.Done.class);
+        assertThat(t2.labels.fences()).containsExactly(Set.of(t0.id, t1.id));
+        assertThat(readByT2.get()).isEqualTo(3);
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 4));
+    }
+
+    @Test
+    void aFenceMidCommitKeepsTheTasksOtherPartitionsAndLosesNothing() {
+        // row 5: T0 owns p and q; T1 claims p while T0's transaction of both is open: the fence aborts it; T0 is
+        // refused, initialises again, finds p LOST and q still its own (proof kept), and writes q again
+        Script script = Script.builder()
+                .then(labels("T1", CLAIM))
+                .then("T0.send", "T0.send", "T0.send", "T0.send")
+                .then("T1.fence", "T1.read0")
+                .then("T0.commit", "T0.init", "T0.read1", "T0.read0")
+                .then("T0.send", "T0.send", "T0.commit")
+                .then("T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
+        t0.own(P, Q);
+        assertThat(t0.write(2, P, Q)).isInstanceOf(End.Done.class);
+        t0.labels.follow(script);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+        AtomicReference<End> midCommit = new AtomicReference<>();
+        AtomicReference<Ownership.Opening> reopened = new AtomicReference<>();
+
+        script.run(parties(
+                "T0", () -> {
+                    midCommit.set(t0.write(1, P, Q));
+                    reopened.set(t0.put());
+                    t0.write(Q, 1);
+                },
+                "T1", () -> {
+                    t1.own(P);
+                    t1.write(P, 1);
+                }));
+
+        assertThat(midCommit.get()).isInstanceOf(End.Fenced.class);
+        assertThat(reopened.get()).isEqualTo(new Ownership.Opening.Progressed(Set.of(Q), Set.of(P)));
+        assertThat(t0.ownership.owned()).containsExactly(Q);
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 3));
+        assertThat(model.partition(new TopicPartition(HarnessTask.TARGET, Q.partition())).readCommitted())
+                .containsExactly(HarnessTask.value(Q, 0), HarnessTask.value(Q, 1), HarnessTask.value(Q, 2));
     }
 
     @Test
