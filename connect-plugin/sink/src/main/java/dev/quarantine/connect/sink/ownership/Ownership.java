@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +80,7 @@ final class Ownership {
     private final StageBudget budget;
     private final Limits limits;
     private final Clock clock;
-    private final UnexplainedFences unexplained;
+    private final StageFailures failures;
     private final FenceMemory memory = new FenceMemory();
     private final OwnershipRecords view;
     private final Map<TopicPartition, PartitionState> states = new HashMap<>();
@@ -94,7 +93,6 @@ final class Ownership {
     private boolean fenceToExplain;
     private final Set<TopicPartition> becameOwned = new HashSet<>();
     private final Set<TopicPartition> becameLost = new HashSet<>();
-    private Instant failingSince;
     private long lostTotal;
 
     Ownership(String prefix, String progressTopic, String ownId, Seams seams, StageBudget budget, Limits limits,
@@ -105,7 +103,7 @@ final class Ownership {
         this.budget = budget;
         this.limits = limits;
         this.clock = clock;
-        this.unexplained = new UnexplainedFences(limits.transientTimeout(), clock);
+        this.failures = new StageFailures(ownId, limits.transientTimeout(), clock);
         this.view = new OwnershipRecords(prefix);
     }
 
@@ -127,7 +125,7 @@ final class Ownership {
     void fenced(boolean outlivedTransactionTimeout) {
         needsInit = true;
         if (outlivedTransactionTimeout) {
-            unexplained.fenced(true);
+            failures.unexplained().fenced(true);
         } else {
             fenceToExplain = true;
         }
@@ -135,7 +133,7 @@ final class Ownership {
 
     /** The slot committed a transaction: unexplained fences start counting again from none. */
     void committed() {
-        unexplained.committed();
+        failures.unexplained().committed();
     }
 
     Optional<PartitionState> state(TopicPartition partition) {
@@ -171,21 +169,17 @@ final class Ownership {
                 return new Opening.Failed(e);
             }
             if (failure.isPresent()) {
-                Optional<ConnectException> failed = failingFor(failure.get());
+                Optional<ConnectException> failed = failures.failed(failure.get(), waiting());
                 if (failed.isPresent()) {
                     return new Opening.Failed(failed.get());
                 }
                 break;
             }
-            failingSince = null;
+            failures.succeeded();
         }
-        Optional<Duration> unexplainedFor = unexplained.overLimit();
-        if (unexplainedFor.isPresent()) {
-            return new Opening.Failed(new ConnectException(ownId + " was fenced by no claim in the progress topic and"
-                    + " has not committed for " + unexplainedFor.get().toMillis() + " ms, longer than"
-                    + " transient.errors.timeout.ms (" + limits.transientTimeout().toMillis() + " ms): another instance"
-                    + " of this task may be running (a zombie worker), or another connector uses the same"
-                    + " transactional.id.prefix"));
+        Optional<ConnectException> unexplained = failures.unexplainedTooLong();
+        if (unexplained.isPresent()) {
+            return new Opening.Failed(unexplained.get());
         }
         return new Opening.Progressed(sorted(becameOwned), sorted(becameLost));
     }
@@ -248,7 +242,7 @@ final class Ownership {
     private Optional<Throwable> readClaims() {
         LogRead<OwnershipRecord> read = seams.log().claims(budget.bound(Stage.READ));
         if (!(read instanceof LogRead.Read<OwnershipRecord> claimsRead)) {
-            return Optional.of(failureOf(read, "claims"));
+            return Optional.of(StageFailures.causeOf(read, "claims"));
         }
         claimsRead.records().stream().filter(at -> at.offset() >= view.next())
                 .forEach(at -> view.add(at.offset(), at.record()));
@@ -265,7 +259,7 @@ final class Ownership {
         ownClaims = Map.of();
         claimsStale = false;
         if (fenceToExplain) {
-            unexplained.fenced(lostTotal > lostBefore);
+            failures.unexplained().fenced(lostTotal > lostBefore);
             fenceToExplain = false;
         }
         return Optional.empty();
@@ -315,7 +309,7 @@ final class Ownership {
     private Optional<Throwable> readProgress() {
         LogRead<ProgressMark> read = seams.log().progress(budget.bound(Stage.READ));
         if (!(read instanceof LogRead.Read<ProgressMark> marks)) {
-            return Optional.of(failureOf(read, "progress"));
+            return Optional.of(StageFailures.causeOf(read, "progress"));
         }
         marks.records().forEach(at -> at.record().written().ifPresentOrElse(
                 holder -> progress.put(at.record().source(), holder), () -> progress.remove(at.record().source())));
@@ -358,22 +352,14 @@ final class Ownership {
         });
     }
 
-    private Optional<ConnectException> failingFor(Throwable cause) {
-        Instant now = clock.instant();
-        if (failingSince == null) {
-            failingSince = now;
-        }
-        if (Duration.between(failingSince, now).compareTo(limits.transientTimeout()) <= 0) {
-            return Optional.empty();
-        }
+    private Set<TopicPartition> waiting() {
         Set<TopicPartition> waiting = new TreeSet<>(BY_NAME);
         states.forEach((partition, state) -> {
             if (!state.writable() && !(state instanceof Lost)) {
                 waiting.add(partition);
             }
         });
-        return Optional.of(new ConnectException("Opening " + waiting + " as " + ownId + " failed for longer than"
-                + " transient.errors.timeout.ms (" + limits.transientTimeout().toMillis() + " ms): " + cause, cause));
+        return waiting;
     }
 
     private static Optional<Long> claimOf(PartitionState state) {
@@ -405,12 +391,5 @@ final class Ownership {
             }
         });
         return in;
-    }
-
-    private static Throwable failureOf(LogRead<?> read, String what) {
-        return read instanceof LogRead.Failed<?> failed ? failed.cause()
-                : new TimeoutException("the read of the " + what + " was held back at"
-                + " the last stable offset " + ((LogRead.HeldBack<?>) read).lastStableOffset()
-                + " by a transaction open there");
     }
 }
