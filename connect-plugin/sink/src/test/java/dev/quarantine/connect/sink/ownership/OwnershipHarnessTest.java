@@ -349,6 +349,177 @@ class OwnershipHarnessTest {
         assertThat(target(model)).containsExactlyElementsOf(values(0, 4));
     }
 
+    @Test
+    void aFenceTimeoutThenAReinitKeepsThePartitionClaimed() {
+        // row 19 (review 2(a)): T1's fence times out unapplied; its slot is fenced for another reason and initialised
+        // again; p's latest claim is T1's without proof: CLAIMED, fenced again before any read of partition 0
+        Script script = Script.builder()
+                .then(labels("T1", CLAIM))
+                .instead("T1.fence", new Fencer.Fence.Transient(new TimeoutException("fenceProducers timed out")))
+                .then("T0.send", "T0.send", "T0.commit")
+                .then("T1.init", "T1.read1", "T1.fence", "T1.read0")
+                .then("T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 2);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+        AtomicReference<Long> read = new AtomicReference<>();
+
+        script.run(parties(
+                "T0", () -> t0.write(P, 1),
+                "T1", () -> {
+                    t1.ownership.open(List.of(P));
+                    t1.put();
+                    t1.ownership.fenced(false);
+                    t1.putUntil(P, PartitionState::writable);
+                    read.set(t1.next(P));
+                    t1.write(P, 1);
+                }));
+
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id), Set.of(t0.id));
+        assertThat(read.get()).isEqualTo(3);
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 4));
+    }
+
+    @Test
+    void anEagerCloseOfAClaimedPartitionFencesAgainOnReopen() {
+        // row 20 (review 2(b)): a pending fence is not remembered across close: the reopen finds the own claim
+        // without proof and fences it again, with no second claim; a partition whose fence returned before the
+        // close is OWNED again without a fence
+        Script script = Script.builder()
+                .then(labels("T1", CLAIM))
+                .instead("T1.fence", new Fencer.Fence.Transient(new TimeoutException("fenceProducers timed out")))
+                .then("T1.read1", "T1.fence", "T1.read0")
+                .then("T1.read1", "T1.read0")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 2);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+
+        script.run(Map.of("T1", () -> {
+            t1.ownership.open(List.of(P));
+            t1.put();
+            t1.ownership.close(List.of(P));
+            t1.own(P);
+            t1.ownership.close(List.of(P));
+            t1.own(P);
+        }));
+
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id), Set.of(t0.id));
+        assertThat(t1.ownership.state(P)).contains(new Owned(1));
+        assertThat(model.partition(new TopicPartition(HarnessTask.PROGRESS, 1)).readCommitted()).hasSize(2);
+    }
+
+    @Test
+    void aClaimCommitReportedFailedButCommittedStillFences() {
+        // row 21 (review 2(c)): the claim committed but its answer was lost; the next read of partition 1 finds it as
+        // the own id's latest without proof: CLAIMED, fenced, then read; no second claim
+        Script script = Script.builder()
+                .then("T1.init", "T1.read0", "T1.read1", "T1.send")
+                .applied("T1.commit", new End.MaybeDone(new TimeoutException("the answer was lost")))
+                .then("T1.read1", "T1.fence", "T1.read0")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 2);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+        AtomicReference<PartitionState> afterLostAnswer = new AtomicReference<>();
+
+        script.run(Map.of("T1", () -> {
+            t1.ownership.open(List.of(P));
+            t1.put();
+            afterLostAnswer.set(t1.ownership.state(P).orElseThrow());
+            t1.putUntil(P, PartitionState::writable);
+        }));
+
+        assertThat(afterLostAnswer.get()).isEqualTo(new PartitionState.New());
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id));
+        assertThat(t1.ownership.state(P)).contains(new Owned(1));
+    }
+
+    @Test
+    void unexplainedFencesFailTheTaskOnlyAfterTheTransientTimeout() {
+        // row 27 (review finding 5): W1's resumed instance of task 0 re-initialises task#0.0 while W2's instance runs;
+        // no claim explains the fences: W2 goes on until W1 stops, then commits; every record once
+        Script script = Script.builder()
+                .then("W1.init", "W2.send", "W2.send", "W2.commit", "W2.init", "W2.read1", "W2.read0")
+                .then("W1.init", "W2.send", "W2.send", "W2.commit")
+                .then("clock.wait")
+                .then("W2.init", "W2.read1", "W2.read0", "W2.send", "W2.send", "W2.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask w2 = new HarnessTask(model, "W2", 0, script.clock());
+        w2.own(P);
+        w2.write(P, 2);
+        w2.labels.follow(script);
+        Labelled w1 = new Labelled("W1");
+        w1.follow(script);
+        SlotProducer zombie = w1.producer(new ModelProducer(model, w2.id));
+        List<Object> answers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        script.run(parties(
+                "W1", () -> {
+                    zombie.init();
+                    zombie.init();
+                },
+                "W2", () -> {
+                    answers.add(w2.write(P, 1));
+                    answers.add(w2.put());
+                    answers.add(w2.write(P, 1));
+                    script.advance("clock.wait", Duration.ofMinutes(4));
+                    answers.add(w2.put());
+                    answers.add(w2.write(P, 1));
+                }));
+
+        assertThat(answers).hasSize(5);
+        assertThat(answers.get(0)).isInstanceOf(End.Fenced.class);
+        assertThat(answers.get(1)).isEqualTo(new Ownership.Opening.Progressed(Set.of(P), Set.of()));
+        assertThat(answers.get(2)).isInstanceOf(End.Fenced.class);
+        assertThat(answers.get(3)).isInstanceOf(Ownership.Opening.Progressed.class);
+        assertThat(answers.get(4)).isInstanceOf(End.Done.class);
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 3));
+    }
+
+    @Test
+    void unexplainedFencesPastTheTransientTimeoutFailTheTaskNamingThePrefix() {
+        // row 27's variant: the other instance never stops (another connector with the same prefix)
+        Script script = Script.builder()
+                .then("W1.init", "W2.send", "W2.send", "W2.commit", "W2.init", "W2.read1", "W2.read0")
+                .then("W1.init", "W2.send", "W2.send", "W2.commit")
+                .then("clock.wait")
+                .then("W2.init", "W2.read1", "W2.read0")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask w2 = new HarnessTask(model, "W2", 0, script.clock());
+        w2.own(P);
+        w2.labels.follow(script);
+        Labelled w1 = new Labelled("W1");
+        w1.follow(script);
+        SlotProducer other = w1.producer(new ModelProducer(model, w2.id));
+        AtomicReference<Ownership.Opening> last = new AtomicReference<>();
+
+        script.run(parties(
+                "W1", () -> {
+                    other.init();
+                    other.init();
+                },
+                "W2", () -> {
+                    w2.write(P, 1);
+                    w2.put();
+                    w2.write(P, 1);
+                    script.advance("clock.wait", Duration.ofMinutes(6));
+                    last.set(w2.put());
+                }));
+
+        assertThat(last.get()).isInstanceOf(Ownership.Opening.Failed.class);
+        assertThat(((Ownership.Opening.Failed) last.get()).cause())
+                .hasMessageContaining(w2.id).hasMessageContaining("transactional.id.prefix")
+                .hasMessageContaining("transient.errors.timeout.ms");
+        assertThat(target(model)).isEmpty();
+    }
+
     /** T0, task 0, owns {@code P} and has written its first {@code records} records, before the script starts. */
     private static HarnessTask owner(ModelCoordinator model, Script script, int records) {
         HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
