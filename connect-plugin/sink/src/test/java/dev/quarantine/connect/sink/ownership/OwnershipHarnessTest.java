@@ -3,13 +3,20 @@ package dev.quarantine.connect.sink.ownership;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -19,6 +26,8 @@ import dev.quarantine.connect.sink.ownership.PartitionState.Claimed;
 import dev.quarantine.connect.sink.ownership.PartitionState.Lost;
 import dev.quarantine.connect.sink.ownership.PartitionState.Owned;
 import dev.quarantine.connect.sink.ownership.SlotProducer.End;
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
+import dev.quarantine.txn.TxnSendOption;
 
 /**
  * Rows of design 5.3: the real {@link Ownership} of each task against the model coordinator, the order of every seam
@@ -457,7 +466,7 @@ class OwnershipHarnessTest {
         Labelled w1 = new Labelled("W1");
         w1.follow(script);
         SlotProducer zombie = w1.producer(new ModelProducer(model, w2.id));
-        List<Object> answers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Object> answers = new CopyOnWriteArrayList<>();
 
         script.run(parties(
                 "W1", () -> {
@@ -520,6 +529,102 @@ class OwnershipHarnessTest {
         assertThat(target(model)).isEmpty();
     }
 
+    @Test
+    void openMakesNoRoundTripAndStagesFitThePollBudget() {
+        // row 29 (review finding 10): 1,000 partitions opened; every seam call takes its whole bound on the clock
+        MovableClock clock = new MovableClock();
+        ModelCoordinator model = new ModelCoordinator(Version.V2, Short.MAX_VALUE, clock, TIMEOUT);
+        Duration maxBlock = Duration.ofSeconds(20);
+        StageBudget budget = new StageBudget(Duration.ofSeconds(100), maxBlock, Duration.ofSeconds(30),
+                Duration.ofSeconds(30), clock);
+        List<Instant> callEnds = new ArrayList<>();
+        Slow slow = new Slow(clock, callEnds, maxBlock);
+        String id = OwnershipRecord.taskId(HarnessTask.PREFIX, 1, 0);
+        Ownership ownership = new Ownership(HarnessTask.PREFIX, HarnessTask.PROGRESS, id, new Ownership.Seams(
+                slow.producer(new ModelProducer(model, id)), slow.fencer(new ModelFencer(model)),
+                slow.log(new ModelLog(model, HarnessTask.PROGRESS, HarnessTask.PREFIX))), budget,
+                new Ownership.Limits(Duration.ofMinutes(5), Duration.ofSeconds(45)), clock);
+        List<TopicPartition> partitions = IntStream.range(0, 1000)
+                .mapToObj(n -> new TopicPartition("orders", n)).toList();
+
+        ownership.open(partitions);
+
+        assertThat(callEnds).isEmpty();
+        int puts = 0;
+        while (ownership.owned().size() < partitions.size()) {
+            assertThat(puts++).as("puts").isLessThan(10);
+            Instant putEnds = clock.instant().plus(Duration.ofSeconds(80));
+            int before = callEnds.size();
+            assertThat(ownership.advance(budget.startPut())).isInstanceOf(Ownership.Opening.Progressed.class);
+            assertThat(callEnds.subList(before, callEnds.size())).allMatch(end -> !end.isAfter(putEnds));
+        }
+        assertThat(puts).isGreaterThan(1);
+        assertThat(model.partition(new TopicPartition(HarnessTask.PROGRESS, 1)).readCommitted()).hasSize(1000);
+    }
+
+    /** Seams that take their whole bound: each call moves the clock by it (init and commit: max.block.ms). */
+    private record Slow(MovableClock clock, List<Instant> ends, Duration maxBlock) {
+
+        private <T> T took(Duration bound, Supplier<T> call) {
+            clock.advance(bound);
+            ends.add(clock.instant());
+            return call.get();
+        }
+
+        SlotProducer producer(SlotProducer model) {
+            return new SlotProducer() {
+                @Override
+                public Init init() {
+                    return took(maxBlock, model::init);
+                }
+
+                @Override
+                public void begin() {
+                    model.begin();
+                }
+
+                @Override
+                public Sent send(ProducerRecord<byte[], byte[]> record,
+                                 TxnSendOption option) {
+                    return model.send(record, option);
+                }
+
+                @Override
+                public End commit() {
+                    return took(maxBlock, model::commit);
+                }
+
+                @Override
+                public End abort() {
+                    return took(maxBlock, model::abort);
+                }
+
+                @Override
+                public void close(Duration timeout) {
+                    model.close(timeout);
+                }
+            };
+        }
+
+        Fencer fencer(Fencer model) {
+            return (ids, bound) -> took(bound, () -> model.fence(ids, bound));
+        }
+
+        OwnershipLog log(OwnershipLog model) {
+            return new OwnershipLog() {
+                @Override
+                public LogRead<OwnershipRecord> claims(Duration bound) {
+                    return took(bound, () -> model.claims(bound));
+                }
+
+                @Override
+                public LogRead<ProgressMark> progress(Duration bound) {
+                    return took(bound, () -> model.progress(bound));
+                }
+            };
+        }
+    }
+
     /** T0, task 0, owns {@code P} and has written its first {@code records} records, before the script starts. */
     private static HarnessTask owner(ModelCoordinator model, Script script, int records) {
         HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
@@ -542,7 +647,7 @@ class OwnershipHarnessTest {
     }
 
     private static String[] labels(String party, String... steps) {
-        return java.util.Arrays.stream(steps).map(step -> party + "." + step).toArray(String[]::new);
+        return Arrays.stream(steps).map(step -> party + "." + step).toArray(String[]::new);
     }
 
     private static Map<String, Runnable> parties(String first, Runnable firstBody, String second,
