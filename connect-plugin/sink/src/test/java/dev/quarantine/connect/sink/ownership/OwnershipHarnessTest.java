@@ -38,6 +38,7 @@ class OwnershipHarnessTest {
 
     private static final TopicPartition P = new TopicPartition("orders", 3);
     private static final TopicPartition Q = new TopicPartition("orders", 5);
+    private static final TopicPartition R = new TopicPartition("orders", 7);
     private static final Duration TIMEOUT = Duration.ofMinutes(1);
     /** What a task does from a fresh start to its own claim read back (2.4 steps 1-3, after the first read of 0). */
     private static final String[] CLAIM = {"init", "read0", "read1", "send", "commit", "read1"};
@@ -527,6 +528,122 @@ class OwnershipHarnessTest {
                 .hasMessageContaining(w2.id).hasMessageContaining("transactional.id.prefix")
                 .hasMessageContaining("transient.errors.timeout.ms");
         assertThat(target(model)).isEmpty();
+    }
+
+    @Test
+    void anEagerRebalanceFencesOnlyTheIdsOfMovedPartitions() {
+        // row 11: close(all) and open(all) on both tasks; T0 keeps p, T1 keeps r and gets q from T0: kept partitions
+        // are OWNED again with no claim and no fence (their proof outlives close), q costs one claim and one fence.
+        // Row 12's cost too: T1's fence of T0 (for q) refuses T0's next commit once; T0 initialises again, keeps p
+        // (its proof) and writes it again
+        Script script = Script.builder()
+                .then("T0.read1", "T0.read0")
+                .then("T1.read1", "T1.send", "T1.commit", "T1.read1", "T1.fence", "T1.read0")
+                .then("T0.send", "T0.send", "T0.commit")
+                .then("T0.init", "T0.read1", "T0.read0", "T0.send", "T0.send", "T0.commit")
+                .then("T1.send", "T1.send", "T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t0.own(P, Q);
+        t1.own(R);
+        assertThat(t0.write(1, P, Q)).isInstanceOf(End.Done.class);
+        assertThat(t1.write(R, 1)).isInstanceOf(End.Done.class);
+        t0.labels.follow(script);
+        t1.labels.follow(script);
+        AtomicReference<End> loserCommit = new AtomicReference<>();
+
+        script.run(parties(
+                "T0", () -> {
+                    t0.ownership.close(List.of(P, Q));
+                    t0.own(P);
+                    loserCommit.set(t0.write(P, 1));
+                    t0.putUntil(P, PartitionState::writable);
+                    t0.write(P, 1);
+                },
+                "T1", () -> {
+                    t1.ownership.close(List.of(R));
+                    t1.own(Q, R);
+                    t1.write(1, Q, R);
+                }));
+
+        assertThat(t0.labels.fences()).isEmpty();
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id));
+        assertThat(loserCommit.get()).isInstanceOf(End.Fenced.class);
+        for (TopicPartition partition : List.of(P, Q, R)) {
+            assertThat(model.partition(new TopicPartition(HarnessTask.TARGET, partition.partition())).readCommitted())
+                    .containsExactly(HarnessTask.value(partition, 0), HarnessTask.value(partition, 1));
+        }
+    }
+
+    @Test
+    void claimsNamingARetiredTaskIdFenceIt() {
+        // row 13: tasks.max 4 -> 2; task 2's partition goes to task 0, which fences task#2.0 though no task uses it
+        Script script = Script.builder()
+                .then("T0.init", "T0.read0", "T2.send", "T2.send")
+                .then("T0.read1", "T0.send", "T0.commit", "T0.read1", "T0.fence", "T0.read0")
+                .then("T2.commit")
+                .then("T0.send", "T0.send", "T0.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
+        t2.own(P);
+        t2.write(P, 2);
+        t2.labels.follow(script);
+        HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
+        t0.labels.follow(script);
+        AtomicReference<End> retired = new AtomicReference<>();
+
+        script.run(parties(
+                "T2", () -> retired.set(t2.write(P, 1)),
+                "T0", () -> {
+                    t0.own(P);
+                    t0.write(P, 1);
+                }));
+
+        assertThat(t0.labels.fences()).containsExactly(Set.of(t2.id));
+        assertThat(retired.get()).isInstanceOf(End.Fenced.class);
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 3));
+    }
+
+    @Test
+    void twoInstancesOfOneTaskIdReadProgressAfterEachInit() {
+        // row 14: task 0 starts on W2 while W1's task 0 lives with a transaction open; each init fences the other
+        // instance; W2 takes the claim W1 made as its own with its proof (W1's progress under it): no claim, no fence
+        Script script = Script.builder()
+                .then("W1.send", "W1.send")
+                .then("W2.init", "W2.read0", "W2.read1", "W2.read0")
+                .then("W1.commit")
+                .then("W2.send", "W2.send", "W2.commit")
+                .then("W1.init", "W1.read1", "W1.read0", "W1.send", "W1.send", "W1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask w1 = new HarnessTask(model, "W1", 0, script.clock());
+        w1.own(P);
+        w1.write(P, 2);
+        w1.labels.follow(script);
+        HarnessTask w2 = new HarnessTask(model, "W2", 0, script.clock());
+        w2.labels.follow(script);
+        List<End> ends = new CopyOnWriteArrayList<>();
+
+        script.run(parties(
+                "W1", () -> {
+                    ends.add(w1.write(P, 1));
+                    w1.putUntil(P, PartitionState::writable);
+                    ends.add(w1.write(P, 1));
+                },
+                "W2", () -> {
+                    w2.own(P);
+                    ends.add(w2.write(P, 1));
+                }));
+
+        assertThat(ends).hasSize(3);
+        assertThat(ends.get(0)).isInstanceOf(End.Fenced.class);
+        assertThat(ends.subList(1, 3)).allMatch(End.Done.class::isInstance);
+        assertThat(w2.labels.fences()).isEmpty();
+        assertThat(w2.ownership.state(P)).contains(new Owned(0));
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 4));
     }
 
     @Test
