@@ -91,6 +91,8 @@ final class Ownership {
     private boolean progressRead;
     private boolean claimsStale;
     private boolean fenceToExplain;
+    /** Partitions Connect took away, with the own claim they were held under: a later claim there explains a fence. */
+    private final Map<TopicPartition, Long> released = new HashMap<>();
     private final Set<TopicPartition> becameOwned = new HashSet<>();
     private final Set<TopicPartition> becameLost = new HashSet<>();
     private long lostTotal;
@@ -109,14 +111,17 @@ final class Ownership {
 
     /** Connect assigned {@code partitions}: NEW and paused, no round trip. */
     void open(Collection<TopicPartition> partitions) {
-        partitions.forEach(partition -> states.put(partition, PartitionState.opened()));
+        partitions.forEach(partition -> {
+            states.put(partition, PartitionState.opened());
+            released.remove(partition);
+        });
         claimsStale = true;
     }
 
     /** Connect took {@code partitions} away; only the memory of fences that returned outlives this. */
     void close(Collection<TopicPartition> partitions) {
         partitions.forEach(partition -> {
-            states.remove(partition);
+            claimOf(states.remove(partition)).ifPresent(claim -> released.put(partition, claim));
             lostAt.remove(partition);
         });
     }
@@ -259,7 +264,7 @@ final class Ownership {
         ownClaims = Map.of();
         claimsStale = false;
         if (fenceToExplain) {
-            failures.unexplained().fenced(lostTotal > lostBefore);
+            failures.unexplained().fenced(lostTotal > lostBefore || movedAway());
             fenceToExplain = false;
         }
         return Optional.empty();
@@ -352,6 +357,12 @@ final class Ownership {
         });
     }
 
+    /** Whether a partition Connect took away was claimed by another id above the claim this slot held it under. */
+    private boolean movedAway() {
+        return released.entrySet().stream().anyMatch(entry -> view.latest(entry.getKey())
+                .filter(claim -> claim.offset() > entry.getValue() && !claim.holder().equals(ownId)).isPresent());
+    }
+
     private Set<TopicPartition> waiting() {
         Set<TopicPartition> waiting = new TreeSet<>(BY_NAME);
         states.forEach((partition, state) -> {
@@ -363,7 +374,9 @@ final class Ownership {
     }
 
     private static Optional<Long> claimOf(PartitionState state) {
-        if (state instanceof PartitionState.Claimed c) {
+        if (state == null) {
+            return Optional.empty();
+        } else if (state instanceof PartitionState.Claimed c) {
             return Optional.of(c.claim());
         } else if (state instanceof PartitionState.Fenced f) {
             return Optional.of(f.claim());
