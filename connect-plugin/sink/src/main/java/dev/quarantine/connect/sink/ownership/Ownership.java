@@ -19,13 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.quarantine.connect.sink.ownership.OwnershipLog.At;
-import dev.quarantine.connect.sink.ownership.OwnershipLog.Holder;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.LogRead;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.ProgressMark;
 import dev.quarantine.connect.sink.ownership.PartitionState.Lost;
 import dev.quarantine.connect.sink.ownership.StageBudget.Stage;
 import dev.quarantine.connect.sink.progress.OwnershipRecord;
-import dev.quarantine.connect.sink.progress.OwnershipRecords;
 
 /**
  * The ownership of one slot's source partitions (design 2.3-2.5): {@link #open} makes no round trip (Connect fails
@@ -82,9 +80,8 @@ final class Ownership {
     private final Clock clock;
     private final StageFailures failures;
     private final FenceMemory memory = new FenceMemory();
-    private final OwnershipRecords view;
+    private final SlotLog log;
     private final Map<TopicPartition, PartitionState> states = new HashMap<>();
-    private final Map<TopicPartition, Holder> progress = new HashMap<>();
     private final Map<TopicPartition, Instant> lostAt = new HashMap<>();
     private Map<TopicPartition, Long> ownClaims = Map.of();
     private boolean needsInit = true;
@@ -106,7 +103,7 @@ final class Ownership {
         this.limits = limits;
         this.clock = clock;
         this.failures = new StageFailures(ownId, limits.transientTimeout(), clock);
-        this.view = new OwnershipRecords(prefix);
+        this.log = new SlotLog(prefix);
     }
 
     /** Connect assigned {@code partitions}: NEW and paused, no round trip. */
@@ -249,16 +246,14 @@ final class Ownership {
         if (!(read instanceof LogRead.Read<OwnershipRecord> claimsRead)) {
             return Optional.of(StageFailures.causeOf(read, "claims"));
         }
-        claimsRead.records().stream().filter(at -> at.offset() >= view.next())
-                .forEach(at -> view.add(at.offset(), at.record()));
+        log.addClaims(claimsRead.records());
         long lostBefore = lostTotal;
         states.replaceAll((partition, state) -> {
-            Optional<At<OwnershipRecord>> latest = view.latest(partition)
-                    .map(claim -> new At<>(claim.offset(), claim.record()));
+            Optional<At<OwnershipRecord>> latest = log.latestClaim(partition);
             Long own = ownClaims.get(partition);
             PartitionState next = own != null ? PartitionState.afterOwnClaim(own, ownId, latest)
                     : state.afterClaimsRead(latest, ownId, proofHere(partition, state),
-                    Optional.ofNullable(progress.get(partition)));
+                    log.progressOf(partition));
             return noteLost(partition, state, next);
         });
         ownClaims = Map.of();
@@ -290,9 +285,8 @@ final class Ownership {
         states.forEach((partition, state) -> {
             if (state instanceof PartitionState.Claimed c) {
                 claimed.put(partition, c.claim());
-                ids.addAll(FenceSet.of(partition, ownId, c.claim(), view.of(partition).stream()
-                        .map(claim -> new At<>(claim.offset(), claim.record())).toList(),
-                        Optional.ofNullable(progress.get(partition))));
+                ids.addAll(FenceSet.of(partition, ownId, c.claim(), log.claimsOf(partition),
+                        log.progressOf(partition)));
             }
         });
         Fencer.Fence fence = ids.isEmpty() ? new Fencer.Fence.Done(Map.of())
@@ -316,11 +310,10 @@ final class Ownership {
         if (!(read instanceof LogRead.Read<ProgressMark> marks)) {
             return Optional.of(StageFailures.causeOf(read, "progress"));
         }
-        marks.records().forEach(at -> at.record().written().ifPresentOrElse(
-                holder -> progress.put(at.record().source(), holder), () -> progress.remove(at.record().source())));
+        log.addProgress(marks.records());
         progressRead = true;
         states.replaceAll((partition, state) -> noteLost(partition, state,
-                state.afterProgressRead(Optional.ofNullable(progress.get(partition)))));
+                state.afterProgressRead(log.progressOf(partition))));
         return Optional.empty();
     }
 
@@ -359,8 +352,8 @@ final class Ownership {
 
     /** Whether a partition Connect took away was claimed by another id above the claim this slot held it under. */
     private boolean movedAway() {
-        return released.entrySet().stream().anyMatch(entry -> view.latest(entry.getKey())
-                .filter(claim -> claim.offset() > entry.getValue() && !claim.holder().equals(ownId)).isPresent());
+        return released.entrySet().stream().anyMatch(entry -> log.latestClaim(entry.getKey())
+                .filter(at -> at.offset() > entry.getValue() && !at.record().holder().equals(ownId)).isPresent());
     }
 
     private Set<TopicPartition> waiting() {
