@@ -652,6 +652,72 @@ class OwnershipHarnessTest {
     }
 
     @Test
+    void aTransactionTimeoutIsHandledAsAFence() {
+        // row 15 (version 1): T0's transaction outlives transaction.timeout.ms; its coordinator aborts it and bumps the
+        // epoch; T0's commit is refused, T0 initialises again, reads again, keeps p and writes the records again
+        Script script = Script.builder()
+                .then("T0.send", "T0.send", "clock.timeout", "T0.commit")
+                .then("T0.init", "T0.read1", "T0.read0", "T0.send", "T0.send", "T0.commit")
+                .build();
+        ModelCoordinator model = new ModelCoordinator(Version.V1, Short.MAX_VALUE, script.clock(), TIMEOUT);
+        HarnessTask t0 = owner(model, script, 2);
+        List<Object> answers = new CopyOnWriteArrayList<>();
+
+        script.run(parties(
+                "T0", () -> {
+                    answers.add(t0.write(P, 1));
+                    answers.add(t0.put());
+                    answers.add(t0.write(P, 1));
+                },
+                "clock", () -> script.call("clock.timeout", () -> {
+                    script.clock().advance(TIMEOUT);
+                    model.abortTimedOut();
+                    return null;
+                })));
+
+        assertThat(answers.get(0)).isInstanceOf(End.Fenced.class);
+        assertThat(answers.get(1)).isEqualTo(new Ownership.Opening.Progressed(Set.of(P), Set.of()));
+        assertThat(answers.get(2)).isInstanceOf(End.Done.class);
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 3));
+    }
+
+    @Test
+    void aProducerIdRotatedAtEpochExhaustionKeepsOwnership() {
+        // row 17 (version 2, the model's epoch limit at 5): T0's commits rotate its producer id; it keeps p, and T1's
+        // fence, by transactional id, still refuses T0's next commit
+        Script script = Script.builder()
+                .then("T1.init", "T1.read0", "T0.send", "T0.send")
+                .then("T1.read1", "T1.send", "T1.commit", "T1.read1", "T1.fence", "T1.read0")
+                .then("T0.commit")
+                .then("T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = new ModelCoordinator(Version.V2, 5, script.clock(), TIMEOUT);
+        HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
+        t0.own(P);
+        long firstProducerId = model.producer(t0.id).producerId();
+        for (int i = 0; i < 6; i++) {
+            assertThat(t0.write(P, 1)).isInstanceOf(End.Done.class);
+        }
+        assertThat(model.producer(t0.id).producerId()).isNotEqualTo(firstProducerId);
+        t0.labels.follow(script);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+        AtomicReference<End> zombieCommit = new AtomicReference<>();
+
+        script.run(parties(
+                "T0", () -> zombieCommit.set(t0.write(P, 1)),
+                "T1", () -> {
+                    t1.own(P);
+                    t1.write(P, 1);
+                }));
+
+        assertThat(t0.ownership.state(P)).contains(new Owned(0));
+        assertThat(zombieCommit.get()).isInstanceOf(End.Fenced.class);
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id));
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 7));
+    }
+
+    @Test
     void openMakesNoRoundTripAndStagesFitThePollBudget() {
         // row 29 (review finding 10): 1,000 partitions opened; every seam call takes its whole bound on the clock
         MovableClock clock = new MovableClock();
