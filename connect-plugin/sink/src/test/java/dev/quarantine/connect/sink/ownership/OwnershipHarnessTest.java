@@ -531,6 +531,47 @@ class OwnershipHarnessTest {
     }
 
     @Test
+    void aHolderReinitialisedBetweenClaimAndFenceIsFencedAgain() {
+        // row 9: T0, fenced from outside, initialises again and reads p as its own before T1's claim exists; T1
+        // claims and fences T0's new epoch: T0's transaction is refused, and its next init finds p LOST
+        Script script = Script.builder()
+                .then("X.fence", "T0.commit", "T1.init", "T1.read0")
+                .then("T0.init", "T0.read1", "T0.read0", "T0.send", "T0.send")
+                .then("T1.read1", "T1.send", "T1.commit", "T1.read1", "T1.fence", "T1.read0")
+                .then("T0.commit", "T0.init", "T0.read1")
+                .then("T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
+        t0.own(P);
+        t0.write(P, 2);
+        t0.labels.follow(script);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+        Labelled outside = new Labelled("X");
+        outside.follow(script);
+        List<End> t0Ends = new CopyOnWriteArrayList<>();
+
+        script.run(parties(
+                "X", () -> outside.fencer(new ModelFencer(model)).fence(Set.of(t0.id), TIMEOUT),
+                "T0", () -> {
+                    t0Ends.add(t0.write(0));
+                    t0.putUntil(P, PartitionState::writable);
+                    t0Ends.add(t0.write(P, 1));
+                    t0.putUntil(P, Lost.class::isInstance);
+                },
+                "T1", () -> {
+                    t1.own(P);
+                    t1.write(P, 1);
+                }));
+
+        assertThat(t0Ends).hasSize(2).allMatch(End.Fenced.class::isInstance);
+        assertThat(t1.labels.fences()).containsExactly(Set.of(t0.id));
+        assertThat(t0.ownership.state(P)).contains(new Lost(t1.id, 1));
+        assertThat(target(model)).containsExactlyElementsOf(values(0, 3));
+    }
+
+    @Test
     void anEagerRebalanceFencesOnlyTheIdsOfMovedPartitions() {
         // row 11: close(all) and open(all) on both tasks; T0 keeps p, T1 keeps r and gets q from T0: kept partitions
         // are OWNED again with no claim and no fence (their proof outlives close), q costs one claim and one fence.
