@@ -11,6 +11,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.connect.errors.ConnectException;
 
 import dev.quarantine.connect.sink.ownership.OwnershipLog.LogRead;
+import dev.quarantine.txn.SendErrors;
 
 /**
  * When the opening of a slot's partitions fails the task (design 2.4, 2.5): a stage that fails for now is tried again
@@ -62,10 +63,22 @@ final class StageFailures {
                 + " running (a zombie worker), or another connector uses the same transactional.id.prefix"));
     }
 
-    /** What a read that did not answer failed with. */
+    /**
+     * What a read that did not answer failed with, to be tried again: a read held back, or a transient failure
+     * ({@link SendErrors#isTransient}).
+     *
+     * @throws ConnectException at once for any other failure: a record of ours that does not read (the same record is
+     *                          there at the next read), an ACL on the progress topic (fail closed, fail now)
+     */
     static Throwable causeOf(LogRead<?> read, String what) {
-        return read instanceof LogRead.Failed<?> failed ? failed.cause()
-                : new TimeoutException("the read of the " + what + " was held back at the last stable offset "
+        if (read instanceof LogRead.Failed<?> failed) {
+            if (!SendErrors.isTransient(failed.cause())) {
+                throw new ConnectException("The " + what + " of the progress topic cannot be read: "
+                        + failed.cause().getMessage(), failed.cause());
+            }
+            return failed.cause();
+        }
+        return new TimeoutException("the read of the " + what + " was held back at the last stable offset "
                 + ((LogRead.HeldBack<?>) read).lastStableOffset() + " by a transaction open there");
     }
 }
