@@ -13,4 +13,22 @@ public final class RecordPositions {
     public static String of(String topic, int partition, long offset) {
         return topic + "-" + partition + "@" + offset;
     }
+
+    /**
+     * The offset of a position {@link #of} wrote (what follows its last {@code @}).
+     *
+     * @throws IllegalArgumentException when {@code position} is not one
+     */
+    public static long offsetOf(String position) {
+        int at = position.lastIndexOf('@');
+        try {
+            long offset = Long.parseLong(position.substring(at + 1));
+            if (at <= 0 || offset < 0 || !position.substring(at + 1).equals(Long.toString(offset))) {
+                throw new NumberFormatException();
+            }
+            return offset;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + position + "' is not a position topic-partition@offset");
+        }
+    }
 }

@@ -17,6 +17,20 @@ class RecordPositionsTest {
     }
 
     @Test
+    void readsTheOffsetBackFromAPositionItWrote() {
+        assertThat(RecordPositions.offsetOf(RecordPositions.of("my-orders-v2", 1, 1042L))).isEqualTo(1042L);
+        assertThat(RecordPositions.offsetOf(RecordPositions.of("a@b", 0, 0L))).isZero();
+    }
+
+    @Test
+    void refusesTextThatIsNotAPosition() {
+        for (String text : new String[] {"orders-3", "@7", "orders-3@", "orders-3@-1", "orders-3@07", "orders-3@x"}) {
+            org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                    .isThrownBy(() -> RecordPositions.offsetOf(text)).withMessageContaining(text);
+        }
+    }
+
+    @Test
     void deadLetterDescribesItsSourceThroughTheSameFormatter() {
         DeadLetter letter = DeadLetter.of(null, null, null, new RuntimeException("boom")).source("in", 1, 7L);
 

@@ -1,0 +1,401 @@
+package dev.quarantine.connect.sink.ownership;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.quarantine.connect.sink.ownership.OwnershipLog.At;
+import dev.quarantine.connect.sink.ownership.OwnershipLog.LogRead;
+import dev.quarantine.connect.sink.ownership.OwnershipLog.ProgressMark;
+import dev.quarantine.connect.sink.ownership.PartitionState.Lost;
+import dev.quarantine.connect.sink.ownership.StageBudget.Stage;
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
+
+/**
+ * The ownership of one slot's source partitions (design 2.3-2.5): {@link #open} makes no round trip (Connect fails
+ * the task for good on an exception from it), and every {@link #advance} (from {@code put}) runs the next stages of
+ * 2.4 while their bounds fit the put's budget. It talks to the seams only and decides through {@link PartitionState}
+ * (rule O), {@link FenceSet} (rule F) and {@link UnexplainedFences}; the claims it runs are committed with the slot's
+ * own producer ({@link ClaimStage}).
+ *
+ * <table>
+ * <caption>The next stage, in this order of precedence</caption>
+ * <tr><th>when</th><th>stage</th></tr>
+ * <tr><td>the producer was fenced, or never initialised</td><td>{@code initTransactions} (2.5), then every
+ * partition is read again</td></tr>
+ * <tr><td>partition 0 was never read</td><td>a read of partition 0, so that rule F starts from the progress</td></tr>
+ * <tr><td>a partition was opened or claimed, or the producer initialised, since the last read of partition 1</td>
+ * <td>a read of partition 1 (2.4 steps 1 and 3)</td></tr>
+ * <tr><td>a partition is NEW after that read</td><td>the claim (step 2)</td></tr>
+ * <tr><td>a partition is CLAIMED</td><td>the fence of the union of F(o) (step 5)</td></tr>
+ * <tr><td>a partition is FENCED</td><td>a read of partition 0: OWNED, or LOST (step 6)</td></tr>
+ * </table>
+ *
+ * A stage that fails for now leaves every partition where it was, paused, and ends the put's stages; it is tried
+ * again at the next put until {@code transient.errors.timeout.ms} passes without a stage succeeding.
+ */
+final class Ownership {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Ownership.class);
+    private static final Comparator<TopicPartition> BY_NAME = Comparator.comparing(TopicPartition::toString);
+
+    /** The seams this slot talks to. */
+    record Seams(SlotProducer producer, Fencer fencer, OwnershipLog log) {
+    }
+
+    /** {@code transient.errors.timeout.ms}; the reclaim delay ({@code consumer.override.session.timeout.ms}). */
+    record Limits(Duration transientTimeout, Duration reclaimAfter) {
+    }
+
+    /** What an {@link #advance} did. */
+    sealed interface Opening {
+        /** Partitions that became OWNED (to seek to their progress and resume) and LOST (to drop and pause). */
+        record Progressed(Set<TopicPartition> owned, Set<TopicPartition> lost) implements Opening {
+        }
+
+        /** The task fails with {@code cause}, which names the partitions, the ids and the setting. */
+        record Failed(ConnectException cause) implements Opening {
+        }
+    }
+
+    private final String ownId;
+    private final Seams seams;
+    private final ClaimStage claims;
+    private final StageBudget budget;
+    private final Limits limits;
+    private final Clock clock;
+    private final StageFailures failures;
+    private final FenceMemory memory = new FenceMemory();
+    private final SlotLog log;
+    private final Map<TopicPartition, PartitionState> states = new HashMap<>();
+    private final Map<TopicPartition, Instant> lostAt = new HashMap<>();
+    private Map<TopicPartition, Long> ownClaims = Map.of();
+    private boolean needsInit = true;
+    private boolean progressRead;
+    private boolean claimsStale;
+    private boolean fenceToExplain;
+    /** Partitions Connect took away, with the own claim they were held under: a later claim there explains a fence. */
+    private final Map<TopicPartition, Long> released = new HashMap<>();
+    private final Set<TopicPartition> becameOwned = new HashSet<>();
+    private final Set<TopicPartition> becameLost = new HashSet<>();
+    private long lostTotal;
+
+    Ownership(String prefix, String progressTopic, String ownId, Seams seams, StageBudget budget, Limits limits,
+              Clock clock) {
+        this.ownId = ownId;
+        this.seams = seams;
+        this.claims = new ClaimStage(prefix, progressTopic, ownId, seams.producer());
+        this.budget = budget;
+        this.limits = limits;
+        this.clock = clock;
+        this.failures = new StageFailures(ownId, limits.transientTimeout(), clock);
+        this.log = new SlotLog(prefix);
+    }
+
+    /** Connect assigned {@code partitions}: NEW and paused, no round trip. */
+    void open(Collection<TopicPartition> partitions) {
+        partitions.forEach(partition -> {
+            states.put(partition, PartitionState.opened());
+            released.remove(partition);
+        });
+        claimsStale = true;
+    }
+
+    /** Connect took {@code partitions} away; only the memory of fences that returned outlives this. */
+    void close(Collection<TopicPartition> partitions) {
+        partitions.forEach(partition -> {
+            claimOf(states.remove(partition)).ifPresent(claim -> released.put(partition, claim));
+            lostAt.remove(partition);
+        });
+    }
+
+    /** The slot's transaction was refused as fenced: the producer is initialised again at the next put (2.5). */
+    void fenced(boolean outlivedTransactionTimeout) {
+        needsInit = true;
+        if (outlivedTransactionTimeout) {
+            failures.unexplained().fenced(true);
+        } else {
+            fenceToExplain = true;
+        }
+    }
+
+    /** The slot committed a transaction: unexplained fences start counting again from none. */
+    void committed() {
+        failures.unexplained().committed();
+    }
+
+    Optional<PartitionState> state(TopicPartition partition) {
+        return Optional.ofNullable(states.get(partition));
+    }
+
+    /** The partitions written by this slot: OWNED ones only (rule W). */
+    Set<TopicPartition> owned() {
+        Set<TopicPartition> owned = new TreeSet<>(BY_NAME);
+        states.forEach((partition, state) -> {
+            if (state.writable()) {
+                owned.add(partition);
+            }
+        });
+        return owned;
+    }
+
+    /** Partitions found claimed by another id since this slot started ({@code partitions-lost-total}). */
+    long lostTotal() {
+        return lostTotal;
+    }
+
+    /** Runs the next stages that fit {@code put}'s budget. */
+    Opening advance(StageBudget.Put put) {
+        becameOwned.clear();
+        becameLost.clear();
+        reclaimLostPastTheDelay();
+        for (Optional<Step> next = next(); next.isPresent() && put.mayStart(next.get().bound); next = next()) {
+            Optional<Throwable> failure;
+            try {
+                failure = run(next.get());
+            } catch (ConnectException e) {
+                return new Opening.Failed(e);
+            }
+            if (failure.isPresent()) {
+                Optional<ConnectException> failed = failures.failed(failure.get(), waiting());
+                if (failed.isPresent()) {
+                    return new Opening.Failed(failed.get());
+                }
+                break;
+            }
+            failures.succeeded();
+        }
+        Optional<ConnectException> unexplained = failures.unexplainedTooLong();
+        if (unexplained.isPresent()) {
+            return new Opening.Failed(unexplained.get());
+        }
+        return new Opening.Progressed(sorted(becameOwned), sorted(becameLost));
+    }
+
+    /** The steps of 2.4 and 2.5, each with the kind of stage that bounds it. */
+    private enum Step {
+        INIT(Stage.COMMIT), READ_PROGRESS(Stage.READ), READ_CLAIMS(Stage.READ), CLAIM(Stage.COMMIT), FENCE(Stage.FENCE);
+
+        private final Stage bound;
+
+        Step(Stage bound) {
+            this.bound = bound;
+        }
+    }
+
+    private Optional<Step> next() {
+        if (needsInit) {
+            return Optional.of(Step.INIT);
+        } else if (!progressRead) {
+            return Optional.of(Step.READ_PROGRESS);
+        } else if (claimsStale) {
+            return Optional.of(Step.READ_CLAIMS);
+        } else if (anyIn(PartitionState.New.class)) {
+            return Optional.of(Step.CLAIM);
+        } else if (anyIn(PartitionState.Claimed.class)) {
+            return Optional.of(Step.FENCE);
+        } else if (anyIn(PartitionState.Fenced.class)) {
+            return Optional.of(Step.READ_PROGRESS);
+        }
+        return Optional.empty();
+    }
+
+    /** Runs {@code step}; a failure for now is returned, a failure for good thrown. */
+    private Optional<Throwable> run(Step step) {
+        return switch (step) {
+            case INIT -> init();
+            case READ_PROGRESS -> readProgress();
+            case READ_CLAIMS -> readClaims();
+            case CLAIM -> claim();
+            case FENCE -> fence();
+        };
+    }
+
+    private Optional<Throwable> init() {
+        SlotProducer.Init init = seams.producer().init();
+        if (init instanceof SlotProducer.Init.Fatal fatal) {
+            throw new ConnectException("initTransactions of " + ownId + " was refused for good", fatal.cause());
+        } else if (!(init instanceof SlotProducer.Init.Done)) {
+            return Optional.of(init instanceof SlotProducer.Init.Transient t ? t.cause()
+                    : ((SlotProducer.Init.Fenced) init).cause());
+        }
+        needsInit = false;
+        claimsStale = true;
+        // 2.5: a partition FENCED or OWNED in this instance keeps its proof; each is read again before it is written
+        states.replaceAll((partition, state) -> state instanceof PartitionState.Owned owned
+                ? new PartitionState.Fenced(owned.claim()) : state);
+        return Optional.empty();
+    }
+
+    private Optional<Throwable> readClaims() {
+        LogRead<OwnershipRecord> read = seams.log().claims(budget.bound(Stage.READ));
+        if (!(read instanceof LogRead.Read<OwnershipRecord> claimsRead)) {
+            return Optional.of(StageFailures.causeOf(read, "claims"));
+        }
+        log.addClaims(claimsRead.records());
+        long lostBefore = lostTotal;
+        states.replaceAll((partition, state) -> {
+            Optional<At<OwnershipRecord>> latest = log.latestClaim(partition);
+            Long own = ownClaims.get(partition);
+            PartitionState next = own != null ? PartitionState.afterOwnClaim(own, ownId, latest)
+                    : state.afterClaimsRead(latest, ownId, proofHere(partition, state),
+                    log.progressOf(partition));
+            return noteLost(partition, state, next);
+        });
+        ownClaims = Map.of();
+        claimsStale = false;
+        if (fenceToExplain) {
+            failures.unexplained().fenced(lostTotal > lostBefore || movedAway());
+            fenceToExplain = false;
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Throwable> claim() {
+        Set<TopicPartition> unclaimed = in(PartitionState.New.class);
+        ClaimStage.Claimed claimed = claims.claim(unclaimed);
+        claimsStale = true;
+        if (claimed instanceof ClaimStage.Claimed.Committed committed) {
+            ownClaims = committed.offsets();
+            return Optional.empty();
+        } else if (claimed instanceof ClaimStage.Claimed.Fenced fenced) {
+            fenced(false);
+            return Optional.of(fenced.cause());
+        }
+        return Optional.of(((ClaimStage.Claimed.NotKnown) claimed).cause());
+    }
+
+    private Optional<Throwable> fence() {
+        Map<TopicPartition, Long> claimed = new HashMap<>();
+        Set<String> ids = new TreeSet<>();
+        states.forEach((partition, state) -> {
+            if (state instanceof PartitionState.Claimed c) {
+                claimed.put(partition, c.claim());
+                ids.addAll(FenceSet.of(partition, ownId, c.claim(), log.claimsOf(partition),
+                        log.progressOf(partition)));
+            }
+        });
+        Fencer.Fence fence = ids.isEmpty() ? new Fencer.Fence.Done(Map.of())
+                : seams.fencer().fence(ids, budget.bound(Stage.FENCE));
+        if (fence instanceof Fencer.Fence.Refused refused) {
+            throw new ConnectException("fenceProducers of " + ids + " was refused for good: the target producer's"
+                    + " principal needs Write and Describe on the transactional ids of prefix " + ownId
+                    .substring(0, ownId.lastIndexOf(':') + 1), refused.cause());
+        } else if (fence instanceof Fencer.Fence.Transient t) {
+            return Optional.of(t.cause());
+        }
+        claimed.forEach((partition, claim) -> {
+            memory.fenceReturned(partition, claim);
+            states.computeIfPresent(partition, (p, state) -> state.afterFence(claim, fence));
+        });
+        return Optional.empty();
+    }
+
+    private Optional<Throwable> readProgress() {
+        LogRead<ProgressMark> read = seams.log().progress(budget.bound(Stage.READ));
+        if (!(read instanceof LogRead.Read<ProgressMark> marks)) {
+            return Optional.of(StageFailures.causeOf(read, "progress"));
+        }
+        log.addProgress(marks.records());
+        progressRead = true;
+        states.replaceAll((partition, state) -> noteLost(partition, state,
+                state.afterProgressRead(log.progressOf(partition))));
+        return Optional.empty();
+    }
+
+    /** This instance's proof for {@code state}'s claim: a fence that returned here, or FENCED/OWNED before an init. */
+    private OptionalLong proofHere(TopicPartition partition, PartitionState state) {
+        if (state instanceof PartitionState.Fenced fenced) {
+            return OptionalLong.of(fenced.claim());
+        }
+        return memory.of(partition);
+    }
+
+    private PartitionState noteLost(TopicPartition partition, PartitionState before, PartitionState after) {
+        if (after instanceof Lost lost && !(before instanceof Lost)) {
+            lostTotal++;
+            lostAt.put(partition, clock.instant());
+            becameLost.add(partition);
+            becameOwned.remove(partition);
+            LOG.warn("{} was claimed by {} (claim {}) after this task's claim {}; paused until Connect revokes it",
+                    partition, lost.claimant(), lost.claim(), claimOf(before).map(String::valueOf).orElse("none"));
+        } else if (after.writable() && !before.writable()) {
+            becameOwned.add(partition);
+        }
+        return after;
+    }
+
+    private void reclaimLostPastTheDelay() {
+        Instant now = clock.instant();
+        lostAt.entrySet().removeIf(entry -> {
+            boolean due = !entry.getValue().plus(limits.reclaimAfter()).isAfter(now);
+            if (due) {
+                states.computeIfPresent(entry.getKey(), (p, state) -> PartitionState.opened());
+            }
+            return due;
+        });
+    }
+
+    /** Whether a partition Connect took away was claimed by another id above the claim this slot held it under. */
+    private boolean movedAway() {
+        return released.entrySet().stream().anyMatch(entry -> log.latestClaim(entry.getKey())
+                .filter(at -> at.offset() > entry.getValue() && !at.record().holder().equals(ownId)).isPresent());
+    }
+
+    private Set<TopicPartition> waiting() {
+        Set<TopicPartition> waiting = new TreeSet<>(BY_NAME);
+        states.forEach((partition, state) -> {
+            if (!state.writable() && !(state instanceof Lost)) {
+                waiting.add(partition);
+            }
+        });
+        return waiting;
+    }
+
+    private static Optional<Long> claimOf(PartitionState state) {
+        if (state == null) {
+            return Optional.empty();
+        } else if (state instanceof PartitionState.Claimed c) {
+            return Optional.of(c.claim());
+        } else if (state instanceof PartitionState.Fenced f) {
+            return Optional.of(f.claim());
+        } else if (state instanceof PartitionState.Owned o) {
+            return Optional.of(o.claim());
+        }
+        return Optional.empty();
+    }
+
+    private static Set<TopicPartition> sorted(Set<TopicPartition> partitions) {
+        Set<TopicPartition> sorted = new TreeSet<>(BY_NAME);
+        sorted.addAll(partitions);
+        return sorted;
+    }
+
+    private boolean anyIn(Class<? extends PartitionState> kind) {
+        return states.values().stream().anyMatch(kind::isInstance);
+    }
+
+    private Set<TopicPartition> in(Class<? extends PartitionState> kind) {
+        Set<TopicPartition> in = new TreeSet<>(BY_NAME);
+        states.forEach((partition, state) -> {
+            if (kind.isInstance(state)) {
+                in.add(partition);
+            }
+        });
+        return in;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.quarantine.connect.sink.ownership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Set;
+
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.connect.sink.ownership.OwnershipLog.LogRead;
+
+/** When the opening of partitions fails the task ({@link StageFailures}), row by row. */
+class StageFailuresTest {
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(5);
+    private static final Set<TopicPartition> WAITING = Set.of(new TopicPartition("orders", 3));
+
+    private final MovableClock clock = new MovableClock();
+    private final StageFailures failures = new StageFailures("copy:task#0.0", TIMEOUT, clock);
+
+    @Test
+    void aReadHeldBackOrFailingForNowIsTriedAgain() {
+        assertThat(StageFailures.causeOf(new LogRead.HeldBack<>(7), "claims")).isInstanceOf(TimeoutException.class)
+                .hasMessageContaining("last stable offset 7");
+        assertThat(StageFailures.causeOf(new LogRead.Failed<>(new TimeoutException("slow")), "claims"))
+                .hasMessage("slow");
+    }
+
+    @Test
+    void aReadThatFailsForGoodFailsTheTaskAtOnce() {
+        assertThatThrownBy(() -> StageFailures.causeOf(new LogRead.Failed<>(new KafkaException(
+                "The record copy-progress-1@4 cannot be read: holder is missing")), "claims"))
+                .isInstanceOf(ConnectException.class).hasMessageContaining("copy-progress-1@4");
+        assertThatThrownBy(() -> StageFailures.causeOf(new LogRead.Failed<>(new TopicAuthorizationException(
+                Set.of("copy-progress"))), "progress")).isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void stagesFailingForNowFailTheTaskOnlyPastTheTimeoutAndASuccessRestartsTheClock() {
+        assertThat(failures.failed(new TimeoutException("a"), WAITING)).isEmpty();
+        clock.advance(TIMEOUT);
+        assertThat(failures.failed(new TimeoutException("b"), WAITING)).isEmpty();
+        failures.succeeded();
+        clock.advance(TIMEOUT);
+        assertThat(failures.failed(new TimeoutException("c"), WAITING)).isEmpty();
+        clock.advance(TIMEOUT);
+        assertThat(failures.failed(new TimeoutException("d"), WAITING)).isEmpty();
+        clock.advance(Duration.ofMillis(1));
+
+        assertThat(failures.failed(new TimeoutException("e"), WAITING)).get()
+                .satisfies(failure -> assertThat(failure).hasMessageContaining("orders-3")
+                        .hasMessageContaining("copy:task#0.0").hasMessageContaining("transient.errors.timeout.ms"));
+    }
+}
