@@ -104,8 +104,8 @@ class TaskWriterTest {
         open(P0, 0);
         writer.add(P0, records("orders", 0, 0, 3), 0);
 
-        assertThat(writer.write(transaction(mock), 0)).isInstanceOfSatisfying(Outcome.Fatal.class, fatal -> assertThat(fatal.cause())
-                .hasMessageContaining("orders-0@1"));
+        assertThat(writer.write(transaction(mock), 0)).isInstanceOfSatisfying(Outcome.Fatal.class,
+                fatal -> assertThat(fatal.cause()).hasMessageContaining("orders-0@1"));
         assertThat(values()).containsExactly("v0");
         assertThat(writer.committed().get(P0).next()).isEqualTo(1);
     }
