@@ -41,8 +41,8 @@ import dev.quarantine.txn.TxnSendOption;
  *     up-front checks passed: the first such, in the order handed in</td><td>aborted</td></tr>
  * <tr><td>{@link Outcome.Fenced}</td><td>the producer's epoch moved on (any send, the commit)</td><td>not aborted
  *     (the epoch is gone)</td></tr>
- * <tr><td>{@link Outcome.Unknown}</td><td>the commit's answer is unknown, or an abort failed: the slot
- *     re-initialises (rule V's check (b) then decides)</td><td>unknown</td></tr>
+ * <tr><td>{@link Outcome.Unknown}</td><td>the commit's answer is unknown, an abort failed, or the producer refused
+ *     to begin: the slot re-initialises (rule V's check (b) then decides)</td><td>unknown</td></tr>
  * <tr><td>{@link Outcome.Transient}</td><td>a transient failure, or collateral damage of another record</td><td>
  *     aborted</td></tr>
  * <tr><td>{@link Outcome.Fatal}</td><td>FATAL, a dead letter that cannot be written, poison without a dead-letter
@@ -132,7 +132,11 @@ final class TaskTransaction {
         if (parts.isEmpty()) {
             return new Outcome.Committed(Map.of(), List.of());
         }
-        producer.begin();
+        try {
+            producer.begin();
+        } catch (RuntimeException e) {
+            return FailureAction.of(e) == FailureAction.FENCED ? new Outcome.Fenced(e) : new Outcome.Unknown(e);
+        }
         Acks acks = new Acks();
         List<Poison> deadLettered = new ArrayList<>();
         for (Part part : parts) {
@@ -155,7 +159,7 @@ final class TaskTransaction {
             committed.put(part.source(), record);
             Sent sent = producer.send(progress.record(record, part.source()), TxnSendOption.NONE);
             if (!(sent instanceof Sent.Accepted accepted)) {
-                return abortThen(new Outcome.Fatal(progressFailed(part.source(), cause(sent))));
+                return progressNotSent(part.source(), cause(sent));
             }
             progressSends.put(part.source(), accepted.metadata());
         }
@@ -237,6 +241,16 @@ final class TaskTransaction {
             return abortThen(new Outcome.Rejected(source, write.offset(), cause));
         }
         return abortThen(new Outcome.Fatal(new WriterErrors.FatalWrite(write.record(), write.out().topic(), cause)));
+    }
+
+    /** The send of {@code source}'s progress record failed at once: fenced, transient, or for good. */
+    private Outcome progressNotSent(TopicPartition source, Throwable cause) {
+        FailureAction action = FailureAction.of(cause);
+        if (action == FailureAction.FENCED) {
+            return new Outcome.Fenced(cause);
+        }
+        return abortThen(action == FailureAction.RETRY ? new Outcome.Transient(cause)
+                : new Outcome.Fatal(progressFailed(source, cause)));
     }
 
     /** The part's progress as this transaction commits it: by the slot, with the lines of what it wrote. */

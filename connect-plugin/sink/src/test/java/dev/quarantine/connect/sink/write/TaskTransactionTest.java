@@ -226,6 +226,14 @@ class TaskTransactionTest {
         assertThat(mock.aborts).isZero();
     }
 
+    @Test
+    void answersFencedWhenTheProducerRefusesToBeginAfterAFence() {
+        mock.beginTransactionException = new ProducerFencedException("fenced since the last transaction");
+
+        assertThat(transaction().run(List.of(part(P0, 0, 3)))).isInstanceOf(Outcome.Fenced.class);
+        assertThat(slot.calls).containsExactly("init", "begin");
+    }
+
     /** Carried over from {@code abortsAndWritesTheBatchAgainAfterATransientCommitFailure}: the caller writes again. */
     @Test
     void abortsAndAnswersTransientAfterATransientCommitFailure() {
