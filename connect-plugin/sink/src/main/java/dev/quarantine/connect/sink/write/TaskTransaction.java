@@ -27,8 +27,9 @@ import dev.quarantine.txn.TxnSendOption;
 /**
  * One transaction of a slot's producer for one commit trigger, spanning every source partition handed to it
  * (docs/design/sink-ownership.md 2.6): begin; each partition's records, and the dead letters of the records the
- * producer's up-front checks left out; a wait until every send is acknowledged (rule V of 2.7.1: each record's offset
- * is then known, and a record the broker refused is known before any progress record is sent); one progress record
+ * producer's up-front checks left out as poison (another reason, a timeout say, ends the transaction as that failure
+ * does); a wait until every send is acknowledged (rule V of 2.7.1: each record's offset is then known, and a record the
+ * broker refused is known before any progress record is sent); one progress record
  * per partition, written by the slot under its claim ({@link Holder}) with its {@code written} lines from the
  * acknowledged offsets; commit. It answers how it ended, and the caller decides once:
  *
@@ -211,9 +212,8 @@ final class TaskTransaction {
             return Optional.of(failed(source, write, failed.cause()));
         }
         Throwable leftOut = cause(sent);
-        if (write.deadLetter()) {
-            return Optional.of(abortThen(new Outcome.Fatal(new WriterErrors.DeadLetterFailed(write.record(),
-                    write.out().topic(), leftOut))));
+        if (write.deadLetter() || FailureAction.of(leftOut) != FailureAction.POISON) {
+            return Optional.of(failed(source, write, leftOut)); // not the record's fault: a timeout is not poison
         }
         Optional<ProducerRecord<byte[], byte[]>> letter = letters.of(write.record(), write.out(), leftOut);
         if (letter.isEmpty()) {

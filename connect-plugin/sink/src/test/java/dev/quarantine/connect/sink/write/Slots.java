@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -47,6 +49,8 @@ final class Slots {
         final List<String> calls = new CopyOnWriteArrayList<>();
         /** Per progress send: whether every send before it had its answer. */
         final List<Boolean> earlierSendsDoneAtProgress = new CopyOnWriteArrayList<>();
+        /** An answer given instead of the slot's, for the records it names. */
+        Function<ProducerRecord<byte[], byte[]>, Optional<Sent>> script = record -> Optional.empty();
         private final SlotProducer slot;
         private final List<Sent> sent = new ArrayList<>();
 
@@ -73,7 +77,7 @@ final class Slots {
                 earlierSendsDoneAtProgress.add(sent.stream().allMatch(s -> !(s instanceof Sent.Accepted a)
                         || a.metadata().isDone()));
             }
-            Sent answer = slot.send(record, option);
+            Sent answer = script.apply(record).orElseGet(() -> slot.send(record, option));
             sent.add(answer);
             return answer;
         }

@@ -29,6 +29,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.connect.sink.ownership.SlotProducer.Sent;
 import dev.quarantine.connect.sink.progress.OwnershipRecord;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
@@ -191,6 +192,16 @@ class TaskTransactionTest {
         });
         assertThat(mock.history()).extracting(ProducerRecord::topic).containsExactly("copy.orders", "dlq",
                 "copy.orders");
+    }
+
+    @Test
+    void writesAgainInsteadOfDeadLetteringARecordLeftOutForATransientReason() {
+        slot.script = r -> "v1".equals(text(r.value()))
+                ? Optional.of(new Sent.Skipped(new TimeoutException("metadata not available in time")))
+                : Optional.empty();
+
+        assertThat(transaction().run(List.of(part(P0, 0, 3)))).isInstanceOf(Outcome.Transient.class);
+        assertThat(slot.calls).doesNotContain("send dlq").endsWith("abort");
     }
 
     @Test
