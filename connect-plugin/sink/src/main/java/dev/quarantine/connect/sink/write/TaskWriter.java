@@ -33,8 +33,7 @@ import dev.quarantine.connect.sink.write.TaskTransaction.Write;
  * waiting records outlive a re-initialisation.
  *
  * <p>Not yet here (step 4c and 5): the breaker and metrics (the Committed outcome lists what was dead-lettered at
- * send), a redo's restriction of where a record goes, the converter's own failures, and the progress-only move of
- * {@code preCommit}.
+ * send), a redo's restriction of where a record goes (step 5), and the converter's own failures.
  */
 final class TaskWriter {
 
@@ -122,6 +121,29 @@ final class TaskWriter {
             }
         }
         return new Outcome.Committed(written, deadLettered);
+    }
+
+    /**
+     * At {@code preCommit}: moves the progress of each open partition with nothing waiting on to its position in
+     * {@code positions} where that is past it (records that never reached the task: an SMT dropped them, or Connect's
+     * own error handling took them), all in one transaction of the slot. The progress keeps its {@code from} and its
+     * lines (a transaction of the progress alone writes no partition).
+     */
+    Outcome move(TaskTransaction transaction, Map<TopicPartition, Long> positions) {
+        List<Part> parts = new ArrayList<>();
+        positions.forEach((source, position) -> {
+            ProgressRecord last = committed.get(source);
+            if (last != null && waiting.get(source).count() == 0 && position > last.next()) {
+                parts.add(new Part(source, List.of(), new ProgressRecord(last.from(), position, last.topicId(),
+                        last.sourceTopicId(), last.targetPartitions(), Optional.empty(), Optional.empty(),
+                        last.written(), Optional.empty())));
+            }
+        });
+        Outcome outcome = transaction.run(parts);
+        if (outcome instanceof Outcome.Committed done) {
+            committed.putAll(done.progress());
+        }
+        return outcome;
     }
 
     private List<Part> parts(Step step, Map<Position, Throwable> rejections) {

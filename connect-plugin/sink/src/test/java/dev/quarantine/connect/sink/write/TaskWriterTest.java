@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -95,6 +96,26 @@ class TaskWriterTest {
 
         assertThat(values(reinitialised)).containsExactly("v0", "v1");
         assertThat(writer.committed().get(P1).next()).isEqualTo(6);
+    }
+
+    /** Carried over from {@code PartitionWriterTest.movesTheProgressAloneOnToAPositionPastItOnlyWhenNothingWaits}. */
+    @Test
+    void movesTheProgressAloneOfPartitionsWithNothingWaitingInOneTransaction() {
+        open(P0, 2);
+        open(P1, 5);
+        TopicPartition waits = new TopicPartition("orders", 2);
+        open(waits, 0);
+        writer.add(waits, records("orders", 2, 0, 1), 0);
+
+        Outcome outcome = writer.move(transaction(mock), Map.of(P0, 9L, P1, 5L, waits, 4L));
+
+        assertThat(outcome).isInstanceOf(Outcome.Committed.class);
+        assertThat(mock.history()).isEmpty();
+        assertThat(mock.progressHistory()).as("P1 is at its position, orders-2 has a record waiting").hasSize(1);
+        assertThat(writer.committed().get(P0).next()).isEqualTo(9);
+        assertThat(writer.committed().get(P0).from()).as("kept from the last transaction that wrote records")
+                .isEqualTo(2);
+        assertThat(writer.committed().get(waits).next()).isZero();
     }
 
     @Test
