@@ -83,15 +83,8 @@ final class TaskTransaction {
 
     /** How the transaction ended. */
     sealed interface Outcome {
-        /** Why it did not commit. */
-        Throwable cause();
-
         record Committed(Map<TopicPartition, ProgressRecord> progress, List<Poison> deadLettered)
                 implements Outcome {
-            @Override
-            public Throwable cause() {
-                throw new IllegalStateException("a committed transaction has no cause");
-            }
         }
 
         record Rejected(TopicPartition source, long offset, Throwable cause) implements Outcome {
@@ -160,7 +153,7 @@ final class TaskTransaction {
             committed.put(part.source(), record);
             Sent sent = producer.send(progress.record(record, part.source()), TxnSendOption.NONE);
             if (!(sent instanceof Sent.Accepted accepted)) {
-                return progressNotSent(part.source(), cause(sent));
+                return progressNotSent(part.source(), SlotAnswers.cause(sent));
             }
             progressSends.put(part.source(), accepted.metadata());
         }
@@ -169,14 +162,15 @@ final class TaskTransaction {
             return new Outcome.Committed(committed, deadLettered);
         }
         if (end instanceof End.Fenced || end instanceof End.MaybeDone) {
-            return end instanceof End.Fenced ? new Outcome.Fenced(cause(end)) : new Outcome.Unknown(cause(end));
+            Throwable cause = SlotAnswers.cause(end);
+            return end instanceof End.Fenced ? new Outcome.Fenced(cause) : new Outcome.Unknown(cause);
         }
         Optional<Map.Entry<TopicPartition, Throwable>> refused = refusedProgress(progressSends);
         if (refused.isPresent()) {
             return abortThen(new Outcome.Fatal(progressFailed(refused.get().getKey(), refused.get().getValue())));
         }
-        return abortThen(end instanceof End.Transient ? new Outcome.Transient(cause(end))
-                : new Outcome.Fatal(commitFailed(parts.size(), cause(end))));
+        return abortThen(end instanceof End.Transient ? new Outcome.Transient(SlotAnswers.cause(end))
+                : new Outcome.Fatal(commitFailed(parts.size(), SlotAnswers.cause(end))));
     }
 
     /**
@@ -211,7 +205,7 @@ final class TaskTransaction {
         if (sent instanceof Sent.Failed failed) {
             return Optional.of(failed(source, write, failed.cause()));
         }
-        Throwable leftOut = cause(sent);
+        Throwable leftOut = SlotAnswers.cause(sent);
         if (write.deadLetter() || FailureAction.of(leftOut) != FailureAction.POISON) {
             return Optional.of(failed(source, write, leftOut)); // not the record's fault: a timeout is not poison
         }
@@ -261,14 +255,14 @@ final class TaskTransaction {
         return part.progress().withOwnership(holder, lines);
     }
 
-    /** Aborts, then answers {@code outcome}; a failed abort is attached to its cause. */
+    /** Aborts, then answers {@code outcome} (not Committed); a failed abort is attached to its cause. */
     private Outcome abortThen(Outcome outcome) {
         End end = producer.abort();
         if (end instanceof End.Done) {
             return outcome;
         }
-        Throwable cause = outcome.cause();
-        Throwable abortFailure = cause(end);
+        Throwable cause = causeOf(outcome);
+        Throwable abortFailure = SlotAnswers.cause(end);
         cause.addSuppressed(abortFailure);
         if (outcome instanceof Outcome.Fatal) {
             return outcome;
@@ -276,30 +270,17 @@ final class TaskTransaction {
         return end instanceof End.Fenced ? new Outcome.Fenced(cause) : new Outcome.Unknown(cause);
     }
 
-    private static Throwable cause(Sent sent) {
-        if (sent instanceof Sent.Skipped skipped) {
-            return skipped.cause();
+    private static Throwable causeOf(Outcome outcome) {
+        if (outcome instanceof Outcome.Rejected o) {
+            return o.cause();
         }
-        if (sent instanceof Sent.Failed failed) {
-            return failed.cause();
+        if (outcome instanceof Outcome.Transient o) {
+            return o.cause();
         }
-        throw new IllegalStateException("an accepted send has no cause");
-    }
-
-    private static Throwable cause(End end) {
-        if (end instanceof End.Fenced e) {
-            return e.cause();
+        if (outcome instanceof Outcome.Fatal o) {
+            return o.cause();
         }
-        if (end instanceof End.MaybeDone e) {
-            return e.cause();
-        }
-        if (end instanceof End.Transient e) {
-            return e.cause();
-        }
-        if (end instanceof End.Fatal e) {
-            return e.cause();
-        }
-        throw new IllegalStateException("a transaction that ended has no cause");
+        throw new IllegalStateException("only a transaction still open is aborted: " + outcome);
     }
 
     private ConnectException progressFailed(TopicPartition source, Throwable cause) {
