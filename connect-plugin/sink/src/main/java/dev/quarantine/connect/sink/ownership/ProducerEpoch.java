@@ -1,7 +1,7 @@
 package dev.quarantine.connect.sink.ownership;
 
 /** A producer id and epoch as the transaction coordinator handed them out. */
-record ProducerEpoch(long producerId, short epoch) {
+public record ProducerEpoch(long producerId, short epoch) {
 
     @Override
     public String toString() {

@@ -12,7 +12,7 @@ import dev.quarantine.txn.TxnSendOption;
  * One transactional producer of a slot. Every call that can end in several ways answers with a value that says which
  * (STYLE "Flow"), so the caller decides once and a script can give any answer at any step.
  */
-interface SlotProducer extends AutoCloseable {
+public interface SlotProducer extends AutoCloseable {
 
     /** {@code initTransactions}: after {@link Init.Done} every earlier epoch's transaction of the id is complete. */
     Init init();

@@ -62,4 +62,50 @@ class ProducerMemoryTest {
     void bufferHoldsAtLeastOneBatchTheUserSet() {
         assertThat(sized(DEFAULT_MEMORY, 1000, "batch.size", "2097152")).containsEntry("buffer.memory", 2 * MIB);
     }
+
+    private static Map<String, Object> slotSized(int slots, int partitionsWritten, Object... given) {
+        Map<String, Object> configs = new HashMap<>();
+        for (int i = 0; i < given.length; i += 2) {
+            configs.put((String) given[i], given[i + 1]);
+        }
+        ProducerMemory.sizeSlot(configs, DEFAULT_MEMORY, slots, partitionsWritten);
+        return configs;
+    }
+
+    @Test
+    void theDefaultSlotHoldsTheTasksMemoryAndTwoBatchesPerPartitionItWrites() {
+        assertThat(slotSized(1, 1000)).as("design 2.6: 1,000 partitions per slot, about 32 KiB")
+                .containsEntry("buffer.memory", 64 * MIB).containsEntry("batch.size", 33_554);
+    }
+
+    @Test
+    void slotsShareTheTasksMemory() {
+        assertThat(slotSized(2, 1000)).containsEntry("buffer.memory", 32 * MIB).containsEntry("batch.size", 16_777);
+    }
+
+    @Test
+    void aSlotWritingFewPartitionsGetsTheLargestBatches() {
+        assertThat(slotSized(1, 8)).containsEntry("batch.size", 256 * 1024);
+        assertThat(slotSized(1, 0)).as("nothing assigned yet").containsEntry("batch.size", 256 * 1024);
+    }
+
+    @Test
+    void pastTwoThousandFortyEightPartitionsPerSlotTheFloorBinds() {
+        assertThat(slotSized(1, 2048)).containsEntry("batch.size", 16 * 1024);
+        assertThat(slotSized(1, 3000)).containsEntry("batch.size", 16 * 1024);
+    }
+
+    @Test
+    void aSlotsBatchIsSizedByTheBufferTheUserSetAndTheUsersSizesWin() {
+        assertThat(slotSized(1, 100, "buffer.memory", "8388608")).containsEntry("buffer.memory", "8388608")
+                .containsEntry("batch.size", 41_943);
+        assertThat(slotSized(1, 100, "batch.size", "131072")).containsEntry("batch.size", "131072")
+                .containsEntry("buffer.memory", 64 * MIB);
+    }
+
+    @Test
+    void aSlotsBufferHoldsTheLargestRequestAndTheBatchTheUserSet() {
+        assertThat(slotSized(64, 10, "max.request.size", "4194304")).containsEntry("buffer.memory", 4 * MIB);
+        assertThat(slotSized(64, 10, "batch.size", "2097152")).containsEntry("buffer.memory", 2 * MIB);
+    }
 }

@@ -1,0 +1,300 @@
+package dev.quarantine.connect.sink.write;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.ownership.SlotProducer;
+import dev.quarantine.connect.sink.ownership.SlotProducer.End;
+import dev.quarantine.connect.sink.ownership.SlotProducer.Sent;
+import dev.quarantine.connect.sink.progress.ProgressRecord;
+import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
+import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
+import dev.quarantine.txn.TxnSendOption;
+
+/**
+ * One transaction of a slot's producer for one commit trigger, spanning every source partition handed to it
+ * (docs/design/sink-ownership.md 2.6): begin; each partition's records, and the dead letters of the records the
+ * producer's up-front checks left out as poison (another reason, a timeout say, ends the transaction as that failure
+ * does); a wait until every send is acknowledged (rule V of 2.7.1: each record's offset is then known, and a record the
+ * broker refused is known before any progress record is sent); one progress record
+ * per partition, written by the slot under its claim ({@link Holder}) with its {@code written} lines from the
+ * acknowledged offsets; commit. It answers how it ended, and the caller decides once:
+ *
+ * <table>
+ * <caption>Outcomes</caption>
+ * <tr><th>outcome</th><th>when</th><th>the transaction</th></tr>
+ * <tr><td>{@link Outcome.Committed}</td><td>committed: the progress per partition as committed, and the records
+ *     dead-lettered at send</td><td>committed</td></tr>
+ * <tr><td>{@link Outcome.Rejected}</td><td>the broker refused a record ({@link FailureAction} POISON) that the
+ *     up-front checks passed: the first such, in the order handed in</td><td>aborted</td></tr>
+ * <tr><td>{@link Outcome.Fenced}</td><td>the producer's epoch moved on (any send, the commit)</td><td>not aborted
+ *     (the epoch is gone)</td></tr>
+ * <tr><td>{@link Outcome.Unknown}</td><td>the commit's answer is unknown, an abort failed, or the producer refused
+ *     to begin: the slot re-initialises (rule V's check (b) then decides)</td><td>unknown</td></tr>
+ * <tr><td>{@link Outcome.Transient}</td><td>a transient failure, or collateral damage of another record</td><td>
+ *     aborted</td></tr>
+ * <tr><td>{@link Outcome.Fatal}</td><td>FATAL, a dead letter that cannot be written, poison without a dead-letter
+ *     topic</td><td>aborted (a failed abort is attached as suppressed)</td></tr>
+ * </table>
+ *
+ * <p>The caller hands each partition's progress for the range it covers ({@code from}, {@code next}) with the lines
+ * to carry over (2.7.1 rule V.1: the last line per partition written, those of partitions this transaction does not
+ * write stay); this class replaces the lines of the partitions it wrote.
+ */
+final class TaskTransaction {
+
+    /** A record of a source partition in the transaction: its target record, or its dead letter. */
+    record Write(SinkRecord record, ProducerRecord<byte[], byte[]> out, boolean deadLetter) {
+        long offset() {
+            return record.originalKafkaOffset();
+        }
+    }
+
+    /** What one source partition puts in: its writes in offset order and its progress with the lines it carries. */
+    record Part(TopicPartition source, List<Write> writes, ProgressRecord progress) {
+        Part {
+            writes = List.copyOf(writes);
+        }
+    }
+
+    /** A record the up-front checks left out, dead-lettered in the transaction instead. */
+    record Poison(TopicPartition source, long offset, Throwable cause) {
+    }
+
+    /** The dead letter of a record the up-front checks left out; empty without a dead-letter topic (strict mode). */
+    @FunctionalInterface
+    interface Letters {
+        Optional<ProducerRecord<byte[], byte[]>> of(SinkRecord record, ProducerRecord<byte[], byte[]> refused,
+                                                    Throwable error);
+    }
+
+    /** How the transaction ended. */
+    sealed interface Outcome {
+        record Committed(Map<TopicPartition, ProgressRecord> progress, List<Poison> deadLettered)
+                implements Outcome {
+        }
+
+        record Rejected(TopicPartition source, long offset, Throwable cause) implements Outcome {
+        }
+
+        record Fenced(Throwable cause) implements Outcome {
+        }
+
+        record Unknown(Throwable cause) implements Outcome {
+        }
+
+        record Transient(Throwable cause) implements Outcome {
+        }
+
+        record Fatal(ConnectException cause) implements Outcome {
+        }
+    }
+
+    private final SlotProducer producer;
+    private final Holder holder;
+    private final ProgressKeys progress;
+    private final Letters letters;
+    private final Duration ackBound;
+
+    /**
+     * A transaction of {@code producer}, the slot {@code holder} names; {@code ackBound}: how long the wait for the
+     * acknowledgements may take in all (the producer's {@code delivery.timeout.ms} bounds each send anyway).
+     */
+    TaskTransaction(SlotProducer producer, Holder holder, ProgressKeys progress, Letters letters,
+                    Duration ackBound) {
+        this.producer = producer;
+        this.holder = holder;
+        this.progress = progress;
+        this.letters = letters;
+        this.ackBound = ackBound;
+    }
+
+    Outcome run(List<Part> parts) {
+        if (parts.isEmpty()) {
+            return new Outcome.Committed(Map.of(), List.of());
+        }
+        try {
+            producer.begin();
+        } catch (RuntimeException e) {
+            return FailureAction.of(e) == FailureAction.FENCED ? new Outcome.Fenced(e) : new Outcome.Unknown(e);
+        }
+        Acks acks = new Acks();
+        List<Poison> deadLettered = new ArrayList<>();
+        for (Part part : parts) {
+            for (Write write : part.writes()) {
+                Optional<Outcome> failed = send(part.source(), write, acks, deadLettered);
+                if (failed.isPresent()) {
+                    return failed.get();
+                }
+            }
+        }
+        Acks.Answer answer = acks.await(ackBound);
+        if (answer.failure().isPresent()) {
+            return failed(answer.failure().get().source(), answer.failure().get().write(),
+                    answer.failure().get().cause());
+        }
+        Map<TopicPartition, ProgressRecord> committed = new LinkedHashMap<>();
+        Map<TopicPartition, Future<RecordMetadata>> progressSends = new LinkedHashMap<>();
+        for (Part part : parts) {
+            ProgressRecord record = withLines(part, answer.written());
+            committed.put(part.source(), record);
+            Sent sent = producer.send(progress.record(record, part.source()), TxnSendOption.NONE);
+            if (!(sent instanceof Sent.Accepted accepted)) {
+                return progressNotSent(part.source(), SlotAnswers.cause(sent));
+            }
+            progressSends.put(part.source(), accepted.metadata());
+        }
+        End end = producer.commit();
+        if (end instanceof End.Done) {
+            return new Outcome.Committed(committed, deadLettered);
+        }
+        if (end instanceof End.Fenced || end instanceof End.MaybeDone) {
+            Throwable cause = SlotAnswers.cause(end);
+            return end instanceof End.Fenced ? new Outcome.Fenced(cause) : new Outcome.Unknown(cause);
+        }
+        Optional<Map.Entry<TopicPartition, Throwable>> refused = refusedProgress(progressSends);
+        if (refused.isPresent()) {
+            return abortThen(new Outcome.Fatal(progressFailed(refused.get().getKey(), refused.get().getValue())));
+        }
+        return abortThen(end instanceof End.Transient ? new Outcome.Transient(SlotAnswers.cause(end))
+                : new Outcome.Fatal(commitFailed(parts.size(), SlotAnswers.cause(end))));
+    }
+
+    /**
+     * A progress record the broker refused for good (records and dead letters were all acknowledged before, so the
+     * error is the progress record's own): it cannot be dead-lettered, and writing it again fails again.
+     */
+    private static Optional<Map.Entry<TopicPartition, Throwable>> refusedProgress(
+            Map<TopicPartition, Future<RecordMetadata>> sends) {
+        for (Map.Entry<TopicPartition, Future<RecordMetadata>> send : sends.entrySet()) {
+            if (send.getValue().isDone()) {
+                try {
+                    send.getValue().get();
+                } catch (ExecutionException e) {
+                    if (FailureAction.of(e.getCause()) != FailureAction.RETRY) {
+                        return Optional.of(Map.entry(send.getKey(), e.getCause()));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Outcome> send(TopicPartition source, Write write, Acks acks, List<Poison> deadLettered) {
+        Sent sent = producer.send(write.out(), TxnSendOption.IGNORE_SEND_ERRORS);
+        if (sent instanceof Sent.Accepted accepted) {
+            acks.add(source, write, accepted.metadata());
+            return Optional.empty();
+        }
+        if (sent instanceof Sent.Failed failed) {
+            return Optional.of(failed(source, write, failed.cause()));
+        }
+        Throwable leftOut = SlotAnswers.cause(sent);
+        if (write.deadLetter() || FailureAction.of(leftOut) != FailureAction.POISON) {
+            return Optional.of(failed(source, write, leftOut)); // not the record's fault: a timeout is not poison
+        }
+        Optional<ProducerRecord<byte[], byte[]>> letter = letters.of(write.record(), write.out(), leftOut);
+        if (letter.isEmpty()) {
+            return Optional.of(abortThen(new Outcome.Fatal(new WriterErrors.PoisonInStrictMode(write.record(),
+                    write.out().topic(), leftOut))));
+        }
+        deadLettered.add(new Poison(source, write.offset(), leftOut));
+        return send(source, new Write(write.record(), letter.get(), true), acks, deadLettered);
+    }
+
+    /** A send of {@code write} failed with {@code cause}: what the transaction's outcome is (design 2.6). */
+    private Outcome failed(TopicPartition source, Write write, Throwable cause) {
+        FailureAction action = FailureAction.of(cause);
+        if (action == FailureAction.FENCED) {
+            return new Outcome.Fenced(cause);
+        }
+        if (action == FailureAction.RETRY) {
+            return abortThen(new Outcome.Transient(cause));
+        }
+        if (write.deadLetter()) {
+            return abortThen(new Outcome.Fatal(new WriterErrors.DeadLetterFailed(write.record(), write.out().topic(),
+                    cause)));
+        }
+        if (action == FailureAction.POISON) {
+            return abortThen(new Outcome.Rejected(source, write.offset(), cause));
+        }
+        return abortThen(new Outcome.Fatal(new WriterErrors.FatalWrite(write.record(), write.out().topic(), cause)));
+    }
+
+    /** The send of {@code source}'s progress record failed at once: fenced, transient, or for good. */
+    private Outcome progressNotSent(TopicPartition source, Throwable cause) {
+        FailureAction action = FailureAction.of(cause);
+        if (action == FailureAction.FENCED) {
+            return new Outcome.Fenced(cause);
+        }
+        return abortThen(action == FailureAction.RETRY ? new Outcome.Transient(cause)
+                : new Outcome.Fatal(progressFailed(source, cause)));
+    }
+
+    /** The part's progress as this transaction commits it: by the slot, with the lines of what it wrote. */
+    private ProgressRecord withLines(Part part, Map<TopicPartition, Map<TopicPartition, Acks.Range>> written) {
+        Map<TopicPartition, Written> lines = new LinkedHashMap<>(part.progress().written());
+        written.getOrDefault(part.source(), Map.of()).forEach((tp, range) ->
+                lines.put(tp, new Written(range.first(), range.end(), part.progress().from())));
+        return part.progress().withOwnership(holder, lines);
+    }
+
+    /** Aborts, then answers {@code outcome} (not Committed); a failed abort is attached to its cause. */
+    private Outcome abortThen(Outcome outcome) {
+        End end = producer.abort();
+        if (end instanceof End.Done) {
+            return outcome;
+        }
+        Throwable cause = causeOf(outcome);
+        Throwable abortFailure = SlotAnswers.cause(end);
+        cause.addSuppressed(abortFailure);
+        if (outcome instanceof Outcome.Fatal) {
+            return outcome;
+        }
+        return end instanceof End.Fenced ? new Outcome.Fenced(cause) : new Outcome.Unknown(cause);
+    }
+
+    private static Throwable causeOf(Outcome outcome) {
+        if (outcome instanceof Outcome.Rejected o) {
+            return o.cause();
+        }
+        if (outcome instanceof Outcome.Transient o) {
+            return o.cause();
+        }
+        if (outcome instanceof Outcome.Fatal o) {
+            return o.cause();
+        }
+        throw new IllegalStateException("only a transaction still open is aborted: " + outcome);
+    }
+
+    private ConnectException progressFailed(TopicPartition source, Throwable cause) {
+        return new ConnectException("The progress of " + source + " cannot be sent to the progress topic "
+                + progress.topic() + " (" + cause + "), so the transaction of " + holder.id() + " cannot commit."
+                + " Check the ACLs of the target producer's principal (WRITE and DESCRIBE on topic " + progress.topic()
+                + ") and the topic's settings (max.message.bytes, cleanup.policy=compact)", cause);
+    }
+
+    private ConnectException commitFailed(int partitions, Throwable cause) {
+        return new ConnectException("The transaction of " + holder.id() + " (" + partitions + " source partitions)"
+                + " cannot commit: " + cause + ". The task stops: retrying does not help. Check the ACLs of the target"
+                + " producer's principal (WRITE on the transactional ids of "
+                + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG + ", WRITE and DESCRIBE on the target, dead"
+                + "-letter and progress topics) and the target.producer.* settings", cause);
+    }
+}

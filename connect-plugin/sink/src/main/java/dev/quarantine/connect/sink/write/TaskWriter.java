@@ -1,0 +1,188 @@
+package dev.quarantine.connect.sink.write;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Function;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+import dev.quarantine.connect.sink.progress.ProgressRecord;
+import dev.quarantine.connect.sink.write.IsolationPlan.Position;
+import dev.quarantine.connect.sink.write.IsolationPlan.Range;
+import dev.quarantine.connect.sink.write.IsolationPlan.Step;
+import dev.quarantine.connect.sink.write.TaskTransaction.Outcome;
+import dev.quarantine.connect.sink.write.TaskTransaction.Part;
+import dev.quarantine.connect.sink.write.TaskTransaction.Write;
+
+/**
+ * The write path of one slot (docs/design/sink-ownership.md 2.6): the waiting records and the committed progress of
+ * each source partition the slot holds OWNED, written at a commit trigger in one {@link TaskTransaction} spanning them
+ * all, or, after a rejection, in the transactions {@link IsolationPlan} lays out. It answers how the trigger ended:
+ * Committed (every waiting record written or dead-lettered), or the Fenced, Unknown, Transient or Fatal outcome that
+ * stopped it, the steps committed before it applied. The handler decides once; after Fenced or Unknown it
+ * re-initialises the slot and tells this writer which partitions keep their records ({@link #reopen}). The slot's
+ * producer is not this writer's: each trigger is handed the transaction over the slot's current producer, so the
+ * waiting records outlive a re-initialisation.
+ *
+ * <p>Not yet here (step 4c and 5): the breaker and metrics (the Committed outcome lists what was dead-lettered at
+ * send), a redo's restriction of where a record goes (step 5), and the converter's own failures.
+ */
+final class TaskWriter {
+
+    private final Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert;
+    private final TaskTransaction.Letters letters;
+    private final Map<TopicPartition, PendingRecords> waiting = new LinkedHashMap<>();
+    private final Map<TopicPartition, ProgressRecord> committed = new HashMap<>();
+
+    TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters) {
+        this.convert = convert;
+        this.letters = letters;
+    }
+
+    /** {@code source} is OWNED by the slot, its committed progress {@code progress}: nothing of it waits. */
+    void open(TopicPartition source, ProgressRecord progress) {
+        committed.put(source, progress);
+        waiting.put(source, new PendingRecords());
+    }
+
+    /**
+     * After a re-initialisation (2.5, 2.6): {@code source} is still OWNED and its progress read is {@code progress};
+     * its waiting records are kept when that equals the progress in memory (they are contiguous with it), else
+     * dropped. Returns whether they were kept.
+     */
+    boolean reopen(TopicPartition source, ProgressRecord progress) {
+        boolean keep = progress.equals(committed.get(source));
+        if (!keep) {
+            open(source, progress);
+        }
+        return keep;
+    }
+
+    /** {@code source} is no longer written by the slot: its records and progress are forgotten. */
+    void close(TopicPartition source) {
+        committed.remove(source);
+        waiting.remove(source);
+    }
+
+    /** Adds delivered records of OWNED partitions; records below a partition's committed progress are skipped. */
+    void add(TopicPartition source, List<SinkRecord> records, long nowMs) {
+        PendingRecords pending = waiting.get(source);
+        if (pending == null) {
+            throw new IllegalStateException(source + " is not open in this slot");
+        }
+        pending.add(records, OptionalLong.of(committed.get(source).next()), nowMs);
+    }
+
+    /** The committed progress of each open partition ({@code preCommit} reports its {@code next}). */
+    Map<TopicPartition, ProgressRecord> committed() {
+        return Map.copyOf(committed);
+    }
+
+    /** Writes every waiting record with {@code transaction}, in one transaction unless the broker rejects one. */
+    Outcome write(TaskTransaction transaction, long nowMs) {
+        Map<TopicPartition, Range> ranges = new LinkedHashMap<>();
+        waiting.forEach((source, pending) -> {
+            List<SinkRecord> records = pending.records();
+            if (!records.isEmpty()) {
+                ranges.put(source, new Range(records.get(0).originalKafkaOffset(),
+                        records.get(records.size() - 1).originalKafkaOffset() + 1));
+            }
+        });
+        IsolationPlan plan = new IsolationPlan(ranges, Set.of());
+        Map<Position, Throwable> rejections = new HashMap<>();
+        Map<TopicPartition, ProgressRecord> written = new LinkedHashMap<>();
+        List<TaskTransaction.Poison> deadLettered = new ArrayList<>();
+        for (Optional<Step> step = plan.next(); step.isPresent(); step = plan.next()) {
+            List<Part> parts;
+            try {
+                parts = parts(step.get(), rejections);
+            } catch (WriterErrors.PoisonInStrictMode e) {
+                return new Outcome.Fatal(e);
+            }
+            Outcome outcome = transaction.run(parts);
+            if (outcome instanceof Outcome.Committed done) {
+                plan.committed();
+                committed(done, nowMs);
+                written.putAll(done.progress());
+                deadLettered.addAll(done.deadLettered());
+            } else if (outcome instanceof Outcome.Rejected rejected) {
+                rejections.put(new Position(rejected.source(), rejected.offset()), rejected.cause());
+                plan.rejected(rejected.source(), rejected.offset());
+            } else {
+                return outcome;
+            }
+        }
+        return new Outcome.Committed(written, deadLettered);
+    }
+
+    /**
+     * At {@code preCommit}: moves the progress of each open partition with nothing waiting on to its position in
+     * {@code positions} where that is past it (records that never reached the task: an SMT dropped them, or Connect's
+     * own error handling took them), all in one transaction of the slot. The progress keeps its {@code from} and its
+     * lines (a transaction of the progress alone writes no partition).
+     */
+    Outcome move(TaskTransaction transaction, Map<TopicPartition, Long> positions) {
+        List<Part> parts = new ArrayList<>();
+        positions.forEach((source, position) -> {
+            ProgressRecord last = committed.get(source);
+            if (last != null && waiting.get(source).count() == 0 && position > last.next()) {
+                parts.add(new Part(source, List.of(), new ProgressRecord(last.from(), position, last.topicId(),
+                        last.sourceTopicId(), last.targetPartitions(), Optional.empty(), Optional.empty(),
+                        last.written(), Optional.empty())));
+            }
+        });
+        Outcome outcome = transaction.run(parts);
+        if (outcome instanceof Outcome.Committed done) {
+            committed.putAll(done.progress());
+        }
+        return outcome;
+    }
+
+    private List<Part> parts(Step step, Map<Position, Throwable> rejections) {
+        List<Part> parts = new ArrayList<>();
+        step.ranges().forEach((source, range) -> {
+            List<Write> writes = new ArrayList<>();
+            for (SinkRecord record : waiting.get(source).records()) {
+                if (range.holds(record.originalKafkaOffset())) {
+                    writes.add(write(source, record, step, rejections));
+                }
+            }
+            ProgressRecord last = committed.get(source);
+            parts.add(new Part(source, writes, new ProgressRecord(range.from(), range.to(), last.topicId(),
+                    last.sourceTopicId(), last.targetPartitions(), Optional.empty(), Optional.empty(), last.written(),
+                    Optional.empty())));
+        });
+        return parts;
+    }
+
+    /** The record as itself, or, once isolated as poison, as its dead letter (none in strict mode: thrown). */
+    private Write write(TopicPartition source, SinkRecord record, Step step, Map<Position, Throwable> rejections) {
+        ProducerRecord<byte[], byte[]> converted = convert.apply(record);
+        Position position = new Position(source, record.originalKafkaOffset());
+        if (!step.poison().contains(position)) {
+            return new Write(record, converted, false);
+        }
+        Throwable cause = rejections.get(position);
+        return letters.of(record, converted, cause).map(letter -> new Write(record, letter, true))
+                .orElseThrow(() -> new WriterErrors.PoisonInStrictMode(record, converted.topic(), cause));
+    }
+
+    /** The partitions {@code done} committed: their progress moves on, their records below it stop waiting. */
+    private void committed(Outcome.Committed done, long nowMs) {
+        done.progress().forEach((source, progress) -> {
+            committed.put(source, progress);
+            PendingRecords pending = waiting.get(source);
+            List<SinkRecord> rest = pending.records();
+            pending.clear();
+            pending.add(rest, OptionalLong.of(progress.next()), nowMs);
+        });
+    }
+}

@@ -1,0 +1,168 @@
+package dev.quarantine.connect.sink.write;
+
+import static dev.quarantine.connect.sink.TestData.bytes;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.Test;
+
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
+import dev.quarantine.connect.sink.progress.ProgressRecord;
+import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
+import dev.quarantine.connect.sink.write.TaskTransaction.Outcome;
+
+/** A slot's writer over the real {@link TaskTransaction} and {@link TxnSendSlotProducer}, a scripted MockProducer. */
+class TaskWriterTest {
+
+    private static final Holder HOLDER = new Holder(OwnershipRecord.taskId("sink", 0, 0), 3);
+    private static final Uuid PROGRESS_TOPIC_ID = Uuid.randomUuid();
+    private static final TopicPartition P0 = new TopicPartition("orders", 0);
+    private static final TopicPartition P1 = new TopicPartition("orders", 1);
+
+    private final ScriptedProducer mock = new ScriptedProducer();
+    private Optional<String> dlqTopic = Optional.of("dlq");
+    private final TaskWriter writer = new TaskWriter(TaskWriterTest::convert, this::letter);
+
+    @Test
+    void writesTheWaitingRecordsOfEveryOpenPartitionInOneTransactionAndMovesTheirProgress() {
+        open(P0, 0);
+        open(P1, 5);
+        writer.add(P0, records("orders", 0, 0, 2), 0);
+        writer.add(P1, records("orders", 1, 5, 7), 0);
+
+        assertThat(writer.write(transaction(mock), 0)).isInstanceOf(Outcome.Committed.class);
+
+        assertThat(mock.progressHistory()).hasSize(2);
+        assertThat(values()).containsExactly("v0", "v1", "v5", "v6");
+        assertThat(writer.committed().get(P0).next()).isEqualTo(2);
+        assertThat(writer.committed().get(P1).next()).isEqualTo(7);
+        assertThat(writer.committed().get(P1).holder()).hasValue(HOLDER);
+    }
+
+    /** Carried over from {@code PartitionWriterTest.isolatesTheRecordTheBrokerRejectsAndDeadLettersItBetween...}. */
+    @Test
+    void isolatesARejectedRecordAcrossPartitionsAndDeadLettersIt() {
+        mock.broker = r -> "v6".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
+        open(P0, 0);
+        open(P1, 5);
+        writer.add(P0, records("orders", 0, 0, 2), 0);
+        writer.add(P1, records("orders", 1, 5, 8), 0);
+
+        Outcome outcome = writer.write(transaction(mock), 0);
+
+        assertThat(outcome).isInstanceOf(Outcome.Committed.class);
+        assertThat(values()).containsExactly("v0", "v1", "v5", "letter of 6", "v7");
+        assertThat(mock.progressHistory()).as("P0 and P1 before 6, then 6 as its dead letter, then 7").hasSize(4);
+        assertThat(writer.committed().get(P1).next()).isEqualTo(8);
+    }
+
+    /** Carried over from {@code PartitionWriterTest.skipsRecordsBelowTheCommittedProgressWhenAdding}. */
+    @Test
+    void skipsRecordsBelowTheCommittedProgress() {
+        open(P0, 2);
+        writer.add(P0, records("orders", 0, 0, 4), 0);
+
+        writer.write(transaction(mock), 0);
+
+        assertThat(values()).containsExactly("v2", "v3");
+    }
+
+    /** Carried over from {@code PartitionWriterTest.keepsTheWaitingRecordsOfAFencedWriteForTheHandlerTo...}. */
+    @Test
+    void keepsTheWaitingRecordsOfAFencedWriteOnlyWhereTheProgressReadEqualsTheProgressInMemory() {
+        open(P0, 0);
+        open(P1, 5);
+        writer.add(P0, records("orders", 0, 0, 2), 0);
+        writer.add(P1, records("orders", 1, 5, 7), 0);
+        mock.commitFailures.add(new ProducerFencedException("fenced from outside"));
+
+        assertThat(writer.write(transaction(mock), 0)).isInstanceOf(Outcome.Fenced.class);
+        assertThat(writer.reopen(P0, progress(0))).isTrue();
+        assertThat(writer.reopen(P1, progress(6))).as("moved by a commit whose answer was lost").isFalse();
+        ScriptedProducer reinitialised = new ScriptedProducer();
+        writer.write(transaction(reinitialised), 0);
+
+        assertThat(values(reinitialised)).containsExactly("v0", "v1");
+        assertThat(writer.committed().get(P1).next()).isEqualTo(6);
+    }
+
+    /** Carried over from {@code PartitionWriterTest.movesTheProgressAloneOnToAPositionPastItOnlyWhenNothingWaits}. */
+    @Test
+    void movesTheProgressAloneOfPartitionsWithNothingWaitingInOneTransaction() {
+        open(P0, 2);
+        open(P1, 5);
+        TopicPartition waits = new TopicPartition("orders", 2);
+        open(waits, 0);
+        writer.add(waits, records("orders", 2, 0, 1), 0);
+
+        Outcome outcome = writer.move(transaction(mock), Map.of(P0, 9L, P1, 5L, waits, 4L));
+
+        assertThat(outcome).isInstanceOf(Outcome.Committed.class);
+        assertThat(mock.history()).isEmpty();
+        assertThat(mock.progressHistory()).as("P1 is at its position, orders-2 has a record waiting").hasSize(1);
+        assertThat(writer.committed().get(P0).next()).isEqualTo(9);
+        assertThat(writer.committed().get(P0).from()).as("kept from the last transaction that wrote records")
+                .isEqualTo(2);
+        assertThat(writer.committed().get(waits).next()).isZero();
+    }
+
+    @Test
+    void stopsWithAFatalOutcomeWhenARejectedRecordHasNoDeadLetterTopic() {
+        dlqTopic = Optional.empty();
+        mock.broker = r -> "v1".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
+        open(P0, 0);
+        writer.add(P0, records("orders", 0, 0, 3), 0);
+
+        assertThat(writer.write(transaction(mock), 0)).isInstanceOfSatisfying(Outcome.Fatal.class,
+                fatal -> assertThat(fatal.cause()).hasMessageContaining("orders-0@1"));
+        assertThat(values()).containsExactly("v0");
+        assertThat(writer.committed().get(P0).next()).isEqualTo(1);
+    }
+
+    private void open(TopicPartition source, long next) {
+        writer.open(source, progress(next));
+    }
+
+    private static ProgressRecord progress(long next) {
+        return new ProgressRecord(next, PROGRESS_TOPIC_ID);
+    }
+
+    private List<String> values() {
+        return values(mock);
+    }
+
+    private static List<String> values(ScriptedProducer producer) {
+        return producer.history().stream().map(r -> text(r.value())).toList();
+    }
+
+    /** A transaction over a freshly initialised slot producer of {@code producer}. */
+    private TaskTransaction transaction(ScriptedProducer producer) {
+        TxnSendSlotProducer slot = Slots.over(producer, HOLDER.id(), 1000);
+        if (!producer.transactionInitialized()) {
+            slot.init();
+        }
+        return new TaskTransaction(slot, HOLDER, new ProgressKeys(new TopicPartition("progress", 0), "sink"),
+                this::letter, Duration.ofSeconds(30));
+    }
+
+    private static ProducerRecord<byte[], byte[]> convert(SinkRecord record) {
+        return new ProducerRecord<>("copy.orders", 0, (byte[]) record.key(), (byte[]) record.value());
+    }
+
+    private Optional<ProducerRecord<byte[], byte[]>> letter(SinkRecord record, ProducerRecord<byte[], byte[]> refused,
+                                                            Throwable error) {
+        return dlqTopic.map(topic -> new ProducerRecord<>(topic, 0, null, bytes("letter of " + record.kafkaOffset())));
+    }
+}
