@@ -75,6 +75,10 @@ class TopicFaultsIT {
     void failsTheTaskNamingTheProgressTopicWhenItIsDeletedMidRunAndGoesOnOnceItIsBack() throws Exception {
         Run run = new Run("progress-gone", NumberedRecords::isPoison);
         run.config.put("target.producer.max.block.ms", "10000");
+        // a progress record in flight when the topic is deleted is retried until the producer's delivery timeout
+        // (120 s by default, as long as the wait below): the task fails then, naming the topic; lowered here
+        run.config.put("target.producer.request.timeout.ms", "10000");
+        run.config.put("target.producer.delivery.timeout.ms", "20000");
         String progress = run.name + ".progress.internal";
         run.records.produce(0, 600);
         cluster.worker().createConnector(run.name, run.config);
