@@ -56,7 +56,7 @@ final class AppDeadLetters {
      */
     static synchronized AppDeadLetters of(Map<String, ?> configs) {
         BY_CONFIGS.values().removeIf(ref -> ref.get() == null);
-        Map<String, Object> key = Collections.unmodifiableMap(new HashMap<>(configs));
+        Map<String, Object> key = key(configs);
         WeakReference<AppDeadLetters> ref = BY_CONFIGS.get(key);
         AppDeadLetters app = ref == null ? null : ref.get();
         if (app == null) {
@@ -78,11 +78,15 @@ final class AppDeadLetters {
     static synchronized AppDeadLetters forSupplier(Map<String, ?> configs) {
         AppDeadLetters app = of(configs);
         if (app.everOpened && app.producers.isEmpty()) {
-            Map<String, Object> key = Collections.unmodifiableMap(new HashMap<>(configs));
             app = new AppDeadLetters(app.config);
-            BY_CONFIGS.put(key, new WeakReference<>(app));
+            BY_CONFIGS.put(key(configs), new WeakReference<>(app));
         }
         return app;
+    }
+
+    /** The map equal configs are found by: a copy, so that later changes to the caller's map change nothing. */
+    private static Map<String, Object> key(Map<String, ?> configs) {
+        return Collections.unmodifiableMap(new HashMap<>(configs));
     }
 
     DeadLetterHandlerConfig config() {
