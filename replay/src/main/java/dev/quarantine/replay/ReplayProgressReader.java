@@ -154,17 +154,8 @@ public final class ReplayProgressReader implements AutoCloseable {
         List<TopicPartition> partitions = reader.partitionsOf(topic, timeout);
         Map<String, Kept> read;
         try {
-            read = reader.read(partitions, end, (key, value, position) -> {
-                try {
-                    return kept(key, value, segments);
-                } catch (IllegalArgumentException unreadable) {
-                    if (key.equals(ownId) || ProgressFormat.isSegmentKey(key)) {
-                        throw unreadable;
-                    }
-                    UNREADABLE_WARNED.warnOnce(position, unreadable);
-                    return Optional.empty();
-                }
-            }, deadline);
+            read = reader.read(partitions, end, (key, value, position) -> keptOrLeftOut(key, value, position,
+                    segments, ownId), deadline);
         } catch (ReadHeldBackException e) {
             throw new TimeoutException("Could not read progress topic " + topic + " within " + timeout.toMillis()
                     + " ms (" + ReplayConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + "): " + e.getMessage(), e);
@@ -188,6 +179,20 @@ public final class ReplayProgressReader implements AutoCloseable {
 
     /** A record kept by a read: a progress record, or a segment record of written ranges (the other is null). */
     private record Kept(ReplayProgress progress, ProgressFormat.SegmentRanges segment) {
+    }
+
+    /** {@link #kept}, or for an unreadable record under another key than {@code ownId}: left out, with one WARN. */
+    private static Optional<Kept> keptOrLeftOut(String key, byte[] value, String position, SegmentsRead segments,
+                                                String ownId) {
+        try {
+            return kept(key, value, segments);
+        } catch (IllegalArgumentException unreadable) {
+            if (key.equals(ownId) || ProgressFormat.isSegmentKey(key)) {
+                throw unreadable;
+            }
+            UNREADABLE_WARNED.warnOnce(position, unreadable);
+            return Optional.empty();
+        }
     }
 
     private static Optional<Kept> kept(String key, byte[] value, SegmentsRead segments) {
