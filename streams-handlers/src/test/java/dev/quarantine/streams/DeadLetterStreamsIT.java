@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.txn.DeadLetterHeaders;
@@ -91,8 +92,9 @@ class DeadLetterStreamsIT {
         // Stock Kafka retries the doomed transaction: by a replaced stream thread when the poison's error fails a
         // later send, or by reviving the task when it fails the commit (which one depends on when the broker's
         // answer arrives). Either way the same poison output reaches the handler again.
-        await("the same poison output handed to the production handler twice",
-                () -> poisonHandedTwice(ResumeHandler.handled("stock-app")) != null);
+        Await.until(() -> "the same poison output handed to the production handler twice; seen: "
+                        + stock.describe() + ", handled: " + describe(ResumeHandler.handled("stock-app")),
+                RunningApp.DEADLINE, () -> poisonHandedTwice(ResumeHandler.handled("stock-app")) != null);
         stock.close();
 
         // the poison fails every attempt the same way, so stock Kafka can never get past it
@@ -153,7 +155,12 @@ class DeadLetterStreamsIT {
                 .as("the 2 MB outputs, cut to the dead-letter limit").hasSize(4);
     }
 
-    /** The first error handed to the handler a second time for the same input record, or null. */
+    /** The errors handed to the handler, as input position and exception class, oldest first (at most 20). */
+    private static String describe(List<ResumeHandler.Handled> handled) {
+        return handled.stream().limit(20).map(h -> h.source() + " " + h.exception().getClass().getSimpleName())
+                .toList() + (handled.size() > 20 ? " and " + (handled.size() - 20) + " more" : "");
+    }
+
     /**
      * The second hand-over of one output's poison error: a poison output's own send error (too large, or a null key
      * into the compacted topic), never a misconfiguration. Other errors (a metadata timeout of a slow broker, handed

@@ -76,6 +76,12 @@ record RunningApp(KafkaStreams streams, List<String> transitions, List<Throwable
         });
     }
 
+    /** The app's state, its transitions and the messages of its uncaught exceptions: what a failed wait saw. */
+    String describe() {
+        return "state " + streams.state() + ", transitions " + transitions + ", uncaught "
+                + uncaught.stream().map(RunningApp::messages).toList();
+    }
+
     /** Waits for the ERROR state and returns the one exception that took the app there. */
     Throwable awaitError() throws InterruptedException {
         await("the app to reach ERROR", () -> streams.state() == KafkaStreams.State.ERROR);
