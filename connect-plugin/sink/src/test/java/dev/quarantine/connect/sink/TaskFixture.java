@@ -58,7 +58,7 @@ final class TaskFixture {
         this.classSettings = props(classSettings);
     }
 
-    /** The target topic with one partition, the dead-letter topic and the compacted progress topic. */
+    /** The target topic with one partition, the dead-letter topic and the compacted progress topic (two partitions: progress and claims). */
     void createTopics() {
         createTopics(1, Map.of());
     }
@@ -67,7 +67,7 @@ final class TaskFixture {
     void createTopics(int targetPartitions, Map<String, String> targetConfigs) {
         kafka.createTopic(target, targetPartitions, targetConfigs);
         kafka.createTopic(dlq, 1, Map.of());
-        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+        kafka.createTopic(progress, 2, Map.of("cleanup.policy", "compact"));
     }
 
     /** A task config writing {@code source} to {@code target} over this test's topics; overrides win. */
@@ -125,9 +125,8 @@ final class TaskFixture {
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
                 store.target(), 3,
                 hanging.orElseGet(() -> new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT, progress)));
-        return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
-                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
-                Clock.systemUTC());
+        return TaskSlots.handler(context, config, new WriterFactory(config, setup, producers), store, targetTopics,
+                admins, Clock.systemUTC());
     }
 
     /** The dead letters of {@code config}, as the task has them: none with send.errors.tolerance=none. */

@@ -252,7 +252,7 @@ class TransactionalKafkaSinkTaskIT {
     @Test
     void keepsItsProgressWhenTheDeadLetterTopicIsDeletedAndCreatedAgain() throws Exception {
         String name = source + "-connector";
-        kafka.createTopic(name + ".progress.internal", 1, Map.of("cleanup.policy", "compact"));
+        kafka.createTopic(name + ".progress.internal", 2, Map.of("cleanup.policy", "compact"));
         String[] defaultProgressTopic = {"name", name, "progress.topic.name", ""};
         TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext(), defaultProgressTopic);
         first.open(List.of(partition));

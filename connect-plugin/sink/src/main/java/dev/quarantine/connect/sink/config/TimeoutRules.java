@@ -14,7 +14,6 @@ import org.apache.kafka.common.config.ConfigDef;
 
 import dev.quarantine.connect.sink.cluster.ClusterAdmins;
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
-import dev.quarantine.connect.sink.write.BatchCommitter;
 import dev.quarantine.connect.sink.write.RunningRedo;
 
 /**
@@ -137,7 +136,7 @@ final class TimeoutRules {
     }
 
     /**
-     * How long one put may go on starting transaction attempts (see {@link BatchCommitter}): the worker consumer's
+     * How long one put may go on starting transaction attempts (the retries of a write): the worker consumer's
      * {@code max.poll.interval.ms} less what the attempt started last may still wait ({@link #attemptWaitMs}), at
      * least 0 (one attempt). Settings that do not parse (reported on their keys) count as the clients' defaults.
      */
@@ -159,6 +158,37 @@ final class TimeoutRules {
                 + ProducerConfig.MAX_BLOCK_MS_CONFIG, ProducerConfig.configDef(), ProducerConfig.MAX_BLOCK_MS_CONFIG)
                 .orElse(DEFAULT_MAX_BLOCK_MS);
         return 4 * blockMs + ClusterAdmins.requestTimeout(config.adminConfigs()).toMillis();
+    }
+
+    /**
+     * The client settings that bound the stages of a put that opens partitions (docs/design/sink-ownership.md 2.4):
+     * {@code consumer.override.max.poll.interval.ms}, {@code target.producer.max.block.ms},
+     * {@code target.admin.default.api.timeout.ms} and {@code consumer.override.session.timeout.ms}, each as set or the
+     * client's default; a setting that does not parse (reported on its key) counts as the default.
+     */
+    static Duration clientTimeout(TransactionalSinkConfig config, ClientTimeout which) {
+        OptionalLong ms = switch (which) {
+            case MAX_POLL_INTERVAL -> maxPollIntervalMs(config);
+            case MAX_BLOCK -> maxBlockMs(config);
+            case ADMIN_API -> longSetting(config, ADMIN_API_TIMEOUT, AdminClientConfig.configDef(),
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+            case SESSION -> longSetting(config, ConfigRules.CONSUMER_OVERRIDE_PREFIX
+                    + ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, ConsumerConfig.configDef(),
+                    ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+        };
+        return Duration.ofMillis(ms.orElse(which.fallbackMs));
+    }
+
+    /** The settings {@link #clientTimeout} reads, with the clients' defaults. */
+    enum ClientTimeout {
+        MAX_POLL_INTERVAL(DEFAULT_MAX_POLL_INTERVAL_MS), MAX_BLOCK(DEFAULT_MAX_BLOCK_MS), ADMIN_API(60_000),
+        SESSION(45_000);
+
+        private final long fallbackMs;
+
+        ClientTimeout(long fallbackMs) {
+            this.fallbackMs = fallbackMs;
+        }
     }
 
     /** Kafka's consumer default of max.poll.interval.ms and producer default of max.block.ms. */

@@ -107,6 +107,20 @@ public final class ProgressTarget {
         return intent;
     }
 
+    /**
+     * The progress {@code source} starts from at {@code next} when it has none (or its source topic started over):
+     * nothing covered, with what its progress records carry ({@link #restore}).
+     *
+     * @throws IllegalStateException when the progress topic's id was not learnt by a read yet
+     */
+    public ProgressRecord start(TopicPartition source, long next) {
+        Uuid known = topicId;
+        if (known == null) {
+            throw new IllegalStateException("The progress of " + source + " starts before the topic was read");
+        }
+        return new ProgressRecord(next, known, sourceTopicId(source), Map.copyOf(mappedPartitions(source)));
+    }
+
     /** The redo {@code source} is in, as restored from its progress or begun by an intent; it may be passed. */
     public Optional<RedoRange> redo(TopicPartition source) {
         SourceFacts known = facts.get(source);

@@ -6,7 +6,6 @@ import java.util.TreeSet;
 
 import org.apache.kafka.common.TopicPartition;
 
-import dev.quarantine.connect.sink.Reestablisher;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.progress.RedoRange;
 
@@ -15,7 +14,7 @@ import dev.quarantine.connect.sink.progress.RedoRange;
  * open (see {@link RunningRedo}), and its abort failed or timed out, so the producer is broken or fenced and cannot
  * commit the intent. The transaction ends aborted all the same (the producer's close, the coordinator's timeout or
  * the next producer's {@code initTransactions} aborts it), the held commits' records on {@code range}'s partitions
- * with it. So the redo is carried to the partition's next producer of this task ({@link Reestablisher}), which
+ * with it. So the redo is carried to the partition's next producer of this task (the partition's re-establishment), which
  * commits the intent after reading the progress and before writing anything.
  *
  * <table>

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -54,7 +55,7 @@ import dev.quarantine.txn.TxnSendOption;
  * to carry over (2.7.1 rule V.1: the last line per partition written, those of partitions this transaction does not
  * write stay); this class replaces the lines of the partitions it wrote.
  */
-final class TaskTransaction {
+public final class TaskTransaction {
 
     /** A record of a source partition in the transaction: its target record, or its dead letter. */
     record Write(SinkRecord record, ProducerRecord<byte[], byte[]> out, boolean deadLetter) {
@@ -71,7 +72,7 @@ final class TaskTransaction {
     }
 
     /** A record the up-front checks left out, dead-lettered in the transaction instead. */
-    record Poison(TopicPartition source, long offset, Throwable cause) {
+    public record Poison(TopicPartition source, long offset, Throwable cause) {
     }
 
     /** The dead letter of a record the up-front checks left out; empty without a dead-letter topic (strict mode). */
@@ -82,7 +83,7 @@ final class TaskTransaction {
     }
 
     /** How the transaction ended. */
-    sealed interface Outcome {
+    public sealed interface Outcome {
         record Committed(Map<TopicPartition, ProgressRecord> progress, List<Poison> deadLettered)
                 implements Outcome {
         }
@@ -104,19 +105,22 @@ final class TaskTransaction {
     }
 
     private final SlotProducer producer;
-    private final Holder holder;
+    private final String id;
+    private final Function<TopicPartition, Holder> holders;
     private final ProgressKeys progress;
     private final Letters letters;
     private final Duration ackBound;
 
     /**
-     * A transaction of {@code producer}, the slot {@code holder} names; {@code ackBound}: how long the wait for the
+     * A transaction of {@code producer}, the slot {@code id}, whose progress records name the claim each partition is
+     * held under ({@code holders}, rule W); {@code ackBound}: how long the wait for the
      * acknowledgements may take in all (the producer's {@code delivery.timeout.ms} bounds each send anyway).
      */
-    TaskTransaction(SlotProducer producer, Holder holder, ProgressKeys progress, Letters letters,
-                    Duration ackBound) {
+    TaskTransaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders, ProgressKeys progress,
+                    Letters letters, Duration ackBound) {
         this.producer = producer;
-        this.holder = holder;
+        this.id = id;
+        this.holders = holders;
         this.progress = progress;
         this.letters = letters;
         this.ackBound = ackBound;
@@ -252,7 +256,7 @@ final class TaskTransaction {
         Map<TopicPartition, Written> lines = new LinkedHashMap<>(part.progress().written());
         written.getOrDefault(part.source(), Map.of()).forEach((tp, range) ->
                 lines.put(tp, new Written(range.first(), range.end(), part.progress().from())));
-        return part.progress().withOwnership(holder, lines);
+        return part.progress().withOwnership(holders.apply(part.source()), lines);
     }
 
     /** Aborts, then answers {@code outcome} (not Committed); a failed abort is attached to its cause. */
@@ -285,13 +289,13 @@ final class TaskTransaction {
 
     private ConnectException progressFailed(TopicPartition source, Throwable cause) {
         return new ConnectException("The progress of " + source + " cannot be sent to the progress topic "
-                + progress.topic() + " (" + cause + "), so the transaction of " + holder.id() + " cannot commit."
+                + progress.topic() + " (" + cause + "), so the transaction of " + id + " cannot commit."
                 + " Check the ACLs of the target producer's principal (WRITE and DESCRIBE on topic " + progress.topic()
                 + ") and the topic's settings (max.message.bytes, cleanup.policy=compact)", cause);
     }
 
     private ConnectException commitFailed(int partitions, Throwable cause) {
-        return new ConnectException("The transaction of " + holder.id() + " (" + partitions + " source partitions)"
+        return new ConnectException("The transaction of " + id + " (" + partitions + " source partitions)"
                 + " cannot commit: " + cause + ". The task stops: retrying does not help. Check the ACLs of the target"
                 + " producer's principal (WRITE on the transactional ids of "
                 + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG + ", WRITE and DESCRIBE on the target, dead"

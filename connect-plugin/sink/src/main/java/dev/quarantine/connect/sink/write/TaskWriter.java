@@ -12,6 +12,7 @@ import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 import dev.quarantine.connect.sink.progress.ProgressRecord;
@@ -35,20 +36,27 @@ import dev.quarantine.connect.sink.write.TaskTransaction.Write;
  * <p>Not yet here (step 4c and 5): the breaker and metrics (the Committed outcome lists what was dead-lettered at
  * send), a redo's restriction of where a record goes (step 5), and the converter's own failures.
  */
-final class TaskWriter {
+public final class TaskWriter {
 
     private final Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert;
     private final TaskTransaction.Letters letters;
+    private final Function<TopicPartition, Map<String, Integer>> mapped;
     private final Map<TopicPartition, PendingRecords> waiting = new LinkedHashMap<>();
     private final Map<TopicPartition, ProgressRecord> committed = new HashMap<>();
 
-    TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters) {
+    /**
+     * {@code mapped}: the partition count of each target topic a source partition's records are mapped by, carried in
+     * its progress records (issue 22 item 7).
+     */
+    TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
+               Function<TopicPartition, Map<String, Integer>> mapped) {
         this.convert = convert;
         this.letters = letters;
+        this.mapped = mapped;
     }
 
     /** {@code source} is OWNED by the slot, its committed progress {@code progress}: nothing of it waits. */
-    void open(TopicPartition source, ProgressRecord progress) {
+    public void open(TopicPartition source, ProgressRecord progress) {
         committed.put(source, progress);
         waiting.put(source, new PendingRecords());
     }
@@ -58,7 +66,7 @@ final class TaskWriter {
      * its waiting records are kept when that equals the progress in memory (they are contiguous with it), else
      * dropped. Returns whether they were kept.
      */
-    boolean reopen(TopicPartition source, ProgressRecord progress) {
+    public boolean reopen(TopicPartition source, ProgressRecord progress) {
         boolean keep = progress.equals(committed.get(source));
         if (!keep) {
             open(source, progress);
@@ -67,13 +75,13 @@ final class TaskWriter {
     }
 
     /** {@code source} is no longer written by the slot: its records and progress are forgotten. */
-    void close(TopicPartition source) {
+    public void close(TopicPartition source) {
         committed.remove(source);
         waiting.remove(source);
     }
 
     /** Adds delivered records of OWNED partitions; records below a partition's committed progress are skipped. */
-    void add(TopicPartition source, List<SinkRecord> records, long nowMs) {
+    public void add(TopicPartition source, List<SinkRecord> records, long nowMs) {
         PendingRecords pending = waiting.get(source);
         if (pending == null) {
             throw new IllegalStateException(source + " is not open in this slot");
@@ -81,13 +89,36 @@ final class TaskWriter {
         pending.add(records, OptionalLong.of(committed.get(source).next()), nowMs);
     }
 
+    /** Whether {@code source} is open in this writer (OWNED by the slot, its progress known). */
+    public boolean holds(TopicPartition source) {
+        return waiting.containsKey(source);
+    }
+
+    /** The records of {@code source} waiting for the next trigger; empty when it is not open. */
+    public PendingRecords waiting(TopicPartition source) {
+        return waiting.getOrDefault(source, new PendingRecords());
+    }
+
+    /** The records waiting in every open partition. */
+    public List<PendingRecords> waiting() {
+        return List.copyOf(waiting.values());
+    }
+
+    /** Drops what waits in {@code source}: it is sought back to its committed progress. */
+    public void dropWaiting(TopicPartition source) {
+        PendingRecords pending = waiting.get(source);
+        if (pending != null) {
+            pending.clear();
+        }
+    }
+
     /** The committed progress of each open partition ({@code preCommit} reports its {@code next}). */
-    Map<TopicPartition, ProgressRecord> committed() {
+    public Map<TopicPartition, ProgressRecord> committed() {
         return Map.copyOf(committed);
     }
 
     /** Writes every waiting record with {@code transaction}, in one transaction unless the broker rejects one. */
-    Outcome write(TaskTransaction transaction, long nowMs) {
+    public Outcome write(TaskTransaction transaction, long nowMs) {
         Map<TopicPartition, Range> ranges = new LinkedHashMap<>();
         waiting.forEach((source, pending) -> {
             List<SinkRecord> records = pending.records();
@@ -129,7 +160,7 @@ final class TaskWriter {
      * own error handling took them), all in one transaction of the slot. The progress keeps its {@code from} and its
      * lines (a transaction of the progress alone writes no partition).
      */
-    Outcome move(TaskTransaction transaction, Map<TopicPartition, Long> positions) {
+    public Outcome move(TaskTransaction transaction, Map<TopicPartition, Long> positions) {
         List<Part> parts = new ArrayList<>();
         positions.forEach((source, position) -> {
             ProgressRecord last = committed.get(source);
@@ -157,7 +188,7 @@ final class TaskWriter {
             }
             ProgressRecord last = committed.get(source);
             parts.add(new Part(source, writes, new ProgressRecord(range.from(), range.to(), last.topicId(),
-                    last.sourceTopicId(), last.targetPartitions(), Optional.empty(), Optional.empty(), last.written(),
+                    last.sourceTopicId(), Map.copyOf(mapped.apply(source)), Optional.empty(), Optional.empty(), last.written(),
                     Optional.empty())));
         });
         return parts;
@@ -165,7 +196,14 @@ final class TaskWriter {
 
     /** The record as itself, or, once isolated as poison, as its dead letter (none in strict mode: thrown). */
     private Write write(TopicPartition source, SinkRecord record, Step step, Map<Position, Throwable> rejections) {
-        ProducerRecord<byte[], byte[]> converted = convert.apply(record);
+        ProducerRecord<byte[], byte[]> converted;
+        try {
+            converted = convert.apply(record);
+        } catch (SerializationException e) {
+            // the converters failed for good (RecordConverter): poison, dead-lettered as the input record
+            return letters.of(record, null, e).map(letter -> new Write(record, letter, true))
+                    .orElseThrow(() -> new WriterErrors.PoisonInStrictMode(record, record.topic(), e));
+        }
         Position position = new Position(source, record.originalKafkaOffset());
         if (!step.poison().contains(position)) {
             return new Write(record, converted, false);

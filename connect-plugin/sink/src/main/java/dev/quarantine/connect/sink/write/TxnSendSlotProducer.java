@@ -1,12 +1,18 @@
 package dev.quarantine.connect.sink.write;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
 
@@ -38,7 +44,7 @@ import dev.quarantine.txn.TxnSendProducer;
  * production {@code Admin.describeTransactions} of the id) right after {@code initTransactions}; a failure there is
  * Transient. Kafka's InterruptException sets the thread's interrupt flag again when it is made, so it stays set.
  */
-final class TxnSendSlotProducer implements SlotProducer {
+public final class TxnSendSlotProducer implements SlotProducer {
 
     private final TxnSendProducer<byte[], byte[]> producer;
     private final String transactionalId;
@@ -107,6 +113,34 @@ final class TxnSendSlotProducer implements SlotProducer {
         } catch (RuntimeException e) {
             return ended(e);
         }
+    }
+
+    /** The largest record this producer sends to {@code topic} ({@link TxnSendProducer#maxRecordBytes}). */
+    int maxRecordBytes(String topic) {
+        return producer.maxRecordBytes(topic);
+    }
+
+    /**
+     * The producer id and epoch of a transactional id as the coordinator describes it
+     * ({@code Admin.describeTransactions}), within {@code timeout}: what {@link #init} answers after
+     * {@code initTransactions}.
+     */
+    public static Function<String, ProducerEpoch> describedBy(Admin admin, Duration timeout) {
+        return transactionalId -> {
+            try {
+                TransactionDescription description = admin.describeTransactions(List.of(transactionalId))
+                        .description(transactionalId).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                return new ProducerEpoch(description.producerId(), (short) description.producerEpoch());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptException(e);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof KafkaException k ? k : new KafkaException(e.getCause());
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new TimeoutException("describeTransactions of " + transactionalId + " did not answer within "
+                        + timeout.toMillis() + " ms", e);
+            }
+        };
     }
 
     @Override

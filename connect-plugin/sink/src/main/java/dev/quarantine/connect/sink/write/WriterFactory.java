@@ -1,38 +1,32 @@
 package dev.quarantine.connect.sink.write;
 
-import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.RetriableException;
 
-import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
-import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
-import dev.quarantine.txn.SendErrors;
+import dev.quarantine.connect.sink.ownership.ProducerEpoch;
+import dev.quarantine.connect.sink.ownership.SlotProducer;
+import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
+import dev.quarantine.connect.sink.progress.ProgressTarget;
 import dev.quarantine.txn.SharedTopicMetadata;
 import dev.quarantine.txn.TxnSendProducer;
 
 /**
- * Creates the {@link PartitionWriter} of a source partition: a transactional producer on the target cluster with
- * transactional id {@code <prefix>:<topic>-<partition>}, initialized (which fences any earlier producer of that id
- * and completes or aborts its last transaction).
+ * Builds a task's write path (docs/design/sink-ownership.md 2.6): the transactional producer of each task slot
+ * ({@link #slotProducer}), the slot's {@link TaskWriter} and, per commit trigger, its {@link TaskTransaction}.
  *
  * <p>Every producer of the task reads one {@link SharedTopicMetadata} for its up-front topic checks (one admin client
- * and one description of each target and dead-letter topic per task, not per partition), closed with the factory,
- * after the producers.
+ * and one description of each target and dead-letter topic per task), closed with the factory, after the producers.
  */
 public final class WriterFactory implements AutoCloseable {
 
@@ -40,7 +34,6 @@ public final class WriterFactory implements AutoCloseable {
     private final WriteSetup setup;
     private final Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory;
     private final SharedTopicMetadata topics;
-    private volatile int producers = 1;
 
     public WriterFactory(TransactionalSinkConfig config, WriteSetup setup) {
         this(config, setup, configs -> null);
@@ -63,19 +56,6 @@ public final class WriterFactory implements AutoCloseable {
         Map<String, Object> configs = new HashMap<>(config.producerConfigs());
         configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.connectorName() + "-" + config.taskId());
         return configs;
-    }
-
-    /**
-     * How many producers the task has (its partitions), once the partitions being opened are: new producers size
-     * their batches and buffers for that many (see {@link ProducerMemory}).
-     */
-    public void producers(int count) {
-        producers = count;
-    }
-
-    /** How long one put may go on starting transaction attempts: {@link ConfigRules#writeBound}. */
-    public Duration writeBound() {
-        return ConfigRules.writeBound(config);
     }
 
     public SinkMetrics metrics() {
@@ -117,70 +97,63 @@ public final class WriterFactory implements AutoCloseable {
     }
 
     /**
-     * Creates the writers of {@code sources}, as {@link #create(TopicPartition)} does one, but with their transactional
-     * ids' last transactions described together first, before any of their producers' initTransactions (see
-     * {@link HangingTransactionCheck#lastTransactionsAborted}): a few calls to the target cluster instead of one per
-     * partition. Returns the work that creates one of them; it throws for a partition whose id's description failed
-     * (that failure, naming the id), not for the others.
+     * A slot's producer (id {@code <prefix>:task#<n>.<j>}, design 2.1), not yet initialised, its memory sized for
+     * {@code slots} slots writing {@code partitionsWritten} target and dead-letter partitions
+     * ({@link ProducerMemory#sizeSlot}); {@code describeEpoch} tells its producer id and epoch after each init.
      */
-    public Function<TopicPartition, PartitionWriter> opening(Collection<TopicPartition> sources) {
-        HangingTransactionCheck.LastTransactions last = setup.hanging().describeLastTransactions(
-                sources.stream().map(source -> transactionalId(config.transactionalIdPrefix(), source)).toList());
-        return source -> {
-            String id = transactionalId(config.transactionalIdPrefix(), source);
-            RuntimeException failed = last.failed().get(id);
-            if (failed != null) {
-                throw failed; // this partition's alone: the others open
-            }
-            return create(source, last.aborted().contains(id));
-        };
+    public SlotProducer slotProducer(String transactionalId, int slots, IntSupplier partitionsWritten,
+                                     Function<String, ProducerEpoch> describeEpoch) {
+        return new ProducerPerInit(() -> {
+            Map<String, Object> configs = new HashMap<>(config.producerConfigs());
+            configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+            configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
+            ProducerMemory.sizeSlot(configs, config.producersMemoryBytes(), slots, partitionsWritten.getAsInt());
+            Producer<byte[], byte[]> given = producerFactory.apply(configs);
+            TxnSendProducer<byte[], byte[]> producer = given == null
+                    ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer(), topics)
+                    : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer(),
+                            topics);
+            return new TxnSendSlotProducer(producer, transactionalId, describeEpoch);
+        });
     }
 
     /**
-     * Before writers opened together restore from their progress: what they look for a committed transaction left
-     * open with, described for all of them at once ({@link HangingTransactionCheck#lookForCommitsLeftOpen}).
+     * The write path of one slot: its records converted by the task's converters with each source partition's
+     * target partition counts ({@link ProgressTarget#mappedPartitions}); a record the converters fail on for good is
+     * dead-lettered as the input record in the fallback encoding.
      */
-    public void lookForCommitsLeftOpen(Map<String, Set<String>> topicsById) {
-        setup.hanging().lookForCommitsLeftOpen(topicsById);
+    public TaskWriter taskWriter(Supplier<SlotProducer> producer) {
+        ProgressTarget target = setup.progress();
+        return new TaskWriter(record -> setup.converter().convert(record, target.mappedPartitions(
+                new TopicPartition(record.originalTopic(), record.originalKafkaPartition()))),
+                (record, refused, error) -> letters(producer.get()).of(record, refused, error),
+                target::mappedPartitions);
     }
 
-    /** The writer of {@code source}, after asking whether its transactional id's last transaction was aborted. */
-    public PartitionWriter create(TopicPartition source) {
-        String transactionalId = transactionalId(config.transactionalIdPrefix(), source);
-        return create(source, setup.hanging().lastTransactionAborted(transactionalId));
+    /**
+     * A transaction of {@code producer}, slot {@code id}, whose partitions' progress records name the claims
+     * {@code holders} gives (rule W); dead letters within what the slot's producer accepts for the dead-letter topic.
+     */
+    public TaskTransaction transaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders) {
+        return new TaskTransaction(producer, id, holders, new ProgressKeys(setup.progress().partition(),
+                config.transactionalIdPrefix()), letters(producer), config.maxBlock());
     }
 
-    private PartitionWriter create(TopicPartition source, boolean lastAborted) {
-        String transactionalId = transactionalId(config.transactionalIdPrefix(), source);
-        TxnSendProducer<byte[], byte[]> producer = producer(transactionalId);
-        try {
-            producer.initTransactions();
-        } catch (KafkaException e) {
-            producer.close(Duration.ZERO);
-            if (SendErrors.isTransient(e)) {
-                throw new RetriableException("Could not initialize the transactional producer " + transactionalId
-                        + " of " + source + " on the target cluster in time; trying again", e);
-            }
-            throw new ConnectException("Could not initialize the transactional producer " + transactionalId
-                    + " of " + source + " on the target cluster" + (e instanceof AuthorizationException
-                    ? ": the target producer's principal needs WRITE and DESCRIBE on transactional ids starting with "
-                    + config.transactionalIdPrefix() + ": (" + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG
-                    + ")" : ""), e);
-        }
-        return new PartitionWriter(source, new TargetProducer(producer, transactionalId), setup, lastAborted);
+    /** Dead letters within what {@code producer} accepts for the dead-letter topic; none in strict mode. */
+    private TaskTransaction.Letters letters(SlotProducer producer) {
+        return (record, refused, error) -> setup.deadLetters().map(deadLetters ->
+                deadLetters.build(record, refused, refused == null ? setup.converter().targetTopic(record)
+                        : refused.topic(), error, maxRecordBytes(producer, deadLetters.topic())));
     }
 
-    /** A new producer of {@code transactionalId}, its memory sized for the task's producers, on the task's cache. */
-    private TxnSendProducer<byte[], byte[]> producer(String transactionalId) {
-        Map<String, Object> configs = new HashMap<>(config.producerConfigs());
-        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
-        ProducerMemory.size(configs, config.producersMemoryBytes(), producers);
-        Producer<byte[], byte[]> given = producerFactory.apply(configs);
-        return given == null
-                ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer(), topics)
-                : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer(), topics);
+    private static int maxRecordBytes(SlotProducer producer, String topic) {
+        return producer instanceof ProducerPerInit slot ? slot.current().maxRecordBytes(topic) : Integer.MAX_VALUE;
+    }
+
+    /** The dead-letter topic, when there is one. */
+    public Optional<String> deadLetterTopic() {
+        return setup.deadLetters().map(DeadLetters::topic);
     }
 
     /** Closes the converters and the task's topic-metadata cache; call after closing every writer. */

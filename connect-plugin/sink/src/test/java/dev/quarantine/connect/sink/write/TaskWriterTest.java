@@ -33,7 +33,7 @@ class TaskWriterTest {
 
     private final ScriptedProducer mock = new ScriptedProducer();
     private Optional<String> dlqTopic = Optional.of("dlq");
-    private final TaskWriter writer = new TaskWriter(TaskWriterTest::convert, this::letter);
+    private final TaskWriter writer = new TaskWriter(TaskWriterTest::convert, this::letter, source -> Map.of());
 
     @Test
     void writesTheWaitingRecordsOfEveryOpenPartitionInOneTransactionAndMovesTheirProgress() {
@@ -153,7 +153,7 @@ class TaskWriterTest {
         if (!producer.transactionInitialized()) {
             slot.init();
         }
-        return new TaskTransaction(slot, HOLDER, new ProgressKeys(new TopicPartition("progress", 0), "sink"),
+        return new TaskTransaction(slot, HOLDER.id(), source -> HOLDER, new ProgressKeys(new TopicPartition("progress", 0), "sink"),
                 this::letter, Duration.ofSeconds(30));
     }
 

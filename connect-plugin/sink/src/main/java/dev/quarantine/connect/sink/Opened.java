@@ -1,0 +1,164 @@
+package dev.quarantine.connect.sink;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.quarantine.connect.sink.progress.ProgressRecord;
+import dev.quarantine.connect.sink.progress.ProgressStore;
+import dev.quarantine.connect.sink.write.TaskWriter;
+import dev.quarantine.connect.sink.write.WriterFactory;
+
+/**
+ * Where the partitions a slot came to own resume (design 2.4 step 6, 2.6): each is read from its committed progress
+ * once OWNED, the worker's consumer sought there and resumed, and its {@link TaskWriter} opened from it (or, after a
+ * re-initialisation, its waiting records kept when the progress read equals the one in memory). A partition without
+ * progress starts at the first record delivered after it became OWNED, or, when the task dropped records of it while
+ * it was not OWNED (or closed it before its first commit), at the first of those, sought back to.
+ */
+final class Opened {
+
+    private static final Logger log = LoggerFactory.getLogger(Opened.class);
+
+    private final SeekingContext context;
+    private final ProgressStore progress;
+    private final String prefix;
+    /** OWNED without progress: the writer opens at the first record delivered. */
+    private final Set<TopicPartition> startAtFirst = new HashSet<>();
+    /** OWNED, the progress read failed for now: read again at the next put. */
+    private final Map<TopicPartition, TaskWriter> unread = new LinkedHashMap<>();
+    /** Opened at a start of the task's own (no progress), nothing committed yet: not reported to Connect. */
+    private final Set<TopicPartition> unwritten = new HashSet<>();
+    /** The first record dropped while not OWNED (or closed with records waiting before the first commit). */
+    private final Map<TopicPartition, Long> droppedFirst = new HashMap<>();
+
+    Opened(SeekingContext context, ProgressStore progress, String prefix) {
+        this.context = context;
+        this.progress = progress;
+        this.prefix = prefix;
+    }
+
+    /** {@code owned} became OWNED in {@code writer}'s slot: read, sought and resumed (those read before too). */
+    void owned(TaskWriter writer, Collection<TopicPartition> owned) {
+        owned.forEach(partition -> unread.put(partition, writer));
+        if (unread.isEmpty()) {
+            return;
+        }
+        Map<String, TopicPartition> keys = new LinkedHashMap<>();
+        unread.keySet().forEach(partition -> keys.put(WriterFactory.transactionalId(prefix, partition), partition));
+        Map<String, ProgressRecord> read;
+        try {
+            read = progress.read(keys);
+        } catch (RetriableException e) {
+            log.warn("Reading the progress of {} failed for now ({}); they stay paused and are read again at the next"
+                    + " put", keys.values(), e.getMessage());
+            return;
+        }
+        Map<TopicPartition, Long> seeks = new LinkedHashMap<>();
+        keys.forEach((key, partition) -> {
+            TaskWriter slotWriter = unread.remove(partition);
+            ProgressRecord last = read.get(key);
+            if (last != null) {
+                resumeAt(slotWriter, partition, last).ifPresent(offset -> seeks.put(partition, offset));
+            } else {
+                Long first = droppedFirst.remove(partition);
+                if (first != null) {
+                    slotWriter.open(partition, progress.target().start(partition, first));
+                    unwritten.add(partition);
+                    seeks.put(partition, first);
+                } else if (!slotWriter.holds(partition)) {
+                    startAtFirst.add(partition);
+                }
+            }
+        });
+        if (!seeks.isEmpty()) {
+            context.offset(seeks);
+        }
+        context.resume(keys.values().toArray(TopicPartition[]::new));
+        log.info("Own {}; resuming {} from their committed progress", keys.values(), seeks);
+    }
+
+    /** Where {@code partition} resumes with committed progress {@code last}; empty when its waiting records are kept. */
+    private OptionalLong resumeAt(TaskWriter writer, TopicPartition partition, ProgressRecord last) {
+        startAtFirst.remove(partition);
+        unwritten.remove(partition);
+        boolean dropped = droppedFirst.remove(partition) != null;
+        if (writer.holds(partition) && writer.reopen(partition, last)) {
+            List<SinkRecord> kept = writer.waiting(partition).records();
+            if (!dropped) {
+                return OptionalLong.empty();
+            }
+            return OptionalLong.of(kept.isEmpty() ? last.next()
+                    : kept.get(kept.size() - 1).originalKafkaOffset() + 1);
+        }
+        writer.open(partition, last);
+        return OptionalLong.of(last.next());
+    }
+
+    /** Whether records of {@code partition} are taken by {@code writer} now. */
+    boolean accepts(TaskWriter writer, TopicPartition partition) {
+        return !unread.containsKey(partition) && (writer.holds(partition) || startAtFirst.contains(partition));
+    }
+
+    /** Records of {@code partition} from {@code first} on are about to be taken: a writer without progress opens. */
+    void starting(TaskWriter writer, TopicPartition partition, long first) {
+        if (startAtFirst.remove(partition)) {
+            writer.open(partition, progress.target().start(partition, first));
+            unwritten.add(partition);
+        }
+    }
+
+    /** Records of {@code partition}, not OWNED now, were dropped: it is sought back when it is OWNED again. */
+    void dropped(TopicPartition partition, List<SinkRecord> batch) {
+        droppedFirst.merge(partition, batch.get(0).originalKafkaOffset(), Math::min);
+    }
+
+    /** {@code partition} is no longer written by {@code writer}'s slot (closed, or LOST). */
+    void closed(TaskWriter writer, TopicPartition partition) {
+        List<SinkRecord> waiting = writer.waiting(partition).records();
+        if (unwritten.remove(partition) && !waiting.isEmpty()) {
+            droppedFirst.merge(partition, waiting.get(0).originalKafkaOffset(), Math::min);
+        } else if (!unwritten.contains(partition)) {
+            droppedFirst.remove(partition);
+        }
+        writer.close(partition);
+        startAtFirst.remove(partition);
+        unread.remove(partition);
+    }
+
+    /** The partitions' first transactions committed. */
+    void committed(Collection<TopicPartition> partitions) {
+        unwritten.removeAll(partitions);
+    }
+
+    /** Whether {@code partition} was opened at a start of the task's own and has not committed since. */
+    boolean unwritten(TopicPartition partition) {
+        return unwritten.contains(partition);
+    }
+
+    /** A put that sought must not throw: the partitions drop what waits and are sought back to their progress. */
+    void seekBack(TaskWriter writer, Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> seeks = new LinkedHashMap<>();
+        partitions.forEach(partition -> {
+            List<SinkRecord> waiting = writer.waiting(partition).records();
+            if (!waiting.isEmpty()) {
+                ProgressRecord committed = writer.committed().get(partition);
+                seeks.put(partition, unwritten.contains(partition) ? waiting.get(0).originalKafkaOffset()
+                        : committed.next());
+                writer.dropWaiting(partition);
+            }
+        });
+        context.offset(seeks);
+    }
+}
