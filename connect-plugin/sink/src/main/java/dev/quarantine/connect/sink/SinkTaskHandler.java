@@ -207,7 +207,6 @@ final class SinkTaskHandler implements AutoCloseable {
             slot.ownership.committed();
             opened.committed(committed.progress().keySet());
             transients.succeeded();
-            writers.metrics().recordsWritten(committed.progress().size());
             return;
         }
         if (!(outcome instanceof Outcome.Fenced || outcome instanceof Outcome.Unknown)) {

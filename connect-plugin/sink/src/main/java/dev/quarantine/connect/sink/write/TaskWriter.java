@@ -13,6 +13,7 @@ import java.util.function.Function;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 import dev.quarantine.connect.sink.progress.ProgressRecord;
@@ -41,18 +42,48 @@ public final class TaskWriter {
     private final Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert;
     private final TaskTransaction.Letters letters;
     private final Function<TopicPartition, Map<String, Integer>> mapped;
+    private final Tally tally;
     private final Map<TopicPartition, PendingRecords> waiting = new LinkedHashMap<>();
     private final Map<TopicPartition, ProgressRecord> committed = new HashMap<>();
+    /** Why each record a trigger turned into its dead letter was poison (for the metrics and the breaker). */
+    private final Map<Position, Throwable> letterCauses = new HashMap<>();
 
     /**
      * {@code mapped}: the partition count of each target topic a source partition's records are mapped by, carried in
      * its progress records (issue 22 item 7).
      */
     TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
-               Function<TopicPartition, Map<String, Integer>> mapped) {
+               Function<TopicPartition, Map<String, Integer>> mapped, Tally tally) {
         this.convert = convert;
         this.letters = letters;
         this.mapped = mapped;
+        this.tally = tally;
+    }
+
+    /** For tests: nothing counted. */
+    TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
+               Function<TopicPartition, Map<String, Integer>> mapped) {
+        this(convert, letters, mapped, Tally.NONE);
+    }
+
+    /** What the writer reports as its transactions end: the task's metrics and its dead-letter breaker. */
+    public interface Tally {
+        Tally NONE = new Tally() {
+            @Override
+            public Optional<ConnectException> committed(long latencyMs, int records,
+                                                        List<TaskTransaction.Poison> deadLettered) {
+                return Optional.empty();
+            }
+
+            @Override
+            public void aborted() {
+            }
+        };
+
+        /** A transaction committed; answers the task's failure when the dead letters trip the breaker. */
+        Optional<ConnectException> committed(long latencyMs, int records, List<TaskTransaction.Poison> deadLettered);
+
+        void aborted();
     }
 
     /** {@code source} is OWNED by the slot, its committed progress {@code progress}: nothing of it waits. */
@@ -131,6 +162,7 @@ public final class TaskWriter {
         Map<Position, Throwable> rejections = new HashMap<>();
         Map<TopicPartition, ProgressRecord> written = new LinkedHashMap<>();
         List<TaskTransaction.Poison> deadLettered = new ArrayList<>();
+        letterCauses.clear();
         for (Optional<Step> step = plan.next(); step.isPresent(); step = plan.next()) {
             List<Part> parts;
             try {
@@ -138,13 +170,32 @@ public final class TaskWriter {
             } catch (WriterErrors.PoisonInStrictMode e) {
                 return new Outcome.Fatal(e);
             }
+            long began = System.nanoTime();
             Outcome outcome = transaction.run(parts);
             if (outcome instanceof Outcome.Committed done) {
                 plan.committed();
                 committed(done, nowMs);
                 written.putAll(done.progress());
-                deadLettered.addAll(done.deadLettered());
+                List<TaskTransaction.Poison> poison = new ArrayList<>(done.deadLettered());
+                int records = -done.deadLettered().size();
+                for (Part part : parts) {
+                    for (Write write : part.writes()) {
+                        if (write.deadLetter()) {
+                            poison.add(new TaskTransaction.Poison(part.source(), write.offset(),
+                                    letterCauses.get(new Position(part.source(), write.offset()))));
+                        } else {
+                            records++;
+                        }
+                    }
+                }
+                deadLettered.addAll(poison);
+                Optional<ConnectException> tripped = tally.committed((System.nanoTime() - began) / 1_000_000,
+                        records, poison);
+                if (tripped.isPresent()) {
+                    return new Outcome.Fatal(tripped.get());
+                }
             } else if (outcome instanceof Outcome.Rejected rejected) {
+                tally.aborted();
                 rejections.put(new Position(rejected.source(), rejected.offset()), rejected.cause());
                 plan.rejected(rejected.source(), rejected.offset());
             } else {
@@ -201,6 +252,7 @@ public final class TaskWriter {
             converted = convert.apply(record);
         } catch (SerializationException e) {
             // the converters failed for good (RecordConverter): poison, dead-lettered as the input record
+            letterCauses.put(new Position(source, record.originalKafkaOffset()), e);
             return letters.of(record, null, e).map(letter -> new Write(record, letter, true))
                     .orElseThrow(() -> new WriterErrors.PoisonInStrictMode(record, record.topic(), e));
         }
@@ -209,6 +261,7 @@ public final class TaskWriter {
             return new Write(record, converted, false);
         }
         Throwable cause = rejections.get(position);
+        letterCauses.put(position, cause);
         return letters.of(record, converted, cause).map(letter -> new Write(record, letter, true))
                 .orElseThrow(() -> new WriterErrors.PoisonInStrictMode(record, converted.topic(), cause));
     }

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink.write;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -11,6 +12,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.errors.ConnectException;
 
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
@@ -18,6 +20,8 @@ import dev.quarantine.connect.sink.ownership.ProducerEpoch;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
 import dev.quarantine.connect.sink.progress.ProgressTarget;
+import dev.quarantine.txn.DeadLetterBreaker;
+import dev.quarantine.txn.SendErrors;
 import dev.quarantine.txn.SharedTopicMetadata;
 import dev.quarantine.txn.TxnSendProducer;
 
@@ -128,7 +132,37 @@ public final class WriterFactory implements AutoCloseable {
         return new TaskWriter(record -> setup.converter().convert(record, target.mappedPartitions(
                 new TopicPartition(record.originalTopic(), record.originalKafkaPartition()))),
                 (record, refused, error) -> letters(producer.get()).of(record, refused, error),
-                target::mappedPartitions);
+                target::mappedPartitions, tally());
+    }
+
+    /** The task's metrics and dead-letter breaker, as a slot's transactions end. */
+    private TaskWriter.Tally tally() {
+        return new TaskWriter.Tally() {
+            @Override
+            public Optional<ConnectException> committed(long latencyMs, int records,
+                                                        List<TaskTransaction.Poison> deadLettered) {
+                setup.metrics().committed(latencyMs);
+                setup.metrics().recordsWritten(records);
+                for (int i = 0; i < records; i++) {
+                    setup.breaker().written();
+                }
+                Optional<ConnectException> tripped = Optional.empty();
+                for (TaskTransaction.Poison poison : deadLettered) {
+                    Throwable cause = SendErrors.unwrap(poison.cause());
+                    setup.metrics().deadLettered(cause);
+                    Optional<DeadLetterBreaker.Trip> trip = setup.breaker().deadLettered(cause.getClass().getName());
+                    if (trip.isPresent() && tripped.isEmpty()) {
+                        tripped = Optional.of(new WriterErrors.BreakerTripped(trip.get()));
+                    }
+                }
+                return tripped;
+            }
+
+            @Override
+            public void aborted() {
+                setup.metrics().aborted();
+            }
+        };
     }
 
     /**
