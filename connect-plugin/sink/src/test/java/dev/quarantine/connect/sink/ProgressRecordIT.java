@@ -141,7 +141,7 @@ class ProgressRecordIT {
     @Test
     void failsNamingTheProgressTopicWhenItRefusesTheProgressRecordInsteadOfCommittingWithoutIt() {
         String small = source + ".progress-small";
-        kafka.createTopic(small, 1, Map.of("cleanup.policy", "compact", "max.message.bytes", "64"));
+        kafka.createTopic(small, 2, Map.of("cleanup.policy", "compact", "max.message.bytes", "64"));
         TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "progress.topic.name", small);
         task.open(List.of(partition));
 
@@ -155,7 +155,7 @@ class ProgressRecordIT {
     @Test
     void failsNamingTheProgressTopicWhenItIsNotCompacted() {
         String deleting = source + ".progress-deleting";
-        kafka.createTopic(deleting, 1, Map.of("cleanup.policy", "delete"));
+        kafka.createTopic(deleting, 2, Map.of("cleanup.policy", "delete"));
         TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "progress.topic.name", deleting);
 
         assertThatThrownBy(() -> task.open(List.of(partition)))
@@ -167,8 +167,11 @@ class ProgressRecordIT {
     void theConnectorCreatesATwoPartitionProgressTopicAndValidationRefusesOneWithOnlyOnePartition() throws Exception {
         String created = source + ".progress-created";
         ProgressTopic.createIfMissing(TransactionalSinkConfig.parse(fixture.config("progress.topic.name", created)));
+        String onePartition = source + ".progress-one";
+        kafka.createTopic(onePartition, 1, Map.of("cleanup.policy", "compact"));
 
-        Map<String, String> props = fixture.config("consumer.override.isolation.level", "read_committed");
+        Map<String, String> props = fixture.config("consumer.override.isolation.level", "read_committed",
+                "progress.topic.name", onePartition); // the fixture's own progress topic has two partitions now
         List<String> refused = errorsOf(new TransactionalKafkaSinkConnector().validate(props), "progress.topic.name");
         props.put("progress.topic.name", created);
         List<String> accepted = errorsOf(new TransactionalKafkaSinkConnector().validate(props), "progress.topic.name");
@@ -178,8 +181,8 @@ class ProgressRecordIT {
                     .partitions()).as("partition 0 for the progress, 1 for the claims").hasSize(2);
         }
         assertThat(refused).singleElement(as(InstanceOfAssertFactories.STRING))
-                .contains("progress topic " + fixture.progress + ", which has 1 partition")
-                .contains("kafka-topics.sh --alter --topic " + fixture.progress + " --partitions 2");
+                .contains("progress topic " + onePartition + ", which has 1 partition")
+                .contains("kafka-topics.sh --alter --topic " + onePartition + " --partitions 2");
         assertThat(accepted).isEmpty();
     }
 

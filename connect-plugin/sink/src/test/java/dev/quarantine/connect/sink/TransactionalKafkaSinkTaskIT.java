@@ -311,6 +311,17 @@ class TransactionalKafkaSinkTaskIT {
     }
 
     @Test
+    void failsAtStartNamingTheSettingAndTheCommandWhenTheProgressTopicHasOnePartition() {
+        String oneForAll = source + ".progress.one";
+        kafka.createTopic(oneForAll, 1, Map.of("cleanup.policy", "compact"));
+
+        assertThatThrownBy(() -> fixture.start(new FakeSinkTaskContext(), "progress.topic.name", oneForAll))
+                .as("the claims need partition 1: the task fails fast, not at its first read of the claims")
+                .hasMessageContaining("progress.topic.name")
+                .hasMessageContaining("kafka-topics.sh --alter --topic " + oneForAll + " --partitions 2");
+    }
+
+    @Test
     void twoPrefixesWhoseIdsOnceJoinedAlikeNeitherFenceNorReadEachOthersProgress() {
         // prefix P with topic q.R and prefix P.q with topic R were both P.q.R-0, as transactional id and progress key
         String q = "q." + source;

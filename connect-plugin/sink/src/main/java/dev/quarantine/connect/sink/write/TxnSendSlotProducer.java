@@ -14,6 +14,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.errors.TimeoutException;
 
 import dev.quarantine.connect.sink.ownership.ProducerEpoch;
@@ -45,6 +46,9 @@ import dev.quarantine.txn.TxnSendProducer;
  * Transient. Kafka's InterruptException sets the thread's interrupt flag again when it is made, so it stays set.
  */
 public final class TxnSendSlotProducer implements SlotProducer {
+
+    /** The epoch of an id the coordinator does not know. */
+    static final ProducerEpoch UNKNOWN = new ProducerEpoch(-1, (short) -1);
 
     private final TxnSendProducer<byte[], byte[]> producer;
     private final String transactionalId;
@@ -135,6 +139,9 @@ public final class TxnSendSlotProducer implements SlotProducer {
                 Thread.currentThread().interrupt();
                 throw new InterruptException(e);
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof TransactionalIdNotFoundException) {
+                    return UNKNOWN; // not described (a producer that never reached a coordinator); nothing reads it yet
+                }
                 throw e.getCause() instanceof KafkaException k ? k : new KafkaException(e.getCause());
             } catch (java.util.concurrent.TimeoutException e) {
                 throw new TimeoutException("describeTransactions of " + transactionalId + " did not answer within "
