@@ -15,6 +15,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.progress.ProgressStore;
 import dev.quarantine.connect.sink.write.TaskWriter;
@@ -34,6 +35,7 @@ final class Opened {
     private final SeekingContext context;
     private final ProgressStore progress;
     private final String prefix;
+    private final SinkMetrics metrics;
     /** OWNED without progress: the writer opens at the first record delivered. */
     private final Set<TopicPartition> startAtFirst = new HashSet<>();
     /** OWNED, the progress read failed for now: read again at the next put. */
@@ -43,10 +45,11 @@ final class Opened {
     /** The first record dropped while not OWNED (or closed with records waiting before the first commit). */
     private final Map<TopicPartition, Long> droppedFirst = new HashMap<>();
 
-    Opened(SeekingContext context, ProgressStore progress, String prefix) {
+    Opened(SeekingContext context, ProgressStore progress, String prefix, SinkMetrics metrics) {
         this.context = context;
         this.progress = progress;
         this.prefix = prefix;
+        this.metrics = metrics;
     }
 
     /** {@code owned} became OWNED in {@code writer}'s slot: read, sought and resumed (those read before too). */
@@ -94,13 +97,16 @@ final class Opened {
         startAtFirst.remove(partition);
         unwritten.remove(partition);
         boolean dropped = droppedFirst.remove(partition) != null;
-        if (writer.holds(partition) && writer.reopen(partition, last)) {
-            List<SinkRecord> kept = writer.waiting(partition).records();
-            if (!dropped) {
-                return OptionalLong.empty();
+        if (writer.holds(partition)) {
+            metrics.reestablished(); // OWNED again after the slot's re-initialisation
+            if (writer.reopen(partition, last)) {
+                List<SinkRecord> kept = writer.waiting(partition).records();
+                if (kept.isEmpty()) {
+                    return OptionalLong.of(last.next());
+                }
+                return dropped ? OptionalLong.of(kept.get(kept.size() - 1).originalKafkaOffset() + 1)
+                        : OptionalLong.empty();
             }
-            return OptionalLong.of(kept.isEmpty() ? last.next()
-                    : kept.get(kept.size() - 1).originalKafkaOffset() + 1);
         }
         writer.open(partition, last);
         return OptionalLong.of(last.next());

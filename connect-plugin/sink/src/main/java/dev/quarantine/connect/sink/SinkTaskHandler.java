@@ -73,7 +73,7 @@ final class SinkTaskHandler implements AutoCloseable {
         this.slots = List.copyOf(slots);
         this.budget = budget;
         this.progress = progress;
-        this.opened = new Opened(this.context, progress, prefix);
+        this.opened = new Opened(this.context, progress, prefix, writers.metrics());
         this.targetTopics = targetTopics;
         this.writers = writers;
         this.transients = transients;
@@ -192,11 +192,16 @@ final class SinkTaskHandler implements AutoCloseable {
         if (slot.writer.waiting().stream().allMatch(pending -> pending.count() == 0)) {
             return;
         }
+        progress.target().requireNotReplaced(slot.ownership.owned());
         Outcome outcome;
         try {
             outcome = slot.writer.write(slot.transaction(), now);
         } catch (RetriableException e) {
             outcome = new Outcome.Transient(e); // a converter failed transiently, before anything was sent
+        } catch (RuntimeException e) {
+            failed = true; // failed for good before the transaction began: the task stops, nothing of it is kept
+            slot.writer.committed().keySet().forEach(slot.writer::dropWaiting);
+            throw e;
         }
         decide(slot, outcome, "Writing");
     }
@@ -209,18 +214,20 @@ final class SinkTaskHandler implements AutoCloseable {
             transients.succeeded();
             return;
         }
-        if (!(outcome instanceof Outcome.Fenced || outcome instanceof Outcome.Unknown)) {
-            progress.requireTopic(slot.ownership.owned()); // a deleted progress topic fails the task at once
-        }
+        progress.requireTopic(slot.ownership.owned()); // a deleted or replaced progress topic fails the task at once
         if (outcome instanceof Outcome.Fenced fenced) {
             slot.ownership.fenced(false);
-            log.warn("{} {} was fenced ({}); the slot is initialised again at the next put, its partitions read"
-                    + " again before they are written", what, slot.id, fenced.cause().getMessage());
+            opened.seekBack(slot.writer, slot.writer.committed().keySet());
+            log.warn("{} {} was fenced ({}); its partitions are sought back to their committed progress, the slot"
+                    + " initialised again at the next put and its partitions read again before they are written",
+                    what, slot.id, fenced.cause().getMessage());
             context.timeout(0);
         } else if (outcome instanceof Outcome.Unknown unknown) {
             slot.ownership.reinitialise();
-            log.warn("{} {} ended unknown ({}); the slot is initialised again at the next put, its partitions read"
-                    + " again before they are written", what, slot.id, unknown.cause().getMessage());
+            opened.seekBack(slot.writer, slot.writer.committed().keySet());
+            log.warn("{} {} ended unknown ({}); its partitions are sought back to their committed progress, the slot"
+                    + " initialised again at the next put and its partitions read again before they are written",
+                    what, slot.id, unknown.cause().getMessage());
             context.timeout(0);
         } else if (outcome instanceof Outcome.Transient retry) {
             RuntimeException verdict = transients.failed(new RetriableException(what + " " + slot.ownership.owned()
@@ -234,6 +241,7 @@ final class SinkTaskHandler implements AutoCloseable {
             opened.seekBack(slot.writer, slot.ownership.owned());
         } else if (outcome instanceof Outcome.Fatal fatal) {
             failed = true;
+            slot.writer.committed().keySet().forEach(slot.writer::dropWaiting);
             throw fatal.cause();
         } else {
             failed = true;
@@ -263,6 +271,7 @@ final class SinkTaskHandler implements AutoCloseable {
                             && !context.sought(partition) && p.offset() > committed.next())
                     .ifPresent(p -> positions.put(partition, p.offset())));
             if (!positions.isEmpty()) {
+                progress.target().requireNotReplaced(positions.keySet());
                 Outcome moved = slot.writer.move(slot.transaction(), positions);
                 if (moved instanceof Outcome.Committed) {
                     slot.ownership.committed();

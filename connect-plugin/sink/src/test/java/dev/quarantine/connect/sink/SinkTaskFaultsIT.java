@@ -75,7 +75,7 @@ class SinkTaskFaultsIT {
         task.open(List.of(partition));
         task.put(records(source, 0, 0, 10));
         try (Admin admin = kafka.admin()) {
-            admin.fenceProducers(List.of(WriterFactory.transactionalId(source, new TopicPartition(source, 0)))).all()
+            admin.fenceProducers(List.of(TestIds.holderOf(fixture, new TopicPartition(source, 0)))).all()
                     .get(30, TimeUnit.SECONDS);
         }
 
@@ -101,7 +101,8 @@ class SinkTaskFaultsIT {
         zombie.open(List.of(partition));
         zombie.put(records(source, 0, 0, 10));
         TransactionalKafkaSinkTask owner = fixture.start(second);
-        owner.open(List.of(partition)); // fences the zombie
+        owner.open(List.of(partition));
+        owner.put(List.of()); // open makes no round trip: the put after the next poll fences the zombie
 
         zombie.put(records(source, 0, 10, 20)); // fenced: sought back to its committed progress
         // its consumer still lists the partition after the next poll: re-established (fencing the owner), sought

@@ -161,7 +161,7 @@ final class TaskFixture {
     void createAgain(String topic, Map<String, String> configs) {
         Await.until("topic " + topic + " created again after its deletion", Duration.ofSeconds(30), () -> {
             try {
-                kafka.createTopic(topic, 1, configs);
+                kafka.createTopic(topic, topic.equals(progress) ? 2 : 1, configs);
                 return true;
             } catch (IllegalStateException stillBeingDeleted) {
                 return false;

@@ -121,6 +121,18 @@ public final class ProgressTarget {
         return new ProgressRecord(next, known, sourceTopicId(source), Map.copyOf(mappedPartitions(source)));
     }
 
+    /**
+     * Before a transaction of {@code sources}' progress: fails when the topic was found replaced under the running
+     * task ({@link #replacedBy}), so nothing commits into the new topic.
+     *
+     * @throws ConnectException naming the topic and {@code sources}
+     */
+    public void requireNotReplaced(Iterable<TopicPartition> sources) {
+        if (replacedBy != null) {
+            throw recreated(sources, replacedBy);
+        }
+    }
+
     /** The redo {@code source} is in, as restored from its progress or begun by an intent; it may be passed. */
     public Optional<RedoRange> redo(TopicPartition source) {
         SourceFacts known = facts.get(source);

@@ -213,7 +213,12 @@ public final class TaskTransaction {
         if (write.deadLetter() || FailureAction.of(leftOut) != FailureAction.POISON) {
             return Optional.of(failed(source, write, leftOut)); // not the record's fault: a timeout is not poison
         }
-        Optional<ProducerRecord<byte[], byte[]>> letter = letters.of(write.record(), write.out(), leftOut);
+        Optional<ProducerRecord<byte[], byte[]>> letter;
+        try {
+            letter = letters.of(write.record(), write.out(), leftOut);
+        } catch (ConnectException e) {
+            return Optional.of(abortThen(new Outcome.Fatal(e))); // the dead letter cannot be built (too large)
+        }
         if (letter.isEmpty()) {
             return Optional.of(abortThen(new Outcome.Fatal(new WriterErrors.PoisonInStrictMode(write.record(),
                     write.out().topic(), leftOut))));

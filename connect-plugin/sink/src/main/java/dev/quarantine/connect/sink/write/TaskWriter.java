@@ -247,9 +247,15 @@ public final class TaskWriter {
 
     /** The record as itself, or, once isolated as poison, as its dead letter (none in strict mode: thrown). */
     private Write write(TopicPartition source, SinkRecord record, Step step, Map<Position, Throwable> rejections) {
+        if (record.topic() == null) {
+            throw new WriterErrors.NoTopic(record);
+        }
         ProducerRecord<byte[], byte[]> converted;
         try {
             converted = convert.apply(record);
+        } catch (Error e) {
+            // a linkage error from a converter or a client built for another Kafka: the task fails, naming it
+            throw new ConnectException("Writing " + source + " failed at " + Coordinates.of(record) + ": " + e, e);
         } catch (SerializationException e) {
             // the converters failed for good (RecordConverter): poison, dead-lettered as the input record
             letterCauses.put(new Position(source, record.originalKafkaOffset()), e);

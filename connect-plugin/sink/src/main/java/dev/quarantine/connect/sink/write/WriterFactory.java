@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.errors.ConnectException;
 
@@ -176,9 +177,14 @@ public final class WriterFactory implements AutoCloseable {
 
     /** Dead letters within what {@code producer} accepts for the dead-letter topic; none in strict mode. */
     private TaskTransaction.Letters letters(SlotProducer producer) {
-        return (record, refused, error) -> setup.deadLetters().map(deadLetters ->
-                deadLetters.build(record, refused, refused == null ? setup.converter().targetTopic(record)
-                        : refused.topic(), error, maxRecordBytes(producer, deadLetters.topic())));
+        return (record, refused, error) -> setup.deadLetters().map(deadLetters -> {
+            try {
+                return deadLetters.build(record, refused, refused == null ? setup.converter().targetTopic(record)
+                        : refused.topic(), error, maxRecordBytes(producer, deadLetters.topic()));
+            } catch (RecordTooLargeException e) {
+                throw new WriterErrors.DeadLetterFailed(record, deadLetters.topic(), e); // not even a minimal one fits
+            }
+        });
     }
 
     private static int maxRecordBytes(SlotProducer producer, String topic) {
