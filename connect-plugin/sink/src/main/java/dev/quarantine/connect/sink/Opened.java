@@ -153,6 +153,23 @@ final class Opened {
         return unwritten.contains(partition);
     }
 
+    /**
+     * Before writing: the partitions among {@code partitions} whose source topic was deleted and created again under
+     * the worker's consumer ({@link ProgressStore#replacedSources}) drop what waits (the new topic's records from the
+     * old position on) and start over where the new topic starts, sought there, so none of the new topic's records
+     * is skipped.
+     *
+     * @throws RetriableException when the source cluster did not answer in time
+     */
+    void startOverReplaced(TaskWriter writer, Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> starts = progress.replacedSources(partitions);
+        starts.forEach((partition, start) -> {
+            writer.open(partition, progress.target().start(partition, start));
+            unwritten.add(partition);
+            context.offset(partition, start);
+        });
+    }
+
     /** A put that sought must not throw: the partitions drop what waits and are sought back to their progress. */
     void seekBack(TaskWriter writer, Collection<TopicPartition> partitions) {
         Map<TopicPartition, Long> seeks = new LinkedHashMap<>();

@@ -115,7 +115,7 @@ final class SinkTaskHandler implements AutoCloseable {
         Map<TopicPartition, List<SinkRecord>> notOwned = new LinkedHashMap<>();
         byPartition(records).forEach((partition, batch) -> {
             TaskSlot slot = TaskSlot.of(slots, partition);
-            if (opened.accepts(slot.writer, partition)) {
+            if (slot.ownership.owned().contains(partition) && opened.accepts(slot.writer, partition)) {
                 take(slot, partition, batch, now);
             } else {
                 notOwned.put(partition, batch);
@@ -131,7 +131,7 @@ final class SinkTaskHandler implements AutoCloseable {
                     opening.get()));
         }
         notOwned.forEach(opened::dropped);
-        if (trigger.dueInMs(waiting(), now).orElse(-1) == 0) {
+        if (trigger.dueInMs(waiting(), now).orElse(-1) == 0 && startOverReplacedSources()) {
             for (TaskSlot slot : slots) {
                 write(slot, now);
             }
@@ -185,6 +185,31 @@ final class SinkTaskHandler implements AutoCloseable {
         }
         opened.starting(slot.writer, partition, batch.get(0).originalKafkaOffset());
         slot.writer.add(partition, batch, now);
+    }
+
+    /**
+     * Before a write: partitions with waiting records whose source topic was deleted and created again start over
+     * ({@link Opened#startOverReplaced}). Returns whether the check was made: when the source cluster did not answer in
+     * time the records keep waiting and nothing is written in this put, counted against
+     * {@code transient.errors.timeout.ms}.
+     */
+    private boolean startOverReplacedSources() {
+        try {
+            for (TaskSlot slot : slots) {
+                List<TopicPartition> waiting = slot.writer.committed().keySet().stream()
+                        .filter(partition -> slot.writer.waiting(partition).count() > 0).toList();
+                opened.startOverReplaced(slot.writer, waiting);
+            }
+            return true;
+        } catch (RetriableException e) {
+            RuntimeException verdict = transients.failed(e);
+            if (!(verdict instanceof RetriableException)) {
+                failed = true;
+                throw verdict;
+            }
+            log.warn("{}; the records wait, checked again at the next put", e.getMessage());
+            return false;
+        }
     }
 
     /** Writes what waits in {@code slot}'s partitions; the put ends as the outcome says. */

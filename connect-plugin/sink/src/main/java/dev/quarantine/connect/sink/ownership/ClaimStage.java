@@ -3,6 +3,7 @@ package dev.quarantine.connect.sink.ownership;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
@@ -80,8 +81,33 @@ final class ClaimStage {
             throw new ConnectException("The claims of " + partitions + " by " + ownId + " were refused for good: the"
                     + " target producer's principal needs Write on " + progressTopic, fatal.cause());
         }
+        refusedForGood(sent).ifPresent(refused -> {
+            throw new ConnectException("The claims of " + partitions + " by " + ownId + " cannot be written to the"
+                    + " progress topic " + progressTopic + ": " + refused + ". Check the topic's max.message.bytes and"
+                    + " the target producer's ACLs (Write on " + progressTopic + ")", refused);
+        });
         return new Claimed.NotKnown(end instanceof SlotProducer.End.MaybeDone maybe ? maybe.cause()
                 : ((SlotProducer.End.Transient) end).cause());
+    }
+
+    /** A claim the broker refused for good (too large, not authorised): sending it again fails again. */
+    private static Optional<Throwable> refusedForGood(Map<TopicPartition, Future<RecordMetadata>> sent) {
+        for (Future<RecordMetadata> send : sent.values()) {
+            if (send.isDone()) {
+                try {
+                    send.get();
+                } catch (ExecutionException e) {
+                    Throwable cause = SendErrors.unwrap(e.getCause());
+                    if (!SendErrors.isTransient(cause) && !SendErrors.isFencing(cause)) {
+                        return Optional.of(cause);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static Claimed offsets(Map<TopicPartition, Future<RecordMetadata>> sent) {

@@ -183,6 +183,9 @@ public final class Ownership {
     /** The partitions written by this slot: OWNED ones only (rule W). */
     public Set<TopicPartition> owned() {
         Set<TopicPartition> owned = new TreeSet<>(BY_NAME);
+        if (needsInit) {
+            return owned; // fenced: nothing is written before the re-initialisation and its reads (2.5)
+        }
         states.forEach((partition, state) -> {
             if (state.writable()) {
                 owned.add(partition);
