@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,6 +43,8 @@ final class Opened {
     private final Map<TopicPartition, TaskWriter> unread = new LinkedHashMap<>();
     /** Opened at a start of the task's own (no progress), nothing committed yet: not reported to Connect. */
     private final Set<TopicPartition> unwritten = new HashSet<>();
+    /** Records delivered for partitions OWNED whose progress read failed for now: taken once it is read. */
+    private final Map<TopicPartition, List<SinkRecord>> held = new HashMap<>();
     /** The first record dropped while not OWNED (or closed with records waiting before the first commit). */
     private final Map<TopicPartition, Long> droppedFirst = new HashMap<>();
 
@@ -53,7 +56,7 @@ final class Opened {
     }
 
     /** {@code owned} became OWNED in {@code writer}'s slot: read, sought and resumed (those read before too). */
-    void owned(TaskWriter writer, Collection<TopicPartition> owned) {
+    void owned(TaskWriter writer, Collection<TopicPartition> owned, long nowMs) {
         owned.forEach(partition -> unread.put(partition, writer));
         if (unread.isEmpty()) {
             return;
@@ -72,14 +75,25 @@ final class Opened {
         keys.forEach((key, partition) -> {
             TaskWriter slotWriter = unread.remove(partition);
             ProgressRecord last = read.get(key);
+            List<SinkRecord> kept = held.remove(partition);
             if (last != null) {
                 resumeAt(slotWriter, partition, last).ifPresent(offset -> seeks.put(partition, offset));
+                if (kept != null && kept.get(0).originalKafkaOffset() <= last.next()) {
+                    slotWriter.add(partition, kept, nowMs); // contiguous with the progress: below it is skipped
+                }
             } else {
                 Long first = droppedFirst.remove(partition);
+                if (first == null && kept != null) {
+                    first = kept.get(0).originalKafkaOffset();
+                }
                 if (first != null) {
                     slotWriter.open(partition, progress.target().start(partition, first));
                     unwritten.add(partition);
-                    seeks.put(partition, first);
+                    if (kept != null && kept.get(0).originalKafkaOffset() == first) {
+                        slotWriter.add(partition, kept, nowMs);
+                    } else {
+                        seeks.put(partition, first);
+                    }
                 } else if (!slotWriter.holds(partition)) {
                     startAtFirst.add(partition);
                 }
@@ -112,6 +126,20 @@ final class Opened {
         return OptionalLong.of(last.next());
     }
 
+    /** Whether {@code partition} is OWNED and waits for its progress read: its records are held, not dropped. */
+    boolean awaitsRead(TopicPartition partition) {
+        return unread.containsKey(partition);
+    }
+
+    /** Holds records of a partition that waits for its progress read ({@link #awaitsRead}). */
+    void hold(TopicPartition partition, List<SinkRecord> batch) {
+        held.merge(partition, batch, (before, more) -> {
+            List<SinkRecord> all = new ArrayList<>(before);
+            all.addAll(more);
+            return all;
+        });
+    }
+
     /** Whether records of {@code partition} are taken by {@code writer} now. */
     boolean accepts(TaskWriter writer, TopicPartition partition) {
         return !unread.containsKey(partition) && (writer.holds(partition) || startAtFirst.contains(partition));
@@ -141,6 +169,7 @@ final class Opened {
         writer.close(partition);
         startAtFirst.remove(partition);
         unread.remove(partition);
+        held.remove(partition);
     }
 
     /** The partitions' first transactions committed. */

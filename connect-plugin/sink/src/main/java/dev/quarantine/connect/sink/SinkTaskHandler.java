@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,10 +114,13 @@ final class SinkTaskHandler implements AutoCloseable {
         Optional<Throwable> opening = advance();
         long now = clock.millis();
         Map<TopicPartition, List<SinkRecord>> notOwned = new LinkedHashMap<>();
+        Set<TopicPartition> rewound = new HashSet<>();
         byPartition(records).forEach((partition, batch) -> {
             TaskSlot slot = TaskSlot.of(slots, partition);
             if (slot.ownership.owned().contains(partition) && opened.accepts(slot.writer, partition)) {
-                take(slot, partition, batch, now);
+                if (take(slot, partition, batch, now)) {
+                    rewound.add(partition);
+                }
             } else {
                 notOwned.put(partition, batch);
             }
@@ -130,8 +134,15 @@ final class SinkTaskHandler implements AutoCloseable {
                     + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "default.api.timeout.ms (a fence)",
                     opening.get()));
         }
-        notOwned.forEach(opened::dropped);
-        if (trigger.dueInMs(waiting(), now).orElse(-1) == 0 && startOverReplacedSources()) {
+        notOwned.forEach((partition, batch) -> {
+            if (opened.awaitsRead(partition)) {
+                opened.hold(partition, batch);
+            } else {
+                opened.dropped(partition, batch);
+            }
+        });
+        boolean due = trigger.dueInMs(waiting(), now).orElse(-1) == 0;
+        if ((due || !rewound.isEmpty()) && startOverReplacedSources(rewound, due) && due) {
             for (TaskSlot slot : slots) {
                 write(slot, now);
             }
@@ -162,7 +173,7 @@ final class SinkTaskHandler implements AutoCloseable {
                 opened.closed(slot.writer, partition);
                 context.pause(partition);
             });
-            opened.owned(slot.writer, progressed.owned());
+            opened.owned(slot.writer, progressed.owned(), clock.millis());
             if (slot.ownership.lastFailure().isPresent()) {
                 transientFailure = slot.ownership.lastFailure();
             }
@@ -173,32 +184,37 @@ final class SinkTaskHandler implements AutoCloseable {
     /**
      * Adds a delivered batch to its slot's waiting records, unless it starts past where the task last sought the
      * partition ({@link SeekingContext#gapAfterSeek}): then it is dropped and the partition sought back there.
+     * Answers whether the batch starts below the committed progress (delivered again, or the consumer rewound).
      */
-    private void take(TaskSlot slot, TopicPartition partition, List<SinkRecord> batch, long now) {
+    private boolean take(TaskSlot slot, TopicPartition partition, List<SinkRecord> batch, long now) {
         OptionalLong gap = context.gapAfterSeek(partition, batch);
         if (gap.isPresent()) {
             log.warn("The worker delivered records of {} from {} on after the task sought it to {}: records fetched"
                     + " before the seek (Connect delivers a failed or not purged batch again). Dropped, and sought to"
                     + " {} again", partition, Coordinates.of(batch.get(0)), gap.getAsLong(), gap.getAsLong());
             context.offset(partition, gap.getAsLong());
-            return;
+            return false;
         }
         opened.starting(slot.writer, partition, batch.get(0).originalKafkaOffset());
+        boolean rewound = batch.get(0).originalKafkaOffset() < slot.writer.committed().get(partition).next();
         slot.writer.add(partition, batch, now);
+        return rewound;
     }
 
     /**
-     * Before a write: partitions with waiting records whose source topic was deleted and created again start over
-     * ({@link Opened#startOverReplaced}). Returns whether the check was made: when the source cluster did not answer in
+     * Before a write: partitions with waiting records (and those the worker rewound by itself, as when its position
+     * was out of range of a source topic created again shorter: their records all lie below the progress, none would
+     * ever wait) whose source topic was deleted and created again start over ({@link Opened#startOverReplaced}). Returns whether the check was made: when the source cluster did not answer in
      * time the records keep waiting and nothing is written in this put, counted against
      * {@code transient.errors.timeout.ms}.
      */
-    private boolean startOverReplacedSources() {
+    private boolean startOverReplacedSources(Set<TopicPartition> rewound, boolean due) {
         try {
             for (TaskSlot slot : slots) {
-                List<TopicPartition> waiting = slot.writer.committed().keySet().stream()
-                        .filter(partition -> slot.writer.waiting(partition).count() > 0).toList();
-                opened.startOverReplaced(slot.writer, waiting);
+                List<TopicPartition> checking = slot.writer.committed().keySet().stream()
+                        .filter(partition -> rewound.contains(partition)
+                                || due && slot.writer.waiting(partition).count() > 0).toList();
+                opened.startOverReplaced(slot.writer, checking);
             }
             return true;
         } catch (RetriableException e) {

@@ -53,6 +53,11 @@ final class ProducerPerInit implements SlotProducer {
     }
 
     @Override
+    public void flush() {
+        current().flush();
+    }
+
+    @Override
     public End commit() {
         return current().commit();
     }

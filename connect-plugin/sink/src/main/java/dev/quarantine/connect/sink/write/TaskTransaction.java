@@ -145,6 +145,11 @@ public final class TaskTransaction {
                 }
             }
         }
+        try {
+            producer.flush(); // rule V.2: every send answered before the progress records, without waiting linger.ms
+        } catch (RuntimeException e) {
+            return abortThen(new Outcome.Transient(e)); // interrupted: nothing is known of the sends yet
+        }
         Acks.Answer answer = acks.await(ackBound);
         if (answer.failure().isPresent()) {
             return failed(answer.failure().get().source(), answer.failure().get().write(),

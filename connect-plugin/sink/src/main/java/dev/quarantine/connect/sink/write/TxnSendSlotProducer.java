@@ -100,6 +100,11 @@ public final class TxnSendSlotProducer implements SlotProducer {
     }
 
     @Override
+    public void flush() {
+        producer.flush();
+    }
+
+    @Override
     public End commit() {
         try {
             producer.commitTransaction();

@@ -1,0 +1,120 @@
+package dev.quarantine.connect.sink;
+
+import static dev.quarantine.connect.sink.TestData.committed;
+import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.values;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.LocalKafkaExtension;
+
+/**
+ * Ownership per task on a real broker (docs/design/sink-ownership.md 5.4): tasks claim the partitions Connect gives
+ * them on partition 1 of the progress topic, fence the ids that held them before ({@code Admin.fenceProducers}) and
+ * only then read the progress; a task that lost a partition cannot commit it again. Every test ends with the target
+ * read {@code read_committed}: every record once.
+ */
+@ExtendWith(LocalKafkaExtension.class)
+class OwnershipIT {
+
+    private final LocalKafka kafka;
+    private final TaskFixture fixture;
+    private final TopicPartition partition;
+
+    OwnershipIT(LocalKafka kafka) {
+        this.kafka = kafka;
+        fixture = new TaskFixture(kafka, "ownership", "commit.interval.ms", "30000", "commit.max.records", "20");
+        fixture.createTopics();
+        partition = new TopicPartition(fixture.source, 0);
+    }
+
+    @AfterEach
+    void stopTasks() {
+        fixture.stopTasks();
+    }
+
+    @Test
+    void aZombieTaskCannotCommitAPartitionAnotherTaskClaimed() {
+        FakeSinkTaskContext zombieContext = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask zombie = fixture.start(zombieContext, "quarantine.task.id", "0");
+        zombie.open(List.of(partition));
+        zombie.put(records(fixture.source, 0, 0, 20)); // committed: progress 20
+        zombie.put(records(fixture.source, 0, 20, 30)); // waiting
+
+        FakeSinkTaskContext ownerContext = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask owner = fixture.start(ownerContext, "quarantine.task.id", "1");
+        owner.open(List.of(partition));
+        owner.put(List.of()); // claims the partition, fences task 0, reads the progress
+        assertThat(ownerContext.seeks).containsExactly(Map.entry(partition, 20L));
+
+        zombie.put(records(fixture.source, 0, 30, 40)); // 20 wait: its transaction is refused, fenced
+        zombie.put(records(fixture.source, 0, 20, 40)); // re-initialised: finds the later claim, LOST
+        owner.put(records(fixture.source, 0, 20, 40));
+        zombie.put(records(fixture.source, 0, 40, 60)); // nothing of a lost partition is taken
+
+        assertThat(values(committed(kafka, fixture.target))).as("every record once, read_committed")
+                .containsExactlyElementsOf(IntStream.range(0, 40).mapToObj(i -> "v" + i).toList());
+        assertThat(zombie.preCommit(Map.of())).as("the zombie reports nothing of the partition").isEmpty();
+        assertThat(owner.preCommit(Map.of())).containsExactly(Map.entry(partition, new OffsetAndMetadata(40)));
+    }
+
+    @Test
+    void twoTasksTakingOnePartitionInOneRebalanceLeaveOneWriter() {
+        FakeSinkTaskContext firstContext = new FakeSinkTaskContext();
+        FakeSinkTaskContext secondContext = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask first = fixture.start(firstContext, "quarantine.task.id", "1");
+        TransactionalKafkaSinkTask second = fixture.start(secondContext, "quarantine.task.id", "2");
+        first.open(List.of(partition));
+        second.open(List.of(partition)); // a stale assignment: both were given the partition
+        first.put(List.of());
+        second.put(List.of()); // the later claim: fences task 1
+
+        first.put(records(fixture.source, 0, 0, 20)); // its transaction is refused: fenced by task 2
+        second.put(records(fixture.source, 0, 0, 20));
+        first.put(records(fixture.source, 0, 20, 40)); // re-initialised: finds the later claim, LOST
+        second.put(records(fixture.source, 0, 20, 40));
+
+        assertThat(values(committed(kafka, fixture.target))).as("every record once, by the later claimant")
+                .containsExactlyElementsOf(IntStream.range(0, 40).mapToObj(i -> "v" + i).toList());
+        assertThat(first.preCommit(Map.of())).isEmpty();
+        assertThat(second.preCommit(Map.of())).containsExactly(Map.entry(partition, new OffsetAndMetadata(40)));
+    }
+
+    @Test
+    void writesManyPartitionsWithOneTransactionalIdPerTask() throws Exception {
+        kafka.createTopic(fixture.target + ".wide", 1, Map.of());
+        List<TopicPartition> partitions = IntStream.range(0, 50)
+                .mapToObj(p -> new TopicPartition(fixture.source, p)).toList();
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "quarantine.task.id", "3",
+                "commit.max.records", "100", "target.topic.format", "copy.${topic}.wide");
+        task.open(partitions);
+        List<org.apache.kafka.connect.sink.SinkRecord> batch = new ArrayList<>();
+        partitions.forEach(p -> batch.addAll(records(fixture.source, p.partition(), 0, 2)));
+        task.put(batch);
+
+        List<String> ids;
+        try (Admin admin = kafka.admin()) {
+            ids = admin.listTransactions().all().get(30, TimeUnit.SECONDS).stream()
+                    .map(TransactionListing::transactionalId)
+                    .filter(id -> id.startsWith(fixture.source + ":")).toList();
+        }
+        assertThat(ids).as("one slot of task 3 for 50 partitions").containsExactly(fixture.source + ":task#3.0");
+        assertThat(committed(kafka, fixture.target + ".wide")).as("each partition's 2 records once").hasSize(100);
+        assertThat(task.preCommit(Map.of())).hasSize(50).allSatisfy((p, offset) ->
+                assertThat(offset.offset()).isEqualTo(2));
+    }
+}
