@@ -212,6 +212,12 @@ public final class TaskTransaction {
             return Optional.empty();
         }
         if (sent instanceof Sent.Failed failed) {
+            // a record the broker refused earlier in this transaction puts the producer in an error state that refuses
+            // every later send: that record's failure is the transaction's, this one is collateral
+            Optional<Acks.Failure> earlier = acks.await(ackBound).failure();
+            if (earlier.isPresent()) {
+                return Optional.of(failed(earlier.get().source(), earlier.get().write(), earlier.get().cause()));
+            }
             return Optional.of(failed(source, write, failed.cause()));
         }
         Throwable leftOut = SlotAnswers.cause(sent);
