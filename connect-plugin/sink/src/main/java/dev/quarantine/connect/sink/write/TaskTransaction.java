@@ -110,6 +110,19 @@ public final class TaskTransaction {
     private final ProgressKeys progress;
     private final Letters letters;
     private final Duration ackBound;
+    private final Breaker breaker;
+
+    /**
+     * Asked before the commit with what the transaction wrote: the records written and the records the up-front
+     * checks left out and dead-lettered; answers the task's failure when the dead letters trip the breaker (the
+     * transaction is then aborted, so a broken target does not drain into the dead-letter topic).
+     */
+    @FunctionalInterface
+    public interface Breaker {
+        Breaker NONE = (written, deadLettered) -> Optional.empty();
+
+        Optional<ConnectException> beforeCommit(int written, List<Poison> deadLettered);
+    }
 
     /**
      * A transaction of {@code producer}, the slot {@code id}, whose progress records name the claim each partition is
@@ -118,6 +131,12 @@ public final class TaskTransaction {
      */
     TaskTransaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders, ProgressKeys progress,
                     Letters letters, Duration ackBound) {
+        this(producer, id, holders, progress, letters, ackBound, Breaker.NONE);
+    }
+
+    TaskTransaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders, ProgressKeys progress,
+                    Letters letters, Duration ackBound, Breaker breaker) {
+        this.breaker = breaker;
         this.producer = producer;
         this.id = id;
         this.holders = holders;
@@ -154,6 +173,14 @@ public final class TaskTransaction {
         if (answer.failure().isPresent()) {
             return failed(answer.failure().get().source(), answer.failure().get().write(),
                     answer.failure().get().cause());
+        }
+        int written = -deadLettered.size();
+        for (Part part : parts) {
+            written += (int) part.writes().stream().filter(write -> !write.deadLetter()).count();
+        }
+        Optional<ConnectException> tripped = breaker.beforeCommit(written, deadLettered);
+        if (tripped.isPresent()) {
+            return abortThen(new Outcome.Fatal(tripped.get()));
         }
         Map<TopicPartition, ProgressRecord> committed = new LinkedHashMap<>();
         Map<TopicPartition, Future<RecordMetadata>> progressSends = new LinkedHashMap<>();

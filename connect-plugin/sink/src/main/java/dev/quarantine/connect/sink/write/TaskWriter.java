@@ -71,7 +71,8 @@ public final class TaskWriter {
         Tally NONE = new Tally() {
             @Override
             public Optional<ConnectException> committed(long latencyMs, int records,
-                                                        List<TaskTransaction.Poison> deadLettered) {
+                                                        List<TaskTransaction.Poison> atSend,
+                                                        List<TaskTransaction.Poison> isolated) {
                 return Optional.empty();
             }
 
@@ -80,8 +81,13 @@ public final class TaskWriter {
             }
         };
 
-        /** A transaction committed; answers the task's failure when the dead letters trip the breaker. */
-        Optional<ConnectException> committed(long latencyMs, int records, List<TaskTransaction.Poison> deadLettered);
+        /**
+         * A transaction committed with {@code records} written, {@code atSend} dead-lettered as the up-front checks
+         * left them out (the breaker counted them before the commit) and {@code isolated} dead-lettered after the
+         * broker rejected them; answers the task's failure when the isolated ones trip the breaker.
+         */
+        Optional<ConnectException> committed(long latencyMs, int records, List<TaskTransaction.Poison> atSend,
+                                             List<TaskTransaction.Poison> isolated);
 
         void aborted();
     }
@@ -176,21 +182,22 @@ public final class TaskWriter {
                 plan.committed();
                 committed(done, nowMs);
                 written.putAll(done.progress());
-                List<TaskTransaction.Poison> poison = new ArrayList<>(done.deadLettered());
+                List<TaskTransaction.Poison> isolated = new ArrayList<>();
                 int records = -done.deadLettered().size();
                 for (Part part : parts) {
                     for (Write write : part.writes()) {
                         if (write.deadLetter()) {
-                            poison.add(new TaskTransaction.Poison(part.source(), write.offset(),
+                            isolated.add(new TaskTransaction.Poison(part.source(), write.offset(),
                                     letterCauses.get(new Position(part.source(), write.offset()))));
                         } else {
                             records++;
                         }
                     }
                 }
-                deadLettered.addAll(poison);
+                deadLettered.addAll(done.deadLettered());
+                deadLettered.addAll(isolated);
                 Optional<ConnectException> tripped = tally.committed((System.nanoTime() - began) / 1_000_000,
-                        records, poison);
+                        records, done.deadLettered(), isolated);
                 if (tripped.isPresent()) {
                     return new Outcome.Fatal(tripped.get());
                 }

@@ -21,7 +21,6 @@ import dev.quarantine.connect.sink.ownership.ProducerEpoch;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
 import dev.quarantine.connect.sink.progress.ProgressTarget;
-import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.SendErrors;
 import dev.quarantine.txn.SharedTopicMetadata;
 import dev.quarantine.txn.TxnSendProducer;
@@ -136,27 +135,18 @@ public final class WriterFactory implements AutoCloseable {
                 target::mappedPartitions, tally());
     }
 
-    /** The task's metrics and dead-letter breaker, as a slot's transactions end. */
+    /** The task's metrics, and the dead-letter breaker for records dead-lettered after the broker rejected them. */
     private TaskWriter.Tally tally() {
         return new TaskWriter.Tally() {
             @Override
             public Optional<ConnectException> committed(long latencyMs, int records,
-                                                        List<TaskTransaction.Poison> deadLettered) {
+                                                        List<TaskTransaction.Poison> atSend,
+                                                        List<TaskTransaction.Poison> isolated) {
                 setup.metrics().committed(latencyMs);
                 setup.metrics().recordsWritten(records);
-                for (int i = 0; i < records; i++) {
-                    setup.breaker().written();
-                }
-                Optional<ConnectException> tripped = Optional.empty();
-                for (TaskTransaction.Poison poison : deadLettered) {
-                    Throwable cause = SendErrors.unwrap(poison.cause());
-                    setup.metrics().deadLettered(cause);
-                    Optional<DeadLetterBreaker.Trip> trip = setup.breaker().deadLettered(cause.getClass().getName());
-                    if (trip.isPresent() && tripped.isEmpty()) {
-                        tripped = Optional.of(new WriterErrors.BreakerTripped(trip.get()));
-                    }
-                }
-                return tripped;
+                atSend.forEach(poison -> setup.metrics().deadLettered(SendErrors.unwrap(poison.cause())));
+                isolated.forEach(poison -> setup.metrics().deadLettered(SendErrors.unwrap(poison.cause())));
+                return count(0, isolated);
             }
 
             @Override
@@ -167,12 +157,31 @@ public final class WriterFactory implements AutoCloseable {
     }
 
     /**
+     * Counts {@code written} records and the {@code deadLettered} ones with the breaker (as {@code TransactionAttempt}
+     * asked it before each commit); the task's failure when they trip it.
+     */
+    private Optional<ConnectException> count(int written, List<TaskTransaction.Poison> deadLettered) {
+        for (int i = 0; i < written; i++) {
+            setup.breaker().written();
+        }
+        Optional<ConnectException> tripped = Optional.empty();
+        for (TaskTransaction.Poison poison : deadLettered) {
+            Throwable cause = SendErrors.unwrap(poison.cause());
+            if (tripped.isEmpty()) {
+                tripped = setup.breaker().deadLettered(cause.getClass().getName())
+                        .map(WriterErrors.BreakerTripped::new);
+            }
+        }
+        return tripped;
+    }
+
+    /**
      * A transaction of {@code producer}, slot {@code id}, whose partitions' progress records name the claims
      * {@code holders} gives (rule W); dead letters within what the slot's producer accepts for the dead-letter topic.
      */
     public TaskTransaction transaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders) {
         return new TaskTransaction(producer, id, holders, new ProgressKeys(setup.progress().partition(),
-                config.transactionalIdPrefix()), letters(producer), config.maxBlock());
+                config.transactionalIdPrefix()), letters(producer), config.maxBlock(), this::count);
     }
 
     /** Dead letters within what {@code producer} accepts for the dead-letter topic; none in strict mode. */
