@@ -58,6 +58,10 @@ final class ModelCoordinator {
         this.transactionTimeout = transactionTimeout;
     }
 
+    Version version() {
+        return version;
+    }
+
     /** {@code handleInitProducerId} and {@code prepareInitProducerIdTransit}. */
     synchronized Answer initProducerId(String id, Optional<ProducerEpoch> expected) {
         Txn txn = txns.computeIfAbsent(id, key -> new Txn(key, nextProducerId++));

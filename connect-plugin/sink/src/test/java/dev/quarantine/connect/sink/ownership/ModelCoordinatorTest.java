@@ -166,6 +166,35 @@ class ModelCoordinatorTest {
     }
 
     @Test
+    void anEndOfATransactionWithoutASendIsCompletedByTheClientAloneUnderBothVersions() {
+        // clients TransactionManager.nextRequest: "isEndTxn() && !transactionStarted" completes the EndTxn locally;
+        // transactionStarted is set by maybeAddPartition (version 2) or AddPartitionsToTxn's success (version 1)
+        for (Version version : Version.values()) {
+            ModelCoordinator model = model(version);
+            ModelProducer holder = producer(model);
+            ProducerEpoch initialised = holder.current();
+
+            holder.begin();
+            assertThat(holder.abort()).as("abort without a send, %s", version).isInstanceOf(End.Done.class);
+            holder.begin();
+            assertThat(holder.commit()).as("commit without a send, %s", version).isInstanceOf(End.Done.class);
+            assertThat(model.state(T0)).isEqualTo(State.EMPTY);
+            assertThat(model.producer(T0)).isEqualTo(initialised);
+
+            holder.begin();
+            send(holder, X, "a");
+            assertThat(holder.commit()).isInstanceOf(End.Done.class);
+            ProducerEpoch committed = model.producer(T0);
+            holder.begin();
+            assertThat(holder.abort()).as("abort without a send after a commit, %s", version)
+                    .isInstanceOf(End.Done.class);
+            assertThat(model.state(T0)).isEqualTo(State.COMPLETE_COMMIT);
+            assertThat(model.producer(T0)).isEqualTo(committed);
+            assertThat(model.partition(X).readCommitted()).containsExactly("a");
+        }
+    }
+
+    @Test
     void addingAPartitionNeedsTheCurrentEpochExactly() {
         // handleAddPartitionsToTransaction: producerEpoch != txnMetadata.producerEpoch -> PRODUCER_FENCED
         ModelCoordinator model = model(Version.V1);

@@ -22,7 +22,11 @@ import dev.quarantine.txn.TxnSendOption;
  * {@code InitProducerId} without an epoch and retries {@code CONCURRENT_TRANSACTIONS} once (a fence's abort whose
  * markers followed at once; held markers make it {@link Init.Transient}, as a client's {@code max.block.ms} would);
  * the first send to a partition adds it to the transaction; a version-2 end takes the epoch the coordinator hands
- * back.
+ * back. A transaction the client never started is ended by the client alone, without an {@code EndTxn}: Kafka's
+ * {@code TransactionManager} sets {@code transactionStarted} under version 2 at the first send
+ * ({@code maybeAddPartition}) and under version 1 once {@code AddPartitionsToTxn} succeeded, and completes an
+ * {@code EndTxn} of a transaction not started locally ({@code nextRequest}: "Not sending EndTxn for completed
+ * transaction since no send ... were triggered").
  */
 final class ModelProducer implements SlotProducer {
 
@@ -30,6 +34,9 @@ final class ModelProducer implements SlotProducer {
     private final String transactionalId;
     private final Set<TopicPartition> added = new HashSet<>();
     private ProducerEpoch current;
+    private boolean started;
+    /** A send refused as fenced puts the client in its fatal state: every end fails with it until a new init. */
+    private boolean fenced;
 
     ModelProducer(ModelCoordinator coordinator, String transactionalId) {
         this.coordinator = coordinator;
@@ -53,6 +60,7 @@ final class ModelProducer implements SlotProducer {
         return switch (answer.error()) {
             case NONE -> {
                 current = answer.producer();
+                fenced = false;
                 yield new Init.Done(current);
             }
             case CONCURRENT_TRANSACTIONS -> new Init.Transient(new ConcurrentTransactionsException(transactionalId));
@@ -63,18 +71,23 @@ final class ModelProducer implements SlotProducer {
     @Override
     public void begin() {
         added.clear();
+        started = false;
     }
 
     @Override
     public Sent send(ProducerRecord<byte[], byte[]> record, TxnSendOption option) {
         TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        boolean v2 = coordinator.version() == ModelCoordinator.Version.V2;
+        started |= v2;
         if (added.add(partition)) {
             Error error = coordinator.addPartition(transactionalId, current, partition);
             if (error != Error.NONE) {
                 added.remove(partition);
+                fenced |= error == Error.PRODUCER_FENCED;
                 return new Sent.Failed(error == Error.PRODUCER_FENCED
                         ? new ProducerFencedException(transactionalId) : new InvalidTxnStateException(error.name()));
             }
+            started = true;
         }
         long offset = coordinator.append(current, partition, record.key(), record.value());
         return new Sent.Accepted(CompletableFuture.completedFuture(new RecordMetadata(partition, offset, 0, 0L, -1,
@@ -94,13 +107,21 @@ final class ModelProducer implements SlotProducer {
     @Override
     public void close(Duration timeout) {
         added.clear();
+        started = false;
     }
 
     private End end(boolean commit) {
-        Answer answer = coordinator.endTxn(transactionalId, current, commit);
         added.clear();
+        if (fenced) {
+            return new End.Fenced(new ProducerFencedException(transactionalId + " at " + current));
+        }
+        if (!started) {
+            return new End.Done();
+        }
+        Answer answer = coordinator.endTxn(transactionalId, current, commit);
         return switch (answer.error()) {
             case NONE -> {
+                started = false;
                 current = answer.producer();
                 yield new End.Done();
             }
