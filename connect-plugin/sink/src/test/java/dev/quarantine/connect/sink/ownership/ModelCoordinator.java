@@ -119,7 +119,15 @@ final class ModelCoordinator {
         return partition(partition).append(producer, key, value);
     }
 
-    /** {@code endTransaction} from a client: the epoch checks of both versions, then {@code prepareAbortOrCommit}. */
+    /**
+     * {@code endTransaction} from a client: the epoch checks of both versions, then {@code prepareAbortOrCommit}.
+     * Version 2 as in 4.4 ({@code endTransaction}, read in the 4.4.0 jar): in a Complete state the current epoch is
+     * valid too, not only a retry's ({@code retryOnEpochBump}, {@code retryOnOverflow}); an abort at the current epoch
+     * from Empty, CompleteCommit or CompleteAbort is a new abort with no partition added
+     * ({@code generateTxnTransitMetadataForTxnCompletion(PrepareAbort, noPartitionAdded = true)}), which bumps the
+     * epoch and, with no markers to write, completes at once; a commit there, or an abort that is a retry of a
+     * commit, is INVALID_TXN_STATE.
+     */
     synchronized Answer endTxn(String id, ProducerEpoch producer, boolean commit) {
         Txn txn = txns.get(id);
         if (txn == null) {
@@ -129,10 +137,12 @@ final class ModelCoordinator {
         boolean retryOnEpochBump = v2 && txn.epoch == producer.epoch() + 1;
         boolean retryOnOverflow = v2 && txn.previousProducerId == producer.producerId()
                 && exhausted(producer.epoch()) && txn.epoch == 0;
-        boolean validEpoch = !v2 ? producer.epoch() == txn.epoch : switch (txn.state) {
-            case ONGOING, EMPTY, PREPARE_EPOCH_FENCE -> producer.epoch() == txn.epoch;
+        boolean retry = retryOnEpochBump || retryOnOverflow;
+        boolean current = producer.epoch() == txn.epoch;
+        boolean validEpoch = !v2 ? current : switch (txn.state) {
+            case ONGOING, EMPTY, PREPARE_EPOCH_FENCE -> current;
             case PREPARE_COMMIT, PREPARE_ABORT -> retryOnEpochBump;
-            case COMPLETE_COMMIT, COMPLETE_ABORT -> retryOnEpochBump || retryOnOverflow;
+            case COMPLETE_COMMIT, COMPLETE_ABORT -> retry || current;
         };
         if (txn.producerId != producer.producerId() && !retryOnOverflow) {
             return error(Error.INVALID_PRODUCER_ID_MAPPING);
@@ -141,12 +151,31 @@ final class ModelCoordinator {
         }
         return switch (txn.state) {
             case ONGOING -> prepareEnd(txn, commit, v2);
-            case COMPLETE_COMMIT -> commit ? new Answer(Error.NONE, txn.producer()) : error(Error.INVALID_TXN_STATE);
-            case COMPLETE_ABORT -> commit ? error(Error.INVALID_TXN_STATE) : new Answer(Error.NONE, txn.producer());
             case PREPARE_COMMIT -> error(commit ? Error.CONCURRENT_TRANSACTIONS : Error.INVALID_TXN_STATE);
             case PREPARE_ABORT -> error(commit ? Error.INVALID_TXN_STATE : Error.CONCURRENT_TRANSACTIONS);
+            default -> v2 ? endCompleteV2(txn, commit, retry) : endCompleteV1(txn, commit);
+        };
+    }
+
+    /** Version 1 in Empty, CompleteCommit, CompleteAbort: a retry of the same end answers NONE. */
+    private Answer endCompleteV1(Txn txn, boolean commit) {
+        return switch (txn.state) {
+            case COMPLETE_COMMIT -> commit ? new Answer(Error.NONE, txn.producer()) : error(Error.INVALID_TXN_STATE);
+            case COMPLETE_ABORT -> commit ? error(Error.INVALID_TXN_STATE) : new Answer(Error.NONE, txn.producer());
             default -> error(Error.INVALID_TXN_STATE);
         };
+    }
+
+    /** Version 2 in Empty, CompleteCommit, CompleteAbort (4.4's {@code endTransaction}). */
+    private Answer endCompleteV2(Txn txn, boolean commit, boolean retry) {
+        boolean retryOfThisEnd = retry && commit == (txn.state == State.COMPLETE_COMMIT);
+        if (retryOfThisEnd) {
+            return new Answer(Error.NONE, txn.producer());
+        } else if (commit || retry) {
+            return error(Error.INVALID_TXN_STATE);
+        }
+        txn.records = txn.producer();
+        return prepareEnd(txn, false, true);
     }
 
     /**
@@ -243,8 +272,9 @@ final class ModelCoordinator {
         return answer;
     }
 
+    /** With partitions, markers wait while held; with none there is nothing to write and the end completes. */
     private void afterPrepare(Txn txn) {
-        if (!holdMarkers) {
+        if (!holdMarkers || txn.partitions.isEmpty()) {
             writeMarkers(txn.id);
         }
     }

@@ -195,6 +195,55 @@ class ModelCoordinatorTest {
     }
 
     @Test
+    void version2AcceptsAnAbortAtTheCurrentEpochFromEmptyAndCompleteStatesAndBumps() {
+        // 4.4 endTransaction, version 2: Complete states take the current epoch as valid; an ABORT that is not a
+        // retry in Empty, CompleteCommit or CompleteAbort is generateTxnTransitMetadataForTxnCompletion(PrepareAbort,
+        // noPartitionAdded = true): prepareAbortOrCommit bumps, no markers, CompleteAbort; COMMIT there, or an ABORT
+        // retrying a commit, is INVALID_TXN_STATE
+        ModelCoordinator model = model(Version.V2);
+        ProducerEpoch e0 = model.initProducerId(T0, Optional.empty()).producer();
+
+        Answer fromEmpty = model.endTxn(T0, e0, false);
+        assertThat(fromEmpty).isEqualTo(new Answer(Error.NONE, bumped(e0, 1)));
+        assertThat(model.state(T0)).isEqualTo(State.COMPLETE_ABORT);
+        assertThat(model.endTxn(T0, e0, false)).as("a retry of that abort")
+                .isEqualTo(new Answer(Error.NONE, bumped(e0, 1)));
+        assertThat(model.endTxn(T0, bumped(e0, 1), false)).as("a new abort from CompleteAbort")
+                .isEqualTo(new Answer(Error.NONE, bumped(e0, 2)));
+        assertThat(model.endTxn(T0, bumped(e0, 2), true).error()).as("a commit from CompleteAbort")
+                .isEqualTo(Error.INVALID_TXN_STATE);
+
+        ModelProducer holder = new ModelProducer(model, T0);
+        holder.init();
+        holder.begin();
+        send(holder, X, "a");
+        assertThat(holder.commit()).isInstanceOf(End.Done.class);
+        ProducerEpoch committed = holder.current();
+        assertThat(model.endTxn(T0, committed, true).error()).as("a commit at the current epoch from CompleteCommit")
+                .isEqualTo(Error.INVALID_TXN_STATE);
+        assertThat(model.endTxn(T0, committed, false)).as("an abort at the current epoch from CompleteCommit")
+                .isEqualTo(new Answer(Error.NONE, bumped(committed, 1)));
+        assertThat(model.state(T0)).isEqualTo(State.COMPLETE_ABORT);
+        assertThat(model.partition(X).readCommitted()).containsExactly("a");
+    }
+
+    @Test
+    void version1RefusesAnAbortWithNothingOpen() {
+        // endTransaction with version 1 (endTransactionWithTV1): Empty -> INVALID_TXN_STATE; CompleteCommit takes
+        // only a COMMIT (a retry)
+        ModelCoordinator model = model(Version.V1);
+        ProducerEpoch e0 = model.initProducerId(T0, Optional.empty()).producer();
+        assertThat(model.endTxn(T0, e0, false).error()).isEqualTo(Error.INVALID_TXN_STATE);
+
+        ModelProducer holder = producer(model);
+        holder.begin();
+        send(holder, X, "a");
+        assertThat(holder.commit()).isInstanceOf(End.Done.class);
+        assertThat(model.endTxn(T0, holder.current(), false).error()).isEqualTo(Error.INVALID_TXN_STATE);
+        assertThat(model.producer(T0)).isEqualTo(holder.current());
+    }
+
+    @Test
     void addingAPartitionNeedsTheCurrentEpochExactly() {
         // handleAddPartitionsToTransaction: producerEpoch != txnMetadata.producerEpoch -> PRODUCER_FENCED
         ModelCoordinator model = model(Version.V1);
@@ -382,6 +431,10 @@ class ModelCoordinatorTest {
         assertThat(model.initProducerId(T0, Optional.of(exhausted)).error()).isEqualTo(Error.NONE);
         assertThat(model.initProducerId(T0, Optional.of(new ProducerEpoch(first.producerId(), (short) 1))).error())
                 .isEqualTo(Error.PRODUCER_FENCED);
+    }
+
+    private static ProducerEpoch bumped(ProducerEpoch producer, int by) {
+        return new ProducerEpoch(producer.producerId(), (short) (producer.epoch() + by));
     }
 
     private ModelCoordinator model(Version version) {
