@@ -4,7 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -44,6 +46,7 @@ final class ModelCoordinator {
     private final Duration transactionTimeout;
     private final Map<String, Txn> txns = new HashMap<>();
     private final Map<TopicPartition, ModelPartition> partitions = new HashMap<>();
+    private final Map<String, List<Runnable>> afterMarkers = new HashMap<>();
     private long nextProducerId = 1000;
     private boolean holdMarkers;
 
@@ -199,6 +202,18 @@ final class ModelCoordinator {
         txn.partitions.forEach(partition -> partition(partition).marker(txn.markerProducerId, commit));
         txn.partitions.clear();
         txn.state = commit ? State.COMPLETE_COMMIT : State.COMPLETE_ABORT;
+        List<Runnable> waiting = afterMarkers.remove(id);
+        if (waiting != null) {
+            waiting.forEach(Runnable::run);
+        }
+    }
+
+    /**
+     * Runs {@code retry} once the markers {@code id}'s ended transaction waits for are written: a client's retry of a
+     * request answered {@code CONCURRENT_TRANSACTIONS} (the model has no backoff; the retry follows the markers).
+     */
+    synchronized void whenMarkersWritten(String id, Runnable retry) {
+        afterMarkers.computeIfAbsent(id, key -> new ArrayList<>()).add(retry);
     }
 
     synchronized void holdMarkers(boolean hold) {

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -241,6 +242,41 @@ class ModelCoordinatorTest {
         assertThat(holder.commit()).isInstanceOf(End.Done.class);
         assertThat(model.endTxn(T0, holder.current(), false).error()).isEqualTo(Error.INVALID_TXN_STATE);
         assertThat(model.producer(T0)).isEqualTo(holder.current());
+    }
+
+    @Test
+    void aSendWhileThePreviousTransactionsMarkersArePendingWaitsAndIsRetriedAfterThem() {
+        // handleAddPartitionsToTransaction: PrepareCommit | PrepareAbort -> CONCURRENT_TRANSACTIONS; the client
+        // retries it (AddPartitionsToTxnHandler re-enqueues; version 2: the leader's add answers the produce with it,
+        // a retriable error), so the send waits instead of failing, and the commit cannot end before it is sent
+        for (Version version : Version.values()) {
+            ModelCoordinator model = model(version);
+            model.holdMarkers(true);
+            ModelProducer holder = producer(model);
+            holder.begin();
+            send(holder, X, "a");
+            assertThat(holder.commit()).isInstanceOf(End.Done.class);
+            assertThat(model.state(T0)).isEqualTo(State.PREPARE_COMMIT);
+
+            holder.begin();
+            Sent waiting = holder.send(record(X, "b"), TxnSendOption.IGNORE_SEND_ERRORS);
+            Sent behind = holder.send(record(Y, "c"), TxnSendOption.IGNORE_SEND_ERRORS);
+            assertThat(waiting).as("%s", version).isInstanceOf(Sent.Accepted.class);
+            assertThat(((Sent.Accepted) waiting).metadata()).isNotDone();
+            assertThat(((Sent.Accepted) behind).metadata()).isNotDone();
+            assertThat(holder.commit()).as("a commit while its sends wait, %s", version)
+                    .isInstanceOf(End.Transient.class);
+
+            model.writeMarkers(T0);
+            assertThat(((Sent.Accepted) waiting).metadata()).succeedsWithin(Duration.ZERO)
+                    .extracting(RecordMetadata::offset).isEqualTo(1L);
+            assertThat(((Sent.Accepted) behind).metadata()).succeedsWithin(Duration.ZERO)
+                    .extracting(RecordMetadata::offset).isEqualTo(0L);
+            assertThat(holder.commit()).isInstanceOf(End.Done.class);
+            model.writeMarkers(T0);
+            assertThat(model.partition(X).readCommitted()).as("%s", version).containsExactly("a", "b");
+            assertThat(model.partition(Y).readCommitted()).containsExactly("c");
+        }
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.quarantine.connect.sink.ownership;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -12,6 +14,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ConcurrentTransactionsException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TransactionAbortedException;
 
 import dev.quarantine.connect.sink.ownership.ModelCoordinator.Answer;
 import dev.quarantine.connect.sink.ownership.ModelCoordinator.Error;
@@ -27,12 +31,21 @@ import dev.quarantine.txn.TxnSendOption;
  * ({@code maybeAddPartition}) and under version 1 once {@code AddPartitionsToTxn} succeeded, and completes an
  * {@code EndTxn} of a transaction not started locally ({@code nextRequest}: "Not sending EndTxn for completed
  * transaction since no send ... were triggered").
+ *
+ * <p>A partition added while the id's previous transaction still waits for its markers is answered
+ * {@code CONCURRENT_TRANSACTIONS} (version 1 by {@code AddPartitionsToTxn}, version 2 by the partition leader's add
+ * on the producer's behalf), which the client retries ({@code AddPartitionsToTxnHandler} re-enqueues; under version 2
+ * the produce's error is retriable): the send is accepted and waits, with every later send of the transaction behind
+ * it, until the markers are written ({@link ModelCoordinator#whenMarkersWritten}); a commit while sends wait is
+ * {@link End.Transient}, as a client's {@code commitTransaction} timing out on its unsent batches; an abort fails
+ * them ({@code abortUndrainedBatches}).
  */
 final class ModelProducer implements SlotProducer {
 
     private final ModelCoordinator coordinator;
     private final String transactionalId;
     private final Set<TopicPartition> added = new HashSet<>();
+    private final List<Waiting> waiting = new ArrayList<>();
     private ProducerEpoch current;
     private boolean started;
     /** A send refused as fenced puts the client in its fatal state: every end fails with it until a new init. */
@@ -76,22 +89,73 @@ final class ModelProducer implements SlotProducer {
 
     @Override
     public Sent send(ProducerRecord<byte[], byte[]> record, TxnSendOption option) {
-        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-        boolean v2 = coordinator.version() == ModelCoordinator.Version.V2;
-        started |= v2;
-        if (added.add(partition)) {
-            Error error = coordinator.addPartition(transactionalId, current, partition);
-            if (error != Error.NONE) {
-                added.remove(partition);
-                fenced |= error == Error.PRODUCER_FENCED;
-                return new Sent.Failed(error == Error.PRODUCER_FENCED
-                        ? new ProducerFencedException(transactionalId) : new InvalidTxnStateException(error.name()));
+        synchronized (coordinator) {
+            started |= coordinator.version() == ModelCoordinator.Version.V2;
+            if (!waiting.isEmpty()) {
+                return queue(record);
             }
+            Error error = add(record);
+            if (error == Error.CONCURRENT_TRANSACTIONS) {
+                return queue(record);
+            } else if (error != Error.NONE) {
+                return new Sent.Failed(failure(error));
+            }
+            return new Sent.Accepted(CompletableFuture.completedFuture(append(record)));
+        }
+    }
+
+    /** Adds the record's partition to the transaction if it is not in it yet. */
+    private Error add(ProducerRecord<byte[], byte[]> record) {
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        if (!added.add(partition)) {
+            return Error.NONE;
+        }
+        Error error = coordinator.addPartition(transactionalId, current, partition);
+        if (error != Error.NONE) {
+            added.remove(partition);
+            fenced |= error == Error.PRODUCER_FENCED;
+        } else {
             started = true;
         }
+        return error;
+    }
+
+    private RecordMetadata append(ProducerRecord<byte[], byte[]> record) {
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
         long offset = coordinator.append(current, partition, record.key(), record.value());
-        return new Sent.Accepted(CompletableFuture.completedFuture(new RecordMetadata(partition, offset, 0, 0L, -1,
-                -1)));
+        return new RecordMetadata(partition, offset, 0, 0L, -1, -1);
+    }
+
+    private Sent queue(ProducerRecord<byte[], byte[]> record) {
+        Waiting send = new Waiting(record, new CompletableFuture<>());
+        if (waiting.isEmpty()) {
+            coordinator.whenMarkersWritten(transactionalId, this::retryWaiting);
+        }
+        waiting.add(send);
+        return new Sent.Accepted(send.acknowledged());
+    }
+
+    /** The client's retry once the markers are written: the waiting sends in order, or again after more markers. */
+    private void retryWaiting() {
+        while (!waiting.isEmpty()) {
+            Waiting send = waiting.get(0);
+            Error error = add(send.record());
+            if (error == Error.CONCURRENT_TRANSACTIONS) {
+                coordinator.whenMarkersWritten(transactionalId, this::retryWaiting);
+                return;
+            }
+            waiting.remove(0);
+            if (error == Error.NONE) {
+                send.acknowledged().complete(append(send.record()));
+            } else {
+                send.acknowledged().completeExceptionally(failure(error));
+            }
+        }
+    }
+
+    private RuntimeException failure(Error error) {
+        return error == Error.PRODUCER_FENCED ? new ProducerFencedException(transactionalId)
+                : new InvalidTxnStateException(error.name());
     }
 
     @Override
@@ -111,6 +175,19 @@ final class ModelProducer implements SlotProducer {
     }
 
     private End end(boolean commit) {
+        synchronized (coordinator) {
+            if (!waiting.isEmpty() && commit) {
+                return new End.Transient(new TimeoutException(waiting.size() + " sends of " + transactionalId
+                        + " still wait for the previous transaction's markers"));
+            }
+            waiting.forEach(send -> send.acknowledged().completeExceptionally(new TransactionAbortedException(
+                    "aborted before it was sent")));
+            waiting.clear();
+            return endTxn(commit);
+        }
+    }
+
+    private End endTxn(boolean commit) {
         added.clear();
         if (fenced) {
             return new End.Fenced(new ProducerFencedException(transactionalId + " at " + current));
@@ -130,5 +207,9 @@ final class ModelProducer implements SlotProducer {
             case CONCURRENT_TRANSACTIONS -> new End.Transient(new ConcurrentTransactionsException(transactionalId));
             default -> new End.Fatal(new InvalidTxnStateException(answer.error() + " for " + transactionalId));
         };
+    }
+
+    /** A send waiting for the previous transaction's markers, and its future. */
+    private record Waiting(ProducerRecord<byte[], byte[]> record, CompletableFuture<RecordMetadata> acknowledged) {
     }
 }
