@@ -259,11 +259,15 @@ final class ModelCoordinator {
                 || e.getValue().previousProducerId == producerId).map(Map.Entry::getKey).findFirst();
     }
 
-    /** A coordinator's abort: {@code prepareFenceProducerEpoch}, then one abort at that epoch (KAFKA-19367). */
+    /**
+     * A coordinator's abort: {@code prepareFenceProducerEpoch}, then one abort at that epoch (KAFKA-19367). The fence's
+     * transition is never applied: version 1's {@code endTransactionWithTV1} sets the bumped epoch and forgets the
+     * last one; version 2's {@code prepareAbortOrCommit} bumps from the epoch before and keeps it as the last one.
+     */
     private void fenceAndAbort(Txn txn) {
         txn.state = State.PREPARE_EPOCH_FENCE;
+        txn.lastEpoch = version == Version.V2 ? txn.epoch : -1;
         txn.epoch++;
-        txn.lastEpoch = -1;
         txn.markerProducerId = txn.producerId;
         txn.state = State.PREPARE_ABORT;
         afterPrepare(txn);

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.connect.sink.ownership.Fencer.Fence;
@@ -351,26 +352,36 @@ class ModelCoordinatorTest {
 
     @Test
     void theCoordinatorAbortsATransactionPastItsTimeoutAndAVersion1ProducerIsFenced() {
-        // abortTimedOutTransactions: prepareFenceProducerEpoch, then endTransaction(ABORT, isFromClient = false)
+        // abortTimedOutTransactions: prepareFenceProducerEpoch, then endTransactionWithTV1(ABORT, isFromClient =
+        // false), which sets the fence's epoch and forgets the last one; the producer's COMMIT at the epoch below
+        // fails the version 1 check (producerEpoch == txnMetadata.producerEpoch): PRODUCER_FENCED
         ModelCoordinator model = model(Version.V1);
         ModelProducer holder = timedOut(model);
 
         assertThat(model.state(T0)).isEqualTo(State.COMPLETE_ABORT);
         assertThat(model.partition(X).fate(0)).isEqualTo(Fate.ABORTED);
+        assertThat(model.lastEpoch(T0)).isEqualTo((short) -1);
         assertThat(holder.commit()).isInstanceOf(End.Fenced.class);
     }
 
     @Test
-    void aVersion2CommitAfterTheTimeoutAbortMeetsCompleteAbortOneEpochAbove() {
-        // the same abort under version 2: the producer's commit at e meets CompleteAbort at e + 1, which
-        // endTxnEpochBumped takes for a retry, and CompleteAbort answers a COMMIT with INVALID_TXN_STATE (the stored
-        // snapshot; what 4.4 answers here is to be read before harness row 33 relies on it)
+    void aVersion2CommitAfterTheTimeoutAbortIsRefusedAsAnInvalidStateNotFenced() {
+        // 4.4 (read in the 4.4.0 jar), version 2: the abort's prepareAbortOrCommit bumps once from e and keeps e as
+        // the last epoch; the producer's COMMIT at e meets CompleteAbort at e + 1, which endTransaction takes for a
+        // retry (retryOnEpochBump), and CompleteAbort answers a COMMIT with INVALID_TXN_STATE; the client's
+        // EndTxnHandler makes that fatal (InvalidTxnStateException), not PRODUCER_FENCED: harness row 33. Its ABORT at
+        // e is a retry of the abort: NONE with e + 1
         ModelCoordinator model = model(Version.V2);
         ModelProducer holder = timedOut(model);
+        short e = holder.current().epoch();
 
         assertThat(model.partition(X).fate(0)).isEqualTo(Fate.ABORTED);
-        assertThat(holder.commit()).isInstanceOf(End.Fatal.class);
+        assertThat(model.producer(T0).epoch()).isEqualTo((short) (e + 1));
+        assertThat(model.lastEpoch(T0)).isEqualTo(e);
+        assertThat(holder.commit()).isInstanceOfSatisfying(End.Fatal.class,
+                fatal -> assertThat(fatal.cause()).isInstanceOf(InvalidTxnStateException.class));
         assertThat(holder.abort()).isInstanceOf(End.Done.class);
+        assertThat(holder.current().epoch()).isEqualTo((short) (e + 1));
         assertThat(model.partition(X).readCommitted()).isEmpty();
     }
 
