@@ -369,8 +369,9 @@ class ModelCoordinatorTest {
         // 4.4 (read in the 4.4.0 jar), version 2: the abort's prepareAbortOrCommit bumps once from e and keeps e as
         // the last epoch; the producer's COMMIT at e meets CompleteAbort at e + 1, which endTransaction takes for a
         // retry (retryOnEpochBump), and CompleteAbort answers a COMMIT with INVALID_TXN_STATE; the client's
-        // EndTxnHandler makes that fatal (InvalidTxnStateException), not PRODUCER_FENCED: harness row 33. Its ABORT at
-        // e is a retry of the abort: NONE with e + 1
+        // EndTxnHandler makes that fatal (InvalidTxnStateException), not PRODUCER_FENCED: harness row 33. The seam
+        // answers it End.Fenced with that cause, as TxnSendSlotProducer does (SendErrors.isFencing). Its ABORT at e
+        // is a retry of the abort: NONE with e + 1
         ModelCoordinator model = model(Version.V2);
         ModelProducer holder = timedOut(model);
         short e = holder.current().epoch();
@@ -378,8 +379,10 @@ class ModelCoordinatorTest {
         assertThat(model.partition(X).fate(0)).isEqualTo(Fate.ABORTED);
         assertThat(model.producer(T0).epoch()).isEqualTo((short) (e + 1));
         assertThat(model.lastEpoch(T0)).isEqualTo(e);
-        assertThat(holder.commit()).isInstanceOfSatisfying(End.Fatal.class,
-                fatal -> assertThat(fatal.cause()).isInstanceOf(InvalidTxnStateException.class));
+        assertThat(model.endTxn(T0, new ProducerEpoch(holder.current().producerId(), e), true).error())
+                .isEqualTo(Error.INVALID_TXN_STATE);
+        assertThat(holder.commit()).isInstanceOfSatisfying(End.Fenced.class,
+                refused -> assertThat(refused.cause()).isInstanceOf(InvalidTxnStateException.class));
         assertThat(holder.abort()).isInstanceOf(End.Done.class);
         assertThat(holder.current().epoch()).isEqualTo((short) (e + 1));
         assertThat(model.partition(X).readCommitted()).isEmpty();

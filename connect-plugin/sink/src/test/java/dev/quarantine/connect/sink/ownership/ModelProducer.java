@@ -11,7 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.ConcurrentTransactionsException;
+import org.apache.kafka.common.errors.InvalidPidMappingException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -19,6 +21,7 @@ import org.apache.kafka.common.errors.TransactionAbortedException;
 
 import dev.quarantine.connect.sink.ownership.ModelCoordinator.Answer;
 import dev.quarantine.connect.sink.ownership.ModelCoordinator.Error;
+import dev.quarantine.txn.SendErrors;
 import dev.quarantine.txn.TxnSendOption;
 
 /**
@@ -153,9 +156,15 @@ final class ModelProducer implements SlotProducer {
         }
     }
 
+    /** The exception Kafka's client fails the call with for {@code error} ({@code EndTxnHandler}'s table). */
     private RuntimeException failure(Error error) {
-        return error == Error.PRODUCER_FENCED ? new ProducerFencedException(transactionalId)
-                : new InvalidTxnStateException(error.name());
+        String what = error + " for " + transactionalId + " at " + current;
+        return switch (error) {
+            case PRODUCER_FENCED -> new ProducerFencedException(what);
+            case INVALID_TXN_STATE -> new InvalidTxnStateException(what);
+            case INVALID_PRODUCER_ID_MAPPING -> new InvalidPidMappingException(what);
+            default -> new KafkaException("Unhandled error " + what);
+        };
     }
 
     @Override
@@ -190,7 +199,7 @@ final class ModelProducer implements SlotProducer {
     private End endTxn(boolean commit) {
         added.clear();
         if (fenced) {
-            return new End.Fenced(new ProducerFencedException(transactionalId + " at " + current));
+            return new End.Fenced(failure(Error.PRODUCER_FENCED));
         }
         if (!started) {
             return new End.Done();
@@ -202,11 +211,18 @@ final class ModelProducer implements SlotProducer {
                 current = answer.producer();
                 yield new End.Done();
             }
-            case PRODUCER_FENCED, INVALID_PRODUCER_ID_MAPPING -> new End.Fenced(new ProducerFencedException(
-                    transactionalId + " at " + current));
             case CONCURRENT_TRANSACTIONS -> new End.Transient(new ConcurrentTransactionsException(transactionalId));
-            default -> new End.Fatal(new InvalidTxnStateException(answer.error() + " for " + transactionalId));
+            default -> refused(failure(answer.error()));
         };
+    }
+
+    /**
+     * A refused end as the real seam answers it ({@code TxnSendSlotProducer}'s table): fencing by
+     * {@link SendErrors#isFencing}, which takes INVALID_TXN_STATE and INVALID_PRODUCER_ID_MAPPING for fences too (the
+     * producer is unusable either way: a new one of the id, then init); anything else Fatal.
+     */
+    private static End refused(RuntimeException e) {
+        return SendErrors.isFencing(e) ? new End.Fenced(e) : new End.Fatal(e);
     }
 
     /** A send waiting for the previous transaction's markers, and its future. */
