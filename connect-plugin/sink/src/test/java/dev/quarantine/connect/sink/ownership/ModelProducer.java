@@ -179,8 +179,17 @@ final class ModelProducer implements SlotProducer {
 
     @Override
     public void close(Duration timeout) {
-        added.clear();
-        started = false;
+        synchronized (coordinator) {
+            failWaiting("the producer was closed before it was sent");
+            added.clear();
+            started = false;
+        }
+    }
+
+    /** The client's {@code abortUndrainedBatches} and a forced close: waiting sends fail, none is sent later. */
+    private void failWaiting(String why) {
+        waiting.forEach(send -> send.acknowledged().completeExceptionally(new TransactionAbortedException(why)));
+        waiting.clear();
     }
 
     private End end(boolean commit) {
@@ -189,9 +198,7 @@ final class ModelProducer implements SlotProducer {
                 return new End.Transient(new TimeoutException(waiting.size() + " sends of " + transactionalId
                         + " still wait for the previous transaction's markers"));
             }
-            waiting.forEach(send -> send.acknowledged().completeExceptionally(new TransactionAbortedException(
-                    "aborted before it was sent")));
-            waiting.clear();
+            failWaiting("aborted before it was sent");
             return endTxn(commit);
         }
     }
