@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -13,6 +14,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.utils.Time;
+
+import dev.quarantine.txn.TxnSendProducer;
 
 
 /**
@@ -60,18 +63,22 @@ public final class ReplayEngine implements AutoCloseable {
      * @throws ConfigException from the clients' own settings
      */
     public ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener) {
-        this(config, mode, listener, Time.SYSTEM);
+        this(config, mode, listener, Time.SYSTEM, TxnSendProducer::new);
     }
 
-    /** For tests: {@code time} is the clock the speed limits wait on. */
-    ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener, Time time) {
+    /**
+     * For tests: {@code time} is the clock the speed limits wait on, {@code producers} builds each producer of a
+     * writing replay from its settings.
+     */
+    ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener, Time time,
+                 Function<Map<String, Object>, TxnSendProducer<byte[], byte[]>> producers) {
         this.config = config;
         this.throttle = ReplayThrottle.of(config, time);
         this.listener = listener;
         this.topics = new ReplayTopics(config);
         this.range = new DeadLetterRange(config);
         this.writer = mode == Mode.DRY_RUN ? Optional.empty()
-                : Optional.of(new ReplayTransactions(config, topics, listener));
+                : Optional.of(new ReplayTransactions(config, topics, listener, producers));
     }
 
     /**
