@@ -2,6 +2,7 @@ package dev.quarantine.replay;
 
 import java.util.function.Supplier;
 
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -23,9 +24,10 @@ import org.apache.kafka.common.errors.ProducerFencedException;
  *     InvalidTxnStateException too in Kafka 4.4 (the coordinator takes it for a retry of the epoch the fence bumped,
  *     cf. KAFKA-20785), and a zombie's sends meet InvalidProducerEpochException.</li>
  * </ul>
- * After a commit the decision is therefore the coordinator's and the progress topic's ({@link Ownership}, asked only
- * then): still this producer's when the transactional.id's last transaction is a completed commit and the replay's
- * committed progress is the one this producer committed last; taken when either shows another instance. A RESTART
+ * After a commit the decision is therefore the coordinator's and the progress topic's ({@link #ownership}, asked
+ * only then): still this producer's when the transactional.id's last transaction is a completed commit (or a
+ * completed abort, this producer having aborted since its last commit) and the replay's committed progress is the
+ * one this producer committed last; taken when either shows another instance. A RESTART
  * is a new producer and a new {@code initTransactions}, resuming from the committed progress read again; restarts
  * count against the limit until the next commit.
  *
@@ -81,6 +83,29 @@ final class ProducerRestarts {
         }
         restarts++;
         return Decision.RESTART;
+    }
+
+    /**
+     * Whose the transactional.id is after this producer committed and then failed: {@code state} as its coordinator
+     * holds it, whether this producer aborted a transaction since its last commit, and whether the replay's committed
+     * progress is still the one this producer committed last.
+     *
+     * <table>
+     * <caption>Ownership</caption>
+     * <tr><th>state</th><th>aborted since the last commit</th><th>committed progress</th><th>ownership</th></tr>
+     * <tr><td>COMPLETE_COMMIT</td><td>any</td><td>this producer's last</td><td>STILL_OURS</td></tr>
+     * <tr><td>COMPLETE_ABORT</td><td>yes</td><td>this producer's last</td><td>STILL_OURS</td></tr>
+     * <tr><td>COMPLETE_ABORT</td><td>no (a newer instance's fence, or the coordinator's own timeout)</td><td>any</td>
+     *     <td>TAKEN</td></tr>
+     * <tr><td>EMPTY (a newer instance's init), ONGOING, PREPARE_*, other</td><td>any</td><td>any</td>
+     *     <td>TAKEN</td></tr>
+     * <tr><td>any</td><td>any</td><td>another (a newer instance committed)</td><td>TAKEN</td></tr>
+     * </table>
+     */
+    static Ownership ownership(TransactionState state, boolean abortedSinceCommit, boolean progressIsOurs) {
+        boolean lastIsOurs = state == TransactionState.COMPLETE_COMMIT
+                || state == TransactionState.COMPLETE_ABORT && abortedSinceCommit;
+        return lastIsOurs && progressIsOurs ? Ownership.STILL_OURS : Ownership.TAKEN;
     }
 
     /** A transaction committed: restarts count from zero again. */

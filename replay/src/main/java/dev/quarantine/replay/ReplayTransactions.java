@@ -141,22 +141,23 @@ final class ReplayTransactions implements AutoCloseable {
     }
 
     /**
-     * Whether the replay's transactional.id is still this producer's after it committed ({@link ProducerRestarts}):
-     * its last transaction a completed commit, and the replay's committed progress the one this producer committed
-     * last. UNKNOWN when either cannot be read; the reason is added to {@code error}.
+     * Whether the replay's transactional.id is still this producer's after it committed
+     * ({@link ProducerRestarts#ownership}). UNKNOWN when the coordinator or the progress topic cannot be read; the
+     * reason is added to {@code error}.
      */
     private ProducerRestarts.Ownership ownership(RuntimeException error) {
         String transactionalId = ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId();
         try {
             TransactionState state = topics.transactionState(transactionalId);
-            if (state != TransactionState.COMPLETE_COMMIT) {
-                log.info("Replay {}: the coordinator holds {} in state {} after this producer's failure: another"
-                        + " instance of the replay started since", config.replayId(), transactionalId, state);
-                return ProducerRestarts.Ownership.TAKEN;
-            }
-            ReplayProgress committed = topics.readReplays(false, true).get(config.replayId());
-            return sameCommit(lastCommitted, committed) ? ProducerRestarts.Ownership.STILL_OURS
-                    : ProducerRestarts.Ownership.TAKEN;
+            boolean progressIsOurs = (state == TransactionState.COMPLETE_COMMIT
+                    || state == TransactionState.COMPLETE_ABORT)
+                    && sameCommit(lastCommitted, topics.readReplays(false, true).get(config.replayId()));
+            ProducerRestarts.Ownership ownership = ProducerRestarts.ownership(state, writer.abortedSinceCommit(),
+                    progressIsOurs);
+            log.info("Replay {}: after this producer's failure the coordinator holds {} in state {}, the committed"
+                    + " progress is {}this producer's last: {}", config.replayId(), transactionalId, state,
+                    progressIsOurs ? "" : "not ", ownership);
+            return ownership;
         } catch (RuntimeException notRead) {
             error.addSuppressed(notRead);
             return ProducerRestarts.Ownership.UNKNOWN;

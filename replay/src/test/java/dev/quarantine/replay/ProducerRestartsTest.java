@@ -2,9 +2,11 @@ package dev.quarantine.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
@@ -91,6 +93,35 @@ class ProducerRestartsTest {
         assertThat(new ProducerRestarts(3).after(new TimeoutException("slow"), true, owner(Ownership.TAKEN)))
                 .isEqualTo(Decision.OTHER);
         assertThat(asked).hasValue(0);
+    }
+
+    @Test
+    void theTransactionalIdIsStillOursWhenItsLastTransactionIsOurCompletedCommitAndTheProgressOurs() {
+        assertThat(ProducerRestarts.ownership(TransactionState.COMPLETE_COMMIT, false, true))
+                .isEqualTo(Ownership.STILL_OURS);
+        assertThat(ProducerRestarts.ownership(TransactionState.COMPLETE_COMMIT, true, true))
+                .isEqualTo(Ownership.STILL_OURS);
+    }
+
+    @Test
+    void aCompletedAbortIsOursOnlyWhenThisProducerAbortedSinceItsLastCommit() {
+        assertThat(ProducerRestarts.ownership(TransactionState.COMPLETE_ABORT, true, true))
+                .isEqualTo(Ownership.STILL_OURS);
+        assertThat(ProducerRestarts.ownership(TransactionState.COMPLETE_ABORT, false, true))
+                .as("a newer instance's fence, or the coordinator's own timeout").isEqualTo(Ownership.TAKEN);
+    }
+
+    @Test
+    void anyOtherStateOrAnotherCommittedProgressMeansAnotherInstanceTookTheTransactionalId() {
+        for (TransactionState state : List.of(TransactionState.EMPTY, TransactionState.ONGOING,
+                TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE,
+                TransactionState.UNKNOWN)) {
+            assertThat(ProducerRestarts.ownership(state, true, true)).as(state.toString()).isEqualTo(Ownership.TAKEN);
+        }
+        assertThat(ProducerRestarts.ownership(TransactionState.COMPLETE_COMMIT, false, false))
+                .as("a newer instance committed").isEqualTo(Ownership.TAKEN);
+        assertThat(ProducerRestarts.ownership(TransactionState.COMPLETE_ABORT, true, false))
+                .isEqualTo(Ownership.TAKEN);
     }
 
     private Supplier<Ownership> owner(Ownership ownership) {
