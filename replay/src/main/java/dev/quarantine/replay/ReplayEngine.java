@@ -197,9 +197,10 @@ public final class ReplayEngine implements AutoCloseable {
      * holds at most one second's worth of the limits, the rest read again by the next step.
      *
      * <p>Right after resuming from an instance that died with a transaction open, a failure of the new producer's
-     * first transaction while that transaction is being ended is met with a new producer (see
-     * {@link ProducerRestarts}, at most {@value #MAX_PRODUCER_RESTARTS} times): the step then returns the committed
-     * progress unchanged.
+     * first transaction while that transaction is being ended, or later an InvalidTxnStateException or
+     * InvalidProducerEpochException when no other instance of this replay has started since, is met with a new
+     * producer (see {@link ProducerRestarts}, at most {@value #MAX_PRODUCER_RESTARTS} times in a row without a
+     * commit): the step then returns the committed progress unchanged.
      *
      * @throws ReplayTakenOverException when a newer instance of this replay fenced this one: close this engine
      * @throws ConfigException naming {@code replay.id} when the dead-letter topic was deleted (and maybe created
