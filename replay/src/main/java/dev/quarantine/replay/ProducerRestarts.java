@@ -6,6 +6,7 @@ import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.RetriableException;
 
 /**
  * What a failed transaction of a replay's producer means. A ProducerFencedException means a newer instance with the
@@ -44,7 +45,12 @@ import org.apache.kafka.common.errors.ProducerFencedException;
  *     <td>TAKEN_OVER</td></tr>
  * <tr><td>InvalidTxnStateException, InvalidProducerEpochException</td><td>yes</td><td>UNKNOWN (could not be
  *     read)</td><td>OTHER</td></tr>
- * <tr><td>any other</td><td>any</td><td>not asked</td><td>OTHER (the caller's usual handling)</td></tr>
+ * <tr><td>any other, not retriable (a CI run: the broker's UNKNOWN_SERVER_ERROR to an EndTxn that met a newer
+ *     instance's fence in progress, "transition to ONGOING while it already a pending state PREPARE_EPOCH_FENCE")</td>
+ *     <td>yes</td><td>TAKEN</td><td>TAKEN_OVER</td></tr>
+ * <tr><td>any other, not retriable</td><td>yes</td><td>STILL_OURS, UNKNOWN</td><td>OTHER</td></tr>
+ * <tr><td>any other: retriable (a commit may still be under way), or before a commit</td><td>any</td>
+ *     <td>not asked</td><td>OTHER (the caller's usual handling)</td></tr>
  * </table>
  */
 final class ProducerRestarts {
@@ -67,7 +73,10 @@ final class ProducerRestarts {
             return Decision.TAKEN_OVER;
         }
         if (!has(error, InvalidTxnStateException.class) && !has(error, InvalidProducerEpochException.class)) {
-            return Decision.OTHER;
+            // an error that is not one of a transaction's ordinary outcomes (the broker's "unexpected error" when an
+            // EndTxn meets a newer instance's fence in progress): a takeover when the coordinator shows one
+            boolean unexplained = !has(error, RetriableException.class) && committedSinceInit;
+            return unexplained && ownership.get() == Ownership.TAKEN ? Decision.TAKEN_OVER : Decision.OTHER;
         }
         if (committedSinceInit) {
             Ownership owner = ownership.get();

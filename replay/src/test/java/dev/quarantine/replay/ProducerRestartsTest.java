@@ -89,10 +89,39 @@ class ProducerRestartsTest {
     }
 
     @Test
-    void anyOtherErrorIsLeftToTheCallerWithoutAskingOwnership() {
+    void aRetriableErrorIsLeftToTheCallerWithoutAskingOwnership() {
         assertThat(new ProducerRestarts(3).after(new TimeoutException("slow"), true, owner(Ownership.TAKEN)))
                 .isEqualTo(Decision.OTHER);
         assertThat(asked).hasValue(0);
+    }
+
+    @Test
+    void anUnexplainedErrorBeforeAnyCommitIsLeftToTheCallerWithoutAskingOwnership() {
+        assertThat(new ProducerRestarts(3).after(new KafkaException("Unhandled error in EndTxnResponse"), false,
+                owner(Ownership.TAKEN))).isEqualTo(Decision.OTHER);
+        assertThat(asked).hasValue(0);
+    }
+
+    /**
+     * A CI run: a second instance's initTransactions was fencing the first when the first's EndTxn came; the broker
+     * answered UNKNOWN_SERVER_ERROR (its state machine refused "ONGOING while PREPARE_EPOCH_FENCE" pending) and the
+     * first stopped with that error instead of saying it was taken over.
+     */
+    @Test
+    void anUnexplainedErrorAfterACommitIsATakeoverWhenTheCoordinatorShowsAnotherInstance() {
+        assertThat(new ProducerRestarts(3).after(new KafkaException("Unhandled error in EndTxnResponse"), true,
+                owner(Ownership.TAKEN))).isEqualTo(Decision.TAKEN_OVER);
+        assertThat(asked).hasValue(1);
+    }
+
+    @Test
+    void anUnexplainedErrorAfterACommitIsLeftToTheCallerWhileTheTransactionalIdIsStillOursOrUnknown() {
+        ProducerRestarts restarts = new ProducerRestarts(3);
+        assertThat(restarts.after(new KafkaException("Unhandled error"), true, owner(Ownership.STILL_OURS)))
+                .isEqualTo(Decision.OTHER);
+        assertThat(restarts.after(new KafkaException("Unhandled error"), true, owner(Ownership.UNKNOWN)))
+                .isEqualTo(Decision.OTHER);
+        assertThat(restarts.restarts()).as("never restarted for an error it cannot explain").isZero();
     }
 
     @Test
