@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -13,6 +14,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.utils.Time;
+
+import dev.quarantine.txn.TxnSendProducer;
 
 
 /**
@@ -60,18 +63,22 @@ public final class ReplayEngine implements AutoCloseable {
      * @throws ConfigException from the clients' own settings
      */
     public ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener) {
-        this(config, mode, listener, Time.SYSTEM);
+        this(config, mode, listener, Time.SYSTEM, TxnSendProducer::new);
     }
 
-    /** For tests: {@code time} is the clock the speed limits wait on. */
-    ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener, Time time) {
+    /**
+     * For tests: {@code time} is the clock the speed limits wait on, {@code producers} builds each producer of a
+     * writing replay from its settings.
+     */
+    ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener, Time time,
+                 Function<Map<String, Object>, TxnSendProducer<byte[], byte[]>> producers) {
         this.config = config;
         this.throttle = ReplayThrottle.of(config, time);
         this.listener = listener;
         this.topics = new ReplayTopics(config);
         this.range = new DeadLetterRange(config);
         this.writer = mode == Mode.DRY_RUN ? Optional.empty()
-                : Optional.of(new ReplayTransactions(config, topics, listener));
+                : Optional.of(new ReplayTransactions(config, topics, listener, producers));
     }
 
     /**
@@ -190,9 +197,10 @@ public final class ReplayEngine implements AutoCloseable {
      * holds at most one second's worth of the limits, the rest read again by the next step.
      *
      * <p>Right after resuming from an instance that died with a transaction open, a failure of the new producer's
-     * first transaction while that transaction is being ended is met with a new producer (see
-     * {@link ProducerRestarts}, at most {@value #MAX_PRODUCER_RESTARTS} times): the step then returns the committed
-     * progress unchanged.
+     * first transaction while that transaction is being ended, or later an InvalidTxnStateException or
+     * InvalidProducerEpochException when no other instance of this replay has started since, is met with a new
+     * producer (see {@link ProducerRestarts}, at most {@value #MAX_PRODUCER_RESTARTS} times in a row without a
+     * commit): the step then returns the committed progress unchanged.
      *
      * @throws ReplayTakenOverException when a newer instance of this replay fenced this one: close this engine
      * @throws ConfigException naming {@code replay.id} when the dead-letter topic was deleted (and maybe created

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -85,6 +86,12 @@ final class ReplayTopics implements AutoCloseable {
                 config.progressReadTimeout())) {
             return await ? reader.awaitAll(readBack) : reader.allNow(readBack);
         }
+    }
+
+    /** The state of the last transaction of {@code transactionalId} as its coordinator holds it. */
+    TransactionState transactionState(String transactionalId) {
+        return ReplayClients.await(admin.describeTransactions(List.of(transactionalId)).description(transactionalId),
+                config.progressReadTimeout(), "describe the transaction of " + transactionalId).state();
     }
 
     @Override

@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,14 +36,23 @@ final class ReplayTransactions implements AutoCloseable {
     private final ReplayListener listener;
     private final ProducerRestarts restarts = new ProducerRestarts(ReplayEngine.MAX_PRODUCER_RESTARTS);
     private final Map<Integer, Long> previousRead = new HashMap<>();
+    private final Function<Map<String, Object>, TxnSendProducer<byte[], byte[]>> producers;
     private ReplayWriter writer;
     private boolean committedSinceInit;
+    private ReplayProgress lastCommitted;
 
     /** @throws org.apache.kafka.common.config.ConfigException from the producer's own settings */
     ReplayTransactions(ReplayConfig config, ReplayTopics topics, ReplayListener listener) {
+        this(config, topics, listener, TxnSendProducer::new);
+    }
+
+    /** For tests: {@code producers} builds each producer (the first and those of restarts) from its settings. */
+    ReplayTransactions(ReplayConfig config, ReplayTopics topics, ReplayListener listener,
+                       Function<Map<String, Object>, TxnSendProducer<byte[], byte[]>> producers) {
         this.config = config;
         this.topics = topics;
         this.listener = listener;
+        this.producers = producers;
         this.writer = newWriter();
     }
 
@@ -54,7 +66,7 @@ final class ReplayTransactions implements AutoCloseable {
         writer.begin();
         try {
             ReplayProgress committed = writer.commit(progress);
-            committedSinceInit = true;
+            committed(committed);
             return committed;
         } catch (RuntimeException e) {
             throw writer.abort(e);
@@ -85,7 +97,7 @@ final class ReplayTransactions implements AutoCloseable {
             }
             ProgressChecks.requireWithinRangeLimit(config, tally.written());
             committed = w.commit(tally.advance(progress, next, Instant.now()));
-            committedSinceInit = true;
+            committed(committed);
             previousRead.putAll(tally.read());
         } catch (ReplayWriter.BatchRejected e) {
             return new Written(progress, false);
@@ -101,13 +113,23 @@ final class ReplayTransactions implements AutoCloseable {
         writer.close();
     }
 
+    private void committed(ReplayProgress committed) {
+        committedSinceInit = true;
+        lastCommitted = committed;
+        restarts.committed();
+    }
+
     /** See {@link ProducerRestarts}: a new producer, the error thrown, or the takeover said. */
     private ReplayProgress afterFailure(ReplayProgress progress, RuntimeException error) {
-        switch (restarts.after(error, committedSinceInit)) {
+        boolean afterCommit = committedSinceInit;
+        switch (restarts.after(error, afterCommit, () -> ownership(error))) {
             case RESTART -> {
-                log.warn("Replay {}: the first transaction after resuming failed while the transaction of the replay's"
-                        + " previous instance was being ended ({}); resuming again with a new producer ({} of {})",
-                        config.replayId(), error.toString(), restarts.restarts(), ReplayEngine.MAX_PRODUCER_RESTARTS);
+                log.warn("Replay {}: {} ({}); no other instance of the replay has started since, resuming with a new"
+                        + " producer from the committed progress ({} of {})", config.replayId(), afterCommit
+                        ? "a transaction failed after the producer's last commit"
+                        : "the first transaction after resuming failed while the transaction of the replay's previous"
+                                + " instance was being ended",
+                        error.toString(), restarts.restarts(), ReplayEngine.MAX_PRODUCER_RESTARTS);
                 return restartWriter(progress);
             }
             case TAKEN_OVER -> throw new ReplayTakenOverException(config.replayId(), error);
@@ -116,6 +138,36 @@ final class ReplayTransactions implements AutoCloseable {
                     + " its committed progress is kept, start it again to resume", error);
             default -> throw error;
         }
+    }
+
+    /**
+     * Whether the replay's transactional.id is still this producer's after it committed
+     * ({@link ProducerRestarts#ownership}). UNKNOWN when the coordinator or the progress topic cannot be read; the
+     * reason is added to {@code error}.
+     */
+    private ProducerRestarts.Ownership ownership(RuntimeException error) {
+        String transactionalId = ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId();
+        try {
+            TransactionState state = topics.transactionState(transactionalId);
+            boolean progressIsOurs = (state == TransactionState.COMPLETE_COMMIT
+                    || state == TransactionState.COMPLETE_ABORT)
+                    && sameCommit(lastCommitted, topics.readReplays(false, true).get(config.replayId()));
+            ProducerRestarts.Ownership ownership = ProducerRestarts.ownership(state, writer.abortedSinceCommit(),
+                    progressIsOurs);
+            log.info("Replay {}: after this producer's failure the coordinator holds {} in state {}, the committed"
+                    + " progress is {}this producer's last: {}", config.replayId(), transactionalId, state,
+                    progressIsOurs ? "" : "not ", ownership);
+            return ownership;
+        } catch (RuntimeException notRead) {
+            error.addSuppressed(notRead);
+            return ProducerRestarts.Ownership.UNKNOWN;
+        }
+    }
+
+    /** Whether {@code read} is the progress record of {@code ours}: the same commit (written ranges aside). */
+    private static boolean sameCommit(ReplayProgress ours, ReplayProgress read) {
+        return read != null && ours.state() == read.state() && ours.nextOffsets().equals(read.nextOffsets())
+                && ours.counts().equals(read.counts()) && Objects.equals(ours.updatedAt(), read.updatedAt());
     }
 
     /** Replaces the producer with a new one, fencing the old; answers the committed progress, read again. */
@@ -130,8 +182,7 @@ final class ReplayTransactions implements AutoCloseable {
     }
 
     private ReplayWriter newWriter() {
-        return new ReplayWriter(new TxnSendProducer<>(ReplayClients.producerConfigs(config.clientConfigs(), config)),
-                config);
+        return new ReplayWriter(producers.apply(ReplayClients.producerConfigs(config.clientConfigs(), config)), config);
     }
 
     private static RecordReport skipped(Planned planned) {

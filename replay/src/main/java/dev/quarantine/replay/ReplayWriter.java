@@ -56,6 +56,7 @@ final class ReplayWriter implements AutoCloseable {
     private final Map<String, Throwable> knownPoison = new HashMap<>();
     private volatile Throwable ownWriteFailure;
     private boolean inTransaction;
+    private boolean abortedSinceCommit;
 
     ReplayWriter(TxnSendProducer<byte[], byte[]> producer, ReplayConfig config) {
         this.producer = producer;
@@ -133,6 +134,7 @@ final class ReplayWriter implements AutoCloseable {
         try {
             producer.commitTransaction();
             inTransaction = false;
+            abortedSinceCommit = false;
         } catch (KafkaException e) {
             throw afterFailedCommit(e);
         }
@@ -157,12 +159,18 @@ final class ReplayWriter implements AutoCloseable {
             return error;
         }
         inTransaction = false;
+        abortedSinceCommit = true;
         try {
             producer.abortTransaction();
         } catch (RuntimeException abortError) {
             error.addSuppressed(abortError);
         }
         return error;
+    }
+
+    /** Whether this writer aborted a transaction (or tried to) since its last commit. */
+    boolean abortedSinceCommit() {
+        return abortedSinceCommit;
     }
 
     private RuntimeException afterFailedCommit(KafkaException e) {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.txn.TxnSendProducer;
 
 /**
  * Speed limits on a real broker. The engine's throttle waits on a {@link FakeTime} that moves only by what it is told
@@ -102,7 +103,7 @@ class ReplaySpeedLimitIT {
         all.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         List<Step> steps = new ArrayList<>();
         try (ReplayEngine engine = new ReplayEngine(new ReplayConfig(all), ReplayEngine.Mode.WRITE,
-                ReplayListener.NONE, time)) {
+                ReplayListener.NONE, time, TxnSendProducer::new)) {
             ReplayProgress start = engine.start();
             ReplayProgress done = Await.value("the replay DONE", DEADLINE, () -> {
                 ReplayProgress before = engine.progress();

@@ -124,6 +124,16 @@ record RunningApp(KafkaStreams streams, List<String> transitions, List<Throwable
         return text.toString();
     }
 
+    /** Whether {@code condition} holds within {@code timeout} (polled; a timeout is an answer, not a failure). */
+    static boolean within(Duration timeout, BooleanSupplier condition) {
+        try {
+            Await.until("", timeout, condition);
+            return true;
+        } catch (AssertionError timedOut) {
+            return false;
+        }
+    }
+
     /** {@link Await#until} with this class's {@link #DEADLINE}. */
     static void await(String what, BooleanSupplier condition) {
         Await.until(what, DEADLINE, condition);

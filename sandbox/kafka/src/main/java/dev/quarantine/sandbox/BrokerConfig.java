@@ -7,21 +7,36 @@ import java.util.Map;
 /**
  * The server.properties of the sandbox broker: one node in KRaft combined mode (broker and controller) on
  * 127.0.0.1, no topic created on first use, internal topics of replication factor 1 and few partitions, fast group
- * joins, and flushing left to the OS.
+ * joins, and flushing left to the OS; or a broker-only node joining that node's quorum.
  */
 final class BrokerConfig {
 
     private BrokerConfig() {
     }
 
-    /** The sandbox defaults, any of which {@code overrides} may replace. */
+    /** The sandbox defaults of the combined node (node 1), any of which {@code overrides} may replace. */
     static Map<String, String> properties(Path logDirs, int brokerPort, int controllerPort,
                                           Map<String, String> overrides) {
         Map<String, String> props = new LinkedHashMap<>();
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
-        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
         props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        return common(props, logDirs, brokerPort, controllerPort, overrides);
+    }
+
+    /** A broker-only node {@code nodeId} of the quorum whose controller listens on {@code controllerPort}. */
+    static Map<String, String> brokerOnly(int nodeId, Path logDirs, int brokerPort, int controllerPort,
+                                          Map<String, String> overrides) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("process.roles", "broker");
+        props.put("node.id", String.valueOf(nodeId));
+        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        return common(props, logDirs, brokerPort, controllerPort, overrides);
+    }
+
+    private static Map<String, String> common(Map<String, String> props, Path logDirs, int brokerPort,
+                                              int controllerPort, Map<String, String> overrides) {
+        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
         props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
         props.put("controller.listener.names", "CONTROLLER");
         props.put("inter.broker.listener.name", "PLAINTEXT");

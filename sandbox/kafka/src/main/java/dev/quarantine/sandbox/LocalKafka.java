@@ -50,13 +50,22 @@ public final class LocalKafka implements AutoCloseable {
     private final Map<String, String> overrides;
     private final Map<String, Short> features = new TreeMap<>();
     private final int brokerPort = FreePorts.next();
-    private final int controllerPort = FreePorts.next();
-    private final String clusterId = Uuid.randomUuid().toString();
+    private final int nodeId;
+    private final int controllerPort;
+    private final String clusterId;
+    private int joined = 1;
     private ChildJvm child;
     private boolean closed;
 
     private LocalKafka(Map<String, String> overrides) {
+        this(overrides, 1, FreePorts.next(), Uuid.randomUuid().toString());
+    }
+
+    private LocalKafka(Map<String, String> overrides, int nodeId, int controllerPort, String clusterId) {
         this.overrides = overrides;
+        this.nodeId = nodeId;
+        this.controllerPort = controllerPort;
+        this.clusterId = clusterId;
     }
 
     /** A broker with the sandbox defaults (auto topic creation off, fast group joins, small internal topics). */
@@ -67,6 +76,25 @@ public final class LocalKafka implements AutoCloseable {
     /** A broker with the sandbox defaults, any of which {@code overrides} may replace. */
     public static LocalKafka create(Map<String, String> overrides) {
         return new LocalKafka(Map.copyOf(overrides));
+    }
+
+    /**
+     * A second (third, ...) broker of this broker's cluster, not started: a broker-only node with the next node id
+     * (2, 3, ...), joining the quorum of this node's controller, with the sandbox defaults and {@code overrides}.
+     * Topics land on it when created with a replica assignment naming its {@link #nodeId()}, so a test can make a
+     * partition leaderless (kill or pause this broker) while the controller, the transaction coordinator and the
+     * group coordinator on the first node go on. The first node must run when it starts; close it before the first.
+     */
+    public synchronized LocalKafka joiningBroker(Map<String, String> overrides) {
+        if (nodeId != 1) {
+            throw new IllegalStateException("join the first node's quorum, not node " + nodeId + "'s");
+        }
+        return new LocalKafka(Map.copyOf(overrides), ++joined, controllerPort, clusterId);
+    }
+
+    /** This broker's {@code node.id}: 1 for the first node (broker and controller), 2 and up for joining brokers. */
+    public int nodeId() {
+        return nodeId;
     }
 
     /**
@@ -88,10 +116,13 @@ public final class LocalKafka implements AutoCloseable {
         if (child != null) {
             return this;
         }
-        child = ChildJvm.inTempDir("the local Kafka broker", "quarantine-kafka-", "broker.log");
+        child = ChildJvm.inTempDir(nodeId == 1 ? "the local Kafka broker" : "the local Kafka broker " + nodeId,
+                "quarantine-kafka-", "broker.log");
         try {
-            child.writeProperties("server.properties", BrokerConfig.properties(child.workDir().resolve("logs"),
-                    brokerPort, controllerPort, overrides));
+            Path logs = child.workDir().resolve("logs");
+            child.writeProperties("server.properties", nodeId == 1
+                    ? BrokerConfig.properties(logs, brokerPort, controllerPort, overrides)
+                    : BrokerConfig.brokerOnly(nodeId, logs, brokerPort, controllerPort, overrides));
             launch();
             return this;
         } catch (RuntimeException e) {
@@ -244,7 +275,10 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
-    /** Whether the broker started here answers with a node; fails if another cluster answers on its port. */
+    /**
+     * Whether the broker started here answers, naming itself among the cluster's nodes (a joining broker once it has
+     * registered); fails if another cluster answers on its port.
+     */
     private boolean answers(Admin admin) {
         try {
             String answering = admin.describeCluster().clusterId().get();
@@ -252,7 +286,7 @@ public final class LocalKafka implements AutoCloseable {
                 throw new IllegalStateException("another Kafka (cluster " + answering + ") answers on "
                         + bootstrapServers() + ", not the broker started here (cluster " + clusterId + ")");
             }
-            return !admin.describeCluster().nodes().get().isEmpty();
+            return admin.describeCluster().nodes().get().stream().anyMatch(node -> node.id() == nodeId);
         } catch (ExecutionException notUpYet) {
             return false;
         } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package dev.quarantine.streams.query;
 
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.TaskId;
@@ -50,24 +51,21 @@ class ClassifyingIterator<K, V> implements KeyValueIterator<K, V> {
 
     @Override
     public KeyValue<K, V> next() {
-        ensureOpen();
-        try {
-            KeyValue<K, V> next = delegate.next();
-            empty = false;
-            return next;
-        } catch (NoSuchElementException e) {
-            checkEnd();
-            throw e;
-        } catch (RuntimeException e) {
-            throw guard.translate(e, key);
-        }
+        KeyValue<K, V> next = step(delegate::next);
+        empty = false;
+        return next;
     }
 
     @Override
     public K peekNextKey() {
+        return step(delegate::peekNextKey);
+    }
+
+    /** A call that may meet the end: the end is checked ({@link #checkEnd}) before it is thrown; others translated. */
+    private <T> T step(Supplier<T> call) {
         ensureOpen();
         try {
-            return delegate.peekNextKey();
+            return call.get();
         } catch (NoSuchElementException e) {
             checkEnd();
             throw e;

@@ -1,11 +1,9 @@
 package dev.quarantine.streams.query;
 
-import java.util.Set;
 import java.util.function.Supplier;
 
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -22,16 +20,7 @@ final class ClassifyingKeyValueStore<K, V> implements ReadOnlyKeyValueStore<K, V
 
     @Override
     public V get(K key) {
-        V value;
-        try {
-            value = delegate.get(key);
-        } catch (RuntimeException e) {
-            throw guard.translate(e, key);
-        }
-        if (value == null) {
-            guard.checkAbsentKey(key);
-        }
-        return value;
+        return guard.read(key, () -> delegate.get(key));
     }
 
     @Override
@@ -61,28 +50,15 @@ final class ClassifyingKeyValueStore<K, V> implements ReadOnlyKeyValueStore<K, V
 
     @Override
     public long approximateNumEntries() {
-        try {
-            return delegate.approximateNumEntries();
-        } catch (RuntimeException e) {
-            throw guard.translate(e, null);
-        }
+        return guard.call(null, delegate::approximateNumEntries);
     }
 
     @Override
     public ReadOnlyKeyValueStore<K, V> readOnly(IsolationLevel isolationLevel) {
-        try {
-            return new ClassifyingKeyValueStore<>(delegate.readOnly(isolationLevel), guard);
-        } catch (RuntimeException e) {
-            throw guard.translate(e, null);
-        }
+        return guard.call(null, () -> new ClassifyingKeyValueStore<>(delegate.readOnly(isolationLevel), guard));
     }
 
     private KeyValueIterator<K, V> iterate(Supplier<KeyValueIterator<K, V>> open) {
-        Set<TaskId> atOpen = guard.openSnapshot();
-        try {
-            return new ClassifyingIterator<>(open.get(), guard, null, atOpen);
-        } catch (RuntimeException e) {
-            throw guard.translate(e, null);
-        }
+        return guard.iterator(null, open, (raw, atOpen) -> new ClassifyingIterator<>(raw, guard, null, atOpen));
     }
 }

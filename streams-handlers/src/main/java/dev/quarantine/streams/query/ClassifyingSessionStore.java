@@ -1,12 +1,10 @@
 package dev.quarantine.streams.query;
 
 import java.time.Instant;
-import java.util.Set;
 import java.util.function.Supplier;
 
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlySessionStore;
 
@@ -63,12 +61,12 @@ final class ClassifyingSessionStore<K, AGG> implements ReadOnlySessionStore<K, A
 
     @Override
     public AGG fetchSession(K key, long sessionStartTime, long sessionEndTime) {
-        return read(key, () -> delegate.fetchSession(key, sessionStartTime, sessionEndTime));
+        return guard.read(key, () -> delegate.fetchSession(key, sessionStartTime, sessionEndTime));
     }
 
     @Override
     public AGG fetchSession(K key, Instant sessionStartTime, Instant sessionEndTime) {
-        return read(key, () -> delegate.fetchSession(key, sessionStartTime, sessionEndTime));
+        return guard.read(key, () -> delegate.fetchSession(key, sessionStartTime, sessionEndTime));
     }
 
     @Override
@@ -93,32 +91,10 @@ final class ClassifyingSessionStore<K, AGG> implements ReadOnlySessionStore<K, A
 
     @Override
     public ReadOnlySessionStore<K, AGG> readOnly(IsolationLevel isolationLevel) {
-        try {
-            return new ClassifyingSessionStore<>(delegate.readOnly(isolationLevel), guard);
-        } catch (RuntimeException e) {
-            throw guard.translate(e, null);
-        }
-    }
-
-    private AGG read(K key, Supplier<AGG> read) {
-        AGG value;
-        try {
-            value = read.get();
-        } catch (RuntimeException e) {
-            throw guard.translate(e, key);
-        }
-        if (value == null) {
-            guard.checkAbsentKey(key);
-        }
-        return value;
+        return guard.call(null, () -> new ClassifyingSessionStore<>(delegate.readOnly(isolationLevel), guard));
     }
 
     private KeyValueIterator<Windowed<K>, AGG> iterate(K key, Supplier<KeyValueIterator<Windowed<K>, AGG>> open) {
-        Set<TaskId> atOpen = guard.openSnapshot();
-        try {
-            return new ClassifyingIterator<>(open.get(), guard, key, atOpen);
-        } catch (RuntimeException e) {
-            throw guard.translate(e, key);
-        }
+        return guard.iterator(key, open, (raw, atOpen) -> new ClassifyingIterator<>(raw, guard, key, atOpen));
     }
 }

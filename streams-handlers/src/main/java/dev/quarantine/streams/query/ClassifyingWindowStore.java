@@ -1,12 +1,10 @@
 package dev.quarantine.streams.query;
 
 import java.time.Instant;
-import java.util.Set;
 import java.util.function.Supplier;
 
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
@@ -24,16 +22,7 @@ final class ClassifyingWindowStore<K, V> implements ReadOnlyWindowStore<K, V> {
 
     @Override
     public V fetch(K key, long time) {
-        V value;
-        try {
-            value = delegate.fetch(key, time);
-        } catch (RuntimeException e) {
-            throw guard.translate(e, key);
-        }
-        if (value == null) {
-            guard.checkAbsentKey(key);
-        }
-        return value;
+        return guard.read(key, () -> delegate.fetch(key, time));
     }
 
     @Override
@@ -78,28 +67,15 @@ final class ClassifyingWindowStore<K, V> implements ReadOnlyWindowStore<K, V> {
 
     @Override
     public ReadOnlyWindowStore<K, V> readOnly(IsolationLevel isolationLevel) {
-        try {
-            return new ClassifyingWindowStore<>(delegate.readOnly(isolationLevel), guard);
-        } catch (RuntimeException e) {
-            throw guard.translate(e, null);
-        }
+        return guard.call(null, () -> new ClassifyingWindowStore<>(delegate.readOnly(isolationLevel), guard));
     }
 
     private WindowStoreIterator<V> iterateKey(K key, Supplier<WindowStoreIterator<V>> open) {
-        Set<TaskId> atOpen = guard.openSnapshot();
-        try {
-            return new ClassifyingWindowStoreIterator<>(open.get(), guard, key, atOpen);
-        } catch (RuntimeException e) {
-            throw guard.translate(e, key);
-        }
+        return guard.iterator(key, open,
+                (raw, atOpen) -> new ClassifyingWindowStoreIterator<>(raw, guard, key, atOpen));
     }
 
     private KeyValueIterator<Windowed<K>, V> iterate(Supplier<KeyValueIterator<Windowed<K>, V>> open) {
-        Set<TaskId> atOpen = guard.openSnapshot();
-        try {
-            return new ClassifyingIterator<>(open.get(), guard, null, atOpen);
-        } catch (RuntimeException e) {
-            throw guard.translate(e, null);
-        }
+        return guard.iterator(null, open, (raw, atOpen) -> new ClassifyingIterator<>(raw, guard, null, atOpen));
     }
 }

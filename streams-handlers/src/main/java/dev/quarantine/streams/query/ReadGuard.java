@@ -1,6 +1,8 @@
 package dev.quarantine.streams.query;
 
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -26,6 +28,33 @@ final class ReadGuard {
     /** The exception to throw instead of {@code error}: a caller error as is, any other one classified. */
     RuntimeException translate(RuntimeException error, Object key) {
         return Classifier.isCallerError(error) ? error : classifier.classify(error, target.withKey(key));
+    }
+
+    /** Runs a read by {@code key}: its error translated, and its {@code null} checked as {@link #checkAbsentKey}. */
+    <T> T read(Object key, Supplier<T> read) {
+        T value = call(key, read);
+        if (value == null) {
+            checkAbsentKey(key);
+        }
+        return value;
+    }
+
+    /** Runs {@code call} with its error translated ({@code key}: the key read, or {@code null}). */
+    <T> T call(Object key, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            throw translate(e, key);
+        }
+    }
+
+    /**
+     * Opens an iterator with the serving tasks taken first ({@link #openSnapshot}), wrapped by {@code wrap}, which
+     * is given the raw iterator and that snapshot; an error of the opening translated.
+     */
+    <I, W> W iterator(Object key, Supplier<I> open, BiFunction<I, Set<TaskId>, W> wrap) {
+        Set<TaskId> atOpen = openSnapshot();
+        return call(key, () -> wrap.apply(open.get(), atOpen));
     }
 
     /**

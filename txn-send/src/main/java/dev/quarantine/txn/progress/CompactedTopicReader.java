@@ -22,7 +22,9 @@ import dev.quarantine.txn.RecordPositions;
  * state each key has there, which is what compaction keeps:
  * <ul>
  *   <li>the last record of a key wins (a key is written to one partition, so "last" is by offset);</li>
- *   <li>a tombstone deletes its key, as does a record its {@link KeyedFormat} does not keep;</li>
+ *   <li>a tombstone goes to its {@link KeyedFormat} with its {@code topic-partition@offset}
+ *       ({@link KeyedFormat#tombstone}), which deletes the key (the default), keeps a value for it (a reset the
+ *       caller reads) or refuses it; a record the format does not keep deletes its key too;</li>
  *   <li>aborted records and records of transactions still open are never read (read_committed);</li>
  *   <li>a record without a key is not a state and is passed over;</li>
  *   <li>a record its format does not read is refused ({@link UnreadableRecordException} naming
@@ -108,14 +110,11 @@ public final class CompactedTopicReader implements AutoCloseable {
             return;
         }
         String key = new String(record.key(), StandardCharsets.UTF_8);
-        if (record.value() == null) {
-            state.remove(key);
-            return;
-        }
         String position = RecordPositions.of(record.topic(), record.partition(), record.offset());
         Optional<V> value;
         try {
-            value = format.read(key, record.value(), position);
+            value = record.value() == null ? format.tombstone(key, position)
+                    : format.read(key, record.value(), position);
         } catch (IllegalArgumentException e) {
             throw new UnreadableRecordException(position, e);
         }

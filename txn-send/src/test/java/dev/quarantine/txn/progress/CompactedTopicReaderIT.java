@@ -112,6 +112,35 @@ class CompactedTopicReaderIT {
                 .hasMessageNotContaining("next=3");
     }
 
+    @Test
+    void givesACommittedTombstoneToItsFormatWithItsPositionAndAnAbortedOneNot() {
+        try (KafkaProducer<String, String> writer = producer(topic + "-writer")) {
+            commit(writer, "a", "v=1", "b", "v=1");
+            writer.beginTransaction();
+            writer.send(new ProducerRecord<>(topic, 0, "b", null));
+            writer.flush();
+            writer.abortTransaction();
+            commit(writer, "a", null);
+        }
+        KeyedFormat<String> resets = new KeyedFormat<>() {
+            @Override
+            public Optional<String> read(String key, byte[] value, String position) {
+                return FORMAT.read(key, value, position);
+            }
+
+            @Override
+            public Optional<String> tombstone(String key, String position) {
+                return Optional.of("reset at " + position);
+            }
+        };
+
+        Map<String, String> read = reader.read(List.of(partition), ReadEnd.HIGH_WATERMARK, resets,
+                Instant.now().plus(Duration.ofSeconds(60)));
+
+        assertThat(read).as("a=1, b=1, marker, aborted b tombstone, marker, a tombstone at 5")
+                .containsExactlyInAnyOrderEntriesOf(Map.of("a", "reset at " + topic + "-0@5", "b", "1"));
+    }
+
     private Map<String, String> read(ReadEnd end, Duration timeout) {
         return reader.read(List.of(partition), end, FORMAT, Instant.now().plus(timeout));
     }

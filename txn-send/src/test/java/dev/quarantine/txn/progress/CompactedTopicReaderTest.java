@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,6 +53,49 @@ class CompactedTopicReaderTest {
                 .append(P0, "b", "v=2");
 
         assertThat(read(ReadEnd.HIGH_WATERMARK, P0)).containsExactlyInAnyOrderEntriesOf(Map.of("b", "2"));
+    }
+
+    @Test
+    void aTombstoneGoesToItsFormatWithItsPositionAndTheFormatMayKeepAValueForIt() {
+        log.append(P0, "a", "v=1").append(P0, "b", "v=1").append(P0, "a", null).append(P0, "b", null);
+        List<String> seen = new ArrayList<>();
+        KeyedFormat<String> resets = new KeyedFormat<>() {
+            @Override
+            public Optional<String> read(String key, byte[] value, String position) {
+                return FORMAT.read(key, value, position);
+            }
+
+            @Override
+            public Optional<String> tombstone(String key, String position) {
+                seen.add(key + " " + position);
+                return key.equals("a") ? Optional.of("reset at " + position) : Optional.empty();
+            }
+        };
+
+        assertThat(reader.read(List.of(P0), ReadEnd.HIGH_WATERMARK, resets, Instant.now().plusSeconds(30)))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("a", "reset at progress-0@2"));
+        assertThat(seen).containsExactly("a progress-0@2", "b progress-0@3");
+    }
+
+    @Test
+    void aTombstoneItsFormatRefusesIsRefusedNamingItsTopicPartitionAndOffset() {
+        log.append(P0, "a", "v=1").append(P0, "a", null);
+        KeyedFormat<String> neverDeleted = new KeyedFormat<>() {
+            @Override
+            public Optional<String> read(String key, byte[] value, String position) {
+                return FORMAT.read(key, value, position);
+            }
+
+            @Override
+            public Optional<String> tombstone(String key, String position) {
+                throw new IllegalArgumentException("a tombstone under " + key);
+            }
+        };
+
+        UnreadableRecordException refused = catchThrowableOfType(() -> reader.read(List.of(P0),
+                ReadEnd.HIGH_WATERMARK, neverDeleted, Instant.now().plusSeconds(30)), UnreadableRecordException.class);
+
+        assertThat(refused).hasMessageContaining("progress-0@1");
     }
 
     @Test

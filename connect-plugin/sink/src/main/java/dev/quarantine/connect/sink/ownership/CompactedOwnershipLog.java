@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -40,9 +41,11 @@ import dev.quarantine.txn.progress.ReadHeldBackException;
  * <tr><td>a record of ours it cannot read, any other {@link KafkaException}</td><td>{@link LogRead.Failed}</td></tr>
  * </table>
  *
- * A reset's tombstone removes its key from the reader's answer, so this adapter never answers a {@code ProgressMark}
- * without a holder: the rules keep the last holder they read, a stale {@code P}, which only adds ids to a fence set
- * (rule F).
+ * Tombstones reach the formats with their offsets ({@link KeyedFormat#tombstone}): a reset's tombstone on partition 0
+ * is answered as a {@code ProgressMark} without a holder at its offset (the partition has no {@code P}, which rule F
+ * reads as {@code P.claim = -1}); a tombstone under a claim key of partition 1 is refused naming its
+ * {@code topic-partition@offset} ({@link OwnershipRecord#read}: claims are never deleted, so it is an outside write,
+ * and a claim it hides could be a holder to fence).
  */
 final class CompactedOwnershipLog implements OwnershipLog {
 
@@ -100,11 +103,20 @@ final class CompactedOwnershipLog implements OwnershipLog {
      * keys that are not claims of {@code prefix} are not kept.
      */
     static KeyedFormat<At<OwnershipRecord>> claimFormat(String prefix, String progressTopic) {
-        return (key, value, position) -> {
-            long offset = RecordPositions.offsetOf(position);
-            ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(progressTopic, OwnershipRecord.PARTITION,
-                    offset, key.getBytes(StandardCharsets.UTF_8), value);
-            return OwnershipRecord.read(prefix, record).map(claim -> new At<>(offset, claim));
+        return new KeyedFormat<>() {
+            @Override
+            public Optional<At<OwnershipRecord>> read(String key, byte[] value, String position) {
+                long offset = RecordPositions.offsetOf(position);
+                ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(progressTopic,
+                        OwnershipRecord.PARTITION, offset, key.getBytes(StandardCharsets.UTF_8), value);
+                return OwnershipRecord.read(prefix, record).map(claim -> new At<>(offset, claim));
+            }
+
+            /** A claim key's tombstone is refused by the format's one reader; another key's is not ours. */
+            @Override
+            public Optional<At<OwnershipRecord>> tombstone(String key, String position) {
+                return read(key, null, position);
+            }
         };
     }
 
@@ -113,13 +125,24 @@ final class CompactedOwnershipLog implements OwnershipLog {
      * them under which claim; other keys ({@code <id>/completed}, another connector's) are not kept.
      */
     static KeyedFormat<At<ProgressMark>> progressFormat(String prefix) {
-        return (key, value, position) -> {
-            Optional<TopicPartition> source = WriterFactory.sourceOf(prefix, key);
-            if (source.isEmpty()) {
-                return Optional.empty();
+        return new KeyedFormat<>() {
+            @Override
+            public Optional<At<ProgressMark>> read(String key, byte[] value, String position) {
+                return mark(prefix, key, position,
+                        () -> ProgressRecord.parse(value).holder().map(h -> new Holder(h.id(), h.claim())));
             }
-            Optional<Holder> holder = ProgressRecord.parse(value).holder().map(h -> new Holder(h.id(), h.claim()));
-            return Optional.of(new At<>(RecordPositions.offsetOf(position), new ProgressMark(source.get(), holder)));
+
+            /** A reset: the source partition's progress deleted, a mark without a holder. */
+            @Override
+            public Optional<At<ProgressMark>> tombstone(String key, String position) {
+                return mark(prefix, key, position, Optional::empty);
+            }
         };
+    }
+
+    private static Optional<At<ProgressMark>> mark(String prefix, String key, String position,
+                                                   Supplier<Optional<Holder>> holder) {
+        return WriterFactory.sourceOf(prefix, key).map(source -> new At<>(RecordPositions.offsetOf(position),
+                new ProgressMark(source, holder.get())));
     }
 }

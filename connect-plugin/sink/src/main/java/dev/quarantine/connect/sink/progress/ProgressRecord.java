@@ -61,6 +61,10 @@ import org.apache.kafka.common.Uuid;
  * <tr><td>this version</td><td>without ownership lines (every record today's sink writes)</td><td>reads it with no
  *     holder and no {@code written} lines: nothing to check, as before. From step 4c on a record without
  *     {@code claim} is refused (design 2.7, "Migration: none")</td></tr>
+ * <tr><td>this version</td><td>of a later version, with {@code written.*} keys or value fields this version does not
+ *     know</td><td>ignores them by format 1's rule and reads the {@code written.<tp>} lines it knows, their first three
+ *     fields ({@link ProgressRecordLines}); a later version that changes what those mean writes a new
+ *     {@code format}</td></tr>
  * </table>
  */
 public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceTopicId,

@@ -17,7 +17,15 @@ import dev.quarantine.txn.TopicNames;
  * The ownership lines of a progress record ({@link ProgressRecord}): {@code holder} and {@code claim} (design 2.2)
  * and {@code written.<tp>=<first>,<end>,<from>} (design 2.7.1, rule V), written and read here only. Every number is
  * plain decimal without sign or leading zero, every {@code <tp>} a legal topic name, a dash and a partition, exactly
- * as written; anything else is refused, never echoed (the lines are input from the topic, not ours until read).
+ * as written; a line of that shape that does not read is refused, never echoed (the lines are input from the topic,
+ * not ours until read).
+ *
+ * <p>Later versions, by format 1's rule (unknown lines are ignored; a change older readers must not ignore is a new
+ * {@code format}): a {@code written.} key whose rest is not exactly a {@code <topic>-<partition>} (a later version's
+ * {@code written.<tp>.<field>}, say) is not a line of this version and is ignored; a value's fields after the third
+ * are a later version's additions and are ignored, the first three read as here. So a later writer may add
+ * {@code written.*} keys and append fields without stopping this reader, and may not change what the three fields
+ * mean without a new format.
  */
 final class ProgressRecordLines {
 
@@ -67,9 +75,13 @@ final class ProgressRecordLines {
             if (written.size() == MAX_WRITTEN) {
                 throw new IllegalArgumentException("more than " + MAX_WRITTEN + " " + WRITTEN + "* lines");
             }
-            TopicPartition tp = partition(key.substring(WRITTEN.length()));
+            Optional<TopicPartition> named = partition(key.substring(WRITTEN.length()));
+            if (named.isEmpty()) {
+                continue;
+            }
+            TopicPartition tp = named.get();
             String[] offsets = lines.getProperty(key).split(",", -1);
-            if (offsets.length != 3) {
+            if (offsets.length < 3) {
                 throw new IllegalArgumentException("the " + WRITTEN + tp + " line is not <first>,<end>,<from>");
             }
             try {
@@ -82,16 +94,17 @@ final class ProgressRecordLines {
         return written;
     }
 
-    private static TopicPartition partition(String text) {
+    /** The partition {@code text} names exactly as this version writes it; empty for any other text. */
+    private static Optional<TopicPartition> partition(String text) {
         int dash = text.lastIndexOf('-');
         if (dash > 0 && TopicNames.isLegal(text.substring(0, dash))
                 && NUMBER.matcher(text.substring(dash + 1)).matches()) {
             long partition = Long.parseLong(text.substring(dash + 1));
             if (partition <= Integer.MAX_VALUE) {
-                return new TopicPartition(text.substring(0, dash), (int) partition);
+                return Optional.of(new TopicPartition(text.substring(0, dash), (int) partition));
             }
         }
-        throw new IllegalArgumentException("a " + WRITTEN + "* line does not name a <topic>-<partition>");
+        return Optional.empty();
     }
 
     private static long number(String text, String what) {

@@ -57,6 +57,30 @@ class CompactedOwnershipLogTest {
     }
 
     @Test
+    void aTombstoneUnderAClaimKeyIsRefusedNamingItsPositionAndAnotherConnectorsIsNotKept() {
+        ProducerRecord<byte[], byte[]> claim = new OwnershipRecord(P, T1).toRecord(TOPIC, PREFIX);
+        ProducerRecord<byte[], byte[]> other = new OwnershipRecord(P, OwnershipRecord.taskId("other", 0, 0))
+                .toRecord(TOPIC, "other");
+
+        assertThatThrownBy(() -> CompactedOwnershipLog.claimFormat(PREFIX, TOPIC).tombstone(
+                new String(claim.key(), UTF_8), RecordPositions.of(TOPIC, 1, 12)))
+                .isInstanceOf(ConnectException.class).hasMessageContaining(TOPIC + "-1@12")
+                .hasMessageContaining("tombstone");
+        assertThat(CompactedOwnershipLog.claimFormat(PREFIX, TOPIC).tombstone(new String(other.key(), UTF_8),
+                RecordPositions.of(TOPIC, 1, 13))).isEmpty();
+    }
+
+    @Test
+    void aProgressTombstoneIsAResetAtItsOffset() {
+        String key = WriterFactory.transactionalId(PREFIX, P);
+
+        assertThat(CompactedOwnershipLog.progressFormat(PREFIX).tombstone(key, RecordPositions.of(TOPIC, 0, 21)))
+                .contains(new At<>(21, new ProgressMark(P, Optional.empty())));
+        assertThat(CompactedOwnershipLog.progressFormat(PREFIX).tombstone(T1 + "/completed",
+                RecordPositions.of(TOPIC, 0, 22))).isEmpty();
+    }
+
+    @Test
     void aProgressRecordIsReadAsItsHolderAndClaim() {
         String key = WriterFactory.transactionalId(PREFIX, P);
         ProducerRecord<byte[], byte[]> progress = new ProgressRecord(0, 10, Uuid.randomUuid(), Optional.empty(),

@@ -4,7 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -44,6 +46,7 @@ final class ModelCoordinator {
     private final Duration transactionTimeout;
     private final Map<String, Txn> txns = new HashMap<>();
     private final Map<TopicPartition, ModelPartition> partitions = new HashMap<>();
+    private final Map<String, List<Runnable>> afterMarkers = new HashMap<>();
     private long nextProducerId = 1000;
     private boolean holdMarkers;
 
@@ -56,6 +59,10 @@ final class ModelCoordinator {
         this.epochLimit = epochLimit;
         this.clock = clock;
         this.transactionTimeout = transactionTimeout;
+    }
+
+    Version version() {
+        return version;
     }
 
     /** {@code handleInitProducerId} and {@code prepareInitProducerIdTransit}. */
@@ -115,7 +122,15 @@ final class ModelCoordinator {
         return partition(partition).append(producer, key, value);
     }
 
-    /** {@code endTransaction} from a client: the epoch checks of both versions, then {@code prepareAbortOrCommit}. */
+    /**
+     * {@code endTransaction} from a client: the epoch checks of both versions, then {@code prepareAbortOrCommit}.
+     * Version 2 as in 4.4 ({@code endTransaction}, read in the 4.4.0 jar): in a Complete state the current epoch is
+     * valid too, not only a retry's ({@code retryOnEpochBump}, {@code retryOnOverflow}); an abort at the current epoch
+     * from Empty, CompleteCommit or CompleteAbort is a new abort with no partition added
+     * ({@code generateTxnTransitMetadataForTxnCompletion(PrepareAbort, noPartitionAdded = true)}), which bumps the
+     * epoch and, with no markers to write, completes at once; a commit there, or an abort that is a retry of a
+     * commit, is INVALID_TXN_STATE.
+     */
     synchronized Answer endTxn(String id, ProducerEpoch producer, boolean commit) {
         Txn txn = txns.get(id);
         if (txn == null) {
@@ -125,10 +140,12 @@ final class ModelCoordinator {
         boolean retryOnEpochBump = v2 && txn.epoch == producer.epoch() + 1;
         boolean retryOnOverflow = v2 && txn.previousProducerId == producer.producerId()
                 && exhausted(producer.epoch()) && txn.epoch == 0;
-        boolean validEpoch = !v2 ? producer.epoch() == txn.epoch : switch (txn.state) {
-            case ONGOING, EMPTY, PREPARE_EPOCH_FENCE -> producer.epoch() == txn.epoch;
+        boolean retry = retryOnEpochBump || retryOnOverflow;
+        boolean current = producer.epoch() == txn.epoch;
+        boolean validEpoch = !v2 ? current : switch (txn.state) {
+            case ONGOING, EMPTY, PREPARE_EPOCH_FENCE -> current;
             case PREPARE_COMMIT, PREPARE_ABORT -> retryOnEpochBump;
-            case COMPLETE_COMMIT, COMPLETE_ABORT -> retryOnEpochBump || retryOnOverflow;
+            case COMPLETE_COMMIT, COMPLETE_ABORT -> retry || current;
         };
         if (txn.producerId != producer.producerId() && !retryOnOverflow) {
             return error(Error.INVALID_PRODUCER_ID_MAPPING);
@@ -137,12 +154,31 @@ final class ModelCoordinator {
         }
         return switch (txn.state) {
             case ONGOING -> prepareEnd(txn, commit, v2);
-            case COMPLETE_COMMIT -> commit ? new Answer(Error.NONE, txn.producer()) : error(Error.INVALID_TXN_STATE);
-            case COMPLETE_ABORT -> commit ? error(Error.INVALID_TXN_STATE) : new Answer(Error.NONE, txn.producer());
             case PREPARE_COMMIT -> error(commit ? Error.CONCURRENT_TRANSACTIONS : Error.INVALID_TXN_STATE);
             case PREPARE_ABORT -> error(commit ? Error.INVALID_TXN_STATE : Error.CONCURRENT_TRANSACTIONS);
+            default -> v2 ? endCompleteV2(txn, commit, retry) : endCompleteV1(txn, commit);
+        };
+    }
+
+    /** Version 1 in Empty, CompleteCommit, CompleteAbort: a retry of the same end answers NONE. */
+    private Answer endCompleteV1(Txn txn, boolean commit) {
+        return switch (txn.state) {
+            case COMPLETE_COMMIT -> commit ? new Answer(Error.NONE, txn.producer()) : error(Error.INVALID_TXN_STATE);
+            case COMPLETE_ABORT -> commit ? error(Error.INVALID_TXN_STATE) : new Answer(Error.NONE, txn.producer());
             default -> error(Error.INVALID_TXN_STATE);
         };
+    }
+
+    /** Version 2 in Empty, CompleteCommit, CompleteAbort (4.4's {@code endTransaction}). */
+    private Answer endCompleteV2(Txn txn, boolean commit, boolean retry) {
+        boolean retryOfThisEnd = retry && commit == (txn.state == State.COMPLETE_COMMIT);
+        if (retryOfThisEnd) {
+            return new Answer(Error.NONE, txn.producer());
+        } else if (commit || retry) {
+            return error(Error.INVALID_TXN_STATE);
+        }
+        txn.records = txn.producer();
+        return prepareEnd(txn, false, true);
     }
 
     /**
@@ -166,6 +202,18 @@ final class ModelCoordinator {
         txn.partitions.forEach(partition -> partition(partition).marker(txn.markerProducerId, commit));
         txn.partitions.clear();
         txn.state = commit ? State.COMPLETE_COMMIT : State.COMPLETE_ABORT;
+        List<Runnable> waiting = afterMarkers.remove(id);
+        if (waiting != null) {
+            waiting.forEach(Runnable::run);
+        }
+    }
+
+    /**
+     * Runs {@code retry} once the markers {@code id}'s ended transaction waits for are written: a client's retry of a
+     * request answered {@code CONCURRENT_TRANSACTIONS} (the model has no backoff; the retry follows the markers).
+     */
+    synchronized void whenMarkersWritten(String id, Runnable retry) {
+        afterMarkers.computeIfAbsent(id, key -> new ArrayList<>()).add(retry);
     }
 
     synchronized void holdMarkers(boolean hold) {
@@ -211,11 +259,15 @@ final class ModelCoordinator {
                 || e.getValue().previousProducerId == producerId).map(Map.Entry::getKey).findFirst();
     }
 
-    /** A coordinator's abort: {@code prepareFenceProducerEpoch}, then one abort at that epoch (KAFKA-19367). */
+    /**
+     * A coordinator's abort: {@code prepareFenceProducerEpoch}, then one abort at that epoch (KAFKA-19367). The fence's
+     * transition is never applied: version 1's {@code endTransactionWithTV1} sets the bumped epoch and forgets the
+     * last one; version 2's {@code prepareAbortOrCommit} bumps from the epoch before and keeps it as the last one.
+     */
     private void fenceAndAbort(Txn txn) {
         txn.state = State.PREPARE_EPOCH_FENCE;
+        txn.lastEpoch = version == Version.V2 ? txn.epoch : -1;
         txn.epoch++;
-        txn.lastEpoch = -1;
         txn.markerProducerId = txn.producerId;
         txn.state = State.PREPARE_ABORT;
         afterPrepare(txn);
@@ -239,8 +291,9 @@ final class ModelCoordinator {
         return answer;
     }
 
+    /** With partitions, markers wait while held; with none there is nothing to write and the end completes. */
     private void afterPrepare(Txn txn) {
-        if (!holdMarkers) {
+        if (!holdMarkers || txn.partitions.isEmpty()) {
             writeMarkers(txn.id);
         }
     }

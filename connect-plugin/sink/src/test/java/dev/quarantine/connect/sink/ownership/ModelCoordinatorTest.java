@@ -9,7 +9,9 @@ import java.util.Optional;
 import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.connect.sink.ownership.Fencer.Fence;
@@ -166,6 +168,119 @@ class ModelCoordinatorTest {
     }
 
     @Test
+    void anEndOfATransactionWithoutASendIsCompletedByTheClientAloneUnderBothVersions() {
+        // clients TransactionManager.nextRequest: "isEndTxn() && !transactionStarted" completes the EndTxn locally;
+        // transactionStarted is set by maybeAddPartition (version 2) or AddPartitionsToTxn's success (version 1)
+        for (Version version : Version.values()) {
+            ModelCoordinator model = model(version);
+            ModelProducer holder = producer(model);
+            ProducerEpoch initialised = holder.current();
+
+            holder.begin();
+            assertThat(holder.abort()).as("abort without a send, %s", version).isInstanceOf(End.Done.class);
+            holder.begin();
+            assertThat(holder.commit()).as("commit without a send, %s", version).isInstanceOf(End.Done.class);
+            assertThat(model.state(T0)).isEqualTo(State.EMPTY);
+            assertThat(model.producer(T0)).isEqualTo(initialised);
+
+            holder.begin();
+            send(holder, X, "a");
+            assertThat(holder.commit()).isInstanceOf(End.Done.class);
+            ProducerEpoch committed = model.producer(T0);
+            holder.begin();
+            assertThat(holder.abort()).as("abort without a send after a commit, %s", version)
+                    .isInstanceOf(End.Done.class);
+            assertThat(model.state(T0)).isEqualTo(State.COMPLETE_COMMIT);
+            assertThat(model.producer(T0)).isEqualTo(committed);
+            assertThat(model.partition(X).readCommitted()).containsExactly("a");
+        }
+    }
+
+    @Test
+    void version2AcceptsAnAbortAtTheCurrentEpochFromEmptyAndCompleteStatesAndBumps() {
+        // 4.4 endTransaction, version 2: Complete states take the current epoch as valid; an ABORT that is not a
+        // retry in Empty, CompleteCommit or CompleteAbort is generateTxnTransitMetadataForTxnCompletion(PrepareAbort,
+        // noPartitionAdded = true): prepareAbortOrCommit bumps, no markers, CompleteAbort; COMMIT there, or an ABORT
+        // retrying a commit, is INVALID_TXN_STATE
+        ModelCoordinator model = model(Version.V2);
+        ProducerEpoch e0 = model.initProducerId(T0, Optional.empty()).producer();
+
+        Answer fromEmpty = model.endTxn(T0, e0, false);
+        assertThat(fromEmpty).isEqualTo(new Answer(Error.NONE, bumped(e0, 1)));
+        assertThat(model.state(T0)).isEqualTo(State.COMPLETE_ABORT);
+        assertThat(model.endTxn(T0, e0, false)).as("a retry of that abort")
+                .isEqualTo(new Answer(Error.NONE, bumped(e0, 1)));
+        assertThat(model.endTxn(T0, bumped(e0, 1), false)).as("a new abort from CompleteAbort")
+                .isEqualTo(new Answer(Error.NONE, bumped(e0, 2)));
+        assertThat(model.endTxn(T0, bumped(e0, 2), true).error()).as("a commit from CompleteAbort")
+                .isEqualTo(Error.INVALID_TXN_STATE);
+
+        ModelProducer holder = new ModelProducer(model, T0);
+        holder.init();
+        holder.begin();
+        send(holder, X, "a");
+        assertThat(holder.commit()).isInstanceOf(End.Done.class);
+        ProducerEpoch committed = holder.current();
+        assertThat(model.endTxn(T0, committed, true).error()).as("a commit at the current epoch from CompleteCommit")
+                .isEqualTo(Error.INVALID_TXN_STATE);
+        assertThat(model.endTxn(T0, committed, false)).as("an abort at the current epoch from CompleteCommit")
+                .isEqualTo(new Answer(Error.NONE, bumped(committed, 1)));
+        assertThat(model.state(T0)).isEqualTo(State.COMPLETE_ABORT);
+        assertThat(model.partition(X).readCommitted()).containsExactly("a");
+    }
+
+    @Test
+    void version1RefusesAnAbortWithNothingOpen() {
+        // endTransaction with version 1 (endTransactionWithTV1): Empty -> INVALID_TXN_STATE; CompleteCommit takes
+        // only a COMMIT (a retry)
+        ModelCoordinator model = model(Version.V1);
+        ProducerEpoch e0 = model.initProducerId(T0, Optional.empty()).producer();
+        assertThat(model.endTxn(T0, e0, false).error()).isEqualTo(Error.INVALID_TXN_STATE);
+
+        ModelProducer holder = producer(model);
+        holder.begin();
+        send(holder, X, "a");
+        assertThat(holder.commit()).isInstanceOf(End.Done.class);
+        assertThat(model.endTxn(T0, holder.current(), false).error()).isEqualTo(Error.INVALID_TXN_STATE);
+        assertThat(model.producer(T0)).isEqualTo(holder.current());
+    }
+
+    @Test
+    void aSendWhileThePreviousTransactionsMarkersArePendingWaitsAndIsRetriedAfterThem() {
+        // handleAddPartitionsToTransaction: PrepareCommit | PrepareAbort -> CONCURRENT_TRANSACTIONS; the client
+        // retries it (AddPartitionsToTxnHandler re-enqueues; version 2: the leader's add answers the produce with it,
+        // a retriable error), so the send waits instead of failing, and the commit cannot end before it is sent
+        for (Version version : Version.values()) {
+            ModelCoordinator model = model(version);
+            model.holdMarkers(true);
+            ModelProducer holder = producer(model);
+            holder.begin();
+            send(holder, X, "a");
+            assertThat(holder.commit()).isInstanceOf(End.Done.class);
+            assertThat(model.state(T0)).isEqualTo(State.PREPARE_COMMIT);
+
+            holder.begin();
+            Sent waiting = holder.send(record(X, "b"), TxnSendOption.IGNORE_SEND_ERRORS);
+            Sent behind = holder.send(record(Y, "c"), TxnSendOption.IGNORE_SEND_ERRORS);
+            assertThat(waiting).as("%s", version).isInstanceOf(Sent.Accepted.class);
+            assertThat(((Sent.Accepted) waiting).metadata()).isNotDone();
+            assertThat(((Sent.Accepted) behind).metadata()).isNotDone();
+            assertThat(holder.commit()).as("a commit while its sends wait, %s", version)
+                    .isInstanceOf(End.Transient.class);
+
+            model.writeMarkers(T0);
+            assertThat(((Sent.Accepted) waiting).metadata()).succeedsWithin(Duration.ZERO)
+                    .extracting(RecordMetadata::offset).isEqualTo(1L);
+            assertThat(((Sent.Accepted) behind).metadata()).succeedsWithin(Duration.ZERO)
+                    .extracting(RecordMetadata::offset).isEqualTo(0L);
+            assertThat(holder.commit()).isInstanceOf(End.Done.class);
+            model.writeMarkers(T0);
+            assertThat(model.partition(X).readCommitted()).as("%s", version).containsExactly("a", "b");
+            assertThat(model.partition(Y).readCommitted()).containsExactly("c");
+        }
+    }
+
+    @Test
     void addingAPartitionNeedsTheCurrentEpochExactly() {
         // handleAddPartitionsToTransaction: producerEpoch != txnMetadata.producerEpoch -> PRODUCER_FENCED
         ModelCoordinator model = model(Version.V1);
@@ -237,26 +352,39 @@ class ModelCoordinatorTest {
 
     @Test
     void theCoordinatorAbortsATransactionPastItsTimeoutAndAVersion1ProducerIsFenced() {
-        // abortTimedOutTransactions: prepareFenceProducerEpoch, then endTransaction(ABORT, isFromClient = false)
+        // abortTimedOutTransactions: prepareFenceProducerEpoch, then endTransactionWithTV1(ABORT, isFromClient =
+        // false), which sets the fence's epoch and forgets the last one; the producer's COMMIT at the epoch below
+        // fails the version 1 check (producerEpoch == txnMetadata.producerEpoch): PRODUCER_FENCED
         ModelCoordinator model = model(Version.V1);
         ModelProducer holder = timedOut(model);
 
         assertThat(model.state(T0)).isEqualTo(State.COMPLETE_ABORT);
         assertThat(model.partition(X).fate(0)).isEqualTo(Fate.ABORTED);
+        assertThat(model.lastEpoch(T0)).isEqualTo((short) -1);
         assertThat(holder.commit()).isInstanceOf(End.Fenced.class);
     }
 
     @Test
-    void aVersion2CommitAfterTheTimeoutAbortMeetsCompleteAbortOneEpochAbove() {
-        // the same abort under version 2: the producer's commit at e meets CompleteAbort at e + 1, which
-        // endTxnEpochBumped takes for a retry, and CompleteAbort answers a COMMIT with INVALID_TXN_STATE (the stored
-        // snapshot; what 4.4 answers here is to be read before harness row 33 relies on it)
+    void aVersion2CommitAfterTheTimeoutAbortIsRefusedAsAnInvalidStateNotFenced() {
+        // 4.4 (read in the 4.4.0 jar), version 2: the abort's prepareAbortOrCommit bumps once from e and keeps e as
+        // the last epoch; the producer's COMMIT at e meets CompleteAbort at e + 1, which endTransaction takes for a
+        // retry (retryOnEpochBump), and CompleteAbort answers a COMMIT with INVALID_TXN_STATE; the client's
+        // EndTxnHandler makes that fatal (InvalidTxnStateException), not PRODUCER_FENCED: harness row 33. The seam
+        // answers it End.Fenced with that cause, as TxnSendSlotProducer does (SendErrors.isFencing). Its ABORT at e
+        // is a retry of the abort: NONE with e + 1
         ModelCoordinator model = model(Version.V2);
         ModelProducer holder = timedOut(model);
+        short e = holder.current().epoch();
 
         assertThat(model.partition(X).fate(0)).isEqualTo(Fate.ABORTED);
-        assertThat(holder.commit()).isInstanceOf(End.Fatal.class);
+        assertThat(model.producer(T0).epoch()).isEqualTo((short) (e + 1));
+        assertThat(model.lastEpoch(T0)).isEqualTo(e);
+        assertThat(model.endTxn(T0, new ProducerEpoch(holder.current().producerId(), e), true).error())
+                .isEqualTo(Error.INVALID_TXN_STATE);
+        assertThat(holder.commit()).isInstanceOfSatisfying(End.Fenced.class,
+                refused -> assertThat(refused.cause()).isInstanceOf(InvalidTxnStateException.class));
         assertThat(holder.abort()).isInstanceOf(End.Done.class);
+        assertThat(holder.current().epoch()).isEqualTo((short) (e + 1));
         assertThat(model.partition(X).readCommitted()).isEmpty();
     }
 
@@ -353,6 +481,10 @@ class ModelCoordinatorTest {
         assertThat(model.initProducerId(T0, Optional.of(exhausted)).error()).isEqualTo(Error.NONE);
         assertThat(model.initProducerId(T0, Optional.of(new ProducerEpoch(first.producerId(), (short) 1))).error())
                 .isEqualTo(Error.PRODUCER_FENCED);
+    }
+
+    private static ProducerEpoch bumped(ProducerEpoch producer, int by) {
+        return new ProducerEpoch(producer.producerId(), (short) (producer.epoch() + by));
     }
 
     private ModelCoordinator model(Version version) {

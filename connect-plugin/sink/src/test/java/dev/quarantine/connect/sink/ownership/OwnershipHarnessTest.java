@@ -533,9 +533,10 @@ class OwnershipHarnessTest {
     @Test
     void aHolderReinitialisedBetweenClaimAndFenceIsFencedAgain() {
         // row 9: T0, fenced from outside, initialises again and reads p as its own before T1's claim exists; T1
-        // claims and fences T0's new epoch: T0's transaction is refused, and its next init finds p LOST
+        // claims and fences T0's new epoch: T0's transaction is refused, and its next init finds p LOST. T0 learns
+        // of the outside fence from a write: a transaction without a send ends in the client, never refused
         Script script = Script.builder()
-                .then("X.fence", "T0.commit", "T1.init", "T1.read0")
+                .then("X.fence", "T0.send", "T0.send", "T0.commit", "T1.init", "T1.read0")
                 .then("T0.init", "T0.read1", "T0.read0", "T0.send", "T0.send")
                 .then("T1.read1", "T1.send", "T1.commit", "T1.read1", "T1.fence", "T1.read0")
                 .then("T0.commit", "T0.init", "T0.read1")
@@ -555,7 +556,7 @@ class OwnershipHarnessTest {
         script.run(parties(
                 "X", () -> outside.fencer(new ModelFencer(model)).fence(Set.of(t0.id), TIMEOUT),
                 "T0", () -> {
-                    t0Ends.add(t0.write(0));
+                    t0Ends.add(t0.write(P, 1));
                     t0.putUntil(P, PartitionState::writable);
                     t0Ends.add(t0.write(P, 1));
                     t0.putUntil(P, Lost.class::isInstance);

@@ -1,0 +1,168 @@
+package dev.quarantine.connect.sink.cluster;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import dev.quarantine.connect.sink.cluster.WrittenCheck.AtFirst;
+import dev.quarantine.connect.sink.cluster.WrittenCheck.Look;
+import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
+import dev.quarantine.txn.progress.PartitionOffsets;
+import dev.quarantine.txn.progress.ReadCommittedConsumers;
+
+/**
+ * Reads, {@code read_committed}, where a committed progress record's {@code written} lines say its transaction put
+ * its records ({@link WrittenCheck}): per line, the record at {@code first}, and for the partitions asked, the first
+ * record visible from {@code end} on. Each partition's log start, high watermark and last stable offset are taken
+ * first (one admin call each), so a partition held back by an open transaction is answered without a read, and a
+ * read stops at the last stable offset taken then. A consumer without a group, fetching a small amount per partition
+ * (one batch is enough to answer); keys and values are never looked at. Not thread-safe; closed by its owner.
+ */
+public final class WrittenProbe implements AutoCloseable {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final int FETCH_BYTES = 64 * 1024;
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final Admin admin;
+
+    /**
+     * @param clientConfigs the target cluster's client settings ({@code bootstrap.servers}, security, {@code client.id})
+     * @param admin         an admin client of the same cluster, not closed here
+     */
+    public WrittenProbe(Map<String, Object> clientConfigs, Admin admin) {
+        this(new KafkaConsumer<>(configs(clientConfigs), new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                admin);
+    }
+
+    WrittenProbe(Consumer<byte[], byte[]> consumer, Admin admin) {
+        this.consumer = consumer;
+        this.admin = admin;
+    }
+
+    private static Map<String, Object> configs(Map<String, Object> clientConfigs) {
+        Map<String, Object> configs = ReadCommittedConsumers.configs(clientConfigs);
+        configs.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, FETCH_BYTES);
+        configs.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, FETCH_BYTES * 16);
+        return configs;
+    }
+
+    /**
+     * Looks at every line of {@code lines}, and from {@code end} on at those of {@code fromEnd}.
+     *
+     * @throws TimeoutException when the offsets or a read do not come within {@code timeout} (retriable: the
+     *                          partitions are named)
+     * @throws org.apache.kafka.common.KafkaException when the cluster cannot be read (an ACL, a deleted topic)
+     */
+    public Map<TopicPartition, Look> look(Map<TopicPartition, Written> lines, Set<TopicPartition> fromEnd,
+                                          Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Set<TopicPartition> partitions = lines.keySet();
+        Map<TopicPartition, Long> start = offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED,
+                deadline);
+        Map<TopicPartition, Long> highWatermark = offsets(partitions, OffsetSpec.latest(),
+                IsolationLevel.READ_UNCOMMITTED, deadline);
+        Map<TopicPartition, Long> stable = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED,
+                deadline);
+
+        Map<TopicPartition, AtFirst> atFirst = new HashMap<>();
+        Map<TopicPartition, Long> toRead = new HashMap<>();
+        lines.forEach((tp, line) -> {
+            if (line.first() >= highWatermark.get(tp)) {
+                atFirst.put(tp, AtFirst.MISSING);
+            } else if (line.first() < start.get(tp)) {
+                atFirst.put(tp, AtFirst.DELETED);
+            } else if (line.first() >= stable.get(tp)) {
+                atFirst.put(tp, AtFirst.HELD_BACK);
+            } else {
+                toRead.put(tp, line.first());
+            }
+        });
+        read(toRead, stable, deadline).forEach((tp, offset) -> atFirst.put(tp,
+                offset.isPresent() && offset.getAsLong() == toRead.get(tp) ? AtFirst.VISIBLE : AtFirst.ABORTED));
+
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        for (TopicPartition tp : fromEnd) {
+            Written line = lines.get(tp);
+            if (line != null && line.end() < stable.get(tp)) {
+                ends.put(tp, Math.max(line.end(), start.get(tp)));
+            }
+        }
+        Map<TopicPartition, OptionalLong> visibleFromEnd = read(ends, stable, deadline);
+
+        Map<TopicPartition, Look> looks = new HashMap<>();
+        atFirst.forEach((tp, at) -> looks.put(tp, new Look(at, visibleFromEnd.getOrDefault(tp,
+                OptionalLong.empty()))));
+        return looks;
+    }
+
+    /**
+     * Per partition, the offset of the first record visible at or after its position in {@code from}, below its
+     * {@code stable} offset; empty when the read reached that offset without one.
+     */
+    private Map<TopicPartition, OptionalLong> read(Map<TopicPartition, Long> from, Map<TopicPartition, Long> stable,
+                                                   long deadline) {
+        Map<TopicPartition, OptionalLong> found = new HashMap<>();
+        if (from.isEmpty()) {
+            return found;
+        }
+        consumer.assign(from.keySet());
+        from.forEach(consumer::seek);
+        Set<TopicPartition> open = new HashSet<>(from.keySet());
+        while (!open.isEmpty()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException("Could not read " + open + " from " + positions(open, from)
+                        + " (where committed records of this task's last transaction should be) in time");
+            }
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+            for (TopicPartition tp : Set.copyOf(open)) {
+                var batch = records.records(tp);
+                if (!batch.isEmpty()) {
+                    ConsumerRecord<byte[], byte[]> first = batch.get(0);
+                    found.put(tp, OptionalLong.of(first.offset()));
+                } else if (consumer.position(tp) >= stable.get(tp)) {
+                    found.put(tp, OptionalLong.empty());
+                } else {
+                    continue;
+                }
+                open.remove(tp);
+                consumer.pause(Set.of(tp));
+            }
+        }
+        consumer.assign(Set.of());
+        return found;
+    }
+
+    private static Map<TopicPartition, Long> positions(Set<TopicPartition> open, Map<TopicPartition, Long> from) {
+        return open.stream().collect(Collectors.toMap(Function.identity(), from::get));
+    }
+
+    private Map<TopicPartition, Long> offsets(Collection<TopicPartition> partitions, OffsetSpec spec,
+                                              IsolationLevel isolation, long deadline) {
+        return PartitionOffsets.list(admin, partitions, spec, isolation,
+                Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,27 @@
+package dev.quarantine.connect.sink.ownership;
+
+import java.util.Map;
+
+import org.apache.kafka.common.errors.ProducerFencedException;
+
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
+import dev.quarantine.sandbox.LocalKafka;
+
+/**
+ * {@link CoordinatorAnswersIT} on a broker formatted with {@code transaction.version=1}: a commit after the
+ * coordinator's timeout abort is refused as fenced (the abort completes at the fence's epoch, and version 1 ends only
+ * at the current one).
+ */
+class CoordinatorAnswersVersion1IT extends CoordinatorAnswersIT {
+
+    @Override
+    LocalKafka broker() {
+        return LocalKafka.create(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"))
+                .withFeature(HangingTransactions.TRANSACTION_VERSION, (short) 1);
+    }
+
+    @Override
+    Class<? extends Exception> refusalOfACommitAfterTheTimeoutAbort() {
+        return ProducerFencedException.class;
+    }
+}
