@@ -51,6 +51,11 @@ final class SinkTaskHandler implements AutoCloseable {
     /** Within Connect's default task.shutdown.graceful.timeout.ms (5 s), for all producers. */
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(4);
     private static final long RETRY_BACKOFF_MS = 1_000;
+    /**
+     * The poll timeout that asks the worker for a prompt put: 1 ms, not 0, which {@code WorkerSinkTask.poll} ignores
+     * (it takes a task's timeout only when positive, else polls until its next offset flush).
+     */
+    static final long PROMPT_PUT_MS = 1;
 
     private final SeekingContext context;
     private final List<TaskSlot> slots;
@@ -83,12 +88,18 @@ final class SinkTaskHandler implements AutoCloseable {
         this.clients = clients;
     }
 
-    /** NEW and paused, no round trip (Connect fails the task for good on an exception from open); a put comes soon. */
+    /**
+     * NEW, no round trip (Connect fails the task for good on an exception from open). Not paused: {@code open} runs
+     * inside the worker's poll, which a pause would keep waiting until its next offset flush (no timeout the task asks
+     * for shortens a poll under way); their first records end that poll, and its put claims them, their records taken
+     * once OWNED or dropped and sought again ({@link Opened}). A pause left from an earlier assignment (a LOST
+     * partition given back) is lifted for the same reason.
+     */
     void open(Collection<TopicPartition> partitions) {
         context.forget(partitions);
         bySlot(partitions).forEach((slot, mine) -> slot.ownership.open(mine));
-        context.pause(partitions.toArray(TopicPartition[]::new));
-        context.timeout(0);
+        context.resume(partitions.toArray(TopicPartition[]::new));
+        context.timeout(PROMPT_PUT_MS);
     }
 
     /** Forgets the partitions: their waiting records are dropped, whoever writes them next reads their progress. */
@@ -148,7 +159,7 @@ final class SinkTaskHandler implements AutoCloseable {
             }
         }
         boolean stillOpening = slots.stream().anyMatch(slot -> !slot.ownership.opening().isEmpty());
-        long earliest = opening.isPresent() ? RETRY_BACKOFF_MS : stillOpening ? 0 : 1;
+        long earliest = opening.isPresent() ? RETRY_BACKOFF_MS : PROMPT_PUT_MS;
         trigger.dueInMs(waiting(), clock.millis()).ifPresentOrElse(ms -> context.timeout(Math.max(earliest, ms)),
                 () -> {
                     if (stillOpening) {
@@ -262,14 +273,14 @@ final class SinkTaskHandler implements AutoCloseable {
             log.warn("{} {} was fenced ({}); its partitions are sought back to their committed progress, the slot"
                     + " initialised again at the next put and its partitions read again before they are written",
                     what, slot.id, fenced.cause().getMessage());
-            context.timeout(0);
+            context.timeout(PROMPT_PUT_MS);
         } else if (outcome instanceof Outcome.Unknown unknown) {
             slot.ownership.reinitialise();
             opened.seekBack(slot.writer, slot.writer.committed().keySet());
             log.warn("{} {} ended unknown ({}); its partitions are sought back to their committed progress, the slot"
                     + " initialised again at the next put and its partitions read again before they are written",
                     what, slot.id, unknown.cause().getMessage());
-            context.timeout(0);
+            context.timeout(PROMPT_PUT_MS);
         } else if (outcome instanceof Outcome.Transient retry) {
             RuntimeException verdict = transients.failed(new RetriableException(what + " " + slot.ownership.owned()
                     + " as " + slot.id + " failed transiently: " + retry.cause().getMessage(), retry.cause()));

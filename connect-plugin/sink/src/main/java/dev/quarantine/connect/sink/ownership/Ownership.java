@@ -120,7 +120,7 @@ public final class Ownership {
                 new CompactedOwnershipLog(reader, progressTopic, prefix, clock)), budget, limits, clock);
     }
 
-    /** Connect assigned {@code partitions}: NEW and paused, no round trip. */
+    /** Connect assigned {@code partitions}: NEW, no round trip (not paused: see the sink task handler's open). */
     public void open(Collection<TopicPartition> partitions) {
         partitions.forEach(partition -> {
             states.put(partition, PartitionState.opened());
