@@ -1,23 +1,33 @@
 package dev.quarantine.connect.sink;
 
+import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.records;
+import static dev.quarantine.connect.sink.TestData.sinkRecord;
 import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -116,5 +126,85 @@ class OwnershipIT {
         assertThat(committed(kafka, fixture.target + ".wide")).as("each partition's 2 records once").hasSize(100);
         assertThat(task.preCommit(Map.of())).hasSize(50).allSatisfy((p, offset) ->
                 assertThat(offset.offset()).isEqualTo(2));
+    }
+
+    /**
+     * Successor of PartitionOpeningIT (design 5.5): a task given 2,000 partitions another task wrote opens them all
+     * with the one producer of its slot (one init, where the per-partition sink built 2,000) and one fence of the
+     * one id that held them (its epoch one above), and copies each partition's records once from its progress.
+     */
+    @Test
+    void opensThousandsOfPartitionsWithOneProducerAndOneFence() throws Exception {
+        int count = 2_000;
+        String wide = fixture.target + ".wide";
+        kafka.createTopic(wide, 1, Map.of());
+        List<TopicPartition> partitions = IntStream.range(0, count)
+                .mapToObj(p -> new TopicPartition(fixture.source, p)).toList();
+        String[] settings = {"commit.max.records", String.valueOf(count), "target.topic.format", "copy.${topic}.wide"};
+        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext(), settings("0", settings));
+        first.open(partitions);
+        first.put(numbered(partitions, 0, 2));
+        assertThat(first.preCommit(Map.of())).as("the first task wrote every partition").hasSize(count);
+        fixture.stop(first);
+        String firstId = fixture.source + ":task#0.0";
+        int epochBefore = epoch(firstId);
+
+        List<Map<String, Object>> built = Collections.synchronizedList(new ArrayList<>());
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        SinkTaskHandler second = TaskFixture.handler(TransactionalSinkConfig.parse(fixture.config(
+                settings("1", settings))), fixture.progress, Duration.ofSeconds(30), context, configs -> {
+                    built.add(Map.copyOf(configs));
+                    return null; // the slot's own producer, counted
+                }, Optional.empty());
+        try {
+            second.open(partitions);
+            second.put(List.of()); // claims the 2,000, fences the id that held them, reads their progress
+            assertThat(context.seeks).as("every partition resumes from its progress").hasSize(count)
+                    .allSatisfy((partition, offset) -> assertThat(offset).isEqualTo(2L));
+            second.put(numbered(partitions, 2, 4));
+            assertThat(second.preCommit(Map.of())).hasSize(count).allSatisfy((p, offset) ->
+                    assertThat(offset.offset()).isEqualTo(4));
+        } finally {
+            second.close();
+        }
+
+        assertThat(built).as("one producer for %d partitions", count)
+                .extracting(configs -> configs.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG))
+                .containsExactly(fixture.source + ":task#1.0");
+        assertThat(epoch(firstId)).as("one fence of the id that held them").isEqualTo(epochBefore + 1);
+        List<String> values = values(committed(kafka, wide));
+        assertThat(values).as("every record once, read_committed").hasSize(4 * count)
+                .containsExactlyInAnyOrderElementsOf(sinkValues(numbered(partitions, 0, 4)));
+        try (Admin admin = kafka.admin()) {
+            assertThat(admin.listTransactions().all().get(30, TimeUnit.SECONDS)).extracting(
+                    TransactionListing::transactionalId).filteredOn(id -> id.startsWith(fixture.source + ":"))
+                    .as("task ids only").containsExactlyInAnyOrder(firstId, fixture.source + ":task#1.0");
+        }
+    }
+
+    private static String[] settings(String task, String... settings) {
+        List<String> all = new ArrayList<>(List.of("quarantine.task.id", task));
+        all.addAll(List.of(settings));
+        return all.toArray(String[]::new);
+    }
+
+    /** Offsets {@code from} to {@code to} of each partition, each value naming its partition and offset. */
+    private static List<SinkRecord> numbered(List<TopicPartition> partitions, long from, long to) {
+        List<SinkRecord> records = new ArrayList<>();
+        partitions.forEach(p -> IntStream.range((int) from, (int) to).forEach(offset -> records.add(sinkRecord(
+                p.topic(), p.partition(), offset, "k" + offset, bytes(p.partition() + "@" + offset),
+                System.currentTimeMillis()))));
+        return records;
+    }
+
+    private static List<String> sinkValues(List<SinkRecord> records) {
+        return records.stream().map(r -> TestData.text((byte[]) r.value())).collect(Collectors.toList());
+    }
+
+    private int epoch(String transactionalId) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            return admin.describeTransactions(List.of(transactionalId)).description(transactionalId)
+                    .get(30, TimeUnit.SECONDS).producerEpoch();
+        }
     }
 }
