@@ -11,14 +11,18 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.WrittenCheck;
+import dev.quarantine.connect.sink.cluster.WrittenCheck.Verdict;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.progress.ProgressStore;
+import dev.quarantine.connect.sink.write.TaskTransaction.Outcome;
 import dev.quarantine.connect.sink.write.TaskWriter;
 import dev.quarantine.connect.sink.write.WriterFactory;
 
@@ -39,8 +43,10 @@ final class Opened {
     private final SinkMetrics metrics;
     /** OWNED without progress: the writer opens at the first record delivered. */
     private final Set<TopicPartition> startAtFirst = new HashSet<>();
-    /** OWNED, the progress read failed for now: read again at the next put. */
-    private final Map<TopicPartition, TaskWriter> unread = new LinkedHashMap<>();
+    /** OWNED, the progress read (or its check) failed for now: read again at the next put. */
+    private final Map<TopicPartition, TaskSlot> unread = new LinkedHashMap<>();
+    /** Of those unread, the ones whose rule V check waits for a transaction open where their last commit wrote. */
+    private final Set<TopicPartition> waitingForCheck = new HashSet<>();
     /** Opened at a start of the task's own (no progress), nothing committed yet: not reported to Connect. */
     private final Set<TopicPartition> unwritten = new HashSet<>();
     /** Records delivered for partitions OWNED whose progress read failed for now: taken once it is read. */
@@ -55,9 +61,13 @@ final class Opened {
         this.metrics = metrics;
     }
 
-    /** {@code owned} became OWNED in {@code writer}'s slot: read, sought and resumed (those read before too). */
-    void owned(TaskWriter writer, Collection<TopicPartition> owned, long nowMs) {
-        owned.forEach(partition -> unread.put(partition, writer));
+    /**
+     * {@code owned} became OWNED in {@code slot}: read, checked (rule V), sought and resumed (with those read before
+     * too). A partition whose last committed transaction is lost on the target first commits its intent to redo; one
+     * whose check waits (a transaction open where that transaction wrote) stays unread, checked again at the next put.
+     */
+    void owned(TaskSlot slot, Collection<TopicPartition> owned, long nowMs) {
+        owned.forEach(partition -> unread.put(partition, slot));
         if (unread.isEmpty()) {
             return;
         }
@@ -65,15 +75,21 @@ final class Opened {
         unread.keySet().forEach(partition -> keys.put(WriterFactory.transactionalId(prefix, partition), partition));
         Map<String, ProgressRecord> read;
         try {
-            read = progress.read(keys);
+            read = new HashMap<>(progress.read(keys));
+            checkWritten(keys, read);
         } catch (RetriableException e) {
-            log.warn("Reading the progress of {} failed for now ({}); they stay paused and are read again at the next"
-                    + " put", keys.values(), e.getMessage());
+            log.warn("Reading or checking the progress of {} failed for now ({}); they stay paused and are read again"
+                    + " at the next put", keys.values(), e.getMessage());
             return;
         }
         Map<TopicPartition, Long> seeks = new LinkedHashMap<>();
+        List<TopicPartition> resumed = new ArrayList<>();
         keys.forEach((key, partition) -> {
-            TaskWriter slotWriter = unread.remove(partition);
+            if (!read.containsKey(key) && waitingForCheck.contains(partition)) {
+                return; // its check waits: still unread
+            }
+            resumed.add(partition);
+            TaskWriter slotWriter = unread.remove(partition).writer;
             ProgressRecord last = read.get(key);
             List<SinkRecord> kept = held.remove(partition);
             if (last != null) {
@@ -103,7 +119,77 @@ final class Opened {
             context.offset(seeks);
         }
         context.resume(keys.values().toArray(TopicPartition[]::new));
-        log.info("Own {}; resuming {} from their committed progress", keys.values(), seeks);
+        log.info("Own {}; resuming {} from their committed progress", resumed, seeks);
+    }
+
+    /**
+     * Rule V (design 2.7.1 step 3) over the progress just {@code read}: a partition whose last committed transaction
+     * is lost somewhere commits its intent to redo (one transaction per slot) and its entry in {@code read} becomes
+     * that intent; one whose check waits is removed from {@code read} (and kept unread); records gone from the target
+     * fail the task (fail closed).
+     *
+     * @throws RetriableException when the target did not answer in time, or an intent did not commit
+     */
+    private void checkWritten(Map<String, TopicPartition> keys, Map<String, ProgressRecord> read) {
+        Map<TopicPartition, ProgressRecord> checked = new LinkedHashMap<>();
+        Map<TopicPartition, String> keyOf = new HashMap<>();
+        keys.forEach((key, partition) -> {
+            ProgressRecord last = read.get(key);
+            keyOf.put(partition, key);
+            if (last != null && !last.written().isEmpty()) {
+                checked.put(partition, last);
+            }
+        });
+        waitingForCheck.clear();
+        if (checked.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Verdict> verdicts = unread.get(checked.keySet().iterator().next()).repair.check(checked);
+        Map<TaskSlot, Map<TopicPartition, ProgressRecord>> intents = new LinkedHashMap<>();
+        verdicts.forEach((partition, verdict) -> {
+            ProgressRecord last = checked.get(partition);
+            if (verdict instanceof WrittenCheck.Redo redo) {
+                log.warn("The last committed transaction of {} (source offsets {} to {}) was aborted on {} after it"
+                        + " committed (its markers skipped there by a broker, then an abort of the same producer id):"
+                        + " its records there are written again from source offset {}", partition, last.from(),
+                        last.next() - 1, redo.redoFrom(), redo.next());
+                intents.computeIfAbsent(unread.get(partition), s -> new LinkedHashMap<>()).put(partition,
+                        last.redoing(redo.next(), redo.redoEnd(), redo.redoFrom()));
+            } else if (verdict instanceof WrittenCheck.Wait wait) {
+                log.warn("{} stays paused: a transaction is open on {} where its last committed transaction wrote;"
+                        + " checked again at the next put", partition, wait.heldBack());
+                waitingForCheck.add(partition);
+                read.remove(keyOf.get(partition));
+            } else if (verdict instanceof WrittenCheck.Missing missing) {
+                throw new ConnectException("The records of the last committed transaction of " + partition + " are"
+                        + " gone from " + missing.partitions() + " (their offsets are past the end of the log: an"
+                        + " unclean leader election?). The task stops rather than write past a loss; see"
+                        + " docs/connect-sink.md");
+            } else if (verdict instanceof WrittenCheck.ProgressAborted aborted) {
+                throw new ConnectException("A record of " + partition + " is visible at " + aborted.partition() + "@"
+                        + aborted.offset() + " after its last committed progress: its progress record was aborted."
+                        + " The task stops rather than copy twice");
+            } else if (verdict instanceof WrittenCheck.Clean clean && !clean.deleted().isEmpty()) {
+                log.warn("The records of the last committed transaction of {} on {} were deleted by retention before"
+                        + " they could be checked", partition, clean.deleted());
+            }
+        });
+        intents.forEach((slot, redo) -> {
+            Outcome outcome = slot.writer.intents(slot.transaction(), redo);
+            if (!(outcome instanceof Outcome.Committed committed)) {
+                if (outcome instanceof Outcome.Fenced) {
+                    slot.ownership.fenced(false);
+                } else if (outcome instanceof Outcome.Unknown) {
+                    slot.ownership.reinitialise();
+                } else if (outcome instanceof Outcome.Fatal fatal) {
+                    throw fatal.cause();
+                }
+                throw new RetriableException("The intent to redo " + redo.keySet() + " did not commit (" + outcome
+                        + ")");
+            }
+            metrics.commitsRedone(redo.size());
+            committed.progress().forEach((partition, intent) -> read.put(keyOf.get(partition), intent));
+        });
     }
 
     /** Where {@code partition} resumes with committed progress {@code last}; empty when its waiting records are kept. */

@@ -184,7 +184,12 @@ final class SinkTaskHandler implements AutoCloseable {
                 opened.closed(slot.writer, partition);
                 context.pause(partition);
             });
-            opened.owned(slot.writer, progressed.owned(), clock.millis());
+            try {
+                opened.owned(slot, progressed.owned(), clock.millis());
+            } catch (ConnectException e) { // a check that fails closed, an intent refused for good
+                failed = true;
+                throw e;
+            }
             if (slot.ownership.lastFailure().isPresent()) {
                 transientFailure = slot.ownership.lastFailure();
             }

@@ -7,6 +7,7 @@ import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 
+import dev.quarantine.connect.sink.cluster.WrittenRepair;
 import dev.quarantine.connect.sink.ownership.Ownership;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
@@ -26,8 +27,12 @@ final class TaskSlot {
     final TaskWriter writer;
     private final SlotProducer producer;
     private final WriterFactory writers;
+    /** Rule V's check (design 2.7.1), shared by the task's slots. */
+    final WrittenRepair repair;
 
-    TaskSlot(String id, SlotProducer producer, Ownership ownership, TaskWriter writer, WriterFactory writers) {
+    TaskSlot(String id, SlotProducer producer, Ownership ownership, TaskWriter writer, WriterFactory writers,
+             WrittenRepair repair) {
+        this.repair = repair;
         this.id = id;
         this.producer = producer;
         this.ownership = ownership;

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +17,8 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 
 import dev.quarantine.connect.sink.cluster.ClusterAdmins;
 import dev.quarantine.connect.sink.cluster.TargetTopics;
+import dev.quarantine.connect.sink.cluster.WrittenProbe;
+import dev.quarantine.connect.sink.cluster.WrittenRepair;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.ownership.Ownership;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
@@ -38,6 +41,8 @@ final class TaskSlots {
 
     /** {@code producers.per.task}: one slot per task until the setting exists. */
     static final int SLOTS = 1;
+    /** How long a look after an own abort waits for the abort's markers before the slot re-initialises instead. */
+    static final Duration AFTER_ABORT_BOUND = Duration.ofSeconds(5);
 
     private TaskSlots() {
     }
@@ -47,8 +52,11 @@ final class TaskSlots {
                                    Clock clock) {
         Admin fencing = Admin.create(adminOfProducer(config));
         CompactedTopicReader reader = new CompactedTopicReader(config.adminConfigs(), admins.target());
+        WrittenRepair repair = new WrittenRepair(new WrittenProbe(config.adminConfigs(), admins.target()),
+                admins.target(), config.progressReadTimeout());
         AutoCloseable clients = () -> {
             reader.close();
+            repair.close();
             fencing.close(Duration.ofSeconds(2));
         };
         try {
@@ -66,10 +74,14 @@ final class TaskSlots {
                 SlotProducer producer = writers.slotProducer(id, SLOTS, () -> Math.max(1,
                         writer.get(0).committed().size()), TxnSendSlotProducer.describedBy(fencing,
                         config.adminApiTimeout()));
-                writer.add(writers.taskWriter(() -> producer));
-                Ownership ownership = Ownership.of(prefix, config.progressTopic(), id, producer, fencing, reader,
+                writer.add(writers.taskWriter(() -> producer,
+                        committed -> repair.stillVisible(committed, AFTER_ABORT_BOUND)));
+                List<Ownership> owner = new ArrayList<>(1);
+                SlotProducer repairing = writers.repairingHanging(producer, id, () -> owner.get(0).assigned());
+                Ownership ownership = Ownership.of(prefix, config.progressTopic(), id, repairing, fencing, reader,
                         stages, limits, clock);
-                slots.add(new TaskSlot(id, producer, ownership, writer.get(0), writers));
+                owner.add(ownership);
+                slots.add(new TaskSlot(id, producer, ownership, writer.get(0), writers, repair));
             }
             return new SinkTaskHandler(context, prefix, slots, stages, progress, targetTopics, writers,
                     new TransientFailures(config.transientErrorsTimeout(), clock), config.commitTrigger(), clock,

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -112,6 +113,62 @@ public final class WrittenProbe implements AutoCloseable {
         atFirst.forEach((tp, at) -> looks.put(tp, new Look(at, visibleFromEnd.getOrDefault(tp,
                 OptionalLong.empty()))));
         return looks;
+    }
+
+    /**
+     * Looks at several lines per partition at once (the lines of many source partitions share a dead-letter
+     * partition): what is at each offset of {@code firsts}. The offsets are listed once per partition; each read
+     * from the lowest offset not yet decided answers every offset up to the first visible record it returns (those
+     * passed are aborted, that one is visible), so a partition takes one read per visible line, not one per line.
+     *
+     * @throws TimeoutException when the offsets or a read do not come within {@code timeout} (retriable)
+     * @throws org.apache.kafka.common.KafkaException when the cluster cannot be read (an ACL, a deleted topic)
+     */
+    public Map<TopicPartition, Map<Long, AtFirst>> lookAll(Map<TopicPartition, ? extends Collection<Long>> firsts,
+                                                           Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<TopicPartition, Map<Long, AtFirst>> found = new HashMap<>();
+        if (firsts.isEmpty()) {
+            return found;
+        }
+        Set<TopicPartition> partitions = firsts.keySet();
+        Map<TopicPartition, Long> start = offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED,
+                deadline);
+        Map<TopicPartition, Long> highWatermark = offsets(partitions, OffsetSpec.latest(),
+                IsolationLevel.READ_UNCOMMITTED, deadline);
+        Map<TopicPartition, Long> stable = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED,
+                deadline);
+        Map<TopicPartition, TreeSet<Long>> pending = new HashMap<>();
+        firsts.forEach((tp, offsets) -> {
+            Map<Long, AtFirst> at = found.computeIfAbsent(tp, k -> new HashMap<>());
+            for (long first : offsets) {
+                if (first >= highWatermark.get(tp)) {
+                    at.put(first, AtFirst.MISSING);
+                } else if (first < start.get(tp)) {
+                    at.put(first, AtFirst.DELETED);
+                } else if (first >= stable.get(tp)) {
+                    at.put(first, AtFirst.HELD_BACK);
+                } else {
+                    pending.computeIfAbsent(tp, k -> new TreeSet<>()).add(first);
+                }
+            }
+        });
+        while (!pending.isEmpty()) {
+            Map<TopicPartition, Long> from = new HashMap<>();
+            pending.forEach((tp, offsets) -> from.put(tp, offsets.first()));
+            read(from, stable, deadline).forEach((tp, visible) -> {
+                TreeSet<Long> offsets = pending.get(tp);
+                long passed = visible.isPresent() ? visible.getAsLong() : Long.MAX_VALUE;
+                while (!offsets.isEmpty() && offsets.first() <= passed) {
+                    long first = offsets.pollFirst();
+                    found.get(tp).put(first, first == passed ? AtFirst.VISIBLE : AtFirst.ABORTED);
+                }
+                if (offsets.isEmpty()) {
+                    pending.remove(tp);
+                }
+            });
+        }
+        return found;
     }
 
     /**

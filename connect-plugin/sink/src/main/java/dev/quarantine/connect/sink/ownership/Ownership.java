@@ -171,6 +171,13 @@ public final class Ownership {
         return state instanceof PartitionState.Owned owned ? OptionalLong.of(owned.claim()) : OptionalLong.empty();
     }
 
+    /** Every partition opened in this slot and not closed, whatever its state. */
+    public Set<TopicPartition> assigned() {
+        Set<TopicPartition> assigned = new TreeSet<>(BY_NAME);
+        assigned.addAll(states.keySet());
+        return assigned;
+    }
+
     /** The partitions opened and not OWNED nor LOST: being claimed, fenced or read. */
     public Set<TopicPartition> opening() {
         return waiting();

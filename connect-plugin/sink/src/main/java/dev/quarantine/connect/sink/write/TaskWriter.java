@@ -17,6 +17,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 import dev.quarantine.connect.sink.progress.ProgressRecord;
+import dev.quarantine.connect.sink.progress.RedoRange;
 import dev.quarantine.connect.sink.write.IsolationPlan.Position;
 import dev.quarantine.connect.sink.write.IsolationPlan.Range;
 import dev.quarantine.connect.sink.write.IsolationPlan.Step;
@@ -43,6 +44,7 @@ public final class TaskWriter {
     private final TaskTransaction.Letters letters;
     private final Function<TopicPartition, Map<String, Integer>> mapped;
     private final Tally tally;
+    private final AfterAbort afterAbort;
     private final Map<TopicPartition, PendingRecords> waiting = new LinkedHashMap<>();
     private final Map<TopicPartition, ProgressRecord> committed = new HashMap<>();
     /** Why each record a trigger turned into its dead letter was poison (for the metrics and the breaker). */
@@ -53,17 +55,31 @@ public final class TaskWriter {
      * its progress records (issue 22 item 7).
      */
     TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
-               Function<TopicPartition, Map<String, Integer>> mapped, Tally tally) {
+               Function<TopicPartition, Map<String, Integer>> mapped, Tally tally, AfterAbort afterAbort) {
         this.convert = convert;
         this.letters = letters;
         this.mapped = mapped;
         this.tally = tally;
+        this.afterAbort = afterAbort;
     }
 
     /** For tests: nothing counted. */
     TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
                Function<TopicPartition, Map<String, Integer>> mapped) {
-        this(convert, letters, mapped, Tally.NONE);
+        this(convert, letters, mapped, Tally.NONE, AfterAbort.TRUSTED);
+    }
+
+    /**
+     * Asked after a transaction of the slot's own ended in an abort, before the partitions it held are written again
+     * (rule V (c), design 2.7.1): whether the commits behind their progress still read visible. An abort ends every
+     * open range of the producer id on the partitions it wrote, a commit left open there by skipped markers with it.
+     */
+    @FunctionalInterface
+    public interface AfterAbort {
+        /** For unit tests of the write path that do not stage skipped markers. */
+        AfterAbort TRUSTED = progress -> true;
+
+        boolean stillVisible(Map<TopicPartition, ProgressRecord> progress);
     }
 
     /** What the writer reports as its transactions end: the task's metrics and its dead-letter breaker. */
@@ -205,11 +221,43 @@ public final class TaskWriter {
                 tally.aborted();
                 rejections.put(new Position(rejected.source(), rejected.offset()), rejected.cause());
                 plan.rejected(rejected.source(), rejected.offset());
+                if (!afterAbort.stillVisible(committedOf(parts))) {
+                    return new Outcome.Unknown(lostToAbort(parts, rejected.cause()));
+                }
+            } else if (outcome instanceof Outcome.Transient transientFailure
+                    && !afterAbort.stillVisible(committedOf(parts))) {
+                return new Outcome.Unknown(lostToAbort(parts, transientFailure.cause()));
             } else {
                 return outcome;
             }
         }
         return new Outcome.Committed(written, deadLettered);
+    }
+
+    /** The committed progress of the partitions of {@code parts}, as it stood before their transaction. */
+    private Map<TopicPartition, ProgressRecord> committedOf(List<Part> parts) {
+        Map<TopicPartition, ProgressRecord> of = new LinkedHashMap<>();
+        parts.forEach(part -> of.put(part.source(), committed.get(part.source())));
+        return of;
+    }
+
+    private static ConnectException lostToAbort(List<Part> parts, Throwable cause) {
+        ConnectException lost = new ConnectException("A transaction of " + parts.stream().map(Part::source).toList()
+                + " was aborted (" + cause + ") and a commit behind their progress no longer reads visible on the"
+                + " target: the slot initialises again and redoes what the abort took with it");
+        lost.addSuppressed(cause);
+        return lost;
+    }
+
+    /**
+     * After a claim, a re-initialisation or an own abort, rule V found commits lost: commits {@code intents}
+     * (progress records of the source partitions, each back where its redo starts, with the redo) in one transaction
+     * of the slot, without records (design 2.7.1 step 3).
+     */
+    public Outcome intents(TaskTransaction transaction, Map<TopicPartition, ProgressRecord> intents) {
+        List<Part> parts = new ArrayList<>();
+        intents.forEach((source, intent) -> parts.add(new Part(source, List.of(), intent)));
+        return transaction.run(parts);
     }
 
     /**
@@ -224,8 +272,8 @@ public final class TaskWriter {
             ProgressRecord last = committed.get(source);
             if (last != null && waiting.get(source).count() == 0 && position > last.next()) {
                 parts.add(new Part(source, List.of(), new ProgressRecord(last.from(), position, last.topicId(),
-                        last.sourceTopicId(), last.targetPartitions(), Optional.empty(), Optional.empty(),
-                        last.written(), Optional.empty())));
+                        last.sourceTopicId(), last.targetPartitions(), last.redo().filter(r -> r.pendingAt(position)),
+                        Optional.empty(), last.written(), Optional.empty())));
             }
         });
         Outcome outcome = transaction.run(parts);
@@ -238,16 +286,21 @@ public final class TaskWriter {
     private List<Part> parts(Step step, Map<Position, Throwable> rejections) {
         List<Part> parts = new ArrayList<>();
         step.ranges().forEach((source, range) -> {
+            ProgressRecord last = committed.get(source);
+            Optional<RedoRange> redo = last.redo();
             List<Write> writes = new ArrayList<>();
             for (SinkRecord record : waiting.get(source).records()) {
                 if (range.holds(record.originalKafkaOffset())) {
-                    writes.add(write(source, record, step, rejections));
+                    Write write = write(source, record, step, rejections);
+                    if (redo.isEmpty() || redo.get().sends(write.offset(), write.out().topic(),
+                            write.out().partition())) {
+                        writes.add(write); // a redo sends below its end only where the commit was lost
+                    }
                 }
             }
-            ProgressRecord last = committed.get(source);
             parts.add(new Part(source, writes, new ProgressRecord(range.from(), range.to(), last.topicId(),
-                    last.sourceTopicId(), Map.copyOf(mapped.apply(source)), Optional.empty(), Optional.empty(), last.written(),
-                    Optional.empty())));
+                    last.sourceTopicId(), Map.copyOf(mapped.apply(source)),
+                    redo.filter(r -> r.pendingAt(range.to())), Optional.empty(), last.written(), Optional.empty())));
         });
         return parts;
     }

@@ -1,6 +1,9 @@
 package dev.quarantine.connect.sink.write;
 
 import java.util.HashMap;
+import java.util.TreeSet;
+import java.util.Set;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -123,16 +126,31 @@ public final class WriterFactory implements AutoCloseable {
     }
 
     /**
+     * {@code slot}'s producer as {@link dev.quarantine.connect.sink.ownership.Ownership} initialises it: each init
+     * repairs what the id's last transaction left hanging ({@link HangingRepair}) on the target topics of
+     * {@code sources} (the partitions the slot is assigned at that init), the dead-letter and the progress topic.
+     */
+    public SlotProducer repairingHanging(SlotProducer slot, String transactionalId,
+                                         Supplier<Collection<TopicPartition>> sources) {
+        return new HangingRepair(slot, transactionalId, setup.hanging(), () -> {
+            Set<String> topics = new TreeSet<>();
+            sources.get().forEach(source -> topics.add(setup.converter().targetTopic(source.topic())));
+            deadLetterTopic().ifPresent(topics::add);
+            return topics;
+        }, setup.progress().topic());
+    }
+
+    /**
      * The write path of one slot: its records converted by the task's converters with each source partition's
      * target partition counts ({@link ProgressTarget#mappedPartitions}); a record the converters fail on for good is
      * dead-lettered as the input record in the fallback encoding.
      */
-    public TaskWriter taskWriter(Supplier<SlotProducer> producer) {
+    public TaskWriter taskWriter(Supplier<SlotProducer> producer, TaskWriter.AfterAbort afterAbort) {
         ProgressTarget target = setup.progress();
         return new TaskWriter(record -> setup.converter().convert(record, target.mappedPartitions(
                 new TopicPartition(record.originalTopic(), record.originalKafkaPartition()))),
                 (record, refused, error) -> letters(producer.get()).of(record, refused, error),
-                target::mappedPartitions, tally());
+                target::mappedPartitions, tally(), afterAbort);
     }
 
     /** The task's metrics, and the dead-letter breaker for records dead-lettered after the broker rejected them. */

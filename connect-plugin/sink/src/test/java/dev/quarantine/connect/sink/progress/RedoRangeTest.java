@@ -74,4 +74,34 @@ class RedoRangeTest {
         assertThatThrownBy(() -> RedoRange.parse("15", "copy.orders")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("redo.partitions holds copy.orders, not a topic-partition");
     }
+
+    private static final RedoRange FROM_OWN_STARTS = new RedoRange(20, Map.of(TARGET_0, 12L, DLQ_1, 5L));
+
+    @Test
+    void sendsToALostPartitionOnlyFromItsOwnStartOn() {
+        assertThat(FROM_OWN_STARTS.sends(11, "copy.orders", 0)).as("committed there before the lost one").isFalse();
+        assertThat(FROM_OWN_STARTS.sends(12, "copy.orders", 0)).isTrue();
+        assertThat(FROM_OWN_STARTS.sends(5, "dlq", 1)).isTrue();
+        assertThat(FROM_OWN_STARTS.sends(4, "dlq", 1)).isFalse();
+    }
+
+    @Test
+    void sendsADeadLetterWithoutAPartitionWhenItIsPastTheStartOfAPartitionOfItsTopic() {
+        assertThat(FROM_OWN_STARTS.sends(4, "dlq", null)).isFalse();
+        assertThat(FROM_OWN_STARTS.sends(5, "dlq", null)).isTrue();
+    }
+
+    @Test
+    void readsBackEachPartitionsStart() {
+        assertThat(FROM_OWN_STARTS.partitionsText()).isEqualTo("copy.orders-0@12,dlq-1@5");
+        assertThat(RedoRange.parse("20", FROM_OWN_STARTS.partitionsText())).contains(FROM_OWN_STARTS);
+    }
+
+    @Test
+    void joinsTheLostPartitionsKeepingEachLowestStartAndTheFurthestEnd() {
+        RedoRange joined = FROM_OWN_STARTS.joinedWith(25, Map.of(TARGET_0, 14L, new TopicPartition("dlq", 0), 9L));
+
+        assertThat(joined).isEqualTo(new RedoRange(25, Map.of(TARGET_0, 12L, DLQ_1, 5L,
+                new TopicPartition("dlq", 0), 9L)));
+    }
 }
