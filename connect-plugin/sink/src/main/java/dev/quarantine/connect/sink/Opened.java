@@ -212,6 +212,11 @@ final class Opened {
         return OptionalLong.of(last.next());
     }
 
+    /** Whether a partition OWNED waits for its progress read or its check. */
+    boolean anyUnread() {
+        return !unread.isEmpty();
+    }
+
     /** Whether {@code partition} is OWNED and waits for its progress read: its records are held, not dropped. */
     boolean awaitsRead(TopicPartition partition) {
         return unread.containsKey(partition);

@@ -158,7 +158,8 @@ final class SinkTaskHandler implements AutoCloseable {
                 write(slot, now);
             }
         }
-        boolean stillOpening = slots.stream().anyMatch(slot -> !slot.ownership.opening().isEmpty());
+        boolean stillOpening = slots.stream().anyMatch(slot -> !slot.ownership.opening().isEmpty())
+                || opened.anyUnread(); // a progress read or rule V check to try again
         long earliest = opening.isPresent() ? RETRY_BACKOFF_MS : PROMPT_PUT_MS;
         trigger.dueInMs(waiting(), clock.millis()).ifPresentOrElse(ms -> context.timeout(Math.max(earliest, ms)),
                 () -> {

@@ -234,7 +234,12 @@ class ProgressRecordIT {
                         Map.of(new TopicPartition(fixture.target, 0), new ProgressRecord.Written(0, 10, 0)));
         try (KafkaProducer<byte[], byte[]> writer = producer(source + ".newer", 60_000)) {
             writer.initTransactions();
-            commit(writer, newer.toRecord(new TopicPartition(fixture.progress, 0), transactionalId, partition));
+            writer.beginTransaction(); // the records its lines name, with it (rule V checks them before writing on)
+            for (int i = 0; i < 10; i++) {
+                writer.send(new ProducerRecord<>(fixture.target, 0, null, bytes("v" + i)));
+            }
+            writer.send(newer.toRecord(new TopicPartition(fixture.progress, 0), transactionalId, partition));
+            writer.commitTransaction();
         }
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
@@ -248,7 +253,7 @@ class ProgressRecordIT {
         assertThat(context.seeks).as("today's reader takes next and ignores the lines it does not know")
                 .containsExactly(Map.entry(partition, 10L));
         assertThat(values(committed(kafka, fixture.target)))
-                .containsExactlyElementsOf(IntStream.range(10, 20).mapToObj(i -> "v" + i).toList());
+                .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
         assertThat(progress).as("the newer record, then today's, read back by this version").hasSize(2);
         assertThat(progress.get(0)).isEqualTo(newer);
         assertThat(progress.get(1).next()).isEqualTo(20);
@@ -257,6 +262,35 @@ class ProgressRecordIT {
                 .map(ProgressRecord.Holder::id).contains(OwnershipRecord.taskId(source, 0, 0));
         assertThat(progress.get(1).written()).as("where its records went (rule V)")
                 .containsOnlyKeys(new TopicPartition(fixture.target, 0));
+    }
+
+    /**
+     * Rule V fails closed: a committed progress record whose written line names records past the end of the target
+     * partition (gone: an unclean leader election) stops the task naming the partition, instead of writing on past
+     * a loss it cannot repair.
+     */
+    @Test
+    void failsClosedNamingThePartitionWhenTheRecordsItsLastProgressNamesAreGoneFromTheTarget() throws Exception {
+        Uuid progressId;
+        try (Admin admin = kafka.admin()) {
+            progressId = admin.describeTopics(List.of(fixture.progress)).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get(fixture.progress).topicId();
+        }
+        ProgressRecord gone = new ProgressRecord(0, 10, progressId, Optional.empty(), Map.of(), Optional.empty())
+                .withOwnership(new ProgressRecord.Holder(OwnershipRecord.taskId(source, 0, 0), 0),
+                        Map.of(new TopicPartition(fixture.target, 0), new ProgressRecord.Written(0, 10, 0)));
+        try (KafkaProducer<byte[], byte[]> writer = producer(source + ".gone", 60_000)) {
+            writer.initTransactions();
+            commit(writer, gone.toRecord(new TopicPartition(fixture.progress, 0), transactionalId, partition));
+        }
+
+        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext());
+        task.open(List.of(partition));
+
+        assertThatThrownBy(() -> task.put(records(source, 0, 10, 20)))
+                .hasMessageContaining(partition.toString())
+                .hasMessageContaining("are gone from [" + fixture.target + "-0]");
+        assertThat(committed(kafka, fixture.target)).as("nothing written past the loss").isEmpty();
     }
 
     @SafeVarargs

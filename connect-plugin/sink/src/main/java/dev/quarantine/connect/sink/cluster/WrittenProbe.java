@@ -117,9 +117,11 @@ public final class WrittenProbe implements AutoCloseable {
 
     /**
      * Looks at several lines per partition at once (the lines of many source partitions share a dead-letter
-     * partition): what is at each offset of {@code firsts}. The offsets are listed once per partition; each read
-     * from the lowest offset not yet decided answers every offset up to the first visible record it returns (those
-     * passed are aborted, that one is visible), so a partition takes one read per visible line, not one per line.
+     * partition, or a target partition under {@code target.partition.mapping}): what is at each offset of
+     * {@code firsts}. The offsets are listed once per partition; then one consumer reads each partition from its lowest
+     * offset not yet decided: every offset a returned batch covers is decided (returned: visible; passed without being
+     * returned: aborted), and the consumer skips ahead to the next offset to decide, so a partition takes about one
+     * fetch per batch of lines, not one per line.
      *
      * @throws TimeoutException when the offsets or a read do not come within {@code timeout} (retriable)
      * @throws org.apache.kafka.common.KafkaException when the cluster cannot be read (an ACL, a deleted topic)
@@ -153,22 +155,47 @@ public final class WrittenProbe implements AutoCloseable {
                 }
             }
         });
+        scan(pending, stable, deadline, found);
+        return found;
+    }
+
+    /**
+     * Decides every offset of {@code pending} (each below its partition's {@code stable} offset) into {@code found}: a
+     * record returned at it is visible; an offset the consumer's position passed without returning it is aborted.
+     */
+    private void scan(Map<TopicPartition, TreeSet<Long>> pending, Map<TopicPartition, Long> stable, long deadline,
+                      Map<TopicPartition, Map<Long, AtFirst>> found) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        consumer.assign(pending.keySet());
+        pending.forEach((tp, offsets) -> consumer.seek(tp, offsets.first()));
         while (!pending.isEmpty()) {
-            Map<TopicPartition, Long> from = new HashMap<>();
-            pending.forEach((tp, offsets) -> from.put(tp, offsets.first()));
-            read(from, stable, deadline).forEach((tp, visible) -> {
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException("Could not read " + pending.keySet() + " (where committed records of this"
+                        + " task's last transactions should be) in time");
+            }
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+            for (TopicPartition tp : Set.copyOf(pending.keySet())) {
                 TreeSet<Long> offsets = pending.get(tp);
-                long passed = visible.isPresent() ? visible.getAsLong() : Long.MAX_VALUE;
-                while (!offsets.isEmpty() && offsets.first() <= passed) {
+                Map<Long, AtFirst> at = found.get(tp);
+                Set<Long> returned = new HashSet<>();
+                records.records(tp).forEach(record -> returned.add(record.offset()));
+                long position = consumer.position(tp);
+                boolean passedAll = returned.isEmpty() && position >= stable.get(tp);
+                while (!offsets.isEmpty() && (passedAll || offsets.first() < position)) {
                     long first = offsets.pollFirst();
-                    found.get(tp).put(first, first == passed ? AtFirst.VISIBLE : AtFirst.ABORTED);
+                    at.put(first, returned.contains(first) ? AtFirst.VISIBLE : AtFirst.ABORTED);
                 }
                 if (offsets.isEmpty()) {
                     pending.remove(tp);
+                    consumer.pause(Set.of(tp));
+                } else if (offsets.first() > position) {
+                    consumer.seek(tp, offsets.first()); // what lies between is not asked about
                 }
-            });
+            }
         }
-        return found;
+        consumer.assign(Set.of());
     }
 
     /**
