@@ -114,8 +114,11 @@ public final class WrittenProbe implements AutoCloseable {
         visibleFromEnd.values().removeIf(Objects::isNull); // retention passed end meanwhile: nothing seen from there
 
         Map<TopicPartition, Look> looks = new HashMap<>();
-        atFirst.forEach((tp, at) -> looks.put(tp, new Look(at, visibleFromEnd.getOrDefault(tp,
-                OptionalLong.empty()))));
+        atFirst.forEach((tp, at) -> {
+            OptionalLong visible = visibleFromEnd.getOrDefault(tp, OptionalLong.empty());
+            boolean heldBack = fromEnd.contains(tp) && visible.isEmpty() && stable.get(tp) < highWatermark.get(tp);
+            looks.put(tp, new Look(at, visible, heldBack));
+        });
         return looks;
     }
 

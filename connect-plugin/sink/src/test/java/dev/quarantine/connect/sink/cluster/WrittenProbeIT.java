@@ -86,11 +86,35 @@ class WrittenProbeIT {
         Written line = send(open, tp, 2);
 
         try (WrittenProbe probe = probe()) {
-            assertThat(probe.look(Map.of(tp, line), Set.of(tp), TIMEOUT))
-                    .containsExactly(Map.entry(tp, Look.of(AtFirst.HELD_BACK)));
+            assertThat(probe.look(Map.of(tp, line), Set.of(tp), TIMEOUT)).as("held back at first and from the end")
+                    .containsExactly(Map.entry(tp, new Look(AtFirst.HELD_BACK, OptionalLong.empty(), true)));
             open.abortTransaction();
             assertThat(probe.look(Map.of(tp, line), Set.of(tp), TIMEOUT))
                     .containsExactly(Map.entry(tp, Look.of(AtFirst.ABORTED)));
+        }
+    }
+
+    /**
+     * A review finding: with a transaction open right after a committed line's end (a later transaction of the source
+     * partition whose markers were skipped), the look from the end says so instead of "nothing visible".
+     */
+    @Test
+    void aTransactionOpenAfterTheEndHoldsTheLookFromTheEndBack() {
+        TopicPartition tp = new TopicPartition("probe-after", 0);
+        kafka.createTopic(tp.topic(), 1, Map.of());
+        Written committed = transaction(tp, "probe-after-a", 3, true);
+        KafkaProducer<byte[], byte[]> open = producer("probe-after-b");
+        open.beginTransaction();
+        Written later = send(open, tp, 2);
+
+        try (WrittenProbe probe = probe()) {
+            assertThat(probe.look(Map.of(tp, committed), Set.of(tp), TIMEOUT)).containsExactly(
+                    Map.entry(tp, new Look(AtFirst.VISIBLE, OptionalLong.empty(), true)));
+            assertThat(probe.look(Map.of(tp, committed), Set.of(), TIMEOUT)).as("not checked from the end")
+                    .containsExactly(Map.entry(tp, Look.of(AtFirst.VISIBLE)));
+            open.commitTransaction();
+            assertThat(probe.look(Map.of(tp, committed), Set.of(tp), TIMEOUT)).containsExactly(
+                    Map.entry(tp, new Look(AtFirst.VISIBLE, OptionalLong.of(later.first()))));
         }
     }
 
