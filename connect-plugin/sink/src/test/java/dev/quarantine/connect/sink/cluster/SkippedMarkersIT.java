@@ -96,6 +96,7 @@ class SkippedMarkersIT {
             send(next, target, 1);
             next.abortTransaction();
             next.close();
+            WrittenProbeIT.awaitMarkers(admin, target);
 
             assertThat(probe.look(Map.of(target, line), Set.of(), TIMEOUT))
                     .as("the id's next abort on the partition aborted the committed records with it")
