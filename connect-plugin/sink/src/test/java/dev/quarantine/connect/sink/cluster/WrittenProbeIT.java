@@ -175,6 +175,11 @@ class WrittenProbeIT {
     }
 
     private WrittenProbe probe() {
+        return probe(kafka, admin);
+    }
+
+    /** A probe of {@code kafka}'s cluster, its offsets listed through {@code admin}. */
+    static WrittenProbe probe(LocalKafka kafka, Admin admin) {
         Map<String, Object> configs = new HashMap<>();
         kafka.clientProps().forEach((k, v) -> configs.put((String) k, v));
         return new WrittenProbe(configs, admin);
@@ -194,7 +199,8 @@ class WrittenProbeIT {
         return line;
     }
 
-    private static Written send(KafkaProducer<byte[], byte[]> producer, TopicPartition tp, int count) {
+    /** Sends {@code count} records to {@code tp} in the producer's open transaction: the line they make. */
+    static Written send(KafkaProducer<byte[], byte[]> producer, TopicPartition tp, int count) {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             sent.add(producer.send(new ProducerRecord<>(tp.topic(), tp.partition(), null, new byte[] {(byte) i})));
