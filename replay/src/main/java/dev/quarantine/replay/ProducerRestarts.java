@@ -45,11 +45,14 @@ import org.apache.kafka.common.errors.RetriableException;
  *     <td>TAKEN_OVER</td></tr>
  * <tr><td>InvalidTxnStateException, InvalidProducerEpochException</td><td>yes</td><td>UNKNOWN (could not be
  *     read)</td><td>OTHER</td></tr>
- * <tr><td>any other, not retriable (a CI run: the broker's UNKNOWN_SERVER_ERROR to an EndTxn that met a newer
- *     instance's fence in progress, "transition to ONGOING while it already a pending state PREPARE_EPOCH_FENCE")</td>
+ * <tr><td>any other from commitTransaction, not retriable (a CI run: the broker's UNKNOWN_SERVER_ERROR to an
+ *     EndTxn that met a newer instance's fence in progress, "transition to ONGOING while it already a pending state
+ *     PREPARE_EPOCH_FENCE")</td>
  *     <td>yes</td><td>TAKEN</td><td>TAKEN_OVER</td></tr>
- * <tr><td>any other, not retriable</td><td>yes</td><td>STILL_OURS, UNKNOWN</td><td>OTHER</td></tr>
- * <tr><td>any other: retriable (a commit may still be under way), or before a commit</td><td>any</td>
+ * <tr><td>any other from commitTransaction, not retriable</td><td>yes</td><td>STILL_OURS, UNKNOWN</td>
+ *     <td>OTHER</td></tr>
+ * <tr><td>any other: retriable (a commit may still be under way), not from commitTransaction (the writer's own
+ *     checks: the range limit, a progress record too large), or before a commit</td><td>any</td>
  *     <td>not asked</td><td>OTHER (the caller's usual handling)</td></tr>
  * </table>
  */
@@ -67,15 +70,20 @@ final class ProducerRestarts {
         this.maxRestarts = maxRestarts;
     }
 
-    /** Decides, counting a RESTART against the limit; {@code ownership} is asked only after a commit since init. */
-    Decision after(Throwable error, boolean committedSinceInit, Supplier<Ownership> ownership) {
+    /**
+     * Decides, counting a RESTART against the limit; {@code ownership} is asked only after a commit since init.
+     *
+     * @param commitRefused whether the error came from {@code commitTransaction} itself (not from the writer's own
+     *                      checks before it, such as the range limit or a progress record too large)
+     */
+    Decision after(Throwable error, boolean committedSinceInit, boolean commitRefused, Supplier<Ownership> ownership) {
         if (has(error, ProducerFencedException.class)) {
             return Decision.TAKEN_OVER;
         }
         if (!has(error, InvalidTxnStateException.class) && !has(error, InvalidProducerEpochException.class)) {
             // an error that is not one of a transaction's ordinary outcomes (the broker's "unexpected error" when an
             // EndTxn meets a newer instance's fence in progress): a takeover when the coordinator shows one
-            boolean unexplained = !has(error, RetriableException.class) && committedSinceInit;
+            boolean unexplained = commitRefused && !has(error, RetriableException.class) && committedSinceInit;
             return unexplained && ownership.get() == Ownership.TAKEN ? Decision.TAKEN_OVER : Decision.OTHER;
         }
         if (committedSinceInit) {

@@ -7,12 +7,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -30,6 +27,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import dev.quarantine.txn.TxnSendConfig;
+import dev.quarantine.txn.progress.PartitionOffsets;
+import dev.quarantine.txn.progress.ReadCommittedConsumers;
 
 /** What the replay's clients share: settings filtering, end offsets and creating the topics it writes to. */
 final class ReplayClients {
@@ -54,11 +53,7 @@ final class ReplayClients {
      */
     static Map<TopicPartition, Long> endOffsets(Admin admin, List<TopicPartition> partitions, IsolationLevel isolation,
                                                 Duration timeout) {
-        Map<TopicPartition, OffsetSpec> latest = partitions.stream()
-                .collect(Collectors.toMap(Function.identity(), p -> OffsetSpec.latest()));
-        return await(admin.listOffsets(latest, new ListOffsetsOptions(isolation)).all(), timeout,
-                "read the end offsets of " + partitions).entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+        return PartitionOffsets.list(admin, partitions, OffsetSpec.latest(), isolation, timeout);
     }
 
     /** The topic id of {@code topic}, which exists: it tells a topic from one deleted earlier under its name. */
@@ -131,14 +126,10 @@ final class ReplayClients {
 
     /** The read_committed, group-less consumer that reads the dead-letter topic. */
     static Map<String, Object> consumerConfigs(Map<String, Object> clients, ReplayConfig config) {
-        Map<String, Object> configs = new HashMap<>(known(clients, ConsumerConfig.configNames()));
-        configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        configs.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        Map<String, Object> configs = ReadCommittedConsumers.configs(clients);
         configs.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchSize());
         configs.put(ConsumerConfig.CLIENT_ID_CONFIG,
                 ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId() + "-reader");
-        configs.remove(ConsumerConfig.GROUP_ID_CONFIG);
         return configs;
     }
 

@@ -122,7 +122,7 @@ final class ReplayTransactions implements AutoCloseable {
     /** See {@link ProducerRestarts}: a new producer, the error thrown, or the takeover said. */
     private ReplayProgress afterFailure(ReplayProgress progress, RuntimeException error) {
         boolean afterCommit = committedSinceInit;
-        switch (restarts.after(error, afterCommit, () -> ownership(error))) {
+        switch (restarts.after(error, afterCommit, writer.commitRefused(), () -> ownership(error))) {
             case RESTART -> {
                 log.warn("Replay {}: {} ({}); no other instance of the replay has started since, resuming with a new"
                         + " producer from the committed progress ({} of {})", config.replayId(), afterCommit

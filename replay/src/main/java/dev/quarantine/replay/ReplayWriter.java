@@ -57,6 +57,7 @@ final class ReplayWriter implements AutoCloseable {
     private volatile Throwable ownWriteFailure;
     private boolean inTransaction;
     private boolean abortedSinceCommit;
+    private boolean commitRefused;
 
     ReplayWriter(TxnSendProducer<byte[], byte[]> producer, ReplayConfig config) {
         this.producer = producer;
@@ -74,6 +75,8 @@ final class ReplayWriter implements AutoCloseable {
     void begin() {
         sendFailures.clear();
         ownWriteFailure = null;
+        abortedSinceCommit = false;
+        commitRefused = false;
         producer.beginTransaction();
         inTransaction = true;
     }
@@ -136,6 +139,7 @@ final class ReplayWriter implements AutoCloseable {
             inTransaction = false;
             abortedSinceCommit = false;
         } catch (KafkaException e) {
+            commitRefused = true;
             throw afterFailedCommit(e);
         }
         return fitted.progress();
@@ -159,18 +163,27 @@ final class ReplayWriter implements AutoCloseable {
             return error;
         }
         inTransaction = false;
-        abortedSinceCommit = true;
         try {
             producer.abortTransaction();
+            abortedSinceCommit = true;
         } catch (RuntimeException abortError) {
             error.addSuppressed(abortError);
         }
         return error;
     }
 
-    /** Whether this writer aborted a transaction (or tried to) since its last commit. */
+    /**
+     * Whether the id's last ended transaction is this writer's own abort: the transaction begun last was aborted by
+     * this writer and the abort was answered (an abort that threw, a fenced producer's say, ended nothing of ours, and
+     * a fence's abort of a transaction begun since is another instance's).
+     */
     boolean abortedSinceCommit() {
         return abortedSinceCommit;
+    }
+
+    /** Whether the transaction begun last failed in {@code commitTransaction} itself (its end was refused). */
+    boolean commitRefused() {
+        return commitRefused;
     }
 
     private RuntimeException afterFailedCommit(KafkaException e) {

@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -26,9 +27,9 @@ class ProducerRestartsTest {
     void aProducerFencedExceptionIsATakeoverWhetherOrNotThisProducerCommittedAndOwnershipIsNotAsked() {
         ProducerRestarts restarts = new ProducerRestarts(3);
 
-        assertThat(restarts.after(new ProducerFencedException("newer epoch"), false, owner(Ownership.STILL_OURS)))
+        assertThat(restarts.after(new ProducerFencedException("newer epoch"), false, true, owner(Ownership.STILL_OURS)))
                 .isEqualTo(Decision.TAKEN_OVER);
-        assertThat(restarts.after(new KafkaException(new ProducerFencedException("x")), true,
+        assertThat(restarts.after(new KafkaException(new ProducerFencedException("x")), true, true,
                 owner(Ownership.STILL_OURS))).isEqualTo(Decision.TAKEN_OVER);
         assertThat(asked).hasValue(0);
     }
@@ -37,11 +38,11 @@ class ProducerRestartsTest {
     void anInvalidTxnStateBeforeTheFirstCommitRestartsTheProducerUpToTheLimitWithoutAskingOwnership() {
         ProducerRestarts restarts = new ProducerRestarts(2);
 
-        assertThat(restarts.after(new InvalidTxnStateException("ending"), false, owner(Ownership.TAKEN)))
+        assertThat(restarts.after(new InvalidTxnStateException("ending"), false, true, owner(Ownership.TAKEN)))
                 .isEqualTo(Decision.RESTART);
-        assertThat(restarts.after(new KafkaException(new InvalidProducerEpochException("bumped")), false,
+        assertThat(restarts.after(new KafkaException(new InvalidProducerEpochException("bumped")), false, true,
                 owner(Ownership.TAKEN))).isEqualTo(Decision.RESTART);
-        assertThat(restarts.after(new InvalidTxnStateException("ending"), false, owner(Ownership.TAKEN)))
+        assertThat(restarts.after(new InvalidTxnStateException("ending"), false, true, owner(Ownership.TAKEN)))
                 .isEqualTo(Decision.GIVE_UP);
         assertThat(asked).hasValue(0);
     }
@@ -51,9 +52,11 @@ class ProducerRestartsTest {
     void anInvalidTxnStateAfterACommitWhileTheTransactionalIdIsStillOursRestartsUpToTheLimit() {
         ProducerRestarts restarts = new ProducerRestarts(1);
 
-        assertThat(restarts.after(new InvalidTxnStateException("COMPLETE_COMMIT"), true, owner(Ownership.STILL_OURS)))
+        assertThat(restarts.after(new InvalidTxnStateException("COMPLETE_COMMIT"), true, true,
+                owner(Ownership.STILL_OURS)))
                 .isEqualTo(Decision.RESTART);
-        assertThat(restarts.after(new InvalidTxnStateException("COMPLETE_COMMIT"), true, owner(Ownership.STILL_OURS)))
+        assertThat(restarts.after(new InvalidTxnStateException("COMPLETE_COMMIT"), true, true,
+                owner(Ownership.STILL_OURS)))
                 .isEqualTo(Decision.GIVE_UP);
         assertThat(asked).hasValue(2);
     }
@@ -62,42 +65,43 @@ class ProducerRestartsTest {
     void anInvalidTxnStateOrEpochAfterACommitIsATakeoverWhenAnotherInstanceTookTheTransactionalId() {
         ProducerRestarts restarts = new ProducerRestarts(3);
 
-        assertThat(restarts.after(new InvalidTxnStateException("zombie"), true, owner(Ownership.TAKEN)))
+        assertThat(restarts.after(new InvalidTxnStateException("zombie"), true, true, owner(Ownership.TAKEN)))
                 .isEqualTo(Decision.TAKEN_OVER);
-        assertThat(restarts.after(new KafkaException(new InvalidProducerEpochException("old")), true,
+        assertThat(restarts.after(new KafkaException(new InvalidProducerEpochException("old")), true, true,
                 owner(Ownership.TAKEN))).isEqualTo(Decision.TAKEN_OVER);
         assertThat(restarts.restarts()).isZero();
     }
 
     @Test
     void anInvalidTxnStateAfterACommitIsLeftToTheCallerWhenOwnershipCannotBeRead() {
-        assertThat(new ProducerRestarts(3).after(new InvalidTxnStateException("x"), true, owner(Ownership.UNKNOWN)))
+        assertThat(new ProducerRestarts(3).after(new InvalidTxnStateException("x"), true, true,
+                owner(Ownership.UNKNOWN)))
                 .isEqualTo(Decision.OTHER);
     }
 
     @Test
     void aCommitStartsTheCountOfRestartsAgain() {
         ProducerRestarts restarts = new ProducerRestarts(1);
-        assertThat(restarts.after(new InvalidTxnStateException("x"), false, owner(Ownership.STILL_OURS)))
+        assertThat(restarts.after(new InvalidTxnStateException("x"), false, true, owner(Ownership.STILL_OURS)))
                 .isEqualTo(Decision.RESTART);
 
         restarts.committed();
 
-        assertThat(restarts.after(new InvalidTxnStateException("x"), true, owner(Ownership.STILL_OURS)))
+        assertThat(restarts.after(new InvalidTxnStateException("x"), true, true, owner(Ownership.STILL_OURS)))
                 .isEqualTo(Decision.RESTART);
         assertThat(restarts.restarts()).isOne();
     }
 
     @Test
     void aRetriableErrorIsLeftToTheCallerWithoutAskingOwnership() {
-        assertThat(new ProducerRestarts(3).after(new TimeoutException("slow"), true, owner(Ownership.TAKEN)))
+        assertThat(new ProducerRestarts(3).after(new TimeoutException("slow"), true, true, owner(Ownership.TAKEN)))
                 .isEqualTo(Decision.OTHER);
         assertThat(asked).hasValue(0);
     }
 
     @Test
     void anUnexplainedErrorBeforeAnyCommitIsLeftToTheCallerWithoutAskingOwnership() {
-        assertThat(new ProducerRestarts(3).after(new KafkaException("Unhandled error in EndTxnResponse"), false,
+        assertThat(new ProducerRestarts(3).after(new KafkaException("Unhandled error in EndTxnResponse"), false, true,
                 owner(Ownership.TAKEN))).isEqualTo(Decision.OTHER);
         assertThat(asked).hasValue(0);
     }
@@ -109,17 +113,26 @@ class ProducerRestartsTest {
      */
     @Test
     void anUnexplainedErrorAfterACommitIsATakeoverWhenTheCoordinatorShowsAnotherInstance() {
-        assertThat(new ProducerRestarts(3).after(new KafkaException("Unhandled error in EndTxnResponse"), true,
+        assertThat(new ProducerRestarts(3).after(new KafkaException("Unhandled error in EndTxnResponse"), true, true,
                 owner(Ownership.TAKEN))).isEqualTo(Decision.TAKEN_OVER);
         assertThat(asked).hasValue(1);
+    }
+
+    /** A review finding: the writer's own range-limit check fails after its own abort, which the coordinator may
+     * still show as PREPARE_ABORT: never a takeover, and ownership is not asked. */
+    @Test
+    void anErrorOfTheWritersOwnChecksIsLeftToTheCallerWithoutAskingOwnership() {
+        assertThat(new ProducerRestarts(3).after(new ConfigException("replay.written.ranges.max", 10, "passed"), true,
+                false, owner(Ownership.TAKEN))).isEqualTo(Decision.OTHER);
+        assertThat(asked).hasValue(0);
     }
 
     @Test
     void anUnexplainedErrorAfterACommitIsLeftToTheCallerWhileTheTransactionalIdIsStillOursOrUnknown() {
         ProducerRestarts restarts = new ProducerRestarts(3);
-        assertThat(restarts.after(new KafkaException("Unhandled error"), true, owner(Ownership.STILL_OURS)))
+        assertThat(restarts.after(new KafkaException("Unhandled error"), true, true, owner(Ownership.STILL_OURS)))
                 .isEqualTo(Decision.OTHER);
-        assertThat(restarts.after(new KafkaException("Unhandled error"), true, owner(Ownership.UNKNOWN)))
+        assertThat(restarts.after(new KafkaException("Unhandled error"), true, true, owner(Ownership.UNKNOWN)))
                 .isEqualTo(Decision.OTHER);
         assertThat(restarts.restarts()).as("never restarted for an error it cannot explain").isZero();
     }

@@ -24,7 +24,8 @@ import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
  * <tr><th>a line's look</th><th>verdict</th><th>then</th></tr>
  * <tr><td>{@code first} at or past the partition's end (its records are gone: an unclean election)</td>
  *     <td>{@link Missing}</td><td>fail closed: the partition stays paused, ERROR names it</td></tr>
- * <tr><td>held back: the last stable offset at or below {@code first} (a transaction is open there)</td>
+ * <tr><td>held back: the last stable offset at or below {@code first} (a transaction is open there), or, from
+ *     {@code end} of an identity-mapped partition, nothing visible while a transaction is open there</td>
  *     <td>{@link Wait}</td><td>a live transaction of another slot is waited for; a range of C's producer id left
  *     open by skipped markers goes to the look of 2.7; then checked again</td></tr>
  * <tr><td>a record visible at or after {@code end} of an identity-mapped partition</td>
@@ -57,10 +58,19 @@ public final class WrittenCheck {
     /**
      * The look at one line.
      *
-     * @param visibleFromEnd the offset of the first record visible at or after the line's {@code end}, for an
-     *                       identity-mapped target partition; empty when none is, or the partition is not checked there
+     * @param visibleFromEnd  the offset of the first record visible at or after the line's {@code end}, for an
+     *                        identity-mapped target partition; empty when none is, or the partition is not checked
+     *                        there
+     * @param heldBackFromEnd for a partition checked from {@code end}: none visible from there while a transaction is
+     *                        open on the partition (its last stable offset below its high watermark): a later
+     *                        transaction of the source partition left open there, whose progress record may be the
+     *                        one aborted, so the check waits for it as for a held-back {@code first}
      */
-    public record Look(AtFirst atFirst, OptionalLong visibleFromEnd) {
+    public record Look(AtFirst atFirst, OptionalLong visibleFromEnd, boolean heldBackFromEnd) {
+
+        public Look(AtFirst atFirst, OptionalLong visibleFromEnd) {
+            this(atFirst, visibleFromEnd, false);
+        }
 
         public static Look of(AtFirst atFirst) {
             return new Look(atFirst, OptionalLong.empty());
@@ -130,6 +140,9 @@ public final class WrittenCheck {
                 case DELETED -> deleted.add(tp);
                 case ABORTED -> lost.put(tp, line.getValue().from());
                 case VISIBLE -> { }
+            }
+            if (look.heldBackFromEnd()) {
+                heldBack.add(tp);
             }
             if (laterVisible == null && look.visibleFromEnd().isPresent()) { // lines come sorted: the first one
                 laterVisible = tp;

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -61,6 +63,8 @@ public final class WrittenProbe implements AutoCloseable {
 
     private static Map<String, Object> configs(Map<String, Object> clientConfigs) {
         Map<String, Object> configs = ReadCommittedConsumers.configs(clientConfigs);
+        // never reset silently: a log start that passed first between the offsets and the fetch is "deleted"
+        configs.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         configs.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, FETCH_BYTES);
         configs.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, FETCH_BYTES * 16);
         return configs;
@@ -97,8 +101,8 @@ public final class WrittenProbe implements AutoCloseable {
                 toRead.put(tp, line.first());
             }
         });
-        read(toRead, stable, deadline).forEach((tp, offset) -> atFirst.put(tp,
-                offset.isPresent() && offset.getAsLong() == toRead.get(tp) ? AtFirst.VISIBLE : AtFirst.ABORTED));
+        read(toRead, stable, deadline).forEach((tp, offset) -> atFirst.put(tp, offset == null ? AtFirst.DELETED
+                : offset.isPresent() && offset.getAsLong() == toRead.get(tp) ? AtFirst.VISIBLE : AtFirst.ABORTED));
 
         Map<TopicPartition, Long> ends = new HashMap<>();
         for (TopicPartition tp : fromEnd) {
@@ -107,11 +111,15 @@ public final class WrittenProbe implements AutoCloseable {
                 ends.put(tp, Math.max(line.end(), start.get(tp)));
             }
         }
-        Map<TopicPartition, OptionalLong> visibleFromEnd = read(ends, stable, deadline);
+        Map<TopicPartition, OptionalLong> visibleFromEnd = new HashMap<>(read(ends, stable, deadline));
+        visibleFromEnd.values().removeIf(Objects::isNull); // retention passed end meanwhile: nothing seen from there
 
         Map<TopicPartition, Look> looks = new HashMap<>();
-        atFirst.forEach((tp, at) -> looks.put(tp, new Look(at, visibleFromEnd.getOrDefault(tp,
-                OptionalLong.empty()))));
+        atFirst.forEach((tp, at) -> {
+            OptionalLong visible = visibleFromEnd.getOrDefault(tp, OptionalLong.empty());
+            boolean heldBack = fromEnd.contains(tp) && visible.isEmpty() && stable.get(tp) < highWatermark.get(tp);
+            looks.put(tp, new Look(at, visible, heldBack));
+        });
         return looks;
     }
 
@@ -200,7 +208,8 @@ public final class WrittenProbe implements AutoCloseable {
 
     /**
      * Per partition, the offset of the first record visible at or after its position in {@code from}, below its
-     * {@code stable} offset; empty when the read reached that offset without one.
+     * {@code stable} offset; empty when the read reached that offset without one; {@code null} when the log start
+     * passed the position before it was read (retention or a deletion of records meanwhile).
      */
     private Map<TopicPartition, OptionalLong> read(Map<TopicPartition, Long> from, Map<TopicPartition, Long> stable,
                                                    long deadline) {
@@ -216,7 +225,17 @@ public final class WrittenProbe implements AutoCloseable {
                 throw new TimeoutException("Could not read " + open + " from " + positions(open, from)
                         + " (where committed records of this task's last transaction should be) in time");
             }
-            ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+            ConsumerRecords<byte[], byte[]> records;
+            try {
+                records = consumer.poll(POLL);
+            } catch (OffsetOutOfRangeException gone) {
+                for (TopicPartition tp : gone.partitions()) {
+                    found.put(tp, null);
+                    open.remove(tp);
+                    consumer.pause(Set.of(tp));
+                }
+                continue;
+            }
             for (TopicPartition tp : Set.copyOf(open)) {
                 var batch = records.records(tp);
                 if (!batch.isEmpty()) {

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -17,8 +15,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -79,7 +75,7 @@ class SkippedMarkersIT {
 
         KafkaProducer<byte[], byte[]> c = producer("skipped-c");
         c.beginTransaction();
-        Written line = send(c, target, 3);
+        Written line = WrittenProbeIT.send(c, target, 3);
         second.kill();
         c.commitTransaction(); // its markers for the leaderless partition are skipped; the coordinator completes it
         c.close(Duration.ZERO);
@@ -93,9 +89,10 @@ class SkippedMarkersIT {
 
             KafkaProducer<byte[], byte[]> next = producer("skipped-c");
             next.beginTransaction();
-            send(next, target, 1);
+            WrittenProbeIT.send(next, target, 1);
             next.abortTransaction();
             next.close();
+            WrittenProbeIT.awaitMarkers(admin, target);
 
             assertThat(probe.look(Map.of(target, line), Set.of(), TIMEOUT))
                     .as("the id's next abort on the partition aborted the committed records with it")
@@ -119,22 +116,7 @@ class SkippedMarkersIT {
     }
 
     private WrittenProbe probe() {
-        Map<String, Object> configs = new HashMap<>();
-        first.clientProps().forEach((k, v) -> configs.put((String) k, v));
-        return new WrittenProbe(configs, admin);
-    }
-
-    private static Written send(KafkaProducer<byte[], byte[]> producer, TopicPartition tp, int count) {
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            sent.add(producer.send(new ProducerRecord<>(tp.topic(), tp.partition(), null, new byte[] {(byte) i})));
-        }
-        producer.flush();
-        try {
-            return new Written(sent.get(0).get().offset(), sent.get(count - 1).get().offset() + 1, 0);
-        } catch (Exception e) {
-            throw new AssertionError("a send to " + tp + " failed", e);
-        }
+        return WrittenProbeIT.probe(first, admin);
     }
 
     private KafkaProducer<byte[], byte[]> producer(String transactionalId) {

@@ -98,6 +98,15 @@ class WrittenCheckTest {
         assertThat(WrittenCheck.decide(PROGRESS, looks)).isEqualTo(new Wait(Set.of(DLQ_0)));
     }
 
+    /** A review finding: a transaction of the source partition left open right after C's end is waited for. */
+    @Test
+    void aTransactionOpenAfterTheEndOfAVisibleLineWaitsInsteadOfBeingClean() {
+        Map<TopicPartition, Look> looks = looks(AtFirst.VISIBLE, AtFirst.VISIBLE, AtFirst.VISIBLE);
+        looks.put(TARGET, new Look(AtFirst.VISIBLE, OptionalLong.empty(), true));
+
+        assertThat(WrittenCheck.decide(PROGRESS, looks)).isEqualTo(new Wait(Set.of(TARGET)));
+    }
+
     @Test
     void aLineWithoutALookIsAProgrammingError() {
         Map<TopicPartition, Look> looks = looks(AtFirst.VISIBLE, AtFirst.VISIBLE, AtFirst.VISIBLE);
