@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -133,19 +134,21 @@ final class Opened {
     private void checkWritten(Map<String, TopicPartition> keys, Map<String, ProgressRecord> read) {
         Map<TopicPartition, ProgressRecord> checked = new LinkedHashMap<>();
         Map<TopicPartition, String> keyOf = new HashMap<>();
+        Map<TaskSlot, Map<TopicPartition, ProgressRecord>> intents = new LinkedHashMap<>();
         keys.forEach((key, partition) -> {
-            ProgressRecord last = read.get(key);
+            ProgressRecord last = aheadInMemory(partition, read.get(key)).orElse(read.get(key));
+            if (last != null && !last.equals(read.get(key))) {
+                read.put(key, last);
+                intents.computeIfAbsent(unread.get(partition), s -> new LinkedHashMap<>()).put(partition, last);
+            }
             keyOf.put(partition, key);
             if (last != null && !last.written().isEmpty()) {
                 checked.put(partition, last);
             }
         });
         waitingForCheck.clear();
-        if (checked.isEmpty()) {
-            return;
-        }
-        Map<TopicPartition, Verdict> verdicts = unread.get(checked.keySet().iterator().next()).repair.check(checked);
-        Map<TaskSlot, Map<TopicPartition, ProgressRecord>> intents = new LinkedHashMap<>();
+        Map<TopicPartition, Verdict> verdicts = checked.isEmpty() ? Map.of()
+                : unread.get(checked.keySet().iterator().next()).repair.check(checked);
         verdicts.forEach((partition, verdict) -> {
             ProgressRecord last = checked.get(partition);
             if (verdict instanceof WrittenCheck.Redo redo) {
@@ -160,6 +163,7 @@ final class Opened {
                         + " checked again at the next put", partition, wait.heldBack());
                 waitingForCheck.add(partition);
                 read.remove(keyOf.get(partition));
+                intents.getOrDefault(unread.get(partition), new HashMap<>()).remove(partition);
             } else if (verdict instanceof WrittenCheck.Missing missing) {
                 throw new ConnectException("The records of the last committed transaction of " + partition + " are"
                         + " gone from " + missing.partitions() + " (their offsets are past the end of the log: an"
@@ -187,9 +191,31 @@ final class Opened {
                 throw new RetriableException("The intent to redo " + redo.keySet() + " did not commit (" + outcome
                         + ")");
             }
-            metrics.commitsRedone(redo.size());
+            metrics.commitsRedone((int) redo.values().stream().filter(r -> r.redo().isPresent()).count());
             committed.progress().forEach((partition, intent) -> read.put(keyOf.get(partition), intent));
         });
+    }
+
+    /**
+     * The progress this slot committed for {@code partition} and still holds in memory, when the progress just read is
+     * behind it: a commit of the slot returned done, so its progress record is committed, and reads behind only when it
+     * was aborted on progress partition 0 after it committed (its marker skipped there, then an abort of the same
+     * producer id: design 2.7.1, "C's progress record aborted"). Going by the read would write its records again; the
+     * slot commits it again instead (and rule V checks its lines). Empty when memory is not ahead, or not this slot's.
+     */
+    private Optional<ProgressRecord> aheadInMemory(TopicPartition partition, ProgressRecord read) {
+        TaskSlot slot = unread.get(partition);
+        ProgressRecord memory = slot.writer.committed().get(partition);
+        if (memory == null || memory.holder().isEmpty() || !memory.holder().get().id().equals(slot.id)
+                || read != null && (memory.next() <= read.next() || !memory.topicId().equals(read.topicId())
+                || !memory.sourceTopicId().equals(read.sourceTopicId()))) {
+            return Optional.empty();
+        }
+        log.warn("The progress of {} read back (next {}) is behind the progress {} committed (next {}): its progress"
+                + " record was aborted on the progress topic after it committed (a broker skipped its marker there,"
+                + " then an abort of the same producer id). Committed again, so its records are not written twice",
+                partition, read == null ? "none" : read.next(), slot.id, memory.next());
+        return Optional.of(memory);
     }
 
     /** Where {@code partition} resumes with committed progress {@code last}; empty when its waiting records are kept. */
