@@ -7,7 +7,7 @@ import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 
-import dev.quarantine.connect.sink.cluster.WrittenRepair;
+import dev.quarantine.connect.sink.cluster.WrittenChecks;
 import dev.quarantine.connect.sink.ownership.Ownership;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
@@ -28,10 +28,10 @@ final class TaskSlot {
     private final SlotProducer producer;
     private final WriterFactory writers;
     /** Rule V's check (design 2.7.1), shared by the task's slots. */
-    final WrittenRepair repair;
+    final WrittenChecks repair;
 
     TaskSlot(String id, SlotProducer producer, Ownership ownership, TaskWriter writer, WriterFactory writers,
-             WrittenRepair repair) {
+             WrittenChecks repair) {
         this.repair = repair;
         this.id = id;
         this.producer = producer;

@@ -17,6 +17,7 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 
 import dev.quarantine.connect.sink.cluster.ClusterAdmins;
 import dev.quarantine.connect.sink.cluster.TargetTopics;
+import dev.quarantine.connect.sink.cluster.WrittenChecks;
 import dev.quarantine.connect.sink.cluster.WrittenProbe;
 import dev.quarantine.connect.sink.cluster.WrittenRepair;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
@@ -50,10 +51,17 @@ final class TaskSlots {
     static SinkTaskHandler handler(SinkTaskContext context, TransactionalSinkConfig config, WriterFactory writers,
                                    ProgressStore progress, TargetTopics targetTopics, ClusterAdmins admins,
                                    Clock clock) {
+        return handler(context, config, writers, progress, targetTopics, admins, clock, Optional.empty());
+    }
+
+    /** As above; {@code checks}: rule V's checks of tests whose scripted producers write nothing to a broker. */
+    static SinkTaskHandler handler(SinkTaskContext context, TransactionalSinkConfig config, WriterFactory writers,
+                                   ProgressStore progress, TargetTopics targetTopics, ClusterAdmins admins,
+                                   Clock clock, Optional<WrittenChecks> checks) {
         Admin fencing = Admin.create(adminOfProducer(config));
         CompactedTopicReader reader = new CompactedTopicReader(config.adminConfigs(), admins.target());
-        WrittenRepair repair = new WrittenRepair(new WrittenProbe(config.adminConfigs(), admins.target()),
-                admins.target(), config.progressReadTimeout());
+        WrittenChecks repair = checks.orElseGet(() -> new WrittenRepair(new WrittenProbe(config.adminConfigs(),
+                admins.target()), admins.target(), config.progressReadTimeout()));
         AutoCloseable clients = () -> {
             reader.close();
             repair.close();

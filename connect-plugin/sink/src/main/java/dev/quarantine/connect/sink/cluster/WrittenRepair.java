@@ -48,7 +48,7 @@ import dev.quarantine.txn.SendErrors;
  * again: aborted, so {@link WrittenCheck.Redo}. A line held back by anything else (a live transaction of another slot on
  * a shared dead-letter partition) stays {@link WrittenCheck.Wait}: looked at again at the next put.
  */
-public final class WrittenRepair implements AutoCloseable {
+public final class WrittenRepair implements WrittenChecks {
 
     private static final Logger log = LoggerFactory.getLogger(WrittenRepair.class);
 
@@ -74,6 +74,7 @@ public final class WrittenRepair implements AutoCloseable {
      * @throws RetriableException when the target cluster did not answer in time
      * @throws ConnectException   when it refused (an ACL): naming what to grant
      */
+    @Override
     public Map<TopicPartition, Verdict> check(Map<TopicPartition, ProgressRecord> progress) {
         Map<TopicPartition, Verdict> verdicts = look(progress);
         Map<TopicPartition, ProgressRecord> waiting = new LinkedHashMap<>();
@@ -94,6 +95,7 @@ public final class WrittenRepair implements AutoCloseable {
      * way) is looked at again until {@code bound}; still held back then, or anything else: false, and the slot
      * re-initialises, after which {@link #check} decides.
      */
+    @Override
     public boolean stillVisible(Map<TopicPartition, ProgressRecord> progress, Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
         while (true) {
