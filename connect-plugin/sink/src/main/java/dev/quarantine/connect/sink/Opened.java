@@ -55,7 +55,12 @@ final class Opened {
     /** The first record dropped while not OWNED (or closed with records waiting before the first commit). */
     private final Map<TopicPartition, Long> droppedFirst = new HashMap<>();
 
-    Opened(SeekingContext context, ProgressStore progress, String prefix, SinkMetrics metrics) {
+    /** How long reads and checks of partitions OWNED may keep failing, or waiting, before the task fails. */
+    private final TransientFailures checks;
+
+    Opened(SeekingContext context, ProgressStore progress, String prefix, SinkMetrics metrics,
+           TransientFailures checks) {
+        this.checks = checks;
         this.context = context;
         this.progress = progress;
         this.prefix = prefix;
@@ -79,9 +84,23 @@ final class Opened {
             read = new HashMap<>(progress.read(keys));
             checkWritten(keys, read);
         } catch (RetriableException e) {
+            RuntimeException verdict = checks.failed(e);
+            if (!(verdict instanceof RetriableException)) {
+                throw verdict;
+            }
             log.warn("Reading or checking the progress of {} failed for now ({}); they stay paused and are read again"
                     + " at the next put", keys.values(), e.getMessage());
             return;
+        }
+        if (waitingForCheck.isEmpty()) {
+            checks.succeeded();
+        } else {
+            RuntimeException verdict = checks.failed(new RetriableException(waitingForCheck + " wait: a transaction"
+                    + " is open where their last committed transaction wrote, not one this task can end (find it"
+                    + " with kafka-transactions.sh find-hanging)"));
+            if (!(verdict instanceof RetriableException)) {
+                throw verdict;
+            }
         }
         Map<TopicPartition, Long> seeks = new LinkedHashMap<>();
         List<TopicPartition> resumed = new ArrayList<>();

@@ -79,7 +79,7 @@ final class SinkTaskHandler implements AutoCloseable {
         this.slots = List.copyOf(slots);
         this.budget = budget;
         this.progress = progress;
-        this.opened = new Opened(this.context, progress, prefix, writers.metrics());
+        this.opened = new Opened(this.context, progress, prefix, writers.metrics(), transients.another());
         this.targetTopics = targetTopics;
         this.writers = writers;
         this.transients = transients;
