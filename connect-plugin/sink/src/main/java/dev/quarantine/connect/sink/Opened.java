@@ -138,7 +138,10 @@ final class Opened {
         if (!seeks.isEmpty()) {
             context.offset(seeks);
         }
-        context.resume(keys.values().toArray(TopicPartition[]::new));
+        context.resume(resumed.toArray(TopicPartition[]::new));
+        if (!waitingForCheck.isEmpty()) {
+            context.pause(waitingForCheck.toArray(TopicPartition[]::new)); // held records would grow meanwhile
+        }
         log.info("Own {}; resuming {} from their committed progress", resumed, seeks);
     }
 
@@ -225,8 +228,11 @@ final class Opened {
     private Optional<ProgressRecord> aheadInMemory(TopicPartition partition, ProgressRecord read) {
         TaskSlot slot = unread.get(partition);
         ProgressRecord memory = slot.writer.committed().get(partition);
+        // only a read at or below where memory's own transaction began, carrying no redo (another instance of the
+        // id redoing part of it reads between: a review finding), is one memory's record was lost to
         if (memory == null || memory.holder().isEmpty() || !memory.holder().get().id().equals(slot.id)
-                || read != null && (memory.next() <= read.next() || !memory.topicId().equals(read.topicId())
+                || read != null && (read.next() > memory.from() || memory.next() <= read.next()
+                || read.redo().isPresent() || !memory.topicId().equals(read.topicId())
                 || !memory.sourceTopicId().equals(read.sourceTopicId()))) {
             return Optional.empty();
         }

@@ -250,7 +250,21 @@ final class SinkTaskHandler implements AutoCloseable {
         if (slot.writer.waiting().stream().allMatch(pending -> pending.count() == 0)) {
             return;
         }
-        progress.target().requireNotReplaced(slot.ownership.owned());
+        Set<TopicPartition> owned = slot.ownership.owned();
+        List<TopicPartition> notWritable = slot.writer.committed().keySet().stream()
+                .filter(p -> slot.writer.waiting(p).count() > 0 && (!owned.contains(p) || opened.awaitsRead(p)))
+                .toList();
+        if (!notWritable.isEmpty()) {
+            // the slot re-initialises, or their progress read or rule V check has not answered since: what waits is
+            // not written before (kept records would replace the written lines the check has to read)
+            log.info("{} wait for {}'s re-initialisation or their check; their records are sought back", notWritable,
+                    slot.id);
+            opened.seekBack(slot.writer, notWritable);
+            if (slot.writer.waiting().stream().allMatch(pending -> pending.count() == 0)) {
+                return;
+            }
+        }
+        progress.target().requireNotReplaced(owned);
         Outcome outcome;
         try {
             outcome = slot.writer.write(slot.transaction(), now);

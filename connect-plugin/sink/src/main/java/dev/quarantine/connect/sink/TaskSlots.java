@@ -82,9 +82,11 @@ final class TaskSlots {
                 SlotProducer producer = writers.slotProducer(id, SLOTS, () -> Math.max(1,
                         writer.get(0).committed().size()), TxnSendSlotProducer.describedBy(fencing,
                         config.adminApiTimeout()));
-                writer.add(writers.taskWriter(() -> producer,
-                        committed -> repair.stillVisible(committed, AFTER_ABORT_BOUND)));
                 List<Ownership> owner = new ArrayList<>(1);
+                writer.add(writers.taskWriter(() -> producer, committed -> {
+                    writers.afterOwnAbort(id, owner.get(0).assigned()); // what the abort itself left open
+                    return repair.stillVisible(committed, AFTER_ABORT_BOUND);
+                }));
                 SlotProducer repairing = writers.repairingHanging(producer, id, () -> owner.get(0).assigned());
                 Ownership ownership = Ownership.of(prefix, config.progressTopic(), id, repairing, fencing, reader,
                         stages, limits, clock);
@@ -131,7 +133,7 @@ final class TaskSlots {
     }
 
     /** Admin settings of the target producer's principal (connection and security of {@code target.producer.*}). */
-    private static Map<String, Object> adminOfProducer(TransactionalSinkConfig config) {
+    static Map<String, Object> adminOfProducer(TransactionalSinkConfig config) {
         Map<String, Object> configs = new HashMap<>();
         config.producerConfigs().forEach((key, value) -> {
             if (AdminClientConfig.configNames().contains(key)) {

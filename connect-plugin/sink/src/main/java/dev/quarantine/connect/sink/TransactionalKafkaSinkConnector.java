@@ -19,11 +19,13 @@ import org.apache.kafka.connect.sink.SinkConnector;
 import dev.quarantine.connect.sink.cluster.TargetClusterChecks;
 import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.ownership.ClaimHolders;
 import dev.quarantine.connect.sink.progress.OffsetsChange;
 import dev.quarantine.connect.sink.progress.ProgressReset;
 import dev.quarantine.connect.sink.progress.ProgressTopic;
 import dev.quarantine.connect.sink.progress.SourceTopics;
 import dev.quarantine.txn.PluginVersion;
+import dev.quarantine.txn.progress.CompactedTopicReader;
 
 /**
  * An exactly-once Kafka-to-Kafka sink: each batch of a source partition is written to the target cluster in one
@@ -97,11 +99,18 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
     @Override
     public boolean alterOffsets(Map<String, String> connectorConfig, Map<TopicPartition, Long> offsets) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(connectorConfig);
-        try (Admin source = Admin.create(config.sourceAdminConfigs())) {
+        try (Admin source = Admin.create(config.sourceAdminConfigs());
+             Admin target = Admin.create(config.adminConfigs());
+             Admin fencing = Admin.create(TaskSlots.adminOfProducer(config));
+             CompactedTopicReader claims = new CompactedTopicReader(config.adminConfigs(), target)) {
             SourceTopics topics = new SourceTopics(() -> source, config.sourceOffsetReset(), OFFSETS_TIMEOUT,
                     config.unnamedSourceGroup());
-            new ProgressReset(config).apply(offsets, topics.ids(SourceTopics.topicsOf(offsets.keySet())),
-                    OffsetsChange.of(offsets, topics.committedBy(config.sourceGroupId())));
+            OffsetsChange change = OffsetsChange.of(offsets, topics.committedBy(config.sourceGroupId()));
+            // a zombie task of the stopped connector still holding a partition: fenced before the change
+            ClaimHolders.fence(claims, fencing, config.progressTopic(), config.transactionalIdPrefix(),
+                    partition -> change == OffsetsChange.RESET_ALL || offsets.containsKey(partition),
+                    config.progressReadTimeout());
+            new ProgressReset(config).apply(offsets, topics.ids(SourceTopics.topicsOf(offsets.keySet())), change);
         }
         return true;
     }

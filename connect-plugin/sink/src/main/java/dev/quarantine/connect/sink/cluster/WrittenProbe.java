@@ -176,6 +176,15 @@ public final class WrittenProbe implements AutoCloseable {
         if (pending.isEmpty()) {
             return;
         }
+        try {
+            scanAssigned(pending, stable, deadline, found);
+        } finally {
+            consumer.assign(Set.of()); // a partition left paused by a failed scan would stay paused in the next one
+        }
+    }
+
+    private void scanAssigned(Map<TopicPartition, TreeSet<Long>> pending, Map<TopicPartition, Long> stable,
+                              long deadline, Map<TopicPartition, Map<Long, AtFirst>> found) {
         consumer.assign(pending.keySet());
         pending.forEach((tp, offsets) -> consumer.seek(tp, offsets.first()));
         while (!pending.isEmpty()) {

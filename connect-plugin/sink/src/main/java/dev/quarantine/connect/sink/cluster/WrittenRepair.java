@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerS
 import org.apache.kafka.clients.admin.DescribeTransactionsResult;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -159,12 +160,13 @@ public final class WrittenRepair implements WrittenChecks {
         if (held.isEmpty()) {
             return false;
         }
-        Map<String, TransactionDescription> described = new HashMap<>();
-        DescribeTransactionsResult asked = admin.describeTransactions(holders);
-        holders.forEach(id -> await(asked.description(id), "describe transactional id " + id).ifPresent(d ->
-                described.put(id, d)));
+        // described before and after the producers: a writer that ended or began a transaction in between (its
+        // marker in flight, its epoch moved on) is not settled, and nothing of it is aborted this time
+        Map<String, TransactionDescription> before = describe(holders);
         Map<TopicPartition, PartitionProducerState> states = await(admin.describeProducers(held.keySet()).all(),
                 "describe the producers of " + held.keySet()).orElse(Map.of());
+        Map<String, TransactionDescription> described = describe(holders);
+        described.entrySet().removeIf(e -> !same(before.get(e.getKey()), e.getValue()));
         List<AbortTransactionSpec> aborts = leftOpen(held, described, states);
         for (AbortTransactionSpec spec : aborts) {
             log.warn("A committed transaction left open (its markers were never written) holds back {}: aborting it"
@@ -175,13 +177,31 @@ public final class WrittenRepair implements WrittenChecks {
         return !aborts.isEmpty();
     }
 
+    private Map<String, TransactionDescription> describe(Set<String> ids) {
+        Map<String, TransactionDescription> described = new HashMap<>();
+        DescribeTransactionsResult asked = admin.describeTransactions(ids);
+        ids.forEach(id -> await(asked.description(id), "describe transactional id " + id).ifPresent(d ->
+                described.put(id, d)));
+        return described;
+    }
+
+    private static boolean same(TransactionDescription a, TransactionDescription b) {
+        return a != null && b != null && a.producerId() == b.producerId() && a.producerEpoch() == b.producerEpoch()
+                && a.state() == b.state();
+    }
+
+    /** States of a writer whose transaction is under way: its markers may still come, nothing of it is a leftover. */
+    private static final Set<TransactionState> LIVE = Set.of(TransactionState.ONGOING, TransactionState.PREPARE_COMMIT,
+            TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
+
     /** A held-back line of the writer {@code id}. */
     record Held(String id, Written line) {
     }
 
     /**
      * The leftover ranges among {@code states}: per partition, an open transaction of a line's writer's producer id
-     * (as {@code described} now), at an epoch below the described one, started at or before the line's {@code first}.
+     * (as {@code described} now, settled: no transaction under way, whose markers may still end the range), at an
+     * epoch below the described one, started at or before the line's {@code first}.
      */
     static List<AbortTransactionSpec> leftOpen(Map<TopicPartition, List<Held>> held,
                                                Map<String, TransactionDescription> described,
@@ -199,7 +219,7 @@ public final class WrittenRepair implements WrittenChecks {
                 long start = producer.currentTransactionStartOffset().getAsLong();
                 boolean leftover = lines.stream().anyMatch(h -> {
                     TransactionDescription now = described.get(h.id());
-                    return now != null && now.producerId() == producer.producerId()
+                    return now != null && !LIVE.contains(now.state()) && now.producerId() == producer.producerId()
                             && producer.producerEpoch() < now.producerEpoch() && start <= h.line().first();
                 });
                 if (leftover) {

@@ -133,7 +133,7 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
      * (joined with a redo this progress still carries), and the lost lines are dropped (the redo stands for them).
      */
     public ProgressRecord redoing(long next, long end, Map<TopicPartition, Long> starts) {
-        RedoRange range = redo.map(r -> r.joinedWith(end, starts)).orElseGet(() -> new RedoRange(end, starts));
+        RedoRange range = redo.map(r -> r.joinedWith(end, this.next, starts)).orElseGet(() -> new RedoRange(end, starts));
         Map<TopicPartition, Written> kept = new HashMap<>(written);
         kept.keySet().removeAll(starts.keySet());
         return new ProgressRecord(next, next, topicId, sourceTopicId, targetPartitions, Optional.of(range),

@@ -90,12 +90,15 @@ public record RedoRange(long end, Map<TopicPartition, Long> starts) {
     }
 
     /**
-     * This redo joined with {@code lost} (rule V: partitions where the transaction behind the progress was found
-     * aborted, each with its line's {@code from}) up to {@code end}: the furthest end, each partition's lowest start.
+     * This redo, under way up to {@code progressNext}, joined with {@code lost} (rule V: partitions where the
+     * transaction behind that progress was found aborted, each with its line's {@code from}) up to {@code end}: the
+     * furthest end; a lost partition from its line's {@code from}; one of this redo not lost now from where this redo
+     * got to ({@code progressNext}) or its own start if later, since what it redid below that is visible there.
      */
-    public RedoRange joinedWith(long end, Map<TopicPartition, Long> lost) {
-        Map<TopicPartition, Long> joined = new HashMap<>(starts);
-        lost.forEach((tp, start) -> joined.merge(tp, start, Math::min));
+    public RedoRange joinedWith(long end, long progressNext, Map<TopicPartition, Long> lost) {
+        Map<TopicPartition, Long> joined = new HashMap<>();
+        starts.forEach((tp, start) -> joined.put(tp, Math.max(start, progressNext)));
+        joined.putAll(lost);
         return new RedoRange(Math.max(this.end, end), joined);
     }
 

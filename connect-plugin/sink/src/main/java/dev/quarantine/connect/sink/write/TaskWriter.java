@@ -221,12 +221,12 @@ public final class TaskWriter {
                 tally.aborted();
                 rejections.put(new Position(rejected.source(), rejected.offset()), rejected.cause());
                 plan.rejected(rejected.source(), rejected.offset());
-                if (!afterAbort.stillVisible(committedOf(parts))) {
-                    return new Outcome.Unknown(lostToAbort(parts, rejected.cause()));
+                Optional<Outcome> lost = afterOwnAbort(parts, rejected.cause());
+                if (lost.isPresent()) {
+                    return lost.get();
                 }
-            } else if (outcome instanceof Outcome.Transient transientFailure
-                    && !afterAbort.stillVisible(committedOf(parts))) {
-                return new Outcome.Unknown(lostToAbort(parts, transientFailure.cause()));
+            } else if (outcome instanceof Outcome.Transient transientFailure) {
+                return afterOwnAbort(parts, transientFailure.cause()).orElse(outcome);
             } else {
                 return outcome;
             }
@@ -234,17 +234,27 @@ public final class TaskWriter {
         return new Outcome.Committed(written, deadLettered);
     }
 
-    /** The committed progress of the partitions of {@code parts}, as it stood before their transaction. */
-    private Map<TopicPartition, ProgressRecord> committedOf(List<Part> parts) {
-        Map<TopicPartition, ProgressRecord> of = new LinkedHashMap<>();
-        parts.forEach(part -> of.put(part.source(), committed.get(part.source())));
-        return of;
+    /**
+     * After an abort of the slot's own: every committed progress of the slot is looked at (the abort ended the producer
+     * id's open ranges on every partition it wrote, a shared dead-letter partition holding other partitions' commits
+     * among them); Unknown (re-initialise, then rule V decides) when one no longer reads visible, or the look failed.
+     */
+    private Optional<Outcome> afterOwnAbort(List<Part> parts, Throwable cause) {
+        boolean visible;
+        try {
+            visible = afterAbort.stillVisible(Map.copyOf(committed));
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+            visible = false;
+        }
+        return visible ? Optional.empty() : Optional.of(new Outcome.Unknown(lostToAbort(parts, cause)));
     }
 
     private static ConnectException lostToAbort(List<Part> parts, Throwable cause) {
         ConnectException lost = new ConnectException("A transaction of " + parts.stream().map(Part::source).toList()
-                + " was aborted (" + cause + ") and a commit behind their progress no longer reads visible on the"
-                + " target: the slot initialises again and redoes what the abort took with it");
+                + " was aborted (" + cause + ") and a commit behind the slot's progress no longer reads visible on"
+                + " the target, or could not be looked at: the slot initialises again and redoes what the abort took"
+                + " with it");
         lost.addSuppressed(cause);
         return lost;
     }

@@ -132,12 +132,28 @@ public final class WriterFactory implements AutoCloseable {
      */
     public SlotProducer repairingHanging(SlotProducer slot, String transactionalId,
                                          Supplier<Collection<TopicPartition>> sources) {
-        return new HangingRepair(slot, transactionalId, setup.hanging(), () -> {
-            Set<String> topics = new TreeSet<>();
-            sources.get().forEach(source -> topics.add(setup.converter().targetTopic(source.topic())));
-            deadLetterTopic().ifPresent(topics::add);
-            return topics;
-        }, setup.progress().topic());
+        return new HangingRepair(slot, transactionalId, setup.hanging(), () -> topicsWritten(sources.get()),
+                setup.progress().topic());
+    }
+
+    /**
+     * After a transaction of the slot {@code transactionalId} ended in an abort of its own: what that abort left open
+     * where a broker skipped its markers (its next commit marker would commit those records next to their copies
+     * written again) is aborted on the target topics of {@code sources}, the dead-letter and the progress topic
+     * ({@link dev.quarantine.connect.sink.cluster.HangingTransactionCheck#abortBeforeWriting}: only ranges of the
+     * aborted transaction the coordinator no longer lists).
+     */
+    public void afterOwnAbort(String transactionalId, Collection<TopicPartition> sources) {
+        Set<String> topics = topicsWritten(sources);
+        topics.add(setup.progress().topic());
+        setup.hanging().abortBeforeWriting(transactionalId, topics);
+    }
+
+    private Set<String> topicsWritten(Collection<TopicPartition> sources) {
+        Set<String> topics = new TreeSet<>();
+        sources.forEach(source -> topics.add(setup.converter().targetTopic(source.topic())));
+        deadLetterTopic().ifPresent(topics::add);
+        return topics;
     }
 
     /**

@@ -51,6 +51,22 @@ class WrittenRepairTest {
                 .as("the writer's live transaction (after its own init), never a leftover").isEmpty();
     }
 
+    /**
+     * A review finding: under transaction.version 2 a writer whose commit is prepared has its epoch bumped while its
+     * markers are still on their way; its records' range, one epoch below, is no leftover.
+     */
+    @Test
+    void leavesTheRangeOfAWriterWhoseTransactionIsUnderWayAlone() {
+        for (TransactionState live : List.of(TransactionState.ONGOING, TransactionState.PREPARE_COMMIT,
+                TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE)) {
+            Map<String, TransactionDescription> now = Map.of(HOLDER, new TransactionDescription(1, live, PRODUCER_ID,
+                    5, 60_000, OptionalLong.empty(), Set.of(TARGET)));
+
+            assertThat(WrittenRepair.leftOpen(HELD, now, states(open(PRODUCER_ID, 4, 10)))).as(live.toString())
+                    .isEmpty();
+        }
+    }
+
     @Test
     void leavesAnotherProducerAlone() {
         assertThat(WrittenRepair.leftOpen(HELD, NOW, states(open(PRODUCER_ID + 1, 1, 9))))

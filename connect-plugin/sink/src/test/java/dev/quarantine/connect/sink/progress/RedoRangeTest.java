@@ -97,11 +97,12 @@ class RedoRangeTest {
         assertThat(RedoRange.parse("20", FROM_OWN_STARTS.partitionsText())).contains(FROM_OWN_STARTS);
     }
 
+    /** A review finding: a partition redone up to the progress and not lost again is not sent its redone part twice. */
     @Test
-    void joinsTheLostPartitionsKeepingEachLowestStartAndTheFurthestEnd() {
-        RedoRange joined = FROM_OWN_STARTS.joinedWith(25, Map.of(TARGET_0, 14L, new TopicPartition("dlq", 0), 9L));
+    void joinsALossDuringARedoRestartingTheLostPartitionsAtTheirFromAndTheOthersWhereTheRedoGotTo() {
+        RedoRange joined = FROM_OWN_STARTS.joinedWith(25, 16, Map.of(TARGET_0, 14L, new TopicPartition("dlq", 0), 9L));
 
-        assertThat(joined).isEqualTo(new RedoRange(25, Map.of(TARGET_0, 12L, DLQ_1, 5L,
+        assertThat(joined).isEqualTo(new RedoRange(25, Map.of(TARGET_0, 14L, DLQ_1, 16L,
                 new TopicPartition("dlq", 0), 9L)));
     }
 }

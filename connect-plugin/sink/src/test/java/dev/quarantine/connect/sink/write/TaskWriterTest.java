@@ -183,6 +183,21 @@ class TaskWriterTest {
         assertThat(looking.committed().get(P0).next()).isZero();
     }
 
+    /** A review finding: a look after an own abort that cannot answer re-initialises the slot, as one that fails. */
+    @Test
+    void answersUnknownWhenTheLookAfterItsOwnAbortFails() {
+        TaskWriter looking = new TaskWriter(TaskWriterTest::convert, this::letter, source -> Map.of(),
+                TaskWriter.Tally.NONE, progress -> {
+                    throw new org.apache.kafka.connect.errors.RetriableException("the target did not answer");
+                });
+        mock.broker = r -> "v1".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
+        looking.open(P0, progress(0));
+        looking.add(P0, records("orders", 0, 0, 3), 0);
+
+        assertThat(looking.write(transaction(mock), 0)).isInstanceOf(Outcome.Unknown.class);
+        assertThat(values()).isEmpty();
+    }
+
     private void open(TopicPartition source, long next) {
         writer.open(source, progress(next));
     }
