@@ -57,6 +57,29 @@ class OwnershipIT {
         fixture.stopTasks();
     }
 
+    /**
+     * Connect's offsets API while a zombie task of the stopped connector still holds the partition: the ids holding its
+     * claims are fenced first, so the zombie's transaction after the change is refused, and it reads the changed
+     * progress again instead of committing its own over it.
+     */
+    @Test
+    void theOffsetsApiFencesAZombieHoldingThePartitionSoItResumesFromTheChange() {
+        FakeSinkTaskContext zombieContext = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask zombie = fixture.start(zombieContext, "quarantine.task.id", "0");
+        zombie.open(List.of(partition));
+        zombie.put(records(fixture.source, 0, 0, 20)); // committed: progress 20
+
+        assertThat(new TransactionalKafkaSinkConnector().alterOffsets(fixture.config(), Map.of(partition, 5L)))
+                .isTrue();
+        zombie.put(records(fixture.source, 0, 20, 40)); // its commit is refused: fenced
+        zombieContext.seeks.clear();
+        zombie.put(List.of()); // re-initialised: reads the progress again
+
+        assertThat(zombieContext.seeks).as("resumes where the offsets API set it").containsEntry(partition, 5L);
+        assertThat(values(committed(kafka, fixture.target))).as("nothing of the zombie's after the change")
+                .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
+    }
+
     @Test
     void aZombieTaskCannotCommitAPartitionAnotherTaskClaimed() {
         FakeSinkTaskContext zombieContext = new FakeSinkTaskContext();
