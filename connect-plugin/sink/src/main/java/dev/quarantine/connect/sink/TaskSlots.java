@@ -21,6 +21,7 @@ import dev.quarantine.connect.sink.cluster.WrittenChecks;
 import dev.quarantine.connect.sink.cluster.WrittenProbe;
 import dev.quarantine.connect.sink.cluster.WrittenRepair;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.ownership.LeftOpenCompletion;
 import dev.quarantine.connect.sink.ownership.Ownership;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.ownership.StageBudget;
@@ -89,7 +90,8 @@ final class TaskSlots {
                 }));
                 SlotProducer repairing = writers.repairingHanging(producer, id, () -> owner.get(0).assigned());
                 Ownership ownership = Ownership.of(prefix, config.progressTopic(), id, repairing, fencing, reader,
-                        stages, limits, clock);
+                        stages, limits, clock, new LeftOpenCompletion(admins.target(), prefix, config.progressTopic(),
+                                writers::completionProducer));
                 owner.add(ownership);
                 slots.add(new TaskSlot(id, producer, ownership, writer.get(0), writers, repair));
             }

@@ -20,10 +20,12 @@ import dev.quarantine.connect.sink.cluster.TargetClusterChecks;
 import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.ownership.ClaimHolders;
+import dev.quarantine.connect.sink.ownership.LeftOpenCompletion;
 import dev.quarantine.connect.sink.progress.OffsetsChange;
 import dev.quarantine.connect.sink.progress.ProgressReset;
 import dev.quarantine.connect.sink.progress.ProgressTopic;
 import dev.quarantine.connect.sink.progress.SourceTopics;
+import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.txn.PluginVersion;
 import dev.quarantine.txn.progress.CompactedTopicReader;
 
@@ -110,6 +112,9 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
             ClaimHolders.fence(claims, fencing, config.progressTopic(), config.transactionalIdPrefix(),
                     partition -> change == OffsetsChange.RESET_ALL || offsets.containsKey(partition),
                     config.progressReadTimeout());
+            // what a task's id left open on the progress partition would hold the change's read back
+            new LeftOpenCompletion(target, config.transactionalIdPrefix(), config.progressTopic(),
+                    id -> WriterFactory.completionProducer(config, id)).complete(0, config.progressReadTimeout());
             new ProgressReset(config).apply(offsets, topics.ids(SourceTopics.topicsOf(offsets.keySet())), change);
         }
         return true;

@@ -87,6 +87,7 @@ public final class Ownership {
     private final Map<TopicPartition, Instant> lostAt = new HashMap<>();
     private Map<TopicPartition, Long> ownClaims = Map.of();
     private boolean needsInit = true;
+    private final HeldBackRepair heldBack;
     private boolean progressRead;
     private boolean claimsStale;
     private boolean fenceToExplain;
@@ -99,6 +100,21 @@ public final class Ownership {
 
     Ownership(String prefix, String progressTopic, String ownId, Seams seams, StageBudget budget, Limits limits,
               Clock clock) {
+        this(prefix, progressTopic, ownId, seams, budget, limits, clock, (partition, bound) -> Set.of());
+    }
+
+    /**
+     * What a read of a progress-topic partition held back for its whole bound tries before the stage is tried again:
+     * completing what ids of the connector left open there ({@link LeftOpenCompletion}); answers the ids completed.
+     */
+    @FunctionalInterface
+    public interface HeldBackRepair {
+        Set<String> complete(int partition, Duration bound);
+    }
+
+    Ownership(String prefix, String progressTopic, String ownId, Seams seams, StageBudget budget, Limits limits,
+              Clock clock, HeldBackRepair heldBack) {
+        this.heldBack = heldBack;
         this.ownId = ownId;
         this.seams = seams;
         this.claims = new ClaimStage(prefix, progressTopic, ownId, seams.producer());
@@ -115,9 +131,11 @@ public final class Ownership {
      * through {@code reader}; the caller closes both.
      */
     public static Ownership of(String prefix, String progressTopic, String ownId, SlotProducer producer, Admin admin,
-                               CompactedTopicReader reader, StageBudget budget, Limits limits, Clock clock) {
+                               CompactedTopicReader reader, StageBudget budget, Limits limits, Clock clock,
+                               LeftOpenCompletion leftOpen) {
         return new Ownership(prefix, progressTopic, ownId, new Seams(producer, new AdminFencer(admin),
-                new CompactedOwnershipLog(reader, progressTopic, prefix, clock)), budget, limits, clock);
+                new CompactedOwnershipLog(reader, progressTopic, prefix, clock)), budget, limits, clock,
+                leftOpen::complete);
     }
 
     /** Connect assigned {@code partitions}: NEW, no round trip (not paused: see the sink task handler's open). */
@@ -293,6 +311,7 @@ public final class Ownership {
 
     private Optional<Throwable> readClaims() {
         LogRead<OwnershipRecord> read = seams.log().claims(budget.bound(Stage.READ));
+        completeIfHeldBack(read, OwnershipRecord.PARTITION);
         if (!(read instanceof LogRead.Read<OwnershipRecord> claimsRead)) {
             return Optional.of(StageFailures.causeOf(read, "claims"));
         }
@@ -357,6 +376,7 @@ public final class Ownership {
 
     private Optional<Throwable> readProgress() {
         LogRead<ProgressMark> read = seams.log().progress(budget.bound(Stage.READ));
+        completeIfHeldBack(read, 0);
         if (!(read instanceof LogRead.Read<ProgressMark> marks)) {
             return Optional.of(StageFailures.causeOf(read, "progress"));
         }
@@ -365,6 +385,22 @@ public final class Ownership {
         states.replaceAll((partition, state) -> noteLost(partition, state,
                 state.afterProgressRead(log.progressOf(partition))));
         return Optional.empty();
+    }
+
+    /** A read held back for its whole bound: what ids of the connector left open there is completed, then retried. */
+    private void completeIfHeldBack(LogRead<?> read, int partition) {
+        if (read instanceof LogRead.HeldBack<?>) {
+            try {
+                Set<String> completed = heldBack.complete(partition, budget.bound(Stage.READ));
+                if (!completed.isEmpty()) {
+                    LOG.info("{} completed what {} left open on partition {} of the progress topic; read again at"
+                            + " the next put", ownId, completed, partition);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("{} could not complete what holds back partition {} of the progress topic: {}", ownId,
+                        partition, e.getMessage());
+            }
+        }
     }
 
     /** This instance's proof for {@code state}'s claim: a fence that returned here, or FENCED/OWNED before an init. */

@@ -34,7 +34,7 @@ import dev.quarantine.connect.sink.cluster.LastTransaction;
 public record CommitCompletion(long producerId, short epoch) {
 
     /** Ends the key: never in a topic name, so in no transactional id. */
-    static final String KEY_SUFFIX = "/completed";
+    public static final String KEY_SUFFIX = "/completed";
     private static final String FORMAT = "1";
 
     /** The committed transaction it names, as the open looks for it: exactly the producer id and epoch named. */

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
@@ -154,6 +155,25 @@ public final class WriterFactory implements AutoCloseable {
         sources.forEach(source -> topics.add(setup.converter().targetTopic(source.topic())));
         deadLetterTopic().ifPresent(topics::add);
         return topics;
+    }
+
+    /**
+     * A short-lived transactional producer of {@code transactionalId} (the target producer's settings), not
+     * initialised: what completes a transaction of that id left open on the progress topic
+     * ({@link dev.quarantine.connect.sink.ownership.LeftOpenCompletion}).
+     */
+    public Producer<byte[], byte[]> completionProducer(String transactionalId) {
+        return completionProducer(config, transactionalId);
+    }
+
+    /** As {@link #completionProducer(String)}, from {@code config} alone (the connector's offsets API). */
+    public static Producer<byte[], byte[]> completionProducer(TransactionalSinkConfig config, String transactionalId) {
+        Map<String, Object> configs = new HashMap<>(config.producerConfigs());
+        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        configs.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-completion");
+        configs.keySet().retainAll(ProducerConfig.configNames());
+        return new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     /**
