@@ -122,12 +122,18 @@ public final class WrittenRepair implements WrittenChecks {
         Map<TopicPartition, Set<Long>> firsts = new HashMap<>();
         progress.values().forEach(record -> record.written().forEach((tp, line) ->
                 firsts.computeIfAbsent(tp, k -> new HashSet<>()).add(line.first())));
+        Set<TopicPartition> gone = gone(firsts.keySet());
         Map<TopicPartition, Map<Long, AtFirst>> found;
         try {
-            found = probe.lookAll(firsts, timeout);
+            found = probe.lookAll(without(firsts, gone), timeout);
         } catch (org.apache.kafka.common.KafkaException e) {
             throw failure("read " + firsts.keySet() + " read_committed", e);
         }
+        gone.forEach(tp -> {
+            Map<Long, AtFirst> deleted = new HashMap<>();
+            firsts.get(tp).forEach(first -> deleted.put(first, AtFirst.DELETED)); // deleted with their topic
+            found.put(tp, deleted);
+        });
         Map<TopicPartition, Verdict> verdicts = new LinkedHashMap<>();
         progress.forEach((source, record) -> {
             if (record.written().isEmpty()) {
@@ -138,6 +144,43 @@ public final class WrittenRepair implements WrittenChecks {
             verdicts.put(source, WrittenCheck.decide(record, looks));
         });
         return verdicts;
+    }
+
+    /** Of {@code partitions}, those whose topic no longer exists or no longer has them (deleted by an operator). */
+    private Set<TopicPartition> gone(Set<TopicPartition> partitions) {
+        Set<String> topics = new HashSet<>();
+        partitions.forEach(tp -> topics.add(tp.topic()));
+        Map<String, Integer> counts = new HashMap<>();
+        admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
+            try {
+                counts.put(topic, described.get(timeout.toMillis(), TimeUnit.MILLISECONDS).partitions().size());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
+                    throw failure("describe topic " + topic, e.getCause());
+                }
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new RetriableException("Could not describe topic " + topic + " within " + timeout.toMillis()
+                        + " ms", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectException("Interrupted while describing topic " + topic, e);
+            }
+        });
+        Set<TopicPartition> gone = new HashSet<>();
+        partitions.forEach(tp -> {
+            Integer count = counts.get(tp.topic());
+            if (count == null || tp.partition() >= count) {
+                gone.add(tp);
+            }
+        });
+        return gone;
+    }
+
+    private static Map<TopicPartition, Set<Long>> without(Map<TopicPartition, Set<Long>> firsts,
+                                                          Set<TopicPartition> gone) {
+        Map<TopicPartition, Set<Long>> kept = new HashMap<>(firsts);
+        kept.keySet().removeAll(gone);
+        return kept;
     }
 
     /**
