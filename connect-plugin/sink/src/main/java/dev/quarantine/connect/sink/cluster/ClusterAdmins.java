@@ -35,14 +35,9 @@ public final class ClusterAdmins implements AutoCloseable {
     static final int DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
     /**
-     * The target admin client's {@code request.timeout.ms} ({@code target.admin.request.timeout.ms}), or Kafka's
-     * default when it is not set or does not parse (reported on its key).
+     * The {@code request.timeout.ms} of an admin client built from {@code configs}, or Kafka's default when it is not
+     * set or does not parse (reported on its key).
      */
-    Duration targetRequestTimeout() {
-        return requestTimeout(targetConfigs);
-    }
-
-    /** The {@code request.timeout.ms} of an admin client built from {@code configs}, as above. */
     public static Duration requestTimeout(Map<String, ?> configs) {
         Object set = configs.get(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG);
         try {

@@ -13,8 +13,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 
 import dev.quarantine.connect.sink.cluster.ClusterAdmins;
-import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
-import dev.quarantine.connect.sink.write.RunningRedo;
 
 /**
  * The timeouts that must agree with each other, written once ({@link ConfigRules#problems} reports them on their
@@ -149,9 +147,8 @@ final class TimeoutRules {
     /**
      * The longest one transaction attempt may wait for the target cluster: four times
      * {@code target.producer.max.block.ms} (a send waiting for metadata or buffer memory, the commit, the abort, and
-     * the intent to redo committed after it, see {@link RunningRedo}) and, once,
-     * {@code target.admin.request.timeout.ms} (the look before the abort and the repair after it share that budget,
-     * {@link HangingTransactionCheck#lookBudget}).
+     * the intent to redo committed after it) and, once,
+     * {@code target.admin.request.timeout.ms} (the look before the abort and the repair after it share that budget).
      */
     static long attemptWaitMs(TransactionalSinkConfig config) {
         long blockMs = longSetting(config, TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
