@@ -147,8 +147,9 @@ final class TimeoutRules {
      * abort's markers up to {@link ConfigRules#AFTER_ABORT_BOUND} before the slot re-initialises instead (rule V (c),
      * docs/design/sink-ownership.md 2.7.1). Not counted, so an attempt can wait longer: the flush before the wait for
      * the acknowledgements (each send is bounded by {@code target.producer.delivery.timeout.ms}, not by
-     * {@code max.block.ms}), and the look started last before that bound, which may run its own bound,
-     * {@code progress.read.timeout.ms}.
+     * {@code max.block.ms}); after an own abort, the repair of what that abort left open before the look (its admin
+     * calls, each bounded by the task's fixed admin timeout, not by a setting); and the look started last before
+     * that bound, which may run its own bound, {@code progress.read.timeout.ms}.
      */
     static long attemptWaitMs(TransactionalSinkConfig config) {
         long blockMs = longSetting(config, TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
