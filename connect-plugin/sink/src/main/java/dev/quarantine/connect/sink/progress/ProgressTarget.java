@@ -133,12 +133,6 @@ public final class ProgressTarget {
         }
     }
 
-    /** The redo {@code source} is in, as restored from its progress or begun by an intent; it may be passed. */
-    public Optional<RedoRange> redo(TopicPartition source) {
-        SourceFacts known = facts.get(source);
-        return known == null ? Optional.empty() : known.redo();
-    }
-
     private ProducerRecord<byte[], byte[]> record(String transactionalId, TopicPartition source, long from, long next,
                                                   Optional<RedoRange> redo) {
         Uuid known = topicId;

@@ -1,13 +1,11 @@
 package dev.quarantine.connect.sink.progress;
 
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.common.TopicPartition;
@@ -75,21 +73,6 @@ public record RedoRange(long end, Map<TopicPartition, Long> starts) {
     }
 
     /**
-     * The redo after {@code last} (the partition's committed progress) when the transactions of its producer were
-     * found open on {@code open}: from {@code last}'s {@code from} up to its {@code next}, or to the end of a redo
-     * {@code last} was part of, on those partitions and the ones that redo covered.
-     */
-    public static RedoRange after(ProgressRecord last, Collection<TopicPartition> open) {
-        Map<TopicPartition, Long> starts = new HashMap<>(fromZero(Set.copyOf(open)));
-        long end = last.next();
-        if (last.redo().isPresent()) {
-            last.redo().get().starts().forEach((tp, start) -> starts.merge(tp, start, Math::min));
-            end = Math.max(end, last.redo().get().end());
-        }
-        return new RedoRange(end, starts);
-    }
-
-    /**
      * This redo, under way up to {@code progressNext}, joined with {@code lost} (rule V: partitions where the
      * transaction behind that progress was found aborted, each with its line's {@code from}) up to {@code end}: the
      * furthest end; a lost partition from its line's {@code from}; one of this redo not lost now from where this redo
@@ -118,11 +101,6 @@ public record RedoRange(long end, Map<TopicPartition, Long> starts) {
     /** Whether a progress record at {@code next} still carries this redo: it has not passed its end. */
     public boolean pendingAt(long next) {
         return next < end;
-    }
-
-    /** The topics of the partitions redone. */
-    public Set<String> topics() {
-        return starts.keySet().stream().map(TopicPartition::topic).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** The {@code redo.partitions} line's value: {@code topic-partition[@start]}, comma-separated, sorted. */

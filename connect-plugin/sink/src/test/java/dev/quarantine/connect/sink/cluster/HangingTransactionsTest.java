@@ -134,23 +134,6 @@ class HangingTransactionsTest {
         assertThat(HangingTransactions.endsWithEpochBump(2, "unknown")).as("unreadable: the wider reading").isFalse();
     }
 
-    @Test
-    void aRedoAbortsTheCommittedTransactionLeftOpenWithTheEpochDescribedBeforeItsInit() {
-        LastTransaction committed = new LastTransaction(false, OURS, (short) 2);
-        assertThat(HangingTransactions.abortedForRedo(committed, Map.of(TARGET, states(open(OURS, 2,
-                OptionalInt.of(4))), DLQ, states(open(OURS, 1, OptionalInt.empty())))))
-                .containsExactlyInAnyOrder(new AbortTransactionSpec(TARGET, OURS, (short) 2, 4),
-                        new AbortTransactionSpec(DLQ, OURS, (short) 1, 0));
-    }
-
-    @Test
-    void aRedoNeverAbortsATransactionBegunAfterItsDescriptionSuchAsANewOwnersRedo() {
-        // a zombie opening the partition described epoch 2; the new owner's init bumped to 3 and its redo is open
-        LastTransaction committed = new LastTransaction(false, OURS, (short) 2);
-        assertThat(HangingTransactions.abortedForRedo(committed, Map.of(TARGET, states(open(OURS, 3,
-                OptionalInt.empty())), DLQ, states(open(OURS + 1, 1, OptionalInt.empty()))))).isEmpty();
-    }
-
     private static List<AbortTransactionSpec> hanging(LastTransaction last,
                                                       Map<TopicPartition, PartitionProducerState> states) {
         return HangingTransactions.hanging(last, CURRENT, states, Optional.empty(), true);

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 /** Which records a transaction sends in a redo, row by row. */
@@ -17,7 +15,6 @@ class RedoRangeTest {
     private static final TopicPartition TARGET_0 = new TopicPartition("copy.orders", 0);
     private static final TopicPartition DLQ_1 = new TopicPartition("dlq", 1);
     private static final RedoRange REDO = new RedoRange(15, Set.of(TARGET_0, DLQ_1));
-    private static final Uuid TOPIC_ID = Uuid.randomUuid();
 
     @Test
     void sendsARecordBelowTheEndToARedonePartition() {
@@ -46,21 +43,6 @@ class RedoRangeTest {
     void isCarriedByProgressRecordsOnlyBelowItsEnd() {
         assertThat(REDO.pendingAt(14)).isTrue();
         assertThat(REDO.pendingAt(15)).isFalse();
-    }
-
-    @Test
-    void afterACommittedTransactionRedoesItsRangeOnThePartitionsItIsOpenOn() {
-        ProgressRecord committed = new ProgressRecord(10, 15, TOPIC_ID, Optional.empty(), Map.of(), Optional.empty());
-
-        assertThat(RedoRange.after(committed, Set.of(TARGET_0))).isEqualTo(new RedoRange(15, Set.of(TARGET_0)));
-    }
-
-    @Test
-    void afterARedoNotFinishedKeepsItsEndAndPartitions() {
-        ProgressRecord intent = new ProgressRecord(10, 10, TOPIC_ID, Optional.empty(), Map.of(), Optional.of(REDO));
-
-        assertThat(RedoRange.after(intent, Set.of(new TopicPartition("copy.orders", 2))))
-                .isEqualTo(new RedoRange(15, Set.of(TARGET_0, DLQ_1, new TopicPartition("copy.orders", 2))));
     }
 
     @Test
