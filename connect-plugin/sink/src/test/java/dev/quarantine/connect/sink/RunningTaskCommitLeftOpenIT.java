@@ -75,6 +75,26 @@ class RunningTaskCommitLeftOpenIT {
     }
 
     /**
+     * As above, and the abort of the failing transaction times out (as when the coordinator does not answer within
+     * {@code max.block.ms}): the producer is broken, and the slot's next {@code initTransactions} aborts the
+     * transaction, C's records 10..14 on the target with it.
+     */
+    @Test
+    void writesAgainItsCommitLeftOpenOnTheTargetWhenTheAbortOfItsNextTransactionThereTimesOut() throws Exception {
+        TaskFixture fixture = fixture();
+        cluster.createTopics(fixture, 2, 1);
+        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.target, 0))) {
+            compactTheTarget(fixture);
+            task.ends.arm(Stage.ABORT_TIMES_OUT);
+            task.copy(withoutKeyAt(17, records(fixture.source, 0, 15, 20)));
+            assertThat(task.ends.staged()).as("the abort of the transaction with the rejected record timed out")
+                    .endsWith(Stage.ABORT_TIMES_OUT);
+        }
+
+        assertCopiedOnce(fixture, values(0, 20, 17L), List.of("17"));
+    }
+
+    /**
      * The next transaction is aborted by a fence from outside ({@code Admin.fenceProducers} on the task's id) between
      * its sends and its commit: the task's commit is refused, it initialises again and writes 15..19 again; the fence's
      * abort took C's records 10..14 on the target with it.

@@ -39,6 +39,11 @@ final class StagedEnds implements Function<Map<String, Object>, Producer<byte[],
          */
         COMMIT_TIMES_OUT,
         /**
+         * The abort times out without reaching the coordinator: the producer is broken, the transaction left ongoing
+         * for the id's next {@code initTransactions} to abort.
+         */
+        ABORT_TIMES_OUT,
+        /**
          * The next {@code initTransactions} runs while node 2 is down: the transaction it aborts has its markers
          * skipped on node 2's partitions.
          */
@@ -108,6 +113,14 @@ final class StagedEnds implements Function<Map<String, Object>, Producer<byte[],
                 } else {
                     super.commitTransaction();
                 }
+            }
+
+            @Override
+            public void abortTransaction() {
+                if (take(Stage.ABORT_TIMES_OUT)) {
+                    throw new TimeoutException("Timeout expired after 60000ms while awaiting EndTxn(false)");
+                }
+                super.abortTransaction();
             }
         };
     }
