@@ -20,6 +20,7 @@ import dev.quarantine.connect.sink.cluster.TargetTopics;
 import dev.quarantine.connect.sink.cluster.WrittenChecks;
 import dev.quarantine.connect.sink.cluster.WrittenProbe;
 import dev.quarantine.connect.sink.cluster.WrittenRepair;
+import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.ownership.LeftOpenCompletion;
 import dev.quarantine.connect.sink.ownership.Ownership;
@@ -43,8 +44,6 @@ final class TaskSlots {
 
     /** {@code producers.per.task}: one slot per task until the setting exists. */
     static final int SLOTS = 1;
-    /** How long a look after an own abort waits for the abort's markers before the slot re-initialises instead. */
-    static final Duration AFTER_ABORT_BOUND = Duration.ofSeconds(5);
 
     private TaskSlots() {
     }
@@ -86,7 +85,7 @@ final class TaskSlots {
                 List<Ownership> owner = new ArrayList<>(1);
                 writer.add(writers.taskWriter(() -> producer, committed -> {
                     writers.afterOwnAbort(id, owner.get(0).assigned()); // what the abort itself left open
-                    return repair.stillVisible(committed, AFTER_ABORT_BOUND);
+                    return repair.stillVisible(committed, ConfigRules.AFTER_ABORT_BOUND);
                 }));
                 SlotProducer repairing = writers.repairingHanging(producer, id, () -> owner.get(0).assigned());
                 Ownership ownership = Ownership.of(prefix, config.progressTopic(), id, repairing, fencing, reader,
