@@ -196,8 +196,8 @@ final class Opened {
                         + aborted.offset() + " after its last committed progress: its progress record was aborted."
                         + " The task stops rather than copy twice");
             } else if (verdict instanceof WrittenCheck.Clean clean && !clean.deleted().isEmpty()) {
-                log.warn("The records of the last committed transaction of {} on {} were deleted by retention before"
-                        + " they could be checked", partition, clean.deleted());
+                log.warn("The records of the last committed transaction of {} on {} were deleted (retention, or their"
+                        + " topic) before they could be checked", partition, clean.deleted());
             }
         });
         intents.forEach((slot, redo) -> {
