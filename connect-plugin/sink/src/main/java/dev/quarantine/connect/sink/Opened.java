@@ -186,18 +186,14 @@ final class Opened {
                 waitingForCheck.add(partition);
                 read.remove(keyOf.get(partition));
                 intents.getOrDefault(unread.get(partition), new HashMap<>()).remove(partition);
-            } else if (verdict instanceof WrittenCheck.Missing missing) {
-                throw new ConnectException("The records of the last committed transaction of " + partition + " are"
-                        + " gone from " + missing.partitions() + " (their offsets are past the end of the log: an"
-                        + " unclean leader election?). The task stops rather than write past a loss; see"
-                        + " docs/connect-sink.md");
             } else if (verdict instanceof WrittenCheck.ProgressAborted aborted) {
                 throw new ConnectException("A record of " + partition + " is visible at " + aborted.partition() + "@"
                         + aborted.offset() + " after its last committed progress: its progress record was aborted."
                         + " The task stops rather than copy twice");
             } else if (verdict instanceof WrittenCheck.Clean clean && !clean.deleted().isEmpty()) {
-                log.warn("The records of the last committed transaction of {} on {} were deleted (retention, or their"
-                        + " topic) before they could be checked", partition, clean.deleted());
+                log.warn("The records of the last committed transaction of {} on {} are gone (retention, their topic"
+                        + " deleted or created again, or an unclean election) before they could be checked; nothing"
+                        + " is redone there", partition, clean.deleted());
             }
         });
         intents.forEach((slot, redo) -> {

@@ -112,7 +112,8 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
             ClaimHolders.fence(claims, fencing, config.progressTopic(), config.transactionalIdPrefix(),
                     partition -> change == OffsetsChange.RESET_ALL || offsets.containsKey(partition),
                     config.progressReadTimeout());
-            // what a task's id left open on the progress partition would hold the change's read back
+            // what a task's id left open on the progress partition would hold the change's read back (waits for
+            // the fence's own aborts to end first)
             new LeftOpenCompletion(target, config.transactionalIdPrefix(), config.progressTopic(),
                     id -> WriterFactory.completionProducer(config, id)).complete(0, config.progressReadTimeout());
             new ProgressReset(config).apply(offsets, topics.ids(SourceTopics.topicsOf(offsets.keySet())), change);

@@ -71,10 +71,30 @@ public final class LeftOpenCompletion {
      * @throws RetriableException when the cluster did not answer within {@code bound}, or a completion failed
      */
     public Set<String> complete(int partition, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            Attempt attempt = attempt(partition, bound);
+            if (!attempt.waiting() || System.nanoTime() - deadline > 0) {
+                return attempt.completed();
+            }
+            try {
+                Thread.sleep(100); // an id's transaction under way (a fence's abort, say): its markers are coming
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return attempt.completed();
+            }
+        }
+    }
+
+    /** What one look completed, and whether an id of the connector holding a range there was not settled yet. */
+    private record Attempt(Set<String> completed, boolean waiting) {
+    }
+
+    private Attempt attempt(int partition, Duration bound) {
         TopicPartition tp = new TopicPartition(progressTopic, partition);
         Map<Long, ProducerState> open = open(tp, bound);
         if (open.isEmpty()) {
-            return Set.of();
+            return new Attempt(Set.of(), false);
         }
         ListTransactionsOptions options = new ListTransactionsOptions().filterProducerIds(open.keySet());
         Set<String> ids = new TreeSet<>();
@@ -85,7 +105,7 @@ public final class LeftOpenCompletion {
             }
         }
         if (ids.isEmpty()) {
-            return Set.of();
+            return new Attempt(Set.of(), false);
         }
         Map<String, TransactionDescription> before = describe(ids, bound);
         Map<Long, ProducerState> still = open(tp, bound);
@@ -95,7 +115,9 @@ public final class LeftOpenCompletion {
             completeWith(id, tp);
             completed.add(id);
         }
-        return completed;
+        boolean waiting = after.entrySet().stream().anyMatch(e -> !completed.contains(e.getKey())
+                && still.containsKey(e.getValue().producerId()));
+        return new Attempt(completed, waiting);
     }
 
     /**
