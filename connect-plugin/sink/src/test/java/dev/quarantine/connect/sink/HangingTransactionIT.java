@@ -25,9 +25,6 @@ import org.junit.jupiter.api.TestInstance;
 
 import dev.quarantine.connect.sink.StagedEnds.Stage;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.AtFirst;
-import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
-import dev.quarantine.connect.sink.progress.OffsetsChange;
-import dev.quarantine.connect.sink.progress.ProgressReset;
 import dev.quarantine.sandbox.Await;
 
 /**
@@ -362,10 +359,10 @@ class HangingTransactionIT {
         return task;
     }
 
-    /** Connect's offsets API (KIP-875) altering source partition 0's offset to {@code offset}. */
+    /** Connect's offsets API (KIP-875) altering source partition 0's offset to {@code offset}, as the worker calls it. */
     private void alterTo(long offset) {
-        new ProgressReset(TransactionalSinkConfig.parse(fixture.config()))
-                .apply(Map.of(new TopicPartition(fixture.source, 0), offset), Map.of(), OffsetsChange.ALTER);
+        assertThat(new TransactionalKafkaSinkConnector().alterOffsets(fixture.config(),
+                Map.of(new TopicPartition(fixture.source, 0), offset))).isTrue();
     }
 
     private static <T> List<T> concat(List<T> first, List<T> then) {
