@@ -29,14 +29,13 @@ public final class ClaimHolders {
     }
 
     /**
-     * Fences the ids of {@code prefix} holding a claim of a partition {@code changed} accepts (on partition 1 of
-     * {@code progressTopic}); answers them.
+     * The ids of {@code prefix} holding a claim of a partition {@code changed} accepts (on partition 1 of
+     * {@code progressTopic}).
      *
-     * @throws RetriableException when the claims or the fence did not answer within {@code bound}
-     * @throws ConnectException   when the fence was refused (an ACL), naming what to grant
+     * @throws RetriableException when the claims could not be read within {@code bound}
      */
-    public static Set<String> fence(CompactedTopicReader reader, Admin producerAdmin, String progressTopic,
-                                    String prefix, Predicate<TopicPartition> changed, Duration bound) {
+    public static Set<String> of(CompactedTopicReader reader, String progressTopic, String prefix,
+                                 Predicate<TopicPartition> changed, Duration bound) {
         LogRead<OwnershipRecord> read = new CompactedOwnershipLog(reader, progressTopic, prefix, Clock.systemUTC())
                 .claims(bound);
         if (!(read instanceof LogRead.Read<OwnershipRecord> claims)) {
@@ -50,8 +49,18 @@ public final class ClaimHolders {
                 holders.add(at.record().holder());
             }
         });
+        return holders;
+    }
+
+    /**
+     * Fences {@code holders} ({@code Admin.fenceProducers} through {@code producerAdmin}).
+     *
+     * @throws RetriableException when the fence did not answer within {@code bound}
+     * @throws ConnectException   when the fence was refused (an ACL), naming what to grant
+     */
+    public static void fence(Admin producerAdmin, Set<String> holders, Duration bound) {
         if (holders.isEmpty()) {
-            return holders;
+            return;
         }
         Fencer.Fence fence = new AdminFencer(producerAdmin).fence(holders, bound);
         if (fence instanceof Fencer.Fence.Refused refused) {
@@ -63,6 +72,5 @@ public final class ClaimHolders {
             throw new RetriableException("Could not fence " + holders + " before changing the progress ("
                     + failed.cause() + "); send the request again", failed.cause());
         }
-        return holders;
     }
 }
