@@ -134,13 +134,16 @@ public final class HangingTransactions implements HangingTransactionCheck {
      * The hanging transactions among {@code states}: those of {@code last}, when it was aborted, on partitions the
      * coordinator does not list for the id's {@code current} transaction. When it was found open on the progress
      * partition ({@code onProgress}, see {@link LastTransaction#foundOpenIn}) only with the epoch its records carry
-     * there; with {@code transaction.version} 1 ({@code epochBumpedAtEnd} false) only when it was found there.
+     * there. With {@code transaction.version} 1 ({@code epochBumpedAtEnd} false) an open transaction of the session's
+     * epoch elsewhere may also be an earlier, committed one left open there: it is aborted all the same, and rule V
+     * (docs/design/sink-ownership.md 2.7.1) finds that commit's line aborted before its partition is written and redoes
+     * it; leaving it alone let the id's next commit marker make the aborted records visible (a duplicate).
      */
     static List<AbortTransactionSpec> hanging(LastTransaction last, TransactionDescription current,
                                               Map<TopicPartition, PartitionProducerState> states,
                                               Optional<LastTransaction> onProgress, boolean epochBumpedAtEnd) {
         List<AbortTransactionSpec> hanging = new ArrayList<>();
-        if (!last.aborted() || (!epochBumpedAtEnd && onProgress.isEmpty())) {
+        if (!last.aborted()) {
             return hanging;
         }
         LastTransaction aborted = onProgress.orElse(last);
@@ -395,11 +398,6 @@ public final class HangingTransactions implements HangingTransactionCheck {
         }
         states.keySet().removeIf(partition -> !topics.contains(partition.topic()));
         List<AbortTransactionSpec> hanging = hanging(last.get(), current, states, onProgress, epochBumpedAtEnd());
-        if (hanging.isEmpty() && !epochBumpedAtEnd() && onProgress.isEmpty()) {
-            log.info("The aborted last transaction of {} is not open on {}: with transaction.version 1 an open"
-                    + " transaction of its epoch elsewhere may be an earlier, committed one, and is left alone",
-                    transactionalId, progress);
-        }
         for (AbortTransactionSpec spec : hanging) {
             log.warn("Aborting a transaction of {} left hanging (its markers were never written) before writing"
                     + " there again: {}", transactionalId, spec);

@@ -41,8 +41,8 @@ import dev.quarantine.connect.sink.progress.OwnershipRecord;
  * partition 0 a progress record made visible names, in its {@code written} lines, where its transaction's records
  * went, and rule V checks them before anyone writes its partition (a transaction that was really aborted reads aborted
  * there and is redone), while aborting a committed one would lose its progress. Only a range of an id whose
- * transaction is settled (not ongoing, not prepared) and alike before and after the look at the partition, at an epoch
- * below the id's current one, is completed: a writer's transaction under way is waited for.
+ * transaction is settled (not ongoing, not prepared) and alike before and after the look at the partition, at the
+ * id's current epoch or below, is completed: a writer's transaction under way is waited for.
  */
 public final class LeftOpenCompletion {
 
@@ -122,7 +122,9 @@ public final class LeftOpenCompletion {
 
     /**
      * The ids of {@code after} described settled and alike in {@code before}, with a range of their producer id open
-     * in {@code open} at an epoch below their current one.
+     * in {@code open} at their current epoch or below: with no transaction of the id under way (a new one registers
+     * with the coordinator before it writes), such a range is one the coordinator completed (under
+     * {@code transaction.version} 1 at the session's epoch itself).
      */
     static Set<String> leftOpen(Map<String, TransactionDescription> before, Map<String, TransactionDescription> after,
                                 Map<Long, ProducerState> open) {
@@ -132,7 +134,7 @@ public final class LeftOpenCompletion {
             ProducerState range = open.get(now.producerId());
             if (was != null && was.producerId() == now.producerId() && was.producerEpoch() == now.producerEpoch()
                     && was.state() == now.state() && !LIVE.contains(now.state()) && range != null
-                    && range.producerEpoch() < now.producerEpoch()) {
+                    && range.producerEpoch() <= now.producerEpoch()) {
                 ids.add(id);
             }
         });

@@ -43,9 +43,17 @@ class LeftOpenCompletionTest {
                 Map.of(ID, described(TransactionState.COMPLETE_COMMIT, 5)), OPEN_AT_3)).isEmpty();
     }
 
+    /** transaction.version 1: every transaction of a session carries its epoch, the one left open too. */
     @Test
-    void leavesARangeAtTheIdsCurrentEpochAlone() {
-        Map<String, TransactionDescription> settled = Map.of(ID, described(TransactionState.EMPTY, 3));
+    void completesARangeAtTheCurrentEpochOfAnIdDescribedSettled() {
+        Map<String, TransactionDescription> settled = Map.of(ID, described(TransactionState.COMPLETE_COMMIT, 3));
+
+        assertThat(LeftOpenCompletion.leftOpen(settled, settled, OPEN_AT_3)).containsExactly(ID);
+    }
+
+    @Test
+    void leavesARangeAboveTheIdsCurrentEpochAlone() {
+        Map<String, TransactionDescription> settled = Map.of(ID, described(TransactionState.EMPTY, 2));
 
         assertThat(LeftOpenCompletion.leftOpen(settled, settled, OPEN_AT_3)).isEmpty();
     }
