@@ -26,7 +26,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,7 +33,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
-import dev.quarantine.connect.sink.write.WriterFactory;
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
@@ -233,8 +232,8 @@ class SinkFaultsIT {
 
     private static void fenceAll(FaultSuite.Topics topics) throws Exception {
         try (Admin admin = cluster.kafka().admin()) {
-            admin.fenceProducers(IntStream.range(0, 3)
-                    .mapToObj(p -> WriterFactory.transactionalId(topics.name(), new TopicPartition(topics.source(), p)))
+            // the ids of the connector's tasks (tasks.max=2, one slot each): they write the source partitions
+            admin.fenceProducers(IntStream.range(0, 2).mapToObj(task -> OwnershipRecord.taskId(topics.name(), task, 0))
                     .toList()).all().get(30, TimeUnit.SECONDS);
         }
     }

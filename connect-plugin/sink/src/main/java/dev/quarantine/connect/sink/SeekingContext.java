@@ -40,7 +40,9 @@ import dev.quarantine.connect.sink.metrics.TaskMetrics;
  *     returns between P and F (transaction markers, aborted or compacted records, retention)</td></tr>
  * </table>
  *
- * <p>Gaps between deliveries without a seek are the consumer's own (transaction markers take offsets) and pass.
+ * <p>Gaps between deliveries without a seek are the consumer's own (transaction markers take offsets) and pass. A
+ * batch delivered in the put that asked for the seek (a partition opened in that put, design 2.4) was fetched before
+ * it: taken only from the offset sought (or below it), else dropped and left to the seek.
  */
 public final class SeekingContext implements SinkTaskContext {
 
@@ -91,6 +93,19 @@ public final class SeekingContext implements SinkTaskContext {
      * class's table says: empty to take the batch, or the offset to seek the partition back to, the batch dropped.
      */
     OptionalLong gapAfterSeek(TopicPartition partition, List<SinkRecord> batch) {
+        Long soughtNow = sought.get(partition);
+        if (soughtNow != null) {
+            // sought in this very put (a partition that became OWNED in it): the batch was fetched before the seek,
+            // taken only where it starts at the seek (or lies below it); the seek brings the rest again
+            OptionalLong first = batch.stream().mapToLong(SinkRecord::originalKafkaOffset)
+                    .filter(o -> o >= soughtNow).findFirst();
+            if (first.isEmpty() || first.getAsLong() == soughtNow) {
+                return OptionalLong.empty();
+            }
+            refused.put(partition, new Gap(soughtNow, first.getAsLong())); // confirmed if delivered so again
+            refusedInThisPut.add(partition);
+            return OptionalLong.of(soughtNow);
+        }
         Long soughtTo = awaiting.get(partition);
         if (soughtTo == null) {
             return OptionalLong.empty();
@@ -110,7 +125,7 @@ public final class SeekingContext implements SinkTaskContext {
         return OptionalLong.of(soughtTo);
     }
 
-    /** Whether the task asked the worker to seek any partition since the last put began (see {@link PutOutcome}). */
+    /** Whether the task asked the worker to seek any partition since the last put began. */
     boolean soughtSincePutBegan() {
         return !sought.isEmpty();
     }

@@ -2,24 +2,16 @@ package dev.quarantine.connect.sink;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -32,232 +24,186 @@ import org.slf4j.LoggerFactory;
 
 import dev.quarantine.connect.sink.cluster.TargetTopics;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.ownership.Ownership;
+import dev.quarantine.connect.sink.ownership.StageBudget;
 import dev.quarantine.connect.sink.progress.ProgressStore;
 import dev.quarantine.connect.sink.write.CommitTrigger;
 import dev.quarantine.connect.sink.write.Coordinates;
-import dev.quarantine.connect.sink.write.PartitionWriter;
-import dev.quarantine.connect.sink.write.RunningRedo;
-import dev.quarantine.connect.sink.write.WriterErrors;
+import dev.quarantine.connect.sink.write.PendingRecords;
+import dev.quarantine.connect.sink.write.TaskTransaction.Outcome;
 import dev.quarantine.connect.sink.write.WriterFactory;
 
 /**
- * What a {@link TransactionalKafkaSinkTask} does, without Connect: one {@link PartitionWriter} per assigned source
- * partition, created when the partition is opened (its producer's initTransactions fences the previous owner and
- * completes its last transaction), registered once its progress is read back from the target cluster, the worker's
- * consumer sought to that progress, and reported back in {@link #preCommit()} so Connect's consumer lag stays
- * meaningful. A put adds its records to their writers' waiting records; what waits is written once it is due
- * ({@link CommitTrigger}), so one transaction per partition holds the records of several puts.
+ * What a {@link TransactionalKafkaSinkTask} does, without Connect (docs/design/sink-ownership.md 2.3-2.6): the task's
+ * slots ({@link TaskSlot}, one transactional producer each) own the assigned source partitions through
+ * {@link Ownership} and write them through their {@link dev.quarantine.connect.sink.write.TaskWriter}, one transaction
+ * per slot per commit trigger spanning every partition it owns, its dead letters and its progress.
  *
- * <p>Ownership is never given up silently: a writer whose producer was fenced (or broken) is closed and its
- * partition sought back to its committed progress; it is re-established (see {@link Reestablisher}) once the worker
- * delivers records of it again, after a poll, as long as Connect still assigns the partition to this task. A
- * partition that truly moved is closed by the rebalance that moved it. A put that asked for a seek never throws a
- * RetriableException ({@link PutOutcome}), and a batch that starts past where the task last sought its partition is
- * refused and the partition sought back ({@link SeekingContext#gapAfterSeek}): records fetched before a seek are
- * never written past the records between.
+ * <p>{@code open} makes no round trip: it pauses the partitions and asks for a prompt put, whose stages claim, fence
+ * and read them ({@link Ownership#advance}). A partition that becomes OWNED is sought to its committed progress and
+ * resumed ({@link Opened}); one found LOST is paused and its records dropped. Records of partitions that are not OWNED
+ * are not taken. A batch that starts past where the task last sought its partition is refused and the partition
+ * sought back ({@link SeekingContext#gapAfterSeek}).
  */
 final class SinkTaskHandler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SinkTaskHandler.class);
-    /** Within Connect's default task.shutdown.graceful.timeout.ms (5 s), for all producers at once. */
+    /** Within Connect's default task.shutdown.graceful.timeout.ms (5 s), for all producers. */
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(4);
     private static final long RETRY_BACKOFF_MS = 1_000;
     /**
-     * How many partitions a task opens at the same time. Opening is mostly waiting for the target cluster
-     * ({@code initTransactions}, a round trip to the transaction coordinator and its log write; jstack samples of a
-     * 2,000-partition run found the opening threads parked there and the broker's request handlers idle), so 32 at a
-     * time opened 2,000 partitions in 0.76 x the time of 8 (docs/benchmarks.md).
+     * The poll timeout that asks the worker for a prompt put: 1 ms, not 0, which {@code WorkerSinkTask.poll} ignores
+     * (it takes a task's timeout only when positive, else polls until its next offset flush).
      */
-    static final int OPEN_PARALLELISM = 32;
+    static final long PROMPT_PUT_MS = 1;
 
     private final SeekingContext context;
-    private final WriterFactory writers;
+    private final List<TaskSlot> slots;
+    private final StageBudget budget;
+    private final Opened opened;
     private final ProgressStore progress;
     private final TargetTopics targetTopics;
+    private final WriterFactory writers;
     private final TransientFailures transients;
     private final CommitTrigger trigger;
     private final Clock clock;
-    private final Reestablisher reestablisher;
-    private final Map<TopicPartition, PartitionWriter> open = new HashMap<>();
-    private final ExecutorService writerThreads = Executors.newCachedThreadPool(daemonThreads());
-    /** Partitions closed before their first commit with records waiting: the first record dropped. */
-    private final Map<TopicPartition, Long> droppedWithoutProgress = new HashMap<>();
-    /** A write failed for good: the writer dropped its waiting records, which the worker counts as delivered. */
+    private final AutoCloseable clients;
+    /** A write failed for good: its waiting records were dropped, which the worker counts as delivered. */
     private boolean failed;
 
-    SinkTaskHandler(SinkTaskContext context, WriterFactory writers, ProgressStore progress,
-                    TargetTopics targetTopics, TransientFailures transients, CommitTrigger trigger, Clock clock) {
+    SinkTaskHandler(SinkTaskContext context, String prefix, List<TaskSlot> slots, StageBudget budget,
+                    ProgressStore progress,
+                    TargetTopics targetTopics, WriterFactory writers, TransientFailures transients,
+                    CommitTrigger trigger, Clock clock, AutoCloseable clients) {
         this.context = new SeekingContext(context);
-        this.writers = writers;
+        this.slots = List.copyOf(slots);
+        this.budget = budget;
         this.progress = progress;
+        this.opened = new Opened(this.context, progress, prefix, writers.metrics(), transients.another());
         this.targetTopics = targetTopics;
+        this.writers = writers;
         this.transients = transients;
         this.trigger = trigger;
         this.clock = clock;
-        this.reestablisher = new Reestablisher(this.context, writers, progress);
+        this.clients = clients;
     }
 
     /**
-     * Creates the partitions' writers (fencing their previous owners), {@link #OPEN_PARALLELISM} at a time, and seeks
-     * to their committed progress. Connect stops a task for good on any exception from open, so a transient failure
-     * (an initTransactions, admin call or progress read that timed out, a progress read held back by another
-     * writer's open transaction) is not thrown: the partitions it hit are left without a writer and opened when the
-     * worker delivers their records (see {@link #put}), retried like any transient failure until
-     * {@code transient.errors.timeout.ms}. A failure for good closes the writers created and is thrown.
+     * NEW, no round trip (Connect fails the task for good on an exception from open). Not paused: {@code open} runs
+     * inside the worker's poll, which a pause would keep waiting until its next offset flush (no timeout the task asks
+     * for shortens a poll under way); their first records end that poll, and its put claims them, their records taken
+     * once OWNED or dropped and sought again ({@link Opened}). A pause left from an earlier assignment (a LOST
+     * partition given back) is lifted for the same reason.
      */
     void open(Collection<TopicPartition> partitions) {
-        closeWriters(partitions);
-        writers.producers(open.size() + partitions.size());
-        List<PartitionWriter> created = new ArrayList<>();
-        try {
-            BoundedParallel.Outcome<TopicPartition, PartitionWriter> opened =
-                    BoundedParallel.run(partitions, OPEN_PARALLELISM, writerThreads, writers.opening(partitions));
-            created.addAll(opened.done().values());
-            opened.failure(e -> !(e instanceof RetriableException)).filter(e -> !(e instanceof RetriableException))
-                    .ifPresent(e -> {
-                        throw e;
-                    });
-            opened.failure(e -> true).ifPresent(e -> openLater(opened.failed().keySet(), e));
-            Reestablisher.Restored restored = reestablisher.restore(created);
-            if (!restored.failed().isEmpty()) {
-                closeInParallel(List.copyOf(restored.failed().keySet()));
-                created.removeAll(restored.failed().keySet());
-                openLater(restored.failed().keySet().stream().map(PartitionWriter::source).toList(),
-                        restored.failed().values().iterator().next());
-            }
-            Map<TopicPartition, Long> seek = restored.seek();
-            resumeWhereDropped(created, seek);
-            log.info("Opened {} partitions; resuming {} from their committed progress {}, the others from the"
-                    + " worker's own offsets", created.size(), seek.size(), seek);
-        } catch (RetriableException e) {
-            closeInParallel(created);
-            openLater(partitions, e);
-            return;
-        } catch (RuntimeException e) {
-            closeInParallel(created);
-            throw e;
-        }
-        created.forEach(writer -> open.put(writer.source(), writer));
-    }
-
-    /**
-     * A partition opened again without progress, after this task dropped records of it that waited (closed before
-     * its first commit), is sought to the first record dropped: else a batch Connect kept from before (delivered
-     * again after a RetriableException, not purged on revoke when an SMT renamed its topic) would be taken past the
-     * records dropped, which nothing delivers again. With progress, the progress decides.
-     */
-    private void resumeWhereDropped(List<PartitionWriter> created, Map<TopicPartition, Long> sought) {
-        Map<TopicPartition, Long> seek = new HashMap<>();
-        created.forEach(writer -> {
-            Long first = droppedWithoutProgress.remove(writer.source());
-            if (first != null && !sought.containsKey(writer.source())) {
-                seek.put(writer.source(), first);
-            }
-        });
-        if (!seek.isEmpty()) {
-            context.offset(seek);
-            log.info("Resuming {} at the first records dropped when they were closed before their first commit",
-                    seek);
-        }
-    }
-
-    private static void openLater(Collection<TopicPartition> partitions, RuntimeException cause) {
-        log.warn("Could not open {} partitions ({}, ...) now: {}. Each is opened when the worker delivers records of"
-                + " it, retried until " + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG,
-                partitions.size(), partitions.iterator().next(), cause.getMessage());
-    }
-
-    /**
-     * Closes the partitions' writers. Their waiting records are dropped, not written: they are not committed, so
-     * whoever writes the partition next reads them again from the committed progress.
-     */
-    void close(Collection<TopicPartition> partitions) {
-        reestablisher.givenUp(partitions);
-        closeWriters(partitions);
-    }
-
-    private void closeWriters(Collection<TopicPartition> partitions) {
         context.forget(partitions);
-        List<PartitionWriter> closing = new ArrayList<>();
-        partitions.forEach(partition -> {
-            PartitionWriter writer = open.remove(partition);
-            if (writer != null) {
-                closing.add(writer);
-            }
+        bySlot(partitions).forEach((slot, mine) -> slot.ownership.open(mine));
+        context.resume(partitions.toArray(TopicPartition[]::new));
+        context.timeout(PROMPT_PUT_MS);
+    }
+
+    /** Forgets the partitions: their waiting records are dropped, whoever writes them next reads their progress. */
+    void close(Collection<TopicPartition> partitions) {
+        context.forget(partitions);
+        bySlot(partitions).forEach((slot, mine) -> {
+            slot.ownership.close(mine);
+            mine.forEach(partition -> opened.closed(slot.writer, partition));
         });
-        closing.stream().filter(w -> w.nextOffset().isEmpty() && w.pending().count() > 0).forEach(w ->
-                droppedWithoutProgress.merge(w.source(), w.pending().records().get(0).originalKafkaOffset(),
-                        Math::min));
-        int dropped = closing.stream().mapToInt(w -> w.pending().count()).sum();
-        if (dropped > 0) {
-            log.info("Closing {} partitions with {} records not yet written; they will be read again from the"
-                    + " committed progress", closing.size(), dropped);
-        }
-        closeInParallel(closing);
     }
 
     /**
-     * Collects the records with those of earlier puts and writes what waits once it is due (see
-     * {@link CommitTrigger}): one transaction per source partition, the partitions' transactions at the same time
-     * (each partition has its own producer), so a write waits for its slowest partition, not for the sum of them.
-     * While records wait, the worker is asked to call put again (with or without new records) by when they are due.
+     * Runs the slots' opening stages that fit the put's budget, takes the records of OWNED partitions, and writes what
+     * waits once it is due ({@link CommitTrigger}): one transaction per slot.
      */
     void put(Collection<SinkRecord> records) {
-        Instant began = clock.instant();
         context.delivering();
         try {
             targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
         } catch (RetriableException e) {
             throw transients.failed(e); // nothing taken: Connect delivers the same batch again, within the budget
         }
+        Optional<Throwable> opening = advance();
         long now = clock.millis();
-        Map<TopicPartition, List<SinkRecord>> unowned = new LinkedHashMap<>();
-        List<TopicPartition> rewound = new ArrayList<>();
+        Map<TopicPartition, List<SinkRecord>> notOwned = new LinkedHashMap<>();
+        Set<TopicPartition> rewound = new HashSet<>();
         byPartition(records).forEach((partition, batch) -> {
-            PartitionWriter writer = open.get(partition);
-            if (writer == null) {
-                unowned.put(partition, batch);
-            } else if (take(partition, batch, writer, now)) {
-                rewound.add(partition);
+            TaskSlot slot = TaskSlot.of(slots, partition);
+            if (slot.ownership.owned().contains(partition) && opened.accepts(slot.writer, partition)) {
+                if (take(slot, partition, batch, now)) {
+                    rewound.add(partition);
+                }
+            } else {
+                notOwned.put(partition, batch);
             }
         });
-        boolean due = dueInMs(now).orElse(-1) == 0;
-        boolean checked = true;
-        if (due || !rewound.isEmpty()) {
-            List<TopicPartition> checking = new ArrayList<>(rewound);
-            if (due) {
-                open.forEach((partition, writer) -> {
-                    if (writer.pending().count() > 0 && !rewound.contains(partition)) {
-                        checking.add(partition);
+        if (opening.isPresent() && !notOwned.isEmpty() && !context.soughtSincePutBegan()) {
+            context.timeout(RETRY_BACKOFF_MS);
+            throw transients.failed(new RetriableException("Could not open " + notOwned.keySet() + " now: "
+                    + opening.get().getMessage() + ". Retried until "
+                    + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + "; check the target cluster, or"
+                    + " raise " + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + " (a read) or "
+                    + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "default.api.timeout.ms (a fence)",
+                    opening.get()));
+        }
+        notOwned.forEach((partition, batch) -> {
+            if (opened.awaitsRead(partition)) {
+                opened.hold(partition, batch);
+            } else {
+                opened.dropped(partition, batch);
+            }
+        });
+        boolean due = trigger.dueInMs(waiting(), now).orElse(-1) == 0;
+        if ((due || !rewound.isEmpty()) && startOverReplacedSources(rewound, due) && due) {
+            for (TaskSlot slot : slots) {
+                write(slot, now);
+            }
+        }
+        boolean stillOpening = slots.stream().anyMatch(slot -> !slot.ownership.opening().isEmpty())
+                || opened.anyUnread(); // a progress read or rule V check to try again
+        long earliest = opening.isPresent() ? RETRY_BACKOFF_MS : PROMPT_PUT_MS;
+        trigger.dueInMs(waiting(), clock.millis()).ifPresentOrElse(ms -> context.timeout(Math.max(earliest, ms)),
+                () -> {
+                    if (stillOpening) {
+                        context.timeout(earliest);
                     }
                 });
-            }
-            checked = startOverReplacedSources(checking);
-            due &= checked;
-        }
-        if (due || !unowned.isEmpty()) {
-            try {
-                List<PartitionWriter> writing = due
-                        ? open.values().stream().filter(w -> w.pending().count() > 0).toList() : List.of();
-                write(writing, unowned, began.plus(writers.writeBound()));
-            } catch (RuntimeException e) {
-                failed |= !(e instanceof RetriableException);
-                throw e;
-            }
-        }
-        long earliest = checked ? 1 : RETRY_BACKOFF_MS; // a check that failed is not asked again at once
-        dueInMs(clock.millis()).ifPresent(ms -> context.timeout(Math.max(earliest, ms)));
         context.putReturned();
     }
 
+    /** Each slot's stages; a failure for good fails the task. Answers what the last stage failed with for now. */
+    private Optional<Throwable> advance() {
+        StageBudget.Put put = budget.startPut();
+        Optional<Throwable> transientFailure = Optional.empty();
+        for (TaskSlot slot : slots) {
+            Ownership.Opening opening = slot.ownership.advance(put);
+            if (opening instanceof Ownership.Opening.Failed failure) {
+                failed = true;
+                throw failure.cause();
+            }
+            Ownership.Opening.Progressed progressed = (Ownership.Opening.Progressed) opening;
+            progressed.lost().forEach(partition -> {
+                opened.closed(slot.writer, partition);
+                context.pause(partition);
+            });
+            try {
+                opened.owned(slot, progressed.owned(), clock.millis());
+            } catch (ConnectException e) { // a check that fails closed, an intent refused for good
+                failed = true;
+                throw e;
+            }
+            if (slot.ownership.lastFailure().isPresent()) {
+                transientFailure = slot.ownership.lastFailure();
+            }
+        }
+        return transientFailure;
+    }
+
     /**
-     * Adds a delivered batch to its writer's waiting records, unless it starts past where the task last sought the
+     * Adds a delivered batch to its slot's waiting records, unless it starts past where the task last sought the
      * partition ({@link SeekingContext#gapAfterSeek}): then it is dropped and the partition sought back there.
-     * Returns whether the batch starts below the committed progress: a batch delivered again, or the worker's
-     * consumer rewound by itself, as when its position was out of range of a source topic created again shorter and
-     * {@code auto.offset.reset} moved it (see {@link #startOverReplacedSources}).
+     * Answers whether the batch starts below the committed progress (delivered again, or the consumer rewound).
      */
-    private boolean take(TopicPartition partition, List<SinkRecord> batch, PartitionWriter writer, long now) {
+    private boolean take(TaskSlot slot, TopicPartition partition, List<SinkRecord> batch, long now) {
         OptionalLong gap = context.gapAfterSeek(partition, batch);
         if (gap.isPresent()) {
             log.warn("The worker delivered records of {} from {} on after the task sought it to {}: records fetched"
@@ -266,111 +212,178 @@ final class SinkTaskHandler implements AutoCloseable {
             context.offset(partition, gap.getAsLong());
             return false;
         }
-        OptionalLong next = writer.nextOffset();
-        boolean rewound = next.isPresent() && batch.get(0).originalKafkaOffset() < next.getAsLong();
-        writer.add(batch, now);
+        opened.starting(slot.writer, partition, batch.get(0).originalKafkaOffset());
+        boolean rewound = batch.get(0).originalKafkaOffset() < slot.writer.committed().get(partition).next();
+        slot.writer.add(partition, batch, now);
         return rewound;
     }
 
     /**
-     * Before writing: a partition whose source topic was deleted and created again under the worker's consumer (see
-     * {@link ProgressStore#replacedSources}) drops what waits (the new topic's records from the old position on) and
-     * is sought to where the new topic starts, so none of the new topic's records is skipped. Checked are the
-     * partitions with waiting records, and those the worker rewound by itself (a new topic shorter than the old
-     * progress: its records all lie below it, none would ever wait). Returns whether the check was made: when the
-     * source cluster did not answer in time, the records keep waiting and the put returns without writing them (a
-     * throw would only make Connect deliver them again), counted against transient.errors.timeout.ms.
+     * Before a write: partitions with waiting records (and those the worker rewound by itself, as when its position
+     * was out of range of a source topic created again shorter: their records all lie below the progress, none would
+     * ever wait) whose source topic was deleted and created again start over ({@link Opened#startOverReplaced}). Returns whether the check was made: when the source cluster did not answer in
+     * time the records keep waiting and nothing is written in this put, counted against
+     * {@code transient.errors.timeout.ms}.
      */
-    private boolean startOverReplacedSources(List<TopicPartition> partitions) {
-        Map<TopicPartition, Long> starts;
+    private boolean startOverReplacedSources(Set<TopicPartition> rewound, boolean due) {
         try {
-            starts = progress.replacedSources(partitions);
+            for (TaskSlot slot : slots) {
+                List<TopicPartition> checking = slot.writer.committed().keySet().stream()
+                        .filter(partition -> rewound.contains(partition)
+                                || due && slot.writer.waiting(partition).count() > 0).toList();
+                opened.startOverReplaced(slot.writer, checking);
+            }
+            return true;
         } catch (RetriableException e) {
             RuntimeException verdict = transients.failed(e);
             if (!(verdict instanceof RetriableException)) {
                 failed = true;
                 throw verdict;
             }
-            log.warn("{}; their records wait (nothing of them is written before the check succeeds), checked again"
-                    + " at the next put", e.getMessage());
+            log.warn("{}; the records wait, checked again at the next put", e.getMessage());
             return false;
         }
-        starts.forEach((partition, start) -> {
-            PartitionWriter writer = open.get(partition);
-            writer.pending().clear();
-            writer.restored(start);
-            context.offset(partition, start);
-        });
-        return true;
     }
 
-    /**
-     * Re-establishes the partitions of {@code unowned} that Connect still assigns to this task, then writes the
-     * waiting records of {@code writing}; the put ends as {@link PutOutcome} decides.
-     */
-    private void write(List<PartitionWriter> writing, Map<TopicPartition, List<SinkRecord>> unowned,
-                       Instant retryUntil) {
-        PutRound round = new PutRound();
-        reestablishAll(unowned, round);
-        Map<TopicPartition, CompletableFuture<Void>> running = new LinkedHashMap<>();
-        for (PartitionWriter writer : writing) {
-            Executor executor = writing.size() == 1 ? Runnable::run : writerThreads;
-            running.put(writer.source(), CompletableFuture.runAsync(() -> writer.write(retryUntil), executor));
+    /** Writes what waits in {@code slot}'s partitions; the put ends as the outcome says. */
+    private void write(TaskSlot slot, long now) {
+        if (slot.writer.waiting().stream().allMatch(pending -> pending.count() == 0)) {
+            return;
         }
-        requireProgressTopicAfterFailures(running);
-        for (Map.Entry<TopicPartition, CompletableFuture<Void>> written : running.entrySet()) {
-            outcome(written.getKey(), written.getValue(), round);
-        }
-        finish(round);
-    }
-
-    /**
-     * Re-establishes, {@link #OPEN_PARALLELISM} at a time, the partitions the worker delivered records of while they
-     * had no writer (not opened yet, fenced in an earlier put, or a re-establishment that failed), as long as
-     * Connect assigns them to this task; their records are dropped, and delivered again from the committed progress.
-     */
-    private void reestablishAll(Map<TopicPartition, List<SinkRecord>> unowned, PutRound round) {
-        Set<TopicPartition> assigned = context.assignment();
-        Map<TopicPartition, List<SinkRecord>> owned = new LinkedHashMap<>();
-        unowned.forEach((partition, batch) -> {
-            if (assigned.contains(partition)) {
-                owned.put(partition, batch);
-            } else {
-                log.info("The worker delivered records of {}, which has no writer and is no longer assigned to this"
-                        + " task; they are left to its new owner", partition);
+        Set<TopicPartition> owned = slot.ownership.owned();
+        List<TopicPartition> notWritable = slot.writer.committed().keySet().stream()
+                .filter(p -> slot.writer.waiting(p).count() > 0 && (!owned.contains(p) || opened.awaitsRead(p)))
+                .toList();
+        if (!notWritable.isEmpty()) {
+            // the slot re-initialises, or their progress read or rule V check has not answered since: what waits is
+            // not written before (kept records would replace the written lines the check has to read)
+            log.info("{} wait for {}'s re-initialisation or their check; their records are sought back", notWritable,
+                    slot.id);
+            opened.seekBack(slot.writer, notWritable);
+            if (slot.writer.waiting().stream().allMatch(pending -> pending.count() == 0)) {
+                return;
             }
-        });
-        if (owned.isEmpty()) {
-            return;
         }
-        writers.producers(open.size() + owned.size());
-        BoundedParallel.Outcome<TopicPartition, PartitionWriter> created = BoundedParallel.run(owned.keySet(),
-                OPEN_PARALLELISM, writerThreads, writers::create);
-        created.failed().forEach((partition, e) -> round.failed(partition, e,
-                () -> OptionalLong.of(owned.get(partition).get(0).originalKafkaOffset())));
-        if (created.done().isEmpty()) {
-            return;
-        }
-        List<PartitionWriter> reestablishing = new ArrayList<>(created.done().values());
+        progress.target().requireNotReplaced(owned);
+        Outcome outcome;
         try {
-            Reestablisher.Restored restored = reestablisher.reestablish(reestablishing, owned);
-            restored.seek().forEach(round::seek);
-            restored.failed().forEach((writer, e) -> round.failed(writer.source(), e,
-                    () -> OptionalLong.of(owned.get(writer.source()).get(0).originalKafkaOffset())));
-            closeInParallel(List.copyOf(restored.failed().keySet()));
-            reestablishing.removeAll(restored.failed().keySet());
+            outcome = slot.writer.write(slot.transaction(), now);
+        } catch (RetriableException e) {
+            outcome = new Outcome.Transient(e); // a converter failed transiently, before anything was sent
         } catch (RuntimeException e) {
-            closeInParallel(reestablishing);
-            created.done().keySet().forEach(partition -> round.failed(partition, e,
-                    () -> OptionalLong.of(owned.get(partition).get(0).originalKafkaOffset())));
-            return;
+            failed = true; // failed for good before the transaction began: the task stops, nothing of it is kept
+            slot.writer.committed().keySet().forEach(slot.writer::dropWaiting);
+            throw e;
         }
-        reestablishing.forEach(writer -> open.put(writer.source(), writer));
+        decide(slot, outcome, "Writing");
     }
 
-    /** When the records waiting in the open partitions are due: 0 now, empty when none waits. */
-    private OptionalLong dueInMs(long nowMs) {
-        return trigger.dueInMs(open.values().stream().map(PartitionWriter::pending).toList(), nowMs);
+    /** What a slot's transaction ended in, decided once. */
+    private void decide(TaskSlot slot, Outcome outcome, String what) {
+        if (outcome instanceof Outcome.Committed committed) {
+            slot.ownership.committed();
+            opened.committed(committed.progress().keySet());
+            transients.succeeded();
+            return;
+        }
+        progress.requireTopic(slot.ownership.owned()); // a deleted or replaced progress topic fails the task at once
+        if (outcome instanceof Outcome.Fenced fenced) {
+            slot.ownership.fenced(false);
+            opened.seekBack(slot.writer, slot.writer.committed().keySet());
+            log.warn("{} {} was fenced ({}); its partitions are sought back to their committed progress, the slot"
+                    + " initialised again at the next put and its partitions read again before they are written",
+                    what, slot.id, fenced.cause().getMessage());
+            context.timeout(PROMPT_PUT_MS);
+        } else if (outcome instanceof Outcome.Unknown unknown) {
+            slot.ownership.reinitialise();
+            opened.seekBack(slot.writer, slot.writer.committed().keySet());
+            log.warn("{} {} ended unknown ({}); its partitions are sought back to their committed progress, the slot"
+                    + " initialised again at the next put and its partitions read again before they are written",
+                    what, slot.id, unknown.cause().getMessage());
+            context.timeout(PROMPT_PUT_MS);
+        } else if (outcome instanceof Outcome.Transient retry) {
+            RuntimeException verdict = transients.failed(new RetriableException(what + " " + slot.ownership.owned()
+                    + " as " + slot.id + " failed transiently: " + retry.cause().getMessage(), retry.cause()));
+            if (!(verdict instanceof RetriableException) || !context.soughtSincePutBegan()) {
+                failed |= !(verdict instanceof RetriableException);
+                context.timeout(RETRY_BACKOFF_MS);
+                throw verdict;
+            }
+            // a put that sought must not throw (Connect would deliver the batch again before the seeks): sought back
+            opened.seekBack(slot.writer, slot.ownership.owned());
+        } else if (outcome instanceof Outcome.Fatal fatal) {
+            failed = true;
+            slot.writer.committed().keySet().forEach(slot.writer::dropWaiting);
+            throw fatal.cause();
+        } else {
+            failed = true;
+            throw new ConnectException(what + " as " + slot.id + " ended in " + outcome);
+        }
+    }
+
+    private List<PendingRecords> waiting() {
+        List<PendingRecords> waiting = new ArrayList<>();
+        slots.forEach(slot -> waiting.addAll(slot.writer.waiting()));
+        return waiting;
+    }
+
+    /**
+     * What Connect may commit to its own group for each OWNED partition: the committed progress, or, when nothing of
+     * it waits, it was not sought since the last put and no write failed for good, the worker's position
+     * ({@code delivered}) when that is further; the progress is moved there first, one transaction per slot
+     * ({@link dev.quarantine.connect.sink.write.TaskWriter#move}), so records an SMT dropped are not read again.
+     */
+    Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> delivered) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TaskSlot slot : slots) {
+            Set<TopicPartition> owned = slot.ownership.owned();
+            Map<TopicPartition, Long> positions = new HashMap<>();
+            slot.writer.committed().forEach((partition, committed) -> Optional.ofNullable(delivered.get(partition))
+                    .filter(p -> !failed && owned.contains(partition) && slot.writer.waiting(partition).count() == 0
+                            && !context.sought(partition) && p.offset() > committed.next())
+                    .ifPresent(p -> positions.put(partition, p.offset())));
+            if (!positions.isEmpty()) {
+                progress.target().requireNotReplaced(positions.keySet());
+                Outcome moved = slot.writer.move(slot.transaction(), positions);
+                if (moved instanceof Outcome.Committed) {
+                    slot.ownership.committed();
+                } else {
+                    log.warn("Moving the progress of {} on past records that never reached the task ended in {};"
+                            + " left where it was", positions.keySet(), moved);
+                    if (moved instanceof Outcome.Fenced) {
+                        slot.ownership.fenced(false);
+                    } else if (moved instanceof Outcome.Unknown) {
+                        slot.ownership.reinitialise();
+                    }
+                }
+            }
+            slot.writer.committed().forEach((partition, committed) -> {
+                if (owned.contains(partition) && !opened.unwritten(partition)) {
+                    offsets.put(partition, new OffsetAndMetadata(committed.next()));
+                }
+            });
+        }
+        return offsets;
+    }
+
+    /** Closes the slots' producers, then the rest. */
+    @Override
+    public void close() {
+        slots.forEach(slot -> slot.close(CLOSE_TIMEOUT));
+        try {
+            clients.close();
+        } catch (Exception e) {
+            log.warn("Closing the task's clients failed: {}", e.getMessage());
+        }
+        progress.close();
+        targetTopics.close();
+        writers.close();
+    }
+
+    private Map<TaskSlot, List<TopicPartition>> bySlot(Collection<TopicPartition> partitions) {
+        Map<TaskSlot, List<TopicPartition>> bySlot = new LinkedHashMap<>();
+        partitions.forEach(p -> bySlot.computeIfAbsent(TaskSlot.of(slots, p), s -> new ArrayList<>()).add(p));
+        return bySlot;
     }
 
     private static Map<TopicPartition, List<SinkRecord>> byPartition(Collection<SinkRecord> records) {
@@ -380,191 +393,5 @@ final class SinkTaskHandler implements AutoCloseable {
             byPartition.computeIfAbsent(source, p -> new ArrayList<>()).add(record);
         }
         return byPartition;
-    }
-
-    /**
-     * When a write failed, and before any writer is recreated: a deleted progress topic fails the task at once, while
-     * every writer still knows its committed progress (Connect commits it to its own group when the task closes),
-     * instead of retrying commits that can never succeed.
-     */
-    private void requireProgressTopicAfterFailures(Map<TopicPartition, CompletableFuture<Void>> running) {
-        CompletableFuture.allOf(running.values().toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
-        if (running.values().stream().anyMatch(CompletableFuture::isCompletedExceptionally)) {
-            progress.requireTopic(running.keySet());
-        }
-    }
-
-    /**
-     * What Connect may commit to its own consumer group for each open partition: the committed progress, or, when
-     * nothing of the partition waits, it was not sought since the last put and no write failed for good (that drops
-     * what waits, uncommitted), the worker's position after the records it delivered ({@code delivered}, Connect's
-     * current offsets), when that is further: every record below it was then committed, or never reached the task (an
-     * SMT dropped it, or a converter or transform failed on it under errors.tolerance=all). So a partition whose last
-     * records an SMT drops still advances in Connect's group, and in its own progress too (see {@link #advance}).
-     */
-    Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> delivered) {
-        Map<TopicPartition, Long> positions = new HashMap<>();
-        open.forEach((partition, writer) -> Optional.ofNullable(delivered.get(partition))
-                .filter(p -> !failed && writer.pending().count() == 0 && !context.sought(partition))
-                .ifPresent(p -> positions.put(partition, p.offset())));
-        advance(positions);
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        open.forEach((partition, writer) -> {
-            OptionalLong next = writer.nextOffset();
-            long offset = Math.max(next.isPresent() ? next.getAsLong() : -1, positions.getOrDefault(partition, -1L));
-            if (offset >= 0) {
-                offsets.put(partition, new OffsetAndMetadata(offset));
-            }
-        });
-        return offsets;
-    }
-
-    /**
-     * Moves the committed progress of the partitions whose worker position is past it on to that position, in a
-     * transaction of the progress alone each, at the same time ({@link PartitionWriter#advanceTo}): read again from
-     * the older progress (a restart, a rebalance), the records in between would reach Connect's converters and
-     * transforms again, and those that failed would go to Connect's dead-letter queue again. A partition without
-     * progress resumes from Connect's own offsets, so needs none. A writer fenced or broken meanwhile is closed, the
-     * partition left out of the offsets, and re-established when the worker delivers its records again.
-     */
-    private void advance(Map<TopicPartition, Long> positions) {
-        Map<TopicPartition, CompletableFuture<Boolean>> running = new LinkedHashMap<>();
-        positions.forEach((partition, position) -> {
-            PartitionWriter writer = open.get(partition);
-            OptionalLong next = writer.nextOffset();
-            if (next.isPresent() && position > next.getAsLong()) {
-                running.put(partition, CompletableFuture.supplyAsync(() -> writer.advanceTo(position),
-                        writerThreads));
-            }
-        });
-        running.forEach((partition, advancing) -> {
-            try {
-                advancing.join();
-            } catch (CompletionException e) {
-                positions.remove(partition);
-                closeInParallel(List.of(open.remove(partition)));
-                log.warn("Moving the progress of {} on past records that never reached the task failed: {}; the"
-                        + " partition is re-established when the worker delivers its records again", partition,
-                        e.getCause().getMessage());
-            }
-        });
-    }
-
-    /** Closes every producer at the same time, within {@link #CLOSE_TIMEOUT} together, then the rest. */
-    @Override
-    public void close() {
-        writerThreads.shutdownNow();
-        reestablisher.givenUpAll();
-        closeWriters(List.copyOf(open.keySet()));
-        progress.close();
-        targetTopics.close();
-        writers.close();
-    }
-
-    /** Ends the put as {@link PutOutcome} decides, applying its seeks on the task's thread. */
-    private void finish(PutRound round) {
-        PutOutcome decided = PutOutcome.of(round.fatal != null, round.transientFailure != null,
-                !round.seeks.isEmpty() || context.soughtSincePutBegan());
-        if (decided == PutOutcome.FAIL) {
-            failed = true;
-            throw round.fatal;
-        }
-        if (decided == PutOutcome.SUCCEED) {
-            if (!round.seeks.isEmpty()) {
-                context.offset(round.seeks);
-            }
-            transients.succeeded();
-            return;
-        }
-        context.timeout(RETRY_BACKOFF_MS);
-        RuntimeException verdict = transients.failed(round.transientFailure);
-        if (decided == PutOutcome.RETRY || !(verdict instanceof RetriableException)) {
-            throw verdict;
-        }
-        round.resumeAtAfterFailure.forEach((partition, resumeAt) ->
-                resumeAt.get().ifPresent(offset -> round.seek(partition, offset)));
-        context.offset(round.seeks);
-        log.warn("Writing {} failed transiently ({}) in a put that also sought {}; they are sought back to their"
-                + " committed progress instead of retrying the put, which Connect would deliver again before the"
-                + " seeks", round.resumeAtAfterFailure.keySet(), round.transientFailure.getMessage(),
-                round.seeks.keySet());
-    }
-
-    /**
-     * What a partition's write ended in, handled on the task's thread. A fenced or broken writer is closed and the
-     * partition sought back to its committed progress: it is re-established once the worker delivers its records
-     * again, after the consumer's next poll has confirmed (or revoked) the assignment. A writer that began a redo of
-     * its own commits (see {@link RunningRedo}) keeps its producer, and the partition is sought back to where the redo
-     * starts, its waiting records dropped. A writer that failed transiently keeps its records waiting; anything else (an Error included, named by the partition when it does
-     * not say) fails the put.
-     */
-    private void outcome(TopicPartition partition, CompletableFuture<Void> write, PutRound round) {
-        try {
-            write.join();
-            reestablisher.written(partition);
-        } catch (CompletionException wrapped) {
-            Throwable e = wrapped.getCause();
-            if (e instanceof WriterErrors.Fenced || e instanceof WriterErrors.BrokenProducer) {
-                PartitionWriter writer = open.remove(partition);
-                writer.dropWaiting().ifPresent(offset -> round.seek(partition, offset));
-                closeInParallel(List.of(writer));
-                log.warn("{}; the partition is sought back to its committed progress and re-established when the"
-                        + " worker delivers its records again, if it is still assigned to this task", e.getMessage());
-                try {
-                    reestablisher.fenced(partition, (ConnectException) e);
-                } catch (RuntimeException fought) {
-                    round.failed(partition, fought, OptionalLong::empty);
-                }
-            } else if (e instanceof WriterErrors.RedoBegun redo) {
-                round.seek(partition, redo.resumeAt);
-                log.warn("{}; the partition is sought back there", e.getMessage());
-            } else if (e instanceof RetriableException retriable) {
-                round.failed(partition, retriable, open.get(partition)::dropWaiting);
-            } else if (e instanceof RuntimeException runtime) {
-                round.failed(partition, runtime, OptionalLong::empty);
-            } else {
-                // an Error (a linkage error from a converter or a client built for another Kafka): the task fails
-                round.failed(partition, new ConnectException("Writing " + partition + " failed: " + e, e),
-                        OptionalLong::empty);
-            }
-        }
-    }
-
-    /**
-     * What one put's writes and re-establishments came to: the seeks they ask for, the worst failure for good, the
-     * first transient failure, and where each partition that failed transiently resumes if the put does not retry.
-     */
-    private final class PutRound {
-        private final Map<TopicPartition, Long> seeks = new LinkedHashMap<>();
-        /** Where they resume, their waiting records dropped, when the put seeks them back instead of retrying. */
-        private final Map<TopicPartition, Supplier<OptionalLong>> resumeAtAfterFailure = new LinkedHashMap<>();
-        private RuntimeException fatal;
-        private RetriableException transientFailure;
-
-        void seek(TopicPartition partition, long offset) {
-            seeks.put(partition, offset);
-        }
-
-        void failed(TopicPartition partition, RuntimeException e, Supplier<OptionalLong> resumeAt) {
-            if (!(e instanceof RetriableException retriable)) {
-                fatal = fatal == null ? e : fatal;
-                return;
-            }
-            transientFailure = transientFailure == null ? retriable : transientFailure;
-            resumeAtAfterFailure.put(partition, resumeAt);
-        }
-    }
-
-    private static void closeInParallel(List<PartitionWriter> writers) {
-        ParallelClose.WRITERS.closeAll(writers, CLOSE_TIMEOUT);
-    }
-
-    private static ThreadFactory daemonThreads() {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "quarantine-sink-writer-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

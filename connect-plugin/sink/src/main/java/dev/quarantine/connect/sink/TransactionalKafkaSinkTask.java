@@ -69,9 +69,8 @@ public class TransactionalKafkaSinkTask extends SinkTask {
                 new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.target(),
                 config.transactionRetries(), new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT,
                         config.progressTopic()));
-        handler = new SinkTaskHandler(context, new WriterFactory(config, setup), progress, targetTopics,
-                new TransientFailures(config.transientErrorsTimeout(), Clock.systemUTC()), config.commitTrigger(),
-                Clock.systemUTC());
+        handler = TaskSlots.handler(context, config, new WriterFactory(config, setup), progress, targetTopics,
+                admins, Clock.systemUTC());
     }
 
     @Override

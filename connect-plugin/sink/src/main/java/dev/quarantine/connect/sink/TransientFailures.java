@@ -25,6 +25,11 @@ final class TransientFailures {
         this.clock = clock;
     }
 
+    /** A budget of its own, as long as this one's (for failures that other puts succeeding do not end). */
+    TransientFailures another() {
+        return new TransientFailures(timeout, clock);
+    }
+
     /** A put succeeded: the budget starts again. */
     void succeeded() {
         failingSince = null;

@@ -86,6 +86,7 @@ class ProgressRecordIT {
             FakeSinkTaskContext context = new FakeSinkTaskContext();
             TransactionalKafkaSinkTask second = fixture.start(context);
             second.open(List.of(partition));
+            second.put(List.of()); // open makes no round trip: the put after the next poll reads the progress
 
             assertThat(context.seeks).containsExactly(Map.entry(partition, 10L));
         }
@@ -108,7 +109,10 @@ class ProgressRecordIT {
                     return writing[0] != null;
                 });
         TransactionalKafkaSinkTask second = fixture.start(new FakeSinkTaskContext());
-        Throwable reading = catchThrowable(() -> second.open(List.of(partition)));
+        Throwable reading = catchThrowable(() -> {
+            second.open(List.of(partition)); // no round trip: the put after the next poll reads the progress
+            second.put(List.of());
+        });
 
         assertThat(writing[0]).as("the running task stops writing into the new topic")
                 .hasMessageContaining("The progress topic " + fixture.progress + " was deleted and created again")
@@ -133,7 +137,9 @@ class ProgressRecordIT {
                 .hasMessageContaining(source + "-0");
         task.stop();
         fixture.createAgain(fixture.progress, Map.of("cleanup.policy", "compact"));
-        fixture.start(new FakeSinkTaskContext()).open(List.of(partition)); // fences and aborts what was left open
+        TransactionalKafkaSinkTask next = fixture.start(new FakeSinkTaskContext());
+        next.open(List.of(partition));
+        next.put(List.of()); // open makes no round trip: this put's init fences and aborts what was left open
         assertThat(values(committed(kafka, fixture.target))).as("nothing commits without its progress")
                 .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
     }
@@ -141,13 +147,14 @@ class ProgressRecordIT {
     @Test
     void failsNamingTheProgressTopicWhenItRefusesTheProgressRecordInsteadOfCommittingWithoutIt() {
         String small = source + ".progress-small";
-        kafka.createTopic(small, 1, Map.of("cleanup.policy", "compact", "max.message.bytes", "64"));
+        kafka.createTopic(small, 2, Map.of("cleanup.policy", "compact", "max.message.bytes", "64"));
         TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "progress.topic.name", small);
         task.open(List.of(partition));
 
+        // from step 4c on the partition's claim is the first record the task writes there, refused the same way
         assertThatThrownBy(() -> task.put(records(source, 0, 0, 10)))
-                .hasMessageContaining("The progress of " + source + "-0 cannot be written to the progress topic "
-                        + small)
+                .hasMessageContaining("The claims of [" + source + "-0]")
+                .hasMessageContaining("cannot be written to the progress topic " + small)
                 .hasMessageContaining("RecordTooLargeException");
         assertThat(committed(kafka, fixture.target)).as("nothing commits without its progress").isEmpty();
     }
@@ -155,10 +162,11 @@ class ProgressRecordIT {
     @Test
     void failsNamingTheProgressTopicWhenItIsNotCompacted() {
         String deleting = source + ".progress-deleting";
-        kafka.createTopic(deleting, 1, Map.of("cleanup.policy", "delete"));
+        kafka.createTopic(deleting, 2, Map.of("cleanup.policy", "delete"));
         TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(), "progress.topic.name", deleting);
 
-        assertThatThrownBy(() -> task.open(List.of(partition)))
+        task.open(List.of(partition)); // no round trip: the put after the next poll reads the progress
+        assertThatThrownBy(() -> task.put(List.of()))
                 .hasMessageContaining("The progress topic " + deleting + " has cleanup.policy=delete, not compact")
                 .hasMessageContaining(source + "-0");
     }
@@ -167,8 +175,11 @@ class ProgressRecordIT {
     void theConnectorCreatesATwoPartitionProgressTopicAndValidationRefusesOneWithOnlyOnePartition() throws Exception {
         String created = source + ".progress-created";
         ProgressTopic.createIfMissing(TransactionalSinkConfig.parse(fixture.config("progress.topic.name", created)));
+        String onePartition = source + ".progress-one";
+        kafka.createTopic(onePartition, 1, Map.of("cleanup.policy", "compact"));
 
-        Map<String, String> props = fixture.config("consumer.override.isolation.level", "read_committed");
+        Map<String, String> props = fixture.config("consumer.override.isolation.level", "read_committed",
+                "progress.topic.name", onePartition); // the fixture's own progress topic has two partitions now
         List<String> refused = errorsOf(new TransactionalKafkaSinkConnector().validate(props), "progress.topic.name");
         props.put("progress.topic.name", created);
         List<String> accepted = errorsOf(new TransactionalKafkaSinkConnector().validate(props), "progress.topic.name");
@@ -178,8 +189,8 @@ class ProgressRecordIT {
                     .partitions()).as("partition 0 for the progress, 1 for the claims").hasSize(2);
         }
         assertThat(refused).singleElement(as(InstanceOfAssertFactories.STRING))
-                .contains("progress topic " + fixture.progress + ", which has 1 partition")
-                .contains("kafka-topics.sh --alter --topic " + fixture.progress + " --partitions 2");
+                .contains("progress topic " + onePartition + ", which has 1 partition")
+                .contains("kafka-topics.sh --alter --topic " + onePartition + " --partitions 2");
         assertThat(accepted).isEmpty();
     }
 
@@ -223,7 +234,12 @@ class ProgressRecordIT {
                         Map.of(new TopicPartition(fixture.target, 0), new ProgressRecord.Written(0, 10, 0)));
         try (KafkaProducer<byte[], byte[]> writer = producer(source + ".newer", 60_000)) {
             writer.initTransactions();
-            commit(writer, newer.toRecord(new TopicPartition(fixture.progress, 0), transactionalId, partition));
+            writer.beginTransaction(); // the records its lines name, with it (rule V checks them before writing on)
+            for (int i = 0; i < 10; i++) {
+                writer.send(new ProducerRecord<>(fixture.target, 0, null, bytes("v" + i)));
+            }
+            writer.send(newer.toRecord(new TopicPartition(fixture.progress, 0), transactionalId, partition));
+            writer.commitTransaction();
         }
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
@@ -237,12 +253,45 @@ class ProgressRecordIT {
         assertThat(context.seeks).as("today's reader takes next and ignores the lines it does not know")
                 .containsExactly(Map.entry(partition, 10L));
         assertThat(values(committed(kafka, fixture.target)))
-                .containsExactlyElementsOf(IntStream.range(10, 20).mapToObj(i -> "v" + i).toList());
+                .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
         assertThat(progress).as("the newer record, then today's, read back by this version").hasSize(2);
         assertThat(progress.get(0)).isEqualTo(newer);
         assertThat(progress.get(1).next()).isEqualTo(20);
-        assertThat(progress.get(1).holder()).as("today's writer writes no ownership lines").isEmpty();
-        assertThat(progress.get(1).written()).isEmpty();
+        // from step 4c on the running sink writes its ownership lines (it was "today's writer writes none" before)
+        assertThat(progress.get(1).holder()).as("written by the slot, under its claim")
+                .map(ProgressRecord.Holder::id).contains(OwnershipRecord.taskId(source, 0, 0));
+        assertThat(progress.get(1).written()).as("where its records went (rule V)")
+                .containsOnlyKeys(new TopicPartition(fixture.target, 0));
+    }
+
+    /**
+     * Rule V does not stop for what is gone: a committed progress record whose written line names records past the end
+     * of the target partition (its topic deleted and created again, or an unclean election) is named at WARN and the
+     * task writes on from the progress; what is gone cannot be read to tell committed from aborted, nothing is redone.
+     */
+    @Test
+    void writesOnFromTheProgressWhenTheRecordsItsLastProgressNamesAreGoneFromTheTarget() throws Exception {
+        Uuid progressId;
+        try (Admin admin = kafka.admin()) {
+            progressId = admin.describeTopics(List.of(fixture.progress)).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get(fixture.progress).topicId();
+        }
+        ProgressRecord gone = new ProgressRecord(0, 10, progressId, Optional.empty(), Map.of(), Optional.empty())
+                .withOwnership(new ProgressRecord.Holder(OwnershipRecord.taskId(source, 0, 0), 0),
+                        Map.of(new TopicPartition(fixture.target, 0), new ProgressRecord.Written(0, 10, 0)));
+        try (KafkaProducer<byte[], byte[]> writer = producer(source + ".gone", 60_000)) {
+            writer.initTransactions();
+            commit(writer, gone.toRecord(new TopicPartition(fixture.progress, 0), transactionalId, partition));
+        }
+
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(source, 0, 10, 20));
+
+        assertThat(context.seeks).containsExactly(Map.entry(partition, 10L));
+        assertThat(values(committed(kafka, fixture.target)))
+                .containsExactlyElementsOf(IntStream.range(10, 20).mapToObj(i -> "v" + i).toList());
     }
 
     @SafeVarargs

@@ -51,7 +51,9 @@ class ReestablishingIT {
         FakeSinkTaskContext ownerContext = new FakeSinkTaskContext();
         ownerContext.assigned.add(first);
         TransactionalKafkaSinkTask owner = fixture.start(ownerContext);
-        owner.open(List.of(first)); // fences the zombie, whose consumer has not yet seen the rebalance
+        owner.open(List.of(first));
+        owner.put(List.of()); // open makes no round trip: this put fences the zombie, whose consumer has not yet
+        // seen the rebalance
 
         zombie.put(records(first.topic(), 0, 30, 60)); // fenced, with the partition still in its assignment
         assertThat(zombieContext.seeks).as("sought back to its committed progress").containsEntry(first, 30L);

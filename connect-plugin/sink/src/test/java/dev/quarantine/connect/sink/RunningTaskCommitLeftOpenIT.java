@@ -1,238 +1,201 @@
 package dev.quarantine.connect.sink;
 
+import static dev.quarantine.connect.sink.StagedTask.values;
 import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.header;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.sinkRecord;
-import static dev.quarantine.connect.sink.TestData.values;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.TransactionDescription;
-import org.apache.kafka.clients.admin.TransactionState;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
-import dev.quarantine.connect.sink.write.WriterFactory;
-import dev.quarantine.sandbox.Await;
-import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.connect.sink.StagedEnds.Stage;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
- * Issue 22, a committed transaction left open under a running task: the task's own commit C (records 10..14) is left
- * open on target partition 0 (a broker killed right after the commit restarts and completes C without writing its
- * markers), while the task stays up and writes on with the same producer. Its next transaction there aborts (a record
- * the broker rejects); the broker counts the open transaction on the partition from C's first record, so that abort
- * aborts C's records too, while the progress is past them. On a broker of this class's own, since it is killed:
- * Kafka 4.4's default transaction.version (2); {@link RunningTaskCommitLeftOpenVersion1IT} runs the same on
- * version 1.
+ * A running task's commit C (records 10..14) left open on one partition by skipped markers
+ * (docs/design/sink-ownership.md 2.7.1), then the task's next transaction there (15..19) aborted, with the task still
+ * up: the abort ends the producer id's whole open range, C's records or C's progress record with it. Each test stages
+ * its premise on {@link TwoBrokers} (the partition on node 2, killed while C commits) and checks it before the task
+ * writes on: C's first record there is held back. The promise, read {@code read_committed}: each source record once
+ * on the target (a rejected one once in the dead-letter topic), none lost, none twice. On Kafka 4.4's default
+ * {@code transaction.version} (2); {@link RunningTaskCommitLeftOpenVersion1IT} runs the same on version 1.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RunningTaskCommitLeftOpenIT {
 
-    private static final int MAX_KILLS = 10;
+    private TwoBrokers cluster;
 
-    LocalKafka kafka;
-    private TaskFixture fixture;
-    private TopicPartition partition;
-    private String transactionalId;
-    private final AtomicBoolean killAfterCommit = new AtomicBoolean();
-    private final AtomicBoolean abortTimesOut = new AtomicBoolean();
-
-    /** The broker, not started. */
-    LocalKafka broker() {
-        return LocalKafka.create();
+    /** The cluster's {@code transaction.version}: Kafka's default when empty. */
+    Optional<Short> transactionVersion() {
+        return Optional.empty();
     }
 
     @BeforeAll
     void start() {
-        kafka = broker().start();
+        cluster = TwoBrokers.start(transactionVersion());
     }
 
     @AfterAll
     void stop() {
-        kafka.close();
+        cluster.close();
     }
 
     /**
-     * The record the broker rejects is one without a key once the target topic became compacted (the producer's
-     * up-front checks still hold its old config): the transaction that sent it aborts, and the task isolates it and
-     * dead-letters it. Before, that abort aborted C's records 10..14 on the target partition too, and the progress
-     * went on past them: lost. Now the task looks before aborting, finds its own committed C open there, and after the
-     * abort commits the intent to redo it (the progress back at 10, the redo up to 15 on that partition) and asks the
-     * worker for the records again from 10: each record once.
+     * The next transaction aborts on a record the broker rejects: one without a key once the target topic became
+     * compacted (the producer's up-front checks still hold its old config). The task dead-letters it and writes the
+     * rest again; C's records 10..14 were aborted on the target with the failed transaction while the progress is past
+     * them.
      */
     @Test
-    void writesAgainItsCommitLeftOpenOnTheTargetWhenItsNextTransactionThereAborts() throws Exception {
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        try (SinkTaskHandler task = runningTaskWhoseCommitIsLeftOpen(context)) {
-            compactTheTarget();
-            context.seeks.clear();
-            task.put(withoutKeyAt(17, records(fixture.source, 0, 15, 20)));
-            long soughtTo = context.seeks.getOrDefault(partition, 20L);
-            if (soughtTo < 20) { // as the worker does: the records again from where the task sought
-                task.put(withoutKeyAt(17, records(fixture.source, 0, soughtTo, 20)));
-            }
+    void writesAgainItsCommitLeftOpenOnTheTargetWhenItsNextTransactionThereAbortsOnARejectedRecord() throws Exception {
+        TaskFixture fixture = fixture();
+        cluster.createTopics(fixture, 2, 1);
+        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.target, 0))) {
+            compactTheTarget(fixture);
+            task.copy(withoutKeyAt(17, records(fixture.source, 0, 15, 20)));
         }
 
-        List<String> expected = new ArrayList<>(HangingTransactionIT.valuesUpTo(20));
-        expected.remove("v17");
-        assertThat(values(committed(kafka, fixture.target))).as("each record but the rejected one once, 10..14"
-                + " not lost to the abort").isEqualTo(expected);
-        assertThat(committed(kafka, fixture.dlq)).singleElement()
-                .satisfies(letter -> assertThat(header(letter, DeadLetterHeaders.CONNECT_OFFSET)).isEqualTo("17"));
+        assertCopiedOnce(fixture, values(0, 20, 17L), List.of("17"));
     }
 
     /**
-     * As above, C then completed on the progress partition alone (a transaction whose one record, 15, is dead-lettered
-     * by the up-front checks: it writes the dead-letter and progress partitions, not the target one), and the abort of
-     * the next transaction on the target partition times out (armed once: the producer's abortTransaction throws
-     * Kafka's TimeoutException without aborting, as when the coordinator does not answer within max.block.ms). The
-     * writer is then broken and closed; the transaction ends aborted all the same (the partition's next producer's
-     * initTransactions aborts it), C's records 10..14 on the target partition with it, while the progress, at 16, is
-     * past them. Before, what the look had found was dropped with the broken producer: 10..14 lost. Now it is carried
-     * to the partition's next producer, which commits the intent to redo before writing anything and has the worker
-     * deliver the records again from 10.
+     * As above, and the abort of the failing transaction times out (as when the coordinator does not answer within
+     * {@code max.block.ms}): the producer is broken, and the slot's next {@code initTransactions} aborts the
+     * transaction, C's records 10..14 on the target with it.
      */
     @Test
-    void writesAgainItsCommitLeftOpenWhenTheAbortOfItsNextTransactionThereTimesOut() throws Exception {
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        try (SinkTaskHandler task = runningTaskWhoseCommitIsLeftOpen(context)) {
-            compactTheTarget();
-            task.put(poisoned(15, 16));
-            try (Admin admin = kafka.admin()) {
-                assertThat(HangingTransactionIT.open(admin, new TopicPartition(fixture.target, 0)))
-                        .as("C still open on the target partition").isTrue();
-                // the commit's answer comes before its markers: wait for the progress partition's marker
-                Await.until("C completed on the progress partition", Duration.ofSeconds(60),
-                        () -> !openQuietly(admin, new TopicPartition(fixture.progress, 0)));
-            }
-            abortTimesOut.set(true);
-            long from = 16;
-            for (int put = 0; put < 4 && from < 20; put++) { // as the worker does: again from where the task sought
-                context.seeks.clear();
-                task.put(poisoned(from, 20));
-                from = context.seeks.getOrDefault(partition, 20L);
-            }
-            assertThat(abortTimesOut).as("the abort of the failing transaction was the one that timed out").isFalse();
+    void writesAgainItsCommitLeftOpenOnTheTargetWhenTheAbortOfItsNextTransactionThereTimesOut() throws Exception {
+        TaskFixture fixture = fixture();
+        cluster.createTopics(fixture, 2, 1);
+        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.target, 0))) {
+            compactTheTarget(fixture);
+            task.ends.arm(Stage.ABORT_TIMES_OUT);
+            task.copy(withoutKeyAt(17, records(fixture.source, 0, 15, 20)));
+            assertThat(task.ends.staged()).as("the abort of the transaction with the rejected record timed out")
+                    .endsWith(Stage.ABORT_TIMES_OUT);
         }
 
-        List<String> expected = new ArrayList<>(HangingTransactionIT.valuesUpTo(20));
-        expected.removeAll(List.of("v15", "v17"));
-        assertThat(values(committed(kafka, fixture.target))).as("each record but the dead-lettered ones once, 10..14"
-                + " not lost to the abort that timed out").isEqualTo(expected);
-        assertThat(committed(kafka, fixture.dlq)).extracting(letter -> header(letter, DeadLetterHeaders.CONNECT_OFFSET))
-                .containsExactly("15", "17");
-    }
-
-    /** Records {@code from} to {@code to} (exclusive): 15 too large for the producer, 17 without a key. */
-    private List<SinkRecord> poisoned(long from, long to) {
-        List<SinkRecord> batch = new ArrayList<>(withoutKeyAt(17, records(fixture.source, 0, from, to)));
-        batch.replaceAll(r -> r.kafkaOffset() == 15
-                ? sinkRecord(r.topic(), r.kafkaPartition(), 15, "k15", new byte[1_100_000], r.timestamp()) : r);
-        return batch;
+        assertCopiedOnce(fixture, values(0, 20, 17L), List.of("17"));
     }
 
     /**
-     * A handler (a task's, in process) on topics of its own that copied 0..9, then committed 10..14 (C) with the broker
-     * killed right after the commit returned, and restarted; again, on new topics and a new handler, until C is left
-     * open on target partition 0 and the progress partition while its coordinator says it committed.
+     * The next transaction is aborted by a fence from outside ({@code Admin.fenceProducers} on the task's id) between
+     * its sends and its commit: the task's commit is refused, it initialises again and writes 15..19 again; the fence's
+     * abort took C's records 10..14 on the target with it.
      */
-    private SinkTaskHandler runningTaskWhoseCommitIsLeftOpen(FakeSinkTaskContext context) throws Exception {
-        for (int kill = 0; kill < MAX_KILLS; kill++) {
-            fixture = new TaskFixture(kafka, "live", "commit.interval.ms", "0");
-            fixture.createTopics();
-            partition = new TopicPartition(fixture.source, 0);
-            transactionalId = WriterFactory.transactionalId(fixture.source, partition);
-            context.assigned.add(partition);
-            SinkTaskHandler task = TaskFixture.handler(TransactionalSinkConfig.parse(fixture.config(
-                    // the up-front checks keep the target's config from before it became compacted
-                    "target.producer.txn.send.topic.metadata.max.age.ms", "600000")), fixture.progress,
-                    Duration.ofSeconds(30), context, this::killingAfterArmedCommit, Optional.empty());
-            task.open(List.of(partition));
-            task.put(records(fixture.source, 0, 0, 10));
-            killAfterCommit.set(true);
-            task.put(records(fixture.source, 0, 10, 15));
-            kafka.restart();
-            if (leftOpen()) {
-                return task;
-            }
-            task.close();
-            context.assigned.clear();
+    @Test
+    void writesAgainItsCommitLeftOpenOnTheTargetWhenAFenceFromOutsideAbortsItsNextTransactionThere()
+            throws Exception {
+        TaskFixture fixture = fixture();
+        cluster.createTopics(fixture, 2, 1);
+        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.target, 0))) {
+            task.ends.arm(Stage.FENCE_BEFORE_COMMIT);
+            task.copy(records(fixture.source, 0, 15, 20));
+            assertThat(task.ends.staged()).as("the fence came between the sends and the commit")
+                    .endsWith(Stage.FENCE_BEFORE_COMMIT);
         }
-        throw new AssertionError("no commit was left open in " + MAX_KILLS + " broker kills");
+
+        assertCopiedOnce(fixture, values(0, 20), List.of());
     }
 
     /**
-     * A producer that kills the broker right after a commit, when armed: before the coordinator writes markers; and
-     * whose abort, when armed, times out without aborting.
+     * The commit of the next transaction times out (as when the coordinator does not answer within
+     * {@code max.block.ms}): its outcome unknown, the task initialises its slot again, and that
+     * {@code initTransactions} aborts the transaction, C's records 10..14 on the target with it.
      */
-    private KafkaProducer<byte[], byte[]> killingAfterArmedCommit(Map<String, Object> configs) {
-        return new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer()) {
-            @Override
-            public void commitTransaction() {
-                super.commitTransaction();
-                if (killAfterCommit.getAndSet(false)) {
-                    kafka.kill();
-                }
-            }
+    @Test
+    void writesAgainItsCommitLeftOpenOnTheTargetWhenTheCommitOfItsNextTransactionThereTimesOut() throws Exception {
+        TaskFixture fixture = fixture();
+        cluster.createTopics(fixture, 2, 1);
+        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.target, 0))) {
+            task.ends.arm(Stage.COMMIT_TIMES_OUT);
+            task.copy(records(fixture.source, 0, 15, 20));
+            assertThat(task.ends.staged()).endsWith(Stage.COMMIT_TIMES_OUT);
+        }
 
-            @Override
-            public void abortTransaction() {
-                if (abortTimesOut.getAndSet(false)) {
-                    throw new TimeoutException("Timeout expired after 60000ms while awaiting EndTxn(false)");
-                }
-                super.abortTransaction();
-            }
-        };
+        assertCopiedOnce(fixture, values(0, 20), List.of());
     }
 
-    /** Whether C is open on target partition 0 and the progress partition once its coordinator says it committed. */
-    private boolean leftOpen() throws Exception {
-        try (Admin admin = kafka.admin()) {
-            Await.until(() -> "the coordinator of " + transactionalId + " to load its committed transaction",
-                    Duration.ofSeconds(60), () -> settledCommitted(admin));
-            return HangingTransactionIT.open(admin, new TopicPartition(fixture.target, 0))
-                    && HangingTransactionIT.open(admin, new TopicPartition(fixture.progress, 0));
+    /**
+     * C left open on progress partition 0 instead (the target on node 1, where C's markers were written): the commit
+     * of the next transaction, its progress record sent, times out; the task's next {@code initTransactions} aborts
+     * it, C's progress record with it, while C's records 10..14 stay committed on the target. A task that then goes
+     * by its progress writes them again. (A record the broker rejects cannot stage this: the records are flushed
+     * before any progress record is sent, design 2.7.1 rule V.2, so that abort never writes progress partition 0.)
+     */
+    @Test
+    void copiesOnceWhenTheCommitOfItsNextTransactionTimesOutWithItsCommitLeftOpenOnTheProgressPartition() {
+        TaskFixture fixture = fixture();
+        cluster.createTopics(fixture, 1, 2);
+        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.progress, 0))) {
+            task.ends.arm(Stage.COMMIT_TIMES_OUT);
+            task.copy(records(fixture.source, 0, 15, 20));
+            assertThat(task.ends.staged()).endsWith(Stage.COMMIT_TIMES_OUT);
         }
+
+        assertCopiedOnce(fixture, values(0, 20), List.of());
     }
 
-    private boolean settledCommitted(Admin admin) {
-        try {
-            TransactionDescription described = admin.describeTransactions(List.of(transactionalId))
-                    .description(transactionalId).get(10, TimeUnit.SECONDS);
-            return described.state() == TransactionState.COMPLETE_COMMIT;
-        } catch (Exception stillLoading) {
-            return false;
+    /**
+     * As above, the next transaction aborted by a fence from outside between its sends (its progress record among
+     * them) and its commit.
+     */
+    @Test
+    void copiesOnceWhenAFenceFromOutsideAbortsItsNextTransactionWithItsCommitLeftOpenOnTheProgressPartition()
+            throws Exception {
+        TaskFixture fixture = fixture();
+        cluster.createTopics(fixture, 1, 2);
+        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.progress, 0))) {
+            task.ends.arm(Stage.FENCE_BEFORE_COMMIT);
+            task.copy(records(fixture.source, 0, 15, 20));
+            assertThat(task.ends.staged()).endsWith(Stage.FENCE_BEFORE_COMMIT);
         }
+
+        assertCopiedOnce(fixture, values(0, 20), List.of());
     }
 
-    private void compactTheTarget() throws Exception {
-        try (Admin admin = kafka.admin()) {
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, fixture.target),
-                    List.of(new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"),
-                            AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
-        }
+    private TaskFixture fixture() {
+        // each put commits; the producer's up-front checks keep the target's config from before it became compacted
+        // a progress read held back fails the task within 30 s, not the default 5 minutes
+        return new TaskFixture(cluster.first, "live", "commit.interval.ms", "0", "progress.read.timeout.ms", "5000",
+                "transient.errors.timeout.ms", "30000", "target.producer.transaction.timeout.ms", "20000",
+                "target.producer.txn.send.topic.metadata.max.age.ms", "600000");
+    }
+
+    /** A running task whose commit C of 10..14 is left open on {@code leaderless} ({@link StagedTask}). */
+    private StagedTask commitLeftOpen(TaskFixture fixture, TopicPartition leaderless) {
+        return StagedTask.withCommitLeftOpen(cluster, fixture, leaderless);
+    }
+
+    private void assertCopiedOnce(TaskFixture fixture, List<String> expected, List<String> deadLettered) {
+        assertThat(TestData.values(committed(cluster.first, fixture.target)))
+                .as("each record once on the target read_committed: none lost to the abort, none twice")
+                .containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(committed(cluster.first, fixture.dlq))
+                .extracting(letter -> header(letter, DeadLetterHeaders.CONNECT_OFFSET))
+                .as("the rejected records, each dead-lettered once").containsExactlyInAnyOrderElementsOf(deadLettered);
+    }
+
+    private void compactTheTarget(TaskFixture fixture) throws Exception {
+        cluster.admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, fixture.target),
+                List.of(new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET))))
+                .all().get(30, TimeUnit.SECONDS);
     }
 
     /** {@code batch} with the record of source offset {@code offset} without a key. */
@@ -241,13 +204,5 @@ class RunningTaskCommitLeftOpenIT {
         changed.replaceAll(r -> r.kafkaOffset() == offset
                 ? sinkRecord(r.topic(), r.kafkaPartition(), offset, null, bytes("v" + offset), r.timestamp()) : r);
         return changed;
-    }
-
-    private static boolean openQuietly(Admin admin, TopicPartition partition) {
-        try {
-            return HangingTransactionIT.open(admin, partition);
-        } catch (Exception e) {
-            throw new IllegalStateException("could not describe the producers of " + partition, e);
-        }
     }
 }

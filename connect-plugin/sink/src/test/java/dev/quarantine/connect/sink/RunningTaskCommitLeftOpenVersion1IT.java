@@ -1,13 +1,12 @@
 package dev.quarantine.connect.sink;
 
-import dev.quarantine.connect.sink.cluster.HangingTransactions;
-import dev.quarantine.sandbox.LocalKafka;
+import java.util.Optional;
 
-/** {@link RunningTaskCommitLeftOpenIT} on a broker formatted with {@code transaction.version=1}. */
+/** {@link RunningTaskCommitLeftOpenIT} on a cluster formatted with {@code transaction.version=1}. */
 class RunningTaskCommitLeftOpenVersion1IT extends RunningTaskCommitLeftOpenIT {
 
     @Override
-    LocalKafka broker() {
-        return LocalKafka.create().withFeature(HangingTransactions.TRANSACTION_VERSION, (short) 1);
+    Optional<Short> transactionVersion() {
+        return Optional.of((short) 1);
     }
 }

@@ -75,8 +75,9 @@ class SpanningTransactionsIT {
         assertThat(context.timeoutMs).as("the worker is asked back within the interval").isBetween(1L, 30_000L);
         task.put(records(source, 1, 5, 10));
 
-        assertThat(context.metrics.value("transactions-committed-total")).as("one transaction per partition")
-                .isEqualTo(2.0);
+        assertThat(context.metrics.value("transactions-committed-total"))
+                .as("one transaction of the task's slot spanning both partitions (one per partition before 4c)")
+                .isEqualTo(1.0);
         var copied = committed(kafka, fixture.target);
         assertThat(values(copied.stream().filter(r -> r.partition() == 0).toList()))
                 .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
@@ -115,7 +116,7 @@ class SpanningTransactionsIT {
         task.put(records(source, 0, 0, 20)); // written: the partition has progress
         task.put(records(source, 0, 20, 30));
         try (Admin admin = kafka.admin()) {
-            admin.fenceProducers(List.of(WriterFactory.transactionalId(source, new TopicPartition(source, 0)))).all()
+            admin.fenceProducers(List.of(TestIds.holderOf(fixture, new TopicPartition(source, 0)))).all()
                     .get(30, TimeUnit.SECONDS);
         }
 
@@ -146,6 +147,7 @@ class SpanningTransactionsIT {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask after = fixture.start(context, "commit.max.records", "10");
         after.open(List.of(first));
+        after.put(List.of()); // open makes no round trip: the put after the next poll reads the progress
         assertThat(context.seeks).containsExactly(Map.entry(first, 10L));
         after.put(records(source, 0, 10, 20));
 

@@ -5,23 +5,29 @@ import static dev.quarantine.connect.sink.TestData.props;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
 
 import dev.quarantine.connect.sink.cluster.ClusterAdmins;
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.cluster.HangingTransactions;
 import dev.quarantine.connect.sink.cluster.TargetTopics;
+import dev.quarantine.connect.sink.cluster.WrittenCheck;
+import dev.quarantine.connect.sink.cluster.WrittenChecks;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.metrics.WorkerPluginMetrics;
+import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.progress.ProgressStore;
 import dev.quarantine.connect.sink.progress.SourceTopics;
 import dev.quarantine.connect.sink.write.DeadLetters;
@@ -58,7 +64,7 @@ final class TaskFixture {
         this.classSettings = props(classSettings);
     }
 
-    /** The target topic with one partition, the dead-letter topic and the compacted progress topic. */
+    /** The target topic with one partition, the dead-letter topic and the compacted progress topic (two partitions: progress and claims). */
     void createTopics() {
         createTopics(1, Map.of());
     }
@@ -67,7 +73,7 @@ final class TaskFixture {
     void createTopics(int targetPartitions, Map<String, String> targetConfigs) {
         kafka.createTopic(target, targetPartitions, targetConfigs);
         kafka.createTopic(dlq, 1, Map.of());
-        kafka.createTopic(progress, 1, Map.of("cleanup.policy", "compact"));
+        kafka.createTopic(progress, 2, Map.of("cleanup.policy", "compact"));
     }
 
     /** A task config writing {@code source} to {@code target} over this test's topics; overrides win. */
@@ -125,10 +131,31 @@ final class TaskFixture {
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
                 store.target(), 3,
                 hanging.orElseGet(() -> new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT, progress)));
-        return new SinkTaskHandler(context, new WriterFactory(config, setup, producers), store, targetTopics,
-                new TransientFailures(Duration.ofMinutes(5), Clock.systemUTC()), config.commitTrigger(),
-                Clock.systemUTC());
+        return TaskSlots.handler(context, config, new WriterFactory(config, setup, producers), store, targetTopics,
+                admins, Clock.systemUTC(), hanging.map(scripted -> NOTHING_ON_THE_BROKER));
     }
+
+    /**
+     * Rule V's checks for scripted producers, which write nothing to the broker (a check there would find every
+     * committed line missing): every line reads visible. Given with a {@code hanging} check of the same premise.
+     */
+    private static final WrittenChecks NOTHING_ON_THE_BROKER = new WrittenChecks() {
+        @Override
+        public Map<TopicPartition, WrittenCheck.Verdict> check(Map<TopicPartition, ProgressRecord> progress) {
+            Map<TopicPartition, WrittenCheck.Verdict> clean = new HashMap<>();
+            progress.keySet().forEach(source -> clean.put(source, new WrittenCheck.Clean(Set.of())));
+            return clean;
+        }
+
+        @Override
+        public boolean stillVisible(Map<TopicPartition, ProgressRecord> progress, Duration bound) {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    };
 
     /** The dead letters of {@code config}, as the task has them: none with send.errors.tolerance=none. */
     private static Optional<DeadLetters> deadLetters(TransactionalSinkConfig config) {
@@ -162,7 +189,7 @@ final class TaskFixture {
     void createAgain(String topic, Map<String, String> configs) {
         Await.until("topic " + topic + " created again after its deletion", Duration.ofSeconds(30), () -> {
             try {
-                kafka.createTopic(topic, 1, configs);
+                kafka.createTopic(topic, topic.equals(progress) ? 2 : 1, configs);
                 return true;
             } catch (IllegalStateException stillBeingDeleted) {
                 return false;

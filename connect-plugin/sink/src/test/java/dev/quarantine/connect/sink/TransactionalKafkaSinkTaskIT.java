@@ -67,6 +67,7 @@ class TransactionalKafkaSinkTaskIT {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask second = fixture.start(context);
         second.open(List.of(partition));
+        second.put(List.of()); // open makes no round trip: the put after the worker's next poll opens it
 
         assertThat(context.seeks).containsExactly(Map.entry(partition, 11L));
         var copied = committed(kafka, fixture.target);
@@ -83,6 +84,7 @@ class TransactionalKafkaSinkTaskIT {
         FakeSinkTaskContext fresh = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask owner = fixture.start(fresh);
         owner.open(List.of(partition));
+        owner.put(List.of());
         assertThat(fresh.seeks).as("a partition never written has no progress: the worker's offsets apply").isEmpty();
         assertThat(owner.preCommit(Map.of())).isEmpty();
 
@@ -94,6 +96,7 @@ class TransactionalKafkaSinkTaskIT {
             FakeSinkTaskContext context = new FakeSinkTaskContext();
             owner = fixture.start(context);
             owner.open(List.of(partition));
+            owner.put(List.of());
             assertThat(context.seeks).as("round %d", round).containsExactly(Map.entry(partition, next));
         }
         assertThat(committed(kafka, fixture.target)).hasSize((int) next);
@@ -106,8 +109,10 @@ class TransactionalKafkaSinkTaskIT {
         zombie.put(records(source, 0, 0, 10));
 
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask owner = fixture.start(context);
+        // the partition moved to another task (ids are per task: another instance of task 0 is SinkTaskFaultsIT's)
+        TransactionalKafkaSinkTask owner = fixture.start(context, "quarantine.task.id", "1");
         owner.open(List.of(partition));
+        owner.put(List.of());
         zombie.put(records(source, 0, 10, 20));
         owner.put(records(source, 0, context.seeks.get(partition), 20));
         zombie.put(records(source, 0, 20, 30));
@@ -252,7 +257,7 @@ class TransactionalKafkaSinkTaskIT {
     @Test
     void keepsItsProgressWhenTheDeadLetterTopicIsDeletedAndCreatedAgain() throws Exception {
         String name = source + "-connector";
-        kafka.createTopic(name + ".progress.internal", 1, Map.of("cleanup.policy", "compact"));
+        kafka.createTopic(name + ".progress.internal", 2, Map.of("cleanup.policy", "compact"));
         String[] defaultProgressTopic = {"name", name, "progress.topic.name", ""};
         TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext(), defaultProgressTopic);
         first.open(List.of(partition));
@@ -263,6 +268,7 @@ class TransactionalKafkaSinkTaskIT {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask second = fixture.start(context, defaultProgressTopic);
         second.open(List.of(partition));
+        second.put(List.of());
 
         assertThat(context.seeks).as("purging the dead-letter topic must not lose the progress")
                 .containsExactly(Map.entry(partition, 10L));
@@ -299,10 +305,20 @@ class TransactionalKafkaSinkTaskIT {
             admin.deleteTopics(List.of(fixture.progress)).all().get(30, TimeUnit.SECONDS);
         }
 
-        TransactionalKafkaSinkTask second = fixture.start(new FakeSinkTaskContext());
-        assertThatThrownBy(() -> second.open(List.of(partition)))
-                .hasMessageContaining("The progress topic " + fixture.progress + " does not exist")
-                .hasMessageContaining(source + "-0");
+        // found at start now (the task checks the topic's partitions there), before any partition is assigned
+        assertThatThrownBy(() -> fixture.start(new FakeSinkTaskContext()))
+                .hasMessageContaining("The progress topic " + fixture.progress + " does not exist");
+    }
+
+    @Test
+    void failsAtStartNamingTheSettingAndTheCommandWhenTheProgressTopicHasOnePartition() {
+        String oneForAll = source + ".progress.one";
+        kafka.createTopic(oneForAll, 1, Map.of("cleanup.policy", "compact"));
+
+        assertThatThrownBy(() -> fixture.start(new FakeSinkTaskContext(), "progress.topic.name", oneForAll))
+                .as("the claims need partition 1: the task fails fast, not at its first read of the claims")
+                .hasMessageContaining("progress.topic.name")
+                .hasMessageContaining("kafka-topics.sh --alter --topic " + oneForAll + " --partitions 2");
     }
 
     @Test
@@ -353,6 +369,7 @@ class TransactionalKafkaSinkTaskIT {
         FakeSinkTaskContext third = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask reopened = fixture.start(third, "commit.interval.ms", "0");
         reopened.open(List.of(partition));
+        reopened.put(List.of());
         assertThat(third.seeks).as("sought to its progress, moved past the dropped records with the position")
                 .containsEntry(partition, 20L);
         assertThat(reopened.preCommit(Map.of(partition, new OffsetAndMetadata(25))))

@@ -72,7 +72,7 @@ class TwoPartitionPutIT {
 
         worker.iteration(5, Map.of()); // 0..4 of each: due, committed
         try (Admin admin = kafka.admin()) {
-            admin.fenceProducers(List.of(fixture.source + ":" + first)).all().get(30, TimeUnit.SECONDS);
+            admin.fenceProducers(List.of(TestIds.holderOf(fixture, first))).all().get(30, TimeUnit.SECONDS);
         }
         worker.iteration(3, Map.of(second, 0)); // 5..7 of the first wait (under commit.max.records)
         worker.iteration(10, Map.of()); // due: the first fenced (its 5..14 dropped, sought to 5), the second 5..14

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -17,7 +18,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  */
 final class WorkerLoop {
 
-    private final TransactionalKafkaSinkTask task;
+    private final Consumer<List<SinkRecord>> put;
     private final FakeSinkTaskContext context;
     private final Map<TopicPartition, List<SinkRecord>> source;
     private final Map<TopicPartition, Long> positions = new HashMap<>();
@@ -27,7 +28,16 @@ final class WorkerLoop {
     /** {@code source}: every partition's records, each list starting at offset 0. */
     WorkerLoop(TransactionalKafkaSinkTask task, FakeSinkTaskContext context,
                Map<TopicPartition, List<SinkRecord>> source) {
-        this.task = task;
+        this(task::put, context, source);
+    }
+
+    /**
+     * Delivering through {@code put} (a task's handler's, in process); a partition's list may grow between
+     * iterations, as a source partition does.
+     */
+    WorkerLoop(Consumer<List<SinkRecord>> put, FakeSinkTaskContext context,
+               Map<TopicPartition, List<SinkRecord>> source) {
+        this.put = put;
         this.context = context;
         this.source = source;
         source.keySet().forEach(partition -> positions.put(partition, 0L));
@@ -39,12 +49,23 @@ final class WorkerLoop {
         context.seeks.clear();
         List<SinkRecord> batch = retained != null ? retained : poll(perPoll, perPartition);
         try {
-            task.put(batch);
+            put.accept(batch);
             retained = null;
         } catch (RetriableException e) {
             retriablePuts++;
             retained = batch;
         }
+    }
+
+    /**
+     * Iterates ({@code perPoll} records of each partition a poll) until {@link #drained()}, {@code iterations} times
+     * at most; whether it got there.
+     */
+    boolean drain(int perPoll, int iterations) {
+        for (int i = 0; i < iterations && !drained(); i++) {
+            iteration(perPoll, Map.of());
+        }
+        return drained();
     }
 
     boolean drained() {

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * Admin clients of the target and the source cluster, created on first use (a task that never meets a new target
@@ -29,28 +28,6 @@ public final class ClusterAdmins implements AutoCloseable {
         this.targetConfigs = Map.copyOf(targetConfigs);
         this.sourceConfigs = Map.copyOf(sourceConfigs);
         this.create = create;
-    }
-
-    /** Kafka's admin client default of request.timeout.ms. */
-    static final int DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-
-    /**
-     * The target admin client's {@code request.timeout.ms} ({@code target.admin.request.timeout.ms}), or Kafka's
-     * default when it is not set or does not parse (reported on its key).
-     */
-    Duration targetRequestTimeout() {
-        return requestTimeout(targetConfigs);
-    }
-
-    /** The {@code request.timeout.ms} of an admin client built from {@code configs}, as above. */
-    public static Duration requestTimeout(Map<String, ?> configs) {
-        Object set = configs.get(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG);
-        try {
-            return Duration.ofMillis(set == null ? DEFAULT_REQUEST_TIMEOUT_MS
-                    : Long.parseLong(String.valueOf(set).trim()));
-        } catch (NumberFormatException e) {
-            return Duration.ofMillis(DEFAULT_REQUEST_TIMEOUT_MS);
-        }
     }
 
     public synchronized Admin target() {

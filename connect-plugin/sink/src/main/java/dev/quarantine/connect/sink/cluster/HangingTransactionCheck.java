@@ -1,22 +1,15 @@
 package dev.quarantine.connect.sink.cluster;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import org.apache.kafka.common.TopicPartition;
-
-import dev.quarantine.connect.sink.config.ConfigRules;
-import dev.quarantine.connect.sink.progress.CommitCompletion;
-import dev.quarantine.connect.sink.progress.RedoRange;
-
 /**
- * Finds what an aborted transaction of a partition's producer left open: {@link HangingTransactions} in the task, a
- * recording fake in the writer's unit tests.
+ * Finds and repairs what the last transaction of a transactional id left open where a broker skipped its markers,
+ * around that id's {@code initTransactions}: {@link HangingTransactions} for a slot's producer (the write package's
+ * {@code HangingRepair}) and for Connect's offsets API ({@code ProgressReset}); a fake in tests.
  */
 public interface HangingTransactionCheck {
 
@@ -63,53 +56,6 @@ public interface HangingTransactionCheck {
      */
     default Optional<LastTransaction> lastCommitLeftOpen(String transactionalId) {
         return Optional.empty();
-    }
-
-    /**
-     * The target and dead-letter partitions of {@code topics} where the id's committed last transaction, or the
-     * commit {@code named} by a completion standing in the progress ({@link CommitCompletion}), is left open (or, in
-     * {@code redo}'s partitions, any transaction of its producer id; by default: none).
-     */
-    default Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
-                                                  Optional<RedoRange> redo, Optional<LastTransaction> named) {
-        return Set.of();
-    }
-
-    /**
-     * Before {@link #committedLeftOpen} is asked for each of the ids of {@code topicsById} (the ids opened together
-     * that have progress, each with the topics it will ask about): what it needs, described for all of them at once
-     * (by default nothing).
-     */
-    default void lookForCommitsLeftOpen(Map<String, ? extends Collection<String>> topicsById) {
-    }
-
-    /** Aborts what {@link #committedLeftOpen} found on {@code partitions}, once the intent to redo is committed. */
-    default void abortForRedo(String transactionalId, Set<TopicPartition> partitions) {
-    }
-
-    /**
-     * The first offset of the open transaction of the producer id of {@code transactionalId}'s ongoing transaction on
-     * each partition of {@code among} that transaction holds ({@link OpenTransactionLook}; by default: none), its
-     * waits ending by {@code deadline}.
-     *
-     * @throws OpenTransactionLook.Failed when the target cluster did not answer by then
-     */
-    default Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among, Instant deadline) {
-        return Map.of();
-    }
-
-    /**
-     * How long the look before a running writer's abort ({@link #openFrom}) and, when it found commits held open,
-     * the repair after the abort ({@link #abortBeforeWriting(String, Collection, Instant)}) may wait together: one
-     * budget, counted in {@link ConfigRules#writeBound} (by default the admin client's default request timeout).
-     */
-    default Duration lookBudget() {
-        return Duration.ofMillis(ClusterAdmins.DEFAULT_REQUEST_TIMEOUT_MS);
-    }
-
-    /** As {@link #abortBeforeWriting(String, Collection)}, its waits ending by {@code deadline} (by default: no end). */
-    default void abortBeforeWriting(String transactionalId, Collection<String> topics, Instant deadline) {
-        abortBeforeWriting(transactionalId, topics);
     }
 
     /** The id's writer ended a transaction of its own, which is the id's last from now on (by default: nothing). */

@@ -3,7 +3,6 @@ package dev.quarantine.connect.sink.cluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -40,8 +39,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
-import dev.quarantine.connect.sink.progress.CommitCompletion;
-import dev.quarantine.connect.sink.progress.RedoRange;
 import dev.quarantine.txn.SendErrors;
 
 /**
@@ -75,26 +72,15 @@ import dev.quarantine.txn.SendErrors;
  * last transaction whose records' producer id is unknown (rotated when its epochs ran out) is not repaired; that is
  * logged too.
  *
- * <p>A committed transaction C left open on a target or dead-letter partition X is not harmless: the broker counts
- * an open transaction on a partition from its first record, so the next transaction of the producer id that writes X
- * and aborts (a poison, a transient error, a fence) aborts C's records there too, while the progress is past them;
- * and C holds back X's {@code read_committed} readers until then. So at open, after the progress is read and before
- * anything is written, {@link #committedLeftOpen} finds C (the id's committed last transaction, its records' producer
- * id and epoch) open on partitions L of the topics the partition writes; its writer commits an intent to redo (the
- * progress back at C's {@code from}, {@link RedoRange} up to C's {@code next} on L; C open on the progress partition
- * was completed there before the read, see below), then {@link #abortForRedo} aborts C on L, and the records of C's range are written again,
- * to L only. The partitions opened together are looked at with one describeProducers call over the partitions of all
- * their topics ({@link #lookForCommitsLeftOpen}), each id deciding from it ({@link CommitLeftOpen}). A redo found in
- * the progress at open has whatever of the producer id is open on its partitions aborted
- * and is done again. Only the last transaction is looked for: an earlier commit left open on a partition the last
- * one did not write, or (version 1) one of the last's session on L, is not told apart (documented limits).
+ * <p>A committed transaction C left open on a target or dead-letter partition X is not repaired here: the next
+ * transaction of the producer id that writes X and aborts would abort C's records there too, while the progress is
+ * past them, and rule V ({@link WrittenRepair}, docs/design/sink-ownership.md 2.7.1) finds that from the
+ * {@code written} lines C committed with its progress and redoes what was lost.
  *
  * <p>A committed transaction left open on the progress partition holds back every {@code read_committed} read of
  * it, for every task: {@link #lastCommitLeftOpen} says so (found with the ids' last transactions, before
- * initTransactions), and the writer completes it with a commit of its own (its marker, for the same producer id,
- * completes the open records) before reading the progress; that commit's record names it ({@link CommitCompletion}),
- * so an open after a process stopped before the intent to redo still looks for it ({@link #committedLeftOpen}'s
- * {@code named}). Only the id's own writer does: one of an id no task
+ * initTransactions), and the writer completes it with a commit of its own there (its marker, for the same producer
+ * id, completes the open records) before reading the progress. Only the id's own writer does: one of an id no task
  * opens any more (an orphan) holds back every progress read, each open failing after progress.read.timeout.ms (a
  * limit, shown by {@code HangingTransactionIT}).
  *
@@ -136,46 +122,28 @@ public final class HangingTransactions implements HangingTransactionCheck {
      * the epoch its records carry there.
      */
     private final Map<String, LastTransaction> commitsLeftOpen = new ConcurrentHashMap<>();
-    /** The committed last transaction of each id, described before initTransactions, until the redo check took it. */
-    private final Map<String, LastTransaction> lastCommits = new ConcurrentHashMap<>();
-    /** The producers of the partitions each id's committed last transaction may be left open on, described at open. */
-    private final Map<String, CommitLeftOpen.Described> describedAtOpen = new ConcurrentHashMap<>();
-    /** The topics that failed to answer an id's own look after the look at open left them out, until the next look. */
-    private final Set<String> leftOutAtOpen = ConcurrentHashMap.newKeySet();
-    /** The producer id of each id whose committed transaction left open is being redone, until aborted. */
-    private final Map<String, LastTransaction> redoing = new ConcurrentHashMap<>();
     private volatile Boolean epochBumpedAtEnd;
-    private final OpenTransactionLook look;
 
     public HangingTransactions(ClusterAdmins admins, Duration timeout, String progressTopic) {
         this.admins = admins;
         this.timeout = timeout;
         this.progressTopic = progressTopic;
-        this.look = new OpenTransactionLook(admins);
-    }
-
-    @Override
-    public Map<TopicPartition, Long> openFrom(String transactionalId, Set<TopicPartition> among, Instant deadline) {
-        return look.openFrom(transactionalId, among, deadline);
-    }
-
-    /** The target admin client's own {@code request.timeout.ms}: see {@link HangingTransactionCheck#lookBudget}. */
-    @Override
-    public Duration lookBudget() {
-        return admins.targetRequestTimeout();
     }
 
     /**
      * The hanging transactions among {@code states}: those of {@code last}, when it was aborted, on partitions the
      * coordinator does not list for the id's {@code current} transaction. When it was found open on the progress
      * partition ({@code onProgress}, see {@link LastTransaction#foundOpenIn}) only with the epoch its records carry
-     * there; with {@code transaction.version} 1 ({@code epochBumpedAtEnd} false) only when it was found there.
+     * there. With {@code transaction.version} 1 ({@code epochBumpedAtEnd} false) an open transaction of the session's
+     * epoch elsewhere may also be an earlier, committed one left open there: it is aborted all the same, and rule V
+     * (docs/design/sink-ownership.md 2.7.1) finds that commit's line aborted before its partition is written and redoes
+     * it; leaving it alone let the id's next commit marker make the aborted records visible (a duplicate).
      */
     static List<AbortTransactionSpec> hanging(LastTransaction last, TransactionDescription current,
                                               Map<TopicPartition, PartitionProducerState> states,
                                               Optional<LastTransaction> onProgress, boolean epochBumpedAtEnd) {
         List<AbortTransactionSpec> hanging = new ArrayList<>();
-        if (!last.aborted() || (!epochBumpedAtEnd && onProgress.isEmpty())) {
+        if (!last.aborted()) {
             return hanging;
         }
         LastTransaction aborted = onProgress.orElse(last);
@@ -256,9 +224,6 @@ public final class HangingTransactions implements HangingTransactionCheck {
         ids.forEach(id -> beforeInit.getOrDefault(id, Optional.empty()).filter(last -> !last.aborted())
                 .ifPresent(last -> committed.put(id, last)));
         ids.forEach(commitsLeftOpen::remove);
-        ids.forEach(lastCommits::remove);
-        ids.forEach(describedAtOpen::remove);
-        lastCommits.putAll(committed);
         if (committed.isEmpty()) {
             return;
         }
@@ -313,7 +278,6 @@ public final class HangingTransactions implements HangingTransactionCheck {
         beforeInit.remove(transactionalId);
         commitsLeftOpen.remove(transactionalId);
         foundOnProgress.remove(transactionalId);
-        describedAtOpen.remove(transactionalId);
     }
 
     /**
@@ -408,15 +372,9 @@ public final class HangingTransactions implements HangingTransactionCheck {
      */
     @Override
     public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
-        abortBeforeWriting(transactionalId, topics, null);
-    }
-
-    /** As {@link #abortBeforeWriting(String, Collection)}, every wait ending by {@code deadline} (null: none). */
-    @Override
-    public void abortBeforeWriting(String transactionalId, Collection<String> topics, Instant deadline) {
         Admin admin = admins.target();
         TransactionDescription current = await(admin.describeTransactions(List.of(transactionalId))
-                .description(transactionalId), "describe transactional id " + transactionalId, transactionalId, deadline);
+                .description(transactionalId), "describe transactional id " + transactionalId, transactionalId);
         Optional<LastTransaction> last = last(transactionalId, current);
         if (last.isEmpty() || !last.get().aborted()) {
             if (last.isEmpty() && ABORTING.contains(current.state())) {
@@ -428,9 +386,9 @@ public final class HangingTransactions implements HangingTransactionCheck {
         }
         Set<String> described = new TreeSet<>(topics);
         described.add(progressTopic);
-        List<TopicPartition> partitions = partitions(admin, described, transactionalId, deadline);
+        List<TopicPartition> partitions = partitions(admin, described, transactionalId);
         Map<TopicPartition, PartitionProducerState> states = new LinkedHashMap<>(await(admin.describeProducers(
-                partitions).all(), "describe the producers of " + described, transactionalId, deadline));
+                partitions).all(), "describe the producers of " + described, transactionalId));
         TopicPartition progress = new TopicPartition(progressTopic, 0);
         Optional<LastTransaction> onProgress = last.get().foundOpenIn(states.get(progress));
         if (onProgress.isPresent()) {
@@ -440,157 +398,18 @@ public final class HangingTransactions implements HangingTransactionCheck {
         }
         states.keySet().removeIf(partition -> !topics.contains(partition.topic()));
         List<AbortTransactionSpec> hanging = hanging(last.get(), current, states, onProgress, epochBumpedAtEnd());
-        if (hanging.isEmpty() && !epochBumpedAtEnd() && onProgress.isEmpty()) {
-            log.info("The aborted last transaction of {} is not open on {}: with transaction.version 1 an open"
-                    + " transaction of its epoch elsewhere may be an earlier, committed one, and is left alone",
-                    transactionalId, progress);
-        }
         for (AbortTransactionSpec spec : hanging) {
             log.warn("Aborting a transaction of {} left hanging (its markers were never written) before writing"
                     + " there again: {}", transactionalId, spec);
-            await(admin.abortTransaction(spec).all(), "abort the hanging transaction " + spec, transactionalId,
-                    deadline);
+            await(admin.abortTransaction(spec).all(), "abort the hanging transaction " + spec, transactionalId);
         }
-    }
-
-    /**
-     * The partitions of {@code topics} (target and dead-letter topics, never the progress topic) where the id's
-     * committed last transaction, described before its new producer's initTransactions, is still open: a restarting
-     * broker skipped its markers there. With {@code redo} (the partition's progress is in one), also those of its
-     * partitions where any transaction of that producer id is open: the committed transaction the redo was begun for,
-     * when the process stopped before aborting it, or a redo's own. Empty when the last transaction was not a commit.
-     * Asked once per opening: the last transaction is forgotten.
-     *
-     * @throws RetriableException when the target cluster did not answer in time
-     * @throws ConnectException   when it refused, naming the ACLs to check
-     */
-    @Override
-    public Set<TopicPartition> committedLeftOpen(String transactionalId, Collection<String> topics,
-                                                 Optional<RedoRange> redo, Optional<LastTransaction> named) {
-        LastTransaction last = CommitLeftOpen.lookedFor(Optional.ofNullable(lastCommits.remove(transactionalId)),
-                named).orElse(null);
-        CommitLeftOpen.Described atOpen = describedAtOpen.remove(transactionalId);
-        if (last == null) {
-            return Set.of();
-        }
-        Set<String> looked = new TreeSet<>(topics);
-        redo.ifPresent(r -> looked.addAll(r.topics()));
-        looked.remove(progressTopic);
-        Map<TopicPartition, PartitionProducerState> states = atOpen != null && atOpen.covers(looked)
-                ? atOpen.states() : producersAlone(transactionalId, looked, atOpen);
-        Set<TopicPartition> open = CommitLeftOpen.partitions(last, looked, redo, states);
-        if (!open.isEmpty()) {
-            redoing.put(transactionalId, last);
-        }
-        return open;
-    }
-
-    /**
-     * The producers of {@code looked}'s partitions for one id whose topics the look at open ({@code atOpen}) did not
-     * cover. A topic that failed so for another id opened with it fails this one at once, instead of a wait of the
-     * timeout per id.
-     *
-     * @throws RetriableException naming the id and the topics, when they did not answer (now or for another id)
-     */
-    private Map<TopicPartition, PartitionProducerState> producersAlone(String transactionalId, Set<String> looked,
-                                                                     CommitLeftOpen.Described atOpen) {
-        Set<String> failedForAnother = new TreeSet<>(looked);
-        failedForAnother.retainAll(leftOutAtOpen);
-        if (!failedForAnother.isEmpty()) {
-            throw new RetriableException("Could not describe the producers of " + failedForAnother + ", to find a"
-                    + " committed transaction of " + transactionalId + " left open there: they did not answer for"
-                    + " another partition opened with it; its partition is opened when its records are delivered");
-        }
-        try {
-            return producers(transactionalId, looked);
-        } catch (RetriableException e) {
-            if (atOpen != null) {
-                looked.stream().filter(topic -> !atOpen.topics().contains(topic)).forEach(leftOutAtOpen::add);
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * Describes, for every one of {@code topicsById}'s ids whose committed last transaction {@link #committedLeftOpen}
-     * is to look for, the producers of the partitions of its topics: one describeTopics and one describeProducers call
-     * for all of them (the union of their topics), instead of one of each per id, each over ~all partitions. One
-     * topic's or partition's failed answer fails no other id ({@link ProducersLook}): an id writing there describes its
-     * own topics again in {@link #committedLeftOpen}, whose failure is that id's alone.
-     */
-    @Override
-    public void lookForCommitsLeftOpen(Map<String, ? extends Collection<String>> topicsById) {
-        leftOutAtOpen.clear();
-        List<String> ids = topicsById.keySet().stream().filter(lastCommits::containsKey).toList();
-        if (ids.isEmpty()) {
-            return;
-        }
-        Set<String> topics = new TreeSet<>();
-        ids.forEach(id -> topics.addAll(topicsById.get(id)));
-        topics.remove(progressTopic);
-        CommitLeftOpen.Described described = ProducersLook.describe(admins.target(), topics, timeout);
-        ids.forEach(id -> describedAtOpen.put(id, described));
-    }
-
-    /**
-     * Aborts the transactions of the producer id {@link #committedLeftOpen} found left open on {@code partitions}:
-     * what is committed of them there is written again by the redo (the intent to redo is already committed). Only
-     * those {@link #abortedForRedo} allows: never one written after the id's last transaction was described.
-     */
-    @Override
-    public void abortForRedo(String transactionalId, Set<TopicPartition> partitions) {
-        LastTransaction last = redoing.remove(transactionalId);
-        if (last == null) {
-            return;
-        }
-        Admin admin = admins.target();
-        Map<TopicPartition, PartitionProducerState> states = await(admin.describeProducers(partitions).all(),
-                "describe the producers of " + partitions, transactionalId);
-        for (AbortTransactionSpec spec : abortedForRedo(last, states)) {
-            log.warn("Aborting a committed transaction of {} left open (its markers were never written) to write"
-                    + " its records there again: {}", transactionalId, spec);
-            await(admin.abortTransaction(spec).all(), "abort the transaction left open " + spec, transactionalId);
-        }
-    }
-
-    /**
-     * The open transactions a redo aborts: those of {@code last}'s producer id with an epoch no higher than the one
-     * described before this writer's initTransactions. Every initTransactions bumps the epoch (on either transaction
-     * version), so a transaction with a higher epoch was begun after that description: this writer's own, or, when
-     * this writer is a zombie whose partition moved on while it opened, the new owner's redo, which must not be
-     * aborted (an admin client is never fenced).
-     */
-    static List<AbortTransactionSpec> abortedForRedo(LastTransaction last,
-                                                     Map<TopicPartition, PartitionProducerState> states) {
-        List<AbortTransactionSpec> specs = new ArrayList<>();
-        states.forEach((partition, state) -> openOf(last.producerId(), state).stream()
-                .filter(producer -> producer.producerEpoch() <= last.highestEpoch())
-                .forEach(producer -> specs.add(new AbortTransactionSpec(partition, producer.producerId(),
-                        (short) producer.producerEpoch(), producer.coordinatorEpoch().orElse(0)))));
-        return specs;
-    }
-
-    /** The producers of {@code producerId} with a transaction open on the partition of {@code state}. */
-    static List<ProducerState> openOf(long producerId, PartitionProducerState state) {
-        return state.activeProducers().stream().filter(p -> p.producerId() == producerId
-                && p.currentTransactionStartOffset().isPresent()).toList();
-    }
-
-    private Map<TopicPartition, PartitionProducerState> producers(String transactionalId, Collection<String> topics) {
-        List<TopicPartition> partitions = partitions(admins.target(), topics, transactionalId);
-        if (partitions.isEmpty()) {
-            return Map.of();
-        }
-        return await(admins.target().describeProducers(partitions).all(), "describe the producers of " + topics,
-                transactionalId);
     }
 
     /**
      * The id's last transaction, described before its new producer's initTransactions, with the epoch its records
      * carry on the progress partition, when it committed but is still open there (its marker skipped by a restarting
-     * broker): the writer's next commit there completes it, as its marker applies to the producer id's open records,
-     * and names it ({@link CommitCompletion}) for the opens after it. (A producer id rotated at that
-     * initTransactions, after its epochs ran out, would not: that is not detected.)
+     * broker): the writer's next commit there completes it, as its marker applies to the producer id's open records.
+     * (A producer id rotated at that initTransactions, after its epochs ran out, would not: that is not detected.)
      */
     @Override
     public Optional<LastTransaction> lastCommitLeftOpen(String transactionalId) {
@@ -599,15 +418,10 @@ public final class HangingTransactions implements HangingTransactionCheck {
 
     /** The partitions of those {@code topics} that exist (a missing one holds no transaction). */
     private List<TopicPartition> partitions(Admin admin, Collection<String> topics, String transactionalId) {
-        return partitions(admin, topics, transactionalId, null);
-    }
-
-    private List<TopicPartition> partitions(Admin admin, Collection<String> topics, String transactionalId,
-                                            Instant deadline) {
         List<TopicPartition> partitions = new ArrayList<>();
         admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
             try {
-                await(described, "describe topic " + topic, transactionalId, deadline).partitions()
+                await(described, "describe topic " + topic, transactionalId).partitions()
                         .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             } catch (ConnectException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
@@ -618,14 +432,9 @@ public final class HangingTransactions implements HangingTransactionCheck {
         return partitions;
     }
 
+    /** Waits {@link #timeout}. */
     private <T> T await(KafkaFuture<T> future, String what, String transactionalId) {
-        return await(future, what, transactionalId, null);
-    }
-
-    /** Waits {@link #timeout}, or until {@code deadline} when that comes first (null: no deadline). */
-    private <T> T await(KafkaFuture<T> future, String what, String transactionalId, Instant deadline) {
-        long waitMs = deadline == null ? timeout.toMillis()
-                : Math.max(0, Math.min(timeout.toMillis(), Duration.between(Instant.now(), deadline).toMillis()));
+        long waitMs = timeout.toMillis();
         try {
             return future.get(waitMs, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {

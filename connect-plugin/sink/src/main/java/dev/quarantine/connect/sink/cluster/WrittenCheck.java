@@ -22,8 +22,6 @@ import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
  * <table>
  * <caption>What the looks at C's lines say</caption>
  * <tr><th>a line's look</th><th>verdict</th><th>then</th></tr>
- * <tr><td>{@code first} at or past the partition's end (its records are gone: an unclean election)</td>
- *     <td>{@link Missing}</td><td>fail closed: the partition stays paused, ERROR names it</td></tr>
  * <tr><td>held back: the last stable offset at or below {@code first} (a transaction is open there), or, from
  *     {@code end} of an identity-mapped partition, nothing visible while a transaction is open there</td>
  *     <td>{@link Wait}</td><td>a live transaction of another slot is waited for; a range of C's producer id left
@@ -35,8 +33,9 @@ import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
  * <tr><td>the record at {@code first} is not returned although the read passed it</td><td>{@link Redo}</td>
  *     <td>C is lost there: commit the intent (next back at the smallest {@code from} of the lost lines, redo up to
  *     this progress's {@code next}, each lost partition from its own line's {@code from}), then redo</td></tr>
- * <tr><td>otherwise (every record at {@code first} visible, or deleted by retention)</td><td>{@link Clean}</td>
- *     <td>nothing to redo; lines whose {@code first} retention deleted are named for a WARN</td></tr>
+ * <tr><td>otherwise (every record at {@code first} visible, deleted by retention, or gone: {@code first} at or past
+ *     the partition's end, its topic deleted and created again, or an unclean election)</td><td>{@link Clean}</td>
+ *     <td>nothing to redo (what is gone cannot be read to tell); those lines are named for a WARN</td></tr>
  * </table>
  */
 public final class WrittenCheck {
@@ -78,7 +77,7 @@ public final class WrittenCheck {
     }
 
     /** What to do before the source partition is written again. */
-    public sealed interface Verdict permits Clean, Redo, Wait, ProgressAborted, Missing {
+    public sealed interface Verdict permits Clean, Redo, Wait, ProgressAborted {
     }
 
     /** C is visible wherever its records still are; {@code deleted}: the lines retention cut (for a WARN). */
@@ -108,9 +107,6 @@ public final class WrittenCheck {
     public record ProgressAborted(TopicPartition partition, long offset) implements Verdict {
     }
 
-    /** C's records are gone from {@code partitions} (their {@code first} is past the end): fail closed. */
-    public record Missing(Set<TopicPartition> partitions) implements Verdict {
-    }
 
     private WrittenCheck() {
     }
@@ -122,7 +118,6 @@ public final class WrittenCheck {
      */
     public static Verdict decide(ProgressRecord progress, Map<TopicPartition, Look> looks) {
         Map<TopicPartition, Written> lines = progress.written();
-        Set<TopicPartition> missing = new HashSet<>();
         Set<TopicPartition> heldBack = new HashSet<>();
         Set<TopicPartition> deleted = new HashSet<>();
         Map<TopicPartition, Long> lost = new HashMap<>();
@@ -135,9 +130,8 @@ public final class WrittenCheck {
                 throw new IllegalArgumentException("no look at the written." + tp + " line");
             }
             switch (look.atFirst()) {
-                case MISSING -> missing.add(tp);
                 case HELD_BACK -> heldBack.add(tp);
-                case DELETED -> deleted.add(tp);
+                case DELETED, MISSING -> deleted.add(tp);
                 case ABORTED -> lost.put(tp, line.getValue().from());
                 case VISIBLE -> { }
             }
@@ -148,9 +142,6 @@ public final class WrittenCheck {
                 laterVisible = tp;
                 laterVisibleAt = look.visibleFromEnd().getAsLong();
             }
-        }
-        if (!missing.isEmpty()) {
-            return new Missing(Set.copyOf(missing));
         }
         if (!heldBack.isEmpty()) {
             return new Wait(Set.copyOf(heldBack));

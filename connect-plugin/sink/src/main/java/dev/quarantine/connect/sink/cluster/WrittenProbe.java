@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -120,6 +121,116 @@ public final class WrittenProbe implements AutoCloseable {
             looks.put(tp, new Look(at, visible, heldBack));
         });
         return looks;
+    }
+
+    /**
+     * Looks at several lines per partition at once (the lines of many source partitions share a dead-letter
+     * partition, or a target partition under {@code target.partition.mapping}): what is at each offset of
+     * {@code firsts}. The offsets are listed once per partition; then one consumer reads each partition from its lowest
+     * offset not yet decided: every offset a returned batch covers is decided (returned: visible; passed without being
+     * returned: aborted), and the consumer skips ahead to the next offset to decide, so a partition takes about one
+     * fetch per batch of lines, not one per line.
+     *
+     * @throws TimeoutException when the offsets or a read do not come within {@code timeout} (retriable)
+     * @throws org.apache.kafka.common.KafkaException when the cluster cannot be read (an ACL, a deleted topic)
+     */
+    public Map<TopicPartition, Map<Long, AtFirst>> lookAll(Map<TopicPartition, ? extends Collection<Long>> firsts,
+                                                           Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<TopicPartition, Map<Long, AtFirst>> found = new HashMap<>();
+        if (firsts.isEmpty()) {
+            return found;
+        }
+        Set<TopicPartition> partitions = firsts.keySet();
+        Map<TopicPartition, Long> start = offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED,
+                deadline);
+        Map<TopicPartition, Long> highWatermark = offsets(partitions, OffsetSpec.latest(),
+                IsolationLevel.READ_UNCOMMITTED, deadline);
+        Map<TopicPartition, Long> stable = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED,
+                deadline);
+        Map<TopicPartition, TreeSet<Long>> pending = new HashMap<>();
+        firsts.forEach((tp, offsets) -> {
+            Map<Long, AtFirst> at = found.computeIfAbsent(tp, k -> new HashMap<>());
+            for (long first : offsets) {
+                if (first >= highWatermark.get(tp)) {
+                    at.put(first, AtFirst.MISSING);
+                } else if (first < start.get(tp)) {
+                    at.put(first, AtFirst.DELETED);
+                } else if (first >= stable.get(tp)) {
+                    at.put(first, AtFirst.HELD_BACK);
+                } else {
+                    pending.computeIfAbsent(tp, k -> new TreeSet<>()).add(first);
+                }
+            }
+        });
+        scan(pending, stable, deadline, found);
+        return found;
+    }
+
+    /**
+     * Decides every offset of {@code pending} (each below its partition's {@code stable} offset) into {@code found}: a
+     * record returned at it is visible; an offset the consumer's position passed without returning it is aborted.
+     */
+    private void scan(Map<TopicPartition, TreeSet<Long>> pending, Map<TopicPartition, Long> stable, long deadline,
+                      Map<TopicPartition, Map<Long, AtFirst>> found) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        try {
+            scanAssigned(pending, stable, deadline, found);
+        } finally {
+            consumer.assign(Set.of()); // a partition left paused by a failed scan would stay paused in the next one
+        }
+    }
+
+    private void scanAssigned(Map<TopicPartition, TreeSet<Long>> pending, Map<TopicPartition, Long> stable,
+                              long deadline, Map<TopicPartition, Map<Long, AtFirst>> found) {
+        consumer.assign(pending.keySet());
+        pending.forEach((tp, offsets) -> consumer.seek(tp, offsets.first()));
+        while (!pending.isEmpty()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException("Could not read " + pending.keySet() + " (where committed records of this"
+                        + " task's last transactions should be) in time");
+            }
+            ConsumerRecords<byte[], byte[]> records;
+            try {
+                records = consumer.poll(POLL);
+            } catch (OffsetOutOfRangeException gone) {
+                // retention passed the offsets asked after they were listed: deleted, never guessed aborted
+                gone.offsetOutOfRangePartitions().forEach((tp, at) -> {
+                    TreeSet<Long> offsets = pending.get(tp);
+                    while (offsets != null && !offsets.isEmpty() && offsets.first() <= at) {
+                        found.get(tp).put(offsets.pollFirst(), AtFirst.DELETED);
+                    }
+                    if (offsets != null && offsets.isEmpty()) {
+                        pending.remove(tp);
+                        consumer.pause(Set.of(tp));
+                    } else if (offsets != null) {
+                        consumer.seek(tp, offsets.first());
+                    }
+                });
+                continue;
+            }
+            for (TopicPartition tp : Set.copyOf(pending.keySet())) {
+                TreeSet<Long> offsets = pending.get(tp);
+                Map<Long, AtFirst> at = found.get(tp);
+                Set<Long> returned = new HashSet<>();
+                records.records(tp).forEach(record -> returned.add(record.offset()));
+                long position = consumer.position(tp);
+                boolean passedAll = returned.isEmpty() && position >= stable.get(tp);
+                while (!offsets.isEmpty() && (passedAll || offsets.first() < position)) {
+                    long first = offsets.pollFirst();
+                    at.put(first, returned.contains(first) ? AtFirst.VISIBLE : AtFirst.ABORTED);
+                }
+                if (offsets.isEmpty()) {
+                    pending.remove(tp);
+                    consumer.pause(Set.of(tp));
+                } else if (offsets.first() > position) {
+                    consumer.seek(tp, offsets.first()); // what lies between is not asked about
+                }
+            }
+        }
+        consumer.assign(Set.of());
     }
 
     /**

@@ -33,6 +33,13 @@ public final class ConfigRules {
     public static final String SOURCE_ISOLATION_OVERRIDE = CONSUMER_OVERRIDE_PREFIX
             + ConsumerConfig.ISOLATION_LEVEL_CONFIG;
     static final String READ_COMMITTED = IsolationLevel.READ_COMMITTED.toString();
+    /**
+     * How long a slot, after an abort of its own, looks whether the commits behind its partitions' progress still read
+     * visible (waiting for the abort's markers) before it re-initialises instead (rule V (c),
+     * docs/design/sink-ownership.md 2.7.1; {@code WrittenRepair.stillVisible}); counted in what one transaction
+     * attempt may wait ({@link TimeoutRules#attemptWaitMs}).
+     */
+    public static final Duration AFTER_ABORT_BOUND = Duration.ofSeconds(5);
 
     private ConfigRules() {
     }
@@ -70,7 +77,8 @@ public final class ConfigRules {
 
     /**
      * How long one put may go on starting transaction attempts: the rule is {@link TimeoutRules#writeBound}, here
-     * for the write path, which knows these rules by this class.
+     * for the write path, which knows these rules by this class. Not asked by the write path at present: a put's
+     * isolation of rejected records (TaskWriter) runs its transactions without this bound.
      */
     public static Duration writeBound(TransactionalSinkConfig config) {
         return TimeoutRules.writeBound(config);

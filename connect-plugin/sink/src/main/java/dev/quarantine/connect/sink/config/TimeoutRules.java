@@ -12,11 +12,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 
-import dev.quarantine.connect.sink.cluster.ClusterAdmins;
-import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
-import dev.quarantine.connect.sink.write.BatchCommitter;
-import dev.quarantine.connect.sink.write.RunningRedo;
-
 /**
  * The timeouts that must agree with each other, written once ({@link ConfigRules#problems} reports them on their
  * keys, naming every setting involved).
@@ -25,8 +20,6 @@ final class TimeoutRules {
 
     static final String MAX_POLL_INTERVAL_OVERRIDE = ConfigRules.CONSUMER_OVERRIDE_PREFIX
             + ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG;
-    static final String ADMIN_REQUEST_TIMEOUT = TransactionalSinkConfig.TARGET_ADMIN_PREFIX
-            + AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG;
     /** The bound of an admin call of the target cluster's admin client, a fence among them. */
     static final String ADMIN_API_TIMEOUT = TransactionalSinkConfig.TARGET_ADMIN_PREFIX
             + AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG;
@@ -63,12 +56,11 @@ final class TimeoutRules {
         long attemptMs = attemptWaitMs(config);
         if (pollMs.isPresent() && attemptMs >= pollMs.getAsLong()) {
             ConfigRules.add(problems, MAX_BLOCK, "is " + blockMs.orElse(DEFAULT_MAX_BLOCK_MS) + ": one transaction"
-                    + " attempt can wait four times as long (a send, the commit, the abort and an intent to redo after"
-                    + " it) plus " + ADMIN_REQUEST_TIMEOUT + "=" + ClusterAdmins.requestTimeout(config.adminConfigs())
-                    .toMillis() + " (the look before the abort), " + attemptMs + " ms, not below "
+                    + " attempt can wait four times as long (a send, the wait for its acknowledgements, the commit and"
+                    + " the abort) plus " + ConfigRules.AFTER_ABORT_BOUND.toMillis() + " ms (the look after the abort"
+                    + " whether the commits before it still read visible), " + attemptMs + " ms, not below "
                     + MAX_POLL_INTERVAL_OVERRIDE + "=" + pollMs.getAsLong() + ", and the worker's consumer would be"
-                    + " dropped from its group; lower " + MAX_BLOCK + " or " + ADMIN_REQUEST_TIMEOUT + ", or raise "
-                    + MAX_POLL_INTERVAL_OVERRIDE);
+                    + " dropped from its group; lower " + MAX_BLOCK + ", or raise " + MAX_POLL_INTERVAL_OVERRIDE);
         }
         transientErrorsProblem(config).ifPresent(m -> ConfigRules.add(problems,
                 TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, m));
@@ -137,7 +129,7 @@ final class TimeoutRules {
     }
 
     /**
-     * How long one put may go on starting transaction attempts (see {@link BatchCommitter}): the worker consumer's
+     * How long one put may go on starting transaction attempts (the retries of a write): the worker consumer's
      * {@code max.poll.interval.ms} less what the attempt started last may still wait ({@link #attemptWaitMs}), at
      * least 0 (one attempt). Settings that do not parse (reported on their keys) count as the clients' defaults.
      */
@@ -148,17 +140,53 @@ final class TimeoutRules {
     }
 
     /**
-     * The longest one transaction attempt may wait for the target cluster: four times
-     * {@code target.producer.max.block.ms} (a send waiting for metadata or buffer memory, the commit, the abort, and
-     * the intent to redo committed after it, see {@link RunningRedo}) and, once,
-     * {@code target.admin.request.timeout.ms} (the look before the abort and the repair after it share that budget,
-     * {@link HangingTransactionCheck#lookBudget}).
+     * What one transaction attempt of a slot may wait for the target cluster: four times
+     * {@code target.producer.max.block.ms} (a send waiting for metadata or buffer memory, the wait for the
+     * acknowledgements before the progress records are sent, the commit and the abort) and, after an abort of the
+     * slot's own, the look whether the commits behind its partitions' progress still read visible, which waits for the
+     * abort's markers up to {@link ConfigRules#AFTER_ABORT_BOUND} before the slot re-initialises instead (rule V (c),
+     * docs/design/sink-ownership.md 2.7.1). Not counted, so an attempt can wait longer: the flush before the wait for
+     * the acknowledgements (each send is bounded by {@code target.producer.delivery.timeout.ms}, not by
+     * {@code max.block.ms}); after an own abort, the repair of what that abort left open before the look (its admin
+     * calls, each bounded by the task's fixed admin timeout, not by a setting); and the look started last before
+     * that bound, which may run its own bound, {@code progress.read.timeout.ms}.
      */
     static long attemptWaitMs(TransactionalSinkConfig config) {
         long blockMs = longSetting(config, TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
                 + ProducerConfig.MAX_BLOCK_MS_CONFIG, ProducerConfig.configDef(), ProducerConfig.MAX_BLOCK_MS_CONFIG)
                 .orElse(DEFAULT_MAX_BLOCK_MS);
-        return 4 * blockMs + ClusterAdmins.requestTimeout(config.adminConfigs()).toMillis();
+        return 4 * blockMs + ConfigRules.AFTER_ABORT_BOUND.toMillis();
+    }
+
+    /**
+     * The client settings that bound the stages of a put that opens partitions (docs/design/sink-ownership.md 2.4):
+     * {@code consumer.override.max.poll.interval.ms}, {@code target.producer.max.block.ms},
+     * {@code target.admin.default.api.timeout.ms} and {@code consumer.override.session.timeout.ms}, each as set or the
+     * client's default; a setting that does not parse (reported on its key) counts as the default.
+     */
+    static Duration clientTimeout(TransactionalSinkConfig config, ClientTimeout which) {
+        OptionalLong ms = switch (which) {
+            case MAX_POLL_INTERVAL -> maxPollIntervalMs(config);
+            case MAX_BLOCK -> maxBlockMs(config);
+            case ADMIN_API -> longSetting(config, ADMIN_API_TIMEOUT, AdminClientConfig.configDef(),
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+            case SESSION -> longSetting(config, ConfigRules.CONSUMER_OVERRIDE_PREFIX
+                    + ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, ConsumerConfig.configDef(),
+                    ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+        };
+        return Duration.ofMillis(ms.orElse(which.fallbackMs));
+    }
+
+    /** The settings {@link #clientTimeout} reads, with the clients' defaults. */
+    enum ClientTimeout {
+        MAX_POLL_INTERVAL(DEFAULT_MAX_POLL_INTERVAL_MS), MAX_BLOCK(DEFAULT_MAX_BLOCK_MS), ADMIN_API(60_000),
+        SESSION(45_000);
+
+        private final long fallbackMs;
+
+        ClientTimeout(long fallbackMs) {
+            this.fallbackMs = fallbackMs;
+        }
     }
 
     /** Kafka's consumer default of max.poll.interval.ms and producer default of max.block.ms. */

@@ -281,6 +281,26 @@ public final class TransactionalSinkConfig extends AbstractConfig {
         return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
     }
 
+    /** {@code consumer.override.max.poll.interval.ms}, as set or Kafka's default. */
+    public Duration maxPollInterval() {
+        return TimeoutRules.clientTimeout(this, TimeoutRules.ClientTimeout.MAX_POLL_INTERVAL);
+    }
+
+    /** {@code target.producer.max.block.ms}, as set or Kafka's default. */
+    public Duration maxBlock() {
+        return TimeoutRules.clientTimeout(this, TimeoutRules.ClientTimeout.MAX_BLOCK);
+    }
+
+    /** {@code target.admin.default.api.timeout.ms}, as set or Kafka's default: the bound of a fence. */
+    public Duration adminApiTimeout() {
+        return TimeoutRules.clientTimeout(this, TimeoutRules.ClientTimeout.ADMIN_API);
+    }
+
+    /** {@code consumer.override.session.timeout.ms}, as set or Kafka's default: the delay of a reclaim. */
+    public Duration sessionTimeout() {
+        return TimeoutRules.clientTimeout(this, TimeoutRules.ClientTimeout.SESSION);
+    }
+
     public Duration transientErrorsTimeout() {
         return Duration.ofMillis(getLong(TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG));
     }

@@ -27,6 +27,7 @@ public final class SinkMetrics {
     private final Sensor aborted;
     private final Sensor commitLatency;
     private final Sensor reestablished;
+    private final Sensor commitsRedone;
     private final Map<String, Sensor> deadLettered = new ConcurrentHashMap<>();
 
     public SinkMetrics(TaskMetrics metrics) {
@@ -36,6 +37,9 @@ public final class SinkMetrics {
         this.aborted = counter("transactions-aborted", "transactions aborted (and retried or handed back)");
         this.reestablished = counter("partitions-reestablished", "partitions re-established (a new producer, the"
                 + " progress read again) after their producer was fenced or broke");
+        this.commitsRedone = counter("commits-lost-to-aborts-redone", "source partitions whose last committed"
+                + " transaction was found aborted on the target (its markers skipped by a broker, then an abort of the"
+                + " same producer id) and redone (rule V)");
         this.commitLatency = metrics.addSensor("commit-latency");
         commitLatency.add(metrics.metricName("commit-latency-avg", "average time to commit a transaction, in ms",
                 new LinkedHashMap<>()), new Avg());
@@ -68,6 +72,10 @@ public final class SinkMetrics {
 
     public void reestablished() {
         reestablished.record();
+    }
+
+    public void commitsRedone(int partitions) {
+        commitsRedone.record(partitions);
     }
 
     private Sensor deadLetterSensor(String errorClass) {

@@ -3,6 +3,7 @@ package dev.quarantine.connect.sink.ownership;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
@@ -77,11 +78,41 @@ final class ClaimStage {
         } else if (end instanceof SlotProducer.End.Fenced fenced) {
             return new Claimed.Fenced(fenced.cause());
         } else if (end instanceof SlotProducer.End.Fatal fatal) {
-            throw new ConnectException("The claims of " + partitions + " by " + ownId + " were refused for good: the"
-                    + " target producer's principal needs Write on " + progressTopic, fatal.cause());
+            throw refused(partitions, fatal.cause());
         }
+        refusedForGood(sent).ifPresent(refused -> {
+            throw refused(partitions, refused);
+        });
         return new Claimed.NotKnown(end instanceof SlotProducer.End.MaybeDone maybe ? maybe.cause()
                 : ((SlotProducer.End.Transient) end).cause());
+    }
+
+    /** The claims refused for good (not authorised, too large), naming the progress topic, the ACL and the setting. */
+    private ConnectException refused(Collection<TopicPartition> partitions, Throwable cause) {
+        return new ConnectException("The claims of " + partitions + " by " + ownId + " cannot be written to the"
+                + " progress topic " + progressTopic + " (" + cause + "). Check the ACLs of the target producer's"
+                + " principal (WRITE and DESCRIBE on topic " + progressTopic + ") and the topic's max.message.bytes",
+                cause);
+    }
+
+    /** A claim the broker refused for good (too large, not authorised): sending it again fails again. */
+    private static Optional<Throwable> refusedForGood(Map<TopicPartition, Future<RecordMetadata>> sent) {
+        for (Future<RecordMetadata> send : sent.values()) {
+            if (send.isDone()) {
+                try {
+                    send.get();
+                } catch (ExecutionException e) {
+                    Throwable cause = SendErrors.unwrap(e.getCause());
+                    if (!SendErrors.isTransient(cause) && !SendErrors.isFencing(cause)) {
+                        return Optional.of(cause);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static Claimed offsets(Map<TopicPartition, Future<RecordMetadata>> sent) {

@@ -13,6 +13,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -24,6 +25,7 @@ import dev.quarantine.connect.sink.ownership.OwnershipLog.ProgressMark;
 import dev.quarantine.connect.sink.ownership.PartitionState.Lost;
 import dev.quarantine.connect.sink.ownership.StageBudget.Stage;
 import dev.quarantine.connect.sink.progress.OwnershipRecord;
+import dev.quarantine.txn.progress.CompactedTopicReader;
 
 /**
  * The ownership of one slot's source partitions (design 2.3-2.5): {@link #open} makes no round trip (Connect fails
@@ -48,21 +50,21 @@ import dev.quarantine.connect.sink.progress.OwnershipRecord;
  * A stage that fails for now leaves every partition where it was, paused, and ends the put's stages; it is tried
  * again at the next put until {@code transient.errors.timeout.ms} passes without a stage succeeding.
  */
-final class Ownership {
+public final class Ownership {
 
     private static final Logger LOG = LoggerFactory.getLogger(Ownership.class);
     private static final Comparator<TopicPartition> BY_NAME = Comparator.comparing(TopicPartition::toString);
 
     /** The seams this slot talks to. */
-    record Seams(SlotProducer producer, Fencer fencer, OwnershipLog log) {
+    public record Seams(SlotProducer producer, Fencer fencer, OwnershipLog log) {
     }
 
     /** {@code transient.errors.timeout.ms}; the reclaim delay ({@code consumer.override.session.timeout.ms}). */
-    record Limits(Duration transientTimeout, Duration reclaimAfter) {
+    public record Limits(Duration transientTimeout, Duration reclaimAfter) {
     }
 
     /** What an {@link #advance} did. */
-    sealed interface Opening {
+    public sealed interface Opening {
         /** Partitions that became OWNED (to seek to their progress and resume) and LOST (to drop and pause). */
         record Progressed(Set<TopicPartition> owned, Set<TopicPartition> lost) implements Opening {
         }
@@ -85,6 +87,7 @@ final class Ownership {
     private final Map<TopicPartition, Instant> lostAt = new HashMap<>();
     private Map<TopicPartition, Long> ownClaims = Map.of();
     private boolean needsInit = true;
+    private final HeldBackRepair heldBack;
     private boolean progressRead;
     private boolean claimsStale;
     private boolean fenceToExplain;
@@ -93,9 +96,25 @@ final class Ownership {
     private final Set<TopicPartition> becameOwned = new HashSet<>();
     private final Set<TopicPartition> becameLost = new HashSet<>();
     private long lostTotal;
+    private Optional<Throwable> lastFailure = Optional.empty();
 
     Ownership(String prefix, String progressTopic, String ownId, Seams seams, StageBudget budget, Limits limits,
               Clock clock) {
+        this(prefix, progressTopic, ownId, seams, budget, limits, clock, (partition, bound) -> Set.of());
+    }
+
+    /**
+     * What a read of a progress-topic partition held back for its whole bound tries before the stage is tried again:
+     * completing what ids of the connector left open there ({@link LeftOpenCompletion}); answers the ids completed.
+     */
+    @FunctionalInterface
+    public interface HeldBackRepair {
+        Set<String> complete(int partition, Duration bound);
+    }
+
+    Ownership(String prefix, String progressTopic, String ownId, Seams seams, StageBudget budget, Limits limits,
+              Clock clock, HeldBackRepair heldBack) {
+        this.heldBack = heldBack;
         this.ownId = ownId;
         this.seams = seams;
         this.claims = new ClaimStage(prefix, progressTopic, ownId, seams.producer());
@@ -106,8 +125,21 @@ final class Ownership {
         this.log = new SlotLog(prefix);
     }
 
-    /** Connect assigned {@code partitions}: NEW and paused, no round trip. */
-    void open(Collection<TopicPartition> partitions) {
+    /**
+     * The ownership of slot {@code ownId} over the real seams: fences through {@code admin}
+     * ({@code Admin.fenceProducers}, an admin client of the target producer's principal) and reads the progress topic
+     * through {@code reader}; the caller closes both.
+     */
+    public static Ownership of(String prefix, String progressTopic, String ownId, SlotProducer producer, Admin admin,
+                               CompactedTopicReader reader, StageBudget budget, Limits limits, Clock clock,
+                               LeftOpenCompletion leftOpen) {
+        return new Ownership(prefix, progressTopic, ownId, new Seams(producer, new AdminFencer(admin),
+                new CompactedOwnershipLog(reader, progressTopic, prefix, clock)), budget, limits, clock,
+                leftOpen::complete);
+    }
+
+    /** Connect assigned {@code partitions}: NEW, no round trip (not paused: see the sink task handler's open). */
+    public void open(Collection<TopicPartition> partitions) {
         partitions.forEach(partition -> {
             states.put(partition, PartitionState.opened());
             released.remove(partition);
@@ -116,7 +148,7 @@ final class Ownership {
     }
 
     /** Connect took {@code partitions} away; only the memory of fences that returned outlives this. */
-    void close(Collection<TopicPartition> partitions) {
+    public void close(Collection<TopicPartition> partitions) {
         partitions.forEach(partition -> {
             claimOf(states.remove(partition)).ifPresent(claim -> released.put(partition, claim));
             lostAt.remove(partition);
@@ -124,7 +156,7 @@ final class Ownership {
     }
 
     /** The slot's transaction was refused as fenced: the producer is initialised again at the next put (2.5). */
-    void fenced(boolean outlivedTransactionTimeout) {
+    public void fenced(boolean outlivedTransactionTimeout) {
         needsInit = true;
         if (outlivedTransactionTimeout) {
             failures.unexplained().fenced(true);
@@ -134,8 +166,39 @@ final class Ownership {
     }
 
     /** The slot committed a transaction: unexplained fences start counting again from none. */
-    void committed() {
+    public void committed() {
         failures.unexplained().committed();
+    }
+
+    /**
+     * The slot's transaction ended with an unknown outcome (a commit whose answer was lost, an abort that failed): the
+     * producer is initialised again at the next put and every partition read again (2.5), not counted as a fence.
+     */
+    public void reinitialise() {
+        needsInit = true;
+    }
+
+    /** What the last {@link #advance} stopped on for now (a stage that failed transiently), if it did. */
+    public Optional<Throwable> lastFailure() {
+        return lastFailure;
+    }
+
+    /** The claim {@code partition} is OWNED under, for its progress records' {@code claim} (rule W). */
+    public OptionalLong ownedUnder(TopicPartition partition) {
+        PartitionState state = states.get(partition);
+        return state instanceof PartitionState.Owned owned ? OptionalLong.of(owned.claim()) : OptionalLong.empty();
+    }
+
+    /** Every partition opened in this slot and not closed, whatever its state. */
+    public Set<TopicPartition> assigned() {
+        Set<TopicPartition> assigned = new TreeSet<>(BY_NAME);
+        assigned.addAll(states.keySet());
+        return assigned;
+    }
+
+    /** The partitions opened and not OWNED nor LOST: being claimed, fenced or read. */
+    public Set<TopicPartition> opening() {
+        return waiting();
     }
 
     Optional<PartitionState> state(TopicPartition partition) {
@@ -143,8 +206,11 @@ final class Ownership {
     }
 
     /** The partitions written by this slot: OWNED ones only (rule W). */
-    Set<TopicPartition> owned() {
+    public Set<TopicPartition> owned() {
         Set<TopicPartition> owned = new TreeSet<>(BY_NAME);
+        if (needsInit) {
+            return owned; // fenced: nothing is written before the re-initialisation and its reads (2.5)
+        }
         states.forEach((partition, state) -> {
             if (state.writable()) {
                 owned.add(partition);
@@ -154,14 +220,15 @@ final class Ownership {
     }
 
     /** Partitions found claimed by another id since this slot started ({@code partitions-lost-total}). */
-    long lostTotal() {
+    public long lostTotal() {
         return lostTotal;
     }
 
     /** Runs the next stages that fit {@code put}'s budget. */
-    Opening advance(StageBudget.Put put) {
+    public Opening advance(StageBudget.Put put) {
         becameOwned.clear();
         becameLost.clear();
+        lastFailure = Optional.empty();
         reclaimLostPastTheDelay();
         for (Optional<Step> next = next(); next.isPresent() && put.mayStart(next.get().bound); next = next()) {
             Optional<Throwable> failure;
@@ -171,6 +238,7 @@ final class Ownership {
                 return new Opening.Failed(e);
             }
             if (failure.isPresent()) {
+                lastFailure = failure;
                 Optional<ConnectException> failed = failures.failed(failure.get(), waiting());
                 if (failed.isPresent()) {
                     return new Opening.Failed(failed.get());
@@ -243,6 +311,7 @@ final class Ownership {
 
     private Optional<Throwable> readClaims() {
         LogRead<OwnershipRecord> read = seams.log().claims(budget.bound(Stage.READ));
+        completeIfHeldBack(read, OwnershipRecord.PARTITION);
         if (!(read instanceof LogRead.Read<OwnershipRecord> claimsRead)) {
             return Optional.of(StageFailures.causeOf(read, "claims"));
         }
@@ -307,6 +376,7 @@ final class Ownership {
 
     private Optional<Throwable> readProgress() {
         LogRead<ProgressMark> read = seams.log().progress(budget.bound(Stage.READ));
+        completeIfHeldBack(read, 0);
         if (!(read instanceof LogRead.Read<ProgressMark> marks)) {
             return Optional.of(StageFailures.causeOf(read, "progress"));
         }
@@ -315,6 +385,22 @@ final class Ownership {
         states.replaceAll((partition, state) -> noteLost(partition, state,
                 state.afterProgressRead(log.progressOf(partition))));
         return Optional.empty();
+    }
+
+    /** A read held back for its whole bound: what ids of the connector left open there is completed, then retried. */
+    private void completeIfHeldBack(LogRead<?> read, int partition) {
+        if (read instanceof LogRead.HeldBack<?>) {
+            try {
+                Set<String> completed = heldBack.complete(partition, budget.bound(Stage.READ));
+                if (!completed.isEmpty()) {
+                    LOG.info("{} completed what {} left open on partition {} of the progress topic; read again at"
+                            + " the next put", ownId, completed, partition);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("{} could not complete what holds back partition {} of the progress topic: {}", ownId,
+                        partition, e.getMessage());
+            }
+        }
     }
 
     /** This instance's proof for {@code state}'s claim: a fence that returned here, or FENCED/OWNED before an init. */

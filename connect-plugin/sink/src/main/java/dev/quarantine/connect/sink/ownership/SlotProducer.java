@@ -22,6 +22,14 @@ public interface SlotProducer extends AutoCloseable {
 
     Sent send(ProducerRecord<byte[], byte[]> record, TxnSendOption option);
 
+    /**
+     * Sends every record of the open transaction now and waits until each is acknowledged or failed (rule V.2's
+     * flush before the progress records): without it, a send's answer waits for {@code linger.ms}. A scripted producer
+     * answers at once and needs none.
+     */
+    default void flush() {
+    }
+
     End commit();
 
     End abort();

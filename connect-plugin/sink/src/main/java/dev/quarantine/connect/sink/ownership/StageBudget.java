@@ -19,7 +19,7 @@ import java.time.Instant;
  * <tr><td>a commit (a claim, the facts of 2.7)</td><td>{@code target.producer.max.block.ms}</td></tr>
  * </table>
  */
-final class StageBudget {
+public final class StageBudget {
 
     /** The kinds of stage, by the setting that bounds them. */
     enum Stage { READ, DESCRIBE, FENCE, COMMIT }
@@ -35,7 +35,7 @@ final class StageBudget {
      * the class comment. The configuration validates that every bound fits the budget; a bound that does not would
      * never run, so it is refused here too.
      */
-    StageBudget(Duration maxPollInterval, Duration maxBlock, Duration progressRead, Duration adminTimeout,
+    public StageBudget(Duration maxPollInterval, Duration maxBlock, Duration progressRead, Duration adminTimeout,
                 Clock clock) {
         this.budget = maxPollInterval.minus(maxBlock);
         this.read = progressRead;
@@ -60,12 +60,12 @@ final class StageBudget {
     }
 
     /** A put starting now. */
-    Put startPut() {
+    public Put startPut() {
         return new Put(clock.instant().plus(budget));
     }
 
     /** One put's budget: stages may start while their bound ends by {@code ends}. */
-    final class Put {
+    public final class Put {
 
         private final Instant ends;
 

@@ -9,8 +9,6 @@ import java.util.Properties;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-import dev.quarantine.connect.sink.cluster.LastTransaction;
-
 /**
  * What an open writes on partition 0 of the progress topic when it completes there a committed transaction C of the
  * partition's id that a restarting broker left open (its marker skipped): the producer id and the epoch C's records
@@ -34,13 +32,8 @@ import dev.quarantine.connect.sink.cluster.LastTransaction;
 public record CommitCompletion(long producerId, short epoch) {
 
     /** Ends the key: never in a topic name, so in no transactional id. */
-    static final String KEY_SUFFIX = "/completed";
+    public static final String KEY_SUFFIX = "/completed";
     private static final String FORMAT = "1";
-
-    /** The committed transaction it names, as the open looks for it: exactly the producer id and epoch named. */
-    public LastTransaction commit() {
-        return new LastTransaction(false, producerId, epoch);
-    }
 
     /** The completion of {@code transactionalId}'s commit, for partition 0 of {@code progressTopic}. */
     public ProducerRecord<byte[], byte[]> toRecord(String progressTopic, String transactionalId) {

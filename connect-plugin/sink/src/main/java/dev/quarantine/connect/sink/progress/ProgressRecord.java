@@ -5,6 +5,7 @@ import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -123,6 +124,20 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
     public ProgressRecord withOwnership(Holder holder, Map<TopicPartition, Written> written) {
         return new ProgressRecord(from, next, topicId, sourceTopicId, targetPartitions, redo, Optional.of(holder),
                 written, leftOpen);
+    }
+
+    /**
+     * The intent to redo (rule V, design 2.7.1 step 3): the commits behind this progress were lost on the partitions of
+     * {@code starts} (each with the {@code from} of its lost line); the progress goes back to {@code next} (the
+     * smallest of those), the records up to {@code end} are sent again only there, each from its own start on
+     * (joined with a redo this progress still carries), and the lost lines are dropped (the redo stands for them).
+     */
+    public ProgressRecord redoing(long next, long end, Map<TopicPartition, Long> starts) {
+        RedoRange range = redo.map(r -> r.joinedWith(end, this.next, starts)).orElseGet(() -> new RedoRange(end, starts));
+        Map<TopicPartition, Written> kept = new HashMap<>(written);
+        kept.keySet().removeAll(starts.keySet());
+        return new ProgressRecord(next, next, topicId, sourceTopicId, targetPartitions, Optional.of(range),
+                Optional.empty(), kept, Optional.empty());
     }
 
     /**

@@ -107,10 +107,30 @@ public final class ProgressTarget {
         return intent;
     }
 
-    /** The redo {@code source} is in, as restored from its progress or begun by an intent; it may be passed. */
-    public Optional<RedoRange> redo(TopicPartition source) {
-        SourceFacts known = facts.get(source);
-        return known == null ? Optional.empty() : known.redo();
+    /**
+     * The progress {@code source} starts from at {@code next} when it has none (or its source topic started over):
+     * nothing covered, with what its progress records carry ({@link #restore}).
+     *
+     * @throws IllegalStateException when the progress topic's id was not learnt by a read yet
+     */
+    public ProgressRecord start(TopicPartition source, long next) {
+        Uuid known = topicId;
+        if (known == null) {
+            throw new IllegalStateException("The progress of " + source + " starts before the topic was read");
+        }
+        return new ProgressRecord(next, known, sourceTopicId(source), Map.copyOf(mappedPartitions(source)));
+    }
+
+    /**
+     * Before a transaction of {@code sources}' progress: fails when the topic was found replaced under the running
+     * task ({@link #replacedBy}), so nothing commits into the new topic.
+     *
+     * @throws ConnectException naming the topic and {@code sources}
+     */
+    public void requireNotReplaced(Iterable<TopicPartition> sources) {
+        if (replacedBy != null) {
+            throw recreated(sources, replacedBy);
+        }
     }
 
     private ProducerRecord<byte[], byte[]> record(String transactionalId, TopicPartition source, long from, long next,

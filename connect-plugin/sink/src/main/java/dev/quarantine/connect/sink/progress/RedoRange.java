@@ -1,28 +1,31 @@
 package dev.quarantine.connect.sink.progress;
 
-import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.common.TopicPartition;
 
-import dev.quarantine.connect.sink.cluster.HangingTransactions;
-
 /**
- * A redo in progress for one source partition (see {@link HangingTransactions}, "A committed transaction left open"):
- * the records of source offsets below {@code end} are sent only to {@code partitions}, the target and dead-letter
- * partitions where a committed transaction of the partition's producer was found open and aborted; the others already
- * hold their copy. From {@code end} on every record is sent as usual.
+ * A redo in progress for one source partition (docs/design/sink-ownership.md 2.7.1, rule V): the records of source
+ * offsets below {@code end} are sent only to {@code partitions}, the target and dead-letter partitions where a committed
+ * transaction of the partition was found aborted (or left open, then aborted for the redo), each from its own
+ * {@code start} on (the {@code from} of the transaction lost there; records below it are committed there already); the
+ * other partitions already hold their copy. From {@code end} on every record is sent as usual.
  *
  * <table>
  * <caption>Which records a transaction sends</caption>
  * <tr><th>source offset</th><th>destination</th><th>sent</th></tr>
- * <tr><td>below {@code end}</td><td>a partition of {@code partitions}</td><td>yes</td></tr>
+ * <tr><td>below {@code end}</td><td>a partition of {@code partitions}, at or past its start</td><td>yes</td></tr>
+ * <tr><td>below {@code end}</td><td>a partition of {@code partitions}, below its start</td><td>no: committed there
+ *     before the transaction that was lost</td></tr>
  * <tr><td>below {@code end}</td><td>another partition</td><td>no: it holds the committed copy</td></tr>
  * <tr><td>below {@code end}</td><td>no partition chosen yet (a dead letter, a record without a partition)</td>
- *     <td>when its topic has a partition in {@code partitions}</td></tr>
+ *     <td>when its topic has a partition in {@code partitions} whose start it is at or past</td></tr>
  * <tr><td>{@code end} or above</td><td>any</td><td>yes</td></tr>
  * </table>
  *
@@ -30,33 +33,56 @@ import dev.quarantine.connect.sink.cluster.HangingTransactions;
  * (a record keeps its source partition, or {@code target.partition.mapping} maps it by the partition counts the
  * progress keeps), not of an SMT that routes records differently each time, nor of a dead letter, whose partition the
  * producer chooses: a dead letter is sent again when its topic is redone.
+ *
+ * <p>Written as {@code redo.end=<end>} and {@code redo.partitions=<tp>[@<start>],...} (a start of 0 is not written;
+ * topic names cannot hold {@code @}).
  */
-public record RedoRange(long end, Set<TopicPartition> partitions) {
+public record RedoRange(long end, Map<TopicPartition, Long> starts) {
 
     static final String END = "redo.end";
     static final String PARTITIONS = "redo.partitions";
 
     public RedoRange {
-        if (partitions.isEmpty()) {
+        if (starts.isEmpty()) {
             throw new IllegalArgumentException(PARTITIONS + " is empty");
         }
-        partitions = Set.copyOf(partitions);
+        TreeMap<TopicPartition, Long> sorted = new TreeMap<>(RedoRange::compare);
+        starts.forEach((tp, start) -> {
+            if (start < 0) {
+                throw new IllegalArgumentException(PARTITIONS + ": the start of " + tp + " is negative");
+            }
+            sorted.put(tp, start);
+        });
+        starts = Collections.unmodifiableMap(sorted);
+    }
+
+    /** A redo of {@code partitions}, each from the start of the range on. */
+    public RedoRange(long end, Set<TopicPartition> partitions) {
+        this(end, fromZero(partitions));
+    }
+
+    private static Map<TopicPartition, Long> fromZero(Set<TopicPartition> partitions) {
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        partitions.forEach(tp -> starts.put(tp, 0L));
+        return starts;
+    }
+
+    /** The partitions redone. */
+    public Set<TopicPartition> partitions() {
+        return starts.keySet();
     }
 
     /**
-     * The redo after {@code last} (the partition's committed progress) when the transactions of its producer were
-     * found open on {@code open}: from {@code last}'s {@code from} up to its {@code next}, or to the end of a redo
-     * {@code last} was part of, on those partitions and the ones that redo covered.
+     * This redo, under way up to {@code progressNext}, joined with {@code lost} (rule V: partitions where the
+     * transaction behind that progress was found aborted, each with its line's {@code from}) up to {@code end}: the
+     * furthest end; a lost partition from its line's {@code from}; one of this redo not lost now from where this redo
+     * got to ({@code progressNext}) or its own start if later, since what it redid below that is visible there.
      */
-    public static RedoRange after(ProgressRecord last, Collection<TopicPartition> open) {
-        Set<TopicPartition> partitions = new TreeSet<>(RedoRange::compare);
-        partitions.addAll(open);
-        long end = last.next();
-        if (last.redo().isPresent()) {
-            partitions.addAll(last.redo().get().partitions());
-            end = Math.max(end, last.redo().get().end());
-        }
-        return new RedoRange(end, partitions);
+    public RedoRange joinedWith(long end, long progressNext, Map<TopicPartition, Long> lost) {
+        Map<TopicPartition, Long> joined = new HashMap<>();
+        starts.forEach((tp, start) -> joined.put(tp, Math.max(start, progressNext)));
+        joined.putAll(lost);
+        return new RedoRange(Math.max(this.end, end), joined);
     }
 
     /** Whether the record of source offset {@code offset} is sent to {@code topic}, {@code partition} (or null). */
@@ -65,9 +91,11 @@ public record RedoRange(long end, Set<TopicPartition> partitions) {
             return true;
         }
         if (partition == null) {
-            return partitions.stream().anyMatch(p -> p.topic().equals(topic));
+            return starts.entrySet().stream().anyMatch(e -> e.getKey().topic().equals(topic)
+                    && offset >= e.getValue());
         }
-        return partitions.contains(new TopicPartition(topic, partition));
+        Long start = starts.get(new TopicPartition(topic, partition));
+        return start != null && offset >= start;
     }
 
     /** Whether a progress record at {@code next} still carries this redo: it has not passed its end. */
@@ -75,15 +103,10 @@ public record RedoRange(long end, Set<TopicPartition> partitions) {
         return next < end;
     }
 
-    /** The topics of the partitions redone. */
-    public Set<String> topics() {
-        return partitions.stream().map(TopicPartition::topic).collect(Collectors.toCollection(TreeSet::new));
-    }
-
-    /** The {@code redo.partitions} line's value: {@code topic-partition}, comma-separated, sorted. */
+    /** The {@code redo.partitions} line's value: {@code topic-partition[@start]}, comma-separated, sorted. */
     public String partitionsText() {
-        return partitions.stream().sorted(RedoRange::compare).map(TopicPartition::toString)
-                .collect(Collectors.joining(","));
+        return starts.entrySet().stream().map(e -> e.getValue() == 0 ? e.getKey().toString()
+                : e.getKey() + "@" + e.getValue()).collect(Collectors.joining(","));
     }
 
     /**
@@ -98,14 +121,17 @@ public record RedoRange(long end, Set<TopicPartition> partitions) {
         if (end == null || partitions == null) {
             throw new IllegalArgumentException(END + " and " + PARTITIONS + " come together, one is missing");
         }
-        Set<TopicPartition> parsed = new TreeSet<>(RedoRange::compare);
-        for (String partition : partitions.split(",")) {
+        Map<TopicPartition, Long> parsed = new HashMap<>();
+        for (String entry : partitions.split(",")) {
+            int at = entry.indexOf('@');
+            String partition = at < 0 ? entry : entry.substring(0, at);
             int dash = partition.lastIndexOf('-');
             if (dash <= 0) {
                 throw new IllegalArgumentException(PARTITIONS + " holds " + partition + ", not a topic-partition");
             }
-            parsed.add(new TopicPartition(partition.substring(0, dash),
-                    Integer.parseInt(partition.substring(dash + 1).trim())));
+            long start = at < 0 ? 0 : Long.parseLong(entry.substring(at + 1).trim());
+            parsed.put(new TopicPartition(partition.substring(0, dash),
+                    Integer.parseInt(partition.substring(dash + 1).trim())), start);
         }
         return Optional.of(new RedoRange(Long.parseLong(end.trim()), parsed));
     }

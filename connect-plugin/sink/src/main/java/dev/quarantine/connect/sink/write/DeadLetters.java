@@ -38,7 +38,7 @@ public final class DeadLetters {
 
     /**
      * Builds the dead letter within {@code acceptedBytes}, the largest record the sending producer accepts for the
-     * dead-letter topic ({@link TargetProducer#maxRecordBytes}) and within {@code dlq.payload.max.bytes}.
+     * dead-letter topic ({@link TxnSendSlotProducer#maxRecordBytes}) and within {@code dlq.payload.max.bytes}.
      *
      * @param record    the input record
      * @param converted its target record, or null when the target converters failed on it: then the key, value and

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -54,7 +55,7 @@ import dev.quarantine.txn.TxnSendOption;
  * to carry over (2.7.1 rule V.1: the last line per partition written, those of partitions this transaction does not
  * write stay); this class replaces the lines of the partitions it wrote.
  */
-final class TaskTransaction {
+public final class TaskTransaction {
 
     /** A record of a source partition in the transaction: its target record, or its dead letter. */
     record Write(SinkRecord record, ProducerRecord<byte[], byte[]> out, boolean deadLetter) {
@@ -71,7 +72,7 @@ final class TaskTransaction {
     }
 
     /** A record the up-front checks left out, dead-lettered in the transaction instead. */
-    record Poison(TopicPartition source, long offset, Throwable cause) {
+    public record Poison(TopicPartition source, long offset, Throwable cause) {
     }
 
     /** The dead letter of a record the up-front checks left out; empty without a dead-letter topic (strict mode). */
@@ -82,7 +83,7 @@ final class TaskTransaction {
     }
 
     /** How the transaction ended. */
-    sealed interface Outcome {
+    public sealed interface Outcome {
         record Committed(Map<TopicPartition, ProgressRecord> progress, List<Poison> deadLettered)
                 implements Outcome {
         }
@@ -104,19 +105,41 @@ final class TaskTransaction {
     }
 
     private final SlotProducer producer;
-    private final Holder holder;
+    private final String id;
+    private final Function<TopicPartition, Holder> holders;
     private final ProgressKeys progress;
     private final Letters letters;
     private final Duration ackBound;
+    private final Breaker breaker;
 
     /**
-     * A transaction of {@code producer}, the slot {@code holder} names; {@code ackBound}: how long the wait for the
+     * Asked before the commit with what the transaction wrote: the records written and the records the up-front
+     * checks left out and dead-lettered; answers the task's failure when the dead letters trip the breaker (the
+     * transaction is then aborted, so a broken target does not drain into the dead-letter topic).
+     */
+    @FunctionalInterface
+    public interface Breaker {
+        Breaker NONE = (written, deadLettered) -> Optional.empty();
+
+        Optional<ConnectException> beforeCommit(int written, List<Poison> deadLettered);
+    }
+
+    /**
+     * A transaction of {@code producer}, the slot {@code id}, whose progress records name the claim each partition is
+     * held under ({@code holders}, rule W); {@code ackBound}: how long the wait for the
      * acknowledgements may take in all (the producer's {@code delivery.timeout.ms} bounds each send anyway).
      */
-    TaskTransaction(SlotProducer producer, Holder holder, ProgressKeys progress, Letters letters,
-                    Duration ackBound) {
+    TaskTransaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders, ProgressKeys progress,
+                    Letters letters, Duration ackBound) {
+        this(producer, id, holders, progress, letters, ackBound, Breaker.NONE);
+    }
+
+    TaskTransaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders, ProgressKeys progress,
+                    Letters letters, Duration ackBound, Breaker breaker) {
+        this.breaker = breaker;
         this.producer = producer;
-        this.holder = holder;
+        this.id = id;
+        this.holders = holders;
         this.progress = progress;
         this.letters = letters;
         this.ackBound = ackBound;
@@ -141,10 +164,23 @@ final class TaskTransaction {
                 }
             }
         }
+        try {
+            producer.flush(); // rule V.2: every send answered before the progress records, without waiting linger.ms
+        } catch (RuntimeException e) {
+            return abortThen(new Outcome.Transient(e)); // interrupted: nothing is known of the sends yet
+        }
         Acks.Answer answer = acks.await(ackBound);
         if (answer.failure().isPresent()) {
             return failed(answer.failure().get().source(), answer.failure().get().write(),
                     answer.failure().get().cause());
+        }
+        int written = -deadLettered.size();
+        for (Part part : parts) {
+            written += (int) part.writes().stream().filter(write -> !write.deadLetter()).count();
+        }
+        Optional<ConnectException> tripped = breaker.beforeCommit(written, deadLettered);
+        if (tripped.isPresent()) {
+            return abortThen(new Outcome.Fatal(tripped.get()));
         }
         Map<TopicPartition, ProgressRecord> committed = new LinkedHashMap<>();
         Map<TopicPartition, Future<RecordMetadata>> progressSends = new LinkedHashMap<>();
@@ -203,13 +239,24 @@ final class TaskTransaction {
             return Optional.empty();
         }
         if (sent instanceof Sent.Failed failed) {
+            // a record the broker refused earlier in this transaction puts the producer in an error state that refuses
+            // every later send: that record's failure is the transaction's, this one is collateral
+            Optional<Acks.Failure> earlier = acks.await(ackBound).failure();
+            if (earlier.isPresent()) {
+                return Optional.of(failed(earlier.get().source(), earlier.get().write(), earlier.get().cause()));
+            }
             return Optional.of(failed(source, write, failed.cause()));
         }
         Throwable leftOut = SlotAnswers.cause(sent);
         if (write.deadLetter() || FailureAction.of(leftOut) != FailureAction.POISON) {
             return Optional.of(failed(source, write, leftOut)); // not the record's fault: a timeout is not poison
         }
-        Optional<ProducerRecord<byte[], byte[]>> letter = letters.of(write.record(), write.out(), leftOut);
+        Optional<ProducerRecord<byte[], byte[]>> letter;
+        try {
+            letter = letters.of(write.record(), write.out(), leftOut);
+        } catch (ConnectException e) {
+            return Optional.of(abortThen(new Outcome.Fatal(e))); // the dead letter cannot be built (too large)
+        }
         if (letter.isEmpty()) {
             return Optional.of(abortThen(new Outcome.Fatal(new WriterErrors.PoisonInStrictMode(write.record(),
                     write.out().topic(), leftOut))));
@@ -252,7 +299,7 @@ final class TaskTransaction {
         Map<TopicPartition, Written> lines = new LinkedHashMap<>(part.progress().written());
         written.getOrDefault(part.source(), Map.of()).forEach((tp, range) ->
                 lines.put(tp, new Written(range.first(), range.end(), part.progress().from())));
-        return part.progress().withOwnership(holder, lines);
+        return part.progress().withOwnership(holders.apply(part.source()), lines);
     }
 
     /** Aborts, then answers {@code outcome} (not Committed); a failed abort is attached to its cause. */
@@ -285,13 +332,13 @@ final class TaskTransaction {
 
     private ConnectException progressFailed(TopicPartition source, Throwable cause) {
         return new ConnectException("The progress of " + source + " cannot be sent to the progress topic "
-                + progress.topic() + " (" + cause + "), so the transaction of " + holder.id() + " cannot commit."
+                + progress.topic() + " (" + cause + "), so the transaction of " + id + " cannot commit."
                 + " Check the ACLs of the target producer's principal (WRITE and DESCRIBE on topic " + progress.topic()
                 + ") and the topic's settings (max.message.bytes, cleanup.policy=compact)", cause);
     }
 
     private ConnectException commitFailed(int partitions, Throwable cause) {
-        return new ConnectException("The transaction of " + holder.id() + " (" + partitions + " source partitions)"
+        return new ConnectException("The transaction of " + id + " (" + partitions + " source partitions)"
                 + " cannot commit: " + cause + ". The task stops: retrying does not help. Check the ACLs of the target"
                 + " producer's principal (WRITE on the transactional ids of "
                 + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG + ", WRITE and DESCRIBE on the target, dead"

@@ -12,9 +12,12 @@ import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 import dev.quarantine.connect.sink.progress.ProgressRecord;
+import dev.quarantine.connect.sink.progress.RedoRange;
 import dev.quarantine.connect.sink.write.IsolationPlan.Position;
 import dev.quarantine.connect.sink.write.IsolationPlan.Range;
 import dev.quarantine.connect.sink.write.IsolationPlan.Step;
@@ -35,20 +38,78 @@ import dev.quarantine.connect.sink.write.TaskTransaction.Write;
  * <p>Not yet here (step 4c and 5): the breaker and metrics (the Committed outcome lists what was dead-lettered at
  * send), a redo's restriction of where a record goes (step 5), and the converter's own failures.
  */
-final class TaskWriter {
+public final class TaskWriter {
 
     private final Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert;
     private final TaskTransaction.Letters letters;
+    private final Function<TopicPartition, Map<String, Integer>> mapped;
+    private final Tally tally;
+    private final AfterAbort afterAbort;
     private final Map<TopicPartition, PendingRecords> waiting = new LinkedHashMap<>();
     private final Map<TopicPartition, ProgressRecord> committed = new HashMap<>();
+    /** Why each record a trigger turned into its dead letter was poison (for the metrics and the breaker). */
+    private final Map<Position, Throwable> letterCauses = new HashMap<>();
 
-    TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters) {
+    /**
+     * {@code mapped}: the partition count of each target topic a source partition's records are mapped by, carried in
+     * its progress records (issue 22 item 7).
+     */
+    TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
+               Function<TopicPartition, Map<String, Integer>> mapped, Tally tally, AfterAbort afterAbort) {
         this.convert = convert;
         this.letters = letters;
+        this.mapped = mapped;
+        this.tally = tally;
+        this.afterAbort = afterAbort;
+    }
+
+    /** For tests: nothing counted. */
+    TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
+               Function<TopicPartition, Map<String, Integer>> mapped) {
+        this(convert, letters, mapped, Tally.NONE, AfterAbort.TRUSTED);
+    }
+
+    /**
+     * Asked after a transaction of the slot's own ended in an abort, before the partitions it held are written again
+     * (rule V (c), design 2.7.1): whether the commits behind their progress still read visible. An abort ends every
+     * open range of the producer id on the partitions it wrote, a commit left open there by skipped markers with it.
+     */
+    @FunctionalInterface
+    public interface AfterAbort {
+        /** For unit tests of the write path that do not stage skipped markers. */
+        AfterAbort TRUSTED = progress -> true;
+
+        boolean stillVisible(Map<TopicPartition, ProgressRecord> progress);
+    }
+
+    /** What the writer reports as its transactions end: the task's metrics and its dead-letter breaker. */
+    public interface Tally {
+        Tally NONE = new Tally() {
+            @Override
+            public Optional<ConnectException> committed(long latencyMs, int records,
+                                                        List<TaskTransaction.Poison> atSend,
+                                                        List<TaskTransaction.Poison> isolated) {
+                return Optional.empty();
+            }
+
+            @Override
+            public void aborted() {
+            }
+        };
+
+        /**
+         * A transaction committed with {@code records} written, {@code atSend} dead-lettered as the up-front checks
+         * left them out (the breaker counted them before the commit) and {@code isolated} dead-lettered after the
+         * broker rejected them; answers the task's failure when the isolated ones trip the breaker.
+         */
+        Optional<ConnectException> committed(long latencyMs, int records, List<TaskTransaction.Poison> atSend,
+                                             List<TaskTransaction.Poison> isolated);
+
+        void aborted();
     }
 
     /** {@code source} is OWNED by the slot, its committed progress {@code progress}: nothing of it waits. */
-    void open(TopicPartition source, ProgressRecord progress) {
+    public void open(TopicPartition source, ProgressRecord progress) {
         committed.put(source, progress);
         waiting.put(source, new PendingRecords());
     }
@@ -58,7 +119,7 @@ final class TaskWriter {
      * its waiting records are kept when that equals the progress in memory (they are contiguous with it), else
      * dropped. Returns whether they were kept.
      */
-    boolean reopen(TopicPartition source, ProgressRecord progress) {
+    public boolean reopen(TopicPartition source, ProgressRecord progress) {
         boolean keep = progress.equals(committed.get(source));
         if (!keep) {
             open(source, progress);
@@ -67,13 +128,13 @@ final class TaskWriter {
     }
 
     /** {@code source} is no longer written by the slot: its records and progress are forgotten. */
-    void close(TopicPartition source) {
+    public void close(TopicPartition source) {
         committed.remove(source);
         waiting.remove(source);
     }
 
     /** Adds delivered records of OWNED partitions; records below a partition's committed progress are skipped. */
-    void add(TopicPartition source, List<SinkRecord> records, long nowMs) {
+    public void add(TopicPartition source, List<SinkRecord> records, long nowMs) {
         PendingRecords pending = waiting.get(source);
         if (pending == null) {
             throw new IllegalStateException(source + " is not open in this slot");
@@ -81,13 +142,36 @@ final class TaskWriter {
         pending.add(records, OptionalLong.of(committed.get(source).next()), nowMs);
     }
 
+    /** Whether {@code source} is open in this writer (OWNED by the slot, its progress known). */
+    public boolean holds(TopicPartition source) {
+        return waiting.containsKey(source);
+    }
+
+    /** The records of {@code source} waiting for the next trigger; empty when it is not open. */
+    public PendingRecords waiting(TopicPartition source) {
+        return waiting.getOrDefault(source, new PendingRecords());
+    }
+
+    /** The records waiting in every open partition. */
+    public List<PendingRecords> waiting() {
+        return List.copyOf(waiting.values());
+    }
+
+    /** Drops what waits in {@code source}: it is sought back to its committed progress. */
+    public void dropWaiting(TopicPartition source) {
+        PendingRecords pending = waiting.get(source);
+        if (pending != null) {
+            pending.clear();
+        }
+    }
+
     /** The committed progress of each open partition ({@code preCommit} reports its {@code next}). */
-    Map<TopicPartition, ProgressRecord> committed() {
+    public Map<TopicPartition, ProgressRecord> committed() {
         return Map.copyOf(committed);
     }
 
     /** Writes every waiting record with {@code transaction}, in one transaction unless the broker rejects one. */
-    Outcome write(TaskTransaction transaction, long nowMs) {
+    public Outcome write(TaskTransaction transaction, long nowMs) {
         Map<TopicPartition, Range> ranges = new LinkedHashMap<>();
         waiting.forEach((source, pending) -> {
             List<SinkRecord> records = pending.records();
@@ -100,6 +184,7 @@ final class TaskWriter {
         Map<Position, Throwable> rejections = new HashMap<>();
         Map<TopicPartition, ProgressRecord> written = new LinkedHashMap<>();
         List<TaskTransaction.Poison> deadLettered = new ArrayList<>();
+        letterCauses.clear();
         for (Optional<Step> step = plan.next(); step.isPresent(); step = plan.next()) {
             List<Part> parts;
             try {
@@ -107,15 +192,41 @@ final class TaskWriter {
             } catch (WriterErrors.PoisonInStrictMode e) {
                 return new Outcome.Fatal(e);
             }
+            long began = System.nanoTime();
             Outcome outcome = transaction.run(parts);
             if (outcome instanceof Outcome.Committed done) {
                 plan.committed();
                 committed(done, nowMs);
                 written.putAll(done.progress());
+                List<TaskTransaction.Poison> isolated = new ArrayList<>();
+                int records = -done.deadLettered().size();
+                for (Part part : parts) {
+                    for (Write write : part.writes()) {
+                        if (write.deadLetter()) {
+                            isolated.add(new TaskTransaction.Poison(part.source(), write.offset(),
+                                    letterCauses.get(new Position(part.source(), write.offset()))));
+                        } else {
+                            records++;
+                        }
+                    }
+                }
                 deadLettered.addAll(done.deadLettered());
+                deadLettered.addAll(isolated);
+                Optional<ConnectException> tripped = tally.committed((System.nanoTime() - began) / 1_000_000,
+                        records, done.deadLettered(), isolated);
+                if (tripped.isPresent()) {
+                    return new Outcome.Fatal(tripped.get());
+                }
             } else if (outcome instanceof Outcome.Rejected rejected) {
+                tally.aborted();
                 rejections.put(new Position(rejected.source(), rejected.offset()), rejected.cause());
                 plan.rejected(rejected.source(), rejected.offset());
+                Optional<Outcome> lost = afterOwnAbort(parts, rejected.cause());
+                if (lost.isPresent()) {
+                    return lost.get();
+                }
+            } else if (outcome instanceof Outcome.Transient transientFailure) {
+                return afterOwnAbort(parts, transientFailure.cause()).orElse(outcome);
             } else {
                 return outcome;
             }
@@ -124,19 +235,55 @@ final class TaskWriter {
     }
 
     /**
+     * After an abort of the slot's own: every committed progress of the slot is looked at (the abort ended the producer
+     * id's open ranges on every partition it wrote, a shared dead-letter partition holding other partitions' commits
+     * among them); Unknown (re-initialise, then rule V decides) when one no longer reads visible, or the look failed.
+     */
+    private Optional<Outcome> afterOwnAbort(List<Part> parts, Throwable cause) {
+        boolean visible;
+        try {
+            visible = afterAbort.stillVisible(Map.copyOf(committed));
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+            visible = false;
+        }
+        return visible ? Optional.empty() : Optional.of(new Outcome.Unknown(lostToAbort(parts, cause)));
+    }
+
+    private static ConnectException lostToAbort(List<Part> parts, Throwable cause) {
+        ConnectException lost = new ConnectException("A transaction of " + parts.stream().map(Part::source).toList()
+                + " was aborted (" + cause + ") and a commit behind the slot's progress no longer reads visible on"
+                + " the target, or could not be looked at: the slot initialises again and redoes what the abort took"
+                + " with it");
+        lost.addSuppressed(cause);
+        return lost;
+    }
+
+    /**
+     * After a claim, a re-initialisation or an own abort, rule V found commits lost: commits {@code intents}
+     * (progress records of the source partitions, each back where its redo starts, with the redo) in one transaction
+     * of the slot, without records (design 2.7.1 step 3).
+     */
+    public Outcome intents(TaskTransaction transaction, Map<TopicPartition, ProgressRecord> intents) {
+        List<Part> parts = new ArrayList<>();
+        intents.forEach((source, intent) -> parts.add(new Part(source, List.of(), intent)));
+        return transaction.run(parts);
+    }
+
+    /**
      * At {@code preCommit}: moves the progress of each open partition with nothing waiting on to its position in
      * {@code positions} where that is past it (records that never reached the task: an SMT dropped them, or Connect's
      * own error handling took them), all in one transaction of the slot. The progress keeps its {@code from} and its
      * lines (a transaction of the progress alone writes no partition).
      */
-    Outcome move(TaskTransaction transaction, Map<TopicPartition, Long> positions) {
+    public Outcome move(TaskTransaction transaction, Map<TopicPartition, Long> positions) {
         List<Part> parts = new ArrayList<>();
         positions.forEach((source, position) -> {
             ProgressRecord last = committed.get(source);
             if (last != null && waiting.get(source).count() == 0 && position > last.next()) {
                 parts.add(new Part(source, List.of(), new ProgressRecord(last.from(), position, last.topicId(),
-                        last.sourceTopicId(), last.targetPartitions(), Optional.empty(), Optional.empty(),
-                        last.written(), Optional.empty())));
+                        last.sourceTopicId(), last.targetPartitions(), last.redo().filter(r -> r.pendingAt(position)),
+                        Optional.empty(), last.written(), Optional.empty())));
             }
         });
         Outcome outcome = transaction.run(parts);
@@ -149,28 +296,48 @@ final class TaskWriter {
     private List<Part> parts(Step step, Map<Position, Throwable> rejections) {
         List<Part> parts = new ArrayList<>();
         step.ranges().forEach((source, range) -> {
+            ProgressRecord last = committed.get(source);
+            Optional<RedoRange> redo = last.redo();
             List<Write> writes = new ArrayList<>();
             for (SinkRecord record : waiting.get(source).records()) {
                 if (range.holds(record.originalKafkaOffset())) {
-                    writes.add(write(source, record, step, rejections));
+                    Write write = write(source, record, step, rejections);
+                    if (redo.isEmpty() || redo.get().sends(write.offset(), write.out().topic(),
+                            write.out().partition())) {
+                        writes.add(write); // a redo sends below its end only where the commit was lost
+                    }
                 }
             }
-            ProgressRecord last = committed.get(source);
             parts.add(new Part(source, writes, new ProgressRecord(range.from(), range.to(), last.topicId(),
-                    last.sourceTopicId(), last.targetPartitions(), Optional.empty(), Optional.empty(), last.written(),
-                    Optional.empty())));
+                    last.sourceTopicId(), Map.copyOf(mapped.apply(source)),
+                    redo.filter(r -> r.pendingAt(range.to())), Optional.empty(), last.written(), Optional.empty())));
         });
         return parts;
     }
 
     /** The record as itself, or, once isolated as poison, as its dead letter (none in strict mode: thrown). */
     private Write write(TopicPartition source, SinkRecord record, Step step, Map<Position, Throwable> rejections) {
-        ProducerRecord<byte[], byte[]> converted = convert.apply(record);
+        if (record.topic() == null) {
+            throw new WriterErrors.NoTopic(record);
+        }
+        ProducerRecord<byte[], byte[]> converted;
+        try {
+            converted = convert.apply(record);
+        } catch (Error e) {
+            // a linkage error from a converter or a client built for another Kafka: the task fails, naming it
+            throw new ConnectException("Writing " + source + " failed at " + Coordinates.of(record) + ": " + e, e);
+        } catch (SerializationException e) {
+            // the converters failed for good (RecordConverter): poison, dead-lettered as the input record
+            letterCauses.put(new Position(source, record.originalKafkaOffset()), e);
+            return letters.of(record, null, e).map(letter -> new Write(record, letter, true))
+                    .orElseThrow(() -> new WriterErrors.PoisonInStrictMode(record, record.topic(), e));
+        }
         Position position = new Position(source, record.originalKafkaOffset());
         if (!step.poison().contains(position)) {
             return new Write(record, converted, false);
         }
         Throwable cause = rejections.get(position);
+        letterCauses.put(position, cause);
         return letters.of(record, converted, cause).map(letter -> new Write(record, letter, true))
                 .orElseThrow(() -> new WriterErrors.PoisonInStrictMode(record, converted.topic(), cause));
     }

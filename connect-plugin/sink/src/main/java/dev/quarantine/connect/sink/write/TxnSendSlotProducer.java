@@ -1,13 +1,20 @@
 package dev.quarantine.connect.sink.write;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.errors.TimeoutException;
 
 import dev.quarantine.connect.sink.ownership.ProducerEpoch;
@@ -38,7 +45,10 @@ import dev.quarantine.txn.TxnSendProducer;
  * production {@code Admin.describeTransactions} of the id) right after {@code initTransactions}; a failure there is
  * Transient. Kafka's InterruptException sets the thread's interrupt flag again when it is made, so it stays set.
  */
-final class TxnSendSlotProducer implements SlotProducer {
+public final class TxnSendSlotProducer implements SlotProducer {
+
+    /** The epoch of an id the coordinator does not know. */
+    static final ProducerEpoch UNKNOWN = new ProducerEpoch(-1, (short) -1);
 
     private final TxnSendProducer<byte[], byte[]> producer;
     private final String transactionalId;
@@ -90,6 +100,11 @@ final class TxnSendSlotProducer implements SlotProducer {
     }
 
     @Override
+    public void flush() {
+        producer.flush();
+    }
+
+    @Override
     public End commit() {
         try {
             producer.commitTransaction();
@@ -107,6 +122,37 @@ final class TxnSendSlotProducer implements SlotProducer {
         } catch (RuntimeException e) {
             return ended(e);
         }
+    }
+
+    /** The largest record this producer sends to {@code topic} ({@link TxnSendProducer#maxRecordBytes}). */
+    int maxRecordBytes(String topic) {
+        return producer.maxRecordBytes(topic);
+    }
+
+    /**
+     * The producer id and epoch of a transactional id as the coordinator describes it
+     * ({@code Admin.describeTransactions}), within {@code timeout}: what {@link #init} answers after
+     * {@code initTransactions}.
+     */
+    public static Function<String, ProducerEpoch> describedBy(Admin admin, Duration timeout) {
+        return transactionalId -> {
+            try {
+                TransactionDescription description = admin.describeTransactions(List.of(transactionalId))
+                        .description(transactionalId).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                return new ProducerEpoch(description.producerId(), (short) description.producerEpoch());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptException(e);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof TransactionalIdNotFoundException) {
+                    return UNKNOWN; // not described (a producer that never reached a coordinator); nothing reads it yet
+                }
+                throw e.getCause() instanceof KafkaException k ? k : new KafkaException(e.getCause());
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new TimeoutException("describeTransactions of " + transactionalId + " did not answer within "
+                        + timeout.toMillis() + " ms", e);
+            }
+        };
     }
 
     @Override

@@ -1,8 +1,5 @@
 package dev.quarantine.connect.sink.write;
 
-import java.util.Optional;
-
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -11,7 +8,7 @@ import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.txn.DeadLetterBreaker;
 import dev.quarantine.txn.SendErrors;
 
-/** What writing a partition's batch can end in besides success; each message names the record or the setting. */
+/** What writing a slot's records can end in besides success; each message names the record or the setting. */
 public final class WriterErrors {
 
     private WriterErrors() {
@@ -29,93 +26,6 @@ public final class WriterErrors {
             }
         }
         return false;
-    }
-
-    /**
-     * This partition's producer lost its epoch: another producer of its transactional id was initialized, or the
-     * coordinator aborted a transaction that outlived {@code transaction.timeout.ms}. The task re-establishes the
-     * partition unless Connect no longer assigns it.
-     */
-    public static final class Fenced extends ConnectException {
-        final transient TopicPartition partition;
-        private final transient CarriedRedo redo;
-
-        Fenced(TopicPartition partition, Throwable cause) {
-            this(partition, cause, Optional.empty());
-        }
-
-        /** With {@code redo}: the failing transaction held commits of the writer open, and its abort failed. */
-        Fenced(TopicPartition partition, Throwable cause, Optional<CarriedRedo> redo) {
-            super("The producer of " + partition + " was fenced (" + describe(cause) + ")" + carried(redo), cause);
-            this.partition = partition;
-            this.redo = redo.orElse(null);
-        }
-
-        /** The redo the partition's next producer must begin (see {@link CarriedRedo}). */
-        public Optional<CarriedRedo> redo() {
-            return Optional.ofNullable(redo);
-        }
-    }
-
-    /** The producer's transaction state is unknown (an abort failed, the producer was misused): recreate it. */
-    public static final class BrokenProducer extends ConnectException {
-        final transient TopicPartition partition;
-        private final transient CarriedRedo redo;
-
-        BrokenProducer(TopicPartition partition, Throwable cause) {
-            this(partition, cause, Optional.empty());
-        }
-
-        /** With {@code redo}: the failing transaction held commits of the writer open, and its abort failed. */
-        BrokenProducer(TopicPartition partition, Throwable cause, Optional<CarriedRedo> redo) {
-            super("The producer of " + partition + " must be recreated (" + describe(cause) + ")" + carried(redo),
-                    cause);
-            this.partition = partition;
-            this.redo = redo.orElse(null);
-        }
-
-        /** The redo the partition's next producer must begin (see {@link CarriedRedo}). */
-        public Optional<CarriedRedo> redo() {
-            return Optional.ofNullable(redo);
-        }
-    }
-
-    private static String carried(Optional<CarriedRedo> redo) {
-        return redo.map(r -> "; the failing transaction held commits of its own left open by a restarting broker,"
-                + " aborted with it: " + r.describe() + ", to be written again by the partition's next producer")
-                .orElse("");
-    }
-
-    /**
-     * Commits of the partition's producer were aborted with a failing transaction (left open by a restarting broker,
-     * see {@link RunningRedo}) and cannot be written again: the intent to redo them could not be committed, or the
-     * producer broke and the task fails anyway. Names the records and how to copy them again.
-     */
-    public static final class RedoLost extends ConnectException {
-        public RedoLost(TopicPartition partition, CarriedRedo redo, Throwable cause) {
-            super("The records of " + partition + ", " + redo.describe() + ", were aborted with a failing"
-                    + " transaction (a commit of them was left open there by a restarting broker) and are not written"
-                    + " again (" + describe(cause) + "). Copy them again: stop the connector and alter its offset for "
-                    + partition + " to " + redo.from() + " (PUT /connectors/<name>/stop, PATCH"
-                    + " /connectors/<name>/offsets)", cause);
-        }
-    }
-
-    /**
-     * Commits of this partition's producer were aborted with a failing transaction (left open by a restarting broker,
-     * see {@link RunningRedo}), and the intent to write them again is committed: the partition resumes at
-     * {@code resumeAt}, its waiting records dropped and the worker's consumer sought there.
-     */
-    public static final class RedoBegun extends ConnectException {
-        final transient TopicPartition partition;
-        public final long resumeAt;
-
-        RedoBegun(TopicPartition partition, long resumeAt, Throwable cause) {
-            super("Commits of " + partition + " left open by a restarting broker were aborted with a failing"
-                    + " transaction (" + describe(cause) + "); they are written again from offset " + resumeAt, cause);
-            this.partition = partition;
-            this.resumeAt = resumeAt;
-        }
     }
 
     /** A poison record with send.errors.tolerance=none. */

@@ -1,38 +1,40 @@
 package dev.quarantine.connect.sink.write;
 
-import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
+import java.util.TreeSet;
+import java.util.Set;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.RetriableException;
 
-import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
-import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
+import dev.quarantine.connect.sink.ownership.ProducerEpoch;
+import dev.quarantine.connect.sink.ownership.SlotProducer;
+import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
+import dev.quarantine.connect.sink.progress.ProgressTarget;
 import dev.quarantine.txn.SendErrors;
 import dev.quarantine.txn.SharedTopicMetadata;
 import dev.quarantine.txn.TxnSendProducer;
 
 /**
- * Creates the {@link PartitionWriter} of a source partition: a transactional producer on the target cluster with
- * transactional id {@code <prefix>:<topic>-<partition>}, initialized (which fences any earlier producer of that id
- * and completes or aborts its last transaction).
+ * Builds a task's write path (docs/design/sink-ownership.md 2.6): the transactional producer of each task slot
+ * ({@link #slotProducer}), the slot's {@link TaskWriter} and, per commit trigger, its {@link TaskTransaction}.
  *
  * <p>Every producer of the task reads one {@link SharedTopicMetadata} for its up-front topic checks (one admin client
- * and one description of each target and dead-letter topic per task, not per partition), closed with the factory,
- * after the producers.
+ * and one description of each target and dead-letter topic per task), closed with the factory, after the producers.
  */
 public final class WriterFactory implements AutoCloseable {
 
@@ -40,7 +42,6 @@ public final class WriterFactory implements AutoCloseable {
     private final WriteSetup setup;
     private final Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory;
     private final SharedTopicMetadata topics;
-    private volatile int producers = 1;
 
     public WriterFactory(TransactionalSinkConfig config, WriteSetup setup) {
         this(config, setup, configs -> null);
@@ -63,19 +64,6 @@ public final class WriterFactory implements AutoCloseable {
         Map<String, Object> configs = new HashMap<>(config.producerConfigs());
         configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.connectorName() + "-" + config.taskId());
         return configs;
-    }
-
-    /**
-     * How many producers the task has (its partitions), once the partitions being opened are: new producers size
-     * their batches and buffers for that many (see {@link ProducerMemory}).
-     */
-    public void producers(int count) {
-        producers = count;
-    }
-
-    /** How long one put may go on starting transaction attempts: {@link ConfigRules#writeBound}. */
-    public Duration writeBound() {
-        return ConfigRules.writeBound(config);
     }
 
     public SinkMetrics metrics() {
@@ -117,70 +105,158 @@ public final class WriterFactory implements AutoCloseable {
     }
 
     /**
-     * Creates the writers of {@code sources}, as {@link #create(TopicPartition)} does one, but with their transactional
-     * ids' last transactions described together first, before any of their producers' initTransactions (see
-     * {@link HangingTransactionCheck#lastTransactionsAborted}): a few calls to the target cluster instead of one per
-     * partition. Returns the work that creates one of them; it throws for a partition whose id's description failed
-     * (that failure, naming the id), not for the others.
+     * A slot's producer (id {@code <prefix>:task#<n>.<j>}, design 2.1), not yet initialised, its memory sized for
+     * {@code slots} slots writing {@code partitionsWritten} target and dead-letter partitions
+     * ({@link ProducerMemory#sizeSlot}); {@code describeEpoch} tells its producer id and epoch after each init.
      */
-    public Function<TopicPartition, PartitionWriter> opening(Collection<TopicPartition> sources) {
-        HangingTransactionCheck.LastTransactions last = setup.hanging().describeLastTransactions(
-                sources.stream().map(source -> transactionalId(config.transactionalIdPrefix(), source)).toList());
-        return source -> {
-            String id = transactionalId(config.transactionalIdPrefix(), source);
-            RuntimeException failed = last.failed().get(id);
-            if (failed != null) {
-                throw failed; // this partition's alone: the others open
+    public SlotProducer slotProducer(String transactionalId, int slots, IntSupplier partitionsWritten,
+                                     Function<String, ProducerEpoch> describeEpoch) {
+        return new ProducerPerInit(() -> {
+            Map<String, Object> configs = new HashMap<>(config.producerConfigs());
+            configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+            configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
+            ProducerMemory.sizeSlot(configs, config.producersMemoryBytes(), slots, partitionsWritten.getAsInt());
+            Producer<byte[], byte[]> given = producerFactory.apply(configs);
+            TxnSendProducer<byte[], byte[]> producer = given == null
+                    ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer(), topics)
+                    : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer(),
+                            topics);
+            return new TxnSendSlotProducer(producer, transactionalId, describeEpoch);
+        });
+    }
+
+    /**
+     * {@code slot}'s producer as {@link dev.quarantine.connect.sink.ownership.Ownership} initialises it: each init
+     * repairs what the id's last transaction left hanging ({@link HangingRepair}) on the target topics of
+     * {@code sources} (the partitions the slot is assigned at that init), the dead-letter and the progress topic.
+     */
+    public SlotProducer repairingHanging(SlotProducer slot, String transactionalId,
+                                         Supplier<Collection<TopicPartition>> sources) {
+        return new HangingRepair(slot, transactionalId, setup.hanging(), () -> topicsWritten(sources.get()),
+                setup.progress().topic());
+    }
+
+    /**
+     * After a transaction of the slot {@code transactionalId} ended in an abort of its own: what that abort left open
+     * where a broker skipped its markers (its next commit marker would commit those records next to their copies
+     * written again) is aborted on the target topics of {@code sources}, the dead-letter and the progress topic
+     * ({@link dev.quarantine.connect.sink.cluster.HangingTransactionCheck#abortBeforeWriting}: only ranges of the
+     * aborted transaction the coordinator no longer lists).
+     */
+    public void afterOwnAbort(String transactionalId, Collection<TopicPartition> sources) {
+        Set<String> topics = topicsWritten(sources);
+        topics.add(setup.progress().topic());
+        setup.hanging().abortBeforeWriting(transactionalId, topics);
+    }
+
+    private Set<String> topicsWritten(Collection<TopicPartition> sources) {
+        Set<String> topics = new TreeSet<>();
+        sources.forEach(source -> topics.add(setup.converter().targetTopic(source.topic())));
+        deadLetterTopic().ifPresent(topics::add);
+        return topics;
+    }
+
+    /**
+     * A short-lived transactional producer of {@code transactionalId} (the target producer's settings), not
+     * initialised: what completes a transaction of that id left open on the progress topic
+     * ({@link dev.quarantine.connect.sink.ownership.LeftOpenCompletion}).
+     */
+    public Producer<byte[], byte[]> completionProducer(String transactionalId) {
+        return completionProducer(config, transactionalId);
+    }
+
+    /** As {@link #completionProducer(String)}, from {@code config} alone (the connector's offsets API). */
+    public static Producer<byte[], byte[]> completionProducer(TransactionalSinkConfig config, String transactionalId) {
+        Map<String, Object> configs = new HashMap<>(config.producerConfigs());
+        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        configs.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-completion");
+        configs.keySet().retainAll(ProducerConfig.configNames());
+        return new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * The write path of one slot: its records converted by the task's converters with each source partition's
+     * target partition counts ({@link ProgressTarget#mappedPartitions}); a record the converters fail on for good is
+     * dead-lettered as the input record in the fallback encoding.
+     */
+    public TaskWriter taskWriter(Supplier<SlotProducer> producer, TaskWriter.AfterAbort afterAbort) {
+        ProgressTarget target = setup.progress();
+        return new TaskWriter(record -> setup.converter().convert(record, target.mappedPartitions(
+                new TopicPartition(record.originalTopic(), record.originalKafkaPartition()))),
+                (record, refused, error) -> letters(producer.get()).of(record, refused, error),
+                target::mappedPartitions, tally(), afterAbort);
+    }
+
+    /** The task's metrics, and the dead-letter breaker for records dead-lettered after the broker rejected them. */
+    private TaskWriter.Tally tally() {
+        return new TaskWriter.Tally() {
+            @Override
+            public Optional<ConnectException> committed(long latencyMs, int records,
+                                                        List<TaskTransaction.Poison> atSend,
+                                                        List<TaskTransaction.Poison> isolated) {
+                setup.metrics().committed(latencyMs);
+                setup.metrics().recordsWritten(records);
+                atSend.forEach(poison -> setup.metrics().deadLettered(SendErrors.unwrap(poison.cause())));
+                isolated.forEach(poison -> setup.metrics().deadLettered(SendErrors.unwrap(poison.cause())));
+                return count(0, isolated);
             }
-            return create(source, last.aborted().contains(id));
+
+            @Override
+            public void aborted() {
+                setup.metrics().aborted();
+            }
         };
     }
 
     /**
-     * Before writers opened together restore from their progress: what they look for a committed transaction left
-     * open with, described for all of them at once ({@link HangingTransactionCheck#lookForCommitsLeftOpen}).
+     * Counts {@code written} records and the {@code deadLettered} ones with the breaker (as {@code TransactionAttempt}
+     * asked it before each commit); the task's failure when they trip it.
      */
-    public void lookForCommitsLeftOpen(Map<String, Set<String>> topicsById) {
-        setup.hanging().lookForCommitsLeftOpen(topicsById);
-    }
-
-    /** The writer of {@code source}, after asking whether its transactional id's last transaction was aborted. */
-    public PartitionWriter create(TopicPartition source) {
-        String transactionalId = transactionalId(config.transactionalIdPrefix(), source);
-        return create(source, setup.hanging().lastTransactionAborted(transactionalId));
-    }
-
-    private PartitionWriter create(TopicPartition source, boolean lastAborted) {
-        String transactionalId = transactionalId(config.transactionalIdPrefix(), source);
-        TxnSendProducer<byte[], byte[]> producer = producer(transactionalId);
-        try {
-            producer.initTransactions();
-        } catch (KafkaException e) {
-            producer.close(Duration.ZERO);
-            if (SendErrors.isTransient(e)) {
-                throw new RetriableException("Could not initialize the transactional producer " + transactionalId
-                        + " of " + source + " on the target cluster in time; trying again", e);
-            }
-            throw new ConnectException("Could not initialize the transactional producer " + transactionalId
-                    + " of " + source + " on the target cluster" + (e instanceof AuthorizationException
-                    ? ": the target producer's principal needs WRITE and DESCRIBE on transactional ids starting with "
-                    + config.transactionalIdPrefix() + ": (" + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG
-                    + ")" : ""), e);
+    private Optional<ConnectException> count(int written, List<TaskTransaction.Poison> deadLettered) {
+        for (int i = 0; i < written; i++) {
+            setup.breaker().written();
         }
-        return new PartitionWriter(source, new TargetProducer(producer, transactionalId), setup, lastAborted);
+        Optional<ConnectException> tripped = Optional.empty();
+        for (TaskTransaction.Poison poison : deadLettered) {
+            Throwable cause = SendErrors.unwrap(poison.cause());
+            if (tripped.isEmpty()) {
+                tripped = setup.breaker().deadLettered(cause.getClass().getName())
+                        .map(WriterErrors.BreakerTripped::new);
+            }
+        }
+        return tripped;
     }
 
-    /** A new producer of {@code transactionalId}, its memory sized for the task's producers, on the task's cache. */
-    private TxnSendProducer<byte[], byte[]> producer(String transactionalId) {
-        Map<String, Object> configs = new HashMap<>(config.producerConfigs());
-        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        configs.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
-        ProducerMemory.size(configs, config.producersMemoryBytes(), producers);
-        Producer<byte[], byte[]> given = producerFactory.apply(configs);
-        return given == null
-                ? new TxnSendProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer(), topics)
-                : TxnSendProducer.wrap(given, configs, new ByteArraySerializer(), new ByteArraySerializer(), topics);
+    /**
+     * A transaction of {@code producer}, slot {@code id}, whose partitions' progress records name the claims
+     * {@code holders} gives (rule W); dead letters within what the slot's producer accepts for the dead-letter topic.
+     */
+    public TaskTransaction transaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders) {
+        return new TaskTransaction(producer, id, holders, new ProgressKeys(setup.progress().partition(),
+                config.transactionalIdPrefix()), letters(producer), config.maxBlock(), this::count);
+    }
+
+    /** Dead letters within what {@code producer} accepts for the dead-letter topic; none in strict mode. */
+    private TaskTransaction.Letters letters(SlotProducer producer) {
+        return (record, refused, error) -> setup.deadLetters().map(deadLetters -> {
+            try {
+                return deadLetters.build(record, refused, refused == null ? setup.converter().targetTopic(record)
+                        : refused.topic(), error, maxRecordBytes(producer, deadLetters.topic()));
+            } catch (RecordTooLargeException e) {
+                throw new WriterErrors.DeadLetterFailed(record, deadLetters.topic(), e); // not even a minimal one fits
+            }
+        });
+    }
+
+    private static int maxRecordBytes(SlotProducer producer, String topic) {
+        return producer instanceof ProducerPerInit slot ? slot.current().maxRecordBytes(topic) : Integer.MAX_VALUE;
+    }
+
+    /** The dead-letter topic, when there is one. */
+    public Optional<String> deadLetterTopic() {
+        return setup.deadLetters().map(DeadLetters::topic);
     }
 
     /** Closes the converters and the task's topic-metadata cache; call after closing every writer. */

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.AtFirst;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.Clean;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.Look;
-import dev.quarantine.connect.sink.cluster.WrittenCheck.Missing;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.ProgressAborted;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.Redo;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.Wait;
@@ -77,9 +76,11 @@ class WrittenCheckTest {
     }
 
     @Test
-    void aMissingLineFailsClosedBeforeAnythingElse() {
-        assertThat(WrittenCheck.decide(PROGRESS, looks(AtFirst.MISSING, AtFirst.HELD_BACK, AtFirst.ABORTED)))
-                .isEqualTo(new Missing(Set.of(TARGET)));
+    void aLineWhoseRecordsAreGoneIsNamedNotRedone() {
+        // past the end: its topic deleted and created again (the dead-letter topic, TopicFaultsIT), or an unclean
+        // election; what is gone cannot be read to tell committed from aborted
+        assertThat(WrittenCheck.decide(PROGRESS, looks(AtFirst.MISSING, AtFirst.VISIBLE, AtFirst.ABORTED)))
+                .isEqualTo(new Redo(380, 500, Map.of(DLQ_1, 380L), Set.of(TARGET)));
     }
 
     @Test

@@ -164,6 +164,40 @@ class WrittenProbeIT {
      * abort returns once the coordinator has prepared it, and its markers are written after; until then the probe
      * rightly answers "held back".
      */
+    /**
+     * Many lines on one partition (a shared dead-letter partition): every line decided in one scan, committed ones
+     * visible, aborted ones aborted, past a long committed stretch nobody asked about (skipped, not read).
+     */
+    @Test
+    void decidesManyLinesOfOnePartitionInOneScan() {
+        TopicPartition tp = new TopicPartition("probe-shared", 0);
+        kafka.createTopic(tp.topic(), 1, Map.of());
+        Map<Long, AtFirst> expected = new HashMap<>();
+        KafkaProducer<byte[], byte[]> a = producer("probe-shared-a");
+        KafkaProducer<byte[], byte[]> filler = producer("probe-shared-filler");
+        for (int i = 0; i < 20; i++) {
+            boolean commit = i % 3 != 1;
+            a.beginTransaction();
+            expected.put(send(a, tp, 2).first(), commit ? AtFirst.VISIBLE : AtFirst.ABORTED);
+            if (commit) {
+                a.commitTransaction();
+            } else {
+                a.abortTransaction();
+            }
+            if (i == 10) {
+                filler.beginTransaction();
+                send(filler, tp, 3_000);
+                filler.commitTransaction();
+            }
+        }
+        awaitMarkers(admin, tp);
+
+        try (WrittenProbe probe = probe()) {
+            assertThat(probe.lookAll(Map.of(tp, expected.keySet()), TIMEOUT)).containsExactly(Map.entry(tp,
+                    expected));
+        }
+    }
+
     static void awaitMarkers(Admin admin, TopicPartition tp) {
         Await.until("the markers of the last transaction on " + tp, TIMEOUT, () -> {
             Map<TopicPartition, Long> stable = PartitionOffsets.list(admin, List.of(tp), OffsetSpec.latest(),

@@ -10,22 +10,23 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link ConfigRules#writeBound} and the one-attempt rule, row by row: a put's attempts end in time for what the
- * attempt started last may still wait (sends, commit, abort, the intent after it, each up to max.block.ms, and the
- * look before the abort with the repair after it, within the target admin's request.timeout.ms).
+ * attempt started last may still wait (a send, the wait for its acknowledgements, the commit and the abort, each up to
+ * max.block.ms, and the look after an abort of the slot's own, up to {@link ConfigRules#AFTER_ABORT_BOUND}).
  */
 class ConfigRulesTest {
 
     @Test
-    void boundsThePutsAttemptsByTheMaxPollIntervalLessFourMaxBlocksAndTheLooksBudget() {
-        assertThat(bound()).as("Kafka's defaults: 300 s - 4 x 60 s - 30 s").isEqualTo(Duration.ofSeconds(30));
+    void boundsThePutsAttemptsByTheMaxPollIntervalLessFourMaxBlocksAndTheWaitAfterAnOwnAbort() {
+        assertThat(bound()).as("Kafka's defaults: 300 s - 4 x 60 s - 5 s").isEqualTo(Duration.ofSeconds(55));
         assertThat(bound("consumer.override.max.poll.interval.ms", "100000", "target.producer.max.block.ms", "10000"))
-                .as("100 s - 4 x 10 s - 30 s").isEqualTo(Duration.ofSeconds(30));
+                .as("100 s - 4 x 10 s - 5 s").isEqualTo(Duration.ofSeconds(55));
     }
 
     @Test
-    void countsTheLookBeforeAnAbortByTheTargetAdminsRequestTimeout() {
+    void noLongerCountsTheTargetAdminsRequestTimeoutForNoAdminCallIsMadeAroundAnAbort() {
+        // the look before an abort (describeTransactions, describeProducers) is gone with the old write path
         assertThat(bound("consumer.override.max.poll.interval.ms", "100000", "target.producer.max.block.ms", "10000",
-                "target.admin.request.timeout.ms", "5000")).as("100 s - 4 x 10 s - 5 s")
+                "target.admin.request.timeout.ms", "50000")).as("100 s - 4 x 10 s - 5 s")
                 .isEqualTo(Duration.ofSeconds(55));
     }
 
@@ -37,16 +38,25 @@ class ConfigRulesTest {
 
     @Test
     void refusesAMaxBlockWithWhichOneAttemptCouldOutliveThePollIntervalNamingEachSetting() {
-        Map<String, String> props = valid("target.producer.max.block.ms", "70000");
+        Map<String, String> props = valid("target.producer.max.block.ms", "74000");
 
         assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props)))
                 .containsOnlyKeys("target.producer.max.block.ms");
         assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props)).get("target.producer.max.block.ms"))
-                .singleElement().asString().contains("310000 ms")
-                .contains("target.admin.request.timeout.ms=30000")
-                .contains("consumer.override.max.poll.interval.ms=300000");
-        props.put("target.admin.request.timeout.ms", "10000");
+                .singleElement().asString().contains("301000 ms").contains("plus 5000 ms")
+                .contains("consumer.override.max.poll.interval.ms=300000")
+                .doesNotContain("target.admin.request.timeout.ms");
+        props.put("consumer.override.max.poll.interval.ms", "301001");
         assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props))).isEmpty();
+    }
+
+    @Test
+    void countsTheWaitAfterAnOwnAbortInOneAttempt() {
+        // 4 x 73.75 s = 295 s alone would end before the 300 s poll interval; with the 5 s after an abort it does not
+        assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(valid("target.producer.max.block.ms",
+                "73750")))).containsOnlyKeys("target.producer.max.block.ms");
+        assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(valid("target.producer.max.block.ms",
+                "73749")))).isEmpty();
     }
 
     @Test

@@ -8,8 +8,6 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
-import dev.quarantine.connect.sink.cluster.LastTransaction;
-
 /** The completion record: its key, its lines, what it names, and what a reader refuses. */
 class CommitCompletionTest {
 
@@ -24,13 +22,6 @@ class CommitCompletionTest {
         assertThat(text(record.key())).isEqualTo("sink:orders-3/completed");
         assertThat(text(record.value())).isEqualTo("format=1\nproducer.epoch=4\nproducer.id=7000\n");
         assertThat(CommitCompletion.parse(record.value())).isEqualTo(C);
-    }
-
-    @Test
-    void namesTheCommitWithExactlyItsProducerIdAndEpoch() {
-        assertThat(C.commit()).isEqualTo(new LastTransaction(false, 7000, (short) 4));
-        assertThat(C.commit().wrote(7000, 3)).isFalse();
-        assertThat(C.commit().wrote(7000, 5)).isFalse();
     }
 
     @Test

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 /** Which records a transaction sends in a redo, row by row. */
@@ -17,7 +15,6 @@ class RedoRangeTest {
     private static final TopicPartition TARGET_0 = new TopicPartition("copy.orders", 0);
     private static final TopicPartition DLQ_1 = new TopicPartition("dlq", 1);
     private static final RedoRange REDO = new RedoRange(15, Set.of(TARGET_0, DLQ_1));
-    private static final Uuid TOPIC_ID = Uuid.randomUuid();
 
     @Test
     void sendsARecordBelowTheEndToARedonePartition() {
@@ -49,21 +46,6 @@ class RedoRangeTest {
     }
 
     @Test
-    void afterACommittedTransactionRedoesItsRangeOnThePartitionsItIsOpenOn() {
-        ProgressRecord committed = new ProgressRecord(10, 15, TOPIC_ID, Optional.empty(), Map.of(), Optional.empty());
-
-        assertThat(RedoRange.after(committed, Set.of(TARGET_0))).isEqualTo(new RedoRange(15, Set.of(TARGET_0)));
-    }
-
-    @Test
-    void afterARedoNotFinishedKeepsItsEndAndPartitions() {
-        ProgressRecord intent = new ProgressRecord(10, 10, TOPIC_ID, Optional.empty(), Map.of(), Optional.of(REDO));
-
-        assertThat(RedoRange.after(intent, Set.of(new TopicPartition("copy.orders", 2))))
-                .isEqualTo(new RedoRange(15, Set.of(TARGET_0, DLQ_1, new TopicPartition("copy.orders", 2))));
-    }
-
-    @Test
     void readsBackThePartitionsItWrote() {
         assertThat(RedoRange.parse("15", REDO.partitionsText())).contains(REDO);
         assertThat(REDO.partitionsText()).isEqualTo("copy.orders-0,dlq-1");
@@ -73,5 +55,36 @@ class RedoRangeTest {
     void refusesAPartitionWithoutItsNumber() {
         assertThatThrownBy(() -> RedoRange.parse("15", "copy.orders")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("redo.partitions holds copy.orders, not a topic-partition");
+    }
+
+    private static final RedoRange FROM_OWN_STARTS = new RedoRange(20, Map.of(TARGET_0, 12L, DLQ_1, 5L));
+
+    @Test
+    void sendsToALostPartitionOnlyFromItsOwnStartOn() {
+        assertThat(FROM_OWN_STARTS.sends(11, "copy.orders", 0)).as("committed there before the lost one").isFalse();
+        assertThat(FROM_OWN_STARTS.sends(12, "copy.orders", 0)).isTrue();
+        assertThat(FROM_OWN_STARTS.sends(5, "dlq", 1)).isTrue();
+        assertThat(FROM_OWN_STARTS.sends(4, "dlq", 1)).isFalse();
+    }
+
+    @Test
+    void sendsADeadLetterWithoutAPartitionWhenItIsPastTheStartOfAPartitionOfItsTopic() {
+        assertThat(FROM_OWN_STARTS.sends(4, "dlq", null)).isFalse();
+        assertThat(FROM_OWN_STARTS.sends(5, "dlq", null)).isTrue();
+    }
+
+    @Test
+    void readsBackEachPartitionsStart() {
+        assertThat(FROM_OWN_STARTS.partitionsText()).isEqualTo("copy.orders-0@12,dlq-1@5");
+        assertThat(RedoRange.parse("20", FROM_OWN_STARTS.partitionsText())).contains(FROM_OWN_STARTS);
+    }
+
+    /** A review finding: a partition redone up to the progress and not lost again is not sent its redone part twice. */
+    @Test
+    void joinsALossDuringARedoRestartingTheLostPartitionsAtTheirFromAndTheOthersWhereTheRedoGotTo() {
+        RedoRange joined = FROM_OWN_STARTS.joinedWith(25, 16, Map.of(TARGET_0, 14L, new TopicPartition("dlq", 0), 9L));
+
+        assertThat(joined).isEqualTo(new RedoRange(25, Map.of(TARGET_0, 14L, DLQ_1, 16L,
+                new TopicPartition("dlq", 0), 9L)));
     }
 }

@@ -3,23 +3,17 @@ package dev.quarantine.connect.sink.write;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import dev.quarantine.txn.TxnSendConfig;
-import dev.quarantine.txn.TxnSendProducer;
 
 /**
  * A MockProducer the test scripts: commits that fail (once each, in order), and records the "broker" rejects
@@ -32,7 +26,6 @@ public class ScriptedProducer extends MockProducer<byte[], byte[]> {
     final Deque<RuntimeException> commitFailures = new ArrayDeque<>();
     /** Aborts that fail (once each, in order) without aborting. */
     final Deque<RuntimeException> abortFailures = new ArrayDeque<>();
-    int flushes;
     Function<ProducerRecord<byte[], byte[]>, RuntimeException> broker = record -> null;
     int aborts;
     private final List<Runnable> pendingRejections = new ArrayList<>();
@@ -40,19 +33,6 @@ public class ScriptedProducer extends MockProducer<byte[], byte[]> {
 
     public ScriptedProducer() {
         super(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
-    /** The narrow seam over this producer, as the writer of {@code transactionalId} uses it. */
-    TargetProducer target(String transactionalId) {
-        Map<String, Object> configs = new HashMap<>();
-        configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-        configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        configs.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        configs.put(TxnSendConfig.TOPIC_CHECKS_ENABLE_CONFIG, false);
-        TxnSendProducer<byte[], byte[]> producer = TxnSendProducer.wrap(this, configs);
-        producer.initTransactions();
-        return new TargetProducer(producer, transactionalId);
     }
 
     /** The records committed, but the progress records (those to a topic named {@code progress...}). */
@@ -79,12 +59,6 @@ public class ScriptedProducer extends MockProducer<byte[], byte[]> {
         rejected = error;
         pendingRejections.add(() -> callback.onCompletion(null, error));
         return CompletableFuture.failedFuture(error);
-    }
-
-    @Override
-    public synchronized void flush() {
-        flushes++;
-        super.flush();
     }
 
     @Override

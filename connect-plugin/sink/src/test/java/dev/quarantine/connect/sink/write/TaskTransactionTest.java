@@ -100,7 +100,7 @@ class TaskTransactionTest {
                 new ByteArraySerializer());
         Slots.Recording manualSlot = new Slots.Recording(Slots.over(manual, HOLDER.id(), MAX_REQUEST_BYTES));
         manualSlot.init();
-        TaskTransaction transaction = new TaskTransaction(manualSlot, HOLDER, PROGRESS, this::letter,
+        TaskTransaction transaction = new TaskTransaction(manualSlot, HOLDER.id(), source -> HOLDER, PROGRESS, this::letter,
                 Duration.ofSeconds(30));
 
         CompletableFuture<Outcome> outcome = CompletableFuture.supplyAsync(() -> transaction.run(List.of(
@@ -301,7 +301,7 @@ class TaskTransactionTest {
     }
 
     private TaskTransaction transaction() {
-        return new TaskTransaction(slot, HOLDER, PROGRESS, this::letter, Duration.ofSeconds(30));
+        return new TaskTransaction(slot, HOLDER.id(), source -> HOLDER, PROGRESS, this::letter, Duration.ofSeconds(30));
     }
 
     private Optional<ProducerRecord<byte[], byte[]>> letter(SinkRecord record, ProducerRecord<byte[], byte[]> refused,

@@ -33,7 +33,7 @@ class TaskWriterTest {
 
     private final ScriptedProducer mock = new ScriptedProducer();
     private Optional<String> dlqTopic = Optional.of("dlq");
-    private final TaskWriter writer = new TaskWriter(TaskWriterTest::convert, this::letter);
+    private final TaskWriter writer = new TaskWriter(TaskWriterTest::convert, this::letter, source -> Map.of());
 
     @Test
     void writesTheWaitingRecordsOfEveryOpenPartitionInOneTransactionAndMovesTheirProgress() {
@@ -131,6 +131,73 @@ class TaskWriterTest {
         assertThat(writer.committed().get(P0).next()).isEqualTo(1);
     }
 
+    /** Rule V's redo (design 2.7.1): below its end a record goes only where the commit was lost, from its start on. */
+    @Test
+    void sendsRecordsBelowTheRedosEndOnlyToTheLostPartitionFromItsStartAndCarriesTheRedoUntilItsEnd() {
+        TopicPartition target = new TopicPartition("copy.orders", 0);
+        writer.open(P0, progress(2).redoing(2, 6, Map.of(target, 4L)));
+        writer.add(P0, records("orders", 0, 2, 5), 0);
+
+        assertThat(writer.write(transaction(mock), 0)).isInstanceOf(Outcome.Committed.class);
+        assertThat(values()).as("2 and 3 are committed there already").containsExactly("v4");
+        assertThat(writer.committed().get(P0).redo()).as("not done: 5 is below its end").isPresent();
+
+        writer.add(P0, records("orders", 0, 5, 8), 0);
+        writer.write(transaction(mock), 0);
+
+        assertThat(values()).containsExactly("v4", "v5", "v6", "v7");
+        assertThat(writer.committed().get(P0).redo()).as("done at its end").isEmpty();
+        assertThat(writer.committed().get(P0).next()).isEqualTo(8);
+    }
+
+    @Test
+    void leavesOutEveryRecordBelowTheRedosEndBoundForAPartitionNotLost() {
+        writer.open(P0, progress(0).redoing(0, 3, Map.of(new TopicPartition("dlq", 0), 0L)));
+        writer.add(P0, records("orders", 0, 0, 4), 0);
+
+        writer.write(transaction(mock), 0);
+
+        assertThat(values()).as("copy.orders-0 holds 0..2 committed").containsExactly("v3");
+        assertThat(writer.committed().get(P0).next()).isEqualTo(4);
+    }
+
+    /** Rule V (c): after an abort of its own the slot looks before it writes those partitions again. */
+    @Test
+    void answersUnknownWhenACommitBehindTheProgressNoLongerReadsVisibleAfterItsOwnAbort() {
+        List<Map<TopicPartition, ProgressRecord>> asked = new java.util.ArrayList<>();
+        TaskWriter looking = new TaskWriter(TaskWriterTest::convert, this::letter, source -> Map.of(),
+                TaskWriter.Tally.NONE, progress -> {
+                    asked.add(progress);
+                    return false;
+                });
+        mock.broker = r -> "v1".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
+        looking.open(P0, progress(0));
+        looking.add(P0, records("orders", 0, 0, 3), 0);
+
+        Outcome outcome = looking.write(transaction(mock), 0);
+
+        assertThat(outcome).isInstanceOfSatisfying(Outcome.Unknown.class, unknown -> assertThat(unknown.cause())
+                .hasMessageContaining("no longer reads visible"));
+        assertThat(asked).containsExactly(Map.of(P0, progress(0)));
+        assertThat(values()).as("nothing written after the abort").isEmpty();
+        assertThat(looking.committed().get(P0).next()).isZero();
+    }
+
+    /** A review finding: a look after an own abort that cannot answer re-initialises the slot, as one that fails. */
+    @Test
+    void answersUnknownWhenTheLookAfterItsOwnAbortFails() {
+        TaskWriter looking = new TaskWriter(TaskWriterTest::convert, this::letter, source -> Map.of(),
+                TaskWriter.Tally.NONE, progress -> {
+                    throw new org.apache.kafka.connect.errors.RetriableException("the target did not answer");
+                });
+        mock.broker = r -> "v1".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
+        looking.open(P0, progress(0));
+        looking.add(P0, records("orders", 0, 0, 3), 0);
+
+        assertThat(looking.write(transaction(mock), 0)).isInstanceOf(Outcome.Unknown.class);
+        assertThat(values()).isEmpty();
+    }
+
     private void open(TopicPartition source, long next) {
         writer.open(source, progress(next));
     }
@@ -153,7 +220,7 @@ class TaskWriterTest {
         if (!producer.transactionInitialized()) {
             slot.init();
         }
-        return new TaskTransaction(slot, HOLDER, new ProgressKeys(new TopicPartition("progress", 0), "sink"),
+        return new TaskTransaction(slot, HOLDER.id(), source -> HOLDER, new ProgressKeys(new TopicPartition("progress", 0), "sink"),
                 this::letter, Duration.ofSeconds(30));
     }
 

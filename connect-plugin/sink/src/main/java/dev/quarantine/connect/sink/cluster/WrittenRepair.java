@@ -1,0 +1,320 @@
+package dev.quarantine.connect.sink.cluster;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
+import org.apache.kafka.clients.admin.DescribeTransactionsResult;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.quarantine.connect.sink.cluster.WrittenCheck.AtFirst;
+import dev.quarantine.connect.sink.cluster.WrittenCheck.Look;
+import dev.quarantine.connect.sink.cluster.WrittenCheck.Verdict;
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.progress.ProgressRecord;
+import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
+import dev.quarantine.txn.SendErrors;
+
+/**
+ * Rule V's check as the running sink asks it (docs/design/sink-ownership.md 2.7.1, step 3): before a slot writes
+ * source partitions again after a claim (a), a re-initialisation (b) or an abort of its own (c), the {@code written}
+ * lines of their latest committed progress are looked at on the target cluster ({@link WrittenProbe}, all partitions in
+ * one look) and each partition's {@link WrittenCheck} verdict answered.
+ *
+ * <p>A line held back by a range of its writer's producer id left open (a broker skipped the markers of the commit
+ * there, 2.7): after the checker's init or fence no transaction of that id is ongoing below the epoch the coordinator
+ * describes now, so an open range of that producer id at a lower epoch that starts at or before the line's
+ * {@code first} can only be such a leftover. It is aborted ({@code Admin.abortTransaction} at the epoch its records
+ * carry, as the coordinator meant to end it; its records are then redone from the progress) and the line looked at
+ * again: aborted, so {@link WrittenCheck.Redo}. A line held back by anything else (a live transaction of another slot on
+ * a shared dead-letter partition) stays {@link WrittenCheck.Wait}: looked at again at the next put.
+ */
+public final class WrittenRepair implements WrittenChecks {
+
+    private static final Logger log = LoggerFactory.getLogger(WrittenRepair.class);
+
+    private final WrittenProbe probe;
+    private final Admin admin;
+    private final Duration timeout;
+
+    /**
+     * @param probe   the reader of the target cluster, closed with this
+     * @param admin   an admin client of the target cluster (describe, abort), not closed here
+     * @param timeout the bound of one check ({@code progress.read.timeout.ms})
+     */
+    public WrittenRepair(WrittenProbe probe, Admin admin, Duration timeout) {
+        this.probe = probe;
+        this.admin = admin;
+        this.timeout = timeout;
+    }
+
+    /**
+     * The verdict for each source partition of {@code progress} with {@code written} lines (those without are not
+     * answered: nothing to check). Ranges left open by a line's writer are aborted first, then looked at again.
+     *
+     * @throws RetriableException when the target cluster did not answer in time
+     * @throws ConnectException   when it refused (an ACL): naming what to grant
+     */
+    @Override
+    public Map<TopicPartition, Verdict> check(Map<TopicPartition, ProgressRecord> progress) {
+        Map<TopicPartition, Verdict> verdicts = look(progress);
+        Map<TopicPartition, ProgressRecord> waiting = new LinkedHashMap<>();
+        verdicts.forEach((source, verdict) -> {
+            if (verdict instanceof WrittenCheck.Wait) {
+                waiting.put(source, progress.get(source));
+            }
+        });
+        if (!waiting.isEmpty() && abortLeftOpen(waiting, verdicts)) {
+            verdicts.putAll(look(waiting));
+        }
+        return verdicts;
+    }
+
+    /**
+     * Whether every line of {@code progress} still reads visible (or was deleted by retention): after an abort of the
+     * slot's own, before it writes those partitions again (c). A line held back (the abort's markers still on their
+     * way) is looked at again until {@code bound}; still held back then, or anything else: false, and the slot
+     * re-initialises, after which {@link #check} decides.
+     */
+    @Override
+    public boolean stillVisible(Map<TopicPartition, ProgressRecord> progress, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            Map<TopicPartition, Verdict> verdicts = look(progress);
+            if (verdicts.values().stream().allMatch(v -> v instanceof WrittenCheck.Clean)) {
+                return true;
+            }
+            if (!verdicts.values().stream().allMatch(v -> v instanceof WrittenCheck.Clean
+                    || v instanceof WrittenCheck.Wait) || System.nanoTime() - deadline > 0) {
+                verdicts.forEach((source, verdict) -> {
+                    if (!(verdict instanceof WrittenCheck.Clean)) {
+                        log.warn("After an abort of its own, the last committed transaction of {} reads {} on the"
+                                + " target: the slot initialises again and checks it before writing", source, verdict);
+                    }
+                });
+                return false;
+            }
+            sleep(50);
+        }
+    }
+
+    private Map<TopicPartition, Verdict> look(Map<TopicPartition, ProgressRecord> progress) {
+        Map<TopicPartition, Set<Long>> firsts = new HashMap<>();
+        progress.values().forEach(record -> record.written().forEach((tp, line) ->
+                firsts.computeIfAbsent(tp, k -> new HashSet<>()).add(line.first())));
+        Set<TopicPartition> gone = gone(firsts.keySet());
+        Map<TopicPartition, Map<Long, AtFirst>> found;
+        try {
+            found = probe.lookAll(without(firsts, gone), timeout);
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw failure("read " + firsts.keySet() + " read_committed", e);
+        }
+        gone.forEach(tp -> {
+            Map<Long, AtFirst> deleted = new HashMap<>();
+            firsts.get(tp).forEach(first -> deleted.put(first, AtFirst.DELETED)); // deleted with their topic
+            found.put(tp, deleted);
+        });
+        Map<TopicPartition, Verdict> verdicts = new LinkedHashMap<>();
+        progress.forEach((source, record) -> {
+            if (record.written().isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, Look> looks = new HashMap<>();
+            record.written().forEach((tp, line) -> looks.put(tp, Look.of(found.get(tp).get(line.first()))));
+            verdicts.put(source, WrittenCheck.decide(record, looks));
+        });
+        return verdicts;
+    }
+
+    /** Of {@code partitions}, those whose topic no longer exists or no longer has them (deleted by an operator). */
+    private Set<TopicPartition> gone(Set<TopicPartition> partitions) {
+        Set<String> topics = new HashSet<>();
+        partitions.forEach(tp -> topics.add(tp.topic()));
+        Map<String, Integer> counts = new HashMap<>();
+        admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
+            try {
+                counts.put(topic, described.get(timeout.toMillis(), TimeUnit.MILLISECONDS).partitions().size());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
+                    throw failure("describe topic " + topic, e.getCause());
+                }
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new RetriableException("Could not describe topic " + topic + " within " + timeout.toMillis()
+                        + " ms", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectException("Interrupted while describing topic " + topic, e);
+            }
+        });
+        Set<TopicPartition> gone = new HashSet<>();
+        partitions.forEach(tp -> {
+            Integer count = counts.get(tp.topic());
+            if (count == null || tp.partition() >= count) {
+                gone.add(tp);
+            }
+        });
+        return gone;
+    }
+
+    private static Map<TopicPartition, Set<Long>> without(Map<TopicPartition, Set<Long>> firsts,
+                                                          Set<TopicPartition> gone) {
+        Map<TopicPartition, Set<Long>> kept = new HashMap<>(firsts);
+        kept.keySet().removeAll(gone);
+        return kept;
+    }
+
+    /**
+     * Aborts, on the partitions {@code waiting}'s lines are held back on, the open ranges that their writers' producer
+     * ids left below the epochs described now and that hold the line's {@code first}. Answers whether it aborted any.
+     */
+    private boolean abortLeftOpen(Map<TopicPartition, ProgressRecord> waiting, Map<TopicPartition, Verdict> verdicts) {
+        Set<String> holders = new HashSet<>();
+        Map<TopicPartition, List<Held>> held = new HashMap<>();
+        waiting.forEach((source, record) -> {
+            if (record.holder().isEmpty()) {
+                return;
+            }
+            String id = record.holder().get().id();
+            holders.add(id);
+            for (TopicPartition tp : ((WrittenCheck.Wait) verdicts.get(source)).heldBack()) {
+                held.computeIfAbsent(tp, k -> new ArrayList<>()).add(new Held(id, record.written().get(tp)));
+            }
+        });
+        if (held.isEmpty()) {
+            return false;
+        }
+        // described before and after the producers: a writer that ended or began a transaction in between (its
+        // marker in flight, its epoch moved on) is not settled, and nothing of it is aborted this time
+        Map<String, TransactionDescription> before = describe(holders);
+        Map<TopicPartition, PartitionProducerState> states = await(admin.describeProducers(held.keySet()).all(),
+                "describe the producers of " + held.keySet()).orElse(Map.of());
+        Map<String, TransactionDescription> described = describe(holders);
+        described.entrySet().removeIf(e -> !same(before.get(e.getKey()), e.getValue()));
+        List<AbortTransactionSpec> aborts = leftOpen(held, described, states);
+        for (AbortTransactionSpec spec : aborts) {
+            log.warn("A committed transaction left open (its markers were never written) holds back {}: aborting it"
+                    + " ({}) so that its records there are written again from the committed progress", spec
+                    .topicPartition(), spec);
+            await(admin.abortTransaction(spec).all(), "abort the transaction left open " + spec);
+        }
+        return !aborts.isEmpty();
+    }
+
+    private Map<String, TransactionDescription> describe(Set<String> ids) {
+        Map<String, TransactionDescription> described = new HashMap<>();
+        DescribeTransactionsResult asked = admin.describeTransactions(ids);
+        ids.forEach(id -> await(asked.description(id), "describe transactional id " + id).ifPresent(d ->
+                described.put(id, d)));
+        return described;
+    }
+
+    private static boolean same(TransactionDescription a, TransactionDescription b) {
+        return a != null && b != null && a.producerId() == b.producerId() && a.producerEpoch() == b.producerEpoch()
+                && a.state() == b.state();
+    }
+
+    /** States of a writer whose transaction is under way: its markers may still come, nothing of it is a leftover. */
+    private static final Set<TransactionState> LIVE = Set.of(TransactionState.ONGOING, TransactionState.PREPARE_COMMIT,
+            TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
+
+    /** A held-back line of the writer {@code id}. */
+    record Held(String id, Written line) {
+    }
+
+    /**
+     * The leftover ranges among {@code states}: per partition, an open transaction of a line's writer's producer id
+     * (as {@code described} now, settled: no transaction under way, whose markers may still end the range), at an
+     * epoch below the described one, started at or before the line's {@code first}.
+     */
+    static List<AbortTransactionSpec> leftOpen(Map<TopicPartition, List<Held>> held,
+                                               Map<String, TransactionDescription> described,
+                                               Map<TopicPartition, PartitionProducerState> states) {
+        List<AbortTransactionSpec> specs = new ArrayList<>();
+        held.forEach((tp, lines) -> {
+            PartitionProducerState state = states.get(tp);
+            if (state == null) {
+                return;
+            }
+            for (ProducerState producer : state.activeProducers()) {
+                if (producer.currentTransactionStartOffset().isEmpty()) {
+                    continue;
+                }
+                long start = producer.currentTransactionStartOffset().getAsLong();
+                boolean leftover = lines.stream().anyMatch(h -> {
+                    TransactionDescription now = described.get(h.id());
+                    return now != null && !LIVE.contains(now.state()) && now.producerId() == producer.producerId()
+                            && producer.producerEpoch() < now.producerEpoch() && start <= h.line().first();
+                });
+                if (leftover) {
+                    specs.add(new AbortTransactionSpec(tp, producer.producerId(), (short) producer.producerEpoch(),
+                            producer.coordinatorEpoch().orElse(0)));
+                }
+            }
+        });
+        return specs;
+    }
+
+    private <T> Optional<T> await(KafkaFuture<T> future, String what) {
+        try {
+            return Optional.ofNullable(future.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new RetriableException("Could not " + what + " within " + timeout.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("Interrupted while trying to " + what, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.TransactionalIdNotFoundException) {
+                return Optional.empty();
+            }
+            throw failure(what, e.getCause());
+        }
+    }
+
+    private static ConnectException failure(String what, Throwable cause) {
+        if (SendErrors.isTransient(cause)) {
+            return new RetriableException("Could not " + what + " (" + cause + "), to check that the last committed"
+                    + " transactions of the partitions opened are visible on the target; checked again at the next"
+                    + " put", cause);
+        }
+        return new ConnectException("Could not " + what + ": " + cause + ". Before writing a partition again the"
+                + " task checks that its last committed transaction is visible on the target (rule V)"
+                + (cause instanceof AuthorizationException ? "; check the ACLs of "
+                + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "*: Read on the target and dead-letter topics,"
+                + " Describe on the transactional ids, and Alter on the cluster to abort a transaction left open"
+                : ""), cause);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("Interrupted while checking what an abort left", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        probe.close();
+    }
+}

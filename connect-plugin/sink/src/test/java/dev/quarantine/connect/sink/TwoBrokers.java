@@ -1,0 +1,194 @@
+package dev.quarantine.connect.sink;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
+import dev.quarantine.connect.sink.cluster.WrittenCheck.AtFirst;
+import dev.quarantine.connect.sink.cluster.WrittenProbe;
+import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
+import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.LocalKafka;
+
+/**
+ * Two sandbox brokers that skip a transaction's markers on demand, as {@code cluster.SkippedMarkersIT} stages it
+ * (docs/design/sink-ownership.md 2.7.1, "When Kafka 4.4 skips markers"): node 1 hosts the controller and every
+ * transaction coordinator (the transaction state topic is created before node 2 joins), node 2 the partitions a test
+ * places there. {@link #whileLeaderless} kills node 2, ends a transaction (its markers for node 2's partitions are
+ * skipped: those partitions have no leader when they are sent, and the coordinator completes the transaction all the
+ * same), and brings node 2 back with the transaction's records still open there. Loopback only.
+ */
+final class TwoBrokers implements AutoCloseable {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    final LocalKafka first;
+    final LocalKafka second;
+    final Admin admin;
+    private final Set<TopicPartition> onSecond = new HashSet<>();
+
+    private TwoBrokers(LocalKafka first, LocalKafka second) {
+        this.first = first;
+        this.second = second;
+        this.admin = first.admin();
+    }
+
+    /** Both brokers started; the cluster at {@code transaction.version} {@code transactionVersion} when given. */
+    static TwoBrokers start(Optional<Short> transactionVersion) {
+        LocalKafka first = LocalKafka.create(Map.of("broker.session.timeout.ms", "3000"));
+        transactionVersion.ifPresent(level -> first.withFeature(HangingTransactions.TRANSACTION_VERSION, level));
+        first.start();
+        try {
+            warmUp(first); // the transaction state topic lands on the only broker there is: every coordinator on node 1
+            LocalKafka second = first.joiningBroker(Map.of("broker.heartbeat.interval.ms", "500")).start();
+            return new TwoBrokers(first, second);
+        } catch (RuntimeException e) {
+            first.close();
+            throw e;
+        }
+    }
+
+    private static void warmUp(LocalKafka kafka) {
+        Properties props = kafka.clientProps();
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "two-brokers-warm-up");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.initTransactions();
+        }
+    }
+
+    /**
+     * The fixture's topics, one partition each but the progress topic's two, placed on the nodes given: the target
+     * topic on {@code targetNode}, progress partition 0 on {@code progressNode}, the dead-letter topic and progress
+     * partition 1 (claims) on node 1.
+     */
+    void createTopics(TaskFixture fixture, int targetNode, int progressNode) {
+        createTopics(fixture, List.of(targetNode), progressNode);
+    }
+
+    /** As {@link #createTopics(TaskFixture, int, int)}, target partition {@code i} on {@code targetNodes.get(i)}. */
+    void createTopics(TaskFixture fixture, List<Integer> targetNodes, int progressNode) {
+        createTopic(fixture.target, targetNodes, Map.of());
+        createTopic(fixture.dlq, List.of(1), Map.of());
+        createTopic(fixture.progress, List.of(progressNode, 1), Map.of("cleanup.policy", "compact"));
+    }
+
+    /** A topic whose partition {@code i} has its one replica on node {@code nodes.get(i)}. */
+    void createTopic(String topic, List<Integer> nodes, Map<String, String> configs) {
+        Map<Integer, List<Integer>> assignment = new HashMap<>();
+        for (int partition = 0; partition < nodes.size(); partition++) {
+            assignment.put(partition, List.of(nodes.get(partition)));
+            if (nodes.get(partition) == second.nodeId()) {
+                onSecond.add(new TopicPartition(topic, partition));
+            }
+        }
+        try {
+            admin.createTopics(List.of(new NewTopic(topic, assignment).configs(configs))).all()
+                    .get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not create " + topic + " on nodes " + nodes, e);
+        }
+        awaitLeaders();
+    }
+
+    /**
+     * Runs {@code endTransaction} with node 2 killed, then restarts node 2 and waits until each of its partitions has
+     * its leader back: the markers the transaction's end sent while node 2's partitions were leaderless are skipped
+     * there, so its records stay open on them.
+     */
+    void whileLeaderless(Runnable endTransaction) {
+        second.kill();
+        try {
+            endTransaction.run();
+        } finally {
+            second.restart();
+            awaitLeaders();
+        }
+    }
+
+    /** Waits until the coordinator of {@code transactionalId} reports its last transaction {@code state}. */
+    void awaitCompleted(String transactionalId, TransactionState state) {
+        List<String> seen = new ArrayList<>(List.of("nothing yet"));
+        Await.until(() -> "the coordinator of " + transactionalId + " to complete its transaction in " + state
+                + " (last seen: " + seen.get(0) + ")", TIMEOUT, () -> {
+                    try {
+                        TransactionState described = admin.describeTransactions(List.of(transactionalId))
+                                .description(transactionalId).get(10, TimeUnit.SECONDS).state();
+                        seen.set(0, described.toString());
+                        return described == state;
+                    } catch (Exception stillLoading) {
+                        seen.set(0, stillLoading.toString());
+                        return false;
+                    }
+                });
+    }
+
+    /** Where the open transaction on {@code partition} starts: empty when none is open there. */
+    OptionalLong openFrom(TopicPartition partition) {
+        try {
+            return admin.describeProducers(List.of(partition)).partitionResult(partition).get(30, TimeUnit.SECONDS)
+                    .activeProducers().stream().map(ProducerState::currentTransactionStartOffset)
+                    .filter(OptionalLong::isPresent).findFirst().orElse(OptionalLong.empty());
+        } catch (Exception e) {
+            throw new IllegalStateException("could not describe the producers of " + partition, e);
+        }
+    }
+
+    /**
+     * What a {@code read_committed} reader finds at the first record of the transaction open on {@code partition}
+     * ({@link WrittenProbe}); empty when no transaction is open there.
+     */
+    Optional<AtFirst> atOpenTransaction(TopicPartition partition) {
+        OptionalLong from = openFrom(partition);
+        if (from.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Object> configs = new HashMap<>();
+        first.clientProps().forEach((k, v) -> configs.put((String) k, v));
+        try (WrittenProbe probe = new WrittenProbe(configs, admin)) {
+            Written line = new Written(from.getAsLong(), from.getAsLong() + 1, 0);
+            return Optional.of(probe.look(Map.of(partition, line), Set.of(), TIMEOUT).get(partition).atFirst());
+        }
+    }
+
+    private void awaitLeaders() {
+        for (TopicPartition partition : Set.copyOf(onSecond)) {
+            Await.until("a leader on node " + second.nodeId() + " for " + partition, TIMEOUT, () -> {
+                try {
+                    TopicDescription description = admin.describeTopics(List.of(partition.topic())).allTopicNames()
+                            .get(10, TimeUnit.SECONDS).get(partition.topic());
+                    var leader = description.partitions().get(partition.partition()).leader();
+                    return leader != null && leader.id() == second.nodeId();
+                } catch (Exception notYet) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+        second.close();
+        first.close();
+    }
+}
