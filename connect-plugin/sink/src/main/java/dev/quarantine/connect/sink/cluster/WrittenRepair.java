@@ -18,7 +18,6 @@ import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerS
 import org.apache.kafka.clients.admin.DescribeTransactionsResult;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
-import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -209,7 +208,7 @@ public final class WrittenRepair implements WrittenChecks {
         Map<TopicPartition, PartitionProducerState> states = await(admin.describeProducers(held.keySet()).all(),
                 "describe the producers of " + held.keySet()).orElse(Map.of());
         Map<String, TransactionDescription> described = describe(holders);
-        described.entrySet().removeIf(e -> !same(before.get(e.getKey()), e.getValue()));
+        described.entrySet().removeIf(e -> !SettledWriters.alike(before.get(e.getKey()), e.getValue()));
         List<AbortTransactionSpec> aborts = leftOpen(held, described, states);
         for (AbortTransactionSpec spec : aborts) {
             log.warn("A committed transaction left open (its markers were never written) holds back {}: aborting it"
@@ -227,15 +226,6 @@ public final class WrittenRepair implements WrittenChecks {
                 described.put(id, d)));
         return described;
     }
-
-    private static boolean same(TransactionDescription a, TransactionDescription b) {
-        return a != null && b != null && a.producerId() == b.producerId() && a.producerEpoch() == b.producerEpoch()
-                && a.state() == b.state();
-    }
-
-    /** States of a writer whose transaction is under way: its markers may still come, nothing of it is a leftover. */
-    private static final Set<TransactionState> LIVE = Set.of(TransactionState.ONGOING, TransactionState.PREPARE_COMMIT,
-            TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
 
     /** A held-back line of the writer {@code id}. */
     record Held(String id, Written line) {
@@ -262,7 +252,7 @@ public final class WrittenRepair implements WrittenChecks {
                 long start = producer.currentTransactionStartOffset().getAsLong();
                 boolean leftover = lines.stream().anyMatch(h -> {
                     TransactionDescription now = described.get(h.id());
-                    return now != null && !LIVE.contains(now.state()) && now.producerId() == producer.producerId()
+                    return now != null && SettledWriters.settled(now) && now.producerId() == producer.producerId()
                             && producer.producerEpoch() < now.producerEpoch() && start <= h.line().first();
                 });
                 if (leftover) {

@@ -19,7 +19,6 @@ import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
-import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaFuture;
@@ -28,6 +27,7 @@ import org.apache.kafka.connect.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.SettledWriters;
 import dev.quarantine.connect.sink.progress.CommitCompletion;
 import dev.quarantine.connect.sink.progress.OwnershipRecord;
 
@@ -47,8 +47,6 @@ import dev.quarantine.connect.sink.progress.OwnershipRecord;
 public final class LeftOpenCompletion {
 
     private static final Logger log = LoggerFactory.getLogger(LeftOpenCompletion.class);
-    private static final Set<TransactionState> LIVE = Set.of(TransactionState.ONGOING,
-            TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
 
     private final Admin admin;
     private final String prefix;
@@ -132,8 +130,7 @@ public final class LeftOpenCompletion {
         after.forEach((id, now) -> {
             TransactionDescription was = before.get(id);
             ProducerState range = open.get(now.producerId());
-            if (was != null && was.producerId() == now.producerId() && was.producerEpoch() == now.producerEpoch()
-                    && was.state() == now.state() && !LIVE.contains(now.state()) && range != null
+            if (SettledWriters.alike(was, now) && SettledWriters.settled(now) && range != null
                     && range.producerEpoch() <= now.producerEpoch()) {
                 ids.add(id);
             }
