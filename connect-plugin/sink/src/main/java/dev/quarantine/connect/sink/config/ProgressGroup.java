@@ -30,13 +30,14 @@ final class ProgressGroup {
     static final String NAME = "Transactions and progress";
 
     static final String TRANSACTIONAL_ID_PREFIX_DOC = "Prefix of the transactional ids and progress keys"
-            + " on the target cluster; empty means the connector's name. Each source partition gets transactional"
-            + " id and progress key <prefix>:<topic>-<partition>, so a task instance that lost a partition is"
-            + " fenced when the partition's new owner starts. Keep it unique per connector and stable across"
+            + " on the target cluster; empty means the connector's name. Each task writes with the transactional id"
+            + " <prefix>:task#<task number>.0; each source partition's progress key is <prefix>:<topic>-<partition>,"
+            + " and a claim on the progress topic's partition 1 names the task that writes it: a task given a"
+            + " partition fences the ids that held it before it reads its progress. Keep it unique per connector and stable across"
             + " restarts: a new prefix starts without progress.";
 
     static final String PROGRESS_TOPIC_NAME_DOC = "The connector's own topic on the target cluster that holds"
-            + " its progress: each transaction writes one record to its partition 0, keyed by the transactional id"
+            + " its progress: each transaction writes one record per source partition to its partition 0, keyed by"
             + " <prefix>:<topic>-<partition>, holding the next source offset (format=1 key=value lines), in the"
             + " same transaction as the output. It must be compacted, must have two partitions (partition 1 is"
             + " for the claims of source partitions by tasks; validation refuses a topic with one and names the"
@@ -50,19 +51,17 @@ final class ProgressGroup {
     static final String PROGRESS_TOPIC_REPLICATION_FACTOR_DOC = "Replication factor of the progress topic"
             + " when the connector creates it; -1 means the target cluster's default.replication.factor.";
 
-    static final String TRANSACTION_RETRIES_DOC = "How many times a batch is retried within one put when the"
-            + " target cluster rejects records the up-front checks let through (the transaction is aborted, the"
-            + " rejected records are dead-lettered, the rest is written again) or fails transiently. After that,"
-            + " the batch is handed back to the worker to be delivered again; so it is, retries left or not, once"
-            + " consumer.override.max.poll.interval.ms less three times target.producer.max.block.ms have passed"
-            + " since the put began (at least one attempt), so that a put does not outlive the worker consumer's poll interval.";
+    static final String TRANSACTION_RETRIES_DOC = "Not read by this version: a transaction the target cluster"
+            + " rejects records of is isolated record by record within the put (the rejected ones dead-lettered), and"
+            + " one that fails transiently is handed back to the worker to be delivered again, bounded by"
+            + " transient.errors.timeout.ms. Kept so that existing configs stay valid.";
 
     static final String COMMIT_INTERVAL_MS_DOC = "How long a task collects records before it writes them:"
-            + " the records of several polls go into one transaction per source partition, written when the oldest"
+            + " the records of several polls go into one transaction per task, written when the oldest"
             + " record has waited this long, or earlier when commit.max.records records, or records of an"
             + " estimated producers.memory.bytes, are waiting. A record becomes visible to read_committed"
             + " readers of the target about this long after the worker polled it, plus the time to commit. 0: one"
-            + " transaction per partition for each batch the worker delivers (each put). Must be below"
+            + " transaction for each batch the worker delivers (each put). Must be below"
             + " target.producer.transaction.timeout.ms. Waiting records are not committed: when the partition is"
             + " revoked or the task stops, they are read again from the committed progress.";
 

@@ -21,8 +21,8 @@ final class TargetClusterGroup {
     static final String NAME = "Target cluster";
 
     static final String TARGET_BOOTSTRAP_SERVERS_DOC = "host:port pairs of the cluster to write to. Records,"
-            + " dead letters and the connector's progress all go to this cluster, in one transaction per source"
-            + " partition and batch. Connection and security settings for it are given with the target.producer."
+            + " dead letters and the connector's progress all go to this cluster, in one transaction per task and"
+            + " commit (see commit.interval.ms). Connection and security settings for it are given with the target.producer."
             + " and target.admin. prefixes (for example target.producer.security.protocol). The source side needs"
             + " one setting outside this list: consumer.override.isolation.level=read_committed, without which the"
             + " worker's consumer would hand the connector records of aborted source transactions; validation and"
@@ -34,9 +34,9 @@ final class TargetClusterGroup {
             + " topic is created first (see target.topic.creation.enable). A format that writes a topic onto itself"
             + " is refused.";
 
-    static final String PRODUCERS_MEMORY_BYTES_DOC = "The memory a task's target producers (one per source"
-            + " partition) share for their record batches: each gets batch.size = this divided by the number of"
-            + " partitions the task writes, between 16384 and 262144, and buffer.memory = the same share, at most"
+    static final String PRODUCERS_MEMORY_BYTES_DOC = "The memory of a task's target producer (one per task) for"
+            + " its record batches: batch.size = this divided by the number of source partitions the task writes,"
+            + " between 16384 and 262144, and buffer.memory = the same share, at most"
             + " 33554432 and at least batch.size and max.request.size (so the same records are poison as with"
             + " Kafka's defaults). With the default, a task with up to 256 partitions uses 256 KiB batches, one"
             + " with 1,000 partitions 64 KiB batches. target.producer.batch.size and target.producer.buffer.memory,"
