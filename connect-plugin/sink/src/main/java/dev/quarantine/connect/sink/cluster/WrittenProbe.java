@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
@@ -80,27 +81,14 @@ public final class WrittenProbe implements AutoCloseable {
     public Map<TopicPartition, Look> look(Map<TopicPartition, Written> lines, Set<TopicPartition> fromEnd,
                                           Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        Set<TopicPartition> partitions = lines.keySet();
-        Map<TopicPartition, Long> start = offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED,
-                deadline);
-        Map<TopicPartition, Long> highWatermark = offsets(partitions, OffsetSpec.latest(),
-                IsolationLevel.READ_UNCOMMITTED, deadline);
-        Map<TopicPartition, Long> stable = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED,
-                deadline);
+        Listed listed = listed(lines.keySet(), deadline);
+        Map<TopicPartition, Long> start = listed.start();
+        Map<TopicPartition, Long> stable = listed.stable();
 
         Map<TopicPartition, AtFirst> atFirst = new HashMap<>();
         Map<TopicPartition, Long> toRead = new HashMap<>();
-        lines.forEach((tp, line) -> {
-            if (line.first() >= highWatermark.get(tp)) {
-                atFirst.put(tp, AtFirst.MISSING);
-            } else if (line.first() < start.get(tp)) {
-                atFirst.put(tp, AtFirst.DELETED);
-            } else if (line.first() >= stable.get(tp)) {
-                atFirst.put(tp, AtFirst.HELD_BACK);
-            } else {
-                toRead.put(tp, line.first());
-            }
-        });
+        lines.forEach((tp, line) -> listed.before(tp, line.first()).ifPresentOrElse(at -> atFirst.put(tp, at),
+                () -> toRead.put(tp, line.first())));
         read(toRead, stable, deadline).forEach((tp, offset) -> atFirst.put(tp, offset == null ? AtFirst.DELETED
                 : offset.isPresent() && offset.getAsLong() == toRead.get(tp) ? AtFirst.VISIBLE : AtFirst.ABORTED));
 
@@ -117,7 +105,8 @@ public final class WrittenProbe implements AutoCloseable {
         Map<TopicPartition, Look> looks = new HashMap<>();
         atFirst.forEach((tp, at) -> {
             OptionalLong visible = visibleFromEnd.getOrDefault(tp, OptionalLong.empty());
-            boolean heldBack = fromEnd.contains(tp) && visible.isEmpty() && stable.get(tp) < highWatermark.get(tp);
+            boolean heldBack = fromEnd.contains(tp) && visible.isEmpty()
+                    && stable.get(tp) < listed.highWatermark().get(tp);
             looks.put(tp, new Look(at, visible, heldBack));
         });
         return looks;
@@ -141,30 +130,40 @@ public final class WrittenProbe implements AutoCloseable {
         if (firsts.isEmpty()) {
             return found;
         }
-        Set<TopicPartition> partitions = firsts.keySet();
-        Map<TopicPartition, Long> start = offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED,
-                deadline);
-        Map<TopicPartition, Long> highWatermark = offsets(partitions, OffsetSpec.latest(),
-                IsolationLevel.READ_UNCOMMITTED, deadline);
-        Map<TopicPartition, Long> stable = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED,
-                deadline);
+        Listed listed = listed(firsts.keySet(), deadline);
         Map<TopicPartition, TreeSet<Long>> pending = new HashMap<>();
         firsts.forEach((tp, offsets) -> {
             Map<Long, AtFirst> at = found.computeIfAbsent(tp, k -> new HashMap<>());
             for (long first : offsets) {
-                if (first >= highWatermark.get(tp)) {
-                    at.put(first, AtFirst.MISSING);
-                } else if (first < start.get(tp)) {
-                    at.put(first, AtFirst.DELETED);
-                } else if (first >= stable.get(tp)) {
-                    at.put(first, AtFirst.HELD_BACK);
-                } else {
-                    pending.computeIfAbsent(tp, k -> new TreeSet<>()).add(first);
-                }
+                listed.before(tp, first).ifPresentOrElse(decided -> at.put(first, decided),
+                        () -> pending.computeIfAbsent(tp, k -> new TreeSet<>()).add(first));
             }
         });
-        scan(pending, stable, deadline, found);
+        scan(pending, listed.stable(), deadline, found);
         return found;
+    }
+
+    /** Each partition's log start, high watermark and last stable offset, as listed before any read. */
+    private record Listed(Map<TopicPartition, Long> start, Map<TopicPartition, Long> highWatermark,
+                          Map<TopicPartition, Long> stable) {
+
+        /** What the listed offsets alone say of {@code first}; empty when it is to be read. */
+        Optional<AtFirst> before(TopicPartition tp, long first) {
+            if (first >= highWatermark.get(tp)) {
+                return Optional.of(AtFirst.MISSING);
+            } else if (first < start.get(tp)) {
+                return Optional.of(AtFirst.DELETED);
+            } else if (first >= stable.get(tp)) {
+                return Optional.of(AtFirst.HELD_BACK);
+            }
+            return Optional.empty();
+        }
+    }
+
+    private Listed listed(Set<TopicPartition> partitions, long deadline) {
+        return new Listed(offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED, deadline),
+                offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED, deadline),
+                offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED, deadline));
     }
 
     /**
