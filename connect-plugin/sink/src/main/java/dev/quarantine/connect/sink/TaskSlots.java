@@ -90,7 +90,8 @@ final class TaskSlots {
                 SlotProducer repairing = writers.repairingHanging(producer, id, () -> owner.get(0).assigned());
                 Ownership ownership = Ownership.of(prefix, config.progressTopic(), id, repairing, fencing, reader,
                         stages, limits, clock, new LeftOpenCompletion(admins.target(), prefix, config.progressTopic(),
-                                writers::completionProducer));
+                                writers::completionProducer), writers.hanging(),
+                        () -> writers.topicsWrittenWithProgress(owner.get(0).assigned()));
                 owner.add(ownership);
                 slots.add(new TaskSlot(id, producer, ownership, writer.get(0), writers, repair));
             }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
@@ -19,6 +20,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.At;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.LogRead;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.ProgressMark;
@@ -132,10 +134,11 @@ public final class Ownership {
      */
     public static Ownership of(String prefix, String progressTopic, String ownId, SlotProducer producer, Admin admin,
                                CompactedTopicReader reader, StageBudget budget, Limits limits, Clock clock,
-                               LeftOpenCompletion leftOpen) {
-        return new Ownership(prefix, progressTopic, ownId, new Seams(producer, new AdminFencer(admin),
-                new CompactedOwnershipLog(reader, progressTopic, prefix, clock)), budget, limits, clock,
-                leftOpen::complete);
+                               LeftOpenCompletion leftOpen, HangingTransactionCheck hanging,
+                               Supplier<Collection<String>> topicsWritten) {
+        return new Ownership(prefix, progressTopic, ownId, new Seams(producer, new RepairingFencer(
+                new AdminFencer(admin), hanging, topicsWritten), new CompactedOwnershipLog(reader, progressTopic,
+                prefix, clock)), budget, limits, clock, leftOpen::complete);
     }
 
     /** Connect assigned {@code partitions}: NEW, no round trip (not paused: see the sink task handler's open). */

@@ -19,6 +19,7 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.errors.ConnectException;
 
+import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.ownership.ProducerEpoch;
@@ -148,6 +149,18 @@ public final class WriterFactory implements AutoCloseable {
         Set<String> topics = topicsWritten(sources);
         topics.add(setup.progress().topic());
         setup.hanging().abortBeforeWriting(transactionalId, topics);
+    }
+
+    /** The target topics of {@code sources}, the dead-letter and the progress topic: what a slot writing them writes. */
+    public Set<String> topicsWrittenWithProgress(Collection<TopicPartition> sources) {
+        Set<String> topics = topicsWritten(sources);
+        topics.add(setup.progress().topic());
+        return topics;
+    }
+
+    /** The task's check of transactions its ids left hanging. */
+    public HangingTransactionCheck hanging() {
+        return setup.hanging();
     }
 
     private Set<String> topicsWritten(Collection<TopicPartition> sources) {
