@@ -37,7 +37,7 @@ import dev.quarantine.sandbox.LocalKafka;
  * skipped: those partitions have no leader when they are sent, and the coordinator completes the transaction all the
  * same), and brings node 2 back with the transaction's records still open there. Loopback only.
  */
-final class TwoBrokers implements AutoCloseable {
+public final class TwoBrokers implements AutoCloseable {
 
     static final Duration TIMEOUT = Duration.ofSeconds(90);
 
@@ -172,17 +172,22 @@ final class TwoBrokers implements AutoCloseable {
 
     private void awaitLeaders() {
         for (TopicPartition partition : Set.copyOf(onSecond)) {
-            Await.until("a leader on node " + second.nodeId() + " for " + partition, TIMEOUT, () -> {
-                try {
-                    TopicDescription description = admin.describeTopics(List.of(partition.topic())).allTopicNames()
-                            .get(10, TimeUnit.SECONDS).get(partition.topic());
-                    var leader = description.partitions().get(partition.partition()).leader();
-                    return leader != null && leader.id() == second.nodeId();
-                } catch (Exception notYet) {
-                    return false;
-                }
-            });
+            awaitLeader(admin, partition, second.nodeId(), TIMEOUT);
         }
+    }
+
+    /** Waits until node {@code nodeId} leads {@code partition} again (after its broker restarted). */
+    public static void awaitLeader(Admin admin, TopicPartition partition, int nodeId, Duration timeout) {
+        Await.until("a leader on node " + nodeId + " for " + partition, timeout, () -> {
+            try {
+                TopicDescription description = admin.describeTopics(List.of(partition.topic())).allTopicNames()
+                        .get(10, TimeUnit.SECONDS).get(partition.topic());
+                var leader = description.partitions().get(partition.partition()).leader();
+                return leader != null && leader.id() == nodeId;
+            } catch (Exception notYet) {
+                return false;
+            }
+        });
     }
 
     @Override

@@ -16,12 +16,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -175,12 +173,7 @@ public final class ProgressReset {
         }
 
         private KafkaProducer<byte[], byte[]> producer(String transactionalId) {
-            Map<String, Object> configs = new HashMap<>(config.producerConfigs());
-            configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-            configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-            configs.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-offsets");
-            configs.keySet().retainAll(ProducerConfig.configNames());
-            return new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());
+            return WriterFactory.shortLivedProducer(config, transactionalId, "-offsets");
         }
 
         @Override

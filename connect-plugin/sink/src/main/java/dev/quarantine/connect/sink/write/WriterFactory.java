@@ -181,10 +181,20 @@ public final class WriterFactory implements AutoCloseable {
 
     /** As {@link #completionProducer(String)}, from {@code config} alone (the connector's offsets API). */
     public static Producer<byte[], byte[]> completionProducer(TransactionalSinkConfig config, String transactionalId) {
+        return shortLivedProducer(config, transactionalId, "-completion");
+    }
+
+    /**
+     * A plain transactional producer of {@code transactionalId} with the target producer's settings, not initialised,
+     * its {@code client.id} the id plus {@code clientIdSuffix}: for the short transactions outside a slot (a
+     * completion, the offsets API's change).
+     */
+    public static KafkaProducer<byte[], byte[]> shortLivedProducer(TransactionalSinkConfig config,
+                                                                   String transactionalId, String clientIdSuffix) {
         Map<String, Object> configs = new HashMap<>(config.producerConfigs());
         configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        configs.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-completion");
+        configs.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + clientIdSuffix);
         configs.keySet().retainAll(ProducerConfig.configNames());
         return new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());
     }

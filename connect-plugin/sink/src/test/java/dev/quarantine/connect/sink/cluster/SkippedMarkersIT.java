@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
@@ -22,10 +21,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import dev.quarantine.connect.sink.TwoBrokers;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.AtFirst;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.Look;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
-import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.TopicReader;
 
@@ -103,16 +102,7 @@ class SkippedMarkersIT {
     }
 
     private void awaitLeader(TopicPartition partition) {
-        Await.until("a leader for " + partition, TIMEOUT, () -> {
-            try {
-                TopicDescription description = admin.describeTopics(List.of(partition.topic())).allTopicNames()
-                        .get(10, TimeUnit.SECONDS).get(partition.topic());
-                var leader = description.partitions().get(partition.partition()).leader();
-                return leader != null && leader.id() == second.nodeId();
-            } catch (Exception notYet) {
-                return false;
-            }
-        });
+        TwoBrokers.awaitLeader(admin, partition, second.nodeId(), TIMEOUT);
     }
 
     private WrittenProbe probe() {
