@@ -116,11 +116,7 @@ final class TaskSlots {
         Optional<String> problem;
         try {
             if (!admin.listTopics().names().get().contains(config.progressTopic())) {
-                throw new ConnectException("The progress topic " + config.progressTopic() + " does not exist on the"
-                        + " target cluster: it was deleted, and the progress of every source partition with it. The"
-                        + " task stops rather than guess where to resume. To go on, restart the connector (it creates "
-                        + config.progressTopic() + " again) or create it (" + ProgressTopic.PARTITIONS + " partitions,"
-                        + " cleanup.policy=compact), then restart the task");
+                throw ProgressTopic.missing(config.progressTopic(), "every source partition of the connector");
             }
             problem = ProgressTopic.partitionProblem(admin, config, config.adminApiTimeout());
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {

@@ -77,6 +77,7 @@ public final class Ownership {
     }
 
     private final String ownId;
+    private final String progressTopic;
     private final Seams seams;
     private final ClaimStage claims;
     private final StageBudget budget;
@@ -118,6 +119,7 @@ public final class Ownership {
               Clock clock, HeldBackRepair heldBack) {
         this.heldBack = heldBack;
         this.ownId = ownId;
+        this.progressTopic = progressTopic;
         this.seams = seams;
         this.claims = new ClaimStage(prefix, progressTopic, ownId, seams.producer());
         this.budget = budget;
@@ -316,7 +318,7 @@ public final class Ownership {
         LogRead<OwnershipRecord> read = seams.log().claims(budget.bound(Stage.READ));
         completeIfHeldBack(read, OwnershipRecord.PARTITION);
         if (!(read instanceof LogRead.Read<OwnershipRecord> claimsRead)) {
-            return Optional.of(StageFailures.causeOf(read, "claims"));
+            return Optional.of(StageFailures.causeOf(read, "claims", progressTopic));
         }
         log.addClaims(claimsRead.records());
         long lostBefore = lostTotal;
@@ -381,7 +383,7 @@ public final class Ownership {
         LogRead<ProgressMark> read = seams.log().progress(budget.bound(Stage.READ));
         completeIfHeldBack(read, 0);
         if (!(read instanceof LogRead.Read<ProgressMark> marks)) {
-            return Optional.of(StageFailures.causeOf(read, "progress"));
+            return Optional.of(StageFailures.causeOf(read, "progress", progressTopic));
         }
         log.addProgress(marks.records());
         progressRead = true;

@@ -8,9 +8,11 @@ import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.connect.errors.ConnectException;
 
 import dev.quarantine.connect.sink.ownership.OwnershipLog.LogRead;
+import dev.quarantine.connect.sink.progress.ProgressTopic;
 import dev.quarantine.txn.SendErrors;
 
 /**
@@ -67,11 +69,17 @@ final class StageFailures {
      * What a read that did not answer failed with, to be tried again: a read held back, or a transient failure
      * ({@link SendErrors#isTransient}).
      *
-     * @throws ConnectException at once for any other failure: a record of ours that does not read (the same record is
-     *                          there at the next read), an ACL on the progress topic (fail closed, fail now)
+     * @throws ConnectException at once for any other failure: the progress topic {@code topic} gone (deleted while the
+     *                          task ran: {@link ProgressTopic#missing}), a record of ours that does not read (the same
+     *                          record is there at the next read), an ACL on the progress topic (fail closed, fail now)
      */
-    static Throwable causeOf(LogRead<?> read, String what) {
+    static Throwable causeOf(LogRead<?> read, String what, String topic) {
         if (read instanceof LogRead.Failed<?> failed) {
+            for (Throwable e = failed.cause(); e != null; e = e.getCause()) {
+                if (e instanceof UnknownTopicOrPartitionException) {
+                    throw ProgressTopic.missing(topic, "the partitions this task holds");
+                }
+            }
             if (!SendErrors.isTransient(failed.cause())) {
                 throw new ConnectException("The " + what + " of the progress topic cannot be read: "
                         + failed.cause().getMessage(), failed.cause());

@@ -269,12 +269,7 @@ public final class ProgressStore implements AutoCloseable {
     }
 
     private ConnectException missingTopic(Iterable<TopicPartition> partitions) {
-        String topic = target.topic();
-        return new ConnectException("The progress topic " + topic + " does not exist on the target cluster: it was"
-                + " deleted, and the progress of " + partitions + " with it. The task stops rather than guess where"
-                + " to resume. To go on, restart the connector (it creates " + topic + " again) or create it (one"
-                + " partition, cleanup.policy=compact), then restart the task: its partitions resume from Connect's"
-                + " own committed offsets, which can repeat records written since Connect's last offset commit");
+        return ProgressTopic.missing(target.topic(), String.valueOf(partitions));
     }
 
     private static void pause() {

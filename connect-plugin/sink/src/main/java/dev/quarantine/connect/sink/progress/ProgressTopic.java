@@ -50,6 +50,20 @@ public final class ProgressTopic {
     private ProgressTopic() {
     }
 
+    /**
+     * The task's failure when the progress topic {@code topic} is gone (deleted, and the progress of {@code lost} with
+     * it): the one wording for every place that finds it missing (a task's start, a read of the claims or progress, a
+     * commit that failed).
+     */
+    public static ConnectException missing(String topic, String lost) {
+        return new ConnectException("The progress topic " + topic + " does not exist on the target cluster: it was"
+                + " deleted, and the progress of " + lost + " with it. The task stops rather than guess where to"
+                + " resume. To go on, restart the connector (it creates " + topic + " again) or create it ("
+                + PARTITIONS + " partitions, cleanup.policy=compact), then restart the task: its partitions resume"
+                + " from Connect's own committed offsets, which can repeat records written since Connect's last"
+                + " offset commit");
+    }
+
     /** Creates the progress topic of {@code config} unless it exists. */
     public static void createIfMissing(TransactionalSinkConfig config) {
         String topic = config.progressTopic();

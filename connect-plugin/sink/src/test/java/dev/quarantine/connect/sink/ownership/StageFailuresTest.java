@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
@@ -26,19 +28,32 @@ class StageFailuresTest {
 
     @Test
     void aReadHeldBackOrFailingForNowIsTriedAgain() {
-        assertThat(StageFailures.causeOf(new LogRead.HeldBack<>(7), "claims")).isInstanceOf(TimeoutException.class)
+        assertThat(StageFailures.causeOf(new LogRead.HeldBack<>(7), "claims", "copy-progress")).isInstanceOf(TimeoutException.class)
                 .hasMessageContaining("last stable offset 7");
-        assertThat(StageFailures.causeOf(new LogRead.Failed<>(new TimeoutException("slow")), "claims"))
+        assertThat(StageFailures.causeOf(new LogRead.Failed<>(new TimeoutException("slow")), "claims", "copy-progress"))
                 .hasMessage("slow");
     }
 
     @Test
     void aReadThatFailsForGoodFailsTheTaskAtOnce() {
         assertThatThrownBy(() -> StageFailures.causeOf(new LogRead.Failed<>(new KafkaException(
-                "The record copy-progress-1@4 cannot be read: holder is missing")), "claims"))
+                "The record copy-progress-1@4 cannot be read: holder is missing")), "claims", "copy-progress"))
                 .isInstanceOf(ConnectException.class).hasMessageContaining("copy-progress-1@4");
         assertThatThrownBy(() -> StageFailures.causeOf(new LogRead.Failed<>(new TopicAuthorizationException(
-                Set.of("copy-progress"))), "progress")).isInstanceOf(ConnectException.class);
+                Set.of("copy-progress"))), "progress", "copy-progress")).isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void aProgressTopicDeletedWhileTheTaskRunsFailsItNamingTheTopicAndHowToGoOn() {
+        // a read of a deleted topic fails with UnknownTopicOrPartitionException, a RetriableException in Kafka: tried
+        // again, the task would wait out transient.errors.timeout.ms and then fail naming the wrong cause
+        for (String what : List.of("claims", "progress")) {
+            assertThatThrownBy(() -> StageFailures.causeOf(new LogRead.Failed<>(new KafkaException("fetch failed",
+                    new UnknownTopicOrPartitionException("metadata for topic `copy-progress` could not be found"))),
+                    what, "copy-progress")).isInstanceOf(ConnectException.class)
+                    .hasMessageContaining("The progress topic copy-progress does not exist")
+                    .hasMessageContaining("restart the connector");
+        }
     }
 
     @Test
