@@ -23,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.quarantine.connect.sink.cluster.TargetTopics;
+import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.ownership.Ownership;
 import dev.quarantine.connect.sink.ownership.StageBudget;
@@ -66,6 +67,8 @@ final class SinkTaskHandler implements AutoCloseable {
     private final WriterFactory writers;
     private final TransientFailures transients;
     private final CommitTrigger trigger;
+    /** How long into a put an isolation may start another transaction ({@link ConfigRules#writeBound}). */
+    private final Duration writeBound;
     private final Clock clock;
     private final AutoCloseable clients;
     /** A write failed for good: its waiting records were dropped, which the worker counts as delivered. */
@@ -74,7 +77,7 @@ final class SinkTaskHandler implements AutoCloseable {
     SinkTaskHandler(SinkTaskContext context, String prefix, List<TaskSlot> slots, StageBudget budget,
                     ProgressStore progress,
                     TargetTopics targetTopics, WriterFactory writers, TransientFailures transients,
-                    CommitTrigger trigger, Clock clock, AutoCloseable clients) {
+                    CommitTrigger trigger, Duration writeBound, Clock clock, AutoCloseable clients) {
         this.context = new SeekingContext(context);
         this.slots = List.copyOf(slots);
         this.budget = budget;
@@ -84,6 +87,7 @@ final class SinkTaskHandler implements AutoCloseable {
         this.writers = writers;
         this.transients = transients;
         this.trigger = trigger;
+        this.writeBound = writeBound;
         this.clock = clock;
         this.clients = clients;
     }
@@ -116,6 +120,7 @@ final class SinkTaskHandler implements AutoCloseable {
      * waits once it is due ({@link CommitTrigger}): one transaction per slot.
      */
     void put(Collection<SinkRecord> records) {
+        long putStarted = clock.millis();
         context.delivering();
         try {
             targetTopics.ensure(records); // a missing target topic is created before anything is sent to it
@@ -155,7 +160,7 @@ final class SinkTaskHandler implements AutoCloseable {
         boolean due = trigger.dueInMs(waiting(), now).orElse(-1) == 0;
         if ((due || !rewound.isEmpty()) && startOverReplacedSources(rewound, due) && due) {
             for (TaskSlot slot : slots) {
-                write(slot, now);
+                write(slot, now, putStarted + writeBound.toMillis());
             }
         }
         boolean stillOpening = slots.stream().anyMatch(slot -> !slot.ownership.opening().isEmpty())
@@ -246,7 +251,7 @@ final class SinkTaskHandler implements AutoCloseable {
     }
 
     /** Writes what waits in {@code slot}'s partitions; the put ends as the outcome says. */
-    private void write(TaskSlot slot, long now) {
+    private void write(TaskSlot slot, long now, long startStepsBy) {
         if (slot.writer.waiting().stream().allMatch(pending -> pending.count() == 0)) {
             return;
         }
@@ -267,7 +272,7 @@ final class SinkTaskHandler implements AutoCloseable {
         progress.target().requireNotReplaced(owned);
         Outcome outcome;
         try {
-            outcome = slot.writer.write(slot.transaction(), now);
+            outcome = slot.writer.write(slot.transaction(), now, () -> clock.millis() <= startStepsBy);
         } catch (RetriableException e) {
             outcome = new Outcome.Transient(e); // a converter failed transiently, before anything was sent
         } catch (RuntimeException e) {

@@ -96,7 +96,8 @@ final class TaskSlots {
                 slots.add(new TaskSlot(id, producer, ownership, writer.get(0), writers, repair));
             }
             return new SinkTaskHandler(context, prefix, slots, stages, progress, targetTopics, writers,
-                    new TransientFailures(config.transientErrorsTimeout(), clock), config.commitTrigger(), clock,
+                    new TransientFailures(config.transientErrorsTimeout(), clock), config.commitTrigger(),
+                    ConfigRules.writeBound(config), clock,
                     clients);
         } catch (RuntimeException e) {
             try {

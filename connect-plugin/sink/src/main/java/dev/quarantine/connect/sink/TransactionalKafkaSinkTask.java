@@ -67,7 +67,7 @@ public class TransactionalKafkaSinkTask extends SinkTask {
                 valueConverter, headerConverter);
         WriteSetup setup = new WriteSetup(converter, deadLetters, metrics,
                 new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.target(),
-                config.transactionRetries(), new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT,
+                new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT,
                         config.progressTopic()));
         handler = TaskSlots.handler(context, config, new WriterFactory(config, setup), progress, targetTopics,
                 admins, Clock.systemUTC());

@@ -129,7 +129,7 @@ final class TaskFixture {
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), deadLetters(config),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
-                store.target(), 3,
+                store.target(),
                 hanging.orElseGet(() -> new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT, progress)));
         return TaskSlots.handler(context, config, new WriterFactory(config, setup, producers), store, targetTopics,
                 admins, Clock.systemUTC(), hanging.map(scripted -> NOTHING_ON_THE_BROKER));

@@ -52,8 +52,10 @@ final class ProgressGroup {
             + " when the connector creates it; -1 means the target cluster's default.replication.factor.";
 
     static final String TRANSACTION_RETRIES_DOC = "Not read by this version: a transaction the target cluster"
-            + " rejects records of is isolated record by record within the put (the rejected ones dead-lettered), and"
-            + " one that fails transiently is handed back to the worker to be delivered again, bounded by"
+            + " rejects records of is isolated record by record (the rejected ones dead-lettered), starting further"
+            + " transactions only while the put is within consumer.override.max.poll.interval.ms less four times"
+            + " target.producer.max.block.ms and 5 s (the rest is written at the next commit trigger), and one that"
+            + " fails transiently is handed back to the worker to be delivered again, bounded by"
             + " transient.errors.timeout.ms. Kept so that existing configs stay valid.";
 
     static final String COMMIT_INTERVAL_MS_DOC = "How long a task collects records before it writes them:"

@@ -231,10 +231,6 @@ public final class TransactionalSinkConfig extends AbstractConfig {
         return value == -1 ? Optional.empty() : Optional.of(value);
     }
 
-    public int transactionRetries() {
-        return getInt(TRANSACTION_RETRIES_CONFIG);
-    }
-
     public long producersMemoryBytes() {
         return getLong(PRODUCERS_MEMORY_BYTES_CONFIG);
     }

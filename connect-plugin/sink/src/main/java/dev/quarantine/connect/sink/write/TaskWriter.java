@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -29,7 +31,8 @@ import dev.quarantine.connect.sink.write.TaskTransaction.Write;
  * The write path of one slot (docs/design/sink-ownership.md 2.6): the waiting records and the committed progress of
  * each source partition the slot holds OWNED, written at a commit trigger in one {@link TaskTransaction} spanning them
  * all, or, after a rejection, in the transactions {@link IsolationPlan} lays out. It answers how the trigger ended:
- * Committed (every waiting record written or dead-lettered), or the Fenced, Unknown, Transient or Fatal outcome that
+ * Committed (every waiting record written or dead-lettered, or, when an isolation reached the put's bound, what it
+ * committed until then), or the Fenced, Unknown, Transient or Fatal outcome that
  * stopped it, the steps committed before it applied. The handler decides once; after Fenced or Unknown it
  * re-initialises the slot and tells this writer which partitions keep their records ({@link #reopen}). The slot's
  * producer is not this writer's: each trigger is handed the transaction over the slot's current producer, so the
@@ -49,6 +52,11 @@ public final class TaskWriter {
     private final Map<TopicPartition, ProgressRecord> committed = new HashMap<>();
     /** Why each record a trigger turned into its dead letter was poison (for the metrics and the breaker). */
     private final Map<Position, Throwable> letterCauses = new HashMap<>();
+    /**
+     * Records found poison by a write that stopped at its bound before it wrote them (their dead letters not yet
+     * committed), with what rejected them: the next write dead-letters them at once instead of isolating them again.
+     */
+    private final Map<Position, Throwable> knownPoison = new HashMap<>();
 
     /**
      * {@code mapped}: the partition count of each target topic a source partition's records are mapped by, carried in
@@ -112,6 +120,7 @@ public final class TaskWriter {
     public void open(TopicPartition source, ProgressRecord progress) {
         committed.put(source, progress);
         waiting.put(source, new PendingRecords());
+        forgetPoison(source);
     }
 
     /**
@@ -131,6 +140,7 @@ public final class TaskWriter {
     public void close(TopicPartition source) {
         committed.remove(source);
         waiting.remove(source);
+        forgetPoison(source);
     }
 
     /** Adds delivered records of OWNED partitions; records below a partition's committed progress are skipped. */
@@ -163,6 +173,11 @@ public final class TaskWriter {
         if (pending != null) {
             pending.clear();
         }
+        forgetPoison(source);
+    }
+
+    private void forgetPoison(TopicPartition source) {
+        knownPoison.keySet().removeIf(position -> position.source().equals(source));
     }
 
     /** The committed progress of each open partition ({@code preCommit} reports its {@code next}). */
@@ -170,8 +185,14 @@ public final class TaskWriter {
         return Map.copyOf(committed);
     }
 
-    /** Writes every waiting record with {@code transaction}, in one transaction unless the broker rejects one. */
-    public Outcome write(TaskTransaction transaction, long nowMs) {
+    /**
+     * Writes every waiting record with {@code transaction}, in one transaction unless the broker rejects one. After a
+     * rejection the isolation's transactions ({@link IsolationPlan}) go on only while {@code mayGoOn} says a put may
+     * start another (within {@code consumer.override.max.poll.interval.ms}: {@link
+     * dev.quarantine.connect.sink.config.ConfigRules#writeBound}); then the write answers Committed with what it
+     * committed, the rest of the records waiting for the next trigger, the poison found among them remembered.
+     */
+    public Outcome write(TaskTransaction transaction, long nowMs, BooleanSupplier mayGoOn) {
         Map<TopicPartition, Range> ranges = new LinkedHashMap<>();
         waiting.forEach((source, pending) -> {
             List<SinkRecord> records = pending.records();
@@ -180,12 +201,22 @@ public final class TaskWriter {
                         records.get(records.size() - 1).originalKafkaOffset() + 1));
             }
         });
-        IsolationPlan plan = new IsolationPlan(ranges, Set.of());
-        Map<Position, Throwable> rejections = new HashMap<>();
+        Map<Position, Throwable> rejections = new HashMap<>(knownPoison);
+        IsolationPlan plan = new IsolationPlan(ranges, knownPoison.keySet().stream()
+                .filter(p -> ranges.containsKey(p.source()) && ranges.get(p.source()).holds(p.offset()))
+                .collect(Collectors.toSet()));
+        knownPoison.clear();
         Map<TopicPartition, ProgressRecord> written = new LinkedHashMap<>();
         List<TaskTransaction.Poison> deadLettered = new ArrayList<>();
         letterCauses.clear();
+        boolean first = true;
         for (Optional<Step> step = plan.next(); step.isPresent(); step = plan.next()) {
+            if (!first && !mayGoOn.getAsBoolean()) {
+                plan.poison().stream().filter(p -> p.offset() >= committed.get(p.source()).next())
+                        .forEach(position -> knownPoison.put(position, rejections.get(position)));
+                return new Outcome.Committed(written, deadLettered);
+            }
+            first = false;
             List<Part> parts;
             try {
                 parts = parts(step.get(), rejections);

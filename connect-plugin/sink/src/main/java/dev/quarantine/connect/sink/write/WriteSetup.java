@@ -8,11 +8,11 @@ import dev.quarantine.connect.sink.progress.ProgressTarget;
 import dev.quarantine.txn.DeadLetterBreaker;
 
 /**
- * What every partition's writer of a task shares: the converters, the dead letters (absent with
- * {@code send.errors.tolerance=none}), the metrics, the breaker, where progress records go, the retry budget and
- * the check for transactions earlier producers left hanging.
+ * What every slot's writer of a task shares: the converters, the dead letters (absent with
+ * {@code send.errors.tolerance=none}), the metrics, the breaker, where progress records go, and the check for
+ * transactions earlier producers left hanging.
  */
 public record WriteSetup(RecordConverter converter, Optional<DeadLetters> deadLetters, SinkMetrics metrics,
-                  DeadLetterBreaker breaker, ProgressTarget progress, int retries,
+                  DeadLetterBreaker breaker, ProgressTarget progress,
                   HangingTransactionCheck hanging) {
 }

@@ -42,7 +42,7 @@ class TaskWriterTest {
         writer.add(P0, records("orders", 0, 0, 2), 0);
         writer.add(P1, records("orders", 1, 5, 7), 0);
 
-        assertThat(writer.write(transaction(mock), 0)).isInstanceOf(Outcome.Committed.class);
+        assertThat(writer.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Committed.class);
 
         assertThat(mock.progressHistory()).hasSize(2);
         assertThat(values()).containsExactly("v0", "v1", "v5", "v6");
@@ -60,12 +60,46 @@ class TaskWriterTest {
         writer.add(P0, records("orders", 0, 0, 2), 0);
         writer.add(P1, records("orders", 1, 5, 8), 0);
 
-        Outcome outcome = writer.write(transaction(mock), 0);
+        Outcome outcome = writer.write(transaction(mock), 0, () -> true);
 
         assertThat(outcome).isInstanceOf(Outcome.Committed.class);
         assertThat(values()).containsExactly("v0", "v1", "v5", "letter of 6", "v7");
         assertThat(mock.progressHistory()).as("P0 and P1 before 6, then 6 as its dead letter, then 7").hasSize(4);
         assertThat(writer.committed().get(P1).next()).isEqualTo(8);
+    }
+
+    /**
+     * Issue 22 item 6: an isolation starts no transaction past the put's bound; what it reached is committed, the rest
+     * waits for the next trigger, and the poison it found is dead-lettered then without the broker rejecting it again.
+     */
+    @Test
+    void stopsAnIsolationAtThePutsBoundAndDeadLettersThePoisonItFoundAtTheNextWriteWithoutAnotherRejection() {
+        int[] rejections = {0};
+        mock.broker = r -> {
+            if ("v2".equals(text(r.value()))) {
+                rejections[0]++;
+                return new InvalidRecordException("refused");
+            }
+            return null;
+        };
+        open(P0, 0);
+        writer.add(P0, records("orders", 0, 0, 5), 0);
+        int[] asked = {0};
+
+        // 0..4 rejected at 2; 0..1 committed; 2 alone rejected (poison); then the bound is passed
+        Outcome cut = writer.write(transaction(mock), 0, () -> ++asked[0] < 3);
+
+        assertThat(cut).isInstanceOfSatisfying(Outcome.Committed.class,
+                committed -> assertThat(committed.progress().get(P0).next()).isEqualTo(2));
+        assertThat(values()).containsExactly("v0", "v1");
+        assertThat(writer.waiting(P0).count()).as("2..4 wait for the next trigger").isEqualTo(3);
+        assertThat(rejections[0]).isEqualTo(2);
+
+        assertThat(writer.write(transaction(mock), 0, () -> false)).isInstanceOf(Outcome.Committed.class);
+
+        assertThat(values()).containsExactly("v0", "v1", "letter of 2", "v3", "v4");
+        assertThat(rejections[0]).as("known poison: its dead letter is written at once").isEqualTo(2);
+        assertThat(writer.committed().get(P0).next()).isEqualTo(5);
     }
 
     /** Carried over from {@code PartitionWriterTest.skipsRecordsBelowTheCommittedProgressWhenAdding}. */
@@ -74,7 +108,7 @@ class TaskWriterTest {
         open(P0, 2);
         writer.add(P0, records("orders", 0, 0, 4), 0);
 
-        writer.write(transaction(mock), 0);
+        writer.write(transaction(mock), 0, () -> true);
 
         assertThat(values()).containsExactly("v2", "v3");
     }
@@ -88,11 +122,11 @@ class TaskWriterTest {
         writer.add(P1, records("orders", 1, 5, 7), 0);
         mock.commitFailures.add(new ProducerFencedException("fenced from outside"));
 
-        assertThat(writer.write(transaction(mock), 0)).isInstanceOf(Outcome.Fenced.class);
+        assertThat(writer.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Fenced.class);
         assertThat(writer.reopen(P0, progress(0))).isTrue();
         assertThat(writer.reopen(P1, progress(6))).as("moved by a commit whose answer was lost").isFalse();
         ScriptedProducer reinitialised = new ScriptedProducer();
-        writer.write(transaction(reinitialised), 0);
+        writer.write(transaction(reinitialised), 0, () -> true);
 
         assertThat(values(reinitialised)).containsExactly("v0", "v1");
         assertThat(writer.committed().get(P1).next()).isEqualTo(6);
@@ -125,7 +159,7 @@ class TaskWriterTest {
         open(P0, 0);
         writer.add(P0, records("orders", 0, 0, 3), 0);
 
-        assertThat(writer.write(transaction(mock), 0)).isInstanceOfSatisfying(Outcome.Fatal.class,
+        assertThat(writer.write(transaction(mock), 0, () -> true)).isInstanceOfSatisfying(Outcome.Fatal.class,
                 fatal -> assertThat(fatal.cause()).hasMessageContaining("orders-0@1"));
         assertThat(values()).containsExactly("v0");
         assertThat(writer.committed().get(P0).next()).isEqualTo(1);
@@ -138,12 +172,12 @@ class TaskWriterTest {
         writer.open(P0, progress(2).redoing(2, 6, Map.of(target, 4L)));
         writer.add(P0, records("orders", 0, 2, 5), 0);
 
-        assertThat(writer.write(transaction(mock), 0)).isInstanceOf(Outcome.Committed.class);
+        assertThat(writer.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Committed.class);
         assertThat(values()).as("2 and 3 are committed there already").containsExactly("v4");
         assertThat(writer.committed().get(P0).redo()).as("not done: 5 is below its end").isPresent();
 
         writer.add(P0, records("orders", 0, 5, 8), 0);
-        writer.write(transaction(mock), 0);
+        writer.write(transaction(mock), 0, () -> true);
 
         assertThat(values()).containsExactly("v4", "v5", "v6", "v7");
         assertThat(writer.committed().get(P0).redo()).as("done at its end").isEmpty();
@@ -155,7 +189,7 @@ class TaskWriterTest {
         writer.open(P0, progress(0).redoing(0, 3, Map.of(new TopicPartition("dlq", 0), 0L)));
         writer.add(P0, records("orders", 0, 0, 4), 0);
 
-        writer.write(transaction(mock), 0);
+        writer.write(transaction(mock), 0, () -> true);
 
         assertThat(values()).as("copy.orders-0 holds 0..2 committed").containsExactly("v3");
         assertThat(writer.committed().get(P0).next()).isEqualTo(4);
@@ -174,7 +208,7 @@ class TaskWriterTest {
         looking.open(P0, progress(0));
         looking.add(P0, records("orders", 0, 0, 3), 0);
 
-        Outcome outcome = looking.write(transaction(mock), 0);
+        Outcome outcome = looking.write(transaction(mock), 0, () -> true);
 
         assertThat(outcome).isInstanceOfSatisfying(Outcome.Unknown.class, unknown -> assertThat(unknown.cause())
                 .hasMessageContaining("no longer reads visible"));
@@ -194,7 +228,7 @@ class TaskWriterTest {
         looking.open(P0, progress(0));
         looking.add(P0, records("orders", 0, 0, 3), 0);
 
-        assertThat(looking.write(transaction(mock), 0)).isInstanceOf(Outcome.Unknown.class);
+        assertThat(looking.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Unknown.class);
         assertThat(values()).isEmpty();
     }
 
