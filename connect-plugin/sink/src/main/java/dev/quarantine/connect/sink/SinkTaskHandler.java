@@ -186,6 +186,7 @@ final class SinkTaskHandler implements AutoCloseable {
                 throw failure.cause();
             }
             Ownership.Opening.Progressed progressed = (Ownership.Opening.Progressed) opening;
+            writers.metrics().ownership(progressed.claimed(), progressed.fenced(), progressed.lost().size());
             progressed.lost().forEach(partition -> {
                 opened.closed(slot.writer, partition);
                 context.pause(partition);

@@ -103,6 +103,14 @@ class OwnershipIT {
                 .containsExactlyElementsOf(IntStream.range(0, 40).mapToObj(i -> "v" + i).toList());
         assertThat(zombie.preCommit(Map.of())).as("the zombie reports nothing of the partition").isEmpty();
         assertThat(owner.preCommit(Map.of())).containsExactly(Map.entry(partition, new OffsetAndMetadata(40)));
+        // what an operator sees (issue 23 step 7): each task claimed the partition once, the owner fenced the one id
+        // that held it, the zombie lost it
+        assertThat(ownerContext.metrics.value("partitions-claimed-total")).isEqualTo(1.0);
+        assertThat(ownerContext.metrics.value("producers-fenced-total")).isEqualTo(1.0);
+        assertThat(ownerContext.metrics.value("partitions-lost-total")).isEqualTo(0.0);
+        assertThat(zombieContext.metrics.value("partitions-claimed-total")).isEqualTo(1.0);
+        assertThat(zombieContext.metrics.value("producers-fenced-total")).as("no earlier holder").isEqualTo(0.0);
+        assertThat(zombieContext.metrics.value("partitions-lost-total")).isEqualTo(1.0);
     }
 
     @Test

@@ -16,7 +16,8 @@ import dev.quarantine.txn.ErrorClassMetrics;
  * The task's metrics, registered through {@code SinkTaskContext.pluginMetrics()} (Connect adds the connector and
  * task tags), or on a worker older than 4.1 the same names of the task's own ({@link TaskMetrics}): records written,
  * records dead-lettered by error class, transactions committed and aborted, commit latency, partitions re-established
- * after their producer was fenced. The {@code error-class} tag is {@link ErrorClassMetrics#errorClass}, as on the
+ * after their producer was fenced, and what ownership does in a rebalance: partitions claimed, transactional ids
+ * fenced, partitions lost to another task's claim. The {@code error-class} tag is {@link ErrorClassMetrics#errorClass}, as on the
  * producer's and the Streams handler's metrics.
  */
 public final class SinkMetrics {
@@ -28,6 +29,9 @@ public final class SinkMetrics {
     private final Sensor commitLatency;
     private final Sensor reestablished;
     private final Sensor commitsRedone;
+    private final Sensor claimed;
+    private final Sensor fenced;
+    private final Sensor lost;
     private final Map<String, Sensor> deadLettered = new ConcurrentHashMap<>();
 
     public SinkMetrics(TaskMetrics metrics) {
@@ -40,6 +44,12 @@ public final class SinkMetrics {
         this.commitsRedone = counter("commits-lost-to-aborts-redone", "source partitions whose last committed"
                 + " transaction was found aborted on the target (its markers skipped by a broker, then an abort of the"
                 + " same producer id) and redone (rule V)");
+        this.claimed = counter("partitions-claimed", "source partitions claimed in the progress topic (a claim record"
+                + " committed by the task's producer, as each newly assigned partition is)");
+        this.fenced = counter("producers-fenced", "transactional ids of earlier holders fenced"
+                + " (Admin.fenceProducers) before the progress of the partitions they held was read");
+        this.lost = counter("partitions-lost", "assigned source partitions found claimed by another task's id and"
+                + " paused until Connect takes them away (a stale assignment, or a zombie's)");
         this.commitLatency = metrics.addSensor("commit-latency");
         commitLatency.add(metrics.metricName("commit-latency-avg", "average time to commit a transaction, in ms",
                 new LinkedHashMap<>()), new Avg());
@@ -76,6 +86,13 @@ public final class SinkMetrics {
 
     public void commitsRedone(int partitions) {
         commitsRedone.record(partitions);
+    }
+
+    /** What one advance of a slot's ownership did: partitions claimed, ids fenced, partitions lost. */
+    public void ownership(int claimedPartitions, int fencedIds, int lostPartitions) {
+        claimed.record(claimedPartitions);
+        fenced.record(fencedIds);
+        lost.record(lostPartitions);
     }
 
     private Sensor deadLetterSensor(String errorClass) {

@@ -67,8 +67,16 @@ public final class Ownership {
 
     /** What an {@link #advance} did. */
     public sealed interface Opening {
-        /** Partitions that became OWNED (to seek to their progress and resume) and LOST (to drop and pause). */
-        record Progressed(Set<TopicPartition> owned, Set<TopicPartition> lost) implements Opening {
+        /**
+         * Partitions that became OWNED (to seek to their progress and resume) and LOST (to drop and pause), and how
+         * many partitions the slot claimed and transactional ids it fenced on the way (the task's metrics).
+         */
+        record Progressed(Set<TopicPartition> owned, Set<TopicPartition> lost, int claimed, int fenced)
+                implements Opening {
+            /** Nothing claimed or fenced. */
+            public Progressed(Set<TopicPartition> owned, Set<TopicPartition> lost) {
+                this(owned, lost, 0, 0);
+            }
         }
 
         /** The task fails with {@code cause}, which names the partitions, the ids and the setting. */
@@ -98,6 +106,8 @@ public final class Ownership {
     private final Map<TopicPartition, Long> released = new HashMap<>();
     private final Set<TopicPartition> becameOwned = new HashSet<>();
     private final Set<TopicPartition> becameLost = new HashSet<>();
+    private int claimedNow;
+    private int fencedNow;
     private long lostTotal;
     private Optional<Throwable> lastFailure = Optional.empty();
 
@@ -233,6 +243,8 @@ public final class Ownership {
     public Opening advance(StageBudget.Put put) {
         becameOwned.clear();
         becameLost.clear();
+        claimedNow = 0;
+        fencedNow = 0;
         lastFailure = Optional.empty();
         reclaimLostPastTheDelay();
         for (Optional<Step> next = next(); next.isPresent() && put.mayStart(next.get().bound); next = next()) {
@@ -256,7 +268,7 @@ public final class Ownership {
         if (unexplained.isPresent()) {
             return new Opening.Failed(unexplained.get());
         }
-        return new Opening.Progressed(sorted(becameOwned), sorted(becameLost));
+        return new Opening.Progressed(sorted(becameOwned), sorted(becameLost), claimedNow, fencedNow);
     }
 
     /** The steps of 2.4 and 2.5, each with the kind of stage that bounds it. */
@@ -345,6 +357,7 @@ public final class Ownership {
         claimsStale = true;
         if (claimed instanceof ClaimStage.Claimed.Committed committed) {
             ownClaims = committed.offsets();
+            claimedNow += committed.offsets().size();
             return Optional.empty();
         } else if (claimed instanceof ClaimStage.Claimed.Fenced fenced) {
             fenced(false);
@@ -372,6 +385,7 @@ public final class Ownership {
         } else if (fence instanceof Fencer.Fence.Transient t) {
             return Optional.of(t.cause());
         }
+        fencedNow += ids.size();
         claimed.forEach((partition, claim) -> {
             memory.fenceReturned(partition, claim);
             states.computeIfPresent(partition, (p, state) -> state.afterFence(claim, fence));
