@@ -24,21 +24,24 @@ final class SinkVsMirrorMakerResults {
     void print() {
         System.out.println();
         System.out.println("| connector | worker | records/s from creation | records/s from first record"
-                + " | rounds, from creation | CPU s worker | CPU s broker |");
-        System.out.println("| --- | --- | ---: | ---: | --- | ---: | ---: |");
+                + " | rounds, from creation | CPU s worker | CPU s broker | broker EndTxn/s |");
+        System.out.println("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: |");
         for (SinkVsMirrorMakerMode mode : SinkVsMirrorMakerMode.values()) {
             List<Result> results = byMode.get(mode);
-            System.out.printf("| %s | exactly.once.source.support=%s | %,.0f | %,.0f | %s | %.1f | %.1f |%n",
+            System.out.printf("| %s | exactly.once.source.support=%s | %,.0f | %,.0f | %s | %.1f | %.1f | %.1f |%n",
                     mode.label, mode.onExactlyOnceWorker ? "enabled" : "disabled",
                     median(results, Result::fromCreation), median(results, Result::fromFirstRecord),
                     results.stream().map(r -> String.format("%,.0f", r.fromCreation()))
                             .collect(Collectors.joining(" / ")),
-                    median(results, Result::workerCpu), median(results, Result::brokerCpu));
+                    median(results, Result::workerCpu), median(results, Result::brokerCpu),
+                    median(results, Result::endTxnPerSecond));
         }
         System.out.println("records/s: input records per second until all of them were committed (target topic, and"
                 + " for the sink its DLQ) as a read_committed consumer sees them; median over the rounds; ratios below"
                 + " are medians of the ratios within each round. CPU s: CPU seconds the worker running the connector,"
-                + " and the broker, used during a run (median)");
+                + " and the broker, used during a run (median). EndTxn/s: the broker's EndTxn requests (transactions"
+                + " ended, by any producer: the connector's, and the worker's own offset commits under exactly-once"
+                + " source support) from creation until done, per second (median)");
         System.out.println();
         ratio("ours / MM2 exactly-once (target)", SinkVsMirrorMakerMode.SINK,
                 SinkVsMirrorMakerMode.MIRROR_EXACTLY_ONCE, true);

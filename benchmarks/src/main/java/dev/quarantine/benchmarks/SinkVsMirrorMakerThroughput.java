@@ -48,7 +48,8 @@ public final class SinkVsMirrorMakerThroughput {
      * Records/s of one run, from the connector's creation and from its first committed record; CPU seconds the
      * worker running it and the broker used meanwhile.
      */
-    record Result(double fromCreation, double fromFirstRecord, double workerCpu, double brokerCpu) {
+    record Result(double fromCreation, double fromFirstRecord, double workerCpu, double brokerCpu,
+                  double endTxnPerSecond) {
     }
 
     private static final int RECORDS = Integer.getInteger("records", 200_000);
@@ -65,10 +66,12 @@ public final class SinkVsMirrorMakerThroughput {
     private final LocalKafka kafka;
     private final LocalConnect exactlyOnceWorker;
     private final LocalConnect atLeastOnceWorker;
+    private final BrokerRequests broker;
 
     private SinkVsMirrorMakerThroughput(LocalKafka kafka, LocalConnect exactlyOnceWorker,
-                                        LocalConnect atLeastOnceWorker) {
+                                        LocalConnect atLeastOnceWorker, BrokerRequests broker) {
         this.kafka = kafka;
+        this.broker = broker;
         this.exactlyOnceWorker = exactlyOnceWorker;
         this.atLeastOnceWorker = atLeastOnceWorker;
     }
@@ -81,8 +84,10 @@ public final class SinkVsMirrorMakerThroughput {
                 "connect-plugin/archive/target/connect-worker-classpath.txt"));
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect exactlyOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "enabled");
-             LocalConnect atLeastOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "disabled")) {
-            new SinkVsMirrorMakerThroughput(kafka, exactlyOnce, atLeastOnce).run();
+             LocalConnect atLeastOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "disabled");
+             AttachedJvm brokerJvm = AttachedJvm.listeningOn("the broker", Integer.parseInt(kafka.bootstrapServers()
+                     .substring(kafka.bootstrapServers().lastIndexOf(':') + 1)))) {
+            new SinkVsMirrorMakerThroughput(kafka, exactlyOnce, atLeastOnce, new BrokerRequests(brokerJvm)).run();
         }
     }
 
@@ -120,26 +125,32 @@ public final class SinkVsMirrorMakerThroughput {
         long start;
         double workerCpu;
         double brokerCpu;
+        long endTxnBefore;
+        long endTxn;
         try (SinkVsMirrorMakerCounter counter = new SinkVsMirrorMakerCounter(kafka, counted)) {
             double workerCpuBefore = cpuSeconds(worker.pid());
             double brokerCpuBefore = brokerCpuSeconds();
+            endTxnBefore = broker.endTxn();
             start = System.nanoTime();
             worker.createConnector(name, mode.connectorConfig(name, input, kafka.bootstrapServers(), TASKS));
             try {
                 landed = counter.await(records, start + RUN_CAP.toNanos(), () -> "status: " + worker.status(name));
                 workerCpu = cpuSeconds(worker.pid()) - workerCpuBefore;
                 brokerCpu = brokerCpuSeconds() - brokerCpuBefore;
+                endTxn = broker.endTxn() - endTxnBefore;
             } finally {
                 remove(worker, name, counted);
             }
         }
         double fromCreation = records / ((landed.doneNanos() - start) / 1e9);
         double fromFirst = records / ((landed.doneNanos() - landed.firstNanos()) / 1e9);
+        double endTxnPerSecond = BrokerRequests.perSecond(endTxn, landed.doneNanos() - start);
         System.out.printf("  %-58s %,8.0f records/s from creation (%5.1f s), %,8.0f from first record;"
-                        + " CPU s: worker %.1f, broker %.1f; committed %s%s%n", mode.label + " [" + name + "]",
-                fromCreation, (landed.doneNanos() - start) / 1e9, fromFirst, workerCpu, brokerCpu, landed.byTopic(),
+                        + " CPU s: worker %.1f, broker %.1f; broker EndTxn %,d (%.1f/s); committed %s%s%n",
+                mode.label + " [" + name + "]", fromCreation, (landed.doneNanos() - start) / 1e9, fromFirst,
+                workerCpu, brokerCpu, endTxn, endTxnPerSecond, landed.byTopic(),
                 landed.total() > records ? " MORE THAN WRITTEN" : "");
-        return new Result(fromCreation, fromFirst, workerCpu, brokerCpu);
+        return new Result(fromCreation, fromFirst, workerCpu, brokerCpu, endTxnPerSecond);
     }
 
     /** Deletes the connector, waits until the worker no longer lists it, and deletes its topics. */
