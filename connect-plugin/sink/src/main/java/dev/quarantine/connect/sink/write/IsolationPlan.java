@@ -69,11 +69,6 @@ final class IsolationPlan {
         return Optional.ofNullable(steps.peekFirst());
     }
 
-    /** The records found poison so far: those known before and those rejected alone. */
-    Set<Position> poison() {
-        return Set.copyOf(poison);
-    }
-
     /** The transaction of {@link #next()} committed. */
     void committed() {
         steps.removeFirst();

@@ -10,7 +10,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -53,10 +52,13 @@ public final class TaskWriter {
     /** Why each record a trigger turned into its dead letter was poison (for the metrics and the breaker). */
     private final Map<Position, Throwable> letterCauses = new HashMap<>();
     /**
-     * Records found poison by a write that stopped at its bound before it wrote them (their dead letters not yet
-     * committed), with what rejected them: the next write dead-letters them at once instead of isolating them again.
+     * The isolation a write stopped at the put's bound, with the rejections it learnt: the next write goes on with it
+     * (so every put moves an isolation on by at least one transaction); dropped when a partition's records change.
      */
-    private final Map<Position, Throwable> knownPoison = new HashMap<>();
+    private Unfinished unfinished;
+
+    private record Unfinished(IsolationPlan plan, Map<Position, Throwable> rejections) {
+    }
 
     /**
      * {@code mapped}: the partition count of each target topic a source partition's records are mapped by, carried in
@@ -120,7 +122,7 @@ public final class TaskWriter {
     public void open(TopicPartition source, ProgressRecord progress) {
         committed.put(source, progress);
         waiting.put(source, new PendingRecords());
-        forgetPoison(source);
+        unfinished = null;
     }
 
     /**
@@ -140,7 +142,7 @@ public final class TaskWriter {
     public void close(TopicPartition source) {
         committed.remove(source);
         waiting.remove(source);
-        forgetPoison(source);
+        unfinished = null;
     }
 
     /** Adds delivered records of OWNED partitions; records below a partition's committed progress are skipped. */
@@ -173,11 +175,7 @@ public final class TaskWriter {
         if (pending != null) {
             pending.clear();
         }
-        forgetPoison(source);
-    }
-
-    private void forgetPoison(TopicPartition source) {
-        knownPoison.keySet().removeIf(position -> position.source().equals(source));
+        unfinished = null;
     }
 
     /** The committed progress of each open partition ({@code preCommit} reports its {@code next}). */
@@ -190,30 +188,35 @@ public final class TaskWriter {
      * rejection the isolation's transactions ({@link IsolationPlan}) go on only while {@code mayGoOn} says a put may
      * start another (within {@code consumer.override.max.poll.interval.ms}: {@link
      * dev.quarantine.connect.sink.config.ConfigRules#writeBound}); then the write answers Committed with what it
-     * committed, the rest of the records waiting for the next trigger, the poison found among them remembered.
+     * committed, and the next write goes on with the isolation where it stopped (records added since wait for the one
+     * after). The first transaction of a write always starts.
      */
     public Outcome write(TaskTransaction transaction, long nowMs, BooleanSupplier mayGoOn) {
-        Map<TopicPartition, Range> ranges = new LinkedHashMap<>();
-        waiting.forEach((source, pending) -> {
-            List<SinkRecord> records = pending.records();
-            if (!records.isEmpty()) {
-                ranges.put(source, new Range(records.get(0).originalKafkaOffset(),
-                        records.get(records.size() - 1).originalKafkaOffset() + 1));
-            }
-        });
-        Map<Position, Throwable> rejections = new HashMap<>(knownPoison);
-        IsolationPlan plan = new IsolationPlan(ranges, knownPoison.keySet().stream()
-                .filter(p -> ranges.containsKey(p.source()) && ranges.get(p.source()).holds(p.offset()))
-                .collect(Collectors.toSet()));
-        knownPoison.clear();
+        IsolationPlan plan;
+        Map<Position, Throwable> rejections;
+        if (unfinished != null) {
+            plan = unfinished.plan();
+            rejections = unfinished.rejections();
+            unfinished = null;
+        } else {
+            Map<TopicPartition, Range> ranges = new LinkedHashMap<>();
+            waiting.forEach((source, pending) -> {
+                List<SinkRecord> records = pending.records();
+                if (!records.isEmpty()) {
+                    ranges.put(source, new Range(records.get(0).originalKafkaOffset(),
+                            records.get(records.size() - 1).originalKafkaOffset() + 1));
+                }
+            });
+            plan = new IsolationPlan(ranges, Set.of());
+            rejections = new HashMap<>();
+        }
         Map<TopicPartition, ProgressRecord> written = new LinkedHashMap<>();
         List<TaskTransaction.Poison> deadLettered = new ArrayList<>();
         letterCauses.clear();
         boolean first = true;
         for (Optional<Step> step = plan.next(); step.isPresent(); step = plan.next()) {
             if (!first && !mayGoOn.getAsBoolean()) {
-                plan.poison().stream().filter(p -> p.offset() >= committed.get(p.source()).next())
-                        .forEach(position -> knownPoison.put(position, rejections.get(position)));
+                unfinished = new Unfinished(plan, rejections);
                 return new Outcome.Committed(written, deadLettered);
             }
             first = false;
