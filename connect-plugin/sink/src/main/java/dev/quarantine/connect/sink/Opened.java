@@ -191,9 +191,9 @@ final class Opened {
                         + aborted.offset() + " after its last committed progress: its progress record was aborted."
                         + " The task stops rather than copy twice");
             } else if (verdict instanceof WrittenCheck.Clean clean && !clean.deleted().isEmpty()) {
-                log.warn("The records of the last committed transaction of {} on {} are gone (retention, their topic"
-                        + " deleted or created again, or an unclean election) before they could be checked; nothing"
-                        + " is redone there", partition, clean.deleted());
+                log.warn("The records of the last committed transaction of {} on {} are gone (retention, compaction of"
+                        + " a compacted topic, their topic deleted or created again, or an unclean election) before"
+                        + " they could be checked; nothing is redone there", partition, clean.deleted());
             }
         });
         intents.forEach((slot, redo) -> {

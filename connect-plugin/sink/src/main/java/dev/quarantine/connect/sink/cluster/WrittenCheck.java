@@ -33,8 +33,9 @@ import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
  * <tr><td>the record at {@code first} is not returned although the read passed it</td><td>{@link Redo}</td>
  *     <td>C is lost there: commit the intent (next back at the smallest {@code from} of the lost lines, redo up to
  *     this progress's {@code next}, each lost partition from its own line's {@code from}), then redo</td></tr>
- * <tr><td>otherwise (every record at {@code first} visible, deleted by retention, or gone: {@code first} at or past
- *     the partition's end, its topic deleted and created again, or an unclean election)</td><td>{@link Clean}</td>
+ * <tr><td>otherwise (every record at {@code first} visible, deleted by retention, removed by compaction, or gone:
+ *     {@code first} at or past the partition's end, its topic deleted and created again, or an unclean
+ *     election)</td><td>{@link Clean}</td>
  *     <td>nothing to redo (what is gone cannot be read to tell); those lines are named for a WARN</td></tr>
  * </table>
  */
@@ -44,14 +45,22 @@ public final class WrittenCheck {
     public enum AtFirst {
         /** The record at {@code first} was returned: C's records there are committed. */
         VISIBLE,
-        /** The read passed {@code first} without returning it: C's records there were aborted. */
+        /**
+         * The {@code read_committed} read passed {@code first} without returning it while the record is in the log (a
+         * {@code read_uncommitted} read returns it): C's records there were aborted.
+         */
         ABORTED,
         /** The last stable offset is at or below {@code first}: a transaction is open there. */
         HELD_BACK,
         /** {@code first} is below the log start offset: retention deleted it. */
         DELETED,
         /** {@code first} is at or past the partition's high watermark: the records are gone. */
-        MISSING
+        MISSING,
+        /**
+         * Neither visible nor in the log at {@code first} (a compacted topic's cleaner removed the record, superseded
+         * by a later one of its key): nothing tells whether it was committed, so nothing is redone.
+         */
+        COMPACTED
     }
 
     /**
@@ -131,7 +140,7 @@ public final class WrittenCheck {
             }
             switch (look.atFirst()) {
                 case HELD_BACK -> heldBack.add(tp);
-                case DELETED, MISSING -> deleted.add(tp);
+                case DELETED, MISSING, COMPACTED -> deleted.add(tp);
                 case ABORTED -> lost.put(tp, line.getValue().from());
                 case VISIBLE -> { }
             }

@@ -11,6 +11,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -39,6 +40,12 @@ import dev.quarantine.txn.progress.ReadCommittedConsumers;
  * first (one admin call each), so a partition held back by an open transaction is answered without a read, and a
  * read stops at the last stable offset taken then. A consumer without a group, fetching a small amount per partition
  * (one batch is enough to answer); keys and values are never looked at. Not thread-safe; closed by its owner.
+ *
+ * <p>A record at {@code first} that the {@code read_committed} read passes is aborted only if it is still in the log:
+ * a second, {@code read_uncommitted} consumer (made at the first such answer) reads it there. The log cleaner of a
+ * compacted topic removes a record a later one of its key superseded (in the same transaction or after it), and a
+ * committed transaction whose first record was compacted away is not to be written again
+ * ({@link AtFirst#COMPACTED}; review finding MEDIUM-9).
  */
 public final class WrittenProbe implements AutoCloseable {
 
@@ -46,6 +53,8 @@ public final class WrittenProbe implements AutoCloseable {
     private static final int FETCH_BYTES = 64 * 1024;
 
     private final Consumer<byte[], byte[]> consumer;
+    private final Supplier<Consumer<byte[], byte[]>> uncommittedConsumer;
+    private Consumer<byte[], byte[]> uncommitted;
     private final Admin admin;
 
     /**
@@ -54,11 +63,18 @@ public final class WrittenProbe implements AutoCloseable {
      */
     public WrittenProbe(Map<String, Object> clientConfigs, Admin admin) {
         this(new KafkaConsumer<>(configs(clientConfigs), new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-                admin);
+                () -> {
+                    Map<String, Object> configs = configs(clientConfigs);
+                    configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                            IsolationLevel.READ_UNCOMMITTED.toString().toLowerCase(java.util.Locale.ROOT));
+                    return new KafkaConsumer<>(configs, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                }, admin);
     }
 
-    WrittenProbe(Consumer<byte[], byte[]> consumer, Admin admin) {
+    WrittenProbe(Consumer<byte[], byte[]> consumer, Supplier<Consumer<byte[], byte[]>> uncommittedConsumer,
+                 Admin admin) {
         this.consumer = consumer;
+        this.uncommittedConsumer = uncommittedConsumer;
         this.admin = admin;
     }
 
@@ -91,6 +107,10 @@ public final class WrittenProbe implements AutoCloseable {
                 () -> toRead.put(tp, line.first())));
         read(toRead, stable, deadline).forEach((tp, offset) -> atFirst.put(tp, offset == null ? AtFirst.DELETED
                 : offset.isPresent() && offset.getAsLong() == toRead.get(tp) ? AtFirst.VISIBLE : AtFirst.ABORTED));
+        Map<TopicPartition, Map<Long, AtFirst>> confirmed = new HashMap<>();
+        atFirst.forEach((tp, at) -> confirmed.put(tp, new HashMap<>(Map.of(lines.get(tp).first(), at))));
+        confirmAborted(confirmed, stable, deadline);
+        confirmed.forEach((tp, at) -> atFirst.put(tp, at.get(lines.get(tp).first())));
 
         Map<TopicPartition, Long> ends = new HashMap<>();
         for (TopicPartition tp : fromEnd) {
@@ -139,8 +159,31 @@ public final class WrittenProbe implements AutoCloseable {
                         () -> pending.computeIfAbsent(tp, k -> new TreeSet<>()).add(first));
             }
         });
-        scan(pending, listed.stable(), deadline, found);
+        scan(consumer, pending, listed.stable(), deadline, found, AtFirst.VISIBLE, AtFirst.ABORTED);
+        confirmAborted(found, listed.stable(), deadline);
         return found;
+    }
+
+    /**
+     * Reads every offset {@code found} says ABORTED again {@code read_uncommitted}: still in the log, it stays ABORTED
+     * (a committed record is never skipped by {@code read_committed}); passed without being returned, it was removed
+     * by the log cleaner: COMPACTED.
+     */
+    private void confirmAborted(Map<TopicPartition, Map<Long, AtFirst>> found, Map<TopicPartition, Long> stable,
+                                long deadline) {
+        Map<TopicPartition, TreeSet<Long>> aborted = new HashMap<>();
+        found.forEach((tp, at) -> at.forEach((first, decided) -> {
+            if (decided == AtFirst.ABORTED) {
+                aborted.computeIfAbsent(tp, k -> new TreeSet<>()).add(first);
+            }
+        }));
+        if (aborted.isEmpty()) {
+            return;
+        }
+        if (uncommitted == null) {
+            uncommitted = uncommittedConsumer.get();
+        }
+        scan(uncommitted, aborted, stable, deadline, found, AtFirst.ABORTED, AtFirst.COMPACTED);
     }
 
     /** Each partition's log start, high watermark and last stable offset, as listed before any read. */
@@ -167,23 +210,27 @@ public final class WrittenProbe implements AutoCloseable {
     }
 
     /**
-     * Decides every offset of {@code pending} (each below its partition's {@code stable} offset) into {@code found}: a
-     * record returned at it is visible; an offset the consumer's position passed without returning it is aborted.
+     * Decides every offset of {@code pending} (each below its partition's {@code stable} offset) into {@code found}
+     * with {@code consumer}: a record returned at it is {@code returned}; an offset the consumer's position passed
+     * without returning it is {@code passed}.
      */
-    private void scan(Map<TopicPartition, TreeSet<Long>> pending, Map<TopicPartition, Long> stable, long deadline,
-                      Map<TopicPartition, Map<Long, AtFirst>> found) {
+    private static void scan(Consumer<byte[], byte[]> consumer, Map<TopicPartition, TreeSet<Long>> pending,
+                             Map<TopicPartition, Long> stable, long deadline,
+                             Map<TopicPartition, Map<Long, AtFirst>> found, AtFirst returned, AtFirst passed) {
         if (pending.isEmpty()) {
             return;
         }
         try {
-            scanAssigned(pending, stable, deadline, found);
+            scanAssigned(consumer, pending, stable, deadline, found, returned, passed);
         } finally {
             consumer.assign(Set.of()); // a partition left paused by a failed scan would stay paused in the next one
         }
     }
 
-    private void scanAssigned(Map<TopicPartition, TreeSet<Long>> pending, Map<TopicPartition, Long> stable,
-                              long deadline, Map<TopicPartition, Map<Long, AtFirst>> found) {
+    private static void scanAssigned(Consumer<byte[], byte[]> consumer, Map<TopicPartition, TreeSet<Long>> pending,
+                                     Map<TopicPartition, Long> stable, long deadline,
+                                     Map<TopicPartition, Map<Long, AtFirst>> found, AtFirst ifReturned,
+                                     AtFirst ifPassed) {
         consumer.assign(pending.keySet());
         pending.forEach((tp, offsets) -> consumer.seek(tp, offsets.first()));
         while (!pending.isEmpty()) {
@@ -219,7 +266,7 @@ public final class WrittenProbe implements AutoCloseable {
                 boolean passedAll = returned.isEmpty() && position >= stable.get(tp);
                 while (!offsets.isEmpty() && (passedAll || offsets.first() < position)) {
                     long first = offsets.pollFirst();
-                    at.put(first, returned.contains(first) ? AtFirst.VISIBLE : AtFirst.ABORTED);
+                    at.put(first, returned.contains(first) ? ifReturned : ifPassed);
                 }
                 if (offsets.isEmpty()) {
                     pending.remove(tp);
@@ -293,5 +340,8 @@ public final class WrittenProbe implements AutoCloseable {
     @Override
     public void close() {
         consumer.close(Duration.ofSeconds(5));
+        if (uncommitted != null) {
+            uncommitted.close(Duration.ofSeconds(5));
+        }
     }
 }

@@ -55,6 +55,13 @@ class WrittenCheckTest {
                 .isEqualTo(new Clean(Set.of(DLQ_0)));
     }
 
+    /** Review finding MEDIUM-9: a first record a compacted topic's cleaner removed tells nothing; not redone. */
+    @Test
+    void aLineWhoseFirstTheCleanerRemovedIsNamedButNotRedone() {
+        assertThat(WrittenCheck.decide(PROGRESS, looks(AtFirst.COMPACTED, AtFirst.VISIBLE, AtFirst.VISIBLE)))
+                .isEqualTo(new Clean(Set.of(TARGET)));
+    }
+
     @Test
     void anAbortedLineIsRedoneFromItsOwnFrom() {
         Redo redo = (Redo) WrittenCheck.decide(PROGRESS, looks(AtFirst.ABORTED, AtFirst.VISIBLE, AtFirst.VISIBLE));
