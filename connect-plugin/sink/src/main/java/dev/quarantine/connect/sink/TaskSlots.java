@@ -69,10 +69,8 @@ final class TaskSlots {
         };
         try {
             requireProgressPartitions(admins.target(), config);
-            Duration budget = config.maxPollInterval().minus(config.maxBlock());
-            StageBudget stages = new StageBudget(config.maxPollInterval(), config.maxBlock(),
-                    atMost(config.progressReadTimeout(), budget), atMost(config.adminApiTimeout(), budget), clock);
-            Ownership.Limits limits = new Ownership.Limits(config.transientErrorsTimeout(), config.sessionTimeout());
+            StageBudget stages = stages(config, clock);
+            Ownership.Limits limits = limits(config);
             String prefix = config.transactionalIdPrefix();
             int task = Integer.parseInt(config.taskId().trim());
             List<TaskSlot> slots = new ArrayList<>();
@@ -107,6 +105,18 @@ final class TaskSlots {
             }
             throw e;
         }
+    }
+
+    /** How much of a put each stage of a slot's {@link Ownership} may take, from the settings. */
+    static StageBudget stages(TransactionalSinkConfig config, Clock clock) {
+        Duration budget = config.maxPollInterval().minus(config.maxBlock());
+        return new StageBudget(config.maxPollInterval(), config.maxBlock(),
+                atMost(config.progressReadTimeout(), budget), atMost(config.adminApiTimeout(), budget), clock);
+    }
+
+    /** {@code transient.errors.timeout.ms} and the reclaim delay of a slot's {@link Ownership}. */
+    static Ownership.Limits limits(TransactionalSinkConfig config) {
+        return new Ownership.Limits(config.transientErrorsTimeout(), config.sessionTimeout());
     }
 
     /**

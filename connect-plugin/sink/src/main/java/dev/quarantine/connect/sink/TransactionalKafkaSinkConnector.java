@@ -1,15 +1,13 @@
 package dev.quarantine.connect.sink;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -19,19 +17,14 @@ import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
 
 import dev.quarantine.connect.sink.cluster.ClusterAdmins;
-import dev.quarantine.connect.sink.cluster.HangingTransactions;
 import dev.quarantine.connect.sink.cluster.TargetClusterChecks;
 import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
-import dev.quarantine.connect.sink.ownership.ClaimHolders;
-import dev.quarantine.connect.sink.ownership.LeftOpenCompletion;
 import dev.quarantine.connect.sink.progress.OffsetsChange;
 import dev.quarantine.connect.sink.progress.ProgressReset;
 import dev.quarantine.connect.sink.progress.ProgressTopic;
 import dev.quarantine.connect.sink.progress.SourceTopics;
-import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.txn.PluginVersion;
-import dev.quarantine.txn.progress.CompactedTopicReader;
 
 /**
  * An exactly-once Kafka-to-Kafka sink: each batch of a source partition is written to the target cluster in one
@@ -99,60 +92,24 @@ public class TransactionalKafkaSinkConnector extends SinkConnector {
     /**
      * Connect's offsets API (KIP-875, {@code PATCH} and {@code DELETE /connectors/{name}/offsets}, only while the
      * connector is STOPPED): the tasks resume from the progress records, not from Connect's consumer group, so the
-     * change is written there (see {@link ProgressReset}) before Connect changes its group. The source topics' ids and
-     * the group's partitions (which tell a DELETE, see {@link OffsetsChange}) are read on the source cluster.
+     * change is written there (see {@link ProgressReset}), by the offsets API's own id {@code <prefix>:offsets#0}
+     * ({@link OffsetsSlot}), before Connect changes its group. The source topics' ids and the group's partitions
+     * (which tell a DELETE, see {@link OffsetsChange}) are read on the source cluster.
      */
     @Override
     public boolean alterOffsets(Map<String, String> connectorConfig, Map<TopicPartition, Long> offsets) {
         TransactionalSinkConfig config = TransactionalSinkConfig.parse(connectorConfig);
-        try (Admin source = Admin.create(config.sourceAdminConfigs());
-             Admin target = Admin.create(config.adminConfigs());
-             Admin fencing = Admin.create(TaskSlots.adminOfProducer(config));
-             CompactedTopicReader claims = new CompactedTopicReader(config.adminConfigs(), target)) {
-            SourceTopics topics = new SourceTopics(() -> source, config.sourceOffsetReset(), OFFSETS_TIMEOUT,
+        try (ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
+             OffsetsSlot slot = new OffsetsSlot(config, admins, Clock.systemUTC())) {
+            SourceTopics topics = new SourceTopics(admins::source, config.sourceOffsetReset(), OFFSETS_TIMEOUT,
                     config.unnamedSourceGroup());
             OffsetsChange change = OffsetsChange.of(offsets, topics.committedBy(config.sourceGroupId()));
-            // a zombie task of the stopped connector still holding a partition: fenced before the change
-            fenceHolders(config, claims, fencing, offsets.keySet(), change);
-            // what a task's id left open on the progress partition would hold the change's read back (waits for
-            // the fence's own aborts to end first)
-            new LeftOpenCompletion(target, config.transactionalIdPrefix(), config.progressTopic(),
-                    id -> WriterFactory.completionProducer(config, id)).complete(0, config.progressReadTimeout());
-            new ProgressReset(config).apply(offsets, topics.ids(SourceTopics.topicsOf(offsets.keySet())), change);
+            // what a task's id left open on the progress partition would hold back every read of the change
+            slot.completeLeftOpen(config.progressReadTimeout());
+            new ProgressReset(config, admins, slot.ownership(), slot.producer()).apply(offsets,
+                    topics.ids(SourceTopics.topicsOf(offsets.keySet())), change);
         }
         return true;
-    }
-
-    /**
-     * Fences the task ids holding claims of the changed partitions (a zombie of the stopped connector re-reads the
-     * change), their last transactions described first and what an aborted one left hanging aborted after, as a task
-     * does around its own init ({@link HangingTransactions}): the fence would otherwise hide that last transaction
-     * from the task's next init, whose commit marker would then commit the hanging records.
-     */
-    private static void fenceHolders(TransactionalSinkConfig config, CompactedTopicReader claims, Admin fencing,
-                                     Set<TopicPartition> changed, OffsetsChange change) {
-        Set<String> holders = ClaimHolders.of(claims, config.progressTopic(), config.transactionalIdPrefix(),
-                partition -> change == OffsetsChange.RESET_ALL || changed.contains(partition),
-                config.progressReadTimeout());
-        if (holders.isEmpty()) {
-            return;
-        }
-        try (ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs())) {
-            HangingTransactions hanging = new HangingTransactions(admins, config.progressReadTimeout(),
-                    config.progressTopic());
-            hanging.describeLastTransactions(holders).failed().values().stream().findFirst().ifPresent(failure -> {
-                throw failure;
-            });
-            ClaimHolders.fence(fencing, holders, config.progressReadTimeout());
-            Set<String> topics = new TreeSet<>();
-            changed.forEach(partition -> topics.add(config.topicFormat().targetTopic(partition.topic())));
-            config.dlqTopic().ifPresent(topics::add);
-            topics.add(config.progressTopic());
-            holders.forEach(id -> {
-                hanging.abortBeforeWriting(id, topics);
-                hanging.forget(id);
-            });
-        }
     }
 
     @Override

@@ -58,12 +58,13 @@ class OwnershipIT {
     }
 
     /**
-     * Connect's offsets API while a zombie task of the stopped connector still holds the partition: the ids holding its
-     * claims are fenced first, so the zombie's transaction after the change is refused, and it reads the changed
-     * progress again instead of committing its own over it.
+     * Harness row 16: Connect's offsets API claims the changed partition as {@code <prefix>:offsets#0} before it
+     * fences, so a zombie task of the stopped connector whose next transaction is refused re-initialises into the
+     * API's later claim and pauses the partition (LOST) instead of writing it again from the progress it reads; the
+     * next owner fences {@code offsets#0} too and resumes from the change.
      */
     @Test
-    void theOffsetsApiFencesAZombieHoldingThePartitionSoItResumesFromTheChange() {
+    void anOffsetsChangeClaimsAndFencesARunningZombie() {
         FakeSinkTaskContext zombieContext = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask zombie = fixture.start(zombieContext, "quarantine.task.id", "0");
         zombie.open(List.of(partition));
@@ -72,12 +73,32 @@ class OwnershipIT {
         assertThat(new TransactionalKafkaSinkConnector().alterOffsets(fixture.config(), Map.of(partition, 5L)))
                 .isTrue();
         zombie.put(records(fixture.source, 0, 20, 40)); // its commit is refused: fenced
-        zombieContext.seeks.clear();
-        zombie.put(List.of()); // re-initialised: reads the progress again
+        zombie.put(List.of()); // re-initialised: reads the claims, finds the offsets API's claim
+        zombie.put(records(fixture.source, 0, 5, 40)); // what it would write had it read the changed progress
 
-        assertThat(zombieContext.seeks).as("resumes where the offsets API set it").containsEntry(partition, 5L);
         assertThat(values(committed(kafka, fixture.target))).as("nothing of the zombie's after the change")
                 .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
+        assertThat(zombieContext.metrics.value("partitions-lost-total")).as("the zombie lost the partition")
+                .isEqualTo(1.0);
+        assertThat(zombie.preCommit(Map.of())).as("the zombie reports nothing of the partition").isEmpty();
+
+        FakeSinkTaskContext ownerContext = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask owner = fixture.start(ownerContext, "quarantine.task.id", "1");
+        owner.open(List.of(partition));
+        owner.put(List.of()); // claims, fences the zombie and offsets#0, reads the changed progress
+        assertThat(ownerContext.seeks).as("resumes where the offsets API set it").containsExactly(Map.entry(partition,
+                5L));
+        owner.put(records(fixture.source, 0, 5, 40));
+        zombie.put(records(fixture.source, 0, 40, 60)); // nothing of a lost partition is taken
+
+        List<String> expected = new ArrayList<>(IntStream.range(0, 20).mapToObj(i -> "v" + i).toList());
+        IntStream.range(5, 40).forEach(i -> expected.add("v" + i));
+        assertThat(values(committed(kafka, fixture.target))).as("every record once from the change, read_committed")
+                .containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(owner.preCommit(Map.of())).containsExactly(Map.entry(partition, new OffsetAndMetadata(40)));
+        assertThat(ownerContext.metrics.value("producers-fenced-total"))
+                .as("offsets#0, the holder of the progress (the zombie's id was fenced by the API below its claim)")
+                .isEqualTo(1.0);
     }
 
     @Test

@@ -4,12 +4,12 @@ import dev.quarantine.connect.sink.ownership.SlotProducer.End;
 import dev.quarantine.connect.sink.ownership.SlotProducer.Sent;
 
 /** The cause a {@code SlotProducer}'s answer carries, for the answers that carry one. */
-final class SlotAnswers {
+public final class SlotAnswers {
 
     private SlotAnswers() {
     }
 
-    static Throwable cause(Sent sent) {
+    public static Throwable cause(Sent sent) {
         if (sent instanceof Sent.Skipped skipped) {
             return skipped.cause();
         }
@@ -19,7 +19,7 @@ final class SlotAnswers {
         throw new IllegalStateException("an accepted send has no cause");
     }
 
-    static Throwable cause(End end) {
+    public static Throwable cause(End end) {
         if (end instanceof End.Fenced e) {
             return e.cause();
         }

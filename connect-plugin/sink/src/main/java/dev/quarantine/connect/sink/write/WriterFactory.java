@@ -25,6 +25,7 @@ import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.ownership.ProducerEpoch;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
 import dev.quarantine.connect.sink.progress.ProgressTarget;
 import dev.quarantine.txn.SendErrors;
 import dev.quarantine.txn.SharedTopicMetadata;
@@ -191,12 +192,34 @@ public final class WriterFactory implements AutoCloseable {
      */
     public static KafkaProducer<byte[], byte[]> shortLivedProducer(TransactionalSinkConfig config,
                                                                    String transactionalId, String clientIdSuffix) {
+        return new KafkaProducer<>(shortLivedConfigs(config, transactionalId, clientIdSuffix),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * The producer of the offsets API's id ({@code <prefix>:offsets#0}, design 2.1), not yet initialised, as
+     * {@link dev.quarantine.connect.sink.ownership.Ownership} initialises it: a new Kafka producer at each init
+     * ({@link ProducerPerInit}), each init repairing what the id's last transaction left hanging
+     * ({@link HangingRepair}) on the one topic the id writes, the progress topic; {@code describeEpoch} tells its
+     * producer id and epoch after each init.
+     */
+    public static SlotProducer offsetsProducer(TransactionalSinkConfig config, HangingTransactionCheck hanging,
+                                               Function<String, ProducerEpoch> describeEpoch) {
+        String id = OwnershipRecord.offsetsId(config.transactionalIdPrefix());
+        SlotProducer producer = new ProducerPerInit(() -> new TxnSendSlotProducer(new TxnSendProducer<>(
+                shortLivedConfigs(config, id, "-offsets"), new ByteArraySerializer(), new ByteArraySerializer()), id,
+                describeEpoch));
+        return new HangingRepair(producer, id, hanging, List::of, config.progressTopic());
+    }
+
+    private static Map<String, Object> shortLivedConfigs(TransactionalSinkConfig config, String transactionalId,
+                                                         String clientIdSuffix) {
         Map<String, Object> configs = new HashMap<>(config.producerConfigs());
         configs.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         configs.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + clientIdSuffix);
         configs.keySet().retainAll(ProducerConfig.configNames());
-        return new KafkaProducer<>(configs, new ByteArraySerializer(), new ByteArraySerializer());
+        return configs;
     }
 
     /**

@@ -42,8 +42,13 @@ final class HarnessTask {
     private final StageBudget budget;
 
     HarnessTask(ModelCoordinator model, String party, int task, Clock clock) {
+        this(model, party, OwnershipRecord.taskId(PREFIX, task, 0), clock);
+    }
+
+    /** A holder of id {@code id}: a task slot's, or the offsets API's ({@link OwnershipRecord#offsetsId}). */
+    HarnessTask(ModelCoordinator model, String party, String id, Clock clock) {
         this.model = model;
-        this.id = OwnershipRecord.taskId(PREFIX, task, 0);
+        this.id = id;
         this.labels = new Labelled(party);
         this.producer = labels.producer(new ModelProducer(model, id));
         this.budget = new StageBudget(Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(30),
@@ -104,6 +109,21 @@ final class HarnessTask {
             ownership.fenced(false);
         }
         return end;
+    }
+
+    /** The offsets API's way to own partitions: advanced put after put until every one is OWNED. */
+    OffsetsOwnership offsets() {
+        return new OffsetsOwnership(ownership, budget);
+    }
+
+    /** Commits {@code partition}'s progress alone, {@code next}, under the claim it is OWNED under (the offsets API). */
+    End setProgress(TopicPartition partition, long next) {
+        long claim = ownership.ownedUnder(partition).orElseThrow();
+        producer.begin();
+        producer.send(new ProgressRecord(next, TOPIC_ID).withOwnership(new ProgressRecord.Holder(id, claim), Map.of())
+                .toRecord(new TopicPartition(PROGRESS, 0), WriterFactory.transactionalId(PREFIX, partition), partition),
+                TxnSendOption.NONE);
+        return producer.commit();
     }
 
     End write(TopicPartition partition, int count) {

@@ -573,6 +573,54 @@ class OwnershipHarnessTest {
     }
 
     @Test
+    void anOffsetsChangeClaimsAndFencesARunningZombie() {
+        // row 16: Connect's offsets API, as offsets#0, claims p, fences T0 (a zombie of the stopped connector) and
+        // reads the progress; T0's next transaction is refused and it initialises again before the API's commit (the
+        // window the per-partition producers left open): it reads the API's claim and pauses p. The next owner T1
+        // fences offsets#0, the holder of the changed progress, and resumes from the change
+        Script script = Script.builder()
+                .then(labels("O", CLAIM)).then("O.fence", "O.read0")
+                .then("T0.send", "T0.send", "T0.commit", "T0.init", "T0.read1")
+                .then("O.send", "O.commit")
+                .then(labels("T1", CLAIM)).then("T1.fence", "T1.read0")
+                .then("T1.send", "T1.send", "T1.send", "T1.send", "T1.commit")
+                .build();
+        ModelCoordinator model = model(script);
+        HarnessTask t0 = owner(model, script, 5);
+        HarnessTask offsets = new HarnessTask(model, "O", OwnershipRecord.offsetsId(HarnessTask.PREFIX),
+                script.clock());
+        offsets.labels.follow(script);
+        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
+        t1.labels.follow(script);
+        AtomicReference<End> zombieCommit = new AtomicReference<>();
+        AtomicReference<End> change = new AtomicReference<>();
+
+        script.run(parties(
+                "O", () -> {
+                    assertThat(offsets.offsets().own(List.of(P))).containsOnlyKeys(P);
+                    change.set(offsets.setProgress(P, 2));
+                },
+                "T0", () -> {
+                    zombieCommit.set(t0.write(P, 1));
+                    t0.putUntil(P, Lost.class::isInstance);
+                },
+                "T1", () -> {
+                    t1.own(P);
+                    assertThat(t1.next(P)).isEqualTo(2);
+                    t1.write(P, 3);
+                }));
+
+        assertThat(zombieCommit.get()).isInstanceOf(End.Fenced.class);
+        assertThat(change.get()).isInstanceOf(End.Done.class);
+        assertThat(offsets.labels.fences()).containsExactly(Set.of(t0.id));
+        assertThat(t0.ownership.state(P)).contains(new Lost(offsets.id, 1));
+        assertThat(t1.labels.fences()).as("the holder of the changed progress").containsExactly(Set.of(offsets.id));
+        List<String> expected = new ArrayList<>(values(0, 5));
+        expected.addAll(values(2, 5));
+        assertThat(target(model)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
     void anEagerRebalanceFencesOnlyTheIdsOfMovedPartitions() {
         // row 11: close(all) and open(all) on both tasks; T0 keeps p, T1 keeps r and gets q from T0: kept partitions
         // are OWNED again with no claim and no fence (their proof outlives close), q costs one claim and one fence.

@@ -1,0 +1,85 @@
+package dev.quarantine.connect.sink;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.apache.kafka.clients.admin.Admin;
+
+import dev.quarantine.connect.sink.cluster.ClusterAdmins;
+import dev.quarantine.connect.sink.cluster.HangingTransactions;
+import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.ownership.LeftOpenCompletion;
+import dev.quarantine.connect.sink.ownership.OffsetsOwnership;
+import dev.quarantine.connect.sink.ownership.Ownership;
+import dev.quarantine.connect.sink.ownership.SlotProducer;
+import dev.quarantine.connect.sink.ownership.StageBudget;
+import dev.quarantine.connect.sink.progress.OwnershipRecord;
+import dev.quarantine.connect.sink.write.TxnSendSlotProducer;
+import dev.quarantine.connect.sink.write.WriterFactory;
+import dev.quarantine.txn.progress.CompactedTopicReader;
+
+/**
+ * The one id Connect's offsets API writes with, {@code <prefix>:offsets#0} (design 2.1), built as {@link TaskSlots}
+ * builds a task slot: its producer (each init repairing what the id's last transaction left hanging), its
+ * {@link Ownership} fencing through an admin client of the target producer's principal (the fenced ids' hanging
+ * aborts repaired on the changed partitions' target topics, the dead-letter and the progress topic) and reading the
+ * progress topic, and the completion of what ids of the connector left open there. Closed after the change.
+ */
+final class OffsetsSlot implements AutoCloseable {
+
+    private static final Duration CLOSE = Duration.ofSeconds(5);
+
+    private final SlotProducer producer;
+    private final OffsetsOwnership ownership;
+    private final LeftOpenCompletion leftOpen;
+    private final Admin fencing;
+    private final CompactedTopicReader reader;
+
+    OffsetsSlot(TransactionalSinkConfig config, ClusterAdmins admins, Clock clock) {
+        String prefix = config.transactionalIdPrefix();
+        HangingTransactions hanging = new HangingTransactions(admins, config.progressReadTimeout(),
+                config.progressTopic());
+        fencing = Admin.create(TaskSlots.adminOfProducer(config));
+        reader = new CompactedTopicReader(config.adminConfigs(), admins.target());
+        producer = WriterFactory.offsetsProducer(config, hanging, TxnSendSlotProducer.describedBy(fencing,
+                config.adminApiTimeout()));
+        leftOpen = new LeftOpenCompletion(admins.target(), prefix, config.progressTopic(),
+                id -> WriterFactory.completionProducer(config, id));
+        StageBudget stages = TaskSlots.stages(config, clock);
+        Ownership[] owner = new Ownership[1];
+        owner[0] = Ownership.of(prefix, config.progressTopic(), OwnershipRecord.offsetsId(prefix), producer, fencing,
+                reader, stages, TaskSlots.limits(config), clock, leftOpen, hanging, () -> {
+                    Set<String> topics = new TreeSet<>(Set.of(config.progressTopic()));
+                    owner[0].assigned().forEach(source -> topics.add(config.topicFormat().targetTopic(
+                            source.topic())));
+                    config.dlqTopic().ifPresent(topics::add);
+                    return topics;
+                });
+        ownership = new OffsetsOwnership(owner[0], stages);
+    }
+
+    SlotProducer producer() {
+        return producer;
+    }
+
+    OffsetsOwnership ownership() {
+        return ownership;
+    }
+
+    /** What ids of the connector left open on partition 0 of the progress topic, completed: it holds back reads. */
+    void completeLeftOpen(Duration bound) {
+        leftOpen.complete(0, bound);
+    }
+
+    @Override
+    public void close() {
+        try {
+            producer.close(CLOSE);
+        } finally {
+            reader.close();
+            fencing.close(CLOSE);
+        }
+    }
+}
