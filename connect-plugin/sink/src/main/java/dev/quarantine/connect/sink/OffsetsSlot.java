@@ -42,9 +42,20 @@ final class OffsetsSlot implements AutoCloseable {
         HangingTransactions hanging = new HangingTransactions(admins, config.progressReadTimeout(),
                 config.progressTopic());
         fencing = Admin.create(TaskSlots.adminOfProducer(config));
-        reader = new CompactedTopicReader(config.adminConfigs(), admins.target());
-        producer = WriterFactory.offsetsProducer(config, hanging, TxnSendSlotProducer.describedBy(fencing,
-                config.adminApiTimeout()));
+        try {
+            reader = new CompactedTopicReader(config.adminConfigs(), admins.target());
+        } catch (RuntimeException e) {
+            fencing.close(CLOSE);
+            throw e;
+        }
+        try {
+            producer = WriterFactory.offsetsProducer(config, hanging, TxnSendSlotProducer.describedBy(fencing,
+                    config.adminApiTimeout()));
+        } catch (RuntimeException e) {
+            reader.close();
+            fencing.close(CLOSE);
+            throw e;
+        }
         leftOpen = new LeftOpenCompletion(admins.target(), prefix, config.progressTopic(),
                 id -> WriterFactory.completionProducer(config, id));
         StageBudget stages = TaskSlots.stages(config, clock);

@@ -77,8 +77,8 @@ public final class ConfigRules {
 
     /**
      * How long one put may go on starting transaction attempts: the rule is {@link TimeoutRules#writeBound}, here
-     * for the write path, which knows these rules by this class. Not asked by the write path at present: a put's
-     * isolation of rejected records (TaskWriter) runs its transactions without this bound.
+     * for the write path, which knows these rules by this class: an isolation of rejected records (TaskWriter) starts
+     * no further transaction past it.
      */
     public static Duration writeBound(TransactionalSinkConfig config) {
         return TimeoutRules.writeBound(config);

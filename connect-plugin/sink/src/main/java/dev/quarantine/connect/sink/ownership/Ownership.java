@@ -86,6 +86,8 @@ public final class Ownership {
 
     private final String ownId;
     private final String progressTopic;
+    /** The offsets API's id ({@code <prefix>:offsets#0}): a partition lost to it is not claimed back. */
+    private final String offsetsId;
     private final Seams seams;
     private final ClaimStage claims;
     private final StageBudget budget;
@@ -130,6 +132,7 @@ public final class Ownership {
         this.heldBack = heldBack;
         this.ownId = ownId;
         this.progressTopic = progressTopic;
+        this.offsetsId = OwnershipRecord.offsetsId(prefix);
         this.seams = seams;
         this.claims = new ClaimStage(prefix, progressTopic, ownId, seams.producer());
         this.budget = budget;
@@ -433,7 +436,10 @@ public final class Ownership {
     private PartitionState noteLost(TopicPartition partition, PartitionState before, PartitionState after) {
         if (after instanceof Lost lost && !(before instanceof Lost)) {
             lostTotal++;
-            lostAt.put(partition, clock.instant());
+            if (!lost.claimant().equals(offsetsId)) {
+                // lost to Connect's offsets API (the connector was STOPPED: this is a zombie): never claimed back
+                lostAt.put(partition, clock.instant());
+            }
             becameLost.add(partition);
             becameOwned.remove(partition);
             LOG.warn("{} was claimed by {} (claim {}) after this task's claim {}; paused until Connect revokes it",

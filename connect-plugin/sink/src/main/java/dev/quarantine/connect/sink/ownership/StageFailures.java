@@ -75,10 +75,9 @@ final class StageFailures {
      */
     static Throwable causeOf(LogRead<?> read, String what, String topic) {
         if (read instanceof LogRead.Failed<?> failed) {
-            for (Throwable e = failed.cause(); e != null; e = e.getCause()) {
-                if (e instanceof UnknownTopicOrPartitionException) {
-                    throw ProgressTopic.missing(topic, "the partitions this task holds");
-                }
+            if (SendErrors.unwrap(failed.cause()) instanceof UnknownTopicOrPartitionException) {
+                // the read's own answer, not a timeout that met it on the way (a broker not yet knowing a new topic)
+                throw ProgressTopic.missing(topic, "the partitions this task holds");
             }
             if (!SendErrors.isTransient(failed.cause())) {
                 throw new ConnectException("The " + what + " of the progress topic cannot be read: "

@@ -582,6 +582,7 @@ class OwnershipHarnessTest {
                 .then(labels("O", CLAIM)).then("O.fence", "O.read0")
                 .then("T0.send", "T0.send", "T0.commit", "T0.init", "T0.read1")
                 .then("O.send", "O.commit")
+                .then("clock.session")
                 .then(labels("T1", CLAIM)).then("T1.fence", "T1.read0")
                 .then("T1.send", "T1.send", "T1.send", "T1.send", "T1.commit")
                 .build();
@@ -594,6 +595,7 @@ class OwnershipHarnessTest {
         t1.labels.follow(script);
         AtomicReference<End> zombieCommit = new AtomicReference<>();
         AtomicReference<End> change = new AtomicReference<>();
+        AtomicReference<PartitionState> afterTheDelay = new AtomicReference<>();
 
         script.run(parties(
                 "O", () -> {
@@ -603,6 +605,11 @@ class OwnershipHarnessTest {
                 "T0", () -> {
                     zombieCommit.set(t0.write(P, 1));
                     t0.putUntil(P, Lost.class::isInstance);
+                    // a review finding: a partition lost to the offsets API is never claimed back after the session
+                    // timeout, as one lost to a task is (the zombie would undo a reset, or write while STOPPED)
+                    script.advance("clock.session", Duration.ofSeconds(46));
+                    t0.put();
+                    afterTheDelay.set(t0.ownership.state(P).orElseThrow());
                 },
                 "T1", () -> {
                     t1.own(P);
@@ -614,6 +621,7 @@ class OwnershipHarnessTest {
         assertThat(change.get()).isInstanceOf(End.Done.class);
         assertThat(offsets.labels.fences()).containsExactly(Set.of(t0.id));
         assertThat(t0.ownership.state(P)).contains(new Lost(offsets.id, 1));
+        assertThat(afterTheDelay.get()).isEqualTo(new Lost(offsets.id, 1));
         assertThat(t1.labels.fences()).as("the holder of the changed progress").containsExactly(Set.of(offsets.id));
         List<String> expected = new ArrayList<>(values(0, 5));
         expected.addAll(values(2, 5));
