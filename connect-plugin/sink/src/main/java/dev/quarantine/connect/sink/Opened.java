@@ -223,7 +223,7 @@ final class Opened {
      */
     private Optional<ProgressRecord> aheadInMemory(TopicPartition partition, ProgressRecord read) {
         TaskSlot slot = unread.get(partition);
-        ProgressRecord memory = slot.writer.committed().get(partition);
+        ProgressRecord memory = slot.writer.committed(partition).orElse(null);
         // only a read at or below where memory's own transaction began, carrying no redo (another instance of the
         // id redoing part of it reads between: a review finding), is one memory's record was lost to
         if (memory == null || memory.holder().isEmpty() || !memory.holder().get().id().equals(slot.id)
@@ -343,7 +343,7 @@ final class Opened {
         partitions.forEach(partition -> {
             List<SinkRecord> waiting = writer.waiting(partition).records();
             if (!waiting.isEmpty()) {
-                ProgressRecord committed = writer.committed().get(partition);
+                ProgressRecord committed = writer.committed(partition).orElseThrow();
                 seeks.put(partition, unwritten.contains(partition) ? waiting.get(0).originalKafkaOffset()
                         : committed.next());
                 writer.dropWaiting(partition);

@@ -133,7 +133,7 @@ final class SinkTaskHandler implements AutoCloseable {
         Set<TopicPartition> rewound = new HashSet<>();
         byPartition(records).forEach((partition, batch) -> {
             TaskSlot slot = TaskSlot.of(slots, partition);
-            if (slot.ownership.owned().contains(partition) && opened.accepts(slot.writer, partition)) {
+            if (slot.ownership.owns(partition) && opened.accepts(slot.writer, partition)) {
                 if (take(slot, partition, batch, now)) {
                     rewound.add(partition);
                 }
@@ -219,7 +219,7 @@ final class SinkTaskHandler implements AutoCloseable {
             return false;
         }
         opened.starting(slot.writer, partition, batch.get(0).originalKafkaOffset());
-        boolean rewound = batch.get(0).originalKafkaOffset() < slot.writer.committed().get(partition).next();
+        boolean rewound = batch.get(0).originalKafkaOffset() < slot.writer.committed(partition).orElseThrow().next();
         slot.writer.add(partition, batch, now);
         return rewound;
     }
@@ -258,7 +258,7 @@ final class SinkTaskHandler implements AutoCloseable {
         }
         Set<TopicPartition> owned = slot.ownership.owned();
         List<TopicPartition> notWritable = slot.writer.committed().keySet().stream()
-                .filter(p -> slot.writer.waiting(p).count() > 0 && (!owned.contains(p) || opened.awaitsRead(p)))
+                .filter(p -> slot.writer.waiting(p).count() > 0 && (!slot.ownership.owns(p) || opened.awaitsRead(p)))
                 .toList();
         if (!notWritable.isEmpty()) {
             // the slot re-initialises, or their progress read or rule V check has not answered since: what waits is

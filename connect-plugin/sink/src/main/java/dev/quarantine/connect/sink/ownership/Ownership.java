@@ -223,6 +223,12 @@ public final class Ownership {
         return Optional.ofNullable(states.get(partition));
     }
 
+    /** Whether this slot writes {@code partition} now: {@link #owned()} holds it (asked per partition of a put). */
+    public boolean owns(TopicPartition partition) {
+        PartitionState state = states.get(partition);
+        return !needsInit && state != null && state.writable();
+    }
+
     /** The partitions written by this slot: OWNED ones only (rule W). */
     public Set<TopicPartition> owned() {
         Set<TopicPartition> owned = new TreeSet<>(BY_NAME);

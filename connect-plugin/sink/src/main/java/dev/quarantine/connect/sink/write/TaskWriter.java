@@ -178,6 +178,11 @@ public final class TaskWriter {
         unfinished = null;
     }
 
+    /** The committed progress of {@code source}, if it is open (no copy: asked per partition of a put). */
+    public Optional<ProgressRecord> committed(TopicPartition source) {
+        return Optional.ofNullable(committed.get(source));
+    }
+
     /** The committed progress of each open partition ({@code preCommit} reports its {@code next}). */
     public Map<TopicPartition, ProgressRecord> committed() {
         return Map.copyOf(committed);
