@@ -1,7 +1,6 @@
 package dev.quarantine.connect.sink.ownership;
 
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -28,7 +27,6 @@ import dev.quarantine.connect.sink.ownership.Ownership.Opening;
 public final class OffsetsOwnership {
 
     static final int ATTEMPTS = 3;
-    private static final Comparator<TopicPartition> BY_NAME = Comparator.comparing(TopicPartition::toString);
 
     private final Ownership ownership;
     private final StageBudget stages;
@@ -46,7 +44,7 @@ public final class OffsetsOwnership {
      * @throws ConnectException   when a stage failed for good, or another id claimed a partition after this one
      */
     public Map<TopicPartition, Long> own(Collection<TopicPartition> partitions) {
-        Set<TopicPartition> opening = new TreeSet<>(BY_NAME);
+        Set<TopicPartition> opening = new TreeSet<>(Ownership.BY_NAME);
         opening.addAll(partitions);
         opening.removeAll(ownership.assigned());
         ownership.open(opening);
@@ -69,7 +67,7 @@ public final class OffsetsOwnership {
 
     private Map<TopicPartition, Long> claims() {
         Map<TopicPartition, Long> claims = new LinkedHashMap<>();
-        Set<TopicPartition> lost = new TreeSet<>(BY_NAME);
+        Set<TopicPartition> lost = new TreeSet<>(Ownership.BY_NAME);
         for (TopicPartition partition : ownership.assigned()) {
             OptionalLong claim = ownership.ownedUnder(partition);
             if (claim.isPresent()) {

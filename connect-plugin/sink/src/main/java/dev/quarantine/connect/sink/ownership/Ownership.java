@@ -55,7 +55,8 @@ import dev.quarantine.txn.progress.CompactedTopicReader;
 public final class Ownership {
 
     private static final Logger LOG = LoggerFactory.getLogger(Ownership.class);
-    private static final Comparator<TopicPartition> BY_NAME = Comparator.comparing(TopicPartition::toString);
+    /** The order partitions are listed in (messages, sets handed out): by name. */
+    static final Comparator<TopicPartition> BY_NAME = Comparator.comparing(TopicPartition::toString);
 
     /** The seams this slot talks to. */
     public record Seams(SlotProducer producer, Fencer fencer, OwnershipLog log) {
