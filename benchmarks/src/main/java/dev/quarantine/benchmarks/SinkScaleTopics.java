@@ -26,7 +26,8 @@ import dev.quarantine.sandbox.LocalKafka;
  */
 final class SinkScaleTopics {
 
-    static final int TOPIC_PARTITIONS = 8;
+    /** Partitions per input topic: 8, or {@code -Dscale.topic.partitions} (2000 puts 2,000 partitions in one topic). */
+    static final int TOPIC_PARTITIONS = Integer.getInteger("scale.topic.partitions", 8);
     static final int RECORD_BYTES = 1024;
     private static final int POISON_EVERY = 100;
 

@@ -1,6 +1,8 @@
 package dev.quarantine.txn;
 
+import java.util.Collection;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.InvalidRecordException;
@@ -54,6 +56,14 @@ final class RecordChecks {
             }
         }
         return limit;
+    }
+
+    /**
+     * Describes those of {@code topics} not yet known all at once ({@link TopicMetadataCache#prefetch}); answers which
+     * exist. None without topic checks.
+     */
+    Set<String> prefetch(Collection<String> topics) {
+        return this.topics == null ? Set.of() : this.topics.prefetch(topics);
     }
 
     /**

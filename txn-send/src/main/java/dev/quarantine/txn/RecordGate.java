@@ -1,7 +1,9 @@
 package dev.quarantine.txn;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -86,6 +88,11 @@ final class RecordGate<K, V> implements AutoCloseable {
     /** After the send of an admitted record (whether it returned or threw): drops the bytes kept for it. */
     void sent() {
         serializer.forget();
+    }
+
+    /** Describes those of {@code topics} not yet known all at once; answers which exist ({@link RecordChecks#prefetch}). */
+    Set<String> prefetch(Collection<String> topics) {
+        return checks.prefetch(topics);
     }
 
     /** See {@link TxnSendProducer#maxRecordBytes(String)}. */

@@ -1,7 +1,11 @@
 package dev.quarantine.txn;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -94,6 +98,52 @@ final class TopicMetadataCache implements AutoCloseable {
             refreshInBackground(topic, entry);
         }
         return entry.info;
+    }
+
+    /**
+     * Starts describing, all at once, those of {@code topics} neither known nor being described, and answers which of
+     * {@code topics} exist once those describes ended (at most {@code max.block.ms}): many topics seen for the first
+     * time cost one round of describe calls instead of one round each. A missing answer is not stored (the first
+     * {@link #get} of the topic waits for it as usual); a describe that fails or does not end in time leaves the topic
+     * out of the answer, for {@link #get} to fail as it would have.
+     */
+    Set<String> prefetch(Collection<String> topics) {
+        Map<String, CompletableFuture<TopicInfo>> waiting = new HashMap<>();
+        Set<String> existing = new HashSet<>();
+        for (String topic : topics) {
+            Entry entry = entries.get(topic);
+            if (entry != null) {
+                if (entry.info.exists()) {
+                    existing.add(topic);
+                }
+                continue;
+            }
+            CompletableFuture<TopicInfo> mine = new CompletableFuture<>();
+            CompletableFuture<TopicInfo> pending = describing.putIfAbsent(topic, mine);
+            if (pending == null) {
+                try {
+                    describe(topic, mine, false);
+                } catch (RuntimeException e) {
+                    return existing; // the describer is closed: every get fails on its own
+                }
+            }
+            waiting.put(topic, pending == null ? mine : pending);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        waiting.forEach((topic, future) -> {
+            try {
+                long leftMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                if (future.get(leftMs, TimeUnit.MILLISECONDS).exists()) {
+                    existing.add(topic);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptException(e);
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                // left out: the topic's first get describes it again and fails as it would have
+            }
+        });
+        return existing;
     }
 
     /** Fetches {@code topic} again now unless its entry is younger than a second (partitions may have been added). */

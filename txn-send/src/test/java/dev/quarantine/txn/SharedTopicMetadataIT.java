@@ -2,14 +2,21 @@ package dev.quarantine.txn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -23,6 +30,7 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 
 /** Two transactional producers reading one {@link SharedTopicMetadata}, against the real broker. */
 @ExtendWith(LocalKafkaExtension.class)
+@SuppressWarnings("unchecked")
 class SharedTopicMetadataIT {
 
     @Test
@@ -55,6 +63,66 @@ class SharedTopicMetadataIT {
         assertThat(TxnSendProducerIT.committedValues(kafka, topic)).containsExactlyElementsOf(committed);
         Await.until("the admin client of the shared cache to stop once it is closed", Duration.ofSeconds(30),
                 () -> adminThreads(clientId).isEmpty());
+    }
+
+    @Test
+    void prepareTopicsLooksUpManyNewTopicsTogetherAndLeavesMissingOnesToTheirSends(LocalKafka kafka) throws Exception {
+        String prefix = "prepared-" + System.nanoTime() + "-";
+        List<String> topics = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            topics.add(prefix + i);
+            kafka.createTopic(prefix + i, 1, Map.of());
+        }
+        String missing = prefix + "missing";
+        String clientId = prefix + "checks";
+        Set<String> askedOf = ConcurrentHashMap.newKeySet();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger mostInFlight = new AtomicInteger();
+        Map<String, Object> configs = configs(kafka, prefix + "txn", clientId);
+        try (SharedTopicMetadata shared = new SharedTopicMetadata(configs(kafka, null, clientId));
+             KafkaProducer<String, String> kafkaProducer = new KafkaProducer<>(configs, new StringSerializer(),
+                     new StringSerializer())) {
+            // the real producer, its partitionsFor watched: which topics, how many at once
+            Producer<String, String> watched = (Producer<String, String>) Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[]{Producer.class}, (proxy, method, args) -> {
+                        boolean lookUp = method.getName().equals("partitionsFor");
+                        if (lookUp) {
+                            askedOf.add((String) args[0]);
+                            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                        }
+                        try {
+                            return method.invoke(kafkaProducer, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        } finally {
+                            if (lookUp) {
+                                inFlight.decrementAndGet();
+                            }
+                        }
+                    });
+            TxnSendProducer<String, String> producer = TxnSendProducer.wrap(watched, configs, new StringSerializer(),
+                    new StringSerializer(), shared);
+            producer.initTransactions();
+            List<String> asked = new ArrayList<>(topics);
+            asked.add(missing);
+
+            producer.prepareTopics(asked);
+
+            assertThat(askedOf).as("the producer's metadata of every existing topic, none of the missing one")
+                    .containsExactlyInAnyOrderElementsOf(topics);
+            assertThat(mostInFlight.get()).as("topics looked up at once").isGreaterThan(1);
+            producer.prepareTopics(asked);
+            assertThat(askedOf).hasSize(topics.size());
+
+            producer.beginTransaction();
+            topics.forEach(topic -> producer.send(new ProducerRecord<>(topic, 0, "k", topic), null,
+                    TxnSendOption.IGNORE_SEND_ERRORS));
+            producer.commitTransaction();
+            producer.close();
+        }
+        for (String topic : List.of(topics.get(0), topics.get(39))) {
+            assertThat(TxnSendProducerIT.committedValues(kafka, topic)).containsExactly(topic);
+        }
     }
 
     /** Commits {@code good} and a 20,000-byte record in one transaction; returns what the large one failed with. */

@@ -8,7 +8,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -170,6 +173,53 @@ class TopicMetadataCacheTest {
         assertThatThrownBy(() -> denied.get("secret")).isInstanceOf(TopicAuthorizationException.class);
         assertThatThrownBy(() -> silent.get("slow")).isInstanceOf(TimeoutException.class)
                 .hasMessageContaining("max.block.ms");
+    }
+
+    @Test
+    void prefetchDescribesEveryNewTopicAtOnceAndAnswersWhichExist() {
+        int topics = 50;
+        Map<String, CompletableFuture<TopicInfo>> asked = new ConcurrentHashMap<>();
+        // each answer comes only once every topic was asked: one describe after another would never end
+        ScriptedDescriber describer = new ScriptedDescriber() {
+            @Override
+            public CompletableFuture<TopicInfo> describe(String topic) {
+                calls.incrementAndGet();
+                CompletableFuture<TopicInfo> answer = new CompletableFuture<>();
+                asked.put(topic, answer);
+                if (asked.size() >= topics) {
+                    asked.forEach((name, future) -> future.complete(name.startsWith("gone")
+                            ? TopicInfo.missing() : THREE_PARTITIONS));
+                }
+                return answer;
+            }
+        };
+        TopicMetadataCache cache = new TopicMetadataCache(describer, Duration.ofMinutes(1), Duration.ofSeconds(5),
+                Duration.ZERO);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < topics; i++) {
+            names.add((i % 10 == 0 ? "gone-" : "t-") + i);
+        }
+
+        Set<String> existing = cache.prefetch(names);
+
+        assertThat(existing).hasSize(45).allMatch(name -> name.startsWith("t-"));
+        assertThat(describer.calls).hasValue(topics);
+        names.stream().filter(name -> name.startsWith("t-")).forEach(cache::get);
+        assertThat(describer.calls).as("existing topics are served from the cache after the prefetch")
+                .hasValue(topics);
+        assertThat(cache.prefetch(names)).hasSize(45);
+        assertThat(describer.calls).as("a missing answer of a prefetch is not stored: described again")
+                .hasValue(topics + 5);
+    }
+
+    @Test
+    void prefetchLeavesOutATopicWhoseDescribeFailedAndTheFirstGetReportsIt() {
+        ScriptedDescriber describer = new ScriptedDescriber()
+                .then(CompletableFuture.failedFuture(new TopicAuthorizationException("denied")));
+        TopicMetadataCache cache = cache(describer, Duration.ZERO);
+
+        assertThat(cache.prefetch(List.of("secret"))).isEmpty();
+        assertThatThrownBy(() -> cache.get("secret")).isInstanceOf(TopicAuthorizationException.class);
     }
 
     private static TopicMetadataCache cache(TopicDescriber describer, Duration missingTopicWait) {

@@ -3,6 +3,7 @@ package dev.quarantine.connect.sink.cluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,7 +83,10 @@ public final class TargetTopics implements AutoCloseable {
                 unknown.put(target, record.originalTopic());
             }
         }
-        unknown.forEach(this::resolve);
+        if (!unknown.isEmpty()) {
+            Map<String, Optional<TopicDescription>> described = describe(admins.target(), unknown.keySet());
+            unknown.forEach((target, source) -> resolve(target, source, described.get(target)));
+        }
     }
 
     /**
@@ -101,11 +105,11 @@ public final class TargetTopics implements AutoCloseable {
         return settings.mapping().choose(partition, key, used);
     }
 
-    private void resolve(String target, String source) {
-        Optional<TopicDescription> described = describe(admins.target(), target);
+    /** Keeps the partition count of {@code target}, {@code described} (created first when missing and to be). */
+    private void resolve(String target, String source, Optional<TopicDescription> described) {
         if (described.isEmpty() && settings.create()) {
             create(target, source);
-            described = describe(admins.target(), target);
+            described = describe(admins.target(), List.of(target)).get(target);
         }
         if (described.isPresent()) {
             partitions.put(target, described.get().partitions().size());
@@ -116,7 +120,7 @@ public final class TargetTopics implements AutoCloseable {
     }
 
     private void create(String target, String source) {
-        Optional<Integer> count = settings.partitions().or(() -> describe(admins.source(), source)
+        Optional<Integer> count = settings.partitions().or(() -> describe(admins.source(), List.of(source)).get(source)
                 .map(d -> d.partitions().size()));
         NewTopic topic = new NewTopic(target, count, settings.replicationFactor()).configs(settings.topicConfigs());
         try {
@@ -138,10 +142,22 @@ public final class TargetTopics implements AutoCloseable {
         }
     }
 
-    /** The topic's description, or empty when it does not exist. */
-    private Optional<TopicDescription> describe(Admin admin, String topic) {
+    /**
+     * Each topic's description, or empty when it does not exist: one describe call for them all (a task starting on
+     * hundreds of target topics waits for one round trip, not one per topic).
+     */
+    private Map<String, Optional<TopicDescription>> describe(Admin admin, Collection<String> topics) {
+        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics).topicNameValues();
+        Map<String, Optional<TopicDescription>> described = new HashMap<>();
+        for (String topic : topics) {
+            described.put(topic, described(topic, futures.get(topic)));
+        }
+        return described;
+    }
+
+    private Optional<TopicDescription> described(String topic, KafkaFuture<TopicDescription> future) {
         try {
-            return Optional.of(await(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic));
+            return Optional.of(await(future));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return Optional.empty();

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink.ownership;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.Future;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -21,6 +22,14 @@ public interface SlotProducer extends AutoCloseable {
     void begin();
 
     Sent send(ProducerRecord<byte[], byte[]> record, TxnSendOption option);
+
+    /**
+     * Readies the sends to {@code topics} (the topics of a transaction about to be sent): topics seen for the first
+     * time are looked up together instead of one per first send ({@code TxnSendProducer.prepareTopics}). A scripted
+     * producer needs nothing.
+     */
+    default void prepare(Set<String> topics) {
+    }
 
     /**
      * Sends every record of the open transaction now and waits until each is acknowledged or failed (rule V.2's

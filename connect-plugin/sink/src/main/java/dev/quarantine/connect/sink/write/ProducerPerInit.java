@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink.write;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -50,6 +51,11 @@ final class ProducerPerInit implements SlotProducer {
     @Override
     public Sent send(ProducerRecord<byte[], byte[]> record, TxnSendOption option) {
         return current().send(record, option);
+    }
+
+    @Override
+    public void prepare(Set<String> topics) {
+        current().prepare(topics);
     }
 
     @Override

@@ -2,10 +2,12 @@ package dev.quarantine.connect.sink.write;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.function.Function;
@@ -149,7 +151,10 @@ public final class TaskTransaction {
         if (parts.isEmpty()) {
             return new Outcome.Committed(Map.of(), List.of());
         }
+        Set<String> topics = new HashSet<>();
+        parts.forEach(part -> part.writes().forEach(write -> topics.add(write.out().topic())));
         try {
+            producer.prepare(topics);
             producer.begin();
         } catch (RuntimeException e) {
             return FailureAction.of(e) == FailureAction.FENCED ? new Outcome.Fenced(e) : new Outcome.Unknown(e);

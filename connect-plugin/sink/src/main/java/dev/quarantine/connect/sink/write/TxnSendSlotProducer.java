@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink.write;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Future;
@@ -97,6 +98,11 @@ public final class TxnSendSlotProducer implements SlotProducer {
             return new Sent.Skipped(error);
         }
         return new Sent.Accepted(metadata);
+    }
+
+    @Override
+    public void prepare(Set<String> topics) {
+        producer.prepareTopics(topics);
     }
 
     @Override
