@@ -149,7 +149,8 @@ public final class SinkScaleRun {
         SinkScaleOutcome outcome = null;
         long endTxnBefore = broker.endTxn();
         long start = System.nanoTime();
-        try (ProducerSampler sampler = ProducerSampler.start(jvm, name)) {
+        try (ProducerSampler sampler = ProducerSampler.start(jvm, name);
+             OwnedWatcher owned = OwnedWatcher.start(jvm, name, partitions, start)) {
             worker.createConnector(name, connectorConfig(name, topics.inputs(), TASKS));
             SinkScaleCounter.Landed landed = counter.await(RECORDS, start + RUN_CAP.toNanos(),
                     () -> "status: " + worker.status(name));
@@ -159,7 +160,7 @@ public final class SinkScaleRun {
             double reopen = reopen(worker, name, topics, counter, expected);
             double up = rescale(worker, name, topics, TASKS + 1, counter, expected);
             double down = rescale(worker, name, topics, TASKS, counter, expected);
-            outcome = new SinkScaleOutcome(seconds(landed.allPartitionsNanos() - start),
+            outcome = new SinkScaleOutcome(owned.ownedSeconds(), seconds(landed.allPartitionsNanos() - start),
                     RECORDS / seconds(landed.doneNanos() - start),
                     RECORDS / seconds(landed.doneNanos() - landed.firstNanos()), endTxn,
                     BrokerRequests.perSecond(endTxn, landed.doneNanos() - start), producers, footprint, reopen,

@@ -113,6 +113,13 @@ final class SinkTaskHandler implements AutoCloseable {
             slot.ownership.close(mine);
             mine.forEach(partition -> opened.closed(slot.writer, partition));
         });
+        countOwned();
+    }
+
+    /** The {@code partitions-owned} gauge: the partitions whose records the task takes now. */
+    private void countOwned() {
+        writers.metrics().owned((int) slots.stream().mapToLong(slot -> slot.ownership.owned().stream()
+                .filter(partition -> opened.accepts(slot.writer, partition)).count()).sum());
     }
 
     /**
@@ -201,6 +208,7 @@ final class SinkTaskHandler implements AutoCloseable {
                 transientFailure = slot.ownership.lastFailure();
             }
         }
+        countOwned();
         return transientFailure;
     }
 

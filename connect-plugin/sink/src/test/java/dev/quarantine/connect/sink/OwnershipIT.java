@@ -112,8 +112,10 @@ class OwnershipIT {
         FakeSinkTaskContext ownerContext = new FakeSinkTaskContext();
         TransactionalKafkaSinkTask owner = fixture.start(ownerContext, "quarantine.task.id", "1");
         owner.open(List.of(partition));
+        assertThat(ownerContext.metrics.value("partitions-owned")).as("opened, not yet claimed").isEqualTo(0.0);
         owner.put(List.of()); // claims the partition, fences task 0, reads the progress
         assertThat(ownerContext.seeks).containsExactly(Map.entry(partition, 20L));
+        assertThat(ownerContext.metrics.value("partitions-owned")).isEqualTo(1.0);
 
         zombie.put(records(fixture.source, 0, 30, 40)); // 20 wait: its transaction is refused, fenced
         zombie.put(records(fixture.source, 0, 20, 40)); // re-initialised: finds the later claim, LOST
@@ -132,6 +134,10 @@ class OwnershipIT {
         assertThat(zombieContext.metrics.value("partitions-claimed-total")).isEqualTo(1.0);
         assertThat(zombieContext.metrics.value("producers-fenced-total")).as("no earlier holder").isEqualTo(0.0);
         assertThat(zombieContext.metrics.value("partitions-lost-total")).isEqualTo(1.0);
+        assertThat(ownerContext.metrics.value("partitions-owned")).isEqualTo(1.0);
+        assertThat(zombieContext.metrics.value("partitions-owned")).as("lost, assigned still").isEqualTo(0.0);
+        owner.close(List.of(partition));
+        assertThat(ownerContext.metrics.value("partitions-owned")).as("closed").isEqualTo(0.0);
     }
 
     @Test

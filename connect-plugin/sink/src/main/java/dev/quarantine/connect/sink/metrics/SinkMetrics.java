@@ -9,6 +9,7 @@ import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.common.metrics.stats.Max;
 import org.apache.kafka.common.metrics.stats.Rate;
+import org.apache.kafka.common.metrics.stats.Value;
 
 import dev.quarantine.txn.ErrorClassMetrics;
 
@@ -17,7 +18,7 @@ import dev.quarantine.txn.ErrorClassMetrics;
  * task tags), or on a worker older than 4.1 the same names of the task's own ({@link TaskMetrics}): records written,
  * records dead-lettered by error class, transactions committed and aborted, commit latency, partitions re-established
  * after their producer was fenced, and what ownership does in a rebalance: partitions claimed, transactional ids
- * fenced, partitions lost to another task's claim. The {@code error-class} tag is {@link ErrorClassMetrics#errorClass}, as on the
+ * fenced, partitions lost to another task's claim, and partitions owned now (a gauge). The {@code error-class} tag is {@link ErrorClassMetrics#errorClass}, as on the
  * producer's and the Streams handler's metrics.
  */
 public final class SinkMetrics {
@@ -32,6 +33,7 @@ public final class SinkMetrics {
     private final Sensor claimed;
     private final Sensor fenced;
     private final Sensor lost;
+    private final Sensor owned;
     private final Map<String, Sensor> deadLettered = new ConcurrentHashMap<>();
 
     public SinkMetrics(TaskMetrics metrics) {
@@ -50,6 +52,10 @@ public final class SinkMetrics {
                 + " (Admin.fenceProducers) before the progress of the partitions they held was read");
         this.lost = counter("partitions-lost", "assigned source partitions found claimed by another task's id and"
                 + " paused until Connect takes them away (a stale assignment, or a zombie's)");
+        this.owned = metrics.addSensor("partitions-owned");
+        owned.add(metrics.metricName("partitions-owned", "source partitions the task writes now: claimed, their"
+                + " earlier holders fenced, their progress read and checked (the others of its assignment are still"
+                + " opening, or lost)", new LinkedHashMap<>()), new Value());
         this.commitLatency = metrics.addSensor("commit-latency");
         commitLatency.add(metrics.metricName("commit-latency-avg", "average time to commit a transaction, in ms",
                 new LinkedHashMap<>()), new Avg());
@@ -93,6 +99,11 @@ public final class SinkMetrics {
         claimed.record(claimedPartitions);
         fenced.record(fencedIds);
         lost.record(lostPartitions);
+    }
+
+    /** How many source partitions the task writes now (set after each advance of its slots' ownership). */
+    public void owned(int partitions) {
+        owned.record(partitions);
     }
 
     private Sensor deadLetterSensor(String errorClass) {
