@@ -62,8 +62,8 @@ final class RecordChecks {
      * Describes those of {@code topics} not yet known all at once ({@link TopicMetadataCache#prefetch}); answers which
      * exist. None without topic checks.
      */
-    Set<String> prefetch(Collection<String> topics) {
-        return this.topics == null ? Set.of() : this.topics.prefetch(topics);
+    Set<String> prefetch(Collection<String> topics, long deadlineNanos) {
+        return this.topics == null ? Set.of() : this.topics.prefetch(topics, deadlineNanos);
     }
 
     /**

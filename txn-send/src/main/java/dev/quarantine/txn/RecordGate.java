@@ -91,8 +91,8 @@ final class RecordGate<K, V> implements AutoCloseable {
     }
 
     /** Describes those of {@code topics} not yet known all at once; answers which exist ({@link RecordChecks#prefetch}). */
-    Set<String> prefetch(Collection<String> topics) {
-        return checks.prefetch(topics);
+    Set<String> prefetch(Collection<String> topics, long deadlineNanos) {
+        return checks.prefetch(topics, deadlineNanos);
     }
 
     /** See {@link TxnSendProducer#maxRecordBytes(String)}. */

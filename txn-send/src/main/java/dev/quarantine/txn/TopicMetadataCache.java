@@ -101,18 +101,19 @@ final class TopicMetadataCache implements AutoCloseable {
     }
 
     /**
-     * Starts describing, all at once, those of {@code topics} neither known nor being described, and answers which of
-     * {@code topics} exist once those describes ended (at most {@code max.block.ms}): many topics seen for the first
-     * time cost one round of describe calls instead of one round each. A missing answer is not stored (the first
+     * Starts describing, all at once, those of {@code topics} neither known (a topic believed missing for more than a
+     * second counts as unknown, as in {@link #get}) nor being described, and answers which of {@code topics} exist
+     * once those describes ended, waiting until {@code deadlineNanos} at most: many topics seen for the first time
+     * cost one round of describe calls instead of one round each. A missing answer is not stored (the first
      * {@link #get} of the topic waits for it as usual); a describe that fails or does not end in time leaves the topic
-     * out of the answer, for {@link #get} to fail as it would have.
+     * out of the answer, for {@link #get} to fail or wait as it would have.
      */
-    Set<String> prefetch(Collection<String> topics) {
+    Set<String> prefetch(Collection<String> topics, long deadlineNanos) {
         Map<String, CompletableFuture<TopicInfo>> waiting = new HashMap<>();
         Set<String> existing = new HashSet<>();
         for (String topic : topics) {
             Entry entry = entries.get(topic);
-            if (entry != null) {
+            if (entry != null && (entry.info.exists() || entry.ageNanos() <= RECHECK_NANOS)) {
                 if (entry.info.exists()) {
                     existing.add(topic);
                 }
@@ -129,10 +130,9 @@ final class TopicMetadataCache implements AutoCloseable {
             }
             waiting.put(topic, pending == null ? mine : pending);
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
         waiting.forEach((topic, future) -> {
             try {
-                long leftMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                long leftMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
                 if (future.get(leftMs, TimeUnit.MILLISECONDS).exists()) {
                     existing.add(topic);
                 }

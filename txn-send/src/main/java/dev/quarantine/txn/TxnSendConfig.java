@@ -60,7 +60,8 @@ public final class TxnSendConfig extends AbstractConfig {
     /** The producer settings this library reads too; their types, defaults and validators are Kafka's own. */
     private static final List<String> PRODUCER_SETTINGS = List.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
             ProducerConfig.BUFFER_MEMORY_CONFIG, ProducerConfig.MAX_BLOCK_MS_CONFIG,
-            ProducerConfig.TRANSACTIONAL_ID_CONFIG, ProducerConfig.CLIENT_ID_CONFIG);
+            ProducerConfig.TRANSACTIONAL_ID_CONFIG, ProducerConfig.CLIENT_ID_CONFIG,
+            ProducerConfig.METADATA_MAX_IDLE_CONFIG);
 
     private static final ConfigDef PRODUCER_LIMITS = producerSettings();
 
@@ -123,6 +124,11 @@ public final class TxnSendConfig extends AbstractConfig {
 
     Duration maxBlock() {
         return Duration.ofMillis(producerLimits.getLong(ProducerConfig.MAX_BLOCK_MS_CONFIG));
+    }
+
+    /** How long the producer keeps the metadata of a topic it has not sent to ({@code metadata.max.idle.ms}). */
+    Duration metadataMaxIdle() {
+        return Duration.ofMillis(producerLimits.getLong(ProducerConfig.METADATA_MAX_IDLE_CONFIG));
     }
 
     Optional<String> transactionalId() {

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -76,10 +75,10 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     private final LeftOutRecords leftOut;
     private final boolean transactional;
     private final TxnSendOption defaultOption;
-    private final Duration maxBlock;
+    private final Duration metadataMaxIdle;
     private final String clientId;
-    /** The topics {@link #prepareTopics} was asked for: asked again, they cost a set look-up. */
-    private final Set<String> prepared = ConcurrentHashMap.newKeySet();
+    /** When {@link #prepareTopics} was last asked for each topic, by {@link System#nanoTime()}. */
+    private final Map<String, Long> prepared = new ConcurrentHashMap<>();
     private volatile boolean inTransaction;
     private volatile boolean closed;
 
@@ -119,7 +118,7 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
                             Producer<K, V> wrapped, Optional<SharedTopicMetadata> topics) {
         this.transactional = config.transactionalId().isPresent();
         this.defaultOption = config.defaultOption();
-        this.maxBlock = config.maxBlock();
+        this.metadataMaxIdle = config.metadataMaxIdle();
         this.clientId = config.clientId();
         this.gate = RecordGate.create(config, configs, serializer, topics);
         this.leftOut = new LeftOutRecords(config.clientId());
@@ -209,26 +208,33 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     }
 
     /**
-     * Readies the sends of records to {@code topics}, before they are sent: the topics the up-front checks do not know
-     * yet are described all at once, and the producer's metadata of the existing ones among them is fetched up to
-     * {@value #PREPARING_THREADS} topics at a time ({@code partitionsFor} on short-lived threads), instead of one topic
-     * after another as each topic's first record is sent (a producer blocks a send to a topic it has no metadata of
-     * for a round trip). Worth it for many topics at once, as when a sink starts writing hundreds of topics; topics
-     * asked for before cost a set look-up. Blocks up to about twice {@code max.block.ms}; never fails for a topic: a
-     * send to it then fails, or waits, as it would have. Without topic checks only those are skipped.
+     * Readies the sends of records to {@code topics}, before they are sent, within {@code within}: the topics the
+     * up-front checks do not know yet are described all at once, and the producer's metadata of the existing ones among
+     * them is fetched up to {@value #PREPARING_THREADS} topics at a time ({@code partitionsFor} on short-lived
+     * threads), instead of one topic after another as each topic's first record is sent (a producer blocks a send to a
+     * topic it has no metadata of for a round trip). Worth it for many topics at once, as when a sink starts writing
+     * hundreds of topics. A topic readied less than {@code metadata.max.idle.ms} ago (the producer's own metadata
+     * expiry) costs a map look-up. Never fails for a topic: what did not answer within {@code within} is left to its
+     * first send, which then waits or fails as it would have. Without topic checks
+     * ({@code txn.send.topic.checks.enable=false}) it does nothing.
+     *
+     * @throws InterruptException when the calling thread is interrupted
      */
-    public void prepareTopics(Collection<String> topics) {
+    public void prepareTopics(Collection<String> topics, Duration within) {
+        long now = System.nanoTime();
+        long deadline = now + within.toNanos();
         List<String> fresh = new ArrayList<>();
         for (String topic : topics) {
-            if (!prepared.contains(topic)) {
+            Long readied = prepared.put(topic, now);
+            if (readied == null || now - readied > metadataMaxIdle.toNanos()) {
                 fresh.add(topic);
             }
         }
         if (fresh.isEmpty()) {
             return;
         }
-        List<String> existing = new ArrayList<>(gate.prefetch(fresh));
-        prepared.addAll(fresh);
+        prepared.values().removeIf(readied -> now - readied > metadataMaxIdle.toNanos());
+        List<String> existing = new ArrayList<>(gate.prefetch(fresh, deadline));
         if (existing.size() < 2) {
             return; // a single topic's first send waits for one round trip, as this would
         }
@@ -249,12 +255,12 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
                 });
             }
             pool.shutdown();
-            pool.awaitTermination(maxBlock.toMillis(), TimeUnit.MILLISECONDS);
+            pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptException(e);
         } finally {
-            pool.shutdownNow();
+            pool.shutdownNow(); // a look-up still waiting is interrupted: its topic's first send waits instead
         }
     }
 

@@ -106,12 +106,14 @@ class SharedTopicMetadataIT {
             List<String> asked = new ArrayList<>(topics);
             asked.add(missing);
 
-            producer.prepareTopics(asked);
+            producer.prepareTopics(asked, Duration.ofSeconds(30));
 
             assertThat(askedOf).as("the producer's metadata of every existing topic, none of the missing one")
                     .containsExactlyInAnyOrderElementsOf(topics);
             assertThat(mostInFlight.get()).as("topics looked up at once").isGreaterThan(1);
-            producer.prepareTopics(asked);
+            assertThat(Thread.getAllStackTraces().keySet()).as("no look-up thread outlives the call")
+                    .noneMatch(thread -> thread.getName().contains("-prepare-topics-"));
+            producer.prepareTopics(asked, Duration.ofSeconds(30));
             assertThat(askedOf).hasSize(topics.size());
 
             producer.beginTransaction();

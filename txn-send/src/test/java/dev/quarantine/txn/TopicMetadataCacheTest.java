@@ -200,14 +200,14 @@ class TopicMetadataCacheTest {
             names.add((i % 10 == 0 ? "gone-" : "t-") + i);
         }
 
-        Set<String> existing = cache.prefetch(names);
+        Set<String> existing = cache.prefetch(names, inFiveSeconds());
 
         assertThat(existing).hasSize(45).allMatch(name -> name.startsWith("t-"));
         assertThat(describer.calls).hasValue(topics);
         names.stream().filter(name -> name.startsWith("t-")).forEach(cache::get);
         assertThat(describer.calls).as("existing topics are served from the cache after the prefetch")
                 .hasValue(topics);
-        assertThat(cache.prefetch(names)).hasSize(45);
+        assertThat(cache.prefetch(names, inFiveSeconds())).hasSize(45);
         assertThat(describer.calls).as("a missing answer of a prefetch is not stored: described again")
                 .hasValue(topics + 5);
     }
@@ -218,8 +218,12 @@ class TopicMetadataCacheTest {
                 .then(CompletableFuture.failedFuture(new TopicAuthorizationException("denied")));
         TopicMetadataCache cache = cache(describer, Duration.ZERO);
 
-        assertThat(cache.prefetch(List.of("secret"))).isEmpty();
+        assertThat(cache.prefetch(List.of("secret"), inFiveSeconds())).isEmpty();
         assertThatThrownBy(() -> cache.get("secret")).isInstanceOf(TopicAuthorizationException.class);
+    }
+
+    private static long inFiveSeconds() {
+        return System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     }
 
     private static TopicMetadataCache cache(TopicDescriber describer, Duration missingTopicWait) {

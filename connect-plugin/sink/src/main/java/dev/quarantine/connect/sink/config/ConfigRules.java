@@ -40,6 +40,11 @@ public final class ConfigRules {
      * attempt may wait ({@link TimeoutRules#attemptWaitMs}).
      */
     public static final Duration AFTER_ABORT_BOUND = Duration.ofSeconds(5);
+    /**
+     * How long a transaction attempt readies the topics it writes before its first send
+     * ({@code TxnSendProducer.prepareTopics}); what did not answer by then is left to the sends, bounded as before.
+     */
+    public static final Duration PREPARE_BOUND = Duration.ofSeconds(5);
 
     private ConfigRules() {
     }

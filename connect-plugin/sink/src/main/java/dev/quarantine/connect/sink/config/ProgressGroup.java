@@ -54,7 +54,7 @@ final class ProgressGroup {
     static final String TRANSACTION_RETRIES_DOC = "Not read by this version: a transaction the target cluster"
             + " rejects records of is isolated record by record (the rejected ones dead-lettered), starting further"
             + " transactions only while the put is within consumer.override.max.poll.interval.ms less four times"
-            + " target.producer.max.block.ms and 5 s (the rest is written at the next commit trigger), and one that"
+            + " target.producer.max.block.ms and 10 s (the rest is written at the next commit trigger), and one that"
             + " fails transiently is handed back to the worker to be delivered again, bounded by"
             + " transient.errors.timeout.ms. Kept so that existing configs stay valid.";
 

@@ -58,7 +58,8 @@ final class TimeoutRules {
             ConfigRules.add(problems, MAX_BLOCK, "is " + blockMs.orElse(DEFAULT_MAX_BLOCK_MS) + ": one transaction"
                     + " attempt can wait four times as long (a send, the wait for its acknowledgements, the commit and"
                     + " the abort) plus " + ConfigRules.AFTER_ABORT_BOUND.toMillis() + " ms (the look after the abort"
-                    + " whether the commits before it still read visible), " + attemptMs + " ms, not below "
+                    + " whether the commits before it still read visible) plus " + ConfigRules.PREPARE_BOUND.toMillis()
+                    + " ms (readying the topics it writes), " + attemptMs + " ms, not below "
                     + MAX_POLL_INTERVAL_OVERRIDE + "=" + pollMs.getAsLong() + ", and the worker's consumer would be"
                     + " dropped from its group; lower " + MAX_BLOCK + ", or raise " + MAX_POLL_INTERVAL_OVERRIDE);
         }
@@ -155,7 +156,7 @@ final class TimeoutRules {
         long blockMs = longSetting(config, TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
                 + ProducerConfig.MAX_BLOCK_MS_CONFIG, ProducerConfig.configDef(), ProducerConfig.MAX_BLOCK_MS_CONFIG)
                 .orElse(DEFAULT_MAX_BLOCK_MS);
-        return 4 * blockMs + ConfigRules.AFTER_ABORT_BOUND.toMillis();
+        return 4 * blockMs + ConfigRules.AFTER_ABORT_BOUND.toMillis() + ConfigRules.PREPARE_BOUND.toMillis();
     }
 
     /**

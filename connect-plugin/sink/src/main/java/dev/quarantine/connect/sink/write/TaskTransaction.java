@@ -15,6 +15,7 @@ import java.util.function.Function;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -155,6 +156,10 @@ public final class TaskTransaction {
         parts.forEach(part -> part.writes().forEach(write -> topics.add(write.out().topic())));
         try {
             producer.prepare(topics);
+        } catch (InterruptException e) {
+            return new Outcome.Transient(e); // nothing begun: the put is retried, the slot kept
+        }
+        try {
             producer.begin();
         } catch (RuntimeException e) {
             return FailureAction.of(e) == FailureAction.FENCED ? new Outcome.Fenced(e) : new Outcome.Unknown(e);

@@ -18,6 +18,7 @@ import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.errors.TimeoutException;
 
+import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.ownership.ProducerEpoch;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.txn.SendErrors;
@@ -102,7 +103,7 @@ public final class TxnSendSlotProducer implements SlotProducer {
 
     @Override
     public void prepare(Set<String> topics) {
-        producer.prepareTopics(topics);
+        producer.prepareTopics(topics, ConfigRules.PREPARE_BOUND);
     }
 
     @Override

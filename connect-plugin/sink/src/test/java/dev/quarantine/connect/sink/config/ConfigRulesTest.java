@@ -11,23 +11,24 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link ConfigRules#writeBound} and the one-attempt rule, row by row: a put's attempts end in time for what the
  * attempt started last may still wait (a send, the wait for its acknowledgements, the commit and the abort, each up to
- * max.block.ms, and the look after an abort of the slot's own, up to {@link ConfigRules#AFTER_ABORT_BOUND}).
+ * max.block.ms, the look after an abort of the slot's own, up to {@link ConfigRules#AFTER_ABORT_BOUND}, and the
+ * readying of the topics it writes, up to {@link ConfigRules#PREPARE_BOUND}).
  */
 class ConfigRulesTest {
 
     @Test
-    void boundsThePutsAttemptsByTheMaxPollIntervalLessFourMaxBlocksAndTheWaitAfterAnOwnAbort() {
-        assertThat(bound()).as("Kafka's defaults: 300 s - 4 x 60 s - 5 s").isEqualTo(Duration.ofSeconds(55));
+    void boundsThePutsAttemptsByTheMaxPollIntervalLessFourMaxBlocksTheWaitAfterAnOwnAbortAndTheTopicsReadying() {
+        assertThat(bound()).as("Kafka's defaults: 300 s - 4 x 60 s - 5 s - 5 s").isEqualTo(Duration.ofSeconds(50));
         assertThat(bound("consumer.override.max.poll.interval.ms", "100000", "target.producer.max.block.ms", "10000"))
-                .as("100 s - 4 x 10 s - 5 s").isEqualTo(Duration.ofSeconds(55));
+                .as("100 s - 4 x 10 s - 5 s - 5 s").isEqualTo(Duration.ofSeconds(50));
     }
 
     @Test
     void noLongerCountsTheTargetAdminsRequestTimeoutForNoAdminCallIsMadeAroundAnAbort() {
         // the look before an abort (describeTransactions, describeProducers) is gone with the old write path
         assertThat(bound("consumer.override.max.poll.interval.ms", "100000", "target.producer.max.block.ms", "10000",
-                "target.admin.request.timeout.ms", "50000")).as("100 s - 4 x 10 s - 5 s")
-                .isEqualTo(Duration.ofSeconds(55));
+                "target.admin.request.timeout.ms", "50000")).as("100 s - 4 x 10 s - 5 s - 5 s")
+                .isEqualTo(Duration.ofSeconds(50));
     }
 
     @Test
@@ -43,20 +44,22 @@ class ConfigRulesTest {
         assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props)))
                 .containsOnlyKeys("target.producer.max.block.ms");
         assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props)).get("target.producer.max.block.ms"))
-                .singleElement().asString().contains("301000 ms").contains("plus 5000 ms")
+                .singleElement().asString().contains("306000 ms").contains("plus 5000 ms (the look")
+                .contains("plus 5000 ms (readying the topics it writes)")
                 .contains("consumer.override.max.poll.interval.ms=300000")
                 .doesNotContain("target.admin.request.timeout.ms");
-        props.put("consumer.override.max.poll.interval.ms", "301001");
+        props.put("consumer.override.max.poll.interval.ms", "306001");
         assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(props))).isEmpty();
     }
 
     @Test
     void countsTheWaitAfterAnOwnAbortInOneAttempt() {
-        // 4 x 73.75 s = 295 s alone would end before the 300 s poll interval; with the 5 s after an abort it does not
+        // 4 x 72.5 s = 290 s alone would end before the 300 s poll interval; with the 5 s after an abort and the 5 s
+        // readying the topics it does not
         assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(valid("target.producer.max.block.ms",
-                "73750")))).containsOnlyKeys("target.producer.max.block.ms");
+                "72500")))).containsOnlyKeys("target.producer.max.block.ms");
         assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(valid("target.producer.max.block.ms",
-                "73749")))).isEmpty();
+                "72499")))).isEmpty();
     }
 
     @Test

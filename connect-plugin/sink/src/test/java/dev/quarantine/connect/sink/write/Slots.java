@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
@@ -51,6 +53,10 @@ final class Slots {
         final List<Boolean> earlierSendsDoneAtProgress = new CopyOnWriteArrayList<>();
         /** An answer given instead of the slot's, for the records it names. */
         Function<ProducerRecord<byte[], byte[]>, Optional<Sent>> script = record -> Optional.empty();
+        /** The topics of each {@link #prepare}, in order, with what {@link #calls} held then. */
+        final List<String> prepared = new CopyOnWriteArrayList<>();
+        /** Run at each prepare (a test's interrupt). */
+        Runnable onPrepare = () -> { };
         private final SlotProducer slot;
         private final List<Sent> sent = new ArrayList<>();
 
@@ -62,6 +68,13 @@ final class Slots {
         public Init init() {
             calls.add("init");
             return slot.init();
+        }
+
+        @Override
+        public void prepare(Set<String> topics) {
+            prepared.add(new TreeSet<>(topics) + " after " + calls);
+            onPrepare.run();
+            slot.prepare(topics);
         }
 
         @Override

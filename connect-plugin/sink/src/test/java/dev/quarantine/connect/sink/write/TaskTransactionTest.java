@@ -20,6 +20,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -80,6 +81,27 @@ class TaskTransactionTest {
         assertThat(p1.next()).isEqualTo(7);
         assertThat(p1.holder()).hasValue(HOLDER);
         assertThat(((Outcome.Committed) outcome).progress().get(P1)).isEqualTo(p1);
+    }
+
+    @Test
+    void readiesTheTopicsOfEveryWriteOnceBeforeItBegins() {
+        transaction().run(List.of(part(P0, 0, 3), part(P1, 5, 7)));
+
+        assertThat(slot.prepared).containsExactly("[copy.orders] after [init]");
+    }
+
+    @Test
+    void anInterruptWhileReadyingTheTopicsIsTransientAndBeginsNothing() {
+        slot.onPrepare = () -> {
+            throw new InterruptException("stopping");
+        };
+
+        Outcome outcome = transaction().run(List.of(part(P0, 0, 3)));
+
+        assertThat(Thread.interrupted()).as("the interrupt is kept for the worker").isTrue();
+        assertThat(outcome).as("not Unknown: nothing was begun, the slot need not be initialised again")
+                .isInstanceOf(Outcome.Transient.class);
+        assertThat(slot.calls).containsExactly("init");
     }
 
     @Test
