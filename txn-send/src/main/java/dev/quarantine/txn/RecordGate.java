@@ -90,7 +90,9 @@ final class RecordGate<K, V> implements AutoCloseable {
         serializer.forget();
     }
 
-    /** Describes those of {@code topics} not yet known all at once; answers which exist ({@link RecordChecks#prefetch}). */
+    /**
+     * Describes those of {@code topics} not yet known all at once; answers which exist ({@link RecordChecks#prefetch}).
+     */
     Set<String> prefetch(Collection<String> topics, long deadlineNanos) {
         return checks.prefetch(topics, deadlineNanos);
     }

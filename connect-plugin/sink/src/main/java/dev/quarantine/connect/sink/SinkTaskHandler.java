@@ -118,8 +118,8 @@ final class SinkTaskHandler implements AutoCloseable {
 
     /** The {@code partitions-owned} gauge: the partitions whose records the task takes now. */
     private void countOwned() {
-        writers.metrics().owned((int) slots.stream().mapToLong(slot -> slot.ownership.owned().stream()
-                .filter(partition -> opened.accepts(slot.writer, partition)).count()).sum());
+        writers.metrics().owned((int) slots.stream().mapToLong(slot -> slot.ownership.ownedCount(
+                partition -> opened.accepts(slot.writer, partition))).sum());
     }
 
     /**

@@ -18,8 +18,8 @@ import dev.quarantine.txn.ErrorClassMetrics;
  * task tags), or on a worker older than 4.1 the same names of the task's own ({@link TaskMetrics}): records written,
  * records dead-lettered by error class, transactions committed and aborted, commit latency, partitions re-established
  * after their producer was fenced, and what ownership does in a rebalance: partitions claimed, transactional ids
- * fenced, partitions lost to another task's claim, and partitions owned now (a gauge). The {@code error-class} tag is {@link ErrorClassMetrics#errorClass}, as on the
- * producer's and the Streams handler's metrics.
+ * fenced, partitions lost to another task's claim, and partitions owned now (a gauge). The {@code error-class}
+ * tag is {@link ErrorClassMetrics#errorClass}, as on the producer's and the Streams handler's metrics.
  */
 public final class SinkMetrics {
 

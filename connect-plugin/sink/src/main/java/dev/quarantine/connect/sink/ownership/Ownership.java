@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -242,6 +243,17 @@ public final class Ownership {
             }
         });
         return owned;
+    }
+
+    /**
+     * How many of {@link #owned()} pass {@code also}, without listing them (asked at every put for the
+     * {@code partitions-owned} gauge: no sorted copy of thousands of partitions there).
+     */
+    public long ownedCount(Predicate<TopicPartition> also) {
+        if (needsInit) {
+            return 0;
+        }
+        return states.entrySet().stream().filter(e -> e.getValue().writable() && also.test(e.getKey())).count();
     }
 
     /** Partitions found claimed by another id since this slot started ({@code partitions-lost-total}). */
