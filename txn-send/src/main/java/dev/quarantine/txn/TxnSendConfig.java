@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -96,6 +97,17 @@ public final class TxnSendConfig extends AbstractConfig {
         Map<String, Object> rest = new HashMap<>(producerConfigs);
         rest.keySet().removeIf(key -> key.startsWith(PREFIX));
         return rest;
+    }
+
+    /**
+     * The producer configs in {@code properties} as a map, for {@link TxnSendProducer}'s constructors: every String
+     * setting, its defaults included, and the entries of other types as they are.
+     */
+    static Map<String, Object> asMap(Properties properties) {
+        Map<String, Object> map = new HashMap<>();
+        properties.stringPropertyNames().forEach(name -> map.put(name, properties.getProperty(name)));
+        properties.forEach((key, value) -> map.putIfAbsent(String.valueOf(key), value));
+        return map;
     }
 
     public TxnSendOption defaultOption() {

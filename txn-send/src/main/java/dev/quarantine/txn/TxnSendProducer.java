@@ -1,7 +1,6 @@
 package dev.quarantine.txn;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -10,19 +9,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Metric;
@@ -73,14 +66,9 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     private final Producer<K, V> delegate;
     private final RecordGate<K, V> gate;
     private final LeftOutRecords leftOut;
-    private final boolean transactional;
     private final TxnSendOption defaultOption;
-    private final Duration metadataMaxIdle;
-    private final String clientId;
-    /** When {@link #prepareTopics} was last asked for each topic, by {@link System#nanoTime()}. */
-    private final Map<String, Long> prepared = new ConcurrentHashMap<>();
-    private volatile boolean inTransaction;
-    private volatile boolean closed;
+    private final TopicPreparer preparer;
+    private final TransactionState transaction;
 
     /** Like {@code new KafkaProducer<>(configs)}; {@code txn.send.*} settings are read and removed. */
     public TxnSendProducer(Map<String, Object> configs) {
@@ -106,25 +94,24 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
 
     /** Like {@code new KafkaProducer<>(properties)}. */
     public TxnSendProducer(Properties properties) {
-        this(propertiesToMap(properties), null, null);
+        this(TxnSendConfig.asMap(properties), null, null);
     }
 
     /** Like {@code new KafkaProducer<>(properties, keySerializer, valueSerializer)}. */
     public TxnSendProducer(Properties properties, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
-        this(propertiesToMap(properties), keySerializer, valueSerializer);
+        this(TxnSendConfig.asMap(properties), keySerializer, valueSerializer);
     }
 
     private TxnSendProducer(TxnSendConfig config, Map<String, ?> configs, RecordSerializer<K, V> serializer,
                             Producer<K, V> wrapped, Optional<SharedTopicMetadata> topics) {
-        this.transactional = config.transactionalId().isPresent();
+        this.transaction = new TransactionState(config.transactionalId().isPresent());
         this.defaultOption = config.defaultOption();
-        this.metadataMaxIdle = config.metadataMaxIdle();
-        this.clientId = config.clientId();
         this.gate = RecordGate.create(config, configs, serializer, topics);
         this.leftOut = new LeftOutRecords(config.clientId());
         this.delegate = wrapped != null ? wrapped
                 : new KafkaProducer<>(TxnSendConfig.withoutOurs(configs), serializer.keyForProducer(),
                         serializer.valueForProducer());
+        this.preparer = new TopicPreparer(delegate, gate, config.clientId(), config.metadataMaxIdle());
     }
 
     /**
@@ -169,7 +156,7 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
             return delegate.send(record, callback);
         }
         Objects.requireNonNull(record, "record");
-        requireTransactionInProgress();
+        transaction.requireInProgress();
         Optional<RuntimeException> rejection = gate.admit(record);
         if (rejection.isPresent()) {
             return leftOut.leaveOut(record, callback, rejection.get());
@@ -221,47 +208,7 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
      * @throws InterruptException when the calling thread is interrupted
      */
     public void prepareTopics(Collection<String> topics, Duration within) {
-        long now = System.nanoTime();
-        long deadline = now + within.toNanos();
-        List<String> fresh = new ArrayList<>();
-        for (String topic : topics) {
-            Long readied = prepared.put(topic, now);
-            if (readied == null || now - readied > metadataMaxIdle.toNanos()) {
-                fresh.add(topic);
-            }
-        }
-        if (fresh.isEmpty()) {
-            return;
-        }
-        prepared.values().removeIf(readied -> now - readied > metadataMaxIdle.toNanos());
-        List<String> existing = new ArrayList<>(gate.prefetch(fresh, deadline));
-        if (existing.size() < 2) {
-            return; // a single topic's first send waits for one round trip, as this would
-        }
-        AtomicInteger threads = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(PREPARING_THREADS, existing.size()), task -> {
-            Thread thread = new Thread(task, clientId + "-prepare-topics-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
-            for (String topic : existing) {
-                pool.execute(() -> {
-                    try {
-                        delegate.partitionsFor(topic);
-                    } catch (RuntimeException e) {
-                        // the topic's first send meets the same error and reports it
-                    }
-                });
-            }
-            pool.shutdown();
-            pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptException(e);
-        } finally {
-            pool.shutdownNow(); // a look-up still waiting is interrupted: its topic's first send waits instead
-        }
+        preparer.prepare(topics, within);
     }
 
     /** The option the one- and two-argument sends use ({@code txn.send.default.option}). */
@@ -277,7 +224,7 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     @Override
     public void beginTransaction() throws ProducerFencedException {
         delegate.beginTransaction();
-        inTransaction = true;
+        transaction.begun();
     }
 
     @Override
@@ -289,13 +236,13 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
     @Override
     public void commitTransaction() throws ProducerFencedException {
         delegate.commitTransaction();
-        inTransaction = false;
+        transaction.ended();
     }
 
     @Override
     public void abortTransaction() throws ProducerFencedException {
         delegate.abortTransaction();
-        inTransaction = false;
+        transaction.ended();
     }
 
     @Override
@@ -338,7 +285,7 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
 
     @Override
     public void close(Duration timeout) {
-        closed = true;
+        transaction.closed();
         try {
             delegate.close(timeout);
         } finally {
@@ -348,26 +295,5 @@ public class TxnSendProducer<K, V> implements Producer<K, V> {
                 leftOut.close();
             }
         }
-    }
-
-    private void requireTransactionInProgress() {
-        if (closed) {
-            throw new IllegalStateException("Cannot send after the producer has been closed");
-        }
-        if (!transactional) {
-            throw new IllegalStateException("IGNORE_SEND_ERRORS needs a transactional producer: set "
-                    + ProducerConfig.TRANSACTIONAL_ID_CONFIG + ", or send with TxnSendOption.NONE");
-        }
-        if (!inTransaction) {
-            throw new IllegalStateException("IGNORE_SEND_ERRORS needs a transaction in progress: call"
-                    + " beginTransaction() before sending");
-        }
-    }
-
-    private static Map<String, Object> propertiesToMap(Properties properties) {
-        Map<String, Object> map = new HashMap<>();
-        properties.stringPropertyNames().forEach(name -> map.put(name, properties.getProperty(name)));
-        properties.forEach((key, value) -> map.putIfAbsent(String.valueOf(key), value));
-        return map;
     }
 }
