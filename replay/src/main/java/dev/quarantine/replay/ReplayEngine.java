@@ -46,7 +46,7 @@ public final class ReplayEngine implements AutoCloseable {
     private final ReplayListener listener;
     private final ReplayTopics topics;
     private final DeadLetterRange range;
-    private final ReplayThrottle throttle;
+    private final ThrottledBatches batches;
     private final DryRunTally dryRunTally = new DryRunTally();
     private final Optional<ReplayTransactions> writer;
     private RecordPlan plan;
@@ -73,10 +73,10 @@ public final class ReplayEngine implements AutoCloseable {
     ReplayEngine(ReplayConfig config, Mode mode, ReplayListener listener, Time time,
                  Function<Map<String, Object>, TxnSendProducer<byte[], byte[]>> producers) {
         this.config = config;
-        this.throttle = ReplayThrottle.of(config, time);
         this.listener = listener;
         this.topics = new ReplayTopics(config);
         this.range = new DeadLetterRange(config);
+        this.batches = new ThrottledBatches(config, topics, range, time);
         this.writer = mode == Mode.DRY_RUN ? Optional.empty()
                 : Optional.of(new ReplayTransactions(config, topics, listener, producers));
     }
@@ -216,28 +216,16 @@ public final class ReplayEngine implements AutoCloseable {
         if (progress.finished()) {
             return progress;
         }
-        if (writer.isPresent() && !throttle.awaitPaid()) {
-            return progress;
-        }
-        List<ConsumerRecord<byte[], byte[]>> batch = range.poll(progress);
         if (writer.isEmpty()) {
+            List<ConsumerRecord<byte[], byte[]>> batch = range.poll(progress);
             Map<Integer, Long> next = range.positions(progress);
             if (!batch.isEmpty() || !next.equals(progress.nextOffsets())) {
                 progress = dryRunTally.decide(progress, batch, next, plan, listener);
             }
             return progress;
         }
-        List<Planned> decided = batch.stream().map(record -> Planned.of(record, plan)).toList();
-        List<Planned> planned = throttle.within(decided);
-        range.readAgain(decided.subList(planned.size(), decided.size()).stream().map(Planned::record).toList());
-        Map<Integer, Long> next = range.positions(progress);
-        if (planned.isEmpty() && next.equals(progress.nextOffsets())) {
-            return progress;
-        }
-        if (!planned.isEmpty()) {
-            ProgressChecks.requireStillCaptured(config, progress, topics.dlqTopicIdNow());
-        }
-        return write(writer.get(), planned, next);
+        Optional<ThrottledBatches.Batch> batch = batches.next(progress, plan);
+        return batch.isEmpty() ? progress : write(writer.get(), batch.get());
     }
 
     /** Commits the progress as CANCELLED (unless already finished): nothing more is written under this id. */
@@ -283,11 +271,10 @@ public final class ReplayEngine implements AutoCloseable {
     }
 
     /** Writes {@code batch} ({@link ReplayTransactions#write}); reads again from the progress when not committed. */
-    private ReplayProgress write(ReplayTransactions w, List<Planned> batch, Map<Integer, Long> next) {
-        throttle.charge(batch);
+    private ReplayProgress write(ReplayTransactions w, ThrottledBatches.Batch batch) {
         ReplayTransactions.Written written;
         try {
-            written = w.write(progress, batch, next);
+            written = w.write(progress, batch.planned(), batch.next());
         } catch (RuntimeException e) {
             range.rewind(progress);
             throw e;
