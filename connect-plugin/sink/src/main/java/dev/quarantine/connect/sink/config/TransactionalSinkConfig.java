@@ -1,13 +1,10 @@
 package dev.quarantine.connect.sink.config;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -182,13 +179,7 @@ public final class TransactionalSinkConfig extends AbstractConfig {
      * the target cluster's (the source is then assumed to be the same cluster).
      */
     public Map<String, Object> sourceAdminConfigs() {
-        Map<String, Object> overrides = new HashMap<>();
-        originalsWithPrefix(ConfigRules.CONSUMER_OVERRIDE_PREFIX).forEach((name, value) -> {
-            if (AdminClientConfig.configNames().contains(name)) {
-                overrides.put(name, value);
-            }
-        });
-        return overrides.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) ? overrides : adminConfigs();
+        return ClientConfigs.sourceAdmin(this);
     }
 
     /**
@@ -247,18 +238,12 @@ public final class TransactionalSinkConfig extends AbstractConfig {
 
     /** Producer configs for the target cluster: target.producer.* over the bootstrap servers. */
     public Map<String, Object> producerConfigs() {
-        Map<String, Object> configs = new HashMap<>();
-        configs.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, targetBootstrapServers());
-        configs.putAll(originalsWithPrefix(TARGET_PRODUCER_PREFIX));
-        return configs;
+        return ClientConfigs.targetProducer(this);
     }
 
     /** Admin (and progress-reading consumer) configs for the target cluster: target.admin.* over the servers. */
     public Map<String, Object> adminConfigs() {
-        Map<String, Object> configs = new HashMap<>();
-        configs.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, targetBootstrapServers());
-        configs.putAll(originalsWithPrefix(TARGET_ADMIN_PREFIX));
-        return configs;
+        return ClientConfigs.targetAdmin(this);
     }
 
     public Converter keyConverter() {
