@@ -2,8 +2,6 @@ package dev.quarantine.connect.sink;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Set;
-import java.util.TreeSet;
 
 import org.apache.kafka.clients.admin.Admin;
 
@@ -16,6 +14,7 @@ import dev.quarantine.connect.sink.ownership.Ownership;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.ownership.StageBudget;
 import dev.quarantine.connect.sink.progress.OwnershipRecord;
+import dev.quarantine.connect.sink.write.SlotTopics;
 import dev.quarantine.connect.sink.write.TxnSendSlotProducer;
 import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.txn.progress.CompactedTopicReader;
@@ -59,15 +58,12 @@ final class OffsetsSlot implements AutoCloseable {
         leftOpen = new LeftOpenCompletion(admins.target(), prefix, config.progressTopic(),
                 id -> WriterFactory.completionProducer(config, id));
         StageBudget stages = TaskSlots.stages(config, clock);
+        SlotTopics written = new SlotTopics(config.topicFormat()::targetTopic, config.dlqTopic(),
+                config.progressTopic());
         Ownership[] owner = new Ownership[1];
         owner[0] = Ownership.of(prefix, config.progressTopic(), OwnershipRecord.offsetsId(prefix), producer, fencing,
-                reader, stages, TaskSlots.limits(config), clock, leftOpen, hanging, () -> {
-                    Set<String> topics = new TreeSet<>(Set.of(config.progressTopic()));
-                    owner[0].assigned().forEach(source -> topics.add(config.topicFormat().targetTopic(
-                            source.topic())));
-                    config.dlqTopic().ifPresent(topics::add);
-                    return topics;
-                });
+                reader, stages, TaskSlots.limits(config), clock, leftOpen, hanging,
+                () -> written.withProgress(owner[0].assigned()));
         ownership = new OffsetsOwnership(owner[0], stages);
     }
 

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 
@@ -19,7 +18,6 @@ import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
-import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.ownership.SlotProducer.End;
 import dev.quarantine.connect.sink.ownership.SlotProducer.Sent;
@@ -53,6 +51,8 @@ import dev.quarantine.txn.TxnSendOption;
  * <tr><td>{@link Outcome.Fatal}</td><td>FATAL, a dead letter that cannot be written, poison without a dead-letter
  *     topic</td><td>aborted (a failed abort is attached as suppressed)</td></tr>
  * </table>
+ *
+ * <p>Which outcome each failure answers, and the abort before it, is {@link TransactionFailures}' decision.
  *
  * <p>The caller hands each partition's progress for the range it covers ({@code from}, {@code next}) with the lines
  * to carry over (2.7.1 rule V.1: the last line per partition written, those of partitions this transaction does not
@@ -108,7 +108,7 @@ public final class TaskTransaction {
     }
 
     private final SlotProducer producer;
-    private final String id;
+    private final TransactionFailures failures;
     private final Function<TopicPartition, Holder> holders;
     private final ProgressKeys progress;
     private final Letters letters;
@@ -141,7 +141,7 @@ public final class TaskTransaction {
                     Letters letters, Duration ackBound, Breaker breaker) {
         this.breaker = breaker;
         this.producer = producer;
-        this.id = id;
+        this.failures = new TransactionFailures(producer, id, progress);
         this.holders = holders;
         this.progress = progress;
         this.letters = letters;
@@ -177,20 +177,17 @@ public final class TaskTransaction {
         try {
             producer.flush(); // rule V.2: every send answered before the progress records, without waiting linger.ms
         } catch (RuntimeException e) {
-            return abortThen(new Outcome.Transient(e)); // interrupted: nothing is known of the sends yet
+            return failures.abortThen(new Outcome.Transient(e)); // interrupted: nothing is known of the sends yet
         }
         Acks.Answer answer = acks.await(ackBound);
         if (answer.failure().isPresent()) {
-            return failed(answer.failure().get().source(), answer.failure().get().write(),
+            return failures.sendFailed(answer.failure().get().source(), answer.failure().get().write(),
                     answer.failure().get().cause());
         }
-        int written = -deadLettered.size();
-        for (Part part : parts) {
-            written += (int) part.writes().stream().filter(write -> !write.deadLetter()).count();
-        }
+        int written = TransactionParts.records(parts) - deadLettered.size();
         Optional<ConnectException> tripped = breaker.beforeCommit(written, deadLettered);
         if (tripped.isPresent()) {
-            return abortThen(new Outcome.Fatal(tripped.get()));
+            return failures.abortThen(new Outcome.Fatal(tripped.get()));
         }
         Map<TopicPartition, ProgressRecord> committed = new LinkedHashMap<>();
         Map<TopicPartition, Future<RecordMetadata>> progressSends = new LinkedHashMap<>();
@@ -199,7 +196,7 @@ public final class TaskTransaction {
             committed.put(part.source(), record);
             Sent sent = producer.send(progress.record(record, part.source()), TxnSendOption.NONE);
             if (!(sent instanceof Sent.Accepted accepted)) {
-                return progressNotSent(part.source(), SlotAnswers.cause(sent));
+                return failures.progressNotSent(part.source(), SlotAnswers.cause(sent));
             }
             progressSends.put(part.source(), accepted.metadata());
         }
@@ -207,39 +204,7 @@ public final class TaskTransaction {
         if (end instanceof End.Done) {
             return new Outcome.Committed(committed, deadLettered);
         }
-        if (end instanceof End.Fenced || end instanceof End.MaybeDone) {
-            Throwable cause = SlotAnswers.cause(end);
-            return end instanceof End.Fenced ? new Outcome.Fenced(cause) : new Outcome.Unknown(cause);
-        }
-        Optional<Map.Entry<TopicPartition, Throwable>> refused = refusedProgress(progressSends);
-        if (refused.isPresent()) {
-            return abortThen(new Outcome.Fatal(progressFailed(refused.get().getKey(), refused.get().getValue())));
-        }
-        return abortThen(end instanceof End.Transient ? new Outcome.Transient(SlotAnswers.cause(end))
-                : new Outcome.Fatal(commitFailed(parts.size(), SlotAnswers.cause(end))));
-    }
-
-    /**
-     * A progress record the broker refused for good (records and dead letters were all acknowledged before, so the
-     * error is the progress record's own): it cannot be dead-lettered, and writing it again fails again.
-     */
-    private static Optional<Map.Entry<TopicPartition, Throwable>> refusedProgress(
-            Map<TopicPartition, Future<RecordMetadata>> sends) {
-        for (Map.Entry<TopicPartition, Future<RecordMetadata>> send : sends.entrySet()) {
-            if (send.getValue().isDone()) {
-                try {
-                    send.getValue().get();
-                } catch (ExecutionException e) {
-                    if (FailureAction.of(e.getCause()) != FailureAction.RETRY) {
-                        return Optional.of(Map.entry(send.getKey(), e.getCause()));
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return Optional.empty();
-                }
-            }
-        }
-        return Optional.empty();
+        return failures.commitNotDone(end, parts.size(), progressSends);
     }
 
     private Optional<Outcome> send(TopicPartition source, Write write, Acks acks, List<Poison> deadLettered) {
@@ -253,55 +218,29 @@ public final class TaskTransaction {
             // every later send: that record's failure is the transaction's, this one is collateral
             Optional<Acks.Failure> earlier = acks.await(ackBound).failure();
             if (earlier.isPresent()) {
-                return Optional.of(failed(earlier.get().source(), earlier.get().write(), earlier.get().cause()));
+                return Optional.of(failures.sendFailed(earlier.get().source(), earlier.get().write(),
+                        earlier.get().cause()));
             }
-            return Optional.of(failed(source, write, failed.cause()));
+            return Optional.of(failures.sendFailed(source, write, failed.cause()));
         }
         Throwable leftOut = SlotAnswers.cause(sent);
         if (write.deadLetter() || FailureAction.of(leftOut) != FailureAction.POISON) {
-            return Optional.of(failed(source, write, leftOut)); // not the record's fault: a timeout is not poison
+            // not the record's fault: a timeout is not poison
+            return Optional.of(failures.sendFailed(source, write, leftOut));
         }
         Optional<ProducerRecord<byte[], byte[]>> letter;
         try {
             letter = letters.of(write.record(), write.out(), leftOut);
         } catch (ConnectException e) {
-            return Optional.of(abortThen(new Outcome.Fatal(e))); // the dead letter cannot be built (too large)
+            // the dead letter cannot be built (too large)
+            return Optional.of(failures.abortThen(new Outcome.Fatal(e)));
         }
         if (letter.isEmpty()) {
-            return Optional.of(abortThen(new Outcome.Fatal(new WriterErrors.PoisonInStrictMode(write.record(),
+            return Optional.of(failures.abortThen(new Outcome.Fatal(new WriterErrors.PoisonInStrictMode(write.record(),
                     write.out().topic(), leftOut))));
         }
         deadLettered.add(new Poison(source, write.offset(), leftOut));
         return send(source, new Write(write.record(), letter.get(), true), acks, deadLettered);
-    }
-
-    /** A send of {@code write} failed with {@code cause}: what the transaction's outcome is (design 2.6). */
-    private Outcome failed(TopicPartition source, Write write, Throwable cause) {
-        FailureAction action = FailureAction.of(cause);
-        if (action == FailureAction.FENCED) {
-            return new Outcome.Fenced(cause);
-        }
-        if (action == FailureAction.RETRY) {
-            return abortThen(new Outcome.Transient(cause));
-        }
-        if (write.deadLetter()) {
-            return abortThen(new Outcome.Fatal(new WriterErrors.DeadLetterFailed(write.record(), write.out().topic(),
-                    cause)));
-        }
-        if (action == FailureAction.POISON) {
-            return abortThen(new Outcome.Rejected(source, write.offset(), cause));
-        }
-        return abortThen(new Outcome.Fatal(new WriterErrors.FatalWrite(write.record(), write.out().topic(), cause)));
-    }
-
-    /** The send of {@code source}'s progress record failed at once: fenced, transient, or for good. */
-    private Outcome progressNotSent(TopicPartition source, Throwable cause) {
-        FailureAction action = FailureAction.of(cause);
-        if (action == FailureAction.FENCED) {
-            return new Outcome.Fenced(cause);
-        }
-        return abortThen(action == FailureAction.RETRY ? new Outcome.Transient(cause)
-                : new Outcome.Fatal(progressFailed(source, cause)));
     }
 
     /** The part's progress as this transaction commits it: by the slot, with the lines of what it wrote. */
@@ -310,48 +249,5 @@ public final class TaskTransaction {
         written.getOrDefault(part.source(), Map.of()).forEach((tp, range) ->
                 lines.put(tp, new Written(range.first(), range.end(), part.progress().from())));
         return part.progress().withOwnership(holders.apply(part.source()), lines);
-    }
-
-    /** Aborts, then answers {@code outcome} (not Committed); a failed abort is attached to its cause. */
-    private Outcome abortThen(Outcome outcome) {
-        End end = producer.abort();
-        if (end instanceof End.Done) {
-            return outcome;
-        }
-        Throwable cause = causeOf(outcome);
-        Throwable abortFailure = SlotAnswers.cause(end);
-        cause.addSuppressed(abortFailure);
-        if (outcome instanceof Outcome.Fatal) {
-            return outcome;
-        }
-        return end instanceof End.Fenced ? new Outcome.Fenced(cause) : new Outcome.Unknown(cause);
-    }
-
-    private static Throwable causeOf(Outcome outcome) {
-        if (outcome instanceof Outcome.Rejected o) {
-            return o.cause();
-        }
-        if (outcome instanceof Outcome.Transient o) {
-            return o.cause();
-        }
-        if (outcome instanceof Outcome.Fatal o) {
-            return o.cause();
-        }
-        throw new IllegalStateException("only a transaction still open is aborted: " + outcome);
-    }
-
-    private ConnectException progressFailed(TopicPartition source, Throwable cause) {
-        return new ConnectException("The progress of " + source + " cannot be sent to the progress topic "
-                + progress.topic() + " (" + cause + "), so the transaction of " + id + " cannot commit."
-                + " Check the ACLs of the target producer's principal (WRITE and DESCRIBE on topic " + progress.topic()
-                + ") and the topic's settings (max.message.bytes, cleanup.policy=compact)", cause);
-    }
-
-    private ConnectException commitFailed(int partitions, Throwable cause) {
-        return new ConnectException("The transaction of " + id + " (" + partitions + " source partitions)"
-                + " cannot commit: " + cause + ". The task stops: retrying does not help. Check the ACLs of the target"
-                + " producer's principal (WRITE on the transactional ids of "
-                + TransactionalSinkConfig.TRANSACTIONAL_ID_PREFIX_CONFIG + ", WRITE and DESCRIBE on the target, dead"
-                + "-letter and progress topics) and the target.producer.* settings", cause);
     }
 }

@@ -13,18 +13,16 @@ import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 import dev.quarantine.connect.sink.progress.ProgressRecord;
-import dev.quarantine.connect.sink.progress.RedoRange;
 import dev.quarantine.connect.sink.write.IsolationPlan.Position;
 import dev.quarantine.connect.sink.write.IsolationPlan.Range;
 import dev.quarantine.connect.sink.write.IsolationPlan.Step;
 import dev.quarantine.connect.sink.write.TaskTransaction.Outcome;
 import dev.quarantine.connect.sink.write.TaskTransaction.Part;
-import dev.quarantine.connect.sink.write.TaskTransaction.Write;
+import dev.quarantine.connect.sink.write.TransactionParts.StepParts;
 
 /**
  * The write path of one slot (docs/design/sink-ownership.md 2.6): the waiting records and the committed progress of
@@ -42,15 +40,11 @@ import dev.quarantine.connect.sink.write.TaskTransaction.Write;
  */
 public final class TaskWriter {
 
-    private final Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert;
-    private final TaskTransaction.Letters letters;
-    private final Function<TopicPartition, Map<String, Integer>> mapped;
+    private final TransactionParts transactionParts;
     private final Tally tally;
-    private final AfterAbort afterAbort;
+    private final OwnAbortCheck ownAbort;
     private final Map<TopicPartition, PendingRecords> waiting = new LinkedHashMap<>();
     private final Map<TopicPartition, ProgressRecord> committed = new HashMap<>();
-    /** Why each record a trigger turned into its dead letter was poison (for the metrics and the breaker). */
-    private final Map<Position, Throwable> letterCauses = new HashMap<>();
     /**
      * The isolation a write stopped at the put's bound, with the rejections it learnt: the next write goes on with it
      * (so every put moves an isolation on by at least one transaction); dropped when a partition's records change.
@@ -66,11 +60,9 @@ public final class TaskWriter {
      */
     TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
                Function<TopicPartition, Map<String, Integer>> mapped, Tally tally, AfterAbort afterAbort) {
-        this.convert = convert;
-        this.letters = letters;
-        this.mapped = mapped;
+        this.transactionParts = new TransactionParts(convert, letters, mapped);
         this.tally = tally;
-        this.afterAbort = afterAbort;
+        this.ownAbort = new OwnAbortCheck(afterAbort);
     }
 
     /** For tests: nothing counted. */
@@ -217,7 +209,6 @@ public final class TaskWriter {
         }
         Map<TopicPartition, ProgressRecord> written = new LinkedHashMap<>();
         List<TaskTransaction.Poison> deadLettered = new ArrayList<>();
-        letterCauses.clear();
         boolean first = true;
         for (Optional<Step> step = plan.next(); step.isPresent(); step = plan.next()) {
             if (!first && !mayGoOn.getAsBoolean()) {
@@ -225,34 +216,24 @@ public final class TaskWriter {
                 return new Outcome.Committed(written, deadLettered);
             }
             first = false;
-            List<Part> parts;
+            StepParts stepParts;
             try {
-                parts = parts(step.get(), rejections);
+                stepParts = transactionParts.of(step.get(), rejections, committed, waiting);
             } catch (WriterErrors.PoisonInStrictMode e) {
                 return new Outcome.Fatal(e);
             }
+            List<Part> parts = stepParts.parts();
             long began = System.nanoTime();
             Outcome outcome = transaction.run(parts);
             if (outcome instanceof Outcome.Committed done) {
                 plan.committed();
                 committed(done, nowMs);
                 written.putAll(done.progress());
-                List<TaskTransaction.Poison> isolated = new ArrayList<>();
-                int records = -done.deadLettered().size();
-                for (Part part : parts) {
-                    for (Write write : part.writes()) {
-                        if (write.deadLetter()) {
-                            isolated.add(new TaskTransaction.Poison(part.source(), write.offset(),
-                                    letterCauses.get(new Position(part.source(), write.offset()))));
-                        } else {
-                            records++;
-                        }
-                    }
-                }
+                List<TaskTransaction.Poison> isolated = stepParts.isolated();
                 deadLettered.addAll(done.deadLettered());
                 deadLettered.addAll(isolated);
                 Optional<ConnectException> tripped = tally.committed((System.nanoTime() - began) / 1_000_000,
-                        records, done.deadLettered(), isolated);
+                        TransactionParts.records(parts) - done.deadLettered().size(), done.deadLettered(), isolated);
                 if (tripped.isPresent()) {
                     return new Outcome.Fatal(tripped.get());
                 }
@@ -260,42 +241,17 @@ public final class TaskWriter {
                 tally.aborted();
                 rejections.put(new Position(rejected.source(), rejected.offset()), rejected.cause());
                 plan.rejected(rejected.source(), rejected.offset());
-                Optional<Outcome> lost = afterOwnAbort(parts, rejected.cause());
+                Optional<Outcome> lost = ownAbort.after(parts, rejected.cause(), committed);
                 if (lost.isPresent()) {
                     return lost.get();
                 }
             } else if (outcome instanceof Outcome.Transient transientFailure) {
-                return afterOwnAbort(parts, transientFailure.cause()).orElse(outcome);
+                return ownAbort.after(parts, transientFailure.cause(), committed).orElse(outcome);
             } else {
                 return outcome;
             }
         }
         return new Outcome.Committed(written, deadLettered);
-    }
-
-    /**
-     * After an abort of the slot's own: every committed progress of the slot is looked at (the abort ended the producer
-     * id's open ranges on every partition it wrote, a shared dead-letter partition holding other partitions' commits
-     * among them); Unknown (re-initialise, then rule V decides) when one no longer reads visible, or the look failed.
-     */
-    private Optional<Outcome> afterOwnAbort(List<Part> parts, Throwable cause) {
-        boolean visible;
-        try {
-            visible = afterAbort.stillVisible(Map.copyOf(committed));
-        } catch (RuntimeException e) {
-            cause.addSuppressed(e);
-            visible = false;
-        }
-        return visible ? Optional.empty() : Optional.of(new Outcome.Unknown(lostToAbort(parts, cause)));
-    }
-
-    private static ConnectException lostToAbort(List<Part> parts, Throwable cause) {
-        ConnectException lost = new ConnectException("A transaction of " + parts.stream().map(Part::source).toList()
-                + " was aborted (" + cause + ") and a commit behind the slot's progress no longer reads visible on"
-                + " the target, or could not be looked at: the slot initialises again and redoes what the abort took"
-                + " with it");
-        lost.addSuppressed(cause);
-        return lost;
     }
 
     /**
@@ -316,69 +272,11 @@ public final class TaskWriter {
      * lines (a transaction of the progress alone writes no partition).
      */
     public Outcome move(TaskTransaction transaction, Map<TopicPartition, Long> positions) {
-        List<Part> parts = new ArrayList<>();
-        positions.forEach((source, position) -> {
-            ProgressRecord last = committed.get(source);
-            if (last != null && waiting.get(source).count() == 0 && position > last.next()) {
-                parts.add(new Part(source, List.of(), new ProgressRecord(last.from(), position, last.topicId(),
-                        last.sourceTopicId(), last.targetPartitions(), last.redo().filter(r -> r.pendingAt(position)),
-                        Optional.empty(), last.written(), Optional.empty())));
-            }
-        });
-        Outcome outcome = transaction.run(parts);
+        Outcome outcome = transaction.run(TransactionParts.moved(positions, committed, waiting));
         if (outcome instanceof Outcome.Committed done) {
             committed.putAll(done.progress());
         }
         return outcome;
-    }
-
-    private List<Part> parts(Step step, Map<Position, Throwable> rejections) {
-        List<Part> parts = new ArrayList<>();
-        step.ranges().forEach((source, range) -> {
-            ProgressRecord last = committed.get(source);
-            Optional<RedoRange> redo = last.redo();
-            List<Write> writes = new ArrayList<>();
-            for (SinkRecord record : waiting.get(source).records()) {
-                if (range.holds(record.originalKafkaOffset())) {
-                    Write write = write(source, record, step, rejections);
-                    if (redo.isEmpty() || redo.get().sends(write.offset(), write.out().topic(),
-                            write.out().partition())) {
-                        writes.add(write); // a redo sends below its end only where the commit was lost
-                    }
-                }
-            }
-            parts.add(new Part(source, writes, new ProgressRecord(range.from(), range.to(), last.topicId(),
-                    last.sourceTopicId(), Map.copyOf(mapped.apply(source)),
-                    redo.filter(r -> r.pendingAt(range.to())), Optional.empty(), last.written(), Optional.empty())));
-        });
-        return parts;
-    }
-
-    /** The record as itself, or, once isolated as poison, as its dead letter (none in strict mode: thrown). */
-    private Write write(TopicPartition source, SinkRecord record, Step step, Map<Position, Throwable> rejections) {
-        if (record.topic() == null) {
-            throw new WriterErrors.NoTopic(record);
-        }
-        ProducerRecord<byte[], byte[]> converted;
-        try {
-            converted = convert.apply(record);
-        } catch (Error e) {
-            // a linkage error from a converter or a client built for another Kafka: the task fails, naming it
-            throw new ConnectException("Writing " + source + " failed at " + Coordinates.of(record) + ": " + e, e);
-        } catch (SerializationException e) {
-            // the converters failed for good (RecordConverter): poison, dead-lettered as the input record
-            letterCauses.put(new Position(source, record.originalKafkaOffset()), e);
-            return letters.of(record, null, e).map(letter -> new Write(record, letter, true))
-                    .orElseThrow(() -> new WriterErrors.PoisonInStrictMode(record, record.topic(), e));
-        }
-        Position position = new Position(source, record.originalKafkaOffset());
-        if (!step.poison().contains(position)) {
-            return new Write(record, converted, false);
-        }
-        Throwable cause = rejections.get(position);
-        letterCauses.put(position, cause);
-        return letters.of(record, converted, cause).map(letter -> new Write(record, letter, true))
-                .orElseThrow(() -> new WriterErrors.PoisonInStrictMode(record, converted.topic(), cause));
     }
 
     /** The partitions {@code done} committed: their progress moves on, their records below it stop waiting. */

@@ -1,7 +1,6 @@
 package dev.quarantine.connect.sink.write;
 
 import java.util.HashMap;
-import java.util.TreeSet;
 import java.util.Set;
 import java.util.Collection;
 import java.util.List;
@@ -17,7 +16,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.connect.errors.ConnectException;
 
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
@@ -27,7 +25,6 @@ import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
 import dev.quarantine.connect.sink.progress.OwnershipRecord;
 import dev.quarantine.connect.sink.progress.ProgressTarget;
-import dev.quarantine.txn.SendErrors;
 import dev.quarantine.txn.SharedTopicMetadata;
 import dev.quarantine.txn.TxnSendProducer;
 
@@ -44,6 +41,8 @@ public final class WriterFactory implements AutoCloseable {
     private final WriteSetup setup;
     private final Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory;
     private final SharedTopicMetadata topics;
+    private final SlotTopics slotTopics;
+    private final TransactionTally tally;
 
     public WriterFactory(TransactionalSinkConfig config, WriteSetup setup) {
         this(config, setup, configs -> null);
@@ -56,6 +55,8 @@ public final class WriterFactory implements AutoCloseable {
         this.setup = setup;
         this.producerFactory = producers;
         this.topics = new SharedTopicMetadata(topicCheckConfigs(config));
+        this.slotTopics = new SlotTopics(setup.converter()::targetTopic, deadLetterTopic(), setup.progress().topic());
+        this.tally = new TransactionTally(setup.metrics(), setup.breaker());
     }
 
     /**
@@ -135,8 +136,8 @@ public final class WriterFactory implements AutoCloseable {
      */
     public SlotProducer repairingHanging(SlotProducer slot, String transactionalId,
                                          Supplier<Collection<TopicPartition>> sources) {
-        return new HangingRepair(slot, transactionalId, setup.hanging(), () -> topicsWritten(sources.get()),
-                setup.progress().topic());
+        return new HangingRepair(slot, transactionalId, setup.hanging(),
+                () -> slotTopics.targetsAndDeadLetters(sources.get()), setup.progress().topic());
     }
 
     /**
@@ -147,28 +148,17 @@ public final class WriterFactory implements AutoCloseable {
      * aborted transaction the coordinator no longer lists).
      */
     public void afterOwnAbort(String transactionalId, Collection<TopicPartition> sources) {
-        Set<String> topics = topicsWritten(sources);
-        topics.add(setup.progress().topic());
-        setup.hanging().abortBeforeWriting(transactionalId, topics);
+        setup.hanging().abortBeforeWriting(transactionalId, slotTopics.withProgress(sources));
     }
 
     /** The target topics of {@code sources}, the dead-letter and the progress topic: what a slot writing them writes. */
     public Set<String> topicsWrittenWithProgress(Collection<TopicPartition> sources) {
-        Set<String> topics = topicsWritten(sources);
-        topics.add(setup.progress().topic());
-        return topics;
+        return slotTopics.withProgress(sources);
     }
 
     /** The task's check of transactions its ids left hanging. */
     public HangingTransactionCheck hanging() {
         return setup.hanging();
-    }
-
-    private Set<String> topicsWritten(Collection<TopicPartition> sources) {
-        Set<String> topics = new TreeSet<>();
-        sources.forEach(source -> topics.add(setup.converter().targetTopic(source.topic())));
-        deadLetterTopic().ifPresent(topics::add);
-        return topics;
     }
 
     /**
@@ -232,47 +222,7 @@ public final class WriterFactory implements AutoCloseable {
         return new TaskWriter(record -> setup.converter().convert(record, target.mappedPartitions(
                 new TopicPartition(record.originalTopic(), record.originalKafkaPartition()))),
                 (record, refused, error) -> letters(producer.get()).of(record, refused, error),
-                target::mappedPartitions, tally(), afterAbort);
-    }
-
-    /** The task's metrics, and the dead-letter breaker for records dead-lettered after the broker rejected them. */
-    private TaskWriter.Tally tally() {
-        return new TaskWriter.Tally() {
-            @Override
-            public Optional<ConnectException> committed(long latencyMs, int records,
-                                                        List<TaskTransaction.Poison> atSend,
-                                                        List<TaskTransaction.Poison> isolated) {
-                setup.metrics().committed(latencyMs);
-                setup.metrics().recordsWritten(records);
-                atSend.forEach(poison -> setup.metrics().deadLettered(SendErrors.unwrap(poison.cause())));
-                isolated.forEach(poison -> setup.metrics().deadLettered(SendErrors.unwrap(poison.cause())));
-                return count(0, isolated);
-            }
-
-            @Override
-            public void aborted() {
-                setup.metrics().aborted();
-            }
-        };
-    }
-
-    /**
-     * Counts {@code written} records and the {@code deadLettered} ones with the breaker (as {@code TransactionAttempt}
-     * asked it before each commit); the task's failure when they trip it.
-     */
-    private Optional<ConnectException> count(int written, List<TaskTransaction.Poison> deadLettered) {
-        for (int i = 0; i < written; i++) {
-            setup.breaker().written();
-        }
-        Optional<ConnectException> tripped = Optional.empty();
-        for (TaskTransaction.Poison poison : deadLettered) {
-            Throwable cause = SendErrors.unwrap(poison.cause());
-            if (tripped.isEmpty()) {
-                tripped = setup.breaker().deadLettered(cause.getClass().getName())
-                        .map(WriterErrors.BreakerTripped::new);
-            }
-        }
-        return tripped;
+                target::mappedPartitions, tally, afterAbort);
     }
 
     /**
@@ -281,7 +231,7 @@ public final class WriterFactory implements AutoCloseable {
      */
     public TaskTransaction transaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders) {
         return new TaskTransaction(producer, id, holders, new ProgressKeys(setup.progress().partition(),
-                config.transactionalIdPrefix()), letters(producer), config.maxBlock(), this::count);
+                config.transactionalIdPrefix()), letters(producer), config.maxBlock(), tally);
     }
 
     /** Dead letters within what {@code producer} accepts for the dead-letter topic; none in strict mode. */
