@@ -7,23 +7,18 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.quarantine.connect.sink.cluster.WrittenCheck;
-import dev.quarantine.connect.sink.cluster.WrittenCheck.Verdict;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.progress.ProgressStore;
-import dev.quarantine.connect.sink.write.TaskTransaction.Outcome;
 import dev.quarantine.connect.sink.write.TaskWriter;
 import dev.quarantine.connect.sink.write.WriterFactory;
 
@@ -42,12 +37,11 @@ final class Opened {
     private final ProgressStore progress;
     private final String prefix;
     private final SinkMetrics metrics;
+    private final LastCommitCheck lastCommits;
     /** OWNED without progress: the writer opens at the first record delivered. */
     private final Set<TopicPartition> startAtFirst = new HashSet<>();
     /** OWNED, the progress read (or its check) failed for now: read again at the next put. */
     private final Map<TopicPartition, TaskSlot> unread = new LinkedHashMap<>();
-    /** Of those unread, the ones whose rule V check waits for a transaction open where their last commit wrote. */
-    private final Set<TopicPartition> waitingForCheck = new HashSet<>();
     /** Opened at a start of the task's own (no progress), nothing committed yet: not reported to Connect. */
     private final Set<TopicPartition> unwritten = new HashSet<>();
     /** Records delivered for partitions OWNED whose progress read failed for now: taken once it is read. */
@@ -65,12 +59,14 @@ final class Opened {
         this.progress = progress;
         this.prefix = prefix;
         this.metrics = metrics;
+        this.lastCommits = new LastCommitCheck(metrics);
     }
 
     /**
-     * {@code owned} became OWNED in {@code slot}: read, checked (rule V), sought and resumed (with those read before
-     * too). A partition whose last committed transaction is lost on the target first commits its intent to redo; one
-     * whose check waits (a transaction open where that transaction wrote) stays unread, checked again at the next put.
+     * {@code owned} became OWNED in {@code slot}: read, checked (rule V: {@link LastCommitCheck}), sought and resumed
+     * (with those read before too). A partition whose last committed transaction is lost on the target first commits
+     * its intent to redo; one whose check waits (a transaction open where that transaction wrote) stays unread,
+     * checked again at the next put.
      */
     void owned(TaskSlot slot, Collection<TopicPartition> owned, long nowMs) {
         owned.forEach(partition -> unread.put(partition, slot));
@@ -80,9 +76,10 @@ final class Opened {
         Map<String, TopicPartition> keys = new LinkedHashMap<>();
         unread.keySet().forEach(partition -> keys.put(WriterFactory.transactionalId(prefix, partition), partition));
         Map<String, ProgressRecord> read;
+        Set<TopicPartition> waitingForCheck; // their rule V check waits for a transaction open where they last wrote
         try {
             read = new HashMap<>(progress.read(keys));
-            checkWritten(keys, read);
+            waitingForCheck = lastCommits.check(keys, read, unread::get);
         } catch (RetriableException e) {
             RuntimeException verdict = checks.failed(e);
             if (!(verdict instanceof RetriableException)) {
@@ -143,100 +140,6 @@ final class Opened {
             context.pause(waitingForCheck.toArray(TopicPartition[]::new)); // held records would grow meanwhile
         }
         log.info("Own {}; resuming {} from their committed progress", resumed, seeks);
-    }
-
-    /**
-     * Rule V (design 2.7.1 step 3) over the progress just {@code read}: a partition whose last committed transaction
-     * is lost somewhere commits its intent to redo (one transaction per slot) and its entry in {@code read} becomes
-     * that intent; one whose check waits is removed from {@code read} (and kept unread); records gone from the target
-     * fail the task (fail closed).
-     *
-     * @throws RetriableException when the target did not answer in time, or an intent did not commit
-     */
-    private void checkWritten(Map<String, TopicPartition> keys, Map<String, ProgressRecord> read) {
-        Map<TopicPartition, ProgressRecord> checked = new LinkedHashMap<>();
-        Map<TopicPartition, String> keyOf = new HashMap<>();
-        Map<TaskSlot, Map<TopicPartition, ProgressRecord>> intents = new LinkedHashMap<>();
-        keys.forEach((key, partition) -> {
-            ProgressRecord last = aheadInMemory(partition, read.get(key)).orElse(read.get(key));
-            if (last != null && !last.equals(read.get(key))) {
-                read.put(key, last);
-                intents.computeIfAbsent(unread.get(partition), s -> new LinkedHashMap<>()).put(partition, last);
-            }
-            keyOf.put(partition, key);
-            if (last != null && !last.written().isEmpty()) {
-                checked.put(partition, last);
-            }
-        });
-        waitingForCheck.clear();
-        Map<TopicPartition, Verdict> verdicts = checked.isEmpty() ? Map.of()
-                : unread.get(checked.keySet().iterator().next()).repair.check(checked);
-        verdicts.forEach((partition, verdict) -> {
-            ProgressRecord last = checked.get(partition);
-            if (verdict instanceof WrittenCheck.Redo redo) {
-                log.warn("The last committed transaction of {} (source offsets {} to {}) was aborted on {} after it"
-                        + " committed (its markers skipped there by a broker, then an abort of the same producer id):"
-                        + " its records there are written again from source offset {}", partition, last.from(),
-                        last.next() - 1, redo.redoFrom(), redo.next());
-                intents.computeIfAbsent(unread.get(partition), s -> new LinkedHashMap<>()).put(partition,
-                        last.redoing(redo.next(), redo.redoEnd(), redo.redoFrom()));
-            } else if (verdict instanceof WrittenCheck.Wait wait) {
-                log.warn("{} stays paused: a transaction is open on {} where its last committed transaction wrote;"
-                        + " checked again at the next put", partition, wait.heldBack());
-                waitingForCheck.add(partition);
-                read.remove(keyOf.get(partition));
-                intents.getOrDefault(unread.get(partition), new HashMap<>()).remove(partition);
-            } else if (verdict instanceof WrittenCheck.ProgressAborted aborted) {
-                throw new ConnectException("A record of " + partition + " is visible at " + aborted.partition() + "@"
-                        + aborted.offset() + " after its last committed progress: its progress record was aborted."
-                        + " The task stops rather than copy twice");
-            } else if (verdict instanceof WrittenCheck.Clean clean && !clean.deleted().isEmpty()) {
-                log.warn("The records of the last committed transaction of {} on {} are gone (retention, compaction of"
-                        + " a compacted topic, their topic deleted or created again, or an unclean election) before"
-                        + " they could be checked; nothing is redone there", partition, clean.deleted());
-            }
-        });
-        intents.forEach((slot, redo) -> {
-            Outcome outcome = slot.writer.intents(slot.transaction(), redo);
-            if (!(outcome instanceof Outcome.Committed committed)) {
-                if (outcome instanceof Outcome.Fenced) {
-                    slot.ownership.fenced(false);
-                } else if (outcome instanceof Outcome.Unknown) {
-                    slot.ownership.reinitialise();
-                } else if (outcome instanceof Outcome.Fatal fatal) {
-                    throw fatal.cause();
-                }
-                throw new RetriableException("The intent to redo " + redo.keySet() + " did not commit (" + outcome
-                        + ")");
-            }
-            metrics.commitsRedone((int) redo.values().stream().filter(r -> r.redo().isPresent()).count());
-            committed.progress().forEach((partition, intent) -> read.put(keyOf.get(partition), intent));
-        });
-    }
-
-    /**
-     * The progress this slot committed for {@code partition} and still holds in memory, when the progress just read is
-     * behind it: a commit of the slot returned done, so its progress record is committed, and reads behind only when it
-     * was aborted on progress partition 0 after it committed (its marker skipped there, then an abort of the same
-     * producer id: design 2.7.1, "C's progress record aborted"). Going by the read would write its records again; the
-     * slot commits it again instead (and rule V checks its lines). Empty when memory is not ahead, or not this slot's.
-     */
-    private Optional<ProgressRecord> aheadInMemory(TopicPartition partition, ProgressRecord read) {
-        TaskSlot slot = unread.get(partition);
-        ProgressRecord memory = slot.writer.committed(partition).orElse(null);
-        // only a read at or below where memory's own transaction began, carrying no redo (another instance of the
-        // id redoing part of it reads between: a review finding), is one memory's record was lost to
-        if (memory == null || memory.holder().isEmpty() || !memory.holder().get().id().equals(slot.id)
-                || read != null && (read.next() > memory.from() || memory.next() <= read.next()
-                || read.redo().isPresent() || !memory.topicId().equals(read.topicId())
-                || !memory.sourceTopicId().equals(read.sourceTopicId()))) {
-            return Optional.empty();
-        }
-        log.warn("The progress of {} read back (next {}) is behind the progress {} committed (next {}): its progress"
-                + " record was aborted on the progress topic after it committed (a broker skipped its marker there,"
-                + " then an abort of the same producer id). Committed again, so its records are not written twice",
-                partition, read == null ? "none" : read.next(), slot.id, memory.next());
-        return Optional.of(memory);
     }
 
     /** Where {@code partition} resumes with committed progress {@code last}; empty when its waiting records are kept. */

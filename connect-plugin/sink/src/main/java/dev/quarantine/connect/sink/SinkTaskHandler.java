@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,14 +30,14 @@ import dev.quarantine.connect.sink.progress.ProgressStore;
 import dev.quarantine.connect.sink.write.CommitTrigger;
 import dev.quarantine.connect.sink.write.Coordinates;
 import dev.quarantine.connect.sink.write.PendingRecords;
-import dev.quarantine.connect.sink.write.TaskTransaction.Outcome;
 import dev.quarantine.connect.sink.write.WriterFactory;
 
 /**
  * What a {@link TransactionalKafkaSinkTask} does, without Connect (docs/design/sink-ownership.md 2.3-2.6): the task's
  * slots ({@link TaskSlot}, one transactional producer each) own the assigned source partitions through
  * {@link Ownership} and write them through their {@link dev.quarantine.connect.sink.write.TaskWriter}, one transaction
- * per slot per commit trigger spanning every partition it owns, its dead letters and its progress.
+ * per slot per commit trigger spanning every partition it owns, its dead letters and its progress ({@link SlotWrites}:
+ * the transactions and what their outcomes mean).
  *
  * <p>{@code open} makes no round trip: it pauses the partitions and asks for a prompt put, whose stages claim, fence
  * and read them ({@link Ownership#advance}). A partition that becomes OWNED is sought to its committed progress and
@@ -51,7 +50,8 @@ final class SinkTaskHandler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SinkTaskHandler.class);
     /** Within Connect's default task.shutdown.graceful.timeout.ms (5 s), for all producers. */
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(4);
-    private static final long RETRY_BACKOFF_MS = 1_000;
+    /** The poll timeout a put asks for after a failure for now, before the next try. */
+    static final long RETRY_BACKOFF_MS = 1_000;
     /**
      * The poll timeout that asks the worker for a prompt put: 1 ms, not 0, which {@code WorkerSinkTask.poll} ignores
      * (it takes a task's timeout only when positive, else polls until its next offset flush).
@@ -71,8 +71,7 @@ final class SinkTaskHandler implements AutoCloseable {
     private final Duration writeBound;
     private final Clock clock;
     private final AutoCloseable clients;
-    /** A write failed for good: its waiting records were dropped, which the worker counts as delivered. */
-    private boolean failed;
+    private final SlotWrites writes;
 
     SinkTaskHandler(SinkTaskContext context, String prefix, List<TaskSlot> slots, StageBudget budget,
                     ProgressStore progress,
@@ -90,6 +89,7 @@ final class SinkTaskHandler implements AutoCloseable {
         this.writeBound = writeBound;
         this.clock = clock;
         this.clients = clients;
+        this.writes = new SlotWrites(this.context, this.slots, opened, progress, transients);
     }
 
     /**
@@ -165,10 +165,9 @@ final class SinkTaskHandler implements AutoCloseable {
             }
         });
         boolean due = trigger.dueInMs(waiting(), now).orElse(-1) == 0;
-        if ((due || !rewound.isEmpty()) && startOverReplacedSources(rewound, due) && due) {
-            for (TaskSlot slot : slots) {
-                write(slot, now, putStarted + writeBound.toMillis());
-            }
+        if ((due || !rewound.isEmpty()) && writes.startOverReplacedSources(rewound, due) && due) {
+            long startStepsBy = putStarted + writeBound.toMillis();
+            writes.write(now, () -> clock.millis() <= startStepsBy);
         }
         boolean stillOpening = slots.stream().anyMatch(slot -> !slot.ownership.opening().isEmpty())
                 || opened.anyUnread(); // a progress read or rule V check to try again
@@ -189,7 +188,7 @@ final class SinkTaskHandler implements AutoCloseable {
         for (TaskSlot slot : slots) {
             Ownership.Opening opening = slot.ownership.advance(put);
             if (opening instanceof Ownership.Opening.Failed failure) {
-                failed = true;
+                writes.failedForGood();
                 throw failure.cause();
             }
             Ownership.Opening.Progressed progressed = (Ownership.Opening.Progressed) opening;
@@ -201,7 +200,7 @@ final class SinkTaskHandler implements AutoCloseable {
             try {
                 opened.owned(slot, progressed.owned(), clock.millis());
             } catch (ConnectException e) { // a check that fails closed, an intent refused for good
-                failed = true;
+                writes.failedForGood();
                 throw e;
             }
             if (slot.ownership.lastFailure().isPresent()) {
@@ -232,109 +231,6 @@ final class SinkTaskHandler implements AutoCloseable {
         return rewound;
     }
 
-    /**
-     * Before a write: partitions with waiting records (and those the worker rewound by itself, as when its position
-     * was out of range of a source topic created again shorter: their records all lie below the progress, none would
-     * ever wait) whose source topic was deleted and created again start over ({@link Opened#startOverReplaced}). Returns whether the check was made: when the source cluster did not answer in
-     * time the records keep waiting and nothing is written in this put, counted against
-     * {@code transient.errors.timeout.ms}.
-     */
-    private boolean startOverReplacedSources(Set<TopicPartition> rewound, boolean due) {
-        try {
-            for (TaskSlot slot : slots) {
-                List<TopicPartition> checking = slot.writer.committed().keySet().stream()
-                        .filter(partition -> rewound.contains(partition)
-                                || due && slot.writer.waiting(partition).count() > 0).toList();
-                opened.startOverReplaced(slot.writer, checking);
-            }
-            return true;
-        } catch (RetriableException e) {
-            RuntimeException verdict = transients.failed(e);
-            if (!(verdict instanceof RetriableException)) {
-                failed = true;
-                throw verdict;
-            }
-            log.warn("{}; the records wait, checked again at the next put", e.getMessage());
-            return false;
-        }
-    }
-
-    /** Writes what waits in {@code slot}'s partitions; the put ends as the outcome says. */
-    private void write(TaskSlot slot, long now, long startStepsBy) {
-        if (slot.writer.waiting().stream().allMatch(pending -> pending.count() == 0)) {
-            return;
-        }
-        Set<TopicPartition> owned = slot.ownership.owned();
-        List<TopicPartition> notWritable = slot.writer.committed().keySet().stream()
-                .filter(p -> slot.writer.waiting(p).count() > 0 && (!slot.ownership.owns(p) || opened.awaitsRead(p)))
-                .toList();
-        if (!notWritable.isEmpty()) {
-            // the slot re-initialises, or their progress read or rule V check has not answered since: what waits is
-            // not written before (kept records would replace the written lines the check has to read)
-            log.info("{} wait for {}'s re-initialisation or their check; their records are sought back", notWritable,
-                    slot.id);
-            opened.seekBack(slot.writer, notWritable);
-            if (slot.writer.waiting().stream().allMatch(pending -> pending.count() == 0)) {
-                return;
-            }
-        }
-        progress.target().requireNotReplaced(owned);
-        Outcome outcome;
-        try {
-            outcome = slot.writer.write(slot.transaction(), now, () -> clock.millis() <= startStepsBy);
-        } catch (RetriableException e) {
-            outcome = new Outcome.Transient(e); // a converter failed transiently, before anything was sent
-        } catch (RuntimeException e) {
-            failed = true; // failed for good before the transaction began: the task stops, nothing of it is kept
-            slot.writer.committed().keySet().forEach(slot.writer::dropWaiting);
-            throw e;
-        }
-        decide(slot, outcome, "Writing");
-    }
-
-    /** What a slot's transaction ended in, decided once. */
-    private void decide(TaskSlot slot, Outcome outcome, String what) {
-        if (outcome instanceof Outcome.Committed committed) {
-            slot.ownership.committed();
-            opened.committed(committed.progress().keySet());
-            transients.succeeded();
-            return;
-        }
-        progress.requireTopic(slot.ownership.owned()); // a deleted or replaced progress topic fails the task at once
-        if (outcome instanceof Outcome.Fenced fenced) {
-            slot.ownership.fenced(false);
-            opened.seekBack(slot.writer, slot.writer.committed().keySet());
-            log.warn("{} {} was fenced ({}); its partitions are sought back to their committed progress, the slot"
-                    + " initialised again at the next put and its partitions read again before they are written",
-                    what, slot.id, fenced.cause().getMessage());
-            context.timeout(PROMPT_PUT_MS);
-        } else if (outcome instanceof Outcome.Unknown unknown) {
-            slot.ownership.reinitialise();
-            opened.seekBack(slot.writer, slot.writer.committed().keySet());
-            log.warn("{} {} ended unknown ({}); its partitions are sought back to their committed progress, the slot"
-                    + " initialised again at the next put and its partitions read again before they are written",
-                    what, slot.id, unknown.cause().getMessage());
-            context.timeout(PROMPT_PUT_MS);
-        } else if (outcome instanceof Outcome.Transient retry) {
-            RuntimeException verdict = transients.failed(new RetriableException(what + " " + slot.ownership.owned()
-                    + " as " + slot.id + " failed transiently: " + retry.cause().getMessage(), retry.cause()));
-            if (!(verdict instanceof RetriableException) || !context.soughtSincePutBegan()) {
-                failed |= !(verdict instanceof RetriableException);
-                context.timeout(RETRY_BACKOFF_MS);
-                throw verdict;
-            }
-            // a put that sought must not throw (Connect would deliver the batch again before the seeks): sought back
-            opened.seekBack(slot.writer, slot.ownership.owned());
-        } else if (outcome instanceof Outcome.Fatal fatal) {
-            failed = true;
-            slot.writer.committed().keySet().forEach(slot.writer::dropWaiting);
-            throw fatal.cause();
-        } else {
-            failed = true;
-            throw new ConnectException(what + " as " + slot.id + " ended in " + outcome);
-        }
-    }
-
     private List<PendingRecords> waiting() {
         List<PendingRecords> waiting = new ArrayList<>();
         slots.forEach(slot -> waiting.addAll(slot.writer.waiting()));
@@ -342,42 +238,11 @@ final class SinkTaskHandler implements AutoCloseable {
     }
 
     /**
-     * What Connect may commit to its own group for each OWNED partition: the committed progress, or, when nothing of
-     * it waits, it was not sought since the last put and no write failed for good, the worker's position
-     * ({@code delivered}) when that is further; the progress is moved there first, one transaction per slot
-     * ({@link dev.quarantine.connect.sink.write.TaskWriter#move}), so records an SMT dropped are not read again.
+     * What Connect may commit to its own group for each OWNED partition, the progress moved on first where it may
+     * ({@link SlotWrites#preCommit}).
      */
     Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> delivered) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (TaskSlot slot : slots) {
-            Set<TopicPartition> owned = slot.ownership.owned();
-            Map<TopicPartition, Long> positions = new HashMap<>();
-            slot.writer.committed().forEach((partition, committed) -> Optional.ofNullable(delivered.get(partition))
-                    .filter(p -> !failed && owned.contains(partition) && slot.writer.waiting(partition).count() == 0
-                            && !context.sought(partition) && p.offset() > committed.next())
-                    .ifPresent(p -> positions.put(partition, p.offset())));
-            if (!positions.isEmpty()) {
-                progress.target().requireNotReplaced(positions.keySet());
-                Outcome moved = slot.writer.move(slot.transaction(), positions);
-                if (moved instanceof Outcome.Committed) {
-                    slot.ownership.committed();
-                } else {
-                    log.warn("Moving the progress of {} on past records that never reached the task ended in {};"
-                            + " left where it was", positions.keySet(), moved);
-                    if (moved instanceof Outcome.Fenced) {
-                        slot.ownership.fenced(false);
-                    } else if (moved instanceof Outcome.Unknown) {
-                        slot.ownership.reinitialise();
-                    }
-                }
-            }
-            slot.writer.committed().forEach((partition, committed) -> {
-                if (owned.contains(partition) && !opened.unwritten(partition)) {
-                    offsets.put(partition, new OffsetAndMetadata(committed.next()));
-                }
-            });
-        }
-        return offsets;
+        return writes.preCommit(delivered);
     }
 
     /** Closes the slots' producers, then the rest. */
