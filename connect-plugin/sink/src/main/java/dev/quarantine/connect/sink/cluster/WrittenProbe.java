@@ -49,7 +49,8 @@ import dev.quarantine.txn.progress.ReadCommittedConsumers;
  */
 public final class WrittenProbe implements AutoCloseable {
 
-    private static final Duration POLL = Duration.ofMillis(100);
+    /** How long one poll waits, here and in {@link OffsetScan}. */
+    static final Duration POLL = Duration.ofMillis(100);
     private static final int FETCH_BYTES = 64 * 1024;
 
     private final Consumer<byte[], byte[]> consumer;
@@ -135,10 +136,10 @@ public final class WrittenProbe implements AutoCloseable {
     /**
      * Looks at several lines per partition at once (the lines of many source partitions share a dead-letter
      * partition, or a target partition under {@code target.partition.mapping}): what is at each offset of
-     * {@code firsts}. The offsets are listed once per partition; then one consumer reads each partition from its lowest
-     * offset not yet decided: every offset a returned batch covers is decided (returned: visible; passed without being
-     * returned: aborted), and the consumer skips ahead to the next offset to decide, so a partition takes about one
-     * fetch per batch of lines, not one per line.
+     * {@code firsts}. The offsets are listed once per partition; then one consumer ({@link OffsetScan}) reads each
+     * partition from its lowest offset not yet decided: every offset a returned batch covers is decided (returned:
+     * visible; passed without being returned: aborted), and the consumer skips ahead to the next offset to decide, so
+     * a partition takes about one fetch per batch of lines, not one per line.
      *
      * @throws TimeoutException when the offsets or a read do not come within {@code timeout} (retriable)
      * @throws org.apache.kafka.common.KafkaException when the cluster cannot be read (an ACL, a deleted topic)
@@ -159,7 +160,7 @@ public final class WrittenProbe implements AutoCloseable {
                         () -> pending.computeIfAbsent(tp, k -> new TreeSet<>()).add(first));
             }
         });
-        scan(consumer, pending, listed.stable(), deadline, found, AtFirst.VISIBLE, AtFirst.ABORTED);
+        OffsetScan.decide(consumer, pending, listed.stable(), deadline, found, AtFirst.VISIBLE, AtFirst.ABORTED);
         confirmAborted(found, listed.stable(), deadline);
         return found;
     }
@@ -183,7 +184,7 @@ public final class WrittenProbe implements AutoCloseable {
         if (uncommitted == null) {
             uncommitted = uncommittedConsumer.get();
         }
-        scan(uncommitted, aborted, stable, deadline, found, AtFirst.ABORTED, AtFirst.COMPACTED);
+        OffsetScan.decide(uncommitted, aborted, stable, deadline, found, AtFirst.ABORTED, AtFirst.COMPACTED);
     }
 
     /** Each partition's log start, high watermark and last stable offset, as listed before any read. */
@@ -207,76 +208,6 @@ public final class WrittenProbe implements AutoCloseable {
         return new Listed(offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED, deadline),
                 offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED, deadline),
                 offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED, deadline));
-    }
-
-    /**
-     * Decides every offset of {@code pending} (each below its partition's {@code stable} offset) into {@code found}
-     * with {@code consumer}: a record returned at it is {@code returned}; an offset the consumer's position passed
-     * without returning it is {@code passed}.
-     */
-    private static void scan(Consumer<byte[], byte[]> consumer, Map<TopicPartition, TreeSet<Long>> pending,
-                             Map<TopicPartition, Long> stable, long deadline,
-                             Map<TopicPartition, Map<Long, AtFirst>> found, AtFirst returned, AtFirst passed) {
-        if (pending.isEmpty()) {
-            return;
-        }
-        try {
-            scanAssigned(consumer, pending, stable, deadline, found, returned, passed);
-        } finally {
-            consumer.assign(Set.of()); // a partition left paused by a failed scan would stay paused in the next one
-        }
-    }
-
-    private static void scanAssigned(Consumer<byte[], byte[]> consumer, Map<TopicPartition, TreeSet<Long>> pending,
-                                     Map<TopicPartition, Long> stable, long deadline,
-                                     Map<TopicPartition, Map<Long, AtFirst>> found, AtFirst ifReturned,
-                                     AtFirst ifPassed) {
-        consumer.assign(pending.keySet());
-        pending.forEach((tp, offsets) -> consumer.seek(tp, offsets.first()));
-        while (!pending.isEmpty()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new TimeoutException("Could not read " + pending.keySet() + " (where committed records of this"
-                        + " task's last transactions should be) in time");
-            }
-            ConsumerRecords<byte[], byte[]> records;
-            try {
-                records = consumer.poll(POLL);
-            } catch (OffsetOutOfRangeException gone) {
-                // retention passed the offsets asked after they were listed: deleted, never guessed aborted
-                gone.offsetOutOfRangePartitions().forEach((tp, at) -> {
-                    TreeSet<Long> offsets = pending.get(tp);
-                    while (offsets != null && !offsets.isEmpty() && offsets.first() <= at) {
-                        found.get(tp).put(offsets.pollFirst(), AtFirst.DELETED);
-                    }
-                    if (offsets != null && offsets.isEmpty()) {
-                        pending.remove(tp);
-                        consumer.pause(Set.of(tp));
-                    } else if (offsets != null) {
-                        consumer.seek(tp, offsets.first());
-                    }
-                });
-                continue;
-            }
-            for (TopicPartition tp : Set.copyOf(pending.keySet())) {
-                TreeSet<Long> offsets = pending.get(tp);
-                Map<Long, AtFirst> at = found.get(tp);
-                Set<Long> returned = new HashSet<>();
-                records.records(tp).forEach(record -> returned.add(record.offset()));
-                long position = consumer.position(tp);
-                boolean passedAll = returned.isEmpty() && position >= stable.get(tp);
-                while (!offsets.isEmpty() && (passedAll || offsets.first() < position)) {
-                    long first = offsets.pollFirst();
-                    at.put(first, returned.contains(first) ? ifReturned : ifPassed);
-                }
-                if (offsets.isEmpty()) {
-                    pending.remove(tp);
-                    consumer.pause(Set.of(tp));
-                } else if (offsets.first() > position) {
-                    consumer.seek(tp, offsets.first()); // what lies between is not asked about
-                }
-            }
-        }
-        consumer.assign(Set.of());
     }
 
     /**

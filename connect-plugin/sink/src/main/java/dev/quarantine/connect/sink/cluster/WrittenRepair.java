@@ -16,7 +16,6 @@ import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
 import org.apache.kafka.clients.admin.DescribeTransactionsResult;
-import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -26,12 +25,12 @@ import org.apache.kafka.connect.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.cluster.LeftOpenRanges.Held;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.AtFirst;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.Look;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.Verdict;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
-import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
 import dev.quarantine.txn.SendErrors;
 
 /**
@@ -209,7 +208,7 @@ public final class WrittenRepair implements WrittenChecks {
                 "describe the producers of " + held.keySet()).orElse(Map.of());
         Map<String, TransactionDescription> described = describe(holders);
         described.entrySet().removeIf(e -> !SettledWriters.alike(before.get(e.getKey()), e.getValue()));
-        List<AbortTransactionSpec> aborts = leftOpen(held, described, states);
+        List<AbortTransactionSpec> aborts = LeftOpenRanges.toAbort(held, described, states);
         for (AbortTransactionSpec spec : aborts) {
             log.warn("A committed transaction left open (its markers were never written) holds back {}: aborting it"
                     + " ({}) so that its records there are written again from the committed progress", spec
@@ -225,43 +224,6 @@ public final class WrittenRepair implements WrittenChecks {
         ids.forEach(id -> await(asked.description(id), "describe transactional id " + id).ifPresent(d ->
                 described.put(id, d)));
         return described;
-    }
-
-    /** A held-back line of the writer {@code id}. */
-    record Held(String id, Written line) {
-    }
-
-    /**
-     * The leftover ranges among {@code states}: per partition, an open transaction of a line's writer's producer id
-     * (as {@code described} now, settled: no transaction under way, whose markers may still end the range), at an
-     * epoch below the described one, started at or before the line's {@code first}.
-     */
-    static List<AbortTransactionSpec> leftOpen(Map<TopicPartition, List<Held>> held,
-                                               Map<String, TransactionDescription> described,
-                                               Map<TopicPartition, PartitionProducerState> states) {
-        List<AbortTransactionSpec> specs = new ArrayList<>();
-        held.forEach((tp, lines) -> {
-            PartitionProducerState state = states.get(tp);
-            if (state == null) {
-                return;
-            }
-            for (ProducerState producer : state.activeProducers()) {
-                if (producer.currentTransactionStartOffset().isEmpty()) {
-                    continue;
-                }
-                long start = producer.currentTransactionStartOffset().getAsLong();
-                boolean leftover = lines.stream().anyMatch(h -> {
-                    TransactionDescription now = described.get(h.id());
-                    return now != null && SettledWriters.settled(now) && now.producerId() == producer.producerId()
-                            && producer.producerEpoch() < now.producerEpoch() && start <= h.line().first();
-                });
-                if (leftover) {
-                    specs.add(new AbortTransactionSpec(tp, producer.producerId(), (short) producer.producerEpoch(),
-                            producer.coordinatorEpoch().orElse(0)));
-                }
-            }
-        });
-        return specs;
     }
 
     private <T> Optional<T> await(KafkaFuture<T> future, String what) {

@@ -10,8 +10,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
@@ -127,16 +125,6 @@ class HangingTransactionsTest {
                 .as("the progress partition says 1").isEmpty();
     }
 
-    @Test
-    void aProducerEndsWithAnEpochBumpOnlyOnAVersion2ClusterWithA4Client() {
-        assertThat(HangingTransactions.endsWithEpochBump(2, "4.4.0")).isTrue();
-        assertThat(HangingTransactions.endsWithEpochBump(2, "4.0.1")).isTrue();
-        assertThat(HangingTransactions.endsWithEpochBump(2, "3.9.1")).as("3.9 has no KIP-890 client side").isFalse();
-        assertThat(HangingTransactions.endsWithEpochBump(1, "4.4.0")).as("a version-1 cluster").isFalse();
-        assertThat(HangingTransactions.endsWithEpochBump(0, "4.4.0")).as("no feature finalized").isFalse();
-        assertThat(HangingTransactions.endsWithEpochBump(2, "unknown")).as("unreadable: the wider reading").isFalse();
-    }
-
     private static List<AbortTransactionSpec> hanging(LastTransaction last,
                                                       Map<TopicPartition, PartitionProducerState> states) {
         return HangingTransactions.hanging(last, CURRENT, states, Optional.empty(), true);
@@ -148,16 +136,6 @@ class HangingTransactionsTest {
 
     private static ProducerState open(long producerId, int epoch, OptionalInt coordinatorEpoch) {
         return new ProducerState(producerId, epoch, 0, 0L, coordinatorEpoch, OptionalLong.of(42));
-    }
-
-    @Test
-    void theClientVersionIsKnownAlsoWhenAnotherAdminOfTheWorkerHasTheSameClientId() {
-        // a user's target.admin.client.id is shared by the task's admins: only the first registers app-info metrics
-        Map<String, Object> configs = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1",
-                AdminClientConfig.CLIENT_ID_CONFIG, "audited-admin");
-        try (Admin first = Admin.create(configs); Admin second = Admin.create(configs)) {
-            assertThat(HangingTransactions.clientVersion(second)).startsWith("4.");
-        }
     }
 
     private static PartitionProducerState states(ProducerState... producers) {

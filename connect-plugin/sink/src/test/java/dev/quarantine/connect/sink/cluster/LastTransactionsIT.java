@@ -28,7 +28,7 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 
 /**
  * The last transactions of many transactional ids, asked about together against the real broker: the same answers
- * as one id at a time, in describeTransactions calls of at most {@link HangingTransactions#IDS_PER_DESCRIBE} ids.
+ * as one id at a time, in describeTransactions calls of at most {@link TransactionAdmin#IDS_PER_DESCRIBE} ids.
  */
 @ExtendWith(LocalKafkaExtension.class)
 class LastTransactionsIT {
@@ -74,7 +74,7 @@ class LastTransactionsIT {
 
     @Test
     void asksAboutManyIdsInBoundedCalls() {
-        int count = 2 * HangingTransactions.IDS_PER_DESCRIBE + 1;
+        int count = 2 * TransactionAdmin.IDS_PER_DESCRIBE + 1;
         List<String> ids = IntStream.range(0, count).mapToObj(i -> prefix + ".never-" + i).toList();
 
         try (ClusterAdmins admins = countingAdmins()) {
@@ -82,8 +82,8 @@ class LastTransactionsIT {
                     .as("ids without a transaction").isEmpty();
         }
 
-        assertThat(calls).extracting(List::size).containsExactly(HangingTransactions.IDS_PER_DESCRIBE,
-                HangingTransactions.IDS_PER_DESCRIBE, 1);
+        assertThat(calls).extracting(List::size).containsExactly(TransactionAdmin.IDS_PER_DESCRIBE,
+                TransactionAdmin.IDS_PER_DESCRIBE, 1);
     }
 
     /**
@@ -95,7 +95,7 @@ class LastTransactionsIT {
         String aborted = prefix + ".aborted";
         endTransaction(aborted, false);
         List<String> ids = new ArrayList<>(List.of(aborted));
-        IntStream.range(1, HangingTransactions.IDS_PER_DESCRIBE).forEach(i -> ids.add(prefix + ".never-" + i));
+        IntStream.range(1, TransactionAdmin.IDS_PER_DESCRIBE).forEach(i -> ids.add(prefix + ".never-" + i));
         String unanswered = prefix + ".unanswered";
         ids.add(unanswered); // alone in the second call
         Map<String, Object> configs = Map.of("bootstrap.servers", kafka.bootstrapServers());

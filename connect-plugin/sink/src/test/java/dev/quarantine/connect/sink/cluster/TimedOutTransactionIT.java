@@ -87,12 +87,12 @@ class TimedOutTransactionIT {
         }
     }
 
-    /** As {@link HangingTransactions} decides it: from the cluster's feature and the client's version. */
+    /** As {@link TransactionAdmin#epochBumpedAtEnd} decides it: from the cluster's feature and the client's version. */
     private static boolean epochBumpedAtEnd(Admin admin) throws Exception {
         FinalizedVersionRange version = admin.describeFeatures().featureMetadata().get(30, TimeUnit.SECONDS)
                 .finalizedFeatures().get(HangingTransactions.TRANSACTION_VERSION);
-        return HangingTransactions.endsWithEpochBump(version == null ? 0 : version.maxVersionLevel(),
-                HangingTransactions.clientVersion(admin));
+        return TransactionAdmin.endsWithEpochBump(version == null ? 0 : version.maxVersionLevel(),
+                TransactionAdmin.clientVersion(admin));
     }
 
     private static TransactionDescription completeAbort(Admin admin, String transactionalId) {

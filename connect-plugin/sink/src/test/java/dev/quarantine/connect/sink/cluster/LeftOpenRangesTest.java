@@ -16,14 +16,14 @@ import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
-import dev.quarantine.connect.sink.cluster.WrittenRepair.Held;
+import dev.quarantine.connect.sink.cluster.LeftOpenRanges.Held;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
 
 /**
- * Which open ranges rule V's repair aborts on a partition a line is held back on ({@link WrittenRepair#leftOpen}): only
+ * Which open ranges rule V's repair aborts on a partition a line is held back on ({@link LeftOpenRanges#toAbort}): only
  * a range of the line's writer's producer id, below the epoch described now, that holds the line's {@code first}.
  */
-class WrittenRepairTest {
+class LeftOpenRangesTest {
 
     private static final String HOLDER = "sink:task#0.0";
     private static final long PRODUCER_ID = 7;
@@ -36,18 +36,18 @@ class WrittenRepairTest {
     void abortsARangeOfTheWritersProducerIdBelowItsEpochNowThatHoldsTheLinesFirst() {
         ProducerState leftOver = open(PRODUCER_ID, 3, 10);
 
-        assertThat(WrittenRepair.leftOpen(HELD, NOW, states(leftOver)))
+        assertThat(LeftOpenRanges.toAbort(HELD, NOW, states(leftOver)))
                 .containsExactly(new AbortTransactionSpec(TARGET, PRODUCER_ID, (short) 3, 4));
     }
 
     @Test
     void abortsARangeThatBeganBeforeTheLineItHoldsOpen() {
-        assertThat(WrittenRepair.leftOpen(HELD, NOW, states(open(PRODUCER_ID, 3, 8)))).hasSize(1);
+        assertThat(LeftOpenRanges.toAbort(HELD, NOW, states(open(PRODUCER_ID, 3, 8)))).hasSize(1);
     }
 
     @Test
     void leavesATransactionAtTheEpochDescribedNowAlone() {
-        assertThat(WrittenRepair.leftOpen(HELD, NOW, states(open(PRODUCER_ID, 5, 10))))
+        assertThat(LeftOpenRanges.toAbort(HELD, NOW, states(open(PRODUCER_ID, 5, 10))))
                 .as("the writer's live transaction (after its own init), never a leftover").isEmpty();
     }
 
@@ -62,32 +62,32 @@ class WrittenRepairTest {
             Map<String, TransactionDescription> now = Map.of(HOLDER, new TransactionDescription(1, live, PRODUCER_ID,
                     5, 60_000, OptionalLong.empty(), Set.of(TARGET)));
 
-            assertThat(WrittenRepair.leftOpen(HELD, now, states(open(PRODUCER_ID, 4, 10)))).as(live.toString())
+            assertThat(LeftOpenRanges.toAbort(HELD, now, states(open(PRODUCER_ID, 4, 10)))).as(live.toString())
                     .isEmpty();
         }
     }
 
     @Test
     void leavesAnotherProducerAlone() {
-        assertThat(WrittenRepair.leftOpen(HELD, NOW, states(open(PRODUCER_ID + 1, 1, 9))))
+        assertThat(LeftOpenRanges.toAbort(HELD, NOW, states(open(PRODUCER_ID + 1, 1, 9))))
                 .as("another slot's live transaction on a shared partition").isEmpty();
     }
 
     @Test
     void leavesARangeThatBeganAfterTheLinesFirstAlone() {
-        assertThat(WrittenRepair.leftOpen(HELD, NOW, states(open(PRODUCER_ID, 3, 11)))).isEmpty();
+        assertThat(LeftOpenRanges.toAbort(HELD, NOW, states(open(PRODUCER_ID, 3, 11)))).isEmpty();
     }
 
     @Test
     void abortsNothingForAWriterTheCoordinatorDoesNotKnow() {
-        assertThat(WrittenRepair.leftOpen(HELD, Map.of(), states(open(PRODUCER_ID, 3, 10)))).isEmpty();
+        assertThat(LeftOpenRanges.toAbort(HELD, Map.of(), states(open(PRODUCER_ID, 3, 10)))).isEmpty();
     }
 
     @Test
     void leavesAProducerWithNothingOpenAlone() {
         ProducerState closed = new ProducerState(PRODUCER_ID, 3, 0, 0L, OptionalInt.of(4), OptionalLong.empty());
 
-        assertThat(WrittenRepair.leftOpen(HELD, NOW, states(closed))).isEmpty();
+        assertThat(LeftOpenRanges.toAbort(HELD, NOW, states(closed))).isEmpty();
     }
 
     private static Map<TopicPartition, PartitionProducerState> states(ProducerState... producers) {
