@@ -34,9 +34,6 @@ import dev.quarantine.connect.sink.write.TransactionParts.StepParts;
  * re-initialises the slot and tells this writer which partitions keep their records ({@link #reopen}). The slot's
  * producer is not this writer's: each trigger is handed the transaction over the slot's current producer, so the
  * waiting records outlive a re-initialisation.
- *
- * <p>Not yet here (step 4c and 5): the breaker and metrics (the Committed outcome lists what was dead-lettered at
- * send), a redo's restriction of where a record goes (step 5), and the converter's own failures.
  */
 public final class TaskWriter {
 

@@ -41,8 +41,8 @@ final class TransactionTally implements TaskWriter.Tally, TaskTransaction.Breake
     }
 
     /**
-     * Counts {@code written} records and the {@code deadLettered} ones with the breaker (as {@code TransactionAttempt}
-     * asked it before each commit); the task's failure when they trip it.
+     * Counts {@code written} records and the {@code deadLettered} ones with the breaker, before each commit of the
+     * slot's transaction; the task's failure when they trip it.
      */
     @Override
     public Optional<ConnectException> beforeCommit(int written, List<TaskTransaction.Poison> deadLettered) {

@@ -151,7 +151,8 @@ public final class WriterFactory implements AutoCloseable {
         setup.hanging().abortBeforeWriting(transactionalId, slotTopics.withProgress(sources));
     }
 
-    /** The target topics of {@code sources}, the dead-letter and the progress topic: what a slot writing them writes. */
+    /** The target topics of {@code sources}, the dead-letter and the progress topic: what a slot writing them writes.
+     */
     public Set<String> topicsWrittenWithProgress(Collection<TopicPartition> sources) {
         return slotTopics.withProgress(sources);
     }
