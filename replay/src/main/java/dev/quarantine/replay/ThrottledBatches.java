@@ -10,7 +10,8 @@ import org.apache.kafka.common.utils.Time;
 /**
  * Reads the batch each step of a writing replay commits, within the replay's speed limits ({@link ReplayThrottle}):
  * waits until the batches written so far are paid for, reads and decides a batch, keeps the part one second's worth of
- * the limits holds (the rest is read again by the next step), and charges it once it is certain to be written. One
+ * the limits holds (the rest is read again by the next step), and charges it before it is written (a write that fails
+ * rewinds the range, and the batch read again is charged again). One
  * per engine; its owner is the engine's thread.
  */
 final class ThrottledBatches {

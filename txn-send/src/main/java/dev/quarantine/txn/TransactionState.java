@@ -5,8 +5,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 /**
  * What {@link TxnSendOption#IGNORE_SEND_ERRORS} needs of its producer: that it is open, transactional, and within a
  * transaction. Leaving a record out only makes sense in a transaction that commits the others; outside one, a send
- * error is the caller's to see. The producer reports each step here ({@link #begun}, {@link #ended},
- * {@link #closed}) after the wrapped producer took it.
+ * error is the caller's to see. The producer reports each step here: {@link #begun} and
+ * {@link #ended} after the wrapped producer took it, {@link #closed} before it closes the wrapped one.
  */
 final class TransactionState {
 

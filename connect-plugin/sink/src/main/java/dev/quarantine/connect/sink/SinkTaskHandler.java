@@ -39,11 +39,11 @@ import dev.quarantine.connect.sink.write.WriterFactory;
  * per slot per commit trigger spanning every partition it owns, its dead letters and its progress ({@link SlotWrites}:
  * the transactions and what their outcomes mean).
  *
- * <p>{@code open} makes no round trip: it pauses the partitions and asks for a prompt put, whose stages claim, fence
- * and read them ({@link Ownership#advance}). A partition that becomes OWNED is sought to its committed progress and
- * resumed ({@link Opened}); one found LOST is paused and its records dropped. Records of partitions that are not OWNED
- * are not taken. A batch that starts past where the task last sought its partition is refused and the partition
- * sought back ({@link SeekingContext#gapAfterSeek}).
+ * <p>{@code open} makes no round trip and does not pause the partitions (see {@link #open}): the put their first
+ * records come with runs the stages that claim, fence and read them ({@link Ownership#advance}). A partition that
+ * becomes OWNED is sought to its committed progress and resumed ({@link Opened}); one found LOST is paused and its
+ * records dropped. Records of partitions that are not OWNED are not taken. A batch that starts past where the task
+ * last sought its partition is refused and the partition sought back ({@link SeekingContext#gapAfterSeek}).
  */
 final class SinkTaskHandler implements AutoCloseable {
 

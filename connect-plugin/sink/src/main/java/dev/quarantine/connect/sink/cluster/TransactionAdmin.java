@@ -36,9 +36,9 @@ import dev.quarantine.txn.SendErrors;
 
 /**
  * The calls {@link HangingTransactions} makes to the target cluster's admin client: each waits at most one timeout,
- * and each failure is classified once, naming the transactional id it was made for: transient (and a timeout) as a
- * {@link RetriableException} (the batch is delivered again), anything else, a refusal naming the ACLs to check, as a
- * {@link ConnectException}.
+ * and each failure is classified once, naming what it asked about (an id, the task, or how many ids): transient (and
+ * a timeout) as a {@link RetriableException} (the batch is delivered again), anything else as a
+ * {@link ConnectException}, which names the ACLs to check when the cluster refused the call.
  */
 final class TransactionAdmin {
 

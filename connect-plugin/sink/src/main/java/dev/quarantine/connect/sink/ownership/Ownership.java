@@ -22,10 +22,10 @@ import dev.quarantine.txn.progress.CompactedTopicReader;
 /**
  * The ownership of one slot's source partitions (design 2.3-2.5): {@link #open} makes no round trip (Connect fails
  * the task for good on an exception from it), and every {@link #advance} (from {@code put}) runs the next stages of
- * 2.4 while their bounds fit the put's budget. It talks to the seams only and decides through {@link PartitionState}
- * (rule O), {@link FenceSet} (rule F) and {@link UnexplainedFences}; the claims it runs are committed with the slot's
- * own producer ({@link ClaimStage}). The partitions' states are kept by {@link SlotPartitions}; which stage runs next,
- * in what order of precedence, and how each runs, {@link OpeningStages} says.
+ * 2.4 while their bounds fit the put's budget. The partitions' states are kept by {@link SlotPartitions}; which stage
+ * runs next, in what order of precedence, and how each runs through the seams, {@link OpeningStages} says (it
+ * decides through {@link PartitionState} (rule O), {@link FenceSet} (rule F) and {@link UnexplainedFences}, and
+ * commits claims with the slot's own producer, {@link ClaimStage}); this class keeps the failure policy.
  *
  * A stage that fails for now leaves every partition where it was, paused, and ends the put's stages; it is tried
  * again at the next put until {@code transient.errors.timeout.ms} passes without a stage succeeding.

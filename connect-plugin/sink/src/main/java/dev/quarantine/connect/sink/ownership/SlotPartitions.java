@@ -26,8 +26,9 @@ import dev.quarantine.connect.sink.progress.OwnershipRecord;
  * The states of one slot's source partitions (design 2.3), and the bookkeeping of their changes: which partitions
  * became OWNED or LOST since the start of an {@link Ownership#advance}, how many were lost since the slot started, when
  * a partition LOST to another task may be claimed again, and the claim each partition Connect took away was held under
- * (a later claim there explains a fence of the slot). Every change of state goes through {@link #transition}, which
- * keeps that bookkeeping; what the next state is, {@link PartitionState} decides.
+ * (a later claim there explains a fence of the slot). Every change of state a stage makes goes through
+ * {@link #transition}, which keeps that bookkeeping; opening, closing and taking back a LOST partition set the state
+ * directly. What the next state is, {@link PartitionState} decides.
  */
 final class SlotPartitions {
 

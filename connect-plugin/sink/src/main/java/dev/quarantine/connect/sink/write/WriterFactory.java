@@ -151,8 +151,7 @@ public final class WriterFactory implements AutoCloseable {
         setup.hanging().abortBeforeWriting(transactionalId, slotTopics.withProgress(sources));
     }
 
-    /** The target topics of {@code sources}, the dead-letter and the progress topic: what a slot writing them writes.
-     */
+    /** What a slot writing {@code sources} writes: their target topics, the dead-letter and the progress topic. */
     public Set<String> topicsWrittenWithProgress(Collection<TopicPartition> sources) {
         return slotTopics.withProgress(sources);
     }
