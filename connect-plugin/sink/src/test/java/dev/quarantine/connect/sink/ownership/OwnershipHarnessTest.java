@@ -779,6 +779,7 @@ class OwnershipHarnessTest {
         assertThat(answers.get(0)).isInstanceOf(End.Fenced.class);
         assertThat(answers.get(1)).isEqualTo(new Ownership.Opening.Progressed(Set.of(P), Set.of()));
         assertThat(answers.get(2)).isInstanceOf(End.Done.class);
+        assertThat(t0.ownership.lostTotal()).as("a fence of its own producer loses no partition").isZero();
         assertThat(target(model)).containsExactlyElementsOf(values(0, 3));
     }
 
