@@ -1,9 +1,9 @@
 package dev.quarantine.connect.sink.ownership;
 
+import static dev.quarantine.connect.sink.ownership.Script.parties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -135,19 +135,5 @@ class ModelClaimsTest {
         producer.begin();
         producer.send(new OwnershipRecord(P, id).toRecord(TOPIC, PREFIX), TxnSendOption.NONE);
         return producer;
-    }
-
-    private static Map<String, Runnable> parties(String first, Runnable firstBody, String second, Runnable secondBody) {
-        Map<String, Runnable> parties = new LinkedHashMap<>();
-        parties.put(first, firstBody);
-        parties.put(second, secondBody);
-        return parties;
-    }
-
-    private static Map<String, Runnable> parties(String first, Runnable firstBody, String second, Runnable secondBody,
-                                                 String third, Runnable thirdBody) {
-        Map<String, Runnable> parties = parties(first, firstBody, second, secondBody);
-        parties.put(third, thirdBody);
-        return parties;
     }
 }

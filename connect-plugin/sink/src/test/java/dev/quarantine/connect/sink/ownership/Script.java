@@ -3,6 +3,7 @@ package dev.quarantine.connect.sink.ownership;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +45,22 @@ final class Script {
 
     MovableClock clock() {
         return clock;
+    }
+
+    /** The parties of a {@link #run}, in the order given. */
+    static Map<String, Runnable> parties(String first, Runnable firstBody, String second, Runnable secondBody) {
+        Map<String, Runnable> parties = new LinkedHashMap<>();
+        parties.put(first, firstBody);
+        parties.put(second, secondBody);
+        return parties;
+    }
+
+    /** The parties of a {@link #run}, in the order given. */
+    static Map<String, Runnable> parties(String first, Runnable firstBody, String second, Runnable secondBody,
+                                         String third, Runnable thirdBody) {
+        Map<String, Runnable> parties = parties(first, firstBody, second, secondBody);
+        parties.put(third, thirdBody);
+        return parties;
     }
 
     /** Runs {@code model} when {@code label} is next and returns its answer, or the one scripted for the step. */

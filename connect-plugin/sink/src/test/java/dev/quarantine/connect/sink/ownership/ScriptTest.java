@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,7 +25,7 @@ class ScriptTest {
     void callsRunInTheScriptedOrderWhateverTheThreadsDo() {
         Script script = Script.builder().then("T1.claim", "T0.begin", "T1.fence", "T0.commit", "T1.read0").build();
 
-        script.run(parties(
+        script.run(Script.parties(
                 "T0", () -> {
                     record(script, "T0.begin");
                     record(script, "T0.commit");
@@ -45,7 +44,7 @@ class ScriptTest {
     void aLabelThatIsNotItsPartysNextStepFailsWithTheLabelsSoFar() {
         Script script = Script.builder().then("T0.begin", "T1.claim", "T0.commit").build();
 
-        assertThatThrownBy(() -> script.run(parties(
+        assertThatThrownBy(() -> script.run(Script.parties(
                 "T0", () -> {
                     record(script, "T0.begin");
                     record(script, "T0.abort");
@@ -60,7 +59,7 @@ class ScriptTest {
     void aPartyEndingWithItsStepsLeftFailsInsteadOfLeavingTheOthersBlocked() {
         Script script = Script.builder().then("T0.begin", "T0.commit", "T1.claim").build();
 
-        assertThatThrownBy(() -> script.run(parties(
+        assertThatThrownBy(() -> script.run(Script.parties(
                 "T0", () -> record(script, "T0.begin"),
                 "T1", () -> record(script, "T1.claim"))))
                 .isInstanceOf(AssertionError.class)
@@ -111,7 +110,7 @@ class ScriptTest {
         Instant start = script.clock().instant();
         List<Instant> seen = Collections.synchronizedList(new ArrayList<>());
 
-        script.run(parties(
+        script.run(Script.parties(
                 "T1", () -> {
                     script.call("T1.read1", () -> seen.add(script.clock().instant()));
                     script.call("T1.read0", () -> seen.add(script.clock().instant()));
@@ -125,7 +124,7 @@ class ScriptTest {
     void aFailingCallFailsTheScriptNamingItsLabel() {
         Script script = Script.builder().then("T0.commit", "T1.read0").build();
 
-        assertThatThrownBy(() -> script.run(parties(
+        assertThatThrownBy(() -> script.run(Script.parties(
                 "T0", () -> script.call("T0.commit", () -> {
                     throw new IllegalStateException("broken model");
                 }),
@@ -140,13 +139,5 @@ class ScriptTest {
 
     private static Map<String, Runnable> parties(String party, Runnable body) {
         return Map.of(party, body);
-    }
-
-    private static Map<String, Runnable> parties(String first, Runnable firstBody, String second,
-                                                 Runnable secondBody) {
-        Map<String, Runnable> parties = new LinkedHashMap<>();
-        parties.put(first, firstBody);
-        parties.put(second, secondBody);
-        return parties;
     }
 }
