@@ -85,11 +85,9 @@ class ModelCoordinatorTest {
         // prepareInitProducerIdTransit, Ongoing: prepareFenceProducerEpoch, endTransaction(ABORT,
         // isFromClient = false), CONCURRENT_TRANSACTIONS "so that the epoch is bumped a second time"
         ModelCoordinator model = model(Version.V1);
-        ModelProducer zombie = producer(model);
-        zombie.begin();
-        send(zombie, X, "a");
+        ModelProducer zombie = sentA(model);
 
-        assertThat(model.initProducerId(T0, Optional.empty()).error()).isEqualTo(Error.CONCURRENT_TRANSACTIONS);
+        assertThat(initError(model)).isEqualTo(Error.CONCURRENT_TRANSACTIONS);
         assertThat(model.state(T0)).isEqualTo(State.COMPLETE_ABORT);
         assertThat(model.partition(X).fate(0)).isEqualTo(Fate.ABORTED);
         assertThat(model.producer(T0).epoch()).isEqualTo((short) 1);
@@ -103,15 +101,13 @@ class ModelCoordinatorTest {
         // prepareInitProducerIdTransit: PrepareAbort | PrepareCommit -> CONCURRENT_TRANSACTIONS (row 2)
         ModelCoordinator model = model(Version.V1);
         model.holdMarkers(true);
-        ModelProducer holder = producer(model);
-        holder.begin();
-        send(holder, X, "a");
+        ModelProducer holder = sentA(model);
         assertThat(holder.commit()).isInstanceOf(End.Done.class);
 
-        assertThat(model.initProducerId(T0, Optional.empty()).error()).isEqualTo(Error.CONCURRENT_TRANSACTIONS);
+        assertThat(initError(model)).isEqualTo(Error.CONCURRENT_TRANSACTIONS);
         model.writeMarkers(T0);
 
-        assertThat(model.initProducerId(T0, Optional.empty()).error()).isEqualTo(Error.NONE);
+        assertThat(initError(model)).isEqualTo(Error.NONE);
         assertThat(model.partition(X).readCommitted()).containsExactly("a");
     }
 
@@ -120,9 +116,7 @@ class ModelCoordinatorTest {
         // endTransaction: sendTxnMarkersCallback answers the client, then addTxnMarkersToSend
         ModelCoordinator model = model(Version.V2);
         model.holdMarkers(true);
-        ModelProducer holder = producer(model);
-        holder.begin();
-        send(holder, X, "a");
+        ModelProducer holder = sentA(model);
 
         assertThat(holder.commit()).isInstanceOf(End.Done.class);
         assertThat(model.state(T0)).isEqualTo(State.PREPARE_COMMIT);
@@ -138,9 +132,7 @@ class ModelCoordinatorTest {
     void version1EndsOnlyWithTheCurrentEpochAndAcceptsARetryOfACompletedCommit() {
         // endTransaction, version 1: producerEpoch == txnMetadata.producerEpoch; CompleteCommit + COMMIT -> NONE
         ModelCoordinator model = model(Version.V1);
-        ModelProducer holder = producer(model);
-        holder.begin();
-        send(holder, X, "a");
+        ModelProducer holder = sentA(model);
         ProducerEpoch epoch = holder.current();
 
         assertThat(model.endTxn(T0, epoch, true)).isEqualTo(new Answer(Error.NONE, epoch));
@@ -154,9 +146,7 @@ class ModelCoordinatorTest {
     void version2BumpsAtEveryEndAndTakesTheEpochBelowOnlyAsARetry() {
         // prepareAbortOrCommit with supportsEpochBump; endTxnEpochBumped; Ongoing and Empty need equality
         ModelCoordinator model = model(Version.V2);
-        ModelProducer holder = producer(model);
-        holder.begin();
-        send(holder, X, "a");
+        ModelProducer holder = sentA(model);
         ProducerEpoch before = holder.current();
 
         assertThat(holder.commit()).isInstanceOf(End.Done.class);
@@ -237,9 +227,7 @@ class ModelCoordinatorTest {
         ProducerEpoch e0 = model.initProducerId(T0, Optional.empty()).producer();
         assertThat(model.endTxn(T0, e0, false).error()).isEqualTo(Error.INVALID_TXN_STATE);
 
-        ModelProducer holder = producer(model);
-        holder.begin();
-        send(holder, X, "a");
+        ModelProducer holder = sentA(model);
         assertThat(holder.commit()).isInstanceOf(End.Done.class);
         assertThat(model.endTxn(T0, holder.current(), false).error()).isEqualTo(Error.INVALID_TXN_STATE);
         assertThat(model.producer(T0)).isEqualTo(holder.current());
@@ -253,9 +241,7 @@ class ModelCoordinatorTest {
         for (Version version : Version.values()) {
             ModelCoordinator model = model(version);
             model.holdMarkers(true);
-            ModelProducer holder = producer(model);
-            holder.begin();
-            send(holder, X, "a");
+            ModelProducer holder = sentA(model);
             assertThat(holder.commit()).isInstanceOf(End.Done.class);
             assertThat(model.state(T0)).isEqualTo(State.PREPARE_COMMIT);
 
@@ -297,18 +283,16 @@ class ModelCoordinatorTest {
         // row 23, review finding 9 (version 2, after KAFKA-19367): the fence's abort leaves CompleteAbort at e + 1,
         // where endTxnEpochBumped accepts the zombie's EndTxn(ABORT) at e and hands back e + 1
         ModelCoordinator model = model(Version.V2);
-        ModelProducer zombie = producer(model);
-        zombie.begin();
-        send(zombie, X, "a");
+        ModelProducer zombie = sentA(model);
         short e = zombie.current().epoch();
 
-        assertThat(model.initProducerId(T0, Optional.empty()).error()).isEqualTo(Error.CONCURRENT_TRANSACTIONS);
+        assertThat(initError(model)).isEqualTo(Error.CONCURRENT_TRANSACTIONS);
         assertThat(zombie.abort()).isInstanceOf(End.Done.class);
         assertThat(zombie.current().epoch()).isEqualTo((short) (e + 1));
 
         zombie.begin();
         send(zombie, Y, "b");
-        assertThat(model.initProducerId(T0, Optional.empty()).error()).isEqualTo(Error.CONCURRENT_TRANSACTIONS);
+        assertThat(initError(model)).isEqualTo(Error.CONCURRENT_TRANSACTIONS);
         assertThat(model.partition(Y).fate(0)).isEqualTo(Fate.ABORTED);
         Answer fenced = model.initProducerId(T0, Optional.empty());
 
@@ -322,9 +306,7 @@ class ModelCoordinatorTest {
     void aFenceReturnsOnlyAfterItsOwnBumpAndTheZombieCannotCommitThen() {
         // FenceProducersHandler: InitProducerId without id or epoch, CONCURRENT_TRANSACTIONS retried (row 1, K2)
         ModelCoordinator model = model(Version.V1);
-        ModelProducer zombie = producer(model);
-        zombie.begin();
-        send(zombie, X, "a");
+        ModelProducer zombie = sentA(model);
 
         Fence fence = new ModelFencer(model).fence(Set.of(T0), BOUND);
 
@@ -339,9 +321,7 @@ class ModelCoordinatorTest {
         // FenceProducersHandler retries CONCURRENT_TRANSACTIONS until its timeout: the model answers Transient
         ModelCoordinator model = model(Version.V1);
         model.holdMarkers(true);
-        ModelProducer holder = producer(model);
-        holder.begin();
-        send(holder, X, "a");
+        ModelProducer holder = sentA(model);
         holder.commit();
 
         assertThat(new ModelFencer(model).fence(Set.of(T0), BOUND)).isInstanceOf(Fence.Transient.class);
@@ -389,9 +369,7 @@ class ModelCoordinatorTest {
     }
 
     private ModelProducer timedOut(ModelCoordinator model) {
-        ModelProducer holder = producer(model);
-        holder.begin();
-        send(holder, X, "a");
+        ModelProducer holder = sentA(model);
         clock.advance(Duration.ofSeconds(59));
         model.abortTimedOut();
         assertThat(model.state(T0)).isEqualTo(State.ONGOING);
@@ -403,11 +381,8 @@ class ModelCoordinatorTest {
     @Test
     void anInitAtTheEpochLimitRotatesTheProducerId() {
         // prepareInitProducerIdTransit: isProducerEpochExhausted (epoch >= limit - 1) -> prepareProducerIdRotation
-        ModelCoordinator model = new ModelCoordinator(Version.V1, 5, clock, Duration.ofMinutes(1));
-        ProducerEpoch first = model.initProducerId(T0, Optional.empty()).producer();
-        for (int i = 0; i < 4; i++) {
-            model.initProducerId(T0, Optional.empty());
-        }
+        ModelCoordinator model = epochLimitOf5(Version.V1);
+        ProducerEpoch first = firstOfFiveInits(model);
         assertThat(model.producer(T0)).isEqualTo(new ProducerEpoch(first.producerId(), (short) 4));
 
         ProducerEpoch rotated = model.initProducerId(T0, Optional.empty()).producer();
@@ -421,7 +396,7 @@ class ModelCoordinatorTest {
     void version2EndingAtTheEpochLimitHandsOutANewProducerIdAndAcceptsItsRetry() {
         // endTransaction: a new producer id when the bump would exhaust the epoch; retryOnOverflow on a retry;
         // row 17: ownership names ids, so the id's next producer goes on
-        ModelCoordinator model = new ModelCoordinator(Version.V2, 5, clock, Duration.ofMinutes(1));
+        ModelCoordinator model = epochLimitOf5(Version.V2);
         ModelProducer holder = producer(model);
         for (int i = 0; i < 4; i++) {
             holder.begin();
@@ -470,11 +445,8 @@ class ModelCoordinatorTest {
     @Test
     void aRetryOfARotationIsAcceptedWithThePreviousProducerIdAndItsExhaustedEpoch() {
         // isValidProducerId: producerId == previousProducerId && isEpochExhausted(epoch) (design K3's exception)
-        ModelCoordinator model = new ModelCoordinator(Version.V1, 5, clock, Duration.ofMinutes(1));
-        ProducerEpoch first = model.initProducerId(T0, Optional.empty()).producer();
-        for (int i = 0; i < 4; i++) {
-            model.initProducerId(T0, Optional.empty());
-        }
+        ModelCoordinator model = epochLimitOf5(Version.V1);
+        ProducerEpoch first = firstOfFiveInits(model);
         ProducerEpoch exhausted = model.producer(T0);
         model.initProducerId(T0, Optional.of(exhausted));
 
@@ -489,6 +461,33 @@ class ModelCoordinatorTest {
 
     private ModelCoordinator model(Version version) {
         return new ModelCoordinator(version, Short.MAX_VALUE, clock, Duration.ofMinutes(1));
+    }
+
+    /** The model with its epoch limit at 5 (Kafka's is {@code Short.MAX_VALUE}). */
+    private ModelCoordinator epochLimitOf5(Version version) {
+        return new ModelCoordinator(version, 5, clock, Duration.ofMinutes(1));
+    }
+
+    /** The error of an init of {@code T0} naming no epoch. */
+    private static Error initError(ModelCoordinator model) {
+        return model.initProducerId(T0, Optional.empty()).error();
+    }
+
+    /** Initialises {@code T0} five times, naming no epoch; the first init's producer. */
+    private static ProducerEpoch firstOfFiveInits(ModelCoordinator model) {
+        ProducerEpoch first = model.initProducerId(T0, Optional.empty()).producer();
+        for (int i = 0; i < 4; i++) {
+            model.initProducerId(T0, Optional.empty());
+        }
+        return first;
+    }
+
+    /** {@code T0}'s producer, initialised, with a transaction open that has sent {@code "a"} to {@code X}. */
+    private static ModelProducer sentA(ModelCoordinator model) {
+        ModelProducer producer = producer(model);
+        producer.begin();
+        send(producer, X, "a");
+        return producer;
     }
 
     private static ModelProducer producer(ModelCoordinator model) {

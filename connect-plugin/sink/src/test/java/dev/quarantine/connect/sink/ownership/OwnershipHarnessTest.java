@@ -1,12 +1,12 @@
 package dev.quarantine.connect.sink.ownership;
 
+import static dev.quarantine.connect.sink.ownership.Script.parties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,8 +55,7 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 5);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
         AtomicReference<End> zombieCommit = new AtomicReference<>();
 
         script.run(parties(
@@ -90,8 +89,7 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 2);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
         AtomicReference<End> holderCommit = new AtomicReference<>();
         AtomicReference<Long> readByClaimant = new AtomicReference<>();
 
@@ -137,10 +135,8 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 2);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
-        t1.labels.follow(script);
-        t2.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
+        HarnessTask t2 = follower(model, script, "T2", 2);
         AtomicReference<End> refused = new AtomicReference<>();
         AtomicReference<PartitionState> afterRefusal = new AtomicReference<>();
 
@@ -183,10 +179,8 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 2);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
-        t1.labels.follow(script);
-        t2.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
+        HarnessTask t2 = follower(model, script, "T2", 2);
         AtomicReference<End> unaware = new AtomicReference<>();
         AtomicReference<Long> readByT2 = new AtomicReference<>();
 
@@ -224,8 +218,7 @@ class OwnershipHarnessTest {
         t0.own(P, Q);
         assertThat(t0.write(2, P, Q)).isInstanceOf(End.Done.class);
         t0.labels.follow(script);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
         AtomicReference<End> midCommit = new AtomicReference<>();
         AtomicReference<Ownership.Opening> reopened = new AtomicReference<>();
 
@@ -260,8 +253,7 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 2);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
         AtomicReference<PartitionState> betweenFences = new AtomicReference<>();
         AtomicReference<End> holderCommit = new AtomicReference<>();
 
@@ -294,10 +286,8 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 2);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
-        t1.labels.follow(script);
-        t2.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
+        HarnessTask t2 = follower(model, script, "T2", 2);
         AtomicReference<End> zombieCommit = new AtomicReference<>();
 
         script.run(parties(
@@ -333,10 +323,9 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 2);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
-        HarnessTask t3 = new HarnessTask(model, "T3", 3, script.clock());
-        List.of(t1, t2, t3).forEach(task -> task.labels.follow(script));
+        HarnessTask t1 = follower(model, script, "T1", 1);
+        HarnessTask t2 = follower(model, script, "T2", 2);
+        HarnessTask t3 = follower(model, script, "T3", 3);
         AtomicReference<End> resumedCommit = new AtomicReference<>();
 
         script.run(parties(
@@ -372,8 +361,7 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 2);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
         AtomicReference<Long> read = new AtomicReference<>();
 
         script.run(parties(
@@ -405,8 +393,7 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 2);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
 
         script.run(Map.of("T1", () -> {
             t1.ownership.open(List.of(P));
@@ -433,8 +420,7 @@ class OwnershipHarnessTest {
                 .build();
         ModelCoordinator model = model(script);
         HarnessTask t0 = owner(model, script, 2);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
         AtomicReference<PartitionState> afterLostAnswer = new AtomicReference<>();
 
         script.run(Map.of("T1", () -> {
@@ -460,10 +446,7 @@ class OwnershipHarnessTest {
                 .then("W2.init", "W2.read1", "W2.read0", "W2.send", "W2.send", "W2.commit")
                 .build();
         ModelCoordinator model = model(script);
-        HarnessTask w2 = new HarnessTask(model, "W2", 0, script.clock());
-        w2.own(P);
-        w2.write(P, 2);
-        w2.labels.follow(script);
+        HarnessTask w2 = holder(model, script, "W2", 0, 2);
         Labelled w1 = new Labelled("W1");
         w1.follow(script);
         SlotProducer zombie = w1.producer(new ModelProducer(model, w2.id));
@@ -543,12 +526,8 @@ class OwnershipHarnessTest {
                 .then("T1.send", "T1.send", "T1.commit")
                 .build();
         ModelCoordinator model = model(script);
-        HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
-        t0.own(P);
-        t0.write(P, 2);
-        t0.labels.follow(script);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t0 = holder(model, script, "T0", 0, 2);
+        HarnessTask t1 = follower(model, script, "T1", 1);
         Labelled outside = new Labelled("X");
         outside.follow(script);
         List<End> t0Ends = new CopyOnWriteArrayList<>();
@@ -591,8 +570,7 @@ class OwnershipHarnessTest {
         HarnessTask offsets = new HarnessTask(model, "O", OwnershipRecord.offsetsId(HarnessTask.PREFIX),
                 script.clock());
         offsets.labels.follow(script);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
         AtomicReference<End> zombieCommit = new AtomicReference<>();
         AtomicReference<End> change = new AtomicReference<>();
         AtomicReference<PartitionState> afterTheDelay = new AtomicReference<>();
@@ -690,12 +668,8 @@ class OwnershipHarnessTest {
                 .then("T0.send", "T0.send", "T0.commit")
                 .build();
         ModelCoordinator model = model(script);
-        HarnessTask t2 = new HarnessTask(model, "T2", 2, script.clock());
-        t2.own(P);
-        t2.write(P, 2);
-        t2.labels.follow(script);
-        HarnessTask t0 = new HarnessTask(model, "T0", 0, script.clock());
-        t0.labels.follow(script);
+        HarnessTask t2 = holder(model, script, "T2", 2, 2);
+        HarnessTask t0 = follower(model, script, "T0", 0);
         AtomicReference<End> retired = new AtomicReference<>();
 
         script.run(parties(
@@ -722,12 +696,8 @@ class OwnershipHarnessTest {
                 .then("W1.init", "W1.read1", "W1.read0", "W1.send", "W1.send", "W1.commit")
                 .build();
         ModelCoordinator model = model(script);
-        HarnessTask w1 = new HarnessTask(model, "W1", 0, script.clock());
-        w1.own(P);
-        w1.write(P, 2);
-        w1.labels.follow(script);
-        HarnessTask w2 = new HarnessTask(model, "W2", 0, script.clock());
-        w2.labels.follow(script);
+        HarnessTask w1 = holder(model, script, "W1", 0, 2);
+        HarnessTask w2 = follower(model, script, "W2", 0);
         // each instance's own answers: W1's fenced commit and W2's commit return on two threads in either order
         List<End> w1Ends = new CopyOnWriteArrayList<>();
         List<End> w2Ends = new CopyOnWriteArrayList<>();
@@ -802,8 +772,7 @@ class OwnershipHarnessTest {
         }
         assertThat(model.producer(t0.id).producerId()).isNotEqualTo(firstProducerId);
         t0.labels.follow(script);
-        HarnessTask t1 = new HarnessTask(model, "T1", 1, script.clock());
-        t1.labels.follow(script);
+        HarnessTask t1 = follower(model, script, "T1", 1);
         AtomicReference<End> zombieCommit = new AtomicReference<>();
 
         script.run(parties(
@@ -924,6 +893,22 @@ class OwnershipHarnessTest {
         return t0;
     }
 
+    /** {@code party}, task {@code task}, owns {@code P} and has written its first {@code records} records. */
+    private static HarnessTask holder(ModelCoordinator model, Script script, String party, int task, int records) {
+        HarnessTask holder = new HarnessTask(model, party, task, script.clock());
+        holder.own(P);
+        holder.write(P, records);
+        holder.labels.follow(script);
+        return holder;
+    }
+
+    /** Task {@code task} as {@code party}, which owns nothing yet, its seam calls in the script's order. */
+    private static HarnessTask follower(ModelCoordinator model, Script script, String party, int task) {
+        HarnessTask follower = new HarnessTask(model, party, task, script.clock());
+        follower.labels.follow(script);
+        return follower;
+    }
+
     private static ModelCoordinator model(Script script) {
         return new ModelCoordinator(Version.V2, Short.MAX_VALUE, script.clock(), TIMEOUT);
     }
@@ -938,20 +923,5 @@ class OwnershipHarnessTest {
 
     private static String[] labels(String party, String... steps) {
         return Arrays.stream(steps).map(step -> party + "." + step).toArray(String[]::new);
-    }
-
-    private static Map<String, Runnable> parties(String first, Runnable firstBody, String second,
-                                                 Runnable secondBody) {
-        Map<String, Runnable> parties = new LinkedHashMap<>();
-        parties.put(first, firstBody);
-        parties.put(second, secondBody);
-        return parties;
-    }
-
-    private static Map<String, Runnable> parties(String first, Runnable firstBody, String second, Runnable secondBody,
-                                                 String third, Runnable thirdBody) {
-        Map<String, Runnable> parties = parties(first, firstBody, second, secondBody);
-        parties.put(third, thirdBody);
-        return parties;
     }
 }
