@@ -47,32 +47,21 @@ class SeekingContextTest {
 
     @Test
     void acceptsTheSameGapDeliveredAgainAfterAPutThatRefusedItReturned() {
-        seekAndPoll(5);
-        context.gapAfterSeek(partition, records("orders", 0, 7, 9));
-        context.offset(partition, 5);
-        context.putReturned();
-        context.delivering();
+        refuseThenDeliverAgain(7, 9, true);
 
         assertThat(context.gapAfterSeek(partition, records("orders", 0, 7, 9))).isEmpty();
     }
 
     @Test
     void refusesTheSameGapAgainWhenThePutThatRefusedItThrew() {
-        seekAndPoll(5);
-        context.gapAfterSeek(partition, records("orders", 0, 7, 9));
-        context.offset(partition, 5);
-        context.delivering(); // no putReturned: Connect delivers the same batch again
+        refuseThenDeliverAgain(7, 9, false); // no putReturned: Connect delivers the same batch again
 
         assertThat(context.gapAfterSeek(partition, records("orders", 0, 7, 9))).hasValue(5);
     }
 
     @Test
     void refusesAnotherGapAfterAGapWasRefused() {
-        seekAndPoll(5);
-        context.gapAfterSeek(partition, records("orders", 0, 9, 12));
-        context.offset(partition, 5);
-        context.putReturned();
-        context.delivering();
+        refuseThenDeliverAgain(9, 12, true);
 
         assertThat(context.gapAfterSeek(partition, records("orders", 0, 7, 9))).hasValue(5);
     }
@@ -90,6 +79,20 @@ class SeekingContextTest {
         seekAndPoll(5);
 
         assertThat(worker.seeks).containsEntry(partition, 5L);
+    }
+
+    /**
+     * After a seek to 5, a put is given {@code from..to} (a gap, refused) and seeks to 5 again; then returns, or
+     * throws ({@code putReturned} false), and Connect delivers the next batch.
+     */
+    private void refuseThenDeliverAgain(long from, long to, boolean putReturned) {
+        seekAndPoll(5);
+        context.gapAfterSeek(partition, records("orders", 0, from, to));
+        context.offset(partition, 5);
+        if (putReturned) {
+            context.putReturned();
+        }
+        context.delivering();
     }
 
     private void seekAndPoll(long offset) {

@@ -6,9 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.quarantine.connect.sink.ownership.OwnershipLog.At;
 import dev.quarantine.connect.sink.ownership.OwnershipLog.Holder;
@@ -24,40 +28,38 @@ class FenceSetTest {
     private static final String T2 = "copy:task#2.0";
     private static final String T3 = "copy:task#3.0";
 
-    @Test
-    void withoutProgressEveryOtherClaimantBelowTheOwnClaimIsFenced() {
-        List<At<OwnershipRecord>> claims = List.of(claim(0, P, T0), claim(1, P, T1), claim(2, P, T2));
-
-        assertThat(FenceSet.of(P, T2, 2, claims, Optional.empty())).containsExactly(T0, T1);
+    /**
+     * The rows where one fence set is asked for: {@code own} asks for the ids to fence on {@code P} after its claim at
+     * {@code ownClaim}, from {@code claims} and the progress record's holder, if any.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void fencesTheClaimantsOfTheRow(String row, String own, long ownClaim, Optional<Holder> progress,
+                                    List<String> fenced, List<At<OwnershipRecord>> claims) {
+        assertThat(FenceSet.of(P, own, ownClaim, claims, progress)).containsExactlyElementsOf(fenced);
     }
 
-    @Test
-    void theProgressHolderIsFencedAndClaimsAtOrBelowItsClaimAreNot() {
-        List<At<OwnershipRecord>> claims = List.of(claim(0, P, T3), claim(4, P, T0), claim(7, P, T2));
-
-        assertThat(FenceSet.of(P, T2, 7, claims, progress(T0, 4))).containsExactly(T0);
-    }
-
-    @Test
-    void claimsAboveTheProgressAndBelowTheOwnClaimAreFenced() {
-        // row 4: T1's concurrent claim lies above P, so T2 fences it although T1 never wrote
-        List<At<OwnershipRecord>> claims = List.of(claim(4, P, T0), claim(9, P, T1), claim(10, P, T2));
-
-        assertThat(FenceSet.of(P, T2, 10, claims, progress(T0, 4))).containsExactly(T0, T1);
-    }
-
-    @Test
-    void claimsAtOrAboveTheOwnClaimAreNotTheClaimantsToFence() {
-        List<At<OwnershipRecord>> claims = List.of(claim(4, P, T0), claim(9, P, T2), claim(12, P, T1));
-
-        assertThat(FenceSet.of(P, T2, 9, claims, progress(T0, 4))).containsExactly(T0);
-    }
-
-    @Test
-    void theOwnIdIsLeftOutAsHolderAndAsClaimant() {
-        List<At<OwnershipRecord>> claims = List.of(claim(4, P, T1), claim(6, P, T0), claim(9, P, T1));
-
-        assertThat(FenceSet.of(P, T1, 9, claims, progress(T1, 4))).containsExactly(T0);
+    static Stream<Arguments> rows() {
+        return Stream.of(
+                row("withoutProgressEveryOtherClaimantBelowTheOwnClaimIsFenced", T2, 2, Optional.empty(),
+                        List.of(T0, T1), claim(0, P, T0), claim(1, P, T1), claim(2, P, T2)),
+                row("theProgressHolderIsFencedAndClaimsAtOrBelowItsClaimAreNot", T2, 7, progress(T0, 4),
+                        List.of(T0), claim(0, P, T3), claim(4, P, T0), claim(7, P, T2)),
+                // row 4: T1's concurrent claim lies above P, so T2 fences it although T1 never wrote
+                row("claimsAboveTheProgressAndBelowTheOwnClaimAreFenced", T2, 10, progress(T0, 4),
+                        List.of(T0, T1), claim(4, P, T0), claim(9, P, T1), claim(10, P, T2)),
+                row("claimsAtOrAboveTheOwnClaimAreNotTheClaimantsToFence", T2, 9, progress(T0, 4),
+                        List.of(T0), claim(4, P, T0), claim(9, P, T2), claim(12, P, T1)),
+                row("theOwnIdIsLeftOutAsHolderAndAsClaimant", T1, 9, progress(T1, 4),
+                        List.of(T0), claim(4, P, T1), claim(6, P, T0), claim(9, P, T1)),
+                row("claimsOfOtherPartitionsAreIgnored", T2, 9, progress(T0, 4),
+                        List.of(T0), claim(4, P, T0), claim(5, Q, T1), claim(9, P, T2)),
+                // row 13: tasks.max 4 -> 2, task#3's partition goes to task#0; no task uses task#3.0 any more
+                row("claimsNamingARetiredTaskIdFenceIt", T0, 9, progress(T3, 4),
+                        List.of(T3), claim(4, P, T3), claim(9, P, T0)),
+                // row 8: P is T0's progress under c0 = 4; T1 claimed at 6 and died before its fence; T2 claims at 9
+                row("aClaimantThatDiedBeforeFencingIsFencedByTheNext", T2, 9, progress(T0, 4),
+                        List.of(T0, T1), claim(4, P, T0), claim(6, P, T1), claim(9, P, T2)));
     }
 
     @Test
@@ -79,29 +81,6 @@ class FenceSetTest {
         List<At<OwnershipRecord>> claims = List.of(claim(4, P, T0), claim(6, P, "copy:offsets#0"), claim(9, P, T2));
 
         assertThat(FenceSet.of(P, T2, 9, claims, Optional.empty())).containsExactlyInAnyOrder(T0, "copy:offsets#0");
-    }
-
-    @Test
-    void claimsOfOtherPartitionsAreIgnored() {
-        List<At<OwnershipRecord>> claims = List.of(claim(4, P, T0), claim(5, Q, T1), claim(9, P, T2));
-
-        assertThat(FenceSet.of(P, T2, 9, claims, progress(T0, 4))).containsExactly(T0);
-    }
-
-    @Test
-    void claimsNamingARetiredTaskIdFenceIt() {
-        // row 13: tasks.max 4 -> 2, task#3's partition goes to task#0; no task uses task#3.0 any more
-        List<At<OwnershipRecord>> claims = List.of(claim(4, P, T3), claim(9, P, T0));
-
-        assertThat(FenceSet.of(P, T0, 9, claims, progress(T3, 4))).containsExactly(T3);
-    }
-
-    @Test
-    void aClaimantThatDiedBeforeFencingIsFencedByTheNext() {
-        // row 8: P is T0's progress under c0 = 4; T1 claimed at 6 and died before its fence; T2 claims at 9
-        List<At<OwnershipRecord>> claims = List.of(claim(4, P, T0), claim(6, P, T1), claim(9, P, T2));
-
-        assertThat(FenceSet.of(P, T2, 9, claims, progress(T0, 4))).containsExactly(T0, T1);
     }
 
     @Test
@@ -131,6 +110,12 @@ class FenceSetTest {
 
         assertThat(FenceSet.of(P, T3, 1000, claims, Optional.empty()))
                 .containsExactly("copy:task#0.0", "copy:task#1.0", T2);
+    }
+
+    @SafeVarargs
+    private static Arguments row(String row, String own, long ownClaim, Optional<Holder> progress,
+                                 List<String> fenced, At<OwnershipRecord>... claims) {
+        return Arguments.of(row, own, ownClaim, progress, fenced, List.of(claims));
     }
 
     private static At<OwnershipRecord> claim(long offset, TopicPartition source, String holder) {

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.quarantine.connect.sink.TestData;
 
@@ -27,28 +31,34 @@ class CommitTriggerTest {
         assertThat(perPut.dueInMs(1, 1, OptionalLong.of(5_000), 5_000)).hasValue(0);
     }
 
-    @Test
-    void writesAtOnceWhenMaxRecordsWait() {
-        assertThat(trigger.dueInMs(10, 1, OptionalLong.of(5_000), 5_000)).hasValue(0);
-        assertThat(trigger.dueInMs(9, 1, OptionalLong.of(5_000), 5_000)).hasValue(100);
+    /** Rows of one partition whose oldest waiting record came at 5,000 ms: two cases each, then what they expect. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void writesWhenTheRowSaysSo(String row, List<Due> cases) {
+        for (Due due : cases) {
+            assertThat(trigger.dueInMs(due.records, due.bytes, OptionalLong.of(5_000), due.nowMs))
+                    .as(due.why).hasValue(due.inMs);
+        }
     }
 
-    @Test
-    void writesAtOnceWhenTheEstimatedBytesReachTheBound() {
-        assertThat(trigger.dueInMs(1, 1_000, OptionalLong.of(5_000), 5_000)).hasValue(0);
-        assertThat(trigger.dueInMs(1, 999, OptionalLong.of(5_000), 5_000)).hasValue(100);
+    static Stream<Arguments> rows() {
+        return Stream.of(
+                Arguments.of("writesAtOnceWhenMaxRecordsWait",
+                        List.of(new Due(10, 1, 5_000, 0), new Due(9, 1, 5_000, 100))),
+                Arguments.of("writesAtOnceWhenTheEstimatedBytesReachTheBound",
+                        List.of(new Due(1, 1_000, 5_000, 0), new Due(1, 999, 5_000, 100))),
+                Arguments.of("writesWhenTheOldestRecordHasWaitedTheInterval",
+                        List.of(new Due(1, 1, 5_100, 0), new Due(1, 1, 6_000, 0))),
+                Arguments.of("waitsTheRestOfTheIntervalOtherwise",
+                        List.of(new Due(1, 1, 5_030, 70), new Due(1, 1, 4_990, 100, "a clock stepping back"))));
     }
 
-    @Test
-    void writesWhenTheOldestRecordHasWaitedTheInterval() {
-        assertThat(trigger.dueInMs(1, 1, OptionalLong.of(5_000), 5_100)).hasValue(0);
-        assertThat(trigger.dueInMs(1, 1, OptionalLong.of(5_000), 6_000)).hasValue(0);
-    }
+    /** {@code records} records of {@code bytes} bytes waiting at {@code nowMs}: due in {@code inMs}. */
+    private record Due(int records, long bytes, long nowMs, long inMs, String why) {
 
-    @Test
-    void waitsTheRestOfTheIntervalOtherwise() {
-        assertThat(trigger.dueInMs(1, 1, OptionalLong.of(5_000), 5_030)).hasValue(70);
-        assertThat(trigger.dueInMs(1, 1, OptionalLong.of(5_000), 4_990)).as("a clock stepping back").hasValue(100);
+        Due(int records, long bytes, long nowMs, long inMs) {
+            this(records, bytes, nowMs, inMs, records + " records, " + bytes + " bytes at " + nowMs + " ms");
+        }
     }
 
     @Test
