@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 
 import org.apache.kafka.common.TopicPartition;
@@ -30,6 +29,7 @@ class StaleDeliveriesIT {
     private final LocalKafka kafka;
     private final TaskFixture fixture;
     private final TopicPartition partition;
+    private final FakeSinkTaskContext context = new FakeSinkTaskContext();
 
     StaleDeliveriesIT(LocalKafka kafka) {
         this.kafka = kafka;
@@ -45,10 +45,7 @@ class StaleDeliveriesIT {
 
     @Test
     void refusesABatchFromBeforeTheReopeningSeekInsteadOfWritingPastTheRecordsDroppedOnRevoke() {
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
+        TransactionalKafkaSinkTask task = startWithThePartition();
         task.put(records(fixture.source, 0, 0, 5)); // committed: progress 5
         task.put(records(fixture.source, 0, 5, 9)); // waiting
         task.close(List.of(partition)); // revoked: 5..8 dropped, uncommitted
@@ -60,16 +57,12 @@ class StaleDeliveriesIT {
                 .containsExactly(Map.entry(partition, 5L));
         task.put(records(fixture.source, 0, 5, 15)); // delivered from the seek
 
-        assertThat(values(committed(kafka, fixture.target))).as("every record once, none skipped")
-                .containsExactlyElementsOf(IntStream.range(0, 15).mapToObj(i -> "v" + i).toList());
+        assertCopied("every record once, none skipped", LongStream.range(0, 15));
     }
 
     @Test
     void refusesABatchFromBeforeTheReopeningOfAPartitionClosedBeforeItsFirstCommit() {
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
+        TransactionalKafkaSinkTask task = startWithThePartition();
         task.put(records(fixture.source, 0, 0, 4)); // waiting, nothing committed yet
         task.close(List.of(partition)); // revoked: 0..3 dropped
         task.open(List.of(partition)); // assigned again, no progress
@@ -82,16 +75,12 @@ class StaleDeliveriesIT {
                 .containsExactly(Map.entry(partition, 0L));
         task.put(records(fixture.source, 0, 0, 10)); // delivered from the seek
 
-        assertThat(values(committed(kafka, fixture.target))).as("every record once, none skipped")
-                .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+        assertCopied("every record once, none skipped", LongStream.range(0, 10));
     }
 
     @Test
     void acceptsAGapTheConsumerDeliversAgainFromTheSeekAsTransactionMarkersLeaveThem() {
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
+        TransactionalKafkaSinkTask task = startWithThePartition();
         task.put(records(fixture.source, 0, 0, 5)); // committed: progress 5; offset 5 is the source's commit marker
         task.close(List.of(partition));
         task.open(List.of(partition)); // sought to 5
@@ -101,8 +90,21 @@ class StaleDeliveriesIT {
         assertThat(context.seeks).containsExactly(Map.entry(partition, 5L));
         task.put(records(fixture.source, 0, 6, 11)); // from 6 again, after the seek: nothing lies between
 
-        assertThat(values(committed(kafka, fixture.target))).as("the records on both sides of the marker")
-                .containsExactlyElementsOf(LongStream.concat(LongStream.range(0, 5), LongStream.range(6, 11))
-                        .mapToObj(i -> "v" + i).toList());
+        assertCopied("the records on both sides of the marker",
+                LongStream.concat(LongStream.range(0, 5), LongStream.range(6, 11)));
+    }
+
+    /** A task started over {@link #context} and given {@link #partition}, as Connect assigns and opens it. */
+    private TransactionalKafkaSinkTask startWithThePartition() {
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        return task;
+    }
+
+    /** The target read {@code read_committed} holds the values of source {@code offsets}, in order. */
+    private void assertCopied(String description, LongStream offsets) {
+        assertThat(values(committed(kafka, fixture.target))).as(description)
+                .containsExactlyElementsOf(offsets.mapToObj(i -> "v" + i).toList());
     }
 }

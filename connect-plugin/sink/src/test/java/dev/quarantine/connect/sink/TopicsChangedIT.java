@@ -33,12 +33,14 @@ class TopicsChangedIT {
 
     private final LocalKafka kafka;
     private final TaskFixture fixture;
+    private final TopicPartition partition;
 
     TopicsChangedIT(LocalKafka kafka) {
         this.kafka = kafka;
         // the source cluster named (the same broker): a task in process has no consumer group to prove it by
         fixture = new TaskFixture(kafka, "changed", "commit.interval.ms", "0",
                 "consumer.override.bootstrap.servers", kafka.bootstrapServers());
+        partition = new TopicPartition(fixture.source, 0);
     }
 
     @AfterEach
@@ -48,12 +50,7 @@ class TopicsChangedIT {
 
     @Test
     void startsASourceTopicCreatedAgainFromItsBeginningInsteadOfAtTheOldTopicsProgress() throws Exception {
-        fixture.createTopics();
-        kafka.createTopic(fixture.source, 1, Map.of());
-        TopicPartition partition = new TopicPartition(fixture.source, 0);
-        TransactionalKafkaSinkTask first = fixture.start(new FakeSinkTaskContext());
-        first.open(List.of(partition));
-        first.put(records(fixture.source, 0, 0, 10));
+        TransactionalKafkaSinkTask first = copyFromTheOldTopic(new FakeSinkTaskContext(), 10);
         fixture.stop(first);
 
         fixture.recreate(fixture.source, Map.of());
@@ -64,20 +61,14 @@ class TopicsChangedIT {
 
         assertThat(context.seeks).as("the new topic from its beginning, not at the old topic's 10")
                 .containsExactly(Map.entry(partition, 0L));
-        assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
-                .containsExactlyElementsOf(theOldTopicsTenThenTheNewTopicsFifteen());
+        assertTheOldTopicsTenThenTheNewTopicsFifteen();
     }
 
     @Test
     void startsASourceTopicCreatedAgainUnderARunningTaskFromItsBeginningWhenTheConsumerKeptItsPosition()
             throws Exception {
-        fixture.createTopics();
-        kafka.createTopic(fixture.source, 1, Map.of());
-        TopicPartition partition = new TopicPartition(fixture.source, 0);
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
-        task.put(records(fixture.source, 0, 0, 10));
+        TransactionalKafkaSinkTask task = copyFromTheOldTopic(context, 10);
 
         fixture.recreate(fixture.source, Map.of());
         task.put(records(fixture.source, 0, 10, 15)); // the new topic's 10..14: the consumer kept its position
@@ -85,19 +76,13 @@ class TopicsChangedIT {
                 .containsExactly(Map.entry(partition, 0L));
         task.put(records(fixture.source, 0, 0, 15)); // delivered again from there
 
-        assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
-                .containsExactlyElementsOf(theOldTopicsTenThenTheNewTopicsFifteen());
+        assertTheOldTopicsTenThenTheNewTopicsFifteen();
     }
 
     @Test
     void refusesTheOldPositionsBatchDeliveredAgainAfterTheStartOverOfASourceTopicCreatedAgain() throws Exception {
-        fixture.createTopics();
-        kafka.createTopic(fixture.source, 1, Map.of());
-        TopicPartition partition = new TopicPartition(fixture.source, 0);
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
-        task.put(records(fixture.source, 0, 0, 10));
+        TransactionalKafkaSinkTask task = copyFromTheOldTopic(context, 10);
         fixture.recreate(fixture.source, Map.of());
         task.put(records(fixture.source, 0, 10, 15)); // the new topic's 10..14: sought to its beginning
         context.seeks.clear();
@@ -107,19 +92,13 @@ class TopicsChangedIT {
                 .containsExactly(Map.entry(partition, 0L));
         task.put(records(fixture.source, 0, 0, 15));
 
-        assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
-                .containsExactlyElementsOf(theOldTopicsTenThenTheNewTopicsFifteen());
+        assertTheOldTopicsTenThenTheNewTopicsFifteen();
     }
 
     @Test
     void copiesASourceTopicCreatedAgainShorterThanTheOldProgressWhenTheConsumerResetItsPosition() throws Exception {
-        fixture.createTopics();
-        kafka.createTopic(fixture.source, 1, Map.of());
-        TopicPartition partition = new TopicPartition(fixture.source, 0);
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
-        task.put(records(fixture.source, 0, 0, 1_000));
+        TransactionalKafkaSinkTask task = copyFromTheOldTopic(context, 1_000);
         fixture.recreate(fixture.source, Map.of());
 
         // the consumer's position 1,000 is out of range of the new topic: auto.offset.reset moves it to 0
@@ -163,10 +142,26 @@ class TopicsChangedIT {
                 .isEqualTo(before);
     }
 
-    /** Each key's target partition; fails when one key is in two partitions. */
-    private static List<String> theOldTopicsTenThenTheNewTopicsFifteen() {
-        return Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15).boxed()).map(i -> "v" + i).toList();
+    /**
+     * A task started over {@code context} on the source topic as first created (one partition), which copies its
+     * records 0..{@code records}-1.
+     */
+    private TransactionalKafkaSinkTask copyFromTheOldTopic(FakeSinkTaskContext context, long records) {
+        fixture.createTopics();
+        kafka.createTopic(fixture.source, 1, Map.of());
+        TransactionalKafkaSinkTask task = fixture.start(context);
+        task.open(List.of(partition));
+        task.put(records(fixture.source, 0, 0, records));
+        return task;
     }
+
+    private void assertTheOldTopicsTenThenTheNewTopicsFifteen() {
+        assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
+                .containsExactlyElementsOf(Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15).boxed())
+                        .map(i -> "v" + i).toList());
+    }
+
+    /** Each key's target partition; fails when one key is in two partitions. */
 
     private Map<String, Integer> targetPartitionsByKey() {
         Map<String, Integer> byKey = new HashMap<>();
