@@ -72,13 +72,10 @@ class HangingTransactionIT {
      */
     @Test
     void writesEachRecordOnceAfterARestartWhenAnAbortOfItsIdWasLeftHangingOnTheTarget() throws Exception {
-        fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
+        createTopics(2, 1);
         abortLeftHangingByAStoppedTask();
 
-        copyWithARestartedTask(20);
-
-        assertCopiedOnce(values(0, 20));
+        assertARestartedTaskCopiesEachRecordOnce();
     }
 
     /**
@@ -88,8 +85,7 @@ class HangingTransactionIT {
      */
     @Test
     void changesTheProgressThroughTheOffsetsApiAfterAnAbortOfItsIdWasLeftHangingOnTheTarget() throws Exception {
-        fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
+        createTopics(2, 1);
         abortLeftHangingByAStoppedTask();
 
         alterTo(5);
@@ -104,18 +100,14 @@ class HangingTransactionIT {
      * (asserted).
      */
     private void abortLeftHangingByAStoppedTask() {
-        TopicPartition target = new TopicPartition(fixture.target, 0);
+        TopicPartition target = targetPartition();
         StagedTask stopped = new StagedTask(cluster, fixture, target);
         try {
             stopped.copy(records(fixture.source, 0, 0, 10));
             stopped.ends.arm(Stage.COMMIT_TIMES_OUT);
             stopped.deliverOnce(records(fixture.source, 0, 10, 15));
         } finally {
-            String id = TestIds.holderOf(fixture, stopped.partition);
-            cluster.whileLeaderless(() -> {
-                stopped.close();
-                cluster.awaitCompleted(id, TransactionState.COMPLETE_ABORT);
-            });
+            closeWhileLeaderless(stopped);
         }
         assertThat(stopped.ends.staged()).containsExactly(Stage.COMMIT_TIMES_OUT);
         assertThat(cluster.atOpenTransaction(target)).as("the premise: the aborted 10..14 held back on %s", target)
@@ -129,9 +121,8 @@ class HangingTransactionIT {
      */
     @Test
     void writesEachRecordOnceWhenItsOwnInitLeftTheAbortOfItsTransactionHangingOnTheTarget() {
-        fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
-        TopicPartition target = new TopicPartition(fixture.target, 0);
+        createTopics(2, 1);
+        TopicPartition target = targetPartition();
         try (StagedTask task = new StagedTask(cluster, fixture, target)) {
             task.copy(records(fixture.source, 0, 0, 10));
             task.ends.arm(Stage.COMMIT_TIMES_OUT);
@@ -148,13 +139,10 @@ class HangingTransactionIT {
     /** C left open on the target, the task stopped; a restarted task copies 15..19: C's records once, none lost. */
     @Test
     void copiesOnceAfterARestartWithItsCommitLeftOpenOnTheTarget() throws Exception {
-        fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
-        StagedTask.withCommitLeftOpen(cluster, fixture, new TopicPartition(fixture.target, 0)).close();
+        createTopics(2, 1);
+        commitLeftOpenAndStop(targetPartition());
 
-        copyWithARestartedTask(20);
-
-        assertCopiedOnce(values(0, 20));
+        assertARestartedTaskCopiesEachRecordOnce();
     }
 
     /**
@@ -163,10 +151,9 @@ class HangingTransactionIT {
      */
     @Test
     void releasesItsCommitLeftOpenOnTheTargetAfterARestartWhenNoRecordFollows() throws Exception {
-        fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
-        TopicPartition target = new TopicPartition(fixture.target, 0);
-        StagedTask.withCommitLeftOpen(cluster, fixture, target).close();
+        createTopics(2, 1);
+        TopicPartition target = targetPartition();
+        commitLeftOpenAndStop(target);
 
         TransactionalKafkaSinkTask task = copyWithARestartedTask(15);
         Await.until("nothing left open on " + target + " after the restart (read_committed readers held back)",
@@ -188,13 +175,10 @@ class HangingTransactionIT {
      */
     @Test
     void copiesOnceAfterARestartWithItsCommitLeftOpenOnTheProgressPartition() throws Exception {
-        fixture = fixture();
-        cluster.createTopics(fixture, 1, 2);
-        StagedTask.withCommitLeftOpen(cluster, fixture, new TopicPartition(fixture.progress, 0)).close();
+        createTopics(1, 2);
+        commitLeftOpenAndStop(progressPartition());
 
-        copyWithARestartedTask(20);
-
-        assertCopiedOnce(values(0, 20));
+        assertARestartedTaskCopiesEachRecordOnce();
     }
 
     /**
@@ -203,18 +187,15 @@ class HangingTransactionIT {
      */
     @Test
     void copiesOnceAfterARestartWhenStoppedMidTransactionWithItsCommitLeftOpenOnTheTarget() throws Exception {
-        fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
+        createTopics(2, 1);
         try (StagedTask stopped = StagedTask.withCommitLeftOpen(cluster, fixture,
-                new TopicPartition(fixture.target, 0))) {
+                targetPartition())) {
             stopped.ends.arm(Stage.COMMIT_TIMES_OUT);
             stopped.deliverOnce(records(fixture.source, 0, 15, 20));
             assertThat(stopped.ends.staged()).endsWith(Stage.COMMIT_TIMES_OUT);
         }
 
-        copyWithARestartedTask(20);
-
-        assertCopiedOnce(values(0, 20));
+        assertARestartedTaskCopiesEachRecordOnce();
     }
 
     /**
@@ -223,16 +204,13 @@ class HangingTransactionIT {
      */
     @Test
     void copiesOnceAfterARestartWithItsCommitLeftOpenOnTheTargetAndTheProgressPartition() throws Exception {
-        fixture = fixture();
-        cluster.createTopics(fixture, 2, 2);
-        TopicPartition progress = new TopicPartition(fixture.progress, 0);
-        StagedTask.withCommitLeftOpen(cluster, fixture, new TopicPartition(fixture.target, 0)).close();
+        createTopics(2, 2);
+        TopicPartition progress = progressPartition();
+        commitLeftOpenAndStop(targetPartition());
         assertThat(cluster.atOpenTransaction(progress)).as("the premise: C's progress record held back on %s",
                 progress).contains(AtFirst.HELD_BACK);
 
-        copyWithARestartedTask(20);
-
-        assertCopiedOnce(values(0, 20));
+        assertARestartedTaskCopiesEachRecordOnce();
     }
 
     /**
@@ -241,9 +219,8 @@ class HangingTransactionIT {
      */
     @Test
     void changesTheProgressThroughTheOffsetsApiWithACommitLeftOpenOnTheProgressPartition() throws Exception {
-        fixture = fixture();
-        cluster.createTopics(fixture, 1, 2);
-        StagedTask.withCommitLeftOpen(cluster, fixture, new TopicPartition(fixture.progress, 0)).close();
+        createTopics(1, 2);
+        commitLeftOpenAndStop(progressPartition());
 
         alterTo(5);
         copyWithARestartedTask(20);
@@ -260,9 +237,8 @@ class HangingTransactionIT {
      */
     @Test
     void keepsACommitLeftOpenOnOneTargetPartitionWhileAnAbortOfTheSameIdHangsOnAnother() throws Exception {
-        fixture = fixture();
-        cluster.createTopics(fixture, List.of(2, 2), 1);
-        TopicPartition target0 = new TopicPartition(fixture.target, 0);
+        createTopics(List.of(2, 2), 1);
+        TopicPartition target0 = targetPartition();
         TopicPartition target1 = new TopicPartition(fixture.target, 1);
         StagedTask stopped = new StagedTask(cluster, fixture, target0, 2);
         try {
@@ -272,11 +248,7 @@ class HangingTransactionIT {
             stopped.ends.arm(Stage.COMMIT_TIMES_OUT);
             stopped.deliverOnce(records(fixture.source, 1, 10, 15));
         } finally {
-            String id = TestIds.holderOf(fixture, stopped.partition);
-            cluster.whileLeaderless(() -> {
-                stopped.close();
-                cluster.awaitCompleted(id, TransactionState.COMPLETE_ABORT);
-            });
+            closeWhileLeaderless(stopped);
         }
         assertThat(stopped.ends.staged()).containsExactly(Stage.SKIP_MARKERS_AT_COMMIT, Stage.COMMIT_TIMES_OUT);
         assertThat(stopped.ends.afterSkips()).as("the premise: C held back on %s", target0)
@@ -305,17 +277,14 @@ class HangingTransactionIT {
     private void copiesOnceWhenThePartitionMovesAfterACommitLeftOpenOn(TopicPartition leaderless) {
         StagedTask.withCommitLeftOpen(cluster, fixture, leaderless, "quarantine.task.id", "1").close();
 
-        copyWithARestartedTask(20);
-
-        assertCopiedOnce(values(0, 20));
+        assertARestartedTaskCopiesEachRecordOnce();
     }
 
     /** As {@link #copiesOnceWhenThePartitionMovesAfterACommitLeftOpenOn}, C left open on the target. */
     @Test
     void copiesOnceWhenThePartitionMovesFromATaskWhoseCommitWasLeftOpenOnTheTarget() {
-        fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
-        copiesOnceWhenThePartitionMovesAfterACommitLeftOpenOn(new TopicPartition(fixture.target, 0));
+        createTopics(2, 1);
+        copiesOnceWhenThePartitionMovesAfterACommitLeftOpenOn(targetPartition());
     }
 
     /**
@@ -324,9 +293,47 @@ class HangingTransactionIT {
      */
     @Test
     void copiesOnceWhenThePartitionMovesFromATaskWhoseCommitWasLeftOpenOnTheProgressPartition() {
+        createTopics(1, 2);
+        copiesOnceWhenThePartitionMovesAfterACommitLeftOpenOn(progressPartition());
+    }
+
+    /**
+     * A fresh fixture, its target partition on node {@code targetNode} and progress partition 0 on
+     * {@code progressNode}.
+     */
+    private void createTopics(int targetNode, int progressNode) {
+        createTopics(List.of(targetNode), progressNode);
+    }
+
+    /** As {@link #createTopics(int, int)}, target partition {@code i} on {@code targetNodes.get(i)}. */
+    private void createTopics(List<Integer> targetNodes, int progressNode) {
         fixture = fixture();
-        cluster.createTopics(fixture, 1, 2);
-        copiesOnceWhenThePartitionMovesAfterACommitLeftOpenOn(new TopicPartition(fixture.progress, 0));
+        cluster.createTopics(fixture, targetNodes, progressNode);
+    }
+
+    private TopicPartition targetPartition() {
+        return new TopicPartition(fixture.target, 0);
+    }
+
+    private TopicPartition progressPartition() {
+        return new TopicPartition(fixture.progress, 0);
+    }
+
+    /** A task whose commit C of 10..14 is left open on {@code leaderless} ({@link StagedTask}), stopped. */
+    private void commitLeftOpenAndStop(TopicPartition leaderless) {
+        StagedTask.withCommitLeftOpen(cluster, fixture, leaderless).close();
+    }
+
+    /**
+     * Closes {@code stopped} while node 2 is down: its producer's close aborts the open transaction, and the abort
+     * completes with its markers not written there.
+     */
+    private void closeWhileLeaderless(StagedTask stopped) {
+        String id = TestIds.holderOf(fixture, stopped.partition);
+        cluster.whileLeaderless(() -> {
+            stopped.close();
+            cluster.awaitCompleted(id, TransactionState.COMPLETE_ABORT);
+        });
     }
 
     private TaskFixture fixture() {
@@ -369,6 +376,13 @@ class HangingTransactionIT {
         List<T> both = new ArrayList<>(first);
         both.addAll(then);
         return both;
+    }
+
+    /** A restarted task copies 0..19: {@link #assertCopiedOnce} of them. */
+    private void assertARestartedTaskCopiesEachRecordOnce() {
+        copyWithARestartedTask(20);
+
+        assertCopiedOnce(values(0, 20));
     }
 
     private void assertCopiedOnce(List<String> expected) {
