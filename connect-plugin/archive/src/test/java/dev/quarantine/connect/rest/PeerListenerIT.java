@@ -327,7 +327,8 @@ class PeerListenerIT {
             if (!Files.exists(file)) {
                 continue;
             }
-            for (String line : Files.readAllLines(file).subList(1, Files.readAllLines(file).size())) {
+            List<String> lines = Files.readAllLines(file); // read once: sockets come and go between two reads
+            for (String line : lines.subList(1, lines.size())) {
                 String[] fields = line.trim().split("\\s+");
                 String[] local = fields[1].split(":");
                 boolean listening = fields[3].equals("0A");
