@@ -5,8 +5,8 @@ import java.util.Collection;
 import java.util.OptionalLong;
 
 /**
- * When a task writes the records it has collected over its puts (one transaction per source partition), from what
- * is waiting:
+ * When a task writes the records it has collected over its puts (one transaction of its slot spanning every source
+ * partition it holds), from what is waiting:
  *
  * <table>
  * <caption>After a put, with {@code age} = now - when the oldest waiting record arrived</caption>
