@@ -9,21 +9,22 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 /**
  * One group of a {@link ConfigDef}: defines its settings in the order called, numbering them within the group, each
  * with every field a generated config doc shows (type, default, validator, importance, doc, width, display name).
+ * Public so that the dead-letter monitor's config groups number their settings the same way; users never call it.
  */
-final class ConfigGroup {
+public final class ConfigGroup {
 
     private final ConfigDef def;
     private final String name;
     private int order;
 
-    ConfigGroup(ConfigDef def, String name) {
+    public ConfigGroup(ConfigDef def, String name) {
         this.def = def;
         this.name = name;
     }
 
     /** @param validator null for a setting whose type says all (a boolean, a free list) */
-    ConfigGroup define(String key, Type type, Object defaultValue, Validator validator, Importance importance,
-                       String doc, Width width, String displayName) {
+    public ConfigGroup define(String key, Type type, Object defaultValue, Validator validator, Importance importance,
+                              String doc, Width width, String displayName) {
         def.define(key, type, defaultValue, validator, importance, doc, name, ++order, width, displayName);
         return this;
     }

@@ -5,6 +5,7 @@ import static dev.quarantine.replay.ReplayConfig.*;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Validator;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
 /**
@@ -157,24 +158,29 @@ final class ReplayConfigDef {
     }
 
     private static void defineFilters(ConfigGroup group) {
-        group.define(FILTER_ERROR_CLASSES_CONFIG, Type.LIST, "", null, Importance.MEDIUM, FILTER_ERROR_CLASSES_DOC,
-                        Width.LONG, "Error classes")
-                .define(FILTER_ORIGINAL_TOPICS_CONFIG, Type.LIST, "", null, Importance.MEDIUM,
-                        FILTER_ORIGINAL_TOPICS_DOC, Width.LONG, "Original topics")
-                .define(FILTER_APPS_OR_CONNECTORS_CONFIG, Type.LIST, "", null, Importance.MEDIUM,
-                        FILTER_APPS_OR_CONNECTORS_DOC, Width.LONG, "Apps or connectors")
-                .define(FILTER_TIME_FROM_CONFIG, Type.STRING, "", ConfigValidators.instant(), Importance.MEDIUM,
-                        FILTER_TIME_FROM_DOC, Width.MEDIUM, "From time")
-                .define(FILTER_TIME_TO_CONFIG, Type.STRING, "", ConfigValidators.instant(), Importance.MEDIUM,
-                        FILTER_TIME_TO_DOC, Width.MEDIUM, "To time")
-                .define(FILTER_OFFSET_RANGES_CONFIG, Type.LIST, "", ConfigValidators.ranges(), Importance.MEDIUM,
-                        FILTER_OFFSET_RANGES_DOC, Width.LONG, "Offset ranges")
-                .define(FILTER_OFFSETS_CONFIG, Type.LIST, "", null, Importance.MEDIUM, FILTER_OFFSETS_DOC,
-                        Width.LONG, "Offsets")
-                .define(UNTIL_OFFSETS_CONFIG, Type.LIST, "", ConfigValidators.untilOffsets(), Importance.MEDIUM,
-                        UNTIL_OFFSETS_DOC, Width.LONG, "Until offsets")
-                .define(FORCE_TRUNCATED_CONFIG, Type.BOOLEAN, FORCE_TRUNCATED_DEFAULT, null, Importance.LOW,
-                        FORCE_TRUNCATED_DOC, Width.SHORT, "Replay truncated dead letters");
+        filterList(group, FILTER_ERROR_CLASSES_CONFIG, null, FILTER_ERROR_CLASSES_DOC, "Error classes");
+        filterList(group, FILTER_ORIGINAL_TOPICS_CONFIG, null, FILTER_ORIGINAL_TOPICS_DOC, "Original topics");
+        filterList(group, FILTER_APPS_OR_CONNECTORS_CONFIG, null, FILTER_APPS_OR_CONNECTORS_DOC, "Apps or connectors");
+        filterInstant(group, FILTER_TIME_FROM_CONFIG, FILTER_TIME_FROM_DOC, "From time");
+        filterInstant(group, FILTER_TIME_TO_CONFIG, FILTER_TIME_TO_DOC, "To time");
+        filterList(group, FILTER_OFFSET_RANGES_CONFIG, ConfigValidators.ranges(), FILTER_OFFSET_RANGES_DOC,
+                "Offset ranges");
+        filterList(group, FILTER_OFFSETS_CONFIG, null, FILTER_OFFSETS_DOC, "Offsets");
+        filterList(group, UNTIL_OFFSETS_CONFIG, ConfigValidators.untilOffsets(), UNTIL_OFFSETS_DOC, "Until offsets");
+        group.define(FORCE_TRUNCATED_CONFIG, Type.BOOLEAN, FORCE_TRUNCATED_DEFAULT, null, Importance.LOW,
+                FORCE_TRUNCATED_DOC, Width.SHORT, "Replay truncated dead letters");
+    }
+
+    /** A filter by a list of values, empty by default (no filter), of medium importance. */
+    private static void filterList(ConfigGroup group, String key, Validator validator, String doc,
+                                   String displayName) {
+        group.define(key, Type.LIST, "", validator, Importance.MEDIUM, doc, Width.LONG, displayName);
+    }
+
+    /** A filter by an ISO-8601 instant, empty by default (no bound), of medium importance. */
+    private static void filterInstant(ConfigGroup group, String key, String doc, String displayName) {
+        group.define(key, Type.STRING, "", ConfigValidators.instant(), Importance.MEDIUM, doc, Width.MEDIUM,
+                displayName);
     }
 
     private static void defineDestinations(ConfigGroup group) {

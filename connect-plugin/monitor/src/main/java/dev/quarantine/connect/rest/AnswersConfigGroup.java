@@ -87,30 +87,25 @@ final class AnswersConfigGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(EXPOSE_PAYLOAD_CONFIG, Type.BOOLEAN, false, null, Importance.HIGH, EXPOSE_PAYLOAD_DOC,
-                        NAME, ++order, Width.SHORT, "Expose keys and values")
+        new MonitorConfigGroup(def, NAME)
+                .define(EXPOSE_PAYLOAD_CONFIG, Type.BOOLEAN, false, null, Importance.HIGH, EXPOSE_PAYLOAD_DOC,
+                        Width.SHORT, "Expose keys and values")
                 .define(PAYLOAD_MAX_BYTES_CONFIG, Type.INT, PAYLOAD_MAX_BYTES_DEFAULT, Range.between(0,
-                        PAYLOAD_MAX_BYTES_MAX),
-                        Importance.LOW, PAYLOAD_MAX_BYTES_DOC, NAME, ++order, Width.SHORT,
+                        PAYLOAD_MAX_BYTES_MAX), Importance.LOW, PAYLOAD_MAX_BYTES_DOC, Width.SHORT,
                         "Payload bytes shown")
-                .define(RECENT_RECORDS_CONFIG, Type.INT, RECENT_RECORDS_DEFAULT, Range.between(1, 1000),
-                        Importance.LOW, RECENT_RECORDS_DOC, NAME, ++order, Width.SHORT, "Recent records kept")
+                .count(RECENT_RECORDS_CONFIG, RECENT_RECORDS_DEFAULT, 1000, RECENT_RECORDS_DOC, "Recent records kept")
                 .define(QUERY_RETRY_MS_CONFIG, Type.LONG, QUERY_RETRY_MS_DEFAULT, Range.between(0L, 60_000L),
-                        Importance.LOW, QUERY_RETRY_MS_DOC, NAME, ++order, Width.SHORT, "Store wait")
+                        Importance.LOW, QUERY_RETRY_MS_DOC, Width.SHORT, "Store wait")
                 .define(RETRY_AFTER_SECONDS_CONFIG, Type.INT, RETRY_AFTER_SECONDS_DEFAULT, Range.between(1, 300),
-                        Importance.LOW, RETRY_AFTER_SECONDS_DOC, NAME, ++order, Width.SHORT, "Retry-After")
-                .define(FORWARD_TIMEOUT_MS_CONFIG, Type.LONG, FORWARD_TIMEOUT_MS_DEFAULT, Range.between(100L,
-                        60_000L), Importance.LOW, FORWARD_TIMEOUT_MS_DOC, NAME, ++order, Width.SHORT,
+                        Importance.LOW, RETRY_AFTER_SECONDS_DOC, Width.SHORT, "Retry-After")
+                .durationMs(FORWARD_TIMEOUT_MS_CONFIG, FORWARD_TIMEOUT_MS_DEFAULT, 60_000L, FORWARD_TIMEOUT_MS_DOC,
                         "Forward timeout")
                 .define(CACHE_MS_CONFIG, Type.LONG, CACHE_MS_DEFAULT, Range.between(0L, 60_000L), Importance.LOW,
-                        CACHE_MS_DOC, NAME, ++order, Width.SHORT, "Figures cache")
-                .define(MAX_TOPICS_CONFIG, Type.INT, MAX_TOPICS_DEFAULT, Range.between(1, 10_000), Importance.LOW,
-                        MAX_TOPICS_DOC, NAME, ++order, Width.SHORT, "Topics kept at most")
-                .define(MAX_CONCURRENT_REQUESTS_CONFIG, Type.INT, MAX_CONCURRENT_REQUESTS_DEFAULT, Range.between(1,
-                        1_000), Importance.LOW, MAX_CONCURRENT_REQUESTS_DOC, NAME, ++order, Width.SHORT,
-                        "Concurrent requests")
+                        CACHE_MS_DOC, Width.SHORT, "Figures cache")
+                .count(MAX_TOPICS_CONFIG, MAX_TOPICS_DEFAULT, 10_000, MAX_TOPICS_DOC, "Topics kept at most")
+                .count(MAX_CONCURRENT_REQUESTS_CONFIG, MAX_CONCURRENT_REQUESTS_DEFAULT, 1_000,
+                        MAX_CONCURRENT_REQUESTS_DOC, "Concurrent requests")
                 .define(ALLOWED_HOSTS_CONFIG, Type.LIST, "", new MonitorValidators.HostNames(), Importance.MEDIUM,
-                        ALLOWED_HOSTS_DOC, NAME, ++order, Width.LONG, "Allowed host names");
+                        ALLOWED_HOSTS_DOC, Width.LONG, "Allowed host names");
     }
 }

@@ -86,31 +86,24 @@ final class PeersConfigGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(PEER_SECRET_CONFIG, Type.PASSWORD, null, new MonitorValidators.Secret(), Importance.HIGH,
-                        PEER_SECRET_DOC, NAME, ++order, Width.MEDIUM, "Peer secret")
+        new MonitorConfigGroup(def, NAME)
+                .define(PEER_SECRET_CONFIG, Type.PASSWORD, null, new MonitorValidators.Secret(), Importance.HIGH,
+                        PEER_SECRET_DOC, Width.MEDIUM, "Peer secret")
                 .define(PEER_PORT_CONFIG, Type.INT, 0, Range.between(0, 65_535), Importance.MEDIUM, PEER_PORT_DOC,
-                        NAME, ++order, Width.SHORT, "Peer port")
+                        Width.SHORT, "Peer port")
                 .define(PEER_BIND_ADDRESS_CONFIG, Type.STRING, "", new MonitorValidators.BindAddress(),
-                        Importance.MEDIUM, PEER_BIND_ADDRESS_DOC, NAME, ++order, Width.MEDIUM,
-                        "Peer bind address")
-                .define(PEER_MAX_CONNECTIONS_CONFIG, Type.INT, PEER_MAX_CONNECTIONS_DEFAULT, Range.between(1,
-                        10_000), Importance.LOW, PEER_MAX_CONNECTIONS_DOC, NAME, ++order, Width.SHORT,
+                        Importance.MEDIUM, PEER_BIND_ADDRESS_DOC, Width.MEDIUM, "Peer bind address")
+                .count(PEER_MAX_CONNECTIONS_CONFIG, PEER_MAX_CONNECTIONS_DEFAULT, 10_000, PEER_MAX_CONNECTIONS_DOC,
                         "Peer connections")
-                .define(PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG, Type.INT, PEER_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT,
-                        Range.between(1, 10_000), Importance.LOW, PEER_MAX_CONNECTIONS_PER_ADDRESS_DOC, NAME,
-                        ++order, Width.SHORT, "Peer connections per address")
-                .define(PEER_HEADER_TIMEOUT_MS_CONFIG, Type.LONG, PEER_HEADER_TIMEOUT_MS_DEFAULT, Range.between(100L,
-                        60_000L), Importance.LOW, PEER_HEADER_TIMEOUT_MS_DOC, NAME, ++order, Width.SHORT,
-                        "Peer header timeout")
-                .define(PEER_BODY_TIMEOUT_MS_CONFIG, Type.LONG, PEER_BODY_TIMEOUT_MS_DEFAULT, Range.between(100L,
-                        60_000L), Importance.LOW, PEER_BODY_TIMEOUT_MS_DOC, NAME, ++order, Width.SHORT,
-                        "Peer body timeout")
-                .define(PEER_IDLE_TIMEOUT_MS_CONFIG, Type.LONG, PEER_IDLE_TIMEOUT_MS_DEFAULT, Range.between(100L,
-                        600_000L), Importance.LOW, PEER_IDLE_TIMEOUT_MS_DOC, NAME, ++order, Width.SHORT,
-                        "Peer idle timeout")
-                .define(PEER_WRITE_TIMEOUT_MS_CONFIG, Type.LONG, PEER_WRITE_TIMEOUT_MS_DEFAULT, Range.between(100L,
-                        60_000L), Importance.LOW, PEER_WRITE_TIMEOUT_MS_DOC, NAME, ++order, Width.SHORT,
-                        "Peer answer timeout");
+                .count(PEER_MAX_CONNECTIONS_PER_ADDRESS_CONFIG, PEER_MAX_CONNECTIONS_PER_ADDRESS_DEFAULT, 10_000,
+                        PEER_MAX_CONNECTIONS_PER_ADDRESS_DOC, "Peer connections per address")
+                .durationMs(PEER_HEADER_TIMEOUT_MS_CONFIG, PEER_HEADER_TIMEOUT_MS_DEFAULT, 60_000L,
+                        PEER_HEADER_TIMEOUT_MS_DOC, "Peer header timeout")
+                .durationMs(PEER_BODY_TIMEOUT_MS_CONFIG, PEER_BODY_TIMEOUT_MS_DEFAULT, 60_000L,
+                        PEER_BODY_TIMEOUT_MS_DOC, "Peer body timeout")
+                .durationMs(PEER_IDLE_TIMEOUT_MS_CONFIG, PEER_IDLE_TIMEOUT_MS_DEFAULT, 600_000L,
+                        PEER_IDLE_TIMEOUT_MS_DOC, "Peer idle timeout")
+                .durationMs(PEER_WRITE_TIMEOUT_MS_CONFIG, PEER_WRITE_TIMEOUT_MS_DEFAULT, 60_000L,
+                        PEER_WRITE_TIMEOUT_MS_DOC, "Peer answer timeout");
     }
 }

@@ -8,7 +8,6 @@ import static dev.quarantine.connect.rest.MonitorConfig.REPLAY_DRY_RUN_TIMEOUT_M
 
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
-import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
@@ -46,15 +45,12 @@ final class ReplaysConfigGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(REPLAY_DESTINATIONS_ALLOWED_CONFIG, Type.STRING, "", new MonitorValidators.Regex(),
-                        Importance.HIGH, REPLAY_DESTINATIONS_ALLOWED_DOC, NAME, ++order, Width.LONG,
-                        "Replay destinations allowed")
-                .define(REPLAY_DRY_RUN_TIMEOUT_MS_CONFIG, Type.LONG, REPLAY_DRY_RUN_TIMEOUT_MS_DEFAULT,
-                        Range.between(100L, 60_000L), Importance.LOW, REPLAY_DRY_RUN_TIMEOUT_MS_DOC, NAME,
-                        ++order, Width.SHORT, "Dry run time limit")
-                .define(REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG, Type.INT, REPLAY_DRY_RUN_MAX_CONCURRENT_DEFAULT,
-                        Range.between(1, 64), Importance.LOW, REPLAY_DRY_RUN_MAX_CONCURRENT_DOC, NAME,
-                        ++order, Width.SHORT, "Dry runs at once");
+        new MonitorConfigGroup(def, NAME)
+                .define(REPLAY_DESTINATIONS_ALLOWED_CONFIG, Type.STRING, "", new MonitorValidators.Regex(),
+                        Importance.HIGH, REPLAY_DESTINATIONS_ALLOWED_DOC, Width.LONG, "Replay destinations allowed")
+                .durationMs(REPLAY_DRY_RUN_TIMEOUT_MS_CONFIG, REPLAY_DRY_RUN_TIMEOUT_MS_DEFAULT, 60_000L,
+                        REPLAY_DRY_RUN_TIMEOUT_MS_DOC, "Dry run time limit")
+                .count(REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG, REPLAY_DRY_RUN_MAX_CONCURRENT_DEFAULT, 64,
+                        REPLAY_DRY_RUN_MAX_CONCURRENT_DOC, "Dry runs at once");
     }
 }

@@ -29,12 +29,12 @@ final class StreamsConfigGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(APPLICATION_ID_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
-                        APPLICATION_ID_DOC, NAME, ++order, Width.MEDIUM, "Streams application.id")
+        new MonitorConfigGroup(def, NAME)
+                .define(APPLICATION_ID_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
+                        APPLICATION_ID_DOC, Width.MEDIUM, "Streams application.id")
                 .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "", new ConfigDef.NonNullValidator(), Importance.LOW,
                         BOOTSTRAP_SERVERS_DOC + " Any Kafka Streams or client setting can be given with the prefix "
                                 + STREAMS_PREFIX + " (for example " + STREAMS_PREFIX + "num.stream.threads).",
-                        NAME, ++order, Width.LONG, "Dead-letter cluster");
+                        Width.LONG, "Dead-letter cluster");
     }
 }

@@ -10,7 +10,6 @@ import static dev.quarantine.connect.rest.MonitorConfig.TOPICS_REGEX_DEFAULT;
 
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
-import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
@@ -48,18 +47,16 @@ final class TopicsConfigGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(TOPICS_CONFIG, Type.LIST, "", new ConfigDef.NonNullValidator(), Importance.HIGH, TOPICS_DOC,
-                        NAME, ++order, Width.LONG, "Extra dead-letter topics")
+        new MonitorConfigGroup(def, NAME)
+                .define(TOPICS_CONFIG, Type.LIST, "", new ConfigDef.NonNullValidator(), Importance.HIGH, TOPICS_DOC,
+                        Width.LONG, "Extra dead-letter topics")
                 .define(TOPICS_REGEX_CONFIG, Type.STRING, TOPICS_REGEX_DEFAULT, new MonitorValidators.Regex(),
-                        Importance.MEDIUM,
-                        TOPICS_REGEX_DOC, NAME, ++order, Width.LONG, "Dead-letter topic pattern")
+                        Importance.MEDIUM, TOPICS_REGEX_DOC, Width.LONG, "Dead-letter topic pattern")
                 .define(DISCOVER_CONNECTORS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM,
-                        DISCOVER_CONNECTORS_DOC, NAME, ++order, Width.SHORT, "Discover from connectors")
+                        DISCOVER_CONNECTORS_DOC, Width.SHORT, "Discover from connectors")
                 .define(DISCOVER_SHARE_GROUPS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM,
-                        DISCOVER_SHARE_GROUPS_DOC, NAME, ++order, Width.SHORT, "Discover from share groups")
-                .define(DISCOVERY_INTERVAL_MS_CONFIG, Type.LONG, DISCOVERY_INTERVAL_MS_DEFAULT, Range.between(100L,
-                        3_600_000L), Importance.LOW, DISCOVERY_INTERVAL_MS_DOC, NAME, ++order, Width.SHORT,
-                        "Discovery interval");
+                        DISCOVER_SHARE_GROUPS_DOC, Width.SHORT, "Discover from share groups")
+                .durationMs(DISCOVERY_INTERVAL_MS_CONFIG, DISCOVERY_INTERVAL_MS_DEFAULT, 3_600_000L,
+                        DISCOVERY_INTERVAL_MS_DOC, "Discovery interval");
     }
 }
