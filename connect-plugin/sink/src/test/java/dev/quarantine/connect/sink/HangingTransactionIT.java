@@ -188,8 +188,7 @@ class HangingTransactionIT {
     @Test
     void copiesOnceAfterARestartWhenStoppedMidTransactionWithItsCommitLeftOpenOnTheTarget() throws Exception {
         createTopics(2, 1);
-        try (StagedTask stopped = StagedTask.withCommitLeftOpen(cluster, fixture,
-                targetPartition())) {
+        try (StagedTask stopped = StagedTask.withCommitLeftOpen(cluster, fixture, targetPartition())) {
             stopped.ends.arm(Stage.COMMIT_TIMES_OUT);
             stopped.deliverOnce(records(fixture.source, 0, 15, 20));
             assertThat(stopped.ends.staged()).endsWith(Stage.COMMIT_TIMES_OUT);

@@ -155,6 +155,7 @@ class TopicsChangedIT {
         return task;
     }
 
+    /** The target holds the old topic's 10 records, then all 15 of the topic created again under its name. */
     private void assertTheOldTopicsTenThenTheNewTopicsFifteen() {
         assertThat(values(committed(kafka, fixture.target))).as("the old topic's 10, then all 15 of the new one")
                 .containsExactlyElementsOf(Stream.concat(IntStream.range(0, 10).boxed(), IntStream.range(0, 15).boxed())
@@ -162,7 +163,6 @@ class TopicsChangedIT {
     }
 
     /** Each key's target partition; fails when one key is in two partitions. */
-
     private Map<String, Integer> targetPartitionsByKey() {
         Map<String, Integer> byKey = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> record : committed(kafka, fixture.target)) {
