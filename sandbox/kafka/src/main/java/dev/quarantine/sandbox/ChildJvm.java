@@ -25,6 +25,12 @@ import java.util.stream.Stream;
  */
 final class ChildJvm implements AutoCloseable {
 
+    /**
+     * JVM options every child gets, such as the build's C1-only JIT and serial GC: a test's brokers and workers live
+     * for seconds to minutes, where C2's compilations cost more CPU than they save.
+     */
+    static final String JVM_OPTIONS_PROPERTY = "sandbox.jvm.options";
+
     private static final Set<ChildJvm> OPEN = ConcurrentHashMap.newKeySet();
 
     private final String what;
@@ -155,13 +161,24 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** {@code java} of this JVM's installation with the options every sandbox child has, then {@code options}. */
+    /**
+     * {@code java} of this JVM's installation with the options every sandbox child has, the options of the system
+     * property {@value #JVM_OPTIONS_PROPERTY} (blank-separated; the build's tests set it, benchmarks do not), then
+     * {@code options}.
+     */
     static List<String> javaCommand(String... options) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Djava.net.preferIPv4Stack=true");
+        command.addAll(propertyOptions());
         command.addAll(List.of(options));
         return command;
+    }
+
+    /** The options of {@value #JVM_OPTIONS_PROPERTY}, none when it is unset or blank. */
+    static List<String> propertyOptions() {
+        String options = System.getProperty(JVM_OPTIONS_PROPERTY, "").strip();
+        return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
     }
 
     /**

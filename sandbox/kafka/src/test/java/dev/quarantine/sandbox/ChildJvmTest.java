@@ -55,6 +55,25 @@ class ChildJvmTest {
         }
     }
 
+    @Test
+    void givesEveryChildTheOptionsOfTheSandboxJvmOptionsPropertyBeforeItsOwn() {
+        String before = System.getProperty(ChildJvm.JVM_OPTIONS_PROPERTY);
+        try {
+            System.setProperty(ChildJvm.JVM_OPTIONS_PROPERTY, " -XX:TieredStopAtLevel=1 \t -XX:+UseSerialGC ");
+            assertThat(ChildJvm.javaCommand("-Xmx64m")).endsWith("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                    "-Xmx64m");
+
+            System.setProperty(ChildJvm.JVM_OPTIONS_PROPERTY, "  ");
+            assertThat(ChildJvm.javaCommand("-Xmx64m")).endsWith("-Djava.net.preferIPv4Stack=true", "-Xmx64m");
+        } finally {
+            if (before == null) {
+                System.clearProperty(ChildJvm.JVM_OPTIONS_PROPERTY);
+            } else {
+                System.setProperty(ChildJvm.JVM_OPTIONS_PROPERTY, before);
+            }
+        }
+    }
+
     private static List<String> command() {
         List<String> command = ChildJvm.javaCommand("-Xmx64m");
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildJvmTestMain.class.getName()));
