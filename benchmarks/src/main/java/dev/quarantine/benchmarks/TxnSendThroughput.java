@@ -75,9 +75,9 @@ public final class TxnSendThroughput {
         int transactions = Integer.getInteger("transactions", 50);
         Map<Mode, TransactionWriter> writers = new EnumMap<>(Mode.class);
         try (LocalKafka kafka = LocalKafka.create().start(); Admin admin = kafka.admin()) {
-            writers.put(Mode.A, new IgnoreSendErrorsWriter(producerConfigs(kafka, "bench-a")));
+            writers.put(Mode.A, SendAndCommitWriter.ignoringSendErrors(producerConfigs(kafka, "bench-a")));
             writers.put(Mode.B, new AbortAndReplayWriter(producerConfigs(kafka, "bench-b")));
-            writers.put(Mode.C, new PlainTransactionWriter(producerConfigs(kafka, "bench-c")));
+            writers.put(Mode.C, SendAndCommitWriter.plain(producerConfigs(kafka, "bench-c")));
             printSetup(rounds, transactions);
             TxnSendThroughput bench = new TxnSendThroughput(kafka, admin, writers);
             bench.round(0, WARM_UP_TRANSACTIONS);

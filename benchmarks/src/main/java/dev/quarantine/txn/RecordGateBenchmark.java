@@ -20,6 +20,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -28,16 +29,17 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The record gate of IGNORE_SEND_ERRORS alone, per record, against the part of {@code KafkaProducer.send} it sits
- * beside: {@code rawX} is what the producer does with the record's key, value and headers anyway (its serializers,
- * {@code headers().toArray()}); {@code wrappedX} is the same as {@link TxnSendProducer} runs it: the gate (serialize,
+ * beside: {@code raw} is what the producer does with the record's key, value and headers anyway (its serializers,
+ * {@code headers().toArray()}); {@code wrapped} is the same as {@link TxnSendProducer} runs it: the gate (serialize,
  * check against the producer's limits and the topic's cached metadata) and then the producer's serializers, which
  * get the gate's bytes handed over. The difference is the gate's cost; {@code -prof gc} shows what it allocates.
  *
  * <p>The gate is package-private (users never see it), hence this benchmark's package. The topic's metadata comes
  * from a fixed describer, as the admin client would give it for the throughput benchmark's topic, so no broker is
- * needed. Shapes: {@code Bytes} (byte[] value of 1 KiB, no key: the throughput benchmark, Kafka Streams and the sink
- * use ByteArraySerializer), {@code StreamsLike} (byte[] key and value, a timestamp and three headers), and
- * {@code Strings} (StringSerializer key and 1 KiB value: the bytes are handed over instead of made twice).
+ * needed. Shapes (the {@code shape} parameter): {@code Bytes} (byte[] value of 1 KiB, no key: the throughput
+ * benchmark, Kafka Streams and the sink use ByteArraySerializer), {@code StreamsLike} (byte[] key and value, a
+ * timestamp and three headers), and {@code Strings} (StringSerializer key and 1 KiB value: the bytes are handed over
+ * instead of made twice).
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar RecordGate -prof gc}
  */
@@ -49,9 +51,11 @@ public class RecordGateBenchmark {
     private static final String TOPIC = "bench-topic";
     private static final int VALUE_BYTES = 1024;
 
-    private Shape<byte[], byte[]> bytes;
-    private Shape<byte[], byte[]> streamsLike;
-    private Shape<String, String> strings;
+    /** The kind of record measured; see the class comment. */
+    @Param({"Bytes", "StreamsLike", "Strings"})
+    public String shape;
+
+    private Shape<?, ?> subject;
 
     /** One kind of record, with the gate and the producer-side serializers TxnSendProducer would build for it. */
     private static final class Shape<K, V> {
@@ -118,51 +122,35 @@ public class RecordGateBenchmark {
 
     @Setup
     public void setUp() {
-        bytes = new Shape<>(new ProducerRecord<byte[], byte[]>(TOPIC, new byte[VALUE_BYTES]), new ByteArraySerializer(),
-                new ByteArraySerializer());
-        Header[] headers = {new RecordHeader("__streams.errors.topic", "input".getBytes(StandardCharsets.UTF_8)),
-                new RecordHeader("trace-id", new byte[16]), new RecordHeader("source", new byte[8])};
-        streamsLike = new Shape<>(new ProducerRecord<>(TOPIC, null, System.currentTimeMillis(), new byte[16],
-                new byte[VALUE_BYTES], new RecordHeaders(headers)), new ByteArraySerializer(),
-                new ByteArraySerializer());
-        strings = new Shape<>(new ProducerRecord<>(TOPIC, "key-0001", "v".repeat(VALUE_BYTES)), new StringSerializer(),
-                new StringSerializer());
+        subject = switch (shape) {
+            case "Bytes" -> new Shape<>(new ProducerRecord<byte[], byte[]>(TOPIC, new byte[VALUE_BYTES]),
+                    new ByteArraySerializer(), new ByteArraySerializer());
+            case "StreamsLike" -> new Shape<>(new ProducerRecord<>(TOPIC, null, System.currentTimeMillis(),
+                    new byte[16], new byte[VALUE_BYTES], new RecordHeaders(streamsHeaders())),
+                    new ByteArraySerializer(), new ByteArraySerializer());
+            case "Strings" -> new Shape<>(new ProducerRecord<>(TOPIC, "key-0001", "v".repeat(VALUE_BYTES)),
+                    new StringSerializer(), new StringSerializer());
+            default -> throw new IllegalArgumentException("unknown shape " + shape);
+        };
+    }
+
+    private static Header[] streamsHeaders() {
+        return new Header[] {new RecordHeader("__streams.errors.topic", "input".getBytes(StandardCharsets.UTF_8)),
+            new RecordHeader("trace-id", new byte[16]), new RecordHeader("source", new byte[8])};
     }
 
     @TearDown
     public void tearDown() {
-        bytes.gate.close();
-        streamsLike.gate.close();
-        strings.gate.close();
+        subject.gate.close();
     }
 
     @Benchmark
-    public void rawBytes(Blackhole hole) {
-        bytes.raw(hole);
+    public void raw(Blackhole hole) {
+        subject.raw(hole);
     }
 
     @Benchmark
-    public void wrappedBytes(Blackhole hole) {
-        bytes.wrapped(hole);
-    }
-
-    @Benchmark
-    public void rawStreamsLike(Blackhole hole) {
-        streamsLike.raw(hole);
-    }
-
-    @Benchmark
-    public void wrappedStreamsLike(Blackhole hole) {
-        streamsLike.wrapped(hole);
-    }
-
-    @Benchmark
-    public void rawStrings(Blackhole hole) {
-        strings.raw(hole);
-    }
-
-    @Benchmark
-    public void wrappedStrings(Blackhole hole) {
-        strings.wrapped(hole);
+    public void wrapped(Blackhole hole) {
+        subject.wrapped(hole);
     }
 }

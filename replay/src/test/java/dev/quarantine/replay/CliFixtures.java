@@ -51,8 +51,14 @@ public final class CliFixtures {
      * {@code <prefix>-output}, which accepts them (the cause is fixed).
      */
     public static String sinkDlq(LocalKafka kafka, String prefix, int count, IntFunction<Throwable> errors) {
+        return sinkDlq(kafka, prefix, 1, count, errors);
+    }
+
+    /** {@link #sinkDlq(LocalKafka, String, int, IntFunction)} with {@code partitions} partitions. */
+    public static String sinkDlq(LocalKafka kafka, String prefix, int partitions, int count,
+                                 IntFunction<Throwable> errors) {
         String dlq = prefix + "-dlq";
-        kafka.createTopic(dlq, 1, Map.of());
+        kafka.createTopic(dlq, partitions, Map.of());
         kafka.createTopic(prefix + "-output", 1, Map.of());
         DeadLetterFixtures.connectLetters(kafka, dlq, prefix + "-input", prefix + "-output", prefix, count, errors,
                 prefix + "-copy");

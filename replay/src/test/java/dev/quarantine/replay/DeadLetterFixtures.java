@@ -27,7 +27,6 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
@@ -37,8 +36,7 @@ import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.TopicReader;
 import dev.quarantine.streams.DeadLetterHandlerConfig;
-import dev.quarantine.streams.DeadLetterProductionExceptionHandler;
-import dev.quarantine.streams.IgnoreSendErrorsClientSupplier;
+import dev.quarantine.streams.StreamsTestProps;
 import dev.quarantine.txn.DeadLetter;
 import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
@@ -205,20 +203,8 @@ final class DeadLetterFixtures {
 
     private static Properties streamsProps(LocalKafka kafka, StreamsTopics topics, String applicationId,
                                            Path stateDir) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, IgnoreSendErrorsClientSupplier.class.getName());
-        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                DeadLetterProductionExceptionHandler.class.getName());
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.dlq);
+        Properties props = StreamsTestProps.quarantined(kafka, applicationId, stateDir, topics.dlq);
         props.put(DeadLetterHandlerConfig.DLQ_MAX_RATIO_CONFIG, "1.0");
-        props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 6000);
-        props.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), 1000);
-        props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         return props;
     }
 }

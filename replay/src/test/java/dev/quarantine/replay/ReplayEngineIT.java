@@ -7,6 +7,7 @@ import static dev.quarantine.replay.DeadLetterFixtures.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,13 +20,17 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -151,14 +156,9 @@ class ReplayEngineIT {
 
     @Test
     void secondInstanceOfAReplayFencesTheFirstAndResumesFromItsCommittedProgress(LocalKafka kafka) {
-        String dlq = "twin-dlq";
-        kafka.createTopic(dlq, 1, Map.of());
-        kafka.createTopic("twin-output", 1, Map.of());
-        DeadLetterFixtures.connectLetters(kafka, dlq, "twin-input", "twin-output", "twin", 10,
-                i -> new RecordTooLargeException("too large"), "twin-copy");
-        ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ReplayConfig.REPLAY_ID_CONFIG, "twin-1", ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
-                ReplayConfig.BATCH_SIZE_CONFIG, "2", ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "twin-output"));
+        String dlq = CliFixtures.sinkDlq(kafka, "twin", 10, i -> new RecordTooLargeException("too large"));
+        ReplayConfig config = inBatchesOfTwo(kafka, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "twin-output",
+                "twin-1");
 
         try (ReplayEngine first = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE);
              ReplayEngine second = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
@@ -219,7 +219,7 @@ class ReplayEngineIT {
     }
 
     private static Header textHeader(String name, String value) {
-        return new RecordHeader(name, value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -248,13 +248,9 @@ class ReplayEngineIT {
     @Test
     void aReplayIsNotResumedOnADeadLetterTopicCreatedAgainUnderItsName(LocalKafka kafka) throws Exception {
         String dlq = CliFixtures.sinkDlq(kafka, "resumed", 10, i -> new RecordTooLargeException("too large"));
-        ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "resumed-output",
-                ReplayConfig.REPLAY_ID_CONFIG, "resumed-1", ReplayConfig.BATCH_SIZE_CONFIG, "2"));
-        try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
-            engine.start();
-            assertThat(stepUntil(engine, p -> p.offsetsRead() > 0).finished()).as("interrupted mid-way").isFalse();
-        }
+        ReplayConfig config = inBatchesOfTwo(kafka, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "resumed-output",
+                "resumed-1");
+        interruptedMidWay(config);
         recreate(kafka, dlq);
         DeadLetterFixtures.connectLetters(kafka, dlq, "resumed-input", "resumed-output", "resumed-new", 10,
                 i -> new RecordTooLargeException("too large"), "resumed-copy");
@@ -276,28 +272,20 @@ class ReplayEngineIT {
     @Test
     void aResumedReplayFinishesItsRangeWhenItsDeadLetterTopicGainedAPartition(LocalKafka kafka) throws Exception {
         String dlq = CliFixtures.sinkDlq(kafka, "widened", 10, i -> new RecordTooLargeException("too large"));
-        ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "widened-output",
-                ReplayConfig.REPLAY_ID_CONFIG, "widened-1", ReplayConfig.BATCH_SIZE_CONFIG, "2"));
-        int partitionsBefore;
-        try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
-            engine.start();
-            ReplayProgress interrupted = stepUntil(engine, p -> p.offsetsRead() > 0);
-            assertThat(interrupted.finished()).as("interrupted mid-way").isFalse();
-            partitionsBefore = interrupted.endOffsets().size();
-        }
+        ReplayConfig config = inBatchesOfTwo(kafka, dlq, ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, "widened-output",
+                "widened-1");
+        int partitionsBefore = interruptedMidWay(config).endOffsets().size();
         try (Admin admin = kafka.admin()) {
-            admin.createPartitions(Map.of(dlq, org.apache.kafka.clients.admin.NewPartitions.increaseTo(
-                    partitionsBefore + 1))).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            admin.createPartitions(Map.of(dlq, NewPartitions.increaseTo(partitionsBefore + 1))).all()
+                    .get(30, TimeUnit.SECONDS);
         }
-        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(kafka.clientProps(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+        try (var producer = new KafkaProducer<>(kafka.clientProps(), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
             for (int i = 0; i < 3; i++) {
-                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(dlq, partitionsBefore, null,
-                        ("late-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[] {1}, List.of(
-                        textHeader(dev.quarantine.txn.DeadLetterHeaders.TARGET_TOPIC, "widened-output"),
-                        CliFixtures.ourCategory()))).get(30, java.util.concurrent.TimeUnit.SECONDS);
+                producer.send(new ProducerRecord<>(dlq, partitionsBefore, null,
+                        ("late-" + i).getBytes(StandardCharsets.UTF_8), new byte[] {1}, List.of(
+                        textHeader(DeadLetterHeaders.TARGET_TOPIC, "widened-output"),
+                        CliFixtures.ourCategory()))).get(30, TimeUnit.SECONDS);
             }
         }
 
@@ -322,9 +310,7 @@ class ReplayEngineIT {
     void aRunningReplayWhoseDeadLetterTopicIsCreatedAgainStopsAndWritesNothingOfTheNewTopic(LocalKafka kafka)
             throws Exception {
         String dlq = CliFixtures.sinkDlq(kafka, "reborn", 40, i -> new RecordTooLargeException("too large"));
-        ReplayConfig config = new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, ReplayConfig.DESTINATION_CONFIG, "reborn-output",
-                ReplayConfig.REPLAY_ID_CONFIG, "reborn-1", ReplayConfig.BATCH_SIZE_CONFIG, "2"));
+        ReplayConfig config = inBatchesOfTwo(kafka, dlq, ReplayConfig.DESTINATION_CONFIG, "reborn-output", "reborn-1");
         try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
             engine.start();
             long before = stepUntil(engine, p -> p.counts().replayed() > 0).counts().replayed();
@@ -340,6 +326,24 @@ class ReplayEngineIT {
                     .noneMatch(r -> text(r.key()).contains("reborn-new"))
                     .hasSize((int) CliFixtures.progress(kafka, "reborn-1").orElseThrow().counts().replayed());
             assertThat(before).isPositive();
+        }
+    }
+
+    /** A replay {@code replayId} of {@code dlq} in batches of two, {@code destinationSetting} set to {@code output}. */
+    private static ReplayConfig inBatchesOfTwo(LocalKafka kafka, String dlq, String destinationSetting, String output,
+                                               String replayId) {
+        return new ReplayConfig(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ReplayConfig.DLQ_TOPIC_CONFIG, dlq, destinationSetting, output, ReplayConfig.REPLAY_ID_CONFIG, replayId,
+                ReplayConfig.BATCH_SIZE_CONFIG, "2"));
+    }
+
+    /** Runs the replay until it has read something, and leaves it there unfinished; returns its progress then. */
+    private static ReplayProgress interruptedMidWay(ReplayConfig config) {
+        try (ReplayEngine engine = new ReplayEngine(config, ReplayEngine.Mode.WRITE, ReplayListener.NONE)) {
+            engine.start();
+            ReplayProgress interrupted = stepUntil(engine, p -> p.offsetsRead() > 0);
+            assertThat(interrupted.finished()).as("interrupted mid-way").isFalse();
+            return interrupted;
         }
     }
 

@@ -39,12 +39,8 @@ class ReplaySpeedLimitIT {
     @Test
     void aReplayLimitedInRecordsWritesEachDeadLetterOnceInBatchesOfOneSecondsWorthWaitingWhatEachCost(
             LocalKafka kafka) {
-        String dlq = "rate-dlq";
-        kafka.createTopic(dlq, 2, Map.of());
-        kafka.createTopic("rate-output", 1, Map.of());
-        DeadLetterFixtures.connectLetters(kafka, dlq, "rate-input", "rate-output", "rate", 45,
-                i -> i % 3 == 2 ? new InvalidTimestampException("too old") : new RecordTooLargeException("too large"),
-                "rate-copy");
+        String dlq = CliFixtures.sinkDlq(kafka, "rate", 2, 45,
+                i -> i % 3 == 2 ? new InvalidTimestampException("too old") : new RecordTooLargeException("too large"));
 
         FakeTime time = new FakeTime();
         List<Step> steps = run(kafka, time, Map.of(ReplayConfig.REPLAY_ID_CONFIG, "rate-1",
@@ -68,11 +64,7 @@ class ReplaySpeedLimitIT {
     @Test
     void aReplayLimitedInBytesWritesEachDeadLetterOnceInBatchesOfOneSecondsWorthWaitingWhatEachCost(
             LocalKafka kafka) {
-        String dlq = "bytes-dlq";
-        kafka.createTopic(dlq, 1, Map.of());
-        kafka.createTopic("bytes-output", 1, Map.of());
-        DeadLetterFixtures.connectLetters(kafka, dlq, "bytes-input", "bytes-output", "bytes", 20,
-                i -> new RecordTooLargeException("too large"), "bytes-copy");
+        String dlq = CliFixtures.sinkDlq(kafka, "bytes", 20, i -> new RecordTooLargeException("too large"));
         List<Long> sizes = committed(kafka, dlq).stream().map(ReplayThrottle::bytesOf).toList();
         long perSecond = 10_000;
         assertThat(sizes).as("a few dead letters fit in a second's bytes, not all")

@@ -10,7 +10,6 @@ import java.util.Set;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
@@ -100,16 +99,6 @@ final class PoisonTopology {
     }
 
     Properties streamsConfig(LocalKafka kafka, String applicationId, Path stateDir) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, deadLetters);
-        props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 6000);
-        props.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), 1000);
-        props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
-        return props;
+        return StreamsTestProps.exactlyOnce(kafka, applicationId, stateDir, deadLetters);
     }
 }

@@ -3,6 +3,7 @@ package dev.quarantine.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -15,7 +16,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 
@@ -49,20 +49,7 @@ record RunningApp(KafkaStreams streams, List<String> transitions, List<Throwable
 
     /** Properties every test app sets: exactly_once_v2, our supplier and handler, fast commits. */
     static Properties exactlyOnceProps(LocalKafka kafka, String applicationId, String stateDir, String deadLetters) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
-        props.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, IgnoreSendErrorsClientSupplier.class.getName());
-        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                DeadLetterProductionExceptionHandler.class.getName());
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, deadLetters);
-        props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), "6000");
-        props.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), "1000");
-        props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
-        return props;
+        return StreamsTestProps.quarantined(kafka, applicationId, Path.of(stateDir), deadLetters);
     }
 
     void assertRanWithoutFailures() {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -166,13 +167,10 @@ class TxnSendProducerIT {
             throws Exception {
         String topic = topicWithDeadLetterTopic(kafka, 6000);
         String dlq = topic + "-dlq";
-        DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
-                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
+        DeadLetterRecordBuilder deadLetters = connectDeadLetters(dlq);
         byte[] poison = new byte[50_000];
-        try (TxnSendProducer<byte[], byte[]> producer = new TxnSendProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-txn",
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 20_000), new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (TxnSendProducer<byte[], byte[]> producer = bytesProducer(kafka, topic,
+                Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 20_000))) {
             assertThat(producer.maxRecordBytes(dlq)).as("the DLQ topic's max.message.bytes").isEqualTo(6000);
             assertThat(producer.maxRecordBytes(topic)).as("the producer's max.request.size").isEqualTo(20_000);
             producer.initTransactions();
@@ -198,13 +196,9 @@ class TxnSendProducerIT {
             throws Exception {
         String topic = topicWithDeadLetterTopic(kafka, 2048);
         String dlq = topic + "-dlq";
-        DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
-                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
+        DeadLetterRecordBuilder deadLetters = connectDeadLetters(dlq);
         String hugeName = "connector-".repeat(500); // 5,000 bytes: more than the whole dead-letter topic accepts
-        try (TxnSendProducer<byte[], byte[]> producer = new TxnSendProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-txn"), new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (TxnSendProducer<byte[], byte[]> producer = bytesProducer(kafka, topic, Map.of())) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(topic, 0, bytes("k"), bytes("good")), null,
@@ -232,13 +226,10 @@ class TxnSendProducerIT {
     void deadLettersKeepTheTimestampOfTheRecordsThatFailed(LocalKafka kafka) throws Exception {
         String topic = topicWithDeadLetterTopic(kafka, 1_000_000);
         String dlq = topic + "-dlq";
-        DeadLetterRecordBuilder deadLetters = new DeadLetterRecordBuilder(dlq,
-                DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
+        DeadLetterRecordBuilder deadLetters = connectDeadLetters(dlq);
         long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
-        try (TxnSendProducer<byte[], byte[]> producer = new TxnSendProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-txn",
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 20_000), new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (TxnSendProducer<byte[], byte[]> producer = bytesProducer(kafka, topic,
+                Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 20_000))) {
             producer.initTransactions();
             producer.beginTransaction();
             List<CompletableFuture<Exception>> failures = new ArrayList<>();
@@ -274,6 +265,20 @@ class TxnSendProducerIT {
         kafka.createTopic(topic, 1, Map.of());
         kafka.createTopic(topic + "-dlq", 1, Map.of("max.message.bytes", String.valueOf(dlqMaxBytes)));
         return topic;
+    }
+
+    /** A producer of bytes with the transactional id {@code <topic>-txn}, and {@code configs}. */
+    private static TxnSendProducer<byte[], byte[]> bytesProducer(LocalKafka kafka, String topic,
+                                                                 Map<String, Object> configs) {
+        Map<String, Object> all = new HashMap<>(configs);
+        all.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        all.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-txn");
+        return new TxnSendProducer<>(all, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Dead letters in Connect's header names for {@code dlq}, at most a megabyte as configured. */
+    private static DeadLetterRecordBuilder connectDeadLetters(String dlq) {
+        return new DeadLetterRecordBuilder(dlq, DeadLetterRecordBuilder.HeaderStyle.CONNECT, 1_000_000);
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> record, String name) {

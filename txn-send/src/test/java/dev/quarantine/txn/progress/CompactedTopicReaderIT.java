@@ -1,9 +1,10 @@
 package dev.quarantine.txn.progress;
 
+import static dev.quarantine.txn.progress.TestFormats.FORMAT;
+import static dev.quarantine.txn.progress.TestFormats.withTombstones;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,14 +29,6 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 @ExtendWith(LocalKafkaExtension.class)
 class CompactedTopicReaderIT {
 
-    /** Reads {@code v=<text>}, refuses anything else. */
-    private static final KeyedFormat<String> FORMAT = (key, value, position) -> {
-        String text = new String(value, StandardCharsets.UTF_8);
-        if (!text.startsWith("v=")) {
-            throw new IllegalArgumentException("unknown format");
-        }
-        return Optional.of(text.substring(2));
-    };
 
     private final LocalKafka kafka;
     private final String topic = "compacted-" + System.nanoTime();
@@ -122,17 +115,7 @@ class CompactedTopicReaderIT {
             writer.abortTransaction();
             commit(writer, "a", null);
         }
-        KeyedFormat<String> resets = new KeyedFormat<>() {
-            @Override
-            public Optional<String> read(String key, byte[] value, String position) {
-                return FORMAT.read(key, value, position);
-            }
-
-            @Override
-            public Optional<String> tombstone(String key, String position) {
-                return Optional.of("reset at " + position);
-            }
-        };
+        KeyedFormat<String> resets = withTombstones((key, position) -> Optional.of("reset at " + position));
 
         Map<String, String> read = reader.read(List.of(partition), ReadEnd.HIGH_WATERMARK, resets,
                 Instant.now().plus(Duration.ofSeconds(60)));

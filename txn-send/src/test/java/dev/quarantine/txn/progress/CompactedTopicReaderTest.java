@@ -1,9 +1,10 @@
 package dev.quarantine.txn.progress;
 
+import static dev.quarantine.txn.progress.TestFormats.FORMAT;
+import static dev.quarantine.txn.progress.TestFormats.withTombstones;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,14 +22,6 @@ class CompactedTopicReaderTest {
 
     private static final TopicPartition P0 = new TopicPartition("progress", 0);
     private static final TopicPartition P1 = new TopicPartition("progress", 1);
-    /** Reads {@code v=<text>}, refuses anything else. */
-    private static final KeyedFormat<String> FORMAT = (key, value, position) -> {
-        String text = new String(value, StandardCharsets.UTF_8);
-        if (!text.startsWith("v=")) {
-            throw new IllegalArgumentException("unknown format");
-        }
-        return Optional.of(text.substring(2));
-    };
 
     private final FakeTopicLog log = new FakeTopicLog();
     private final CompactedTopicReader reader = new CompactedTopicReader(log);
@@ -59,18 +52,10 @@ class CompactedTopicReaderTest {
     void aTombstoneGoesToItsFormatWithItsPositionAndTheFormatMayKeepAValueForIt() {
         log.append(P0, "a", "v=1").append(P0, "b", "v=1").append(P0, "a", null).append(P0, "b", null);
         List<String> seen = new ArrayList<>();
-        KeyedFormat<String> resets = new KeyedFormat<>() {
-            @Override
-            public Optional<String> read(String key, byte[] value, String position) {
-                return FORMAT.read(key, value, position);
-            }
-
-            @Override
-            public Optional<String> tombstone(String key, String position) {
-                seen.add(key + " " + position);
-                return key.equals("a") ? Optional.of("reset at " + position) : Optional.empty();
-            }
-        };
+        KeyedFormat<String> resets = withTombstones((key, position) -> {
+            seen.add(key + " " + position);
+            return key.equals("a") ? Optional.of("reset at " + position) : Optional.empty();
+        });
 
         assertThat(reader.read(List.of(P0), ReadEnd.HIGH_WATERMARK, resets, Instant.now().plusSeconds(30)))
                 .containsExactlyInAnyOrderEntriesOf(Map.of("a", "reset at progress-0@2"));
@@ -80,17 +65,9 @@ class CompactedTopicReaderTest {
     @Test
     void aTombstoneItsFormatRefusesIsRefusedNamingItsTopicPartitionAndOffset() {
         log.append(P0, "a", "v=1").append(P0, "a", null);
-        KeyedFormat<String> neverDeleted = new KeyedFormat<>() {
-            @Override
-            public Optional<String> read(String key, byte[] value, String position) {
-                return FORMAT.read(key, value, position);
-            }
-
-            @Override
-            public Optional<String> tombstone(String key, String position) {
-                throw new IllegalArgumentException("a tombstone under " + key);
-            }
-        };
+        KeyedFormat<String> neverDeleted = withTombstones((key, position) -> {
+            throw new IllegalArgumentException("a tombstone under " + key);
+        });
 
         UnreadableRecordException refused = catchThrowableOfType(() -> reader.read(List.of(P0),
                 ReadEnd.HIGH_WATERMARK, neverDeleted, Instant.now().plusSeconds(30)), UnreadableRecordException.class);
