@@ -8,6 +8,8 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Validator;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
+import dev.quarantine.txn.ConfigGroup;
+
 /**
  * The definition of every replay setting ({@link ReplayConfig} holds the keys and defaults users reference), grouped
  * by concern in the order docs/config/replay.rst lists them: the replay itself, its filters, destinations and

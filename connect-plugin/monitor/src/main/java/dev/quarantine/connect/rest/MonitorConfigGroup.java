@@ -7,10 +7,10 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Validator;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
-import dev.quarantine.replay.ConfigGroup;
+import dev.quarantine.txn.ConfigGroup;
 
 /**
- * One group of {@link MonitorConfig}'s settings, numbered within the group by the replay's {@link ConfigGroup}, with
+ * One group of {@link MonitorConfig}'s settings, numbered within the group by the shared {@link ConfigGroup}, with
  * names for the two kinds of setting the groups repeat: a duration in milliseconds of the monitor's own listeners and
  * calls, and a limit on how many of something there may be.
  */

@@ -1,4 +1,4 @@
-package dev.quarantine.replay;
+package dev.quarantine.txn;
 
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -9,7 +9,8 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 /**
  * One group of a {@link ConfigDef}: defines its settings in the order called, numbering them within the group, each
  * with every field a generated config doc shows (type, default, validator, importance, doc, width, display name).
- * Public so that the dead-letter monitor's config groups number their settings the same way; users never call it.
+ * Public so that the configs of this library, the sink, the monitor and the replay number their settings the same
+ * way; users never call it.
  */
 public final class ConfigGroup {
 
