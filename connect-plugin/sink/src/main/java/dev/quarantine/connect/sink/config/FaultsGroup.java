@@ -47,8 +47,7 @@ final class FaultsGroup {
                         "Transient errors timeout")
                 .define(DLQ_MAX_RATIO_CONFIG, Type.DOUBLE, DLQ_MAX_RATIO_DEFAULT, ConfigDef.Range.between(0.0, 1.0),
                         Importance.MEDIUM, DLQ_MAX_RATIO_DOC, Width.SHORT, "Dead-letter max ratio")
-                .define(DLQ_WINDOW_RECORDS_CONFIG, Type.INT, DLQ_WINDOW_RECORDS_DEFAULT,
-                        ConfigDef.Range.between(1, 1_000_000), Importance.LOW, DLQ_WINDOW_RECORDS_DOC, Width.SHORT,
+                .count(DLQ_WINDOW_RECORDS_CONFIG, DLQ_WINDOW_RECORDS_DEFAULT, 1_000_000, DLQ_WINDOW_RECORDS_DOC,
                         "Dead-letter window records");
     }
 }

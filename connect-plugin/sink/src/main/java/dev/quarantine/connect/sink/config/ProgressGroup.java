@@ -103,8 +103,7 @@ final class ProgressGroup {
                 .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, COMMIT_INTERVAL_MS_DEFAULT,
                         ConfigDef.Range.between(0L, 3_600_000L), Importance.MEDIUM, COMMIT_INTERVAL_MS_DOC, Width.SHORT,
                         "Commit interval (ms)")
-                .define(COMMIT_MAX_RECORDS_CONFIG, Type.INT, COMMIT_MAX_RECORDS_DEFAULT,
-                        ConfigDef.Range.between(1, 10_000_000), Importance.LOW, COMMIT_MAX_RECORDS_DOC, Width.SHORT,
+                .count(COMMIT_MAX_RECORDS_CONFIG, COMMIT_MAX_RECORDS_DEFAULT, 10_000_000, COMMIT_MAX_RECORDS_DOC,
                         "Commit max records")
                 .define(PROGRESS_READ_TIMEOUT_MS_CONFIG, Type.LONG, PROGRESS_READ_TIMEOUT_MS_DEFAULT,
                         ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, Width.SHORT,
