@@ -8,6 +8,8 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Validator;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
+import dev.quarantine.txn.ConfigGroup;
+
 /**
  * The definition of every replay setting ({@link ReplayConfig} holds the keys and defaults users reference), grouped
  * by concern in the order docs/config/replay.rst lists them: the replay itself, its filters, destinations and
@@ -144,16 +146,14 @@ final class ReplayConfigDef {
                         Importance.HIGH, REPLAY_ID_DOC, Width.MEDIUM, "Replay id")
                 .define(DESTINATION_CONFIG, Type.STRING, DESTINATION_DEFAULT, ConfigValidators.destination(),
                         Importance.HIGH, DESTINATION_DOC, Width.MEDIUM, "Destination")
-                .define(BATCH_SIZE_CONFIG, Type.INT, BATCH_SIZE_DEFAULT, ConfigDef.Range.between(1, 100_000),
-                        Importance.LOW, BATCH_SIZE_DOC, Width.SHORT, "Batch size")
+                .count(BATCH_SIZE_CONFIG, BATCH_SIZE_DEFAULT, 100_000, BATCH_SIZE_DOC, "Batch size")
                 .define(PROGRESS_TOPIC_CONFIG, Type.STRING, PROGRESS_TOPIC_DEFAULT,
                         ConfigValidators.reservedTopic(false, PROGRESS_TOPIC_PREFIX, ""), Importance.LOW,
                         PROGRESS_TOPIC_DOC, Width.MEDIUM, "Progress topic")
                 .define(PROGRESS_READ_TIMEOUT_MS_CONFIG, Type.LONG, PROGRESS_READ_TIMEOUT_MS_DEFAULT,
                         ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, Width.SHORT,
                         "Progress read timeout (ms)")
-                .define(WRITTEN_RANGES_MAX_CONFIG, Type.INT, WRITTEN_RANGES_MAX_DEFAULT,
-                        ConfigDef.Range.between(1, 10_000_000), Importance.LOW, WRITTEN_RANGES_MAX_DOC, Width.SHORT,
+                .count(WRITTEN_RANGES_MAX_CONFIG, WRITTEN_RANGES_MAX_DEFAULT, 10_000_000, WRITTEN_RANGES_MAX_DOC,
                         "Written ranges limit");
     }
 

@@ -77,19 +77,20 @@ public final class TxnSendConfig extends AbstractConfig {
 
     /** The definition of every {@code txn.send.} setting, with documentation. */
     public static ConfigDef configDef() {
-        int order = 0;
-        return new ConfigDef()
+        ConfigDef def = new ConfigDef();
+        new ConfigGroup(def, GROUP)
                 .define(DEFAULT_OPTION_CONFIG, Type.STRING, DEFAULT_OPTION_DEFAULT,
                         ConfigDef.CaseInsensitiveValidString.in(names()), Importance.MEDIUM, DEFAULT_OPTION_DOC,
-                        GROUP, ++order, Width.MEDIUM, "Default send option")
-                .define(TOPIC_CHECKS_ENABLE_CONFIG, Type.BOOLEAN, TOPIC_CHECKS_ENABLE_DEFAULT, Importance.LOW,
-                        TOPIC_CHECKS_ENABLE_DOC, GROUP, ++order, Width.SHORT, "Check records against their topic")
+                        Width.MEDIUM, "Default send option")
+                .define(TOPIC_CHECKS_ENABLE_CONFIG, Type.BOOLEAN, TOPIC_CHECKS_ENABLE_DEFAULT, null, Importance.LOW,
+                        TOPIC_CHECKS_ENABLE_DOC, Width.SHORT, "Check records against their topic")
                 .define(TOPIC_METADATA_MAX_AGE_MS_CONFIG, Type.LONG, TOPIC_METADATA_MAX_AGE_MS_DEFAULT,
-                        ConfigDef.Range.atLeast(0), Importance.LOW, TOPIC_METADATA_MAX_AGE_MS_DOC, GROUP, ++order,
-                        Width.SHORT, "Topic metadata max age (ms)")
+                        ConfigDef.Range.atLeast(0), Importance.LOW, TOPIC_METADATA_MAX_AGE_MS_DOC, Width.SHORT,
+                        "Topic metadata max age (ms)")
                 .define(MISSING_TOPIC_WAIT_MS_CONFIG, Type.LONG, MISSING_TOPIC_WAIT_MS_DEFAULT,
-                        ConfigDef.Range.atLeast(0), Importance.LOW, MISSING_TOPIC_WAIT_MS_DOC, GROUP, ++order,
-                        Width.SHORT, "Missing topic wait (ms)");
+                        ConfigDef.Range.atLeast(0), Importance.LOW, MISSING_TOPIC_WAIT_MS_DOC, Width.SHORT,
+                        "Missing topic wait (ms)");
+        return def;
     }
 
     /** The producer configs without the settings of this class, to hand to {@code KafkaProducer}. */

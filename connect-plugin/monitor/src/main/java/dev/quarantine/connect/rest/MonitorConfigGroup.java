@@ -7,12 +7,12 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Validator;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
-import dev.quarantine.replay.ConfigGroup;
+import dev.quarantine.txn.ConfigGroup;
 
 /**
- * One group of {@link MonitorConfig}'s settings, numbered within the group by the replay's {@link ConfigGroup}, with
- * names for the two kinds of setting the groups repeat: a duration in milliseconds of the monitor's own listeners and
- * calls, and a limit on how many of something there may be.
+ * One group of {@link MonitorConfig}'s settings, numbered within the group by the shared {@link ConfigGroup}, with
+ * a name for the kind of setting only the monitor's groups repeat: a duration in milliseconds of the monitor's own
+ * listeners and calls.
  */
 final class MonitorConfigGroup {
 
@@ -38,9 +38,9 @@ final class MonitorConfigGroup {
                 Width.SHORT, displayName);
     }
 
-    /** How many of something there may be at most, from 1 to {@code max}, of low importance. */
+    /** @see ConfigGroup#count */
     MonitorConfigGroup count(String key, int defaultCount, int max, String doc, String displayName) {
-        return define(key, Type.INT, defaultCount, Range.between(1, max), Importance.LOW, doc, Width.SHORT,
-                displayName);
+        group.count(key, defaultCount, max, doc, displayName);
+        return this;
     }
 }

@@ -14,6 +14,7 @@ import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.HeaderConverter;
 
 import dev.quarantine.connect.sink.BytesOrStringHeaderConverter;
+import dev.quarantine.txn.ConfigGroup;
 
 /**
  * The settings of the group "Target converters" of {@link TransactionalSinkConfig}: how a record's key, value and
@@ -33,21 +34,21 @@ final class ConvertersGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(TARGET_KEY_CONVERTER_CONFIG, Type.CLASS, ByteArrayConverter.class,
-                Validators.implementing(Converter.class), Importance.LOW,
-                String.format(TARGET_CONVERTER_DOC, "key", TARGET_KEY_CONVERTER_CONFIG + "."), NAME,
-                ++order, Width.LONG, "Target key converter");
-        def.define(TARGET_VALUE_CONVERTER_CONFIG, Type.CLASS, ByteArrayConverter.class,
-                Validators.implementing(Converter.class), Importance.LOW,
-                String.format(TARGET_CONVERTER_DOC, "value", TARGET_VALUE_CONVERTER_CONFIG + "."), NAME,
-                ++order, Width.LONG, "Target value converter");
-        def.define(TARGET_HEADER_CONVERTER_CONFIG, Type.CLASS, BytesOrStringHeaderConverter.class,
-                Validators.implementing(HeaderConverter.class), Importance.LOW,
-                String.format(TARGET_CONVERTER_DOC, "headers", TARGET_HEADER_CONVERTER_CONFIG + ".")
-                        + " The default writes headers that arrived as bytes unchanged and headers an SMT added as"
-                        + " strings (UTF-8).",
-                NAME, ++order, Width.LONG, "Target header converter");
+        new ConfigGroup(def, NAME)
+                .define(TARGET_KEY_CONVERTER_CONFIG, Type.CLASS, ByteArrayConverter.class,
+                        Validators.implementing(Converter.class), Importance.LOW,
+                        String.format(TARGET_CONVERTER_DOC, "key", TARGET_KEY_CONVERTER_CONFIG + "."), Width.LONG,
+                        "Target key converter")
+                .define(TARGET_VALUE_CONVERTER_CONFIG, Type.CLASS, ByteArrayConverter.class,
+                        Validators.implementing(Converter.class), Importance.LOW,
+                        String.format(TARGET_CONVERTER_DOC, "value", TARGET_VALUE_CONVERTER_CONFIG + "."), Width.LONG,
+                        "Target value converter")
+                .define(TARGET_HEADER_CONVERTER_CONFIG, Type.CLASS, BytesOrStringHeaderConverter.class,
+                        Validators.implementing(HeaderConverter.class), Importance.LOW,
+                        String.format(TARGET_CONVERTER_DOC, "headers", TARGET_HEADER_CONVERTER_CONFIG + ".")
+                                + " The default writes headers that arrived as bytes unchanged and headers an SMT added"
+                                + " as strings (UTF-8).",
+                        Width.LONG, "Target header converter");
     }
 
     /** The converter {@code key} names, configured with the settings under {@code key.}. */

@@ -12,6 +12,8 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
+import dev.quarantine.txn.ConfigGroup;
+
 /**
  * The settings of the group "Fault handling" of {@link TransactionalSinkConfig}: how long transient errors are
  * borne, and the dead-letter breaker.
@@ -39,14 +41,13 @@ final class FaultsGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, Type.LONG, TRANSIENT_ERRORS_TIMEOUT_MS_DEFAULT,
-                ConfigDef.Range.atLeast(0), Importance.LOW, TRANSIENT_ERRORS_TIMEOUT_MS_DOC, NAME, ++order,
-                Width.SHORT, "Transient errors timeout");
-        def.define(DLQ_MAX_RATIO_CONFIG, Type.DOUBLE, DLQ_MAX_RATIO_DEFAULT, ConfigDef.Range.between(0.0, 1.0),
-                Importance.MEDIUM, DLQ_MAX_RATIO_DOC, NAME, ++order, Width.SHORT, "Dead-letter max ratio");
-        def.define(DLQ_WINDOW_RECORDS_CONFIG, Type.INT, DLQ_WINDOW_RECORDS_DEFAULT, ConfigDef.Range.between(1,
-                1_000_000), Importance.LOW, DLQ_WINDOW_RECORDS_DOC, NAME, ++order, Width.SHORT,
-                "Dead-letter window records");
+        new ConfigGroup(def, NAME)
+                .define(TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, Type.LONG, TRANSIENT_ERRORS_TIMEOUT_MS_DEFAULT,
+                        ConfigDef.Range.atLeast(0), Importance.LOW, TRANSIENT_ERRORS_TIMEOUT_MS_DOC, Width.SHORT,
+                        "Transient errors timeout")
+                .define(DLQ_MAX_RATIO_CONFIG, Type.DOUBLE, DLQ_MAX_RATIO_DEFAULT, ConfigDef.Range.between(0.0, 1.0),
+                        Importance.MEDIUM, DLQ_MAX_RATIO_DOC, Width.SHORT, "Dead-letter max ratio")
+                .count(DLQ_WINDOW_RECORDS_CONFIG, DLQ_WINDOW_RECORDS_DEFAULT, 1_000_000, DLQ_WINDOW_RECORDS_DOC,
+                        "Dead-letter window records");
     }
 }

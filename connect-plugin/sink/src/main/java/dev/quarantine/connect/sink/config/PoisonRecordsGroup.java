@@ -14,6 +14,7 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
+import dev.quarantine.txn.ConfigGroup;
 import dev.quarantine.txn.DeadLetterRecordBuilder;
 
 /**
@@ -47,17 +48,16 @@ final class PoisonRecordsGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(SEND_ERRORS_TOLERANCE_CONFIG, Type.STRING, SEND_ERRORS_TOLERANCE_DEFAULT,
-                ConfigDef.CaseInsensitiveValidString.in("all", "none"), Importance.HIGH, SEND_ERRORS_TOLERANCE_DOC,
-                NAME, ++order, Width.SHORT, "Send errors tolerance");
-        def.define(DLQ_TOPIC_NAME_CONFIG, Type.STRING, DLQ_TOPIC_NAME_DEFAULT, Validators.OPTIONAL_TOPIC_NAME,
-                Importance.HIGH, DLQ_TOPIC_NAME_DOC, NAME, ++order, Width.MEDIUM, "Dead-letter topic");
-        def.define(DLQ_CONTEXT_HEADERS_ENABLE_CONFIG, Type.BOOLEAN, DLQ_CONTEXT_HEADERS_ENABLE_DEFAULT,
-                Importance.MEDIUM, DLQ_CONTEXT_HEADERS_ENABLE_DOC, NAME, ++order, Width.SHORT,
-                "Dead-letter context headers");
-        def.define(DLQ_PAYLOAD_MAX_BYTES_CONFIG, Type.INT, DLQ_PAYLOAD_MAX_BYTES_DEFAULT,
-                ConfigDef.Range.atLeast(DeadLetterRecordBuilder.MIN_MAX_BYTES), Importance.MEDIUM,
-                DLQ_PAYLOAD_MAX_BYTES_DOC, NAME, ++order, Width.SHORT, "Dead-letter max bytes");
+        new ConfigGroup(def, NAME)
+                .define(SEND_ERRORS_TOLERANCE_CONFIG, Type.STRING, SEND_ERRORS_TOLERANCE_DEFAULT,
+                        ConfigDef.CaseInsensitiveValidString.in("all", "none"), Importance.HIGH,
+                        SEND_ERRORS_TOLERANCE_DOC, Width.SHORT, "Send errors tolerance")
+                .define(DLQ_TOPIC_NAME_CONFIG, Type.STRING, DLQ_TOPIC_NAME_DEFAULT, Validators.OPTIONAL_TOPIC_NAME,
+                        Importance.HIGH, DLQ_TOPIC_NAME_DOC, Width.MEDIUM, "Dead-letter topic")
+                .define(DLQ_CONTEXT_HEADERS_ENABLE_CONFIG, Type.BOOLEAN, DLQ_CONTEXT_HEADERS_ENABLE_DEFAULT, null,
+                        Importance.MEDIUM, DLQ_CONTEXT_HEADERS_ENABLE_DOC, Width.SHORT, "Dead-letter context headers")
+                .define(DLQ_PAYLOAD_MAX_BYTES_CONFIG, Type.INT, DLQ_PAYLOAD_MAX_BYTES_DEFAULT,
+                        ConfigDef.Range.atLeast(DeadLetterRecordBuilder.MIN_MAX_BYTES), Importance.MEDIUM,
+                        DLQ_PAYLOAD_MAX_BYTES_DOC, Width.SHORT, "Dead-letter max bytes");
     }
 }

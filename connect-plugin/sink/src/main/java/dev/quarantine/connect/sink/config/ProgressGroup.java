@@ -21,6 +21,8 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
+import dev.quarantine.txn.ConfigGroup;
+
 /**
  * The settings of the group "Transactions and progress" of {@link TransactionalSinkConfig}: the transactions and
  * the progress topic: ids, topic, commit triggers and the progress read.
@@ -88,25 +90,25 @@ final class ProgressGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(TRANSACTIONAL_ID_PREFIX_CONFIG, Type.STRING, TRANSACTIONAL_ID_PREFIX_DEFAULT,
-                Validators.OPTIONAL_ID_PREFIX, Importance.MEDIUM, TRANSACTIONAL_ID_PREFIX_DOC, NAME,
-                ++order, Width.MEDIUM, "Transactional id prefix");
-        def.define(PROGRESS_TOPIC_NAME_CONFIG, Type.STRING, PROGRESS_TOPIC_NAME_DEFAULT,
-                Validators.OPTIONAL_TOPIC_NAME, Importance.MEDIUM, PROGRESS_TOPIC_NAME_DOC, NAME,
-                ++order, Width.MEDIUM, "Progress topic");
-        def.define(TRANSACTION_RETRIES_CONFIG, Type.INT, TRANSACTION_RETRIES_DEFAULT, ConfigDef.Range.between(0, 100),
-                Importance.LOW, TRANSACTION_RETRIES_DOC, NAME, ++order, Width.SHORT,
-                "Transaction retries");
-        def.define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, COMMIT_INTERVAL_MS_DEFAULT,
-                ConfigDef.Range.between(0L, 3_600_000L), Importance.MEDIUM, COMMIT_INTERVAL_MS_DOC,
-                NAME, ++order, Width.SHORT, "Commit interval (ms)");
-        def.define(COMMIT_MAX_RECORDS_CONFIG, Type.INT, COMMIT_MAX_RECORDS_DEFAULT,
-                ConfigDef.Range.between(1, 10_000_000), Importance.LOW, COMMIT_MAX_RECORDS_DOC, NAME,
-                ++order, Width.SHORT, "Commit max records");
-        def.define(PROGRESS_READ_TIMEOUT_MS_CONFIG, Type.LONG, PROGRESS_READ_TIMEOUT_MS_DEFAULT,
-                ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, NAME,
-                ++order, Width.SHORT, "Progress read timeout (ms)");
+        new ConfigGroup(def, NAME)
+                .define(TRANSACTIONAL_ID_PREFIX_CONFIG, Type.STRING, TRANSACTIONAL_ID_PREFIX_DEFAULT,
+                        Validators.OPTIONAL_ID_PREFIX, Importance.MEDIUM, TRANSACTIONAL_ID_PREFIX_DOC, Width.MEDIUM,
+                        "Transactional id prefix")
+                .define(PROGRESS_TOPIC_NAME_CONFIG, Type.STRING, PROGRESS_TOPIC_NAME_DEFAULT,
+                        Validators.OPTIONAL_TOPIC_NAME, Importance.MEDIUM, PROGRESS_TOPIC_NAME_DOC, Width.MEDIUM,
+                        "Progress topic")
+                .define(TRANSACTION_RETRIES_CONFIG, Type.INT, TRANSACTION_RETRIES_DEFAULT,
+                        ConfigDef.Range.between(0, 100), Importance.LOW, TRANSACTION_RETRIES_DOC, Width.SHORT,
+                        "Transaction retries")
+                .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, COMMIT_INTERVAL_MS_DEFAULT,
+                        ConfigDef.Range.between(0L, 3_600_000L), Importance.MEDIUM, COMMIT_INTERVAL_MS_DOC, Width.SHORT,
+                        "Commit interval (ms)")
+                .count(COMMIT_MAX_RECORDS_CONFIG, COMMIT_MAX_RECORDS_DEFAULT, 10_000_000, COMMIT_MAX_RECORDS_DOC,
+                        "Commit max records")
+                .define(PROGRESS_READ_TIMEOUT_MS_CONFIG, Type.LONG, PROGRESS_READ_TIMEOUT_MS_DEFAULT,
+                        ConfigDef.Range.atLeast(1), Importance.LOW, PROGRESS_READ_TIMEOUT_MS_DOC, Width.SHORT,
+                        "Progress read timeout (ms)");
+        // numbered 100 since it was first defined apart from the group's other settings; the number stays
         def.define(PROGRESS_TOPIC_REPLICATION_FACTOR_CONFIG, Type.SHORT, PROGRESS_TOPIC_REPLICATION_FACTOR_DEFAULT,
                 Validators.REPLICATION_FACTOR, Importance.LOW, PROGRESS_TOPIC_REPLICATION_FACTOR_DOC,
                 NAME, 100, Width.SHORT, "Progress topic replication factor");

@@ -12,6 +12,8 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
+import dev.quarantine.txn.ConfigGroup;
+
 /**
  * The settings of the group "Target cluster" of {@link TransactionalSinkConfig}: where records go: the target
  * cluster, the topic format and the memory of the target producers.
@@ -47,14 +49,14 @@ final class TargetClusterGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(TARGET_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE,
-                new ConfigDef.NonEmptyString(), Importance.HIGH, TARGET_BOOTSTRAP_SERVERS_DOC, NAME,
-                ++order, Width.LONG, "Target bootstrap servers");
-        def.define(TARGET_TOPIC_FORMAT_CONFIG, Type.STRING, TARGET_TOPIC_FORMAT_DEFAULT, Validators.TOPIC_FORMAT,
-                Importance.HIGH, TARGET_TOPIC_FORMAT_DOC, NAME, ++order, Width.MEDIUM, "Target topic format");
-        def.define(PRODUCERS_MEMORY_BYTES_CONFIG, Type.LONG, PRODUCERS_MEMORY_BYTES_DEFAULT,
-                ConfigDef.Range.between(1024L * 1024, 64L * 1024 * 1024 * 1024), Importance.LOW,
-                PRODUCERS_MEMORY_BYTES_DOC, NAME, ++order, Width.SHORT, "Producers' memory (bytes)");
+        new ConfigGroup(def, NAME)
+                .define(TARGET_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE,
+                        new ConfigDef.NonEmptyString(), Importance.HIGH, TARGET_BOOTSTRAP_SERVERS_DOC, Width.LONG,
+                        "Target bootstrap servers")
+                .define(TARGET_TOPIC_FORMAT_CONFIG, Type.STRING, TARGET_TOPIC_FORMAT_DEFAULT, Validators.TOPIC_FORMAT,
+                        Importance.HIGH, TARGET_TOPIC_FORMAT_DOC, Width.MEDIUM, "Target topic format")
+                .define(PRODUCERS_MEMORY_BYTES_CONFIG, Type.LONG, PRODUCERS_MEMORY_BYTES_DEFAULT,
+                        ConfigDef.Range.between(1024L * 1024, 64L * 1024 * 1024 * 1024), Importance.LOW,
+                        PRODUCERS_MEMORY_BYTES_DOC, Width.SHORT, "Producers' memory (bytes)");
     }
 }

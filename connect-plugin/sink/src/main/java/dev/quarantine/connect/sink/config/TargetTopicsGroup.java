@@ -20,6 +20,8 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
+import dev.quarantine.txn.ConfigGroup;
+
 /**
  * The settings of the group "Target topics" of {@link TransactionalSinkConfig}: how missing target topics are
  * created and records mapped onto their partitions.
@@ -57,20 +59,19 @@ final class TargetTopicsGroup {
     }
 
     static void define(ConfigDef def) {
-        int order = 0;
-        def.define(TARGET_TOPIC_CREATION_ENABLE_CONFIG, Type.BOOLEAN, TARGET_TOPIC_CREATION_ENABLE_DEFAULT,
-                Importance.MEDIUM, TARGET_TOPIC_CREATION_ENABLE_DOC, NAME, ++order, Width.SHORT,
-                "Create missing target topics");
-        def.define(TARGET_TOPIC_CREATION_PARTITIONS_CONFIG, Type.INT, TARGET_TOPIC_CREATION_PARTITIONS_DEFAULT,
-                Validators.PARTITIONS, Importance.LOW, TARGET_TOPIC_CREATION_PARTITIONS_DOC, NAME,
-                ++order, Width.SHORT, "Created topics' partitions");
-        def.define(TARGET_TOPIC_CREATION_REPLICATION_FACTOR_CONFIG, Type.SHORT,
-                TARGET_TOPIC_CREATION_REPLICATION_FACTOR_DEFAULT, Validators.REPLICATION_FACTOR, Importance.LOW,
-                TARGET_TOPIC_CREATION_REPLICATION_FACTOR_DOC, NAME, ++order, Width.SHORT,
-                "Created topics' replication factor");
-        def.define(TARGET_PARTITION_MAPPING_CONFIG, Type.STRING, TARGET_PARTITION_MAPPING_DEFAULT,
-                ConfigDef.CaseInsensitiveValidString.in("hash", "keep"), Importance.MEDIUM,
-                TARGET_PARTITION_MAPPING_DOC, NAME, ++order, Width.SHORT, "Target partition mapping");
+        new ConfigGroup(def, NAME)
+                .define(TARGET_TOPIC_CREATION_ENABLE_CONFIG, Type.BOOLEAN, TARGET_TOPIC_CREATION_ENABLE_DEFAULT, null,
+                        Importance.MEDIUM, TARGET_TOPIC_CREATION_ENABLE_DOC, Width.SHORT,
+                        "Create missing target topics")
+                .define(TARGET_TOPIC_CREATION_PARTITIONS_CONFIG, Type.INT, TARGET_TOPIC_CREATION_PARTITIONS_DEFAULT,
+                        Validators.PARTITIONS, Importance.LOW, TARGET_TOPIC_CREATION_PARTITIONS_DOC, Width.SHORT,
+                        "Created topics' partitions")
+                .define(TARGET_TOPIC_CREATION_REPLICATION_FACTOR_CONFIG, Type.SHORT,
+                        TARGET_TOPIC_CREATION_REPLICATION_FACTOR_DEFAULT, Validators.REPLICATION_FACTOR, Importance.LOW,
+                        TARGET_TOPIC_CREATION_REPLICATION_FACTOR_DOC, Width.SHORT, "Created topics' replication factor")
+                .define(TARGET_PARTITION_MAPPING_CONFIG, Type.STRING, TARGET_PARTITION_MAPPING_DEFAULT,
+                        ConfigDef.CaseInsensitiveValidString.in("hash", "keep"), Importance.MEDIUM,
+                        TARGET_PARTITION_MAPPING_DOC, Width.SHORT, "Target partition mapping");
     }
 
     /** The settings of this group as {@code config} holds them; other target.topic.creation.* are topic configs. */

@@ -1,11 +1,13 @@
-package dev.quarantine.replay;
+package dev.quarantine.txn;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 class ConfigGroupTest {
@@ -29,8 +31,19 @@ class ConfigGroupTest {
     }
 
     @Test
-    void theReplayDefinitionKeepsItsFiveGroupsInTheirOrder() {
-        assertThat(ReplayConfig.configDef().groups()).containsExactly("Replay", "Filters",
-                "Destinations and repeats", "Speed limits", "Loop guard");
+    void aCountIsAnIntFromOneToItsMaximumOfLowImportance() {
+        ConfigDef def = new ConfigDef();
+        new ConfigGroup(def, "A").count("a.max", 10, 100, "At most.", "Max");
+
+        ConfigDef.ConfigKey key = def.configKeys().get("a.max");
+        assertThat(key.type).isEqualTo(ConfigDef.Type.INT);
+        assertThat(key.defaultValue).isEqualTo(10);
+        assertThat(key.importance).isEqualTo(ConfigDef.Importance.LOW);
+        assertThat(key.width).isEqualTo(ConfigDef.Width.SHORT);
+        assertThat(key.group + "#" + key.orderInGroup).isEqualTo("A#1");
+        key.validator.ensureValid("a.max", 1);
+        key.validator.ensureValid("a.max", 100);
+        assertThatThrownBy(() -> key.validator.ensureValid("a.max", 0)).isInstanceOf(ConfigException.class);
+        assertThatThrownBy(() -> key.validator.ensureValid("a.max", 101)).isInstanceOf(ConfigException.class);
     }
 }
