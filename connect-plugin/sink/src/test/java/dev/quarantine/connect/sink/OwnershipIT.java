@@ -66,8 +66,7 @@ class OwnershipIT {
     @Test
     void anOffsetsChangeClaimsAndFencesARunningZombie() {
         FakeSinkTaskContext zombieContext = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask zombie = fixture.start(zombieContext, "quarantine.task.id", "0");
-        zombie.open(List.of(partition));
+        TransactionalKafkaSinkTask zombie = openedAsTask("0", zombieContext);
         zombie.put(records(fixture.source, 0, 0, 20)); // committed: progress 20
 
         assertThat(new TransactionalKafkaSinkConnector().alterOffsets(fixture.config(), Map.of(partition, 5L)))
@@ -83,8 +82,7 @@ class OwnershipIT {
         assertThat(zombie.preCommit(Map.of())).as("the zombie reports nothing of the partition").isEmpty();
 
         FakeSinkTaskContext ownerContext = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask owner = fixture.start(ownerContext, "quarantine.task.id", "1");
-        owner.open(List.of(partition));
+        TransactionalKafkaSinkTask owner = openedAsTask("1", ownerContext);
         owner.put(List.of()); // claims, fences the zombie and offsets#0, reads the changed progress
         assertThat(ownerContext.seeks).as("resumes where the offsets API set it").containsExactly(Map.entry(partition,
                 5L));
@@ -104,14 +102,12 @@ class OwnershipIT {
     @Test
     void aZombieTaskCannotCommitAPartitionAnotherTaskClaimed() {
         FakeSinkTaskContext zombieContext = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask zombie = fixture.start(zombieContext, "quarantine.task.id", "0");
-        zombie.open(List.of(partition));
+        TransactionalKafkaSinkTask zombie = openedAsTask("0", zombieContext);
         zombie.put(records(fixture.source, 0, 0, 20)); // committed: progress 20
         zombie.put(records(fixture.source, 0, 20, 30)); // waiting
 
         FakeSinkTaskContext ownerContext = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask owner = fixture.start(ownerContext, "quarantine.task.id", "1");
-        owner.open(List.of(partition));
+        TransactionalKafkaSinkTask owner = openedAsTask("1", ownerContext);
         assertThat(ownerContext.metrics.value("partitions-owned")).as("opened, not yet claimed").isEqualTo(0.0);
         owner.put(List.of()); // claims the partition, fences task 0, reads the progress
         assertThat(ownerContext.seeks).containsExactly(Map.entry(partition, 20L));
@@ -238,6 +234,13 @@ class OwnershipIT {
                     TransactionListing::transactionalId).filteredOn(id -> id.startsWith(fixture.source + ":"))
                     .as("task ids only").containsExactlyInAnyOrder(firstId, fixture.source + ":task#1.0");
         }
+    }
+
+    /** Task {@code id} started over {@code context}, {@link #partition} opened on it as Connect assigns it. */
+    private TransactionalKafkaSinkTask openedAsTask(String id, FakeSinkTaskContext context) {
+        TransactionalKafkaSinkTask task = fixture.start(context, "quarantine.task.id", id);
+        task.open(List.of(partition));
+        return task;
     }
 
     private static String[] settings(String task, String... settings) {

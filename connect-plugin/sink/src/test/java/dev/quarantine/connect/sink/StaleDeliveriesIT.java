@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.stream.LongStream;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -50,11 +51,9 @@ class StaleDeliveriesIT {
         task.put(records(fixture.source, 0, 5, 9)); // waiting
         task.close(List.of(partition)); // revoked: 5..8 dropped, uncommitted
         task.open(List.of(partition)); // assigned again: sought to 5
-        context.seeks.clear();
 
-        task.put(records(fixture.source, 0, 9, 13)); // the batch Connect kept, fetched before the seek
-        assertThat(context.seeks).as("refused, sought to the committed progress again")
-                .containsExactly(Map.entry(partition, 5L));
+        // the batch Connect kept, fetched before the seek
+        assertRefusedAndSoughtAgain(task, records(fixture.source, 0, 9, 13), 5, "to the committed progress");
         task.put(records(fixture.source, 0, 5, 15)); // delivered from the seek
 
         assertCopied("every record once, none skipped", LongStream.range(0, 15));
@@ -68,11 +67,9 @@ class StaleDeliveriesIT {
         task.open(List.of(partition)); // assigned again, no progress
         task.put(List.of()); // open makes no round trip: the put after the next poll opens it
         assertThat(context.seeks).as("sought to the first record dropped").containsExactly(Map.entry(partition, 0L));
-        context.seeks.clear();
 
-        task.put(records(fixture.source, 0, 4, 7)); // the batch Connect kept, fetched before the revoke
-        assertThat(context.seeks).as("refused, sought to the first record dropped again")
-                .containsExactly(Map.entry(partition, 0L));
+        // the batch Connect kept, fetched before the revoke
+        assertRefusedAndSoughtAgain(task, records(fixture.source, 0, 4, 7), 0, "to the first record dropped");
         task.put(records(fixture.source, 0, 0, 10)); // delivered from the seek
 
         assertCopied("every record once, none skipped", LongStream.range(0, 10));
@@ -84,10 +81,9 @@ class StaleDeliveriesIT {
         task.put(records(fixture.source, 0, 0, 5)); // committed: progress 5; offset 5 is the source's commit marker
         task.close(List.of(partition));
         task.open(List.of(partition)); // sought to 5
-        context.seeks.clear();
 
-        task.put(records(fixture.source, 0, 6, 11)); // from 6: refused once, sought to 5
-        assertThat(context.seeks).containsExactly(Map.entry(partition, 5L));
+        // from 6: refused once
+        assertRefusedAndSoughtAgain(task, records(fixture.source, 0, 6, 11), 5, "to the committed progress");
         task.put(records(fixture.source, 0, 6, 11)); // from 6 again, after the seek: nothing lies between
 
         assertCopied("the records on both sides of the marker",
@@ -100,6 +96,17 @@ class StaleDeliveriesIT {
         TransactionalKafkaSinkTask task = fixture.start(context);
         task.open(List.of(partition));
         return task;
+    }
+
+    /**
+     * Delivers {@code kept}, a batch fetched before {@link #partition}'s last seek: checks that {@code task} refuses
+     * it and seeks the partition to {@code offset} again ({@code where}).
+     */
+    private void assertRefusedAndSoughtAgain(TransactionalKafkaSinkTask task, List<SinkRecord> kept, long offset,
+                                             String where) {
+        context.seeks.clear();
+        task.put(kept);
+        assertThat(context.seeks).as("refused, sought %s again", where).containsExactly(Map.entry(partition, offset));
     }
 
     /** The target read {@code read_committed} holds the values of source {@code offsets}, in order. */
