@@ -23,9 +23,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 
@@ -42,7 +42,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class OwnershipIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final TopicPartition partition;
 
     OwnershipIT(LocalKafka kafka) {
@@ -50,11 +51,6 @@ class OwnershipIT {
         fixture = new TaskFixture(kafka, "ownership", "commit.interval.ms", "30000", "commit.max.records", "20");
         fixture.createTopics();
         partition = new TopicPartition(fixture.source, 0);
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     /**

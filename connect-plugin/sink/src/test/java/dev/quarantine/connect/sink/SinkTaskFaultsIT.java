@@ -32,9 +32,9 @@ import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.assertj.core.api.AbstractThrowableAssert;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
@@ -50,7 +50,8 @@ import dev.quarantine.txn.DeadLetterHeaders;
 class SinkTaskFaultsIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final String source;
     private final TopicPartition partition;
 
@@ -63,17 +64,10 @@ class SinkTaskFaultsIT {
         partition = new TopicPartition(source, 0);
     }
 
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
-    }
-
     @Test
     void reestablishesAPartitionWhoseProducerWasFencedFromOutsideAndWritesEveryRecordOnce() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
+        TransactionalKafkaSinkTask task = fixture.startAssigned(context, partition);
         task.put(records(source, 0, 0, 10));
         try (Admin admin = kafka.admin()) {
             admin.fenceProducers(List.of(TestIds.holderOf(fixture, new TopicPartition(source, 0)))).all()

@@ -11,9 +11,9 @@ import java.util.stream.LongStream;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -28,7 +28,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class StaleDeliveriesIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final TopicPartition partition;
     private final FakeSinkTaskContext context = new FakeSinkTaskContext();
 
@@ -37,11 +38,6 @@ class StaleDeliveriesIT {
         fixture = new TaskFixture(kafka, "stale", "commit.interval.ms", "30000", "commit.max.records", "5");
         fixture.createTopics();
         partition = new TopicPartition(fixture.source, 0);
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     @Test
@@ -92,10 +88,7 @@ class StaleDeliveriesIT {
 
     /** A task started over {@link #context} and given {@link #partition}, as Connect assigns and opens it. */
     private TransactionalKafkaSinkTask startWithThePartition() {
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
-        return task;
+        return fixture.startAssigned(context, partition);
     }
 
     /**

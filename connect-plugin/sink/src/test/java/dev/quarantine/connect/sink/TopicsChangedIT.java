@@ -17,9 +17,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -32,7 +32,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class TopicsChangedIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final TopicPartition partition;
 
     TopicsChangedIT(LocalKafka kafka) {
@@ -41,11 +42,6 @@ class TopicsChangedIT {
         fixture = new TaskFixture(kafka, "changed", "commit.interval.ms", "0",
                 "consumer.override.bootstrap.servers", kafka.bootstrapServers());
         partition = new TopicPartition(fixture.source, 0);
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     @Test
