@@ -2,12 +2,12 @@ package dev.quarantine.connect.sink;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.ownership.FailureClock;
 
 /**
  * Bounds the retries of transient failures: a put that fails with a RetriableException is delivered again by
@@ -18,11 +18,12 @@ final class TransientFailures {
 
     private final Duration timeout;
     private final Clock clock;
-    private Instant failingSince;
+    private final FailureClock failures;
 
     TransientFailures(Duration timeout, Clock clock) {
         this.timeout = timeout;
         this.clock = clock;
+        this.failures = new FailureClock(clock);
     }
 
     /** A budget of its own, as long as this one's (for failures that other puts succeeding do not end). */
@@ -32,16 +33,12 @@ final class TransientFailures {
 
     /** A put succeeded: the budget starts again. */
     void succeeded() {
-        failingSince = null;
+        failures.succeeded();
     }
 
     /** A put failed transiently: returns what the task throws, the failure itself or, past the budget, a fatal one. */
     RuntimeException failed(RetriableException failure) {
-        Instant now = clock.instant();
-        if (failingSince == null) {
-            failingSince = now;
-        }
-        Duration failing = Duration.between(failingSince, now);
+        Duration failing = failures.failed();
         if (failing.compareTo(timeout) <= 0) {
             return failure;
         }

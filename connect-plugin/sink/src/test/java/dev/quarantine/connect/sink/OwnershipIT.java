@@ -23,9 +23,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 
@@ -42,7 +42,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class OwnershipIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final TopicPartition partition;
 
     OwnershipIT(LocalKafka kafka) {
@@ -50,11 +51,6 @@ class OwnershipIT {
         fixture = new TaskFixture(kafka, "ownership", "commit.interval.ms", "30000", "commit.max.records", "20");
         fixture.createTopics();
         partition = new TopicPartition(fixture.source, 0);
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     /**
@@ -66,8 +62,7 @@ class OwnershipIT {
     @Test
     void anOffsetsChangeClaimsAndFencesARunningZombie() {
         FakeSinkTaskContext zombieContext = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask zombie = fixture.start(zombieContext, "quarantine.task.id", "0");
-        zombie.open(List.of(partition));
+        TransactionalKafkaSinkTask zombie = openedAsTask("0", zombieContext);
         zombie.put(records(fixture.source, 0, 0, 20)); // committed: progress 20
 
         assertThat(new TransactionalKafkaSinkConnector().alterOffsets(fixture.config(), Map.of(partition, 5L)))
@@ -83,8 +78,7 @@ class OwnershipIT {
         assertThat(zombie.preCommit(Map.of())).as("the zombie reports nothing of the partition").isEmpty();
 
         FakeSinkTaskContext ownerContext = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask owner = fixture.start(ownerContext, "quarantine.task.id", "1");
-        owner.open(List.of(partition));
+        TransactionalKafkaSinkTask owner = openedAsTask("1", ownerContext);
         owner.put(List.of()); // claims, fences the zombie and offsets#0, reads the changed progress
         assertThat(ownerContext.seeks).as("resumes where the offsets API set it").containsExactly(Map.entry(partition,
                 5L));
@@ -104,14 +98,12 @@ class OwnershipIT {
     @Test
     void aZombieTaskCannotCommitAPartitionAnotherTaskClaimed() {
         FakeSinkTaskContext zombieContext = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask zombie = fixture.start(zombieContext, "quarantine.task.id", "0");
-        zombie.open(List.of(partition));
+        TransactionalKafkaSinkTask zombie = openedAsTask("0", zombieContext);
         zombie.put(records(fixture.source, 0, 0, 20)); // committed: progress 20
         zombie.put(records(fixture.source, 0, 20, 30)); // waiting
 
         FakeSinkTaskContext ownerContext = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask owner = fixture.start(ownerContext, "quarantine.task.id", "1");
-        owner.open(List.of(partition));
+        TransactionalKafkaSinkTask owner = openedAsTask("1", ownerContext);
         assertThat(ownerContext.metrics.value("partitions-owned")).as("opened, not yet claimed").isEqualTo(0.0);
         owner.put(List.of()); // claims the partition, fences task 0, reads the progress
         assertThat(ownerContext.seeks).containsExactly(Map.entry(partition, 20L));
@@ -238,6 +230,13 @@ class OwnershipIT {
                     TransactionListing::transactionalId).filteredOn(id -> id.startsWith(fixture.source + ":"))
                     .as("task ids only").containsExactlyInAnyOrder(firstId, fixture.source + ":task#1.0");
         }
+    }
+
+    /** Task {@code id} started over {@code context}, {@link #partition} opened on it as Connect assigns it. */
+    private TransactionalKafkaSinkTask openedAsTask(String id, FakeSinkTaskContext context) {
+        TransactionalKafkaSinkTask task = fixture.start(context, "quarantine.task.id", id);
+        task.open(List.of(partition));
+        return task;
     }
 
     private static String[] settings(String task, String... settings) {

@@ -11,9 +11,9 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -26,7 +26,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class ReestablishingIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final TopicPartition first;
 
     ReestablishingIT(LocalKafka kafka) {
@@ -36,22 +37,13 @@ class ReestablishingIT {
         first = new TopicPartition(fixture.source, 0);
     }
 
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
-    }
-
     @Test
     void aFencedTaskWhoseConsumerStillListsThePartitionDoesNotFenceTheNewOwnerBeforeItsNextPoll() {
         FakeSinkTaskContext zombieContext = new FakeSinkTaskContext();
-        zombieContext.assigned.add(first);
-        TransactionalKafkaSinkTask zombie = fixture.start(zombieContext);
-        zombie.open(List.of(first));
+        TransactionalKafkaSinkTask zombie = fixture.startAssigned(zombieContext, first);
         zombie.put(records(first.topic(), 0, 0, 30)); // committed
         FakeSinkTaskContext ownerContext = new FakeSinkTaskContext();
-        ownerContext.assigned.add(first);
-        TransactionalKafkaSinkTask owner = fixture.start(ownerContext);
-        owner.open(List.of(first));
+        TransactionalKafkaSinkTask owner = fixture.startAssigned(ownerContext, first);
         owner.put(List.of()); // open makes no round trip: this put fences the zombie, whose consumer has not yet
         // seen the rebalance
 

@@ -64,14 +64,7 @@ class RunningTaskCommitLeftOpenIT {
      */
     @Test
     void writesAgainItsCommitLeftOpenOnTheTargetWhenItsNextTransactionThereAbortsOnARejectedRecord() throws Exception {
-        TaskFixture fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
-        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.target, 0))) {
-            compactTheTarget(fixture);
-            task.copy(withoutKeyAt(17, records(fixture.source, 0, 15, 20)));
-        }
-
-        assertCopiedOnce(fixture, values(0, 20, 17L), List.of("17"));
+        assertCopiedOnceWhenTheNextTransactionRejectsARecord(Optional.empty());
     }
 
     /**
@@ -81,17 +74,7 @@ class RunningTaskCommitLeftOpenIT {
      */
     @Test
     void writesAgainItsCommitLeftOpenOnTheTargetWhenTheAbortOfItsNextTransactionThereTimesOut() throws Exception {
-        TaskFixture fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
-        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.target, 0))) {
-            compactTheTarget(fixture);
-            task.ends.arm(Stage.ABORT_TIMES_OUT);
-            task.copy(withoutKeyAt(17, records(fixture.source, 0, 15, 20)));
-            assertThat(task.ends.staged()).as("the abort of the transaction with the rejected record timed out")
-                    .endsWith(Stage.ABORT_TIMES_OUT);
-        }
-
-        assertCopiedOnce(fixture, values(0, 20, 17L), List.of("17"));
+        assertCopiedOnceWhenTheNextTransactionRejectsARecord(Optional.of(Stage.ABORT_TIMES_OUT));
     }
 
     /**
@@ -100,18 +83,8 @@ class RunningTaskCommitLeftOpenIT {
      * abort took C's records 10..14 on the target with it.
      */
     @Test
-    void writesAgainItsCommitLeftOpenOnTheTargetWhenAFenceFromOutsideAbortsItsNextTransactionThere()
-            throws Exception {
-        TaskFixture fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
-        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.target, 0))) {
-            task.ends.arm(Stage.FENCE_BEFORE_COMMIT);
-            task.copy(records(fixture.source, 0, 15, 20));
-            assertThat(task.ends.staged()).as("the fence came between the sends and the commit")
-                    .endsWith(Stage.FENCE_BEFORE_COMMIT);
-        }
-
-        assertCopiedOnce(fixture, values(0, 20), List.of());
+    void writesAgainItsCommitLeftOpenOnTheTargetWhenAFenceFromOutsideAbortsItsNextTransactionThere() {
+        assertCopiedOnceWhenTheNextTransactionEndsAt(LeftOpenOn.TARGET, Stage.FENCE_BEFORE_COMMIT);
     }
 
     /**
@@ -120,16 +93,8 @@ class RunningTaskCommitLeftOpenIT {
      * {@code initTransactions} aborts the transaction, C's records 10..14 on the target with it.
      */
     @Test
-    void writesAgainItsCommitLeftOpenOnTheTargetWhenTheCommitOfItsNextTransactionThereTimesOut() throws Exception {
-        TaskFixture fixture = fixture();
-        cluster.createTopics(fixture, 2, 1);
-        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.target, 0))) {
-            task.ends.arm(Stage.COMMIT_TIMES_OUT);
-            task.copy(records(fixture.source, 0, 15, 20));
-            assertThat(task.ends.staged()).endsWith(Stage.COMMIT_TIMES_OUT);
-        }
-
-        assertCopiedOnce(fixture, values(0, 20), List.of());
+    void writesAgainItsCommitLeftOpenOnTheTargetWhenTheCommitOfItsNextTransactionThereTimesOut() {
+        assertCopiedOnceWhenTheNextTransactionEndsAt(LeftOpenOn.TARGET, Stage.COMMIT_TIMES_OUT);
     }
 
     /**
@@ -141,15 +106,7 @@ class RunningTaskCommitLeftOpenIT {
      */
     @Test
     void copiesOnceWhenTheCommitOfItsNextTransactionTimesOutWithItsCommitLeftOpenOnTheProgressPartition() {
-        TaskFixture fixture = fixture();
-        cluster.createTopics(fixture, 1, 2);
-        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.progress, 0))) {
-            task.ends.arm(Stage.COMMIT_TIMES_OUT);
-            task.copy(records(fixture.source, 0, 15, 20));
-            assertThat(task.ends.staged()).endsWith(Stage.COMMIT_TIMES_OUT);
-        }
-
-        assertCopiedOnce(fixture, values(0, 20), List.of());
+        assertCopiedOnceWhenTheNextTransactionEndsAt(LeftOpenOn.PROGRESS, Stage.COMMIT_TIMES_OUT);
     }
 
     /**
@@ -157,17 +114,52 @@ class RunningTaskCommitLeftOpenIT {
      * them) and its commit.
      */
     @Test
-    void copiesOnceWhenAFenceFromOutsideAbortsItsNextTransactionWithItsCommitLeftOpenOnTheProgressPartition()
-            throws Exception {
+    void copiesOnceWhenAFenceFromOutsideAbortsItsNextTransactionWithItsCommitLeftOpenOnTheProgressPartition() {
+        assertCopiedOnceWhenTheNextTransactionEndsAt(LeftOpenOn.PROGRESS, Stage.FENCE_BEFORE_COMMIT);
+    }
+
+    /** Where commit C is left open: the topic of the partition on node 2 while C commits. */
+    private enum LeftOpenOn {
+        /** Target partition 0 on node 2, progress partition 0 on node 1. */
+        TARGET,
+        /** Progress partition 0 on node 2, the target on node 1. */
+        PROGRESS
+    }
+
+    /**
+     * Leaves C open on {@code on}, has the task copy 15..19 with {@code stage} armed for the next transaction, and
+     * checks that each record then stands once on the target, none dead-lettered.
+     */
+    private void assertCopiedOnceWhenTheNextTransactionEndsAt(LeftOpenOn on, Stage stage) {
         TaskFixture fixture = fixture();
-        cluster.createTopics(fixture, 1, 2);
-        try (StagedTask task = commitLeftOpen(fixture, new TopicPartition(fixture.progress, 0))) {
-            task.ends.arm(Stage.FENCE_BEFORE_COMMIT);
-            task.copy(records(fixture.source, 0, 15, 20));
-            assertThat(task.ends.staged()).endsWith(Stage.FENCE_BEFORE_COMMIT);
+        try (StagedTask task = commitLeftOpen(fixture, on)) {
+            copyEndingAt(task, stage, records(fixture.source, 0, 15, 20));
         }
 
         assertCopiedOnce(fixture, values(0, 20), List.of());
+    }
+
+    /**
+     * Leaves C open on the target, makes the target compacted, has the task copy 15..19 with 17 without a key (the
+     * broker rejects it, the transaction aborts) and {@code abortEnds} armed, and checks that each record then stands
+     * once on the target, 17 once in the dead-letter topic.
+     */
+    private void assertCopiedOnceWhenTheNextTransactionRejectsARecord(Optional<Stage> abortEnds) throws Exception {
+        TaskFixture fixture = fixture();
+        try (StagedTask task = commitLeftOpen(fixture, LeftOpenOn.TARGET)) {
+            compactTheTarget(fixture);
+            List<SinkRecord> next = withoutKeyAt(17, records(fixture.source, 0, 15, 20));
+            abortEnds.ifPresentOrElse(stage -> copyEndingAt(task, stage, next), () -> task.copy(next));
+        }
+
+        assertCopiedOnce(fixture, values(0, 20, 17L), List.of("17"));
+    }
+
+    /** Has {@code task} copy {@code next} with {@code stage} armed, and checks that its transaction ended there. */
+    private static void copyEndingAt(StagedTask task, Stage stage, List<SinkRecord> next) {
+        task.ends.arm(stage);
+        task.copy(next);
+        assertThat(task.ends.staged()).as("the next transaction ended at %s", stage).endsWith(stage);
     }
 
     private TaskFixture fixture() {
@@ -178,9 +170,14 @@ class RunningTaskCommitLeftOpenIT {
                 "target.producer.txn.send.topic.metadata.max.age.ms", "600000");
     }
 
-    /** A running task whose commit C of 10..14 is left open on {@code leaderless} ({@link StagedTask}). */
-    private StagedTask commitLeftOpen(TaskFixture fixture, TopicPartition leaderless) {
-        return StagedTask.withCommitLeftOpen(cluster, fixture, leaderless);
+    /** The fixture's topics placed for {@code on}, and a running task whose commit C of 10..14 is left open there. */
+    private StagedTask commitLeftOpen(TaskFixture fixture, LeftOpenOn on) {
+        if (on == LeftOpenOn.TARGET) {
+            cluster.createTopics(fixture, 2, 1);
+            return StagedTask.withCommitLeftOpen(cluster, fixture, new TopicPartition(fixture.target, 0));
+        }
+        cluster.createTopics(fixture, 1, 2);
+        return StagedTask.withCommitLeftOpen(cluster, fixture, new TopicPartition(fixture.progress, 0));
     }
 
     private void assertCopiedOnce(TaskFixture fixture, List<String> expected, List<String> deadLettered) {

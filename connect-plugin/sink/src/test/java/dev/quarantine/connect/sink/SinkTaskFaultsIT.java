@@ -31,9 +31,10 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterEach;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
@@ -49,7 +50,8 @@ import dev.quarantine.txn.DeadLetterHeaders;
 class SinkTaskFaultsIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final String source;
     private final TopicPartition partition;
 
@@ -62,17 +64,10 @@ class SinkTaskFaultsIT {
         partition = new TopicPartition(source, 0);
     }
 
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
-    }
-
     @Test
     void reestablishesAPartitionWhoseProducerWasFencedFromOutsideAndWritesEveryRecordOnce() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
+        TransactionalKafkaSinkTask task = fixture.startAssigned(context, partition);
         task.put(records(source, 0, 0, 10));
         try (Admin admin = kafka.admin()) {
             admin.fenceProducers(List.of(TestIds.holderOf(fixture, new TopicPartition(source, 0)))).all()
@@ -142,14 +137,8 @@ class SinkTaskFaultsIT {
     @Test
     void stopsNamingTheDeadLetterTopicWhenNotEvenAMinimalDeadLetterFitsIt() {
         kafka.createTopic(fixture.dlq + ".tiny", 1, Map.of("max.message.bytes", "600"));
-        TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
-                "dlq.topic.name", fixture.dlq + ".tiny", "progress.topic.name", fixture.progress,
-                "target.producer.max.request.size", "2000");
-        task.open(List.of(partition));
-        List<SinkRecord> batch = records(source, 0, 0, 3);
-        batch.set(1, sinkRecord(source, 0, 1, "k1", new byte[5000], System.currentTimeMillis()));
 
-        assertThatThrownBy(() -> task.put(batch))
+        assertThatAPutWithATooLargeRecordFails(fixture.dlq + ".tiny")
                 .hasMessageContaining("dead letter of " + source + "-0@1")
                 .hasMessageContaining("dead-letter topic " + fixture.dlq + ".tiny")
                 .hasMessageContaining("RecordTooLargeException");
@@ -158,16 +147,24 @@ class SinkTaskFaultsIT {
 
     @Test
     void stopsNamingTheDeadLetterTopicWhenItDoesNotExist() {
+        assertThatAPutWithATooLargeRecordFails(fixture.dlq + ".missing")
+                .hasMessageContaining("dead-letter topic " + fixture.dlq + ".missing")
+                .hasMessageContaining("UnknownTopicOrPartitionException");
+    }
+
+    /**
+     * The put of 0..2 by a task dead-lettering to {@code dlqTopic}, record 1 (5,000 bytes) over the producer's
+     * {@code max.request.size} of 2,000: its dead letter has to go to {@code dlqTopic}.
+     */
+    private AbstractThrowableAssert<?, ? extends Throwable> assertThatAPutWithATooLargeRecordFails(String dlqTopic) {
         TransactionalKafkaSinkTask task = fixture.start(new FakeSinkTaskContext(),
-                "dlq.topic.name", fixture.dlq + ".missing", "progress.topic.name", fixture.progress,
+                "dlq.topic.name", dlqTopic, "progress.topic.name", fixture.progress,
                 "target.producer.max.request.size", "2000");
         task.open(List.of(partition));
         List<SinkRecord> batch = records(source, 0, 0, 3);
         batch.set(1, sinkRecord(source, 0, 1, "k1", new byte[5000], System.currentTimeMillis()));
 
-        assertThatThrownBy(() -> task.put(batch))
-                .hasMessageContaining("dead-letter topic " + fixture.dlq + ".missing")
-                .hasMessageContaining("UnknownTopicOrPartitionException");
+        return assertThatThrownBy(() -> task.put(batch));
     }
 
     @Test

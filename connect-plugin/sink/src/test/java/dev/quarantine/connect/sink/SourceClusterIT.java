@@ -79,17 +79,13 @@ class SourceClusterIT {
         TopicPartition sourcePartition = new TopicPartition(unnamed.source, 0);
         try {
             FakeSinkTaskContext first = new FakeSinkTaskContext();
-            first.assigned.add(sourcePartition);
-            TransactionalKafkaSinkTask task = unnamed.start(first);
-            task.open(List.of(sourcePartition));
+            TransactionalKafkaSinkTask task = unnamed.startAssigned(first, sourcePartition);
             task.put(records(unnamed.source, 0, 0, 10));
             unnamed.stop(task);
 
             unnamed.recreate(unnamed.source, Map.of()); // on the target cluster only
             FakeSinkTaskContext second = new FakeSinkTaskContext();
-            second.assigned.add(sourcePartition);
-            TransactionalKafkaSinkTask reopened = unnamed.start(second);
-            reopened.open(List.of(sourcePartition));
+            TransactionalKafkaSinkTask reopened = unnamed.startAssigned(second, sourcePartition);
             reopened.put(List.of()); // open makes no round trip: the put after the next poll reads the progress
 
             assertThat(second.seeks).as("resumed at the progress, not started over").containsEntry(sourcePartition,
@@ -108,9 +104,7 @@ class SourceClusterIT {
     @Test
     void keepsTheRecordsWaitingWhenTheSourceClusterDoesNotAnswerTheRecreationCheckAndWritesThemOnceItDoes() {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
+        TransactionalKafkaSinkTask task = fixture.startAssigned(context, partition);
 
         source.pause();
         assertThatCode(() -> task.put(records(fixture.source, 0, 0, 10))).as("the put while the source cluster"

@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.stream.LongStream;
 
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
+import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -27,7 +28,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class StaleDeliveriesIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final TopicPartition partition;
     private final FakeSinkTaskContext context = new FakeSinkTaskContext();
 
@@ -38,11 +40,6 @@ class StaleDeliveriesIT {
         partition = new TopicPartition(fixture.source, 0);
     }
 
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
-    }
-
     @Test
     void refusesABatchFromBeforeTheReopeningSeekInsteadOfWritingPastTheRecordsDroppedOnRevoke() {
         TransactionalKafkaSinkTask task = startWithThePartition();
@@ -50,11 +47,9 @@ class StaleDeliveriesIT {
         task.put(records(fixture.source, 0, 5, 9)); // waiting
         task.close(List.of(partition)); // revoked: 5..8 dropped, uncommitted
         task.open(List.of(partition)); // assigned again: sought to 5
-        context.seeks.clear();
 
-        task.put(records(fixture.source, 0, 9, 13)); // the batch Connect kept, fetched before the seek
-        assertThat(context.seeks).as("refused, sought to the committed progress again")
-                .containsExactly(Map.entry(partition, 5L));
+        // the batch Connect kept, fetched before the seek
+        assertRefusedAndSoughtAgain(task, records(fixture.source, 0, 9, 13), 5, "to the committed progress");
         task.put(records(fixture.source, 0, 5, 15)); // delivered from the seek
 
         assertCopied("every record once, none skipped", LongStream.range(0, 15));
@@ -68,11 +63,9 @@ class StaleDeliveriesIT {
         task.open(List.of(partition)); // assigned again, no progress
         task.put(List.of()); // open makes no round trip: the put after the next poll opens it
         assertThat(context.seeks).as("sought to the first record dropped").containsExactly(Map.entry(partition, 0L));
-        context.seeks.clear();
 
-        task.put(records(fixture.source, 0, 4, 7)); // the batch Connect kept, fetched before the revoke
-        assertThat(context.seeks).as("refused, sought to the first record dropped again")
-                .containsExactly(Map.entry(partition, 0L));
+        // the batch Connect kept, fetched before the revoke
+        assertRefusedAndSoughtAgain(task, records(fixture.source, 0, 4, 7), 0, "to the first record dropped");
         task.put(records(fixture.source, 0, 0, 10)); // delivered from the seek
 
         assertCopied("every record once, none skipped", LongStream.range(0, 10));
@@ -84,10 +77,9 @@ class StaleDeliveriesIT {
         task.put(records(fixture.source, 0, 0, 5)); // committed: progress 5; offset 5 is the source's commit marker
         task.close(List.of(partition));
         task.open(List.of(partition)); // sought to 5
-        context.seeks.clear();
 
-        task.put(records(fixture.source, 0, 6, 11)); // from 6: refused once, sought to 5
-        assertThat(context.seeks).containsExactly(Map.entry(partition, 5L));
+        // from 6: refused once
+        assertRefusedAndSoughtAgain(task, records(fixture.source, 0, 6, 11), 5, "to the committed progress");
         task.put(records(fixture.source, 0, 6, 11)); // from 6 again, after the seek: nothing lies between
 
         assertCopied("the records on both sides of the marker",
@@ -96,10 +88,18 @@ class StaleDeliveriesIT {
 
     /** A task started over {@link #context} and given {@link #partition}, as Connect assigns and opens it. */
     private TransactionalKafkaSinkTask startWithThePartition() {
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.of(partition));
-        return task;
+        return fixture.startAssigned(context, partition);
+    }
+
+    /**
+     * Delivers {@code kept}, a batch fetched before {@link #partition}'s last seek: checks that {@code task} refuses
+     * it and seeks the partition to {@code offset} again ({@code where}).
+     */
+    private void assertRefusedAndSoughtAgain(TransactionalKafkaSinkTask task, List<SinkRecord> kept, long offset,
+                                             String where) {
+        context.seeks.clear();
+        task.put(kept);
+        assertThat(context.seeks).as("refused, sought %s again", where).containsExactly(Map.entry(partition, offset));
     }
 
     /** The target read {@code read_committed} holds the values of source {@code offsets}, in order. */

@@ -17,6 +17,8 @@ import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import dev.quarantine.connect.sink.cluster.ClusterAdmins;
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
@@ -40,9 +42,10 @@ import dev.quarantine.txn.DeadLetterBreaker;
 
 /**
  * The topics and tasks of one in-process task test on a real broker: source, target, dead-letter and progress topic
- * names of the test's own, the task config over them, and the tasks the test started, to stop after it.
+ * names of the test's own, the task config over them, and the tasks the test started, to stop after it. Registered
+ * on the test class ({@code @RegisterExtension}), it stops them after each test itself.
  */
-final class TaskFixture {
+final class TaskFixture implements AfterEachCallback {
 
     final String source;
     final String target;
@@ -97,6 +100,15 @@ final class TaskFixture {
         tasks.add(task);
         task.initialize(context);
         task.start(config(overrides));
+        return task;
+    }
+
+    /** A task started as {@link #start} starts it, given {@code partition} as Connect assigns and opens it. */
+    TransactionalKafkaSinkTask startAssigned(FakeSinkTaskContext context, TopicPartition partition,
+                                             String... overrides) {
+        context.assigned.add(partition);
+        TransactionalKafkaSinkTask task = start(context, overrides);
+        task.open(List.of(partition));
         return task;
     }
 
@@ -175,6 +187,11 @@ final class TaskFixture {
     void stopTasks() {
         tasks.forEach(TransactionalKafkaSinkTask::stop);
         tasks.clear();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        stopTasks();
     }
 
     /** Deletes a topic and creates it again with {@code configs}, as operators purge a topic. */

@@ -17,9 +17,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -32,7 +32,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class TopicsChangedIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final TopicPartition partition;
 
     TopicsChangedIT(LocalKafka kafka) {
@@ -41,11 +42,6 @@ class TopicsChangedIT {
         fixture = new TaskFixture(kafka, "changed", "commit.interval.ms", "0",
                 "consumer.override.bootstrap.servers", kafka.bootstrapServers());
         partition = new TopicPartition(fixture.source, 0);
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     @Test
@@ -67,13 +63,7 @@ class TopicsChangedIT {
     @Test
     void startsASourceTopicCreatedAgainUnderARunningTaskFromItsBeginningWhenTheConsumerKeptItsPosition()
             throws Exception {
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = copyFromTheOldTopic(context, 10);
-
-        fixture.recreate(fixture.source, Map.of());
-        task.put(records(fixture.source, 0, 10, 15)); // the new topic's 10..14: the consumer kept its position
-        assertThat(context.seeks).as("sought to the new topic's beginning instead of writing from 10")
-                .containsExactly(Map.entry(partition, 0L));
+        TransactionalKafkaSinkTask task = seekingTheNewTopicsBeginning(new FakeSinkTaskContext());
         task.put(records(fixture.source, 0, 0, 15)); // delivered again from there
 
         assertTheOldTopicsTenThenTheNewTopicsFifteen();
@@ -82,9 +72,7 @@ class TopicsChangedIT {
     @Test
     void refusesTheOldPositionsBatchDeliveredAgainAfterTheStartOverOfASourceTopicCreatedAgain() throws Exception {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = copyFromTheOldTopic(context, 10);
-        fixture.recreate(fixture.source, Map.of());
-        task.put(records(fixture.source, 0, 10, 15)); // the new topic's 10..14: sought to its beginning
+        TransactionalKafkaSinkTask task = seekingTheNewTopicsBeginning(context);
         context.seeks.clear();
 
         task.put(records(fixture.source, 0, 10, 15)); // Connect delivers the batch again before the seek acts
@@ -152,6 +140,19 @@ class TopicsChangedIT {
         TransactionalKafkaSinkTask task = fixture.start(context);
         task.open(List.of(partition));
         task.put(records(fixture.source, 0, 0, records));
+        return task;
+    }
+
+    /**
+     * A task that copied the old topic's 10 records, the topic then created again under it, and given the batch of
+     * the position its consumer kept (the new topic's 10..14): checks that it sought to the new topic's beginning.
+     */
+    private TransactionalKafkaSinkTask seekingTheNewTopicsBeginning(FakeSinkTaskContext context) throws Exception {
+        TransactionalKafkaSinkTask task = copyFromTheOldTopic(context, 10);
+        fixture.recreate(fixture.source, Map.of());
+        task.put(records(fixture.source, 0, 10, 15)); // the new topic's 10..14: the consumer kept its position
+        assertThat(context.seeks).as("sought to the new topic's beginning instead of writing from 10")
+                .containsExactly(Map.entry(partition, 0L));
         return task;
     }
 

@@ -23,9 +23,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -36,7 +36,8 @@ import dev.quarantine.txn.DeadLetterHeaders;
 class TransactionalKafkaSinkTaskIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final String source;
     private final TopicPartition partition;
 
@@ -47,11 +48,6 @@ class TransactionalKafkaSinkTaskIT {
         fixture.createTopics();
         source = fixture.source;
         partition = new TopicPartition(source, 0);
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     @Test
@@ -281,11 +277,10 @@ class TransactionalKafkaSinkTaskIT {
         first.put(records(source, 0, 0, 10));
         first.stop();
 
-        // the new owner's producer initializes, but its progress read cannot finish in 1 ms
+        // the new owner's producer initializes, but its progress read cannot finish in 1 ms; the open does not throw
+        // that transient failure (Connect would stop the task for good): the partition is opened later
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        context.assigned.add(partition);
-        TransactionalKafkaSinkTask second = fixture.start(context, "progress.read.timeout.ms", "1");
-        second.open(List.of(partition)); // transient: not thrown (Connect would stop the task for good), opened later
+        TransactionalKafkaSinkTask second = fixture.startAssigned(context, partition, "progress.read.timeout.ms", "1");
         assertThatThrownBy(() -> second.put(records(source, 0, 0, 20))).isInstanceOf(RetriableException.class)
                 .as("unknown progress is never taken for no progress")
                 .hasMessageContaining(source + "-0").hasMessageContaining("progress.read.timeout.ms");

@@ -2,7 +2,6 @@ package dev.quarantine.connect.sink.ownership;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 
@@ -25,14 +24,13 @@ final class StageFailures {
 
     private final String ownId;
     private final Duration timeout;
-    private final Clock clock;
+    private final FailureClock failures;
     private final UnexplainedFences unexplained;
-    private Instant failingSince;
 
     StageFailures(String ownId, Duration transientTimeout, Clock clock) {
         this.ownId = ownId;
         this.timeout = transientTimeout;
-        this.clock = clock;
+        this.failures = new FailureClock(clock);
         this.unexplained = new UnexplainedFences(transientTimeout, clock);
     }
 
@@ -41,16 +39,12 @@ final class StageFailures {
     }
 
     void succeeded() {
-        failingSince = null;
+        failures.succeeded();
     }
 
     /** A stage failed for now with {@code cause}: the task's failure once that has lasted past the timeout. */
     Optional<ConnectException> failed(Throwable cause, Set<TopicPartition> waiting) {
-        Instant now = clock.instant();
-        if (failingSince == null) {
-            failingSince = now;
-        }
-        if (Duration.between(failingSince, now).compareTo(timeout) <= 0) {
+        if (failures.failed().compareTo(timeout) <= 0) {
             return Optional.empty();
         }
         return Optional.of(new ConnectException("Opening " + waiting + " as " + ownId + " failed for longer than"

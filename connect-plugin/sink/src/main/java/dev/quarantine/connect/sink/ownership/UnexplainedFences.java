@@ -2,7 +2,6 @@ package dev.quarantine.connect.sink.ownership;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -27,32 +26,27 @@ import java.util.Optional;
 final class UnexplainedFences {
 
     private final Duration limit;
-    private final Clock clock;
-    private Instant since;
+    private final FailureClock unexplained;
 
     UnexplainedFences(Duration limit, Clock clock) {
         this.limit = limit;
-        this.clock = clock;
+        this.unexplained = new FailureClock(clock);
     }
 
     /** The slot was fenced; {@code explained} as the class comment says. */
     void fenced(boolean explained) {
-        if (!explained && since == null) {
-            since = clock.instant();
+        if (!explained) {
+            unexplained.failed();
         }
     }
 
     /** The slot committed a transaction. */
     void committed() {
-        since = null;
+        unexplained.succeeded();
     }
 
     /** How long unexplained fences have kept the slot from committing, once that is longer than the limit. */
     Optional<Duration> overLimit() {
-        if (since == null) {
-            return Optional.empty();
-        }
-        Duration running = Duration.between(since, clock.instant());
-        return running.compareTo(limit) > 0 ? Optional.of(running) : Optional.empty();
+        return unexplained.failing().filter(running -> running.compareTo(limit) > 0);
     }
 }

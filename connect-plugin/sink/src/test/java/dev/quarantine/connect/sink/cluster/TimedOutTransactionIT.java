@@ -41,9 +41,9 @@ class TimedOutTransactionIT {
 
     private LocalKafka kafka;
 
-    /** The broker, not started: timed-out transactions are looked for every 500 ms instead of 10 s. */
+    /** The broker, not started: one of its own that aborts timed-out transactions promptly. */
     LocalKafka broker() {
-        return LocalKafka.create(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"));
+        return TimeoutAbortingBroker.create();
     }
 
     @BeforeAll

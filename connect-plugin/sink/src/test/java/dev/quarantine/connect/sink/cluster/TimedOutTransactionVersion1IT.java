@@ -1,7 +1,5 @@
 package dev.quarantine.connect.sink.cluster;
 
-import java.util.Map;
-
 import dev.quarantine.sandbox.LocalKafka;
 
 /**
@@ -12,7 +10,6 @@ class TimedOutTransactionVersion1IT extends TimedOutTransactionIT {
 
     @Override
     LocalKafka broker() {
-        return LocalKafka.create(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"))
-                .withFeature(HangingTransactions.TRANSACTION_VERSION, (short) 1);
+        return super.broker().withFeature(HangingTransactions.TRANSACTION_VERSION, (short) 1);
     }
 }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import dev.quarantine.connect.sink.cluster.TimeoutAbortingBroker;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 
@@ -38,9 +39,9 @@ class CoordinatorAnswersIT {
 
     private LocalKafka kafka;
 
-    /** The broker, not started: timed-out transactions are looked for every 500 ms instead of 10 s. */
+    /** The broker, not started: one of its own that aborts timed-out transactions promptly. */
     LocalKafka broker() {
-        return LocalKafka.create(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"));
+        return TimeoutAbortingBroker.create();
     }
 
     /** What the producer's commit is refused with after the coordinator aborted its transaction on timeout. */

@@ -1,7 +1,5 @@
 package dev.quarantine.connect.sink.ownership;
 
-import java.util.Map;
-
 import org.apache.kafka.common.errors.ProducerFencedException;
 
 import dev.quarantine.connect.sink.cluster.HangingTransactions;
@@ -16,8 +14,7 @@ class CoordinatorAnswersVersion1IT extends CoordinatorAnswersIT {
 
     @Override
     LocalKafka broker() {
-        return LocalKafka.create(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"))
-                .withFeature(HangingTransactions.TRANSACTION_VERSION, (short) 1);
+        return super.broker().withFeature(HangingTransactions.TRANSACTION_VERSION, (short) 1);
     }
 
     @Override

@@ -22,18 +22,14 @@ class LeftOpenCompletionTest {
 
     @Test
     void completesARangeBelowTheEpochOfAnIdDescribedSettledAndAlikeBeforeAndAfter() {
-        Map<String, TransactionDescription> settled = Map.of(ID, described(TransactionState.COMPLETE_COMMIT, 4));
-
-        assertThat(LeftOpenCompletion.leftOpen(settled, settled, OPEN_AT_3)).containsExactly(ID);
+        assertThat(leftOpenWhenDescribedAlike(TransactionState.COMPLETE_COMMIT, 4)).containsExactly(ID);
     }
 
     @Test
     void waitsForAnIdWhoseTransactionIsUnderWay() {
         for (TransactionState live : Set.of(TransactionState.ONGOING, TransactionState.PREPARE_COMMIT,
                 TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE)) {
-            Map<String, TransactionDescription> now = Map.of(ID, described(live, 4));
-
-            assertThat(LeftOpenCompletion.leftOpen(now, now, OPEN_AT_3)).as(live.toString()).isEmpty();
+            assertThat(leftOpenWhenDescribedAlike(live, 4)).as(live.toString()).isEmpty();
         }
     }
 
@@ -46,16 +42,12 @@ class LeftOpenCompletionTest {
     /** transaction.version 1: every transaction of a session carries its epoch, the one left open too. */
     @Test
     void completesARangeAtTheCurrentEpochOfAnIdDescribedSettled() {
-        Map<String, TransactionDescription> settled = Map.of(ID, described(TransactionState.COMPLETE_COMMIT, 3));
-
-        assertThat(LeftOpenCompletion.leftOpen(settled, settled, OPEN_AT_3)).containsExactly(ID);
+        assertThat(leftOpenWhenDescribedAlike(TransactionState.COMPLETE_COMMIT, 3)).containsExactly(ID);
     }
 
     @Test
     void leavesARangeAboveTheIdsCurrentEpochAlone() {
-        Map<String, TransactionDescription> settled = Map.of(ID, described(TransactionState.EMPTY, 2));
-
-        assertThat(LeftOpenCompletion.leftOpen(settled, settled, OPEN_AT_3)).isEmpty();
+        assertThat(leftOpenWhenDescribedAlike(TransactionState.EMPTY, 2)).isEmpty();
     }
 
     @Test
@@ -63,6 +55,15 @@ class LeftOpenCompletionTest {
         Map<String, TransactionDescription> settled = Map.of(ID, described(TransactionState.COMPLETE_ABORT, 4));
 
         assertThat(LeftOpenCompletion.leftOpen(settled, settled, Map.of())).isEmpty();
+    }
+
+    /**
+     * The ids {@link LeftOpenCompletion#leftOpen} completes when {@link #ID} is described alike before and after the
+     * look, {@code state} at {@code epoch}, with a range open at epoch 3 ({@link #OPEN_AT_3}).
+     */
+    private static Set<String> leftOpenWhenDescribedAlike(TransactionState state, int epoch) {
+        Map<String, TransactionDescription> alike = Map.of(ID, described(state, epoch));
+        return LeftOpenCompletion.leftOpen(alike, alike, OPEN_AT_3);
     }
 
     private static TransactionDescription described(TransactionState state, int epoch) {

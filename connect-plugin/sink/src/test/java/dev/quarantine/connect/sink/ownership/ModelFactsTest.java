@@ -33,10 +33,7 @@ class ModelFactsTest {
 
     @Test
     void theLastTransactionNamesTheEpochItsRecordsCarry() {
-        ModelProducer holder = new ModelProducer(model, T0);
-        holder.init();
-        ProducerEpoch records = write(holder, "a");
-        holder.commit();
+        ProducerEpoch records = commit(initialisedHolder(), "a");
 
         assertThat(facts.describe(Set.of(T0, "copy:task#9.0"))).isEqualTo(new Answer.Known<>(
                 Map.of(T0, new LastTransaction(false, records.producerId(), records.epoch()))));
@@ -44,11 +41,7 @@ class ModelFactsTest {
 
     @Test
     void aCommitLeftOpenBySkippedMarkersIsOpenOnItsPartitionAndListedByProducerId() {
-        ModelProducer holder = new ModelProducer(model, T0);
-        holder.init();
-        ProducerEpoch records = write(holder, "c");
-        model.skipMarkers(X, records.producerId());
-        holder.commit();
+        ProducerEpoch records = commitLeftOpenOnX(initialisedHolder(), "c");
 
         assertThat(facts.openOn(List.of(X))).isEqualTo(new Answer.Known<>(List.of(new OpenTransaction(X, records, 0))));
         assertThat(facts.transactionalIdOf(records.producerId())).isEqualTo(new Answer.Known<>(Optional.of(T0)));
@@ -57,13 +50,9 @@ class ModelFactsTest {
     @Test
     void anAbortIsEpochExactAndAbortsNothingOfALaterEpoch() {
         // row 26's premise: the facts name the epoch before, the open range on X carries a later one
-        ModelProducer holder = new ModelProducer(model, T0);
-        holder.init();
-        ProducerEpoch first = write(holder, "c1");
-        holder.commit();
-        ProducerEpoch second = write(holder, "c2");
-        model.skipMarkers(X, second.producerId());
-        holder.commit();
+        ModelProducer holder = initialisedHolder();
+        ProducerEpoch first = commit(holder, "c1");
+        ProducerEpoch second = commitLeftOpenOnX(holder, "c2");
 
         assertThat(facts.abort(new OpenTransaction(X, first, 1))).isInstanceOf(Answer.Unknown.class);
         assertThat(model.partition(X).fate(1)).isEqualTo(Fate.OPEN);
@@ -71,6 +60,28 @@ class ModelFactsTest {
         assertThat(model.partition(X).fate(1)).isEqualTo(Fate.ABORTED);
         assertThat(facts.abort(new OpenTransaction(X, second, 1))).isEqualTo(new Answer.Known<>(Aborted.NOTHING_OPEN));
         assertThat(model.partition(X).readCommitted()).containsExactly("c1");
+    }
+
+    /** The producer of {@link #T0}, initialised. */
+    private ModelProducer initialisedHolder() {
+        ModelProducer holder = new ModelProducer(model, T0);
+        holder.init();
+        return holder;
+    }
+
+    /** Commits a transaction of {@code value} on X; returns the epoch its records carry. */
+    private static ProducerEpoch commit(ModelProducer holder, String value) {
+        ProducerEpoch records = write(holder, value);
+        holder.commit();
+        return records;
+    }
+
+    /** As {@link #commit}, its markers skipped on X: the commit is left open there. */
+    private ProducerEpoch commitLeftOpenOnX(ModelProducer holder, String value) {
+        ProducerEpoch records = write(holder, value);
+        model.skipMarkers(X, records.producerId());
+        holder.commit();
+        return records;
     }
 
     private static ProducerEpoch write(ModelProducer producer, String value) {

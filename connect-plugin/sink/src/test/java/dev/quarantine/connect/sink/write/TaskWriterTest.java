@@ -37,10 +37,7 @@ class TaskWriterTest {
 
     @Test
     void writesTheWaitingRecordsOfEveryOpenPartitionInOneTransactionAndMovesTheirProgress() {
-        open(P0, 0);
-        open(P1, 5);
-        writer.add(P0, records("orders", 0, 0, 2), 0);
-        writer.add(P1, records("orders", 1, 5, 7), 0);
+        openBothWithRecordsWaiting(7);
 
         assertThat(writer.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Committed.class);
 
@@ -55,10 +52,7 @@ class TaskWriterTest {
     @Test
     void isolatesARejectedRecordAcrossPartitionsAndDeadLettersIt() {
         mock.broker = r -> "v6".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
-        open(P0, 0);
-        open(P1, 5);
-        writer.add(P0, records("orders", 0, 0, 2), 0);
-        writer.add(P1, records("orders", 1, 5, 8), 0);
+        openBothWithRecordsWaiting(8);
 
         Outcome outcome = writer.write(transaction(mock), 0, () -> true);
 
@@ -124,10 +118,7 @@ class TaskWriterTest {
     /** Carried over from {@code PartitionWriterTest.keepsTheWaitingRecordsOfAFencedWriteForTheHandlerTo...}. */
     @Test
     void keepsTheWaitingRecordsOfAFencedWriteOnlyWhereTheProgressReadEqualsTheProgressInMemory() {
-        open(P0, 0);
-        open(P1, 5);
-        writer.add(P0, records("orders", 0, 0, 2), 0);
-        writer.add(P1, records("orders", 1, 5, 7), 0);
+        openBothWithRecordsWaiting(7);
         mock.commitFailures.add(new ProducerFencedException("fenced from outside"));
 
         assertThat(writer.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Fenced.class);
@@ -238,6 +229,14 @@ class TaskWriterTest {
 
         assertThat(looking.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Unknown.class);
         assertThat(values()).isEmpty();
+    }
+
+    /** P0 opened at 0 with 0..1 waiting, P1 opened at 5 with 5..{@code p1To}-1 waiting. */
+    private void openBothWithRecordsWaiting(long p1To) {
+        open(P0, 0);
+        open(P1, 5);
+        writer.add(P0, records("orders", 0, 0, 2), 0);
+        writer.add(P1, records("orders", 1, 5, p1To), 0);
     }
 
     private void open(TopicPartition source, long next) {
