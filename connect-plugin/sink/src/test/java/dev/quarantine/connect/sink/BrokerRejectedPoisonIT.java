@@ -13,9 +13,9 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -35,7 +35,8 @@ class BrokerRejectedPoisonIT {
     private static final long TWO_DAYS_AGO_MS = Duration.ofDays(2).toMillis();
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final String target;
 
     BrokerRejectedPoisonIT(LocalKafka kafka) {
@@ -45,11 +46,6 @@ class BrokerRejectedPoisonIT {
         target = fixture.target + ".unchecked";
         kafka.createTopic(target, PARTITIONS,
                 Map.of("message.timestamp.before.max.ms", String.valueOf(Duration.ofHours(1).toMillis())));
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     /*

@@ -26,9 +26,9 @@ import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.progress.OwnershipRecord;
@@ -50,7 +50,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class ProgressRecordIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final String source;
     private final TopicPartition partition;
     private final String transactionalId;
@@ -63,11 +64,6 @@ class ProgressRecordIT {
         source = fixture.source;
         partition = new TopicPartition(source, 0);
         transactionalId = WriterFactory.transactionalId(source, partition);
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     @Test

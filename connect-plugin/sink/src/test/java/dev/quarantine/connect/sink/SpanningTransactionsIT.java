@@ -19,9 +19,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.connect.sink.write.WriterFactory;
@@ -41,7 +41,8 @@ class SpanningTransactionsIT {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final String source;
     private final TopicPartition first;
     private final TopicPartition second;
@@ -54,11 +55,6 @@ class SpanningTransactionsIT {
         source = fixture.source;
         first = new TopicPartition(source, 0);
         second = new TopicPartition(source, 1);
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     @Test

@@ -12,9 +12,9 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.sandbox.Await;
@@ -28,7 +28,8 @@ class TaskTopicChecksIT {
     private static final int PARTITIONS = 4;
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final String source;
 
     TaskTopicChecksIT(LocalKafka kafka) {
@@ -36,11 +37,6 @@ class TaskTopicChecksIT {
         fixture = new TaskFixture(kafka, "checks");
         fixture.createTopics(PARTITIONS, Map.of("max.message.bytes", "5000"));
         source = fixture.source;
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     @Test

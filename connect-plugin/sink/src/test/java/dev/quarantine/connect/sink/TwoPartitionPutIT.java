@@ -17,9 +17,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.sandbox.LocalKafka;
@@ -34,7 +34,8 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 class TwoPartitionPutIT {
 
     private final LocalKafka kafka;
-    private final TaskFixture fixture;
+    @RegisterExtension
+    final TaskFixture fixture;
     private final TopicPartition first;
     private final TopicPartition second;
 
@@ -45,11 +46,6 @@ class TwoPartitionPutIT {
         fixture.createTopics(2, Map.of());
         first = new TopicPartition(fixture.source, 0);
         second = new TopicPartition(fixture.source, 1);
-    }
-
-    @AfterEach
-    void stopTasks() {
-        fixture.stopTasks();
     }
 
     @Test
