@@ -1,5 +1,6 @@
 package dev.quarantine.connect.rest;
 
+import static dev.quarantine.connect.rest.MonitorAnswers.counts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -157,7 +158,7 @@ class DeadLetterMonitorIT {
             assertThat(sink.path("total").asLong()).isEqualTo(SINK_POISON);
             assertThat(sink.path("by_original_topic").path(PREFIX + "-a").asLong()).isEqualTo(SINK_POISON);
             assertThat(sink.path("by_connector_or_application").path(PREFIX + "-copy").asLong()).isEqualTo(SINK_POISON);
-            assertThat(fields(sink.path("by_error_class"))).containsOnlyKeys(
+            assertThat(counts(sink.path("by_error_class"))).containsOnlyKeys(
                     "org.apache.kafka.common.errors.RecordTooLargeException");
             assertThat(sink.path("per_minute").findValues("count").stream().mapToLong(JsonNode::asLong).sum())
                     .isEqualTo(SINK_POISON);
@@ -168,13 +169,13 @@ class DeadLetterMonitorIT {
             assertThat(connect.path("by_original_topic").path(PREFIX + "-json").asLong()).isEqualTo(BAD_JSON);
             assertThat(connect.path("by_connector_or_application").path(PREFIX + "-json-copy").asLong())
                     .isEqualTo(BAD_JSON);
-            assertThat(fields(connect.path("by_error_class"))).containsOnlyKeys(
+            assertThat(counts(connect.path("by_error_class"))).containsOnlyKeys(
                     "org.apache.kafka.connect.errors.DataException");
 
             JsonNode manual = ok(worker, "/dead-letters/" + MANUAL_DLQ);
-            assertThat(fields(manual.path("by_error_class"))).containsExactlyInAnyOrderEntriesOf(Map.of(
+            assertThat(counts(manual.path("by_error_class"))).containsExactlyInAnyOrderEntriesOf(Map.of(
                     "org.apache.kafka.common.errors.RecordTooLargeException", 2L, DeadLetterRecord.UNKNOWN, 3L));
-            assertThat(fields(manual.path("by_original_topic"))).containsExactlyInAnyOrderEntriesOf(Map.of(
+            assertThat(counts(manual.path("by_original_topic"))).containsExactlyInAnyOrderEntriesOf(Map.of(
                     "orders", 2L, DeadLetterRecord.UNKNOWN, 3L));
         }
     }
@@ -236,7 +237,7 @@ class DeadLetterMonitorIT {
     void countsRecordsWithHeadersOver64KbAndNotUtf8AndKeepsEveryStringShort() {
         for (LocalConnect worker : List.of(first, second)) {
             JsonNode hostile = ok(worker, "/dead-letters/" + HOSTILE_DLQ);
-            Map<String, Long> classes = fields(hostile.path("by_error_class"));
+            Map<String, Long> classes = counts(hostile.path("by_error_class"));
 
             assertThat(hostile.path("total").asLong()).isEqualTo(HOSTILE).isEqualTo(held(HOSTILE_DLQ));
             assertThat(classes).as("an over-long or not UTF-8 header is no class name: unknown")
@@ -687,21 +688,8 @@ class DeadLetterMonitorIT {
         return totals;
     }
 
-    /** The body of a 200 answer to {@code path}, asking again while the monitor answers 503. */
     private static JsonNode ok(LocalConnect worker, String path) {
-        Answer[] last = new Answer[1];
-        Await.until(() -> "an answer other than 503 to GET " + path + "; last: " + last[0], SETTLED, () -> {
-            last[0] = worker.rest().get(path);
-            return last[0].status() != 503;
-        });
-        assertThat(last[0].status()).as("GET %s: %s", path, last[0].text()).isEqualTo(200);
-        return last[0].body();
-    }
-
-    private static Map<String, Long> fields(JsonNode object) {
-        Map<String, Long> fields = new HashMap<>();
-        object.fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue().asLong()));
-        return fields;
+        return MonitorAnswers.ok(worker, path, SETTLED);
     }
 
     private static Map<String, String> props(String... keysAndValues) {

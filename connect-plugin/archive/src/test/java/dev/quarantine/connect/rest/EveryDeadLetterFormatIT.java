@@ -1,5 +1,6 @@
 package dev.quarantine.connect.rest;
 
+import static dev.quarantine.connect.rest.MonitorAnswers.counts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -127,10 +128,10 @@ class EveryDeadLetterFormatIT {
 
         for (String dlq : EXPECTED_ROWS.keySet()) {
             JsonNode detail = awaitTotal(dlq);
-            assertThat(fields(detail.path("by_error_class"))).as(dlq).isEqualTo(byErrorClass.get(dlq));
-            assertThat(fields(detail.path("by_original_topic"))).as(dlq)
+            assertThat(counts(detail.path("by_error_class"))).as(dlq).isEqualTo(byErrorClass.get(dlq));
+            assertThat(counts(detail.path("by_original_topic"))).as(dlq)
                     .isEqualTo(Map.of(originals.get(dlq), (long) LETTERS));
-            assertThat(fields(detail.path("by_connector_or_application"))).as(dlq)
+            assertThat(counts(detail.path("by_connector_or_application"))).as(dlq)
                     .isEqualTo(Map.of(groups.get(dlq), (long) LETTERS));
             assertThat(DashboardFigures.records(ok("/dead-letters/" + dlq + "/records?limit=20")))
                     .as("the JSON records of %s", dlq).isEqualTo(EXPECTED_ROWS.get(dlq));
@@ -272,21 +273,8 @@ class EveryDeadLetterFormatIT {
         return last[0];
     }
 
-    /** The body of a 200 answer to {@code path}, asking again while the monitor answers 503. */
     private static JsonNode ok(String path) {
-        Answer[] last = new Answer[1];
-        Await.until(() -> "an answer other than 503 to GET " + path + "; last: " + last[0], SETTLED, () -> {
-            last[0] = worker.rest().get(path);
-            return last[0].status() != 503;
-        });
-        assertThat(last[0].status()).as("GET %s: %s", path, last[0].text()).isEqualTo(200);
-        return last[0].body();
-    }
-
-    private static Map<String, Long> fields(JsonNode object) {
-        Map<String, Long> fields = new HashMap<>();
-        object.fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue().asLong()));
-        return fields;
+        return MonitorAnswers.ok(worker, path, SETTLED);
     }
 
     private static byte[] bytes(String text) {
