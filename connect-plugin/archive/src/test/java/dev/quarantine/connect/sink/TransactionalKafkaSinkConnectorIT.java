@@ -98,11 +98,9 @@ class TransactionalKafkaSinkConnectorIT {
     void copies10000RecordsExactlyOnceAndDeadLettersTheOnePercentPoisonOfSeveralKinds() {
         Topics topics = new Topics("e2e");
         List<Integer> poison = produce(topics, 0, 10_000);
-        Map<String, String> config = connectorConfig(topics);
-        config.put("transforms", "via");
-        config.put("transforms.via.type", "org.apache.kafka.connect.transforms.InsertHeader");
-        config.put("transforms.via.header", "via");
-        config.put("transforms.via.value.literal", "quarantine");
+        Map<String, String> config = connectorConfig(topics, "transforms", "via",
+                "transforms.via.type", "org.apache.kafka.connect.transforms.InsertHeader",
+                "transforms.via.header", "via", "transforms.via.value.literal", "quarantine");
         cluster.worker().createConnector(topics.name, config);
         cluster.worker().awaitRunning(topics.name, 2, Duration.ofSeconds(60));
 
@@ -128,8 +126,7 @@ class TransactionalKafkaSinkConnectorIT {
     @Test
     void staysExactlyOnceWhenTheWorkerIsKilledThreeTimesMidRun() throws Exception {
         Topics topics = new Topics("crash");
-        Map<String, String> config = connectorConfig(topics);
-        config.put("consumer.override.max.poll.records", "100");
+        Map<String, String> config = connectorConfig(topics, "consumer.override.max.poll.records", "100");
         AtomicInteger produced = new AtomicInteger();
         List<Integer> poison = java.util.Collections.synchronizedList(new ArrayList<>());
         int total = 9_000;
@@ -237,9 +234,7 @@ class TransactionalKafkaSinkConnectorIT {
     void failsTheTaskNamingThePoisonRecordWhenToleranceIsNone() {
         Topics topics = new Topics("strict");
         List<Integer> poison = produce(topics, 0, 400);
-        Map<String, String> config = connectorConfig(topics);
-        config.put("send.errors.tolerance", "none");
-        config.put("dlq.topic.name", "");
+        Map<String, String> config = connectorConfig(topics, "send.errors.tolerance", "none", "dlq.topic.name", "");
         cluster.worker().createConnector(topics.name, config);
 
         JsonNode failed = cluster.worker().awaitFailedTask(topics.name, Duration.ofSeconds(60));
@@ -491,8 +486,9 @@ class TransactionalKafkaSinkConnectorIT {
         }
     }
 
-    private static Map<String, String> connectorConfig(Topics topics) {
-        return props(
+    /** The config of a connector copying {@code topics} with two tasks; {@code more} settings added or replaced. */
+    private static Map<String, String> connectorConfig(Topics topics, String... more) {
+        Map<String, String> config = props(
                 "connector.class", PLUGIN,
                 "tasks.max", "2",
                 "topics", topics.a + "," + topics.b,
@@ -503,6 +499,8 @@ class TransactionalKafkaSinkConnectorIT {
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", topics.dlq,
                 "consumer.override.isolation.level", "read_committed");
+        config.putAll(props(more));
+        return config;
     }
 
     /**
