@@ -2,14 +2,11 @@ package dev.quarantine.connect.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -35,6 +32,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.quarantine.connect.BuiltPlugin;
+import dev.quarantine.connect.HttpRequests;
 import dev.quarantine.connect.rest.BasicAuthWorkers;
 import dev.quarantine.connect.rest.MonitorConfig;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
@@ -58,9 +57,6 @@ import dev.quarantine.txn.DeadLetterHeaders;
 @ExtendWith(LocalKafkaExtension.class)
 class DeadLetterReplayIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final Duration LANDED = Duration.ofSeconds(180);
     private static final String PREFIX = "rep-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String SOURCE = PREFIX + "-in";
@@ -80,7 +76,6 @@ class DeadLetterReplayIT {
      */
     private static final String AGAIN = "{\"replayAgain\":true}";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static LocalKafka kafka;
     private static LocalConnect worker;
@@ -332,18 +327,12 @@ class DeadLetterReplayIT {
     }
 
     private static HttpResponse<String> send(String method, String path, String body, String auth) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(worker.restUrl() + path))
-                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
         if (auth != null) {
-            request.header("Authorization", auth);
+            headers.put("Authorization", auth);
         }
-        try {
-            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new IllegalStateException(method + " " + path + " failed", e);
-        }
+        return HttpRequests.send(worker.restUrl(), method, path, body, headers);
     }
 
     private static JsonNode parse(String body) {
@@ -447,8 +436,8 @@ class DeadLetterReplayIT {
     }
 
     private static LocalConnect worker() {
-        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH,
-                BasicAuthWorkers.classpath(LocalConnect.readClasspath(CLASSPATH)), Map.of(
+        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH,
+                BasicAuthWorkers.classpath(BuiltPlugin.workerClasspath()), Map.of(
                         "group.id", PREFIX + "-connect",
                         "config.storage.topic", PREFIX + "-configs",
                         "offset.storage.topic", PREFIX + "-offsets",

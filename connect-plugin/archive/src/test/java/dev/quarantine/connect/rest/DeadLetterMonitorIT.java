@@ -32,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.replay.letters.HeaderText;
@@ -69,9 +70,6 @@ import dev.quarantine.connect.rest.peers.Peers;
 @Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class DeadLetterMonitorIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final String SINK = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
     private static final String AUTH = ConnectRest.basicAuth("operator", "s3cret");
     private static final String PEER_SECRET = "monitor-it-peer-secret-0123456789-abcdefghijkl";
@@ -102,7 +100,7 @@ class DeadLetterMonitorIT {
     @BeforeAll
     static void startTwoWorkersAndDeadLetterRecords(LocalKafka localKafka) throws Exception {
         kafka = localKafka;
-        List<Path> classpath = LocalConnect.readClasspath(CLASSPATH);
+        List<Path> classpath = BuiltPlugin.workerClasspath();
         List<Path> basicAuth = BasicAuthWorkers.classpath(classpath);
         assertThat(classpath).anyMatch(p -> p.getFileName().toString().startsWith("kafka-streams"));
 
@@ -133,7 +131,7 @@ class DeadLetterMonitorIT {
     @Test
     void pluginArchiveBundlesNeitherKafkaStreamsNorRocksDbJacksonOrJaxRs() throws Exception {
         Path zip;
-        try (var files = Files.list(PLUGIN_PATH.getParent())) {
+        try (var files = Files.list(BuiltPlugin.PLUGIN_PATH.getParent())) {
             zip = files.filter(p -> p.getFileName().toString().matches("kafka-quarantine-connect-.*\\.zip"))
                     .findFirst().orElseThrow();
         }
@@ -665,7 +663,7 @@ class DeadLetterMonitorIT {
                 MonitorConfig.FORWARD_TIMEOUT_MS_CONFIG, "3000",
                 MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000",
                 MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
-        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH, classpath, overrides));
+        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, classpath, overrides));
     }
 
     private static void awaitTotals(LocalConnect worker, Map<String, Long> expected) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.replay.RealDeadLetterWriters;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.Await;
@@ -52,9 +52,6 @@ import dev.quarantine.connect.rest.aggregation.DeadLetterRecord;
 @Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class EveryDeadLetterFormatIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final Duration SETTLED = Duration.ofSeconds(180);
     private static final String PREFIX = "fmt-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final int LETTERS = 4;
@@ -95,8 +92,8 @@ class EveryDeadLetterFormatIT {
         springDeadLetters();
         shareGroupDeadLetters();
         streamsDeadLetters();
-        worker = BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH,
-                BasicAuthWorkers.classpath(LocalConnect.readClasspath(CLASSPATH)), Map.of(
+        worker = BasicAuthWorkers.signedIn(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH,
+                BasicAuthWorkers.classpath(BuiltPlugin.workerClasspath()), Map.of(
                         "group.id", PREFIX + "-connect",
                         "config.storage.topic", PREFIX + "-configs",
                         "offset.storage.topic", PREFIX + "-offsets",

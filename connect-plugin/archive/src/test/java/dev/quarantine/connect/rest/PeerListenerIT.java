@@ -28,6 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.FreePorts;
@@ -46,9 +47,6 @@ import dev.quarantine.connect.rest.peers.PeerAuth;
 @ExtendWith(LocalKafkaExtension.class)
 class PeerListenerIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final String PREFIX = "peer-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String DLQ = PREFIX + "-dlq";
     private static final String PEER_SECRET = "peer-listener-it-secret-0123456789-abcdefghij";
@@ -385,14 +383,14 @@ class PeerListenerIT {
         settings.put(MonitorConfig.CACHE_MS_CONFIG, "0");
         settings.put(MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000");
         settings.put(MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
-        return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), settings);
+        return LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, BuiltPlugin.workerClasspath(), settings);
     }
 
     private static LocalConnect worker(String group, String secret) {
         Map<String, String> settings = monitoring(group, DLQ, secret);
         // the same port after a restart, as a worker's own settings give it
         settings.put(MonitorConfig.PEER_PORT_CONFIG, String.valueOf(FreePorts.next()));
-        return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), settings);
+        return LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, BuiltPlugin.workerClasspath(), settings);
     }
 
     /**

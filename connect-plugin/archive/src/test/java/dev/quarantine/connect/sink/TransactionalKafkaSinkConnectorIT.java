@@ -38,6 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
@@ -52,7 +53,6 @@ import dev.quarantine.txn.DeadLetterHeaders;
 class TransactionalKafkaSinkConnectorIT {
 
     private static final String PLUGIN = TransactionalKafkaSinkConnector.class.getName();
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
     /** The project's version, set by the build (failsafe), which the plugin's jar manifest must carry. */
     private static final String VERSION = System.getProperty("quarantine.version", "(quarantine.version not set)");
     private static final Duration LANDED = Duration.ofSeconds(120);
@@ -75,7 +75,7 @@ class TransactionalKafkaSinkConnectorIT {
         }
         assertThat(version).as("the version the worker reports, from the plugin's jar manifest").isEqualTo(VERSION);
         Path zip;
-        try (var files = Files.list(PLUGIN_PATH.getParent())) {
+        try (var files = Files.list(BuiltPlugin.PLUGIN_PATH.getParent())) {
             zip = files.filter(p -> p.getFileName().toString().matches("kafka-quarantine-connect-.*\\.zip"))
                     .findFirst().orElseThrow();
         }
