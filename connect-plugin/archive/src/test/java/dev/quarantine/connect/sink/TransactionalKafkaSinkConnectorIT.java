@@ -314,10 +314,8 @@ class TransactionalKafkaSinkConnectorIT {
         String prefix = "dropped-" + Long.toHexString(System.nanoTime()).substring(6);
         String source = prefix + "-in";
         Map<String, String> config = onePartitionCopy(prefix, source,
-                "transforms", "drop", "transforms.drop.type", "org.apache.kafka.connect.transforms.Filter",
-                "transforms.drop.predicate", "late", "predicates", "late",
-                "predicates.late.type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
-                "predicates.late.name", "late");
+                "transforms", "drop", "transforms.drop.type", "org.apache.kafka.connect.transforms.Filter");
+        config.putAll(onlyWithHeader("drop", "late"));
         produceMarked(source, 0, 100, 50, "late");
         cluster.worker().createConnector(prefix, config);
         cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
@@ -352,9 +350,8 @@ class TransactionalKafkaSinkConnectorIT {
                 "errors.tolerance", "all", "errors.deadletterqueue.topic.name", errors,
                 "errors.deadletterqueue.topic.replication.factor", "1",
                 "transforms", "fail", "transforms.fail.type", "org.apache.kafka.connect.transforms.Cast$Value",
-                "transforms.fail.spec", "int32", "transforms.fail.predicate", "bad", "predicates", "bad",
-                "predicates.bad.type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
-                "predicates.bad.name", "bad");
+                "transforms.fail.spec", "int32");
+        config.putAll(onlyWithHeader("fail", "bad"));
         produceMarked(source, 0, 60, 50, "bad");
         cluster.worker().createConnector(prefix, config);
         cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
@@ -397,6 +394,16 @@ class TransactionalKafkaSinkConnectorIT {
                 "target.topic.format", "copy.${topic}", "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed");
         config.putAll(props(more));
         return config;
+    }
+
+    /**
+     * The settings that apply transform {@code transform} only to records with a header {@code header}: Connect's
+     * {@code HasHeaderKey} predicate, named after the header.
+     */
+    private static Map<String, String> onlyWithHeader(String transform, String header) {
+        return props("transforms." + transform + ".predicate", header, "predicates", header,
+                "predicates." + header + ".type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
+                "predicates." + header + ".name", header);
     }
 
     /** Records {@code from} to {@code to} (ids), those from {@code marked} on with an empty header {@code mark}. */
