@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.quarantine.connect.BuiltPlugin;
+import dev.quarantine.connect.ConnectsOwnDeadLetterQueue;
 import dev.quarantine.connect.HttpRequests;
 import dev.quarantine.connect.rest.BasicAuthWorkers;
 import dev.quarantine.connect.rest.MonitorConfig;
@@ -369,20 +369,8 @@ class DeadLetterReplayIT {
             }
         }
         String connector = PREFIX + "-json-copy";
-        Map<String, String> config = new java.util.HashMap<>(Map.of(
-                "connector.class", TransactionalKafkaSinkConnector.class.getName(),
-                "tasks.max", "1", "topics", JSON_INPUT,
-                "value.converter", "org.apache.kafka.connect.json.JsonConverter",
-                "value.converter.schemas.enable", "false",
-                "target.value.converter", "org.apache.kafka.connect.json.JsonConverter",
-                "target.value.converter.schemas.enable", "false",
-                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", PREFIX + "-json-quiet-dlq"));
-        config.put("consumer.override.isolation.level", "read_committed");
-        config.putAll(Map.of("errors.tolerance", "all", "errors.deadletterqueue.topic.name", CONNECT_DLQ,
-                "errors.deadletterqueue.context.headers.enable", "true",
-                "errors.deadletterqueue.topic.replication.factor", "1"));
-        worker.createConnector(connector, config);
+        worker.createConnector(connector, ConnectsOwnDeadLetterQueue.jsonCopy(kafka.bootstrapServers(), JSON_INPUT,
+                PREFIX + "-json-quiet-dlq", CONNECT_DLQ));
         Await.until(() -> badJson().size() + " dead letters in " + CONNECT_DLQ, LANDED, () -> committedCount(CONNECT_DLQ)
                 == badJson().size());
         worker.pauseConnector(connector);
@@ -436,15 +424,9 @@ class DeadLetterReplayIT {
     }
 
     private static LocalConnect worker() {
-        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH,
-                BasicAuthWorkers.classpath(BuiltPlugin.workerClasspath()), Map.of(
-                        "group.id", PREFIX + "-connect",
-                        "config.storage.topic", PREFIX + "-configs",
-                        "offset.storage.topic", PREFIX + "-offsets",
-                        "status.storage.topic", PREFIX + "-status",
-                        "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
-                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
-                        // the replays to 'original' go back to the sink's target and Connect's DLQ's input topic
-                        MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, "copy\\." + SOURCE + "|" + JSON_INPUT)));
+        return BasicAuthWorkers.monitoring(kafka, PREFIX, Map.of(
+                MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
+                // the replays to 'original' go back to the sink's target and Connect's DLQ's input topic
+                MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, "copy\\." + SOURCE + "|" + JSON_INPUT));
     }
 }

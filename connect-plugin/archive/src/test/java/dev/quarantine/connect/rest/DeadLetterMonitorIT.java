@@ -100,12 +100,10 @@ class DeadLetterMonitorIT {
     @BeforeAll
     static void startTwoWorkersAndDeadLetterRecords(LocalKafka localKafka) throws Exception {
         kafka = localKafka;
-        List<Path> classpath = BuiltPlugin.workerClasspath();
-        List<Path> basicAuth = BasicAuthWorkers.classpath(classpath);
-        assertThat(classpath).anyMatch(p -> p.getFileName().toString().startsWith("kafka-streams"));
+        assertThat(BuiltPlugin.workerClasspath()).anyMatch(p -> p.getFileName().toString().startsWith("kafka-streams"));
 
-        first = worker(basicAuth).start();
-        second = worker(basicAuth).start();
+        first = worker().start();
+        second = worker().start();
         createTopicsAndConnectors();
         awaitTotals(first, Map.of(SINK_DLQ, (long) SINK_POISON, CONNECT_DLQ, (long) BAD_JSON, MANUAL_DLQ, 5L,
                 QUIET_DLQ, 0L, HOSTILE_DLQ, (long) HOSTILE, LATER_DLQ, 0L, SCRIPTED_DLQ, 3L));
@@ -649,21 +647,15 @@ class DeadLetterMonitorIT {
         return totals;
     }
 
-    private static LocalConnect worker(List<Path> classpath) {
-        Map<String, String> overrides = props(
-                "group.id", PREFIX + "-connect",
-                "config.storage.topic", PREFIX + "-configs",
-                "offset.storage.topic", PREFIX + "-offsets",
-                "status.storage.topic", PREFIX + "-status",
-                "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
+    private static LocalConnect worker() {
+        return BasicAuthWorkers.monitoring(kafka, PREFIX, props(
                 MonitorConfig.TOPICS_CONFIG, String.join(",", MANUAL_DLQ, HOSTILE_DLQ, LATER_DLQ, SCRIPTED_DLQ),
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
                 MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1",
                 MonitorConfig.PEER_SECRET_CONFIG, PEER_SECRET,
                 MonitorConfig.FORWARD_TIMEOUT_MS_CONFIG, "3000",
                 MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000",
-                MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
-        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, classpath, overrides));
+                MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000"));
     }
 
     private static void awaitTotals(LocalConnect worker, Map<String, Long> expected) {

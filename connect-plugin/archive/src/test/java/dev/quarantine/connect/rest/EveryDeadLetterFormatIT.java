@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.quarantine.connect.BuiltPlugin;
+import dev.quarantine.connect.ConnectsOwnDeadLetterQueue;
 import dev.quarantine.replay.RealDeadLetterWriters;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.Await;
@@ -92,15 +91,9 @@ class EveryDeadLetterFormatIT {
         springDeadLetters();
         shareGroupDeadLetters();
         streamsDeadLetters();
-        worker = BasicAuthWorkers.signedIn(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH,
-                BasicAuthWorkers.classpath(BuiltPlugin.workerClasspath()), Map.of(
-                        "group.id", PREFIX + "-connect",
-                        "config.storage.topic", PREFIX + "-configs",
-                        "offset.storage.topic", PREFIX + "-offsets",
-                        "status.storage.topic", PREFIX + "-status",
-                        "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
-                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
-                        MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1"))).start();
+        worker = BasicAuthWorkers.monitoring(kafka, PREFIX, Map.of(
+                MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
+                MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1")).start();
         connectDeadLetters();
     }
 
@@ -188,20 +181,8 @@ class EveryDeadLetterFormatIT {
                 ? "{not json " + i : "{\"n\":" + i + "}");
         List<ConsumerRecord<byte[], byte[]>> failed = all.stream().filter(r -> text(r.value()).startsWith("{not"))
                 .toList();
-        Map<String, String> config = new HashMap<>(Map.of(
-                "connector.class", "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector",
-                "tasks.max", "1", "topics", JSON,
-                "value.converter", "org.apache.kafka.connect.json.JsonConverter",
-                "value.converter.schemas.enable", "false",
-                "target.value.converter", "org.apache.kafka.connect.json.JsonConverter",
-                "target.value.converter.schemas.enable", "false",
-                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", PREFIX + "-quiet"));
-        config.putAll(Map.of("consumer.override.isolation.level", "read_committed",
-                "errors.tolerance", "all", "errors.deadletterqueue.topic.name", CONNECT_DLQ,
-                "errors.deadletterqueue.context.headers.enable", "true",
-                "errors.deadletterqueue.topic.replication.factor", "1"));
-        worker.createConnector(CONNECTOR, config);
+        worker.createConnector(CONNECTOR, ConnectsOwnDeadLetterQueue.jsonCopy(kafka.bootstrapServers(), JSON,
+                PREFIX + "-quiet", CONNECT_DLQ));
         Await.until(() -> LETTERS + " dead letters in " + CONNECT_DLQ, SETTLED,
                 () -> TopicReader.readCommitted(kafka, CONNECT_DLQ, Duration.ofSeconds(10)).size() >= LETTERS);
         // paused, so a task moving cannot deliver a record twice to Connect's (non-transactional) dead-letter queue

@@ -13,7 +13,6 @@ import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +32,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.connect.HttpRequests;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.ConnectRest;
@@ -68,16 +66,10 @@ class MonitorRequestGuardIT {
     static void startAWorkerMonitoringAnEmptyDeadLetterTopic(LocalKafka localKafka) {
         kafka = localKafka;
         kafka.createTopic(DLQ, 1, Map.of());
-        List<Path> classpath = BasicAuthWorkers.classpath(BuiltPlugin.workerClasspath());
-        worker = BasicAuthWorkers.signedIn(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, classpath, Map.of(
-                "group.id", PREFIX + "-connect",
-                "config.storage.topic", PREFIX + "-configs",
-                "offset.storage.topic", PREFIX + "-offsets",
-                "status.storage.topic", PREFIX + "-status",
-                "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
+        worker = BasicAuthWorkers.monitoring(kafka, PREFIX, Map.of(
                 MonitorConfig.TOPICS_CONFIG, DLQ,
                 MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1",
-                MonitorConfig.ALLOWED_HOSTS_CONFIG, ALLOWED_HOST))).start();
+                MonitorConfig.ALLOWED_HOSTS_CONFIG, ALLOWED_HOST)).start();
         Await.until("the monitor answering for " + DLQ, SETTLED,
                 () -> send("GET", "/dead-letters/" + DLQ, null, json()).statusCode() == 200);
     }
