@@ -6,9 +6,9 @@ import java.util.Optional;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 
+import dev.quarantine.sandbox.TextHeaders;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /** Dead-letter records for unit tests: {@code letter(partition, offset, "header", "value", ...)}. */
@@ -49,11 +49,7 @@ final class Letters {
     }
 
     static Headers headers(String... namesAndValues) {
-        RecordHeaders headers = new RecordHeaders();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], bytes(namesAndValues[i + 1]));
-        }
-        return headers;
+        return TextHeaders.of(namesAndValues);
     }
 
     static byte[] bytes(String text) {

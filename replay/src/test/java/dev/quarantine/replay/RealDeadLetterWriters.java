@@ -17,7 +17,9 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -45,6 +47,26 @@ import dev.quarantine.sandbox.TopicReader;
 public final class RealDeadLetterWriters {
 
     private RealDeadLetterWriters() {
+    }
+
+    /**
+     * The records a Spring listener fails on, for {@link #spring}: {@code count} orders {@code order-<i>} with a JSON
+     * value and a {@code trace-id} header, spread over partitions 0 to 2 of {@code topic}, each stamped two days old
+     * plus {@code i} ms (a replay must keep that time); returns them as read back committed.
+     */
+    public static List<ConsumerRecord<byte[], byte[]>> oldOrders(LocalKafka kafka, String topic, int count,
+                                                                Duration deadline) {
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < count; i++) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % 3, twoDaysAgo + i,
+                        bytes("order-" + i), bytes("{\"order\":" + i + "}"));
+                record.headers().add("trace-id", bytes("t" + i));
+                producer.send(record);
+            }
+        }
+        return TopicReader.readCommitted(kafka, topic, deadline);
     }
 
     /**
@@ -139,5 +161,9 @@ public final class RealDeadLetterWriters {
         } finally {
             app.close(Duration.ofSeconds(30));
         }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

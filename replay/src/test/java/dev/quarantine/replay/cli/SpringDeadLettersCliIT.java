@@ -12,10 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +33,6 @@ class SpringDeadLettersCliIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(180);
     private static final int LETTERS = 10;
-    private static final long TWO_DAYS_AGO = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
     private static final Path SCRIPT = Path.of(System.getProperty("quarantine.bin", "../bin/quarantine"));
 
     @TempDir
@@ -49,7 +45,7 @@ class SpringDeadLettersCliIT {
         String dlt = orders + "-dlt";
         kafka.createTopic(orders, 3, Map.of());
         kafka.createTopic(dlt, 3, Map.of());
-        List<ConsumerRecord<byte[], byte[]>> failed = produceOldOrders(kafka, orders);
+        List<ConsumerRecord<byte[], byte[]>> failed = RealDeadLetterWriters.oldOrders(kafka, orders, LETTERS, DEADLINE);
         RealDeadLetterWriters.spring(kafka, failed, "order-service", new IllegalStateException("bad order"));
         assertThat(TopicReader.readCommitted(kafka, dlt, DEADLINE)).hasSize(LETTERS);
 
@@ -97,23 +93,6 @@ class SpringDeadLettersCliIT {
         } finally {
             process.destroyForcibly();
         }
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> produceOldOrders(LocalKafka kafka, String topic) {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < LETTERS; i++) {
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % 3, TWO_DAYS_AGO + i,
-                        bytes("order-" + i), bytes("{\"order\":" + i + "}"));
-                record.headers().add("trace-id", bytes("t" + i));
-                producer.send(record);
-            }
-        }
-        return TopicReader.readCommitted(kafka, topic, DEADLINE);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static String text(byte[] bytes) {

@@ -2,14 +2,11 @@ package dev.quarantine.connect.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -35,6 +32,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.quarantine.connect.ConnectsOwnDeadLetterQueue;
+import dev.quarantine.connect.HttpRequests;
 import dev.quarantine.connect.rest.BasicAuthWorkers;
 import dev.quarantine.connect.rest.MonitorConfig;
 import dev.quarantine.connect.sink.TransactionalKafkaSinkConnector;
@@ -58,9 +57,6 @@ import dev.quarantine.txn.DeadLetterHeaders;
 @ExtendWith(LocalKafkaExtension.class)
 class DeadLetterReplayIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final Duration LANDED = Duration.ofSeconds(180);
     private static final String PREFIX = "rep-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String SOURCE = PREFIX + "-in";
@@ -80,7 +76,6 @@ class DeadLetterReplayIT {
      */
     private static final String AGAIN = "{\"replayAgain\":true}";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static LocalKafka kafka;
     private static LocalConnect worker;
@@ -332,18 +327,12 @@ class DeadLetterReplayIT {
     }
 
     private static HttpResponse<String> send(String method, String path, String body, String auth) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(worker.restUrl() + path))
-                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
         if (auth != null) {
-            request.header("Authorization", auth);
+            headers.put("Authorization", auth);
         }
-        try {
-            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new IllegalStateException(method + " " + path + " failed", e);
-        }
+        return HttpRequests.send(worker.restUrl(), method, path, body, headers);
     }
 
     private static JsonNode parse(String body) {
@@ -380,20 +369,8 @@ class DeadLetterReplayIT {
             }
         }
         String connector = PREFIX + "-json-copy";
-        Map<String, String> config = new java.util.HashMap<>(Map.of(
-                "connector.class", TransactionalKafkaSinkConnector.class.getName(),
-                "tasks.max", "1", "topics", JSON_INPUT,
-                "value.converter", "org.apache.kafka.connect.json.JsonConverter",
-                "value.converter.schemas.enable", "false",
-                "target.value.converter", "org.apache.kafka.connect.json.JsonConverter",
-                "target.value.converter.schemas.enable", "false",
-                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", PREFIX + "-json-quiet-dlq"));
-        config.put("consumer.override.isolation.level", "read_committed");
-        config.putAll(Map.of("errors.tolerance", "all", "errors.deadletterqueue.topic.name", CONNECT_DLQ,
-                "errors.deadletterqueue.context.headers.enable", "true",
-                "errors.deadletterqueue.topic.replication.factor", "1"));
-        worker.createConnector(connector, config);
+        worker.createConnector(connector, ConnectsOwnDeadLetterQueue.jsonCopy(kafka.bootstrapServers(), JSON_INPUT,
+                PREFIX + "-json-quiet-dlq", CONNECT_DLQ));
         Await.until(() -> badJson().size() + " dead letters in " + CONNECT_DLQ, LANDED, () -> committedCount(CONNECT_DLQ)
                 == badJson().size());
         worker.pauseConnector(connector);
@@ -447,15 +424,9 @@ class DeadLetterReplayIT {
     }
 
     private static LocalConnect worker() {
-        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH,
-                BasicAuthWorkers.classpath(LocalConnect.readClasspath(CLASSPATH)), Map.of(
-                        "group.id", PREFIX + "-connect",
-                        "config.storage.topic", PREFIX + "-configs",
-                        "offset.storage.topic", PREFIX + "-offsets",
-                        "status.storage.topic", PREFIX + "-status",
-                        "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
-                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
-                        // the replays to 'original' go back to the sink's target and Connect's DLQ's input topic
-                        MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, "copy\\." + SOURCE + "|" + JSON_INPUT)));
+        return BasicAuthWorkers.monitoring(kafka, PREFIX, Map.of(
+                MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
+                // the replays to 'original' go back to the sink's target and Connect's DLQ's input topic
+                MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, "copy\\." + SOURCE + "|" + JSON_INPUT));
     }
 }

@@ -5,11 +5,15 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
 
 /**
  * Workers behind Kafka's {@code BasicAuthSecurityRestExtension}, as the monitor and replay tests run them: its jar
@@ -32,6 +36,23 @@ public final class BasicAuthWorkers {
         classpath.add(jarOf(BasicAuthSecurityRestExtension.class));
         classpath.add(jarOf(BasicAuthOnKafka44.class));
         return classpath;
+    }
+
+    /**
+     * A worker (not started) of the Connect cluster {@code <prefix>-connect}, its internal topics named after
+     * {@code prefix}, loading the built plugin, with the monitor and basic authentication installed and signed in as
+     * {@link #USER}; {@code settings} added.
+     */
+    public static LocalConnect monitoring(LocalKafka kafka, String prefix, Map<String, String> settings) {
+        Map<String, String> all = new HashMap<>(Map.of(
+                "group.id", prefix + "-connect",
+                "config.storage.topic", prefix + "-configs",
+                "offset.storage.topic", prefix + "-offsets",
+                "status.storage.topic", prefix + "-status",
+                "rest.extension.classes", REST_EXTENSIONS));
+        all.putAll(settings);
+        return signedIn(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, classpath(BuiltPlugin.workerClasspath()),
+                all));
     }
 
     /** {@code worker} with the JAAS file of {@link #USER} in its JVM and its REST calls signed in as that user. */

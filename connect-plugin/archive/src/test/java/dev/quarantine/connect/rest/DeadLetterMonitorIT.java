@@ -1,5 +1,6 @@
 package dev.quarantine.connect.rest;
 
+import static dev.quarantine.connect.rest.MonitorAnswers.counts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.replay.letters.HeaderText;
@@ -68,9 +70,6 @@ import dev.quarantine.connect.rest.peers.Peers;
 @Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class DeadLetterMonitorIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final String SINK = "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector";
     private static final String AUTH = ConnectRest.basicAuth("operator", "s3cret");
     private static final String PEER_SECRET = "monitor-it-peer-secret-0123456789-abcdefghijkl";
@@ -101,12 +100,10 @@ class DeadLetterMonitorIT {
     @BeforeAll
     static void startTwoWorkersAndDeadLetterRecords(LocalKafka localKafka) throws Exception {
         kafka = localKafka;
-        List<Path> classpath = LocalConnect.readClasspath(CLASSPATH);
-        List<Path> basicAuth = BasicAuthWorkers.classpath(classpath);
-        assertThat(classpath).anyMatch(p -> p.getFileName().toString().startsWith("kafka-streams"));
+        assertThat(BuiltPlugin.workerClasspath()).anyMatch(p -> p.getFileName().toString().startsWith("kafka-streams"));
 
-        first = worker(basicAuth).start();
-        second = worker(basicAuth).start();
+        first = worker().start();
+        second = worker().start();
         createTopicsAndConnectors();
         awaitTotals(first, Map.of(SINK_DLQ, (long) SINK_POISON, CONNECT_DLQ, (long) BAD_JSON, MANUAL_DLQ, 5L,
                 QUIET_DLQ, 0L, HOSTILE_DLQ, (long) HOSTILE, LATER_DLQ, 0L, SCRIPTED_DLQ, 3L));
@@ -132,7 +129,7 @@ class DeadLetterMonitorIT {
     @Test
     void pluginArchiveBundlesNeitherKafkaStreamsNorRocksDbJacksonOrJaxRs() throws Exception {
         Path zip;
-        try (var files = Files.list(PLUGIN_PATH.getParent())) {
+        try (var files = Files.list(BuiltPlugin.PLUGIN_PATH.getParent())) {
             zip = files.filter(p -> p.getFileName().toString().matches("kafka-quarantine-connect-.*\\.zip"))
                     .findFirst().orElseThrow();
         }
@@ -157,7 +154,7 @@ class DeadLetterMonitorIT {
             assertThat(sink.path("total").asLong()).isEqualTo(SINK_POISON);
             assertThat(sink.path("by_original_topic").path(PREFIX + "-a").asLong()).isEqualTo(SINK_POISON);
             assertThat(sink.path("by_connector_or_application").path(PREFIX + "-copy").asLong()).isEqualTo(SINK_POISON);
-            assertThat(fields(sink.path("by_error_class"))).containsOnlyKeys(
+            assertThat(counts(sink.path("by_error_class"))).containsOnlyKeys(
                     "org.apache.kafka.common.errors.RecordTooLargeException");
             assertThat(sink.path("per_minute").findValues("count").stream().mapToLong(JsonNode::asLong).sum())
                     .isEqualTo(SINK_POISON);
@@ -168,13 +165,13 @@ class DeadLetterMonitorIT {
             assertThat(connect.path("by_original_topic").path(PREFIX + "-json").asLong()).isEqualTo(BAD_JSON);
             assertThat(connect.path("by_connector_or_application").path(PREFIX + "-json-copy").asLong())
                     .isEqualTo(BAD_JSON);
-            assertThat(fields(connect.path("by_error_class"))).containsOnlyKeys(
+            assertThat(counts(connect.path("by_error_class"))).containsOnlyKeys(
                     "org.apache.kafka.connect.errors.DataException");
 
             JsonNode manual = ok(worker, "/dead-letters/" + MANUAL_DLQ);
-            assertThat(fields(manual.path("by_error_class"))).containsExactlyInAnyOrderEntriesOf(Map.of(
+            assertThat(counts(manual.path("by_error_class"))).containsExactlyInAnyOrderEntriesOf(Map.of(
                     "org.apache.kafka.common.errors.RecordTooLargeException", 2L, DeadLetterRecord.UNKNOWN, 3L));
-            assertThat(fields(manual.path("by_original_topic"))).containsExactlyInAnyOrderEntriesOf(Map.of(
+            assertThat(counts(manual.path("by_original_topic"))).containsExactlyInAnyOrderEntriesOf(Map.of(
                     "orders", 2L, DeadLetterRecord.UNKNOWN, 3L));
         }
     }
@@ -236,7 +233,7 @@ class DeadLetterMonitorIT {
     void countsRecordsWithHeadersOver64KbAndNotUtf8AndKeepsEveryStringShort() {
         for (LocalConnect worker : List.of(first, second)) {
             JsonNode hostile = ok(worker, "/dead-letters/" + HOSTILE_DLQ);
-            Map<String, Long> classes = fields(hostile.path("by_error_class"));
+            Map<String, Long> classes = counts(hostile.path("by_error_class"));
 
             assertThat(hostile.path("total").asLong()).isEqualTo(HOSTILE).isEqualTo(held(HOSTILE_DLQ));
             assertThat(classes).as("an over-long or not UTF-8 header is no class name: unknown")
@@ -650,21 +647,15 @@ class DeadLetterMonitorIT {
         return totals;
     }
 
-    private static LocalConnect worker(List<Path> classpath) {
-        Map<String, String> overrides = props(
-                "group.id", PREFIX + "-connect",
-                "config.storage.topic", PREFIX + "-configs",
-                "offset.storage.topic", PREFIX + "-offsets",
-                "status.storage.topic", PREFIX + "-status",
-                "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
+    private static LocalConnect worker() {
+        return BasicAuthWorkers.monitoring(kafka, PREFIX, props(
                 MonitorConfig.TOPICS_CONFIG, String.join(",", MANUAL_DLQ, HOSTILE_DLQ, LATER_DLQ, SCRIPTED_DLQ),
                 MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
                 MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1",
                 MonitorConfig.PEER_SECRET_CONFIG, PEER_SECRET,
                 MonitorConfig.FORWARD_TIMEOUT_MS_CONFIG, "3000",
                 MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000",
-                MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
-        return BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH, classpath, overrides));
+                MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000"));
     }
 
     private static void awaitTotals(LocalConnect worker, Map<String, Long> expected) {
@@ -687,21 +678,8 @@ class DeadLetterMonitorIT {
         return totals;
     }
 
-    /** The body of a 200 answer to {@code path}, asking again while the monitor answers 503. */
     private static JsonNode ok(LocalConnect worker, String path) {
-        Answer[] last = new Answer[1];
-        Await.until(() -> "an answer other than 503 to GET " + path + "; last: " + last[0], SETTLED, () -> {
-            last[0] = worker.rest().get(path);
-            return last[0].status() != 503;
-        });
-        assertThat(last[0].status()).as("GET %s: %s", path, last[0].text()).isEqualTo(200);
-        return last[0].body();
-    }
-
-    private static Map<String, Long> fields(JsonNode object) {
-        Map<String, Long> fields = new HashMap<>();
-        object.fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue().asLong()));
-        return fields;
+        return MonitorAnswers.ok(worker, path, SETTLED);
     }
 
     private static Map<String, String> props(String... keysAndValues) {

@@ -3,13 +3,13 @@ package dev.quarantine.connect.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
@@ -23,13 +23,11 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 @ExtendWith(LocalKafkaExtension.class)
 class DeadLetterMonitorWithoutKafkaStreamsIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath.without.streams",
-            "target/connect-worker-classpath-without-streams.txt"));
 
     @Test
     void theWorkerStartsLogsOneErrorLineAndAnswers501WithTheFix(LocalKafka kafka) throws Exception {
-        try (LocalConnect worker = LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH),
+        try (LocalConnect worker = LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH,
+                BuiltPlugin.workerClasspathWithoutStreams(),
                 Map.of("rest.extension.classes", DeadLetterRestExtension.class.getName())).start()) {
             Answer summary = worker.rest().get("/dead-letters");
             Answer records = worker.rest().get("/dead-letters/orders-dlq/records");

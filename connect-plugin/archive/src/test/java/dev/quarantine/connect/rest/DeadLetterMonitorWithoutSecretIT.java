@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.ConnectRest.Answer;
@@ -37,9 +38,6 @@ import dev.quarantine.connect.rest.peers.Peers;
 @Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class DeadLetterMonitorWithoutSecretIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final String PREFIX = "nosecret-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String DLQ = PREFIX + "-dlq";
     private static final String SCRIPTED_DLQ = PREFIX + "-scripted-dlq";
@@ -60,9 +58,9 @@ class DeadLetterMonitorWithoutSecretIT {
         }
         kafka.createTopic(SCRIPTED_DLQ, 1, Map.of());
         DeadLetterTestData.produceScripted(kafka, SCRIPTED_DLQ);
-        List<Path> classpath = LocalConnect.readClasspath(CLASSPATH);
+        List<Path> classpath = BuiltPlugin.workerClasspath();
         for (int i = 0; i < 2; i++) {
-            workers.add(LocalConnect.create(kafka, PLUGIN_PATH, classpath, Map.of(
+            workers.add(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, classpath, Map.of(
                     "group.id", PREFIX + "-connect",
                     "config.storage.topic", PREFIX + "-configs",
                     "offset.storage.topic", PREFIX + "-offsets",

@@ -11,6 +11,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.TextHeaders;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /** Dead letters written straight to a topic for the monitor's integration tests; values say "secret-payload". */
@@ -54,9 +55,10 @@ final class DeadLetterTestData {
             List<RecordHeaders> hostile = new ArrayList<>();
             for (int size : new int[] {70_000, 100_000, 131_072}) { // each header over writeUTF's 64 KB
                 String big = "x".repeat(size);
-                hostile.add(headers(DeadLetterHeaders.CONNECT_EXCEPTION, "H" + big, DeadLetterHeaders.CONNECT_TOPIC,
-                        big, DeadLetterHeaders.CONNECT_CONNECTOR_NAME, big, DeadLetterHeaders.CONNECT_TASK_ID, big,
-                        DeadLetterHeaders.CONNECT_STAGE, big, DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, big));
+                hostile.add(TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, "H" + big,
+                        DeadLetterHeaders.CONNECT_TOPIC, big, DeadLetterHeaders.CONNECT_CONNECTOR_NAME, big,
+                        DeadLetterHeaders.CONNECT_TASK_ID, big, DeadLetterHeaders.CONNECT_STAGE, big,
+                        DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, big));
             }
             for (int i = 0; i < 2; i++) {
                 RecordHeaders notUtf8 = new RecordHeaders();
@@ -69,7 +71,7 @@ final class DeadLetterTestData {
                 hostile.add(repeated);
             }
             hostile.add(new RecordHeaders());
-            hostile.add(headers(DeadLetterHeaders.STREAMS_EXCEPTION, "org.example.After"));
+            hostile.add(TextHeaders.of(DeadLetterHeaders.STREAMS_EXCEPTION, "org.example.After"));
             for (int i = 0; i < hostile.size(); i++) {
                 producer.send(new ProducerRecord<>(topic, i % 2, null, bytes("secret-payload-key"),
                         bytes("secret-payload-" + i), hostile.get(i))).get();
@@ -91,7 +93,7 @@ final class DeadLetterTestData {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < 3; i++) {
-                producer.send(new ProducerRecord<>(topic, null, null, bytes("k"), bytes(IMAGE), headers(
+                producer.send(new ProducerRecord<>(topic, null, null, bytes("k"), bytes(IMAGE), TextHeaders.of(
                         DeadLetterHeaders.CONNECT_EXCEPTION, SCRIPT, DeadLetterHeaders.CONNECT_TOPIC, IMAGE,
                         DeadLetterHeaders.CONNECT_PARTITION, "0", DeadLetterHeaders.CONNECT_OFFSET, String.valueOf(5 + i),
                         DeadLetterHeaders.CONNECT_CONNECTOR_NAME, IMAGE, DeadLetterHeaders.CONNECT_TASK_ID, "0",
@@ -99,14 +101,6 @@ final class DeadLetterTestData {
                         SCRIPT + IMAGE))).get();
             }
         }
-    }
-
-    static RecordHeaders headers(String... namesAndValues) {
-        RecordHeaders headers = new RecordHeaders();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], bytes(namesAndValues[i + 1]));
-        }
-        return headers;
     }
 
     static byte[] bytes(String text) {

@@ -1,12 +1,11 @@
 package dev.quarantine.connect.rest;
 
+import static dev.quarantine.connect.rest.MonitorAnswers.counts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.connect.ConnectsOwnDeadLetterQueue;
 import dev.quarantine.replay.RealDeadLetterWriters;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.Await;
@@ -51,9 +51,6 @@ import dev.quarantine.connect.rest.aggregation.DeadLetterRecord;
 @Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class EveryDeadLetterFormatIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final Duration SETTLED = Duration.ofSeconds(180);
     private static final String PREFIX = "fmt-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final int LETTERS = 4;
@@ -94,15 +91,9 @@ class EveryDeadLetterFormatIT {
         springDeadLetters();
         shareGroupDeadLetters();
         streamsDeadLetters();
-        worker = BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH,
-                BasicAuthWorkers.classpath(LocalConnect.readClasspath(CLASSPATH)), Map.of(
-                        "group.id", PREFIX + "-connect",
-                        "config.storage.topic", PREFIX + "-configs",
-                        "offset.storage.topic", PREFIX + "-offsets",
-                        "status.storage.topic", PREFIX + "-status",
-                        "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
-                        MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
-                        MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1"))).start();
+        worker = BasicAuthWorkers.monitoring(kafka, PREFIX, Map.of(
+                MonitorConfig.DISCOVERY_INTERVAL_MS_CONFIG, "1000",
+                MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1")).start();
         connectDeadLetters();
     }
 
@@ -127,10 +118,10 @@ class EveryDeadLetterFormatIT {
 
         for (String dlq : EXPECTED_ROWS.keySet()) {
             JsonNode detail = awaitTotal(dlq);
-            assertThat(fields(detail.path("by_error_class"))).as(dlq).isEqualTo(byErrorClass.get(dlq));
-            assertThat(fields(detail.path("by_original_topic"))).as(dlq)
+            assertThat(counts(detail.path("by_error_class"))).as(dlq).isEqualTo(byErrorClass.get(dlq));
+            assertThat(counts(detail.path("by_original_topic"))).as(dlq)
                     .isEqualTo(Map.of(originals.get(dlq), (long) LETTERS));
-            assertThat(fields(detail.path("by_connector_or_application"))).as(dlq)
+            assertThat(counts(detail.path("by_connector_or_application"))).as(dlq)
                     .isEqualTo(Map.of(groups.get(dlq), (long) LETTERS));
             assertThat(DashboardFigures.records(ok("/dead-letters/" + dlq + "/records?limit=20")))
                     .as("the JSON records of %s", dlq).isEqualTo(EXPECTED_ROWS.get(dlq));
@@ -190,20 +181,8 @@ class EveryDeadLetterFormatIT {
                 ? "{not json " + i : "{\"n\":" + i + "}");
         List<ConsumerRecord<byte[], byte[]>> failed = all.stream().filter(r -> text(r.value()).startsWith("{not"))
                 .toList();
-        Map<String, String> config = new HashMap<>(Map.of(
-                "connector.class", "dev.quarantine.connect.sink.TransactionalKafkaSinkConnector",
-                "tasks.max", "1", "topics", JSON,
-                "value.converter", "org.apache.kafka.connect.json.JsonConverter",
-                "value.converter.schemas.enable", "false",
-                "target.value.converter", "org.apache.kafka.connect.json.JsonConverter",
-                "target.value.converter.schemas.enable", "false",
-                "target.bootstrap.servers", kafka.bootstrapServers(), "target.topic.format", "copy.${topic}",
-                "dlq.topic.name", PREFIX + "-quiet"));
-        config.putAll(Map.of("consumer.override.isolation.level", "read_committed",
-                "errors.tolerance", "all", "errors.deadletterqueue.topic.name", CONNECT_DLQ,
-                "errors.deadletterqueue.context.headers.enable", "true",
-                "errors.deadletterqueue.topic.replication.factor", "1"));
-        worker.createConnector(CONNECTOR, config);
+        worker.createConnector(CONNECTOR, ConnectsOwnDeadLetterQueue.jsonCopy(kafka.bootstrapServers(), JSON,
+                PREFIX + "-quiet", CONNECT_DLQ));
         Await.until(() -> LETTERS + " dead letters in " + CONNECT_DLQ, SETTLED,
                 () -> TopicReader.readCommitted(kafka, CONNECT_DLQ, Duration.ofSeconds(10)).size() >= LETTERS);
         // paused, so a task moving cannot deliver a record twice to Connect's (non-transactional) dead-letter queue
@@ -272,21 +251,8 @@ class EveryDeadLetterFormatIT {
         return last[0];
     }
 
-    /** The body of a 200 answer to {@code path}, asking again while the monitor answers 503. */
     private static JsonNode ok(String path) {
-        Answer[] last = new Answer[1];
-        Await.until(() -> "an answer other than 503 to GET " + path + "; last: " + last[0], SETTLED, () -> {
-            last[0] = worker.rest().get(path);
-            return last[0].status() != 503;
-        });
-        assertThat(last[0].status()).as("GET %s: %s", path, last[0].text()).isEqualTo(200);
-        return last[0].body();
-    }
-
-    private static Map<String, Long> fields(JsonNode object) {
-        Map<String, Long> fields = new HashMap<>();
-        object.fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue().asLong()));
-        return fields;
+        return MonitorAnswers.ok(worker, path, SETTLED);
     }
 
     private static byte[] bytes(String text) {

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,6 +34,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.quarantine.connect.BuiltPlugin;
+import dev.quarantine.connect.HttpRequests;
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayListener;
@@ -59,9 +58,6 @@ import dev.quarantine.txn.DeadLetterHeaders;
 @Tag("browser") // some tests drive the dashboard in headless Chromium: the browser tier, workers started once
 class MonitorReplaySafetyIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final String OPERATOR = ConnectorWritesForOperators.OPERATOR;
     private static final String VIEWER = "viewer";
     private static final String OPERATOR_AUTH = basic(OPERATOR, "s3cret");
@@ -75,7 +71,6 @@ class MonitorReplaySafetyIT {
     /** The key of a dead letter whose headers forge a destination (a connector's key, for the config topic). */
     private static final String FORGED = "connector-evil-" + PREFIX + "-";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static LocalKafka kafka;
     private static LocalConnect worker;
@@ -98,8 +93,9 @@ class MonitorReplaySafetyIT {
         // broad on purpose: the worker's and the monitor's own topics match it too, and must still be refused
         settings.put(MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, PREFIX + "-.*|__.*|"
                 + ReplayConfig.PROGRESS_TOPIC_DEFAULT);
-        worker = LocalConnect.create(kafka, PLUGIN_PATH, BasicAuthWorkers.classpath(LocalConnect.readClasspath(
-                CLASSPATH)), settings).withJvmOptions("-Djava.security.auth.login.config=" + jaas())
+        worker = LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH,
+                BasicAuthWorkers.classpath(BuiltPlugin.workerClasspath()), settings)
+                .withJvmOptions("-Djava.security.auth.login.config=" + jaas())
                 .withBasicAuth(OPERATOR, "s3cret").start();
     }
 
@@ -742,22 +738,13 @@ class MonitorReplaySafetyIT {
 
     private static HttpResponse<String> send(String method, String path, String body, String auth,
                                              String idempotencyKey) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(worker.restUrl() + path))
-                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        request.header("Authorization", auth);
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        headers.put("Authorization", auth);
         if (idempotencyKey != null) {
-            request.header("Idempotency-Key", idempotencyKey);
+            headers.put("Idempotency-Key", idempotencyKey);
         }
-        try {
-            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(method + " " + path + " failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(method + " " + path + " interrupted", e);
-        }
+        return HttpRequests.send(worker.restUrl(), method, path, body, headers);
     }
 
     private static Path jaas() {

@@ -10,12 +10,9 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.quarantine.connect.HttpRequests;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.LocalConnect;
@@ -52,9 +50,6 @@ import dev.quarantine.connect.rest.replays.ReplayIds;
 @ExtendWith(LocalKafkaExtension.class)
 class MonitorRequestGuardIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final String PREFIX = "guard-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String DLQ = PREFIX + "-dlq";
     private static final String REPLAYS = "/dead-letters/" + DLQ + "/replays";
@@ -71,16 +66,10 @@ class MonitorRequestGuardIT {
     static void startAWorkerMonitoringAnEmptyDeadLetterTopic(LocalKafka localKafka) {
         kafka = localKafka;
         kafka.createTopic(DLQ, 1, Map.of());
-        List<Path> classpath = BasicAuthWorkers.classpath(LocalConnect.readClasspath(CLASSPATH));
-        worker = BasicAuthWorkers.signedIn(LocalConnect.create(kafka, PLUGIN_PATH, classpath, Map.of(
-                "group.id", PREFIX + "-connect",
-                "config.storage.topic", PREFIX + "-configs",
-                "offset.storage.topic", PREFIX + "-offsets",
-                "status.storage.topic", PREFIX + "-status",
-                "rest.extension.classes", BasicAuthWorkers.REST_EXTENSIONS,
+        worker = BasicAuthWorkers.monitoring(kafka, PREFIX, Map.of(
                 MonitorConfig.TOPICS_CONFIG, DLQ,
                 MonitorConfig.RETRY_AFTER_SECONDS_CONFIG, "1",
-                MonitorConfig.ALLOWED_HOSTS_CONFIG, ALLOWED_HOST))).start();
+                MonitorConfig.ALLOWED_HOSTS_CONFIG, ALLOWED_HOST)).start();
         Await.until("the monitor answering for " + DLQ, SETTLED,
                 () -> send("GET", "/dead-letters/" + DLQ, null, json()).statusCode() == 200);
     }
@@ -340,28 +329,6 @@ class MonitorRequestGuardIT {
         Map<String, String> signedIn = new LinkedHashMap<>(headers);
         signedIn.put("Authorization", AUTH);
         return HttpRequests.send(worker.restUrl(), method, path, body, signedIn);
-    }
-
-    /** Single requests with exactly the headers given. */
-    private static final class HttpRequests {
-
-        private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-        static HttpResponse<String> send(String baseUrl, String method, String path, String body,
-                                         Map<String, String> headers) {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-                    .timeout(Duration.ofSeconds(60)).method(method, body == null
-                            ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-            headers.forEach(request::header);
-            try {
-                return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            } catch (IOException e) {
-                throw new UncheckedIOException(method + " " + path + " failed", e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(method + " " + path + " interrupted", e);
-            }
-        }
     }
 
     private static Socket connect() throws IOException {

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.FreePorts;
@@ -46,9 +47,6 @@ import dev.quarantine.connect.rest.peers.PeerAuth;
 @ExtendWith(LocalKafkaExtension.class)
 class PeerListenerIT {
 
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
-    private static final Path CLASSPATH = Path.of(System.getProperty("quarantine.worker.classpath",
-            "target/connect-worker-classpath.txt"));
     private static final String PREFIX = "peer-" + Long.toHexString(System.nanoTime()).substring(6);
     private static final String DLQ = PREFIX + "-dlq";
     private static final String PEER_SECRET = "peer-listener-it-secret-0123456789-abcdefghij";
@@ -381,38 +379,36 @@ class PeerListenerIT {
 
     /** A worker of a cluster of its own ({@code group}) monitoring {@code dlq}, answering without a figures cache. */
     private static LocalConnect forwardingWorker(String group, String dlq) {
-        Map<String, String> settings = new HashMap<>(Map.of(
+        Map<String, String> settings = monitoring(group, dlq, PEER_SECRET);
+        settings.put(MonitorConfig.CACHE_MS_CONFIG, "0");
+        settings.put(MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000");
+        settings.put(MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
+        return LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, BuiltPlugin.workerClasspath(), settings);
+    }
+
+    private static LocalConnect worker(String group, String secret) {
+        Map<String, String> settings = monitoring(group, DLQ, secret);
+        // the same port after a restart, as a worker's own settings give it
+        settings.put(MonitorConfig.PEER_PORT_CONFIG, String.valueOf(FreePorts.next()));
+        return LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, BuiltPlugin.workerClasspath(), settings);
+    }
+
+    /**
+     * The settings of a worker of a cluster of its own ({@code group}) whose monitor watches {@code dlq} only (not
+     * the class's other "-dlq" topics, nor connectors' dead-letter topics) and signs with {@code secret}.
+     */
+    private static Map<String, String> monitoring(String group, String dlq, String secret) {
+        return new HashMap<>(Map.of(
                 "group.id", group + "-connect",
                 "config.storage.topic", group + "-configs",
                 "offset.storage.topic", group + "-offsets",
                 "status.storage.topic", group + "-status",
                 "rest.extension.classes", DeadLetterRestExtension.class.getName(),
                 MonitorConfig.TOPICS_CONFIG, dlq,
-                MonitorConfig.DISCOVER_CONNECTORS_CONFIG, "false",
-                MonitorConfig.CACHE_MS_CONFIG, "0",
-                MonitorConfig.PEER_HEADER_TIMEOUT_MS_CONFIG, "60000",
-                MonitorConfig.PEER_SECRET_CONFIG, PEER_SECRET));
-        settings.put(MonitorConfig.TOPICS_REGEX_CONFIG, ""); // its own topics only: not the class's other "-dlq" topics
-        settings.put(MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000");
-        settings.put(MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
-        return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), settings);
-    }
-
-    private static LocalConnect worker(String group, String secret) {
-        Map<String, String> settings = new HashMap<>(Map.of(
-                "group.id", group + "-connect",
-                "config.storage.topic", group + "-configs",
-                "offset.storage.topic", group + "-offsets",
-                "status.storage.topic", group + "-status",
-                "rest.extension.classes", DeadLetterRestExtension.class.getName(),
-                MonitorConfig.TOPICS_CONFIG, DLQ,
+                MonitorConfig.TOPICS_REGEX_CONFIG, "",
                 MonitorConfig.DISCOVER_CONNECTORS_CONFIG, "false",
                 // one-byte connections keep their slot for the whole test (not 5 s): the flood holds the listener
                 MonitorConfig.PEER_HEADER_TIMEOUT_MS_CONFIG, "60000",
-                MonitorConfig.PEER_SECRET_CONFIG, secret,
-                // the same port after a restart, as a worker's own settings give it
-                MonitorConfig.PEER_PORT_CONFIG, String.valueOf(FreePorts.next())));
-        settings.put(MonitorConfig.TOPICS_REGEX_CONFIG, ""); // its own topic only: not the class's other "-dlq" topics
-        return LocalConnect.create(kafka, PLUGIN_PATH, LocalConnect.readClasspath(CLASSPATH), settings);
+                MonitorConfig.PEER_SECRET_CONFIG, secret));
     }
 }

@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import static dev.quarantine.connect.sink.FaultSuite.LANDED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -29,8 +30,6 @@ class BrokerFaultsIT {
     @RegisterExtension
     static final LocalCluster cluster = LocalCluster.ownBroker(
             Map.of("auto.create.topics.enable", "true", "num.partitions", "1")).withWorkers(1, FaultSuite::worker);
-
-    private static final Duration LANDED = Duration.ofSeconds(180);
 
     @Test
     void createsAMissingTargetTopicWithItsSourcesPartitionsBeforeTheBrokerCreatesItOnFirstUse() throws Exception {

@@ -26,6 +26,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.connect.faults.FaultyConverter;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
@@ -37,7 +38,6 @@ import dev.quarantine.sandbox.LocalKafka;
 final class FaultSuite {
 
     static final String PLUGIN = TransactionalKafkaSinkConnector.class.getName();
-    static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
     static final Duration LANDED = Duration.ofSeconds(Long.getLong("quarantine.faults.wait.seconds", 180));
 
     private FaultSuite() {
@@ -50,13 +50,12 @@ final class FaultSuite {
 
     /** As {@link #worker(LocalKafka)}, with these worker settings. */
     static LocalConnect worker(LocalKafka kafka, Map<String, String> overrides) {
-        return LocalConnect.create(kafka, PLUGIN_PATH, workerClasspath(), overrides);
+        return LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, workerClasspath(), overrides);
     }
 
     /** The worker's classpath (Kafka's jars only) plus a folder with the test converter, never the plugin. */
     private static List<Path> workerClasspath() {
-        List<Path> classpath = new ArrayList<>(LocalConnect.readClasspath(Path.of(System.getProperty(
-                "quarantine.worker.classpath", "target/connect-worker-classpath.txt"))));
+        List<Path> classpath = new ArrayList<>(BuiltPlugin.workerClasspath());
         String file = FaultyConverter.class.getName().replace('.', '/') + ".class";
         try (InputStream bytes = FaultyConverter.class.getResourceAsStream("/" + file)) {
             Path folder = Files.createTempDirectory("quarantine-faulty-converter-");

@@ -1,5 +1,6 @@
 package dev.quarantine.connect.sink;
 
+import static dev.quarantine.connect.sink.FaultSuite.LANDED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -33,8 +34,6 @@ class TopicFaultsIT {
 
     @RegisterExtension
     static final LocalCluster cluster = LocalCluster.sharedBroker().withWorkers(1, FaultSuite::worker);
-
-    private static final Duration LANDED = Duration.ofSeconds(180);
 
     @Test
     void createsAMissingTargetTopicWithItsSourcesPartitionsOnABrokerThatDoesNotCreateTopics() throws Exception {
@@ -116,23 +115,9 @@ class TopicFaultsIT {
 
     @Test
     void copiesEveryRecordOfASourceTopicDeletedAndCreatedAgainWithTheSameName() throws Exception {
-        Run run = new Run("source-again", id -> false);
-        run.records.produce(0, 1_000);
-        cluster.worker().createConnector(run.name, run.config);
-        cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
-        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()))) {
-            copied.awaitAtLeast(1_000, LANDED);
-        }
+        // the new topic's offsets start at 0 again
+        Run run = copyAcrossARecreatedSource("source-again", 2_500);
 
-        recreate(run.name, 2);
-        run.records.produce(1_000, 2_500); // the new topic's offsets start at 0 again
-
-        try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()));
-             TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
-            copied.awaitAtLeast(2_500, LANDED);
-            run.records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO), 2_500);
-        }
-        assertThat(LocalConnect.isRunning(cluster.worker().status(run.name), 2)).isTrue();
         List<String> warnings = Files.readAllLines(cluster.worker().logFile()).stream()
                 .filter(line -> line.contains("WARN") && line.contains("Source topic " + run.name + " (topic id"))
                 .toList();
@@ -144,7 +129,19 @@ class TopicFaultsIT {
 
     @Test
     void copiesEveryRecordOfASourceTopicCreatedAgainShorterThanTheOldTopicsProgress() throws Exception {
-        Run run = new Run("source-shorter", id -> false);
+        // far below the old progress: the consumers' positions are out of range
+        Run run = copyAcrossARecreatedSource("source-shorter", 1_010);
+
+        cluster.worker().deleteConnector(run.name);
+    }
+
+    /**
+     * Copies 1,000 records of a new source topic (no poison), deletes the topic and creates it again with the same
+     * name, produces ids 1,000 to {@code total - 1} into the new one, and checks that all {@code total} landed
+     * exactly once and the connector runs on; returns the run, its connector still there.
+     */
+    private static Run copyAcrossARecreatedSource(String test, int total) throws Exception {
+        Run run = new Run(test, id -> false);
         run.records.produce(0, 1_000);
         cluster.worker().createConnector(run.name, run.config);
         cluster.worker().awaitRunning(run.name, 2, Duration.ofSeconds(90));
@@ -153,15 +150,15 @@ class TopicFaultsIT {
         }
 
         recreate(run.name, 2);
-        run.records.produce(1_000, 1_010); // far below the old progress: the consumers' positions are out of range
+        run.records.produce(1_000, total);
 
         try (TopicReader copied = TopicReader.open(cluster.kafka(), List.of(run.records.target()));
              TopicReader letters = TopicReader.open(cluster.kafka(), List.of(run.dlq))) {
-            copied.awaitAtLeast(1_010, LANDED);
-            run.records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO), 1_010);
+            copied.awaitAtLeast(total, LANDED);
+            run.records.assertExactlyOnce(copied.drain(Duration.ofSeconds(3)), letters.drain(Duration.ZERO), total);
         }
         assertThat(LocalConnect.isRunning(cluster.worker().status(run.name), 2)).isTrue();
-        cluster.worker().deleteConnector(run.name);
+        return run;
     }
 
     /** Deletes a topic and creates it again as it was (one partition), as operators purge a dead-letter topic. */

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
@@ -52,7 +53,6 @@ import dev.quarantine.txn.DeadLetterHeaders;
 class TransactionalKafkaSinkConnectorIT {
 
     private static final String PLUGIN = TransactionalKafkaSinkConnector.class.getName();
-    private static final Path PLUGIN_PATH = Path.of(System.getProperty("quarantine.plugin.path", "target/plugin"));
     /** The project's version, set by the build (failsafe), which the plugin's jar manifest must carry. */
     private static final String VERSION = System.getProperty("quarantine.version", "(quarantine.version not set)");
     private static final Duration LANDED = Duration.ofSeconds(120);
@@ -75,7 +75,7 @@ class TransactionalKafkaSinkConnectorIT {
         }
         assertThat(version).as("the version the worker reports, from the plugin's jar manifest").isEqualTo(VERSION);
         Path zip;
-        try (var files = Files.list(PLUGIN_PATH.getParent())) {
+        try (var files = Files.list(BuiltPlugin.PLUGIN_PATH.getParent())) {
             zip = files.filter(p -> p.getFileName().toString().matches("kafka-quarantine-connect-.*\\.zip"))
                     .findFirst().orElseThrow();
         }
@@ -98,11 +98,9 @@ class TransactionalKafkaSinkConnectorIT {
     void copies10000RecordsExactlyOnceAndDeadLettersTheOnePercentPoisonOfSeveralKinds() {
         Topics topics = new Topics("e2e");
         List<Integer> poison = produce(topics, 0, 10_000);
-        Map<String, String> config = connectorConfig(topics);
-        config.put("transforms", "via");
-        config.put("transforms.via.type", "org.apache.kafka.connect.transforms.InsertHeader");
-        config.put("transforms.via.header", "via");
-        config.put("transforms.via.value.literal", "quarantine");
+        Map<String, String> config = connectorConfig(topics, "transforms", "via",
+                "transforms.via.type", "org.apache.kafka.connect.transforms.InsertHeader",
+                "transforms.via.header", "via", "transforms.via.value.literal", "quarantine");
         cluster.worker().createConnector(topics.name, config);
         cluster.worker().awaitRunning(topics.name, 2, Duration.ofSeconds(60));
 
@@ -128,8 +126,7 @@ class TransactionalKafkaSinkConnectorIT {
     @Test
     void staysExactlyOnceWhenTheWorkerIsKilledThreeTimesMidRun() throws Exception {
         Topics topics = new Topics("crash");
-        Map<String, String> config = connectorConfig(topics);
-        config.put("consumer.override.max.poll.records", "100");
+        Map<String, String> config = connectorConfig(topics, "consumer.override.max.poll.records", "100");
         AtomicInteger produced = new AtomicInteger();
         List<Integer> poison = java.util.Collections.synchronizedList(new ArrayList<>());
         int total = 9_000;
@@ -237,9 +234,7 @@ class TransactionalKafkaSinkConnectorIT {
     void failsTheTaskNamingThePoisonRecordWhenToleranceIsNone() {
         Topics topics = new Topics("strict");
         List<Integer> poison = produce(topics, 0, 400);
-        Map<String, String> config = connectorConfig(topics);
-        config.put("send.errors.tolerance", "none");
-        config.put("dlq.topic.name", "");
+        Map<String, String> config = connectorConfig(topics, "send.errors.tolerance", "none", "dlq.topic.name", "");
         cluster.worker().createConnector(topics.name, config);
 
         JsonNode failed = cluster.worker().awaitFailedTask(topics.name, Duration.ofSeconds(60));
@@ -319,10 +314,8 @@ class TransactionalKafkaSinkConnectorIT {
         String prefix = "dropped-" + Long.toHexString(System.nanoTime()).substring(6);
         String source = prefix + "-in";
         Map<String, String> config = onePartitionCopy(prefix, source,
-                "transforms", "drop", "transforms.drop.type", "org.apache.kafka.connect.transforms.Filter",
-                "transforms.drop.predicate", "late", "predicates", "late",
-                "predicates.late.type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
-                "predicates.late.name", "late");
+                "transforms", "drop", "transforms.drop.type", "org.apache.kafka.connect.transforms.Filter");
+        config.putAll(onlyWithHeader("drop", "late"));
         produceMarked(source, 0, 100, 50, "late");
         cluster.worker().createConnector(prefix, config);
         cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
@@ -357,9 +350,8 @@ class TransactionalKafkaSinkConnectorIT {
                 "errors.tolerance", "all", "errors.deadletterqueue.topic.name", errors,
                 "errors.deadletterqueue.topic.replication.factor", "1",
                 "transforms", "fail", "transforms.fail.type", "org.apache.kafka.connect.transforms.Cast$Value",
-                "transforms.fail.spec", "int32", "transforms.fail.predicate", "bad", "predicates", "bad",
-                "predicates.bad.type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
-                "predicates.bad.name", "bad");
+                "transforms.fail.spec", "int32");
+        config.putAll(onlyWithHeader("fail", "bad"));
         produceMarked(source, 0, 60, 50, "bad");
         cluster.worker().createConnector(prefix, config);
         cluster.worker().awaitRunning(prefix, 1, Duration.ofSeconds(60));
@@ -402,6 +394,16 @@ class TransactionalKafkaSinkConnectorIT {
                 "target.topic.format", "copy.${topic}", "dlq.topic.name", prefix + "-dlq", ISOLATION, "read_committed");
         config.putAll(props(more));
         return config;
+    }
+
+    /**
+     * The settings that apply transform {@code transform} only to records with a header {@code header}: Connect's
+     * {@code HasHeaderKey} predicate, named after the header.
+     */
+    private static Map<String, String> onlyWithHeader(String transform, String header) {
+        return props("transforms." + transform + ".predicate", header, "predicates", header,
+                "predicates." + header + ".type", "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
+                "predicates." + header + ".name", header);
     }
 
     /** Records {@code from} to {@code to} (ids), those from {@code marked} on with an empty header {@code mark}. */
@@ -491,8 +493,9 @@ class TransactionalKafkaSinkConnectorIT {
         }
     }
 
-    private static Map<String, String> connectorConfig(Topics topics) {
-        return props(
+    /** The config of a connector copying {@code topics} with two tasks; {@code more} settings added or replaced. */
+    private static Map<String, String> connectorConfig(Topics topics, String... more) {
+        Map<String, String> config = props(
                 "connector.class", PLUGIN,
                 "tasks.max", "2",
                 "topics", topics.a + "," + topics.b,
@@ -503,6 +506,8 @@ class TransactionalKafkaSinkConnectorIT {
                 "target.topic.format", "copy.${topic}",
                 "dlq.topic.name", topics.dlq,
                 "consumer.override.isolation.level", "read_committed");
+        config.putAll(props(more));
+        return config;
     }
 
     /**

@@ -9,11 +9,8 @@ import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.apache.kafka.clients.consumer.ConsumerInterceptor;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 
-import org.apache.kafka.common.TopicPartition;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -62,7 +59,7 @@ class MonitorBacklogIT {
     }
 
     /** Slows the aggregation's polls while {@link #SLOW} is set, so that it is behind for a while. */
-    public static final class SlowPolls implements ConsumerInterceptor<byte[], byte[]> {
+    public static final class SlowPolls extends ConsumeOnlyInterceptor {
 
         static final AtomicBoolean SLOW = new AtomicBoolean();
 
@@ -76,18 +73,6 @@ class MonitorBacklogIT {
                 }
             }
             return records;
-        }
-
-        @Override
-        public void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public void configure(Map<String, ?> configs) {
         }
     }
 }

@@ -9,11 +9,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.kafka.clients.consumer.ConsumerInterceptor;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 
-import org.apache.kafka.common.TopicPartition;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -86,7 +83,7 @@ class MonitorStreamThreadErrorIT {
     }
 
     /** Fails the stream thread's poll as a method missing from an older kafka-clients would. */
-    public static final class LinkageFailingInterceptor implements ConsumerInterceptor<byte[], byte[]> {
+    public static final class LinkageFailingInterceptor extends ConsumeOnlyInterceptor {
 
         static final AtomicInteger CALLS = new AtomicInteger();
 
@@ -94,18 +91,6 @@ class MonitorStreamThreadErrorIT {
         public ConsumerRecords<byte[], byte[]> onConsume(ConsumerRecords<byte[], byte[]> records) {
             CALLS.incrementAndGet();
             throw new NoSuchMethodError("ConsumerRecords.nextOffsets()");
-        }
-
-        @Override
-        public void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public void configure(Map<String, ?> configs) {
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.quarantine.connect.rest.aggregation;
 
 import static dev.quarantine.connect.rest.OtherWritersLetters.byKey;
-import static dev.quarantine.connect.rest.OtherWritersLetters.bytes;
 import static dev.quarantine.connect.rest.OtherWritersLetters.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,14 +8,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
@@ -43,7 +38,6 @@ class SpringDeadLettersIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final int LETTERS = 10;
-    private static final long TWO_DAYS_AGO = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
 
     @Test
     void springDeadLettersAreClassifiedAndReplayedToTheirOriginalTopicPartitionAndTime(LocalKafka kafka) {
@@ -51,8 +45,7 @@ class SpringDeadLettersIT {
         String dlt = orders + "-dlt";
         kafka.createTopic(orders, 3, Map.of());
         kafka.createTopic(dlt, 3, Map.of());
-        produceOldOrders(kafka, orders);
-        List<ConsumerRecord<byte[], byte[]>> failed = TopicReader.readCommitted(kafka, orders, DEADLINE);
+        List<ConsumerRecord<byte[], byte[]>> failed = RealDeadLetterWriters.oldOrders(kafka, orders, LETTERS, DEADLINE);
         assertThat(failed).hasSize(LETTERS);
         RealDeadLetterWriters.spring(kafka, failed, "order-service", new IllegalStateException("bad order"));
         List<ConsumerRecord<byte[], byte[]>> letters = TopicReader.readCommitted(kafka, dlt, DEADLINE);
@@ -90,16 +83,4 @@ class SpringDeadLettersIT {
         }
     }
 
-    private static void produceOldOrders(LocalKafka kafka, String topic) {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.clientProps(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < LETTERS; i++) {
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % 3, TWO_DAYS_AGO + i,
-                        bytes("order-" + i), bytes("{\"order\":" + i + "}"));
-                record.headers().add("trace-id", bytes("t" + i));
-                producer.send(record);
-            }
-            producer.flush();
-        }
-    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
@@ -14,7 +15,8 @@ import java.util.function.Consumer;
 
 import org.apache.kafka.common.config.types.Password;
 import org.junit.jupiter.api.Test;
-import dev.quarantine.connect.rest.SettableClock;
+
+import dev.quarantine.sandbox.MovableClock;
 
 class PeerAuthTest {
 
@@ -48,10 +50,10 @@ class PeerAuthTest {
 
     @Test
     void acceptsARequestSignedWithTheSameSecretForThisAddress() {
-        SettableClock clock = new SettableClock(NOW.toEpochMilli());
+        MovableClock clock = new MovableClock(NOW);
         PeerAuth verifier = new PeerAuth(Optional.of(new Password(SECRET)), clock);
         PeerAuth.Proof proof = sign(SECRET, SELF);
-        clock.millis += 5_000;
+        clock.advance(Duration.ofMillis(5_000));
 
         assertThat(verify(verifier, received(proof))).isEmpty();
         assertThat(proof.timeMs()).isEqualTo(NOW.toEpochMilli());

@@ -51,13 +51,7 @@ class PeersTest {
 
     @Test
     void usesASignedShareAndSendsNoUserCredential() {
-        HostInfo peer = serve(exchange -> {
-            byte[] body = share(0, 1);
-            String signature = AUTH.signAnswer(exchange.getRequestHeaders().getFirst(PeerAuth.NONCE_HEADER), 200,
-                    body);
-            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, signature);
-            respond(exchange, 200, body);
-        });
+        HostInfo peer = serve(exchange -> respondSigned(exchange, AUTH, nonce(exchange), share(0, 1)));
 
         PartitionFigures share = peers(Duration.ofSeconds(5), 1 << 20).fetch(peer, List.of(0, 1), QUERY).join();
 
@@ -78,24 +72,14 @@ class PeersTest {
     void refusesAShareSignedWithAnotherSecret() {
         PeerAuth other = new PeerAuth(Optional.of(new Password("another-secret-0123456789-abcdefghij")),
                 Clock.systemUTC());
-        HostInfo peer = serve(exchange -> {
-            byte[] body = share(0);
-            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, other.signAnswer(
-                    exchange.getRequestHeaders().getFirst(PeerAuth.NONCE_HEADER), 200, body));
-            respond(exchange, 200, body);
-        });
+        HostInfo peer = serve(exchange -> respondSigned(exchange, other, nonce(exchange), share(0)));
 
         assertFailsWith(peers(Duration.ofSeconds(5), 1 << 20), peer, 503);
     }
 
     @Test
     void refusesAShareSignedForAnotherRequestsNonce() {
-        HostInfo peer = serve(exchange -> {
-            byte[] body = share(0);
-            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, AUTH.signAnswer("a-captured-earlier-nonce",
-                    200, body));
-            respond(exchange, 200, body);
-        });
+        HostInfo peer = serve(exchange -> respondSigned(exchange, AUTH, "a-captured-earlier-nonce", share(0)));
 
         assertFailsWith(peers(Duration.ofSeconds(5), 1 << 20), peer, 503);
     }
@@ -103,11 +87,8 @@ class PeersTest {
     @Test
     void refusesWith503AnAnswerOfAnotherPeerProtocolEvenWhenSigned() {
         HostInfo peer = serve(exchange -> {
-            byte[] body = share(0);
-            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, AUTH.signAnswer(
-                    exchange.getRequestHeaders().getFirst(PeerAuth.NONCE_HEADER), 200, body));
             exchange.getResponseHeaders().set(PeerAuth.PROTOCOL_HEADER, "1");
-            respond(exchange, 200, body);
+            respondSigned(exchange, AUTH, nonce(exchange), share(0));
         });
 
         assertFailsWith(peers(Duration.ofSeconds(5), 1 << 20), peer, 503);
@@ -138,10 +119,7 @@ class PeersTest {
                 respond(exchange, 503, new byte[0]); // as PeerResponses.overload(): unsigned
                 return;
             }
-            byte[] body = share(0);
-            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, AUTH.signAnswer(
-                    exchange.getRequestHeaders().getFirst(PeerAuth.NONCE_HEADER), 200, body));
-            respond(exchange, 200, body);
+            respondSigned(exchange, AUTH, nonce(exchange), share(0));
         });
 
         PartitionFigures share = peers(Duration.ofSeconds(5), 1 << 20).fetch(peer, List.of(0), QUERY).join();
@@ -235,6 +213,18 @@ class PeersTest {
         PartitionFigures partial = new PartitionFigures();
         partial.partitions().addAll(List.of(partitions));
         return Codec.encode(partial, PartitionFigures::write);
+    }
+
+    /** The nonce of the request {@code exchange} answers. */
+    private static String nonce(HttpExchange exchange) {
+        return exchange.getRequestHeaders().getFirst(PeerAuth.NONCE_HEADER);
+    }
+
+    /** Answers 200 with {@code body}, signed by {@code signer} for {@code nonce}: honest when both are right. */
+    private static void respondSigned(HttpExchange exchange, PeerAuth signer, String nonce, byte[] body)
+            throws IOException {
+        exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, signer.signAnswer(nonce, 200, body));
+        respond(exchange, 200, body);
     }
 
     /** Answers as a worker of this protocol does (the protocol header unless the handler set another). */

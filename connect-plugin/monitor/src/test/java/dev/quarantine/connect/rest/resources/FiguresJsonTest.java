@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.sandbox.TextHeaders;
 import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.connect.rest.aggregation.DeadLetterProcessor;
 import dev.quarantine.connect.rest.aggregation.DeadLetterRecord;
@@ -51,9 +52,8 @@ class FiguresJsonTest {
 
     @Test
     void showsErrorMessagesAndPayloadsOnlyWhenExposedAndAtMostTheLimit() {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(DeadLetterHeaders.CONNECT_EXCEPTION, bytes("E"));
-        headers.add(DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, bytes("value 'secret' is bad"));
+        RecordHeaders headers = TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, "E",
+                DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, "value 'secret' is bad");
         PartitionFigures exposed = new PartitionFigures();
         PartitionFigures hidden = new PartitionFigures();
         for (int offset = 0; offset < 3; offset++) {
@@ -92,10 +92,8 @@ class FiguresJsonTest {
 
     @Test
     void recordsNameTheirOwnAndTheirOriginalPositionThroughTheOneFormatter() {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(DeadLetterHeaders.CONNECT_TOPIC, bytes("orders"));
-        headers.add(DeadLetterHeaders.CONNECT_PARTITION, bytes("3"));
-        headers.add(DeadLetterHeaders.CONNECT_OFFSET, bytes("1042"));
+        RecordHeaders headers = TextHeaders.of(DeadLetterHeaders.CONNECT_TOPIC, "orders",
+                DeadLetterHeaders.CONNECT_PARTITION, "3", DeadLetterHeaders.CONNECT_OFFSET, "1042");
         PartitionFigures figures = new PartitionFigures();
         figures.records().add(DeadLetterRecord.parse("dlq", 1, 7, 1_000L, null, null, headers, null, false, 100));
         figures.records().add(DeadLetterRecord.parse("dlq", 0, 8, 900L, null, null, new RecordHeaders(), null, false,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,27 +15,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import dev.quarantine.connect.rest.http.MonitorException;
 import dev.quarantine.connect.rest.aggregation.PartitionFigures;
-import dev.quarantine.connect.rest.SettableClock;
+import dev.quarantine.sandbox.MovableClock;
 
 class RecentFiguresTest {
 
     @Test
     void servesTheLastAnswerUntilItIsOlderThanTheMaxAge() {
-        SettableClock clock = new SettableClock();
+        MovableClock clock = new MovableClock(Instant.EPOCH);
         RecentFigures recent = new RecentFigures(Duration.ofSeconds(1), clock);
         AtomicInteger reads = new AtomicInteger();
 
         PartitionFigures first = recent.get("", () -> countRead(reads));
-        clock.millis += 999;
+        clock.advance(Duration.ofMillis(999));
         assertThat(recent.get("", () -> countRead(reads))).isSameAs(first);
-        clock.millis += 1;
+        clock.advance(Duration.ofMillis(1));
         assertThat(recent.get("", () -> countRead(reads))).isNotSameAs(first);
         assertThat(reads).hasValue(2);
     }
 
     @Test
     void keepsAtMostTheCapOfQueriesDroppingExpiredOnesFirst() {
-        SettableClock clock = new SettableClock();
+        MovableClock clock = new MovableClock(Instant.EPOCH);
         RecentFigures recent = new RecentFigures(Duration.ofSeconds(1), clock);
         AtomicInteger reads = new AtomicInteger();
         for (int i = 0; i < RecentFigures.MAX_ENTRIES; i++) {
@@ -44,7 +45,7 @@ class RecentFiguresTest {
         PartitionFigures beyond = recent.get("one-more", () -> countRead(reads));
         assertThat(recent.get("one-more", () -> countRead(reads))).as("not kept: the cap is reached")
                 .isNotSameAs(beyond);
-        clock.millis += 1_000;
+        clock.advance(Duration.ofMillis(1_000));
         PartitionFigures afterExpiry = recent.get("one-more", () -> countRead(reads));
         assertThat(recent.get("one-more", () -> countRead(reads))).as("kept: expired ones made room")
                 .isSameAs(afterExpiry);
@@ -52,7 +53,7 @@ class RecentFiguresTest {
 
     @Test
     void neverKeepsAFailedRead() {
-        RecentFigures recent = new RecentFigures(Duration.ofSeconds(1), new SettableClock());
+        RecentFigures recent = new RecentFigures(Duration.ofSeconds(1), new MovableClock(Instant.EPOCH));
 
         assertThatThrownBy(() -> recent.get("t", () -> {
             throw MonitorException.retryable("not ready", null);
@@ -62,7 +63,7 @@ class RecentFiguresTest {
 
     @Test
     void concurrentRequestsShareOneRead() throws Exception {
-        RecentFigures recent = new RecentFigures(Duration.ZERO, new SettableClock());
+        RecentFigures recent = new RecentFigures(Duration.ZERO, new MovableClock(Instant.EPOCH));
         AtomicInteger reads = new AtomicInteger();
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);

@@ -21,6 +21,7 @@ import dev.quarantine.connect.sink.ownership.PartitionState.Fenced;
 import dev.quarantine.connect.sink.ownership.PartitionState.Lost;
 import dev.quarantine.connect.sink.ownership.SlotProducer.End;
 import dev.quarantine.connect.sink.progress.OwnershipRecord;
+import dev.quarantine.sandbox.MovableClock;
 import dev.quarantine.txn.TxnSendOption;
 
 /**

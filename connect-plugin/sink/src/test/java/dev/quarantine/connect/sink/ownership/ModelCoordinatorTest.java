@@ -23,6 +23,7 @@ import dev.quarantine.connect.sink.ownership.ModelPartition.Fate;
 import dev.quarantine.connect.sink.ownership.SlotProducer.End;
 import dev.quarantine.connect.sink.ownership.SlotProducer.Init;
 import dev.quarantine.connect.sink.ownership.SlotProducer.Sent;
+import dev.quarantine.sandbox.MovableClock;
 import dev.quarantine.txn.TxnSendOption;
 
 /**

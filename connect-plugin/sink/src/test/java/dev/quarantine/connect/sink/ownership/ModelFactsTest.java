@@ -19,6 +19,7 @@ import dev.quarantine.connect.sink.ownership.ModelPartition.Fate;
 import dev.quarantine.connect.sink.ownership.TransactionFacts.Aborted;
 import dev.quarantine.connect.sink.ownership.TransactionFacts.Answer;
 import dev.quarantine.connect.sink.ownership.TransactionFacts.OpenTransaction;
+import dev.quarantine.sandbox.MovableClock;
 import dev.quarantine.txn.TxnSendOption;
 
 /** The model's admin facts (design 5.1 {@code TransactionFacts}) for the repairs of 2.7, with row 26's premise. */

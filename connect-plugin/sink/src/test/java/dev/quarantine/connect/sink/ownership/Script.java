@@ -11,6 +11,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import dev.quarantine.sandbox.MovableClock;
+
 /**
  * The order of a harness test (design 5.2): every seam call is labelled {@code <party>.<step>} ({@code T1.fence},
  * {@code T0.commit}); the script lists the labels in order, each with the answer it gets where that is not the

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.quarantine.connect.sink.ownership.StageBudget.Put;
 import dev.quarantine.connect.sink.ownership.StageBudget.Stage;
+import dev.quarantine.sandbox.MovableClock;
 
 /** Design 2.4's put budget (review finding 10): a stage starts only if its whole bound fits what is left. */
 class StageBudgetTest {

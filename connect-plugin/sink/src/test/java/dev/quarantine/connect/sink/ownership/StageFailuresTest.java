@@ -16,6 +16,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.connect.sink.ownership.OwnershipLog.LogRead;
+import dev.quarantine.sandbox.MovableClock;
 
 /** When the opening of partitions fails the task ({@link StageFailures}), row by row. */
 class StageFailuresTest {

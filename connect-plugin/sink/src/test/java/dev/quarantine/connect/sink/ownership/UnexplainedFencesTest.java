@@ -6,6 +6,8 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.sandbox.MovableClock;
+
 /**
  * Design 2.5, "Fences the log does not explain" (review finding 5, row 27): the task fails only when unexplained
  * fences keep it from committing for longer than {@code transient.errors.timeout.ms}; one row per line of the class's
