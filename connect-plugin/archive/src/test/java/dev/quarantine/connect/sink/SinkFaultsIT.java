@@ -69,29 +69,27 @@ class SinkFaultsIT {
             fenceAll(topics);
             produce(cluster.kafka(), topics.source(), 3000, 4000, i -> value("id=" + i));
 
-            target.awaitAtLeast(4000, LANDED);
-            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO), range(0, 4000),
-                    Set.of());
+            awaitEachOnce(target, dlq, 4000, Set.of());
         }
-        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
-        cluster.worker().deleteConnector(topics.name());
+        assertRunningThenDelete(topics);
     }
 
     /**
      * Issue 22 (c): another writer holds a transaction open on partition 0 of the progress topic (its
-     * transaction.timeout.ms 120 s, which the broker enforces) while the tasks restart: their progress reads are held
-     * back past progress.read.timeout.ms. Before, the task went FAILED for good (open threw); now the partitions are
-     * opened again once the broker has aborted that transaction.
+     * transaction.timeout.ms 30 s, which the broker enforces) while the tasks restart: their progress reads are held
+     * back past progress.read.timeout.ms (10 s here). Before, the task went FAILED for good (open threw); now the
+     * partitions are opened again once the broker has aborted that transaction.
      */
     @Test
     void opensItsPartitionsOnceAnotherWritersTransactionHoldingBackTheProgressEndsInsteadOfFailing()
             throws Exception {
         FaultSuite.Topics topics = FaultSuite.Topics.create(cluster.kafka(), "heldback");
         produce(cluster.kafka(), topics.source(), 0, 100, i -> value("id=" + i));
-        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics));
+        cluster.worker().createConnector(topics.name(), connectorConfig(cluster.kafka(), topics,
+                "progress.read.timeout.ms", "10000"));
         Properties props = cluster.kafka().clientProps();
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "another-writer-" + topics.name());
-        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "120000");
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "30000");
 
         try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
              TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()));
@@ -105,13 +103,10 @@ class SinkFaultsIT {
             cluster.worker().restartConnector(topics.name());
             produce(cluster.kafka(), topics.source(), 100, 200, i -> value("id=" + i));
 
-            target.awaitAtLeast(200, LANDED);
-            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO), range(0, 200),
-                    Set.of());
+            awaitEachOnce(target, dlq, 200, Set.of());
             other.close(Duration.ZERO);
         }
-        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
-        cluster.worker().deleteConnector(topics.name());
+        assertRunningThenDelete(topics);
     }
 
     @Test
@@ -129,12 +124,9 @@ class SinkFaultsIT {
              TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
             target.awaitAtLeast(600, LANDED);
             produce(cluster.kafka(), topics.source(), 600, 700, i -> value("id=" + i));
-            target.awaitAtLeast(700, LANDED);
-            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO), range(0, 700),
-                    Set.of());
+            awaitEachOnce(target, dlq, 700, Set.of());
         }
-        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
-        cluster.worker().deleteConnector(topics.name());
+        assertRunningThenDelete(topics);
     }
 
     @Test
@@ -152,18 +144,14 @@ class SinkFaultsIT {
 
         try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
              TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
-            target.awaitAtLeast(1000 - poison.size(), LANDED);
-            List<ConsumerRecord<byte[], byte[]>> letters = dlq.awaitAtLeast(poison.size(), LANDED);
-            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
-                    difference(range(0, 1000), poison), poison);
+            List<ConsumerRecord<byte[], byte[]>> letters = awaitEachOnce(target, dlq, 1000, poison);
             assertThat(letters).allSatisfy(letter -> {
                 assertThat(text(letter.value())).matches("(data-error|bad-argument)=\\d+");
                 assertThat(header(letter, DeadLetterHeaders.VALUE_ENCODING)).isEqualTo("bytes");
                 assertThat(header(letter, DeadLetterHeaders.ERROR_CATEGORY)).isEqualTo("RECORD");
             });
         }
-        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
-        cluster.worker().deleteConnector(topics.name());
+        assertRunningThenDelete(topics);
     }
 
     @Test
@@ -178,17 +166,13 @@ class SinkFaultsIT {
 
         try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
              TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()))) {
-            target.awaitAtLeast(1000 - poison.size(), LANDED);
-            List<ConsumerRecord<byte[], byte[]>> letters = dlq.awaitAtLeast(poison.size(), LANDED);
-            assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
-                    difference(range(0, 1000), poison), poison);
+            List<ConsumerRecord<byte[], byte[]>> letters = awaitEachOnce(target, dlq, 1000, poison);
             assertThat(letters).allSatisfy(letter -> {
                 assertThat(letter.serializedValueSize()).isLessThan(20_000);
                 assertThat(header(letter, DeadLetterHeaders.PAYLOAD_TRUNCATED)).contains("value");
             });
         }
-        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
-        cluster.worker().deleteConnector(topics.name());
+        assertRunningThenDelete(topics);
     }
 
     @Test
@@ -227,6 +211,25 @@ class SinkFaultsIT {
                     .doesNotHaveDuplicates()
                     .containsExactlyInAnyOrderElementsOf(IntStream.range(300, 1200).mapToObj(i -> "key-" + i).toList());
         }
+        cluster.worker().deleteConnector(topics.name());
+    }
+
+    /**
+     * Waits until the target holds every input of {@code 0..total} but {@code poison} and the DLQ every one of
+     * {@code poison}, then asserts each exactly once (a quiet drain catches a duplicate); returns the dead letters.
+     */
+    private static List<ConsumerRecord<byte[], byte[]>> awaitEachOnce(TopicReader target, TopicReader dlq, int total,
+                                                                     Set<Integer> poison) {
+        target.awaitAtLeast(total - poison.size(), LANDED);
+        List<ConsumerRecord<byte[], byte[]>> letters = dlq.awaitAtLeast(poison.size(), LANDED);
+        assertExactlyOnce(target.drain(Duration.ofSeconds(3)), dlq.drain(Duration.ZERO),
+                difference(range(0, total), poison), poison);
+        return letters;
+    }
+
+    /** The test's end: the connector still RUNNING with its two tasks after the fault, then deleted. */
+    private static void assertRunningThenDelete(FaultSuite.Topics topics) {
+        assertThat(LocalConnect.isRunning(cluster.worker().status(topics.name()), 2)).isTrue();
         cluster.worker().deleteConnector(topics.name());
     }
 
