@@ -3,7 +3,9 @@ package dev.quarantine.benchmarks;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -16,7 +18,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * Main class of {@code benchmarks.jar}: runs the JMH benchmarks matching the arguments (JMH's own command line: a
  * regex such as {@code StoreQueries}, and {@code -wi}, {@code -i}, {@code -f}, ... to override the short defaults of
  * 3 warm-up and 5 measurement iterations of 1 s in 1 fork), then prints, for each benchmark class, every
- * {@code rawX} / {@code wrappedX} pair side by side with their ratio: of the means, and of the best (lowest)
+ * {@code rawX} / {@code wrappedX} pair of the same JMH parameters (a {@code raw} / {@code wrapped} pair per
+ * {@code shape} of {@code RecordGateBenchmark}) side by side with their ratio: of the means, and of the best (lowest)
  * iterations, which is the steadier figure on a shared machine where other processes steal whole iterations.
  */
 public final class BenchmarkMain {
@@ -47,20 +50,33 @@ public final class BenchmarkMain {
 
     static void printRatios(Collection<RunResult> results) {
         Map<String, RunResult> byName = new TreeMap<>();
-        results.forEach(r -> byName.put(r.getParams().getBenchmark(), r));
+        results.forEach(r -> byName.put(r.getParams().getBenchmark() + params(r), r));
         System.out.println();
         System.out.println("raw vs wrapped, side by side in this run:");
-        byName.forEach((name, raw) -> {
+        results.forEach(raw -> {
+            String name = raw.getParams().getBenchmark();
             int dot = name.lastIndexOf('.');
             String method = name.substring(dot + 1);
             if (!method.startsWith("raw")) {
                 return;
             }
-            RunResult wrapped = byName.get(name.substring(0, dot + 1) + "wrapped" + method.substring("raw".length()));
+            String what = method.substring("raw".length());
+            RunResult wrapped = byName.get(name.substring(0, dot + 1) + "wrapped" + what + params(raw));
             if (wrapped != null) {
-                System.out.println(line(name.substring(0, dot), method.substring("raw".length()), raw, wrapped));
+                System.out.println(line(name.substring(0, dot), what + params(raw), raw, wrapped));
             }
         });
+    }
+
+    /** The run's JMH parameters as {@code " [shape=Bytes]"}, empty without any: a raw and a wrapped run pair by them. */
+    private static String params(RunResult result) {
+        Collection<String> keys = new TreeSet<>(result.getParams().getParamsKeys());
+        if (keys.isEmpty()) {
+            return "";
+        }
+        StringJoiner joined = new StringJoiner(", ", " [", "]");
+        keys.forEach(key -> joined.add(key + "=" + result.getParams().getParam(key)));
+        return joined.toString();
     }
 
     private static String line(String benchmarkClass, String what, RunResult raw, RunResult wrapped) {

@@ -18,6 +18,7 @@ import javax.management.ObjectName;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -29,6 +30,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +45,7 @@ import dev.quarantine.txn.DeadLetterHeaders;
 class DeadLetterStreamsIT {
 
     /** How long stock Kafka is given to get past the poison after its first failure. */
-    private static final Duration STOCK_RETRY_WINDOW = Duration.ofSeconds(30);
+    private static final Duration STOCK_RETRY_WINDOW = Duration.ofSeconds(60);
 
     @TempDir
     Path stateDir;
@@ -90,6 +92,10 @@ class DeadLetterStreamsIT {
         RunningApp.produce(kafka, app.input, PoisonTopology.inputs(PoisonTopology.INPUTS));
         Properties props = app.streamsConfig(kafka, "stock-app", stateDir);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, ResumeHandler.class.getName());
+        // the retried transaction's sends wait at most these, not Kafka's 60 s / 120 s defaults
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_BLOCK_MS_CONFIG), 10_000);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG), 5_000);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG), 10_000);
 
         RunningApp stock = RunningApp.start(app.topology(), props, StreamThreadExceptionResponse.REPLACE_THREAD);
         Await.until(() -> "a poison output's error handed to the production handler; seen: " + stock.describe()
@@ -97,22 +103,20 @@ class DeadLetterStreamsIT {
                 RunningApp.DEADLINE, () -> poisonErrors(ResumeHandler.handled("stock-app")).size() >= 1);
         // Stock Kafka retries the doomed transaction: by a replaced stream thread when the poison's error fails a
         // later send, or by reviving the task when it fails the commit (which one depends on when the broker's
-        // answer arrives). Either way the same poison output reaches the handler again, which is waited for (on a
-        // loaded machine the retry can be slow: sends of the retried transaction time out first, and one run of the
-        // suite saw no retry within 180 s). What the test claims is what it asserts after the wait: stock Kafka got
-        // no further than the poison within the retry window.
-        if (!RunningApp.within(STOCK_RETRY_WINDOW,
-                () -> poisonHandedTwice(ResumeHandler.handled("stock-app")) != null)) {
-            System.err.println("DeadLetterStreamsIT: the poison was not handed to the handler twice within "
-                    + STOCK_RETRY_WINDOW + "; seen: " + stock.describe() + ", handled: "
-                    + describe(ResumeHandler.handled("stock-app")));
-        }
+        // answer arrives). Either way the same poison output reaches the handler again, which is waited for. The
+        // claim, that stock Kafka gets no further than the poison, needs that retry: without one seen in the window
+        // the test is reported skipped (its premise not met), not passed.
+        boolean retried = RunningApp.within(STOCK_RETRY_WINDOW,
+                () -> poisonHandedTwice(ResumeHandler.handled("stock-app")) != null);
+        String seen = "seen: " + stock.describe() + ", handled: " + describe(ResumeHandler.handled("stock-app"));
         stock.close();
 
         // the poison fails every attempt the same way, so stock Kafka can never get past it
         assertThat(committed(kafka, app.output).size()).as("good outputs committed by stock Kafka").isLessThan(990);
         assertThat(committed(kafka, app.deadLetters).size()).as("dead letters committed by stock Kafka")
                 .isLessThan(10);
+        Assumptions.assumeTrue(retried, () -> "stock Kafka did not retry the poison within " + STOCK_RETRY_WINDOW
+                + "; " + seen);
     }
 
     @Test

@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.connect.BuiltPlugin;
+
 /**
  * A server of another test run can take a worker's free port between the moment it is picked and the moment the
  * worker binds it. The sandbox's readiness check must then fail, not hand the test a worker that is someone else's.
@@ -25,8 +27,8 @@ class LocalConnectImpostorIT {
     void aWorkerWhosePortAnotherProcessAnswersOnFailsToStartInsteadOfTestingTheImpostor() throws IOException {
         Path emptyPluginPath = Files.createTempDirectory("quarantine-no-plugins-");
         LocalKafka notStarted = LocalKafka.create(); // the worker is refused before it would reach a broker
-        LocalConnect worker = LocalConnect.create(notStarted, emptyPluginPath, LocalConnect.readClasspath(Path.of(
-                System.getProperty("quarantine.worker.classpath", "target/connect-worker-classpath.txt"))));
+        LocalConnect worker = LocalConnect.create(notStarted, emptyPluginPath,
+                BuiltPlugin.workerClasspath());
         int port = URI.create(worker.restUrl()).getPort();
         HttpServer impostor = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         impostor.createContext("/", exchange -> {

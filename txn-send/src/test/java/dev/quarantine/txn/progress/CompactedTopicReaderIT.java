@@ -29,7 +29,6 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 @ExtendWith(LocalKafkaExtension.class)
 class CompactedTopicReaderIT {
 
-
     private final LocalKafka kafka;
     private final String topic = "compacted-" + System.nanoTime();
     private final TopicPartition partition = new TopicPartition(topic, 0);

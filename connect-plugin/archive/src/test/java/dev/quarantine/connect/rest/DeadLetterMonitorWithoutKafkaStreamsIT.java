@@ -23,7 +23,6 @@ import dev.quarantine.sandbox.LocalKafkaExtension;
 @ExtendWith(LocalKafkaExtension.class)
 class DeadLetterMonitorWithoutKafkaStreamsIT {
 
-
     @Test
     void theWorkerStartsLogsOneErrorLineAndAnswers501WithTheFix(LocalKafka kafka) throws Exception {
         try (LocalConnect worker = LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH,

@@ -9,6 +9,7 @@ import static dev.quarantine.connect.sink.TestData.header;
 import static dev.quarantine.connect.sink.TestData.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -76,9 +77,10 @@ class SinkFaultsIT {
 
     /**
      * Issue 22 (c): another writer holds a transaction open on partition 0 of the progress topic (its
-     * transaction.timeout.ms 30 s, which the broker enforces) while the tasks restart: their progress reads are held
-     * back past progress.read.timeout.ms (10 s here). Before, the task went FAILED for good (open threw); now the
-     * partitions are opened again once the broker has aborted that transaction.
+     * transaction.timeout.ms 45 s, which the broker enforces) while the tasks restart: their progress reads are held
+     * back past progress.read.timeout.ms (10 s here; the worker's log shows the reads held back). Before, the task
+     * went FAILED for good (open threw); now the partitions are opened again once the broker has aborted that
+     * transaction.
      */
     @Test
     void opensItsPartitionsOnceAnotherWritersTransactionHoldingBackTheProgressEndsInsteadOfFailing()
@@ -89,7 +91,7 @@ class SinkFaultsIT {
                 "progress.read.timeout.ms", "10000"));
         Properties props = cluster.kafka().clientProps();
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "another-writer-" + topics.name());
-        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "30000");
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "45000");
 
         try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()));
              TopicReader dlq = TopicReader.open(cluster.kafka(), List.of(topics.dlq()));
@@ -106,6 +108,11 @@ class SinkFaultsIT {
             awaitEachOnce(target, dlq, 200, Set.of());
             other.close(Duration.ZERO);
         }
+        long heldBack = Files.readAllLines(cluster.worker().logFile()).stream()
+                .filter(line -> line.contains("the read of the progress was held back"))
+                .filter(line -> line.contains(topics.source())).count();
+        assertThat(heldBack).as("the premise: reads of %s's progress held back by the other writer's transaction,"
+                + " in %s", topics.source(), cluster.worker().logFile()).isPositive();
         assertRunningThenDelete(topics);
     }
 
