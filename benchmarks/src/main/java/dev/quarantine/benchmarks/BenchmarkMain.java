@@ -63,7 +63,8 @@ public final class BenchmarkMain {
             String what = method.substring("raw".length());
             RunResult wrapped = byName.get(name.substring(0, dot + 1) + "wrapped" + what + params(raw));
             if (wrapped != null) {
-                System.out.println(line(name.substring(0, dot), what + params(raw), raw, wrapped));
+                String label = (what.isEmpty() ? "" : "." + what) + params(raw);
+                System.out.println(line(name.substring(0, dot), label, raw, wrapped));
             }
         });
     }
@@ -85,7 +86,7 @@ public final class BenchmarkMain {
         double rawBest = raw.getPrimaryResult().getStatistics().getMin();
         double wrappedBest = wrapped.getPrimaryResult().getStatistics().getMin();
         String unit = raw.getPrimaryResult().getScoreUnit();
-        return String.format(Locale.ROOT, "  %s.%s%n"
+        return String.format(Locale.ROOT, "  %s%s%n"
                         + "    mean: raw %,.1f %s  wrapped %,.1f %s  ratio %.3f  overhead %,.1f %s%n"
                         + "    best: raw %,.1f %s  wrapped %,.1f %s  ratio %.3f  overhead %,.1f %s",
                 benchmarkClass.substring(benchmarkClass.lastIndexOf('.') + 1), what,
