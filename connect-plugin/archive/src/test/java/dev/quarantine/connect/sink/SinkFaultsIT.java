@@ -191,6 +191,9 @@ class SinkFaultsIT {
                 "dlq.max.ratio", "0.5",
                 "target.topic.creation.enable", "false", // should the connector create missing targets (issue 9)
                 "target.producer.max.block.ms", "5000",
+                // sends to the deleted topic's partitions expire after 10 s, not Kafka's 120 s
+                "target.producer.delivery.timeout.ms", "10000",
+                "target.producer.request.timeout.ms", "5000",
                 "target.producer.txn.send.topic.metadata.max.age.ms", "1000"));
         try (TopicReader target = TopicReader.open(cluster.kafka(), List.of(topics.target()))) {
             target.awaitAtLeast(300, LANDED);
