@@ -1,7 +1,6 @@
 package dev.quarantine.connect.rest.replays;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,16 +18,13 @@ import dev.quarantine.replay.ReplayEngine;
 final class DryRuns {
 
     private final WorkerRestClient worker;
-    private final Map<String, Object> clientConfigs;
-    private final ReplayDestinations destinations;
+    private final ReplaySettings settings;
     private final Duration limit;
     private final DryRunSlots slots;
 
-    DryRuns(WorkerRestClient worker, Map<String, Object> clientConfigs, ReplayDestinations destinations,
-            Duration limit, DryRunSlots slots) {
+    DryRuns(WorkerRestClient worker, ReplaySettings settings, Duration limit, DryRunSlots slots) {
         this.worker = worker;
-        this.clientConfigs = clientConfigs;
-        this.destinations = destinations;
+        this.settings = settings;
         this.limit = limit;
         this.slots = slots;
     }
@@ -55,14 +51,10 @@ final class DryRuns {
     }
 
     private Map<String, Object> now(String topic, Map<String, String> requested) {
-        Map<String, String> settings = new LinkedHashMap<>(requested);
-        settings.putAll(ReplayConnectorConfigs.connectionSettingsWithSecrets(clientConfigs));
-        settings.putAll(destinations.settings());
-        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
-        settings.put(ReplayConfig.REPLAY_ID_CONFIG, "dry-run-" + ReplayIds.forRequest(topic, Optional.empty()));
         ReplayConfig config;
         try {
-            config = new ReplayConfig(settings);
+            config = new ReplayConfig(settings.forOwnEngine(topic,
+                    "dry-run-" + ReplayIds.forRequest(topic, Optional.empty()), requested));
         } catch (ConfigException e) {
             throw MonitorException.badRequest(e.getMessage());
         }

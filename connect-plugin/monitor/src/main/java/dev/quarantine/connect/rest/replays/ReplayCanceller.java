@@ -26,15 +26,12 @@ final class ReplayCanceller {
     private static final String NO_DESTINATION = "(?!)";
 
     private final WorkerRestClient worker;
-    private final Map<String, Object> clientConfigs;
-    private final ReplayDestinations destinations;
+    private final ReplaySettings replaySettings;
     private final CommittedProgress progress;
 
-    ReplayCanceller(WorkerRestClient worker, Map<String, Object> clientConfigs, ReplayDestinations destinations,
-                    CommittedProgress progress) {
+    ReplayCanceller(WorkerRestClient worker, ReplaySettings replaySettings, CommittedProgress progress) {
         this.worker = worker;
-        this.clientConfigs = clientConfigs;
-        this.destinations = destinations;
+        this.replaySettings = replaySettings;
         this.progress = progress;
     }
 
@@ -49,12 +46,8 @@ final class ReplayCanceller {
         if (!(deleted.status() == 404 && connector.isEmpty())) {
             WorkerRestClient.requireOk(deleted, "delete the replay connector " + id);
         }
-        Map<String, String> settings = new LinkedHashMap<>(
-                ReplayConnectorConfigs.connectionSettingsWithSecrets(clientConfigs));
-        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
-        settings.put(ReplayConfig.REPLAY_ID_CONFIG, id);
-        settings.put(ReplayConfig.PROGRESS_TOPIC_CONFIG, ReplayConfig.PROGRESS_TOPIC_DEFAULT);
-        settings.putAll(destinations.settings());
+        Map<String, String> settings = new LinkedHashMap<>(replaySettings.forOwnEngine(topic, id,
+                Map.of(ReplayConfig.PROGRESS_TOPIC_CONFIG, ReplayConfig.PROGRESS_TOPIC_DEFAULT)));
         settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, NO_DESTINATION);
         return ReplayView.of(commitCancellation(id, new ReplayConfig(settings)));
     }

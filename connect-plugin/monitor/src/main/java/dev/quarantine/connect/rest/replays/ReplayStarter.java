@@ -20,17 +20,15 @@ import dev.quarantine.replay.ReplayOverlapException;
 final class ReplayStarter {
 
     private final WorkerRestClient worker;
-    private final Map<String, Object> clientConfigs;
-    private final ReplayDestinations destinations;
+    private final ReplaySettings replaySettings;
     private final CommittedProgress progress;
     private final StartedReplays started;
     private final Object starting = new Object();
 
-    ReplayStarter(WorkerRestClient worker, Map<String, Object> clientConfigs, ReplayDestinations destinations,
-                  CommittedProgress progress, StartedReplays started) {
+    ReplayStarter(WorkerRestClient worker, ReplaySettings replaySettings, CommittedProgress progress,
+                  StartedReplays started) {
         this.worker = worker;
-        this.clientConfigs = clientConfigs;
-        this.destinations = destinations;
+        this.replaySettings = replaySettings;
         this.progress = progress;
         this.started = started;
     }
@@ -38,11 +36,7 @@ final class ReplayStarter {
     Replays.Started start(String topic, Map<String, String> requested, Optional<String> idempotencyKey,
                           Optional<String> authorization) {
         String id = ReplayIds.forRequest(topic, idempotencyKey);
-        Map<String, String> settings = new LinkedHashMap<>(requested);
-        settings.putAll(ReplayConnectorConfigs.connectionSettings(clientConfigs));
-        settings.putAll(destinations.settings());
-        settings.put(ReplayConfig.DLQ_TOPIC_CONFIG, topic);
-        settings.put(ReplayConfig.REPLAY_ID_CONFIG, id);
+        Map<String, String> settings = replaySettings.forConnector(topic, id, requested);
         OffsetSelection selection = checked(settings);
         Map<String, String> connector = new LinkedHashMap<>();
         connector.put("connector.class", Replays.CONNECTOR_CLASS);
@@ -53,7 +47,7 @@ final class ReplayStarter {
                     ? earlier(topic, id, connector, authorization) : Optional.empty();
             if (earlier.isEmpty()) {
                 refuseOverlap(topic, selection, authorization);
-                refuseRunningOverlap(topic, settings);
+                refuseRunningOverlap(topic, id, requested);
                 WorkerRestClient.Answer created = worker.createConnector(id, connector, authorization);
                 if (created.status() == 409 && idempotencyKey.isPresent()) {
                     earlier = earlier(topic, id, connector, authorization);
@@ -128,11 +122,9 @@ final class ReplayStarter {
      *
      * @throws MonitorException 409 naming it, 404 when the topic does not exist, 503 when it cannot be read
      */
-    private void refuseRunningOverlap(String topic, Map<String, String> settings) {
-        Map<String, String> withSecrets = new LinkedHashMap<>(settings);
-        withSecrets.putAll(ReplayConnectorConfigs.connectionSettingsWithSecrets(clientConfigs));
+    private void refuseRunningOverlap(String topic, String id, Map<String, String> requested) {
         try {
-            ReplayEngine.refuseOverlap(new ReplayConfig(withSecrets));
+            ReplayEngine.refuseOverlap(new ReplayConfig(replaySettings.forOwnEngine(topic, id, requested)));
         } catch (ReplayOverlapException e) {
             throw MonitorException.conflict(e.getMessage());
         } catch (ConfigException e) {

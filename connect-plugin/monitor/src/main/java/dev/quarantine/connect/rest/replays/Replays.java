@@ -38,9 +38,10 @@ public final class Replays implements AutoCloseable {
         Map<String, Object> clients = Map.copyOf(clientConfigs);
         this.worker = worker;
         this.progress = new CommittedProgress(clients, timeout);
-        this.dryRuns = new DryRuns(worker, clients, destinations, dryRunLimit, dryRunSlots);
-        this.starter = new ReplayStarter(worker, clients, destinations, progress, started);
-        this.canceller = new ReplayCanceller(worker, clients, destinations, progress);
+        ReplaySettings settings = new ReplaySettings(clients, destinations);
+        this.dryRuns = new DryRuns(worker, settings, dryRunLimit, dryRunSlots);
+        this.starter = new ReplayStarter(worker, settings, progress, started);
+        this.canceller = new ReplayCanceller(worker, settings, progress);
     }
 
     /**

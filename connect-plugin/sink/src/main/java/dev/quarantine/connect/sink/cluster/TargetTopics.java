@@ -12,14 +12,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -124,7 +122,8 @@ public final class TargetTopics implements AutoCloseable {
                 .map(d -> d.partitions().size()));
         NewTopic topic = new NewTopic(target, count, settings.replicationFactor()).configs(settings.topicConfigs());
         try {
-            await(admins.target().createTopics(List.of(topic)).all());
+            AdminWait.await(admins.target().createTopics(List.of(topic)).all(), timeout, "create the target topic "
+                    + target);
             log.info("Created target topic {} with {} partitions (source topic {}), replication factor {}, configs {}",
                     target, count.map(String::valueOf).orElse("the cluster's default number of"), source,
                     settings.replicationFactor().map(String::valueOf).orElse("default"), settings.topicConfigs());
@@ -157,7 +156,7 @@ public final class TargetTopics implements AutoCloseable {
 
     private Optional<TopicDescription> described(String topic, KafkaFuture<TopicDescription> future) {
         try {
-            return Optional.of(await(future));
+            return Optional.of(AdminWait.await(future, timeout, "describe topic " + topic));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return Optional.empty();
@@ -168,17 +167,6 @@ public final class TargetTopics implements AutoCloseable {
             throw new ConnectException("Could not describe topic " + topic + ": " + e.getCause() + "; check the"
                     + " ACLs of " + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "* (Describe on the topic)",
                     e.getCause());
-        }
-    }
-
-    private <T> T await(KafkaFuture<T> future) throws ExecutionException {
-        try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new ExecutionException(new TimeoutException("no answer within " + timeout.toMillis() + " ms", e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ConnectException("Interrupted while checking target topics", e);
         }
     }
 

@@ -212,18 +212,10 @@ final class TransactionAdmin {
         }
     }
 
-    /** Waits {@link #timeout}. */
+    /** Waits {@link #timeout}; no answer in time is transient, as a transient failure is. */
     private <T> T await(KafkaFuture<T> future, String what, String transactionalId) {
-        long waitMs = timeout.toMillis();
         try {
-            return future.get(waitMs, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new RetriableException("Could not " + what + " within " + waitMs + " ms, to find"
-                    + " transactions left hanging by an earlier producer of " + transactionalId + "; the batch is"
-                    + " delivered again", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ConnectException("Interrupted while looking for hanging transactions of " + transactionalId, e);
+            return AdminWait.await(future, timeout, what);
         } catch (ExecutionException e) {
             throw failure(what, transactionalId, e.getCause());
         }

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
@@ -151,17 +150,11 @@ public final class WrittenRepair implements WrittenChecks {
         Map<String, Integer> counts = new HashMap<>();
         admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
             try {
-                counts.put(topic, described.get(timeout.toMillis(), TimeUnit.MILLISECONDS).partitions().size());
+                counts.put(topic, AdminWait.await(described, timeout, "describe topic " + topic).partitions().size());
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
                     throw failure("describe topic " + topic, e.getCause());
                 }
-            } catch (java.util.concurrent.TimeoutException e) {
-                throw new RetriableException("Could not describe topic " + topic + " within " + timeout.toMillis()
-                        + " ms", e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ConnectException("Interrupted while describing topic " + topic, e);
             }
         });
         Set<TopicPartition> gone = new HashSet<>();
@@ -228,12 +221,7 @@ public final class WrittenRepair implements WrittenChecks {
 
     private <T> Optional<T> await(KafkaFuture<T> future, String what) {
         try {
-            return Optional.ofNullable(future.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new RetriableException("Could not " + what + " within " + timeout.toMillis() + " ms", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ConnectException("Interrupted while trying to " + what, e);
+            return Optional.ofNullable(AdminWait.await(future, timeout, what));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof org.apache.kafka.common.errors.TransactionalIdNotFoundException) {
                 return Optional.empty();

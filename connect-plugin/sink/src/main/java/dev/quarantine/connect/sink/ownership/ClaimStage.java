@@ -66,8 +66,7 @@ final class ClaimStage {
             if (answer instanceof SlotProducer.Sent.Accepted accepted) {
                 sent.put(partition, accepted.metadata());
             } else {
-                Throwable cause = answer instanceof SlotProducer.Sent.Failed failed ? failed.cause()
-                        : ((SlotProducer.Sent.Skipped) answer).cause();
+                Throwable cause = ((Caused) answer).cause();
                 producer.abort();
                 return SendErrors.isFencing(cause) ? new Claimed.Fenced(cause) : new Claimed.NotKnown(cause);
             }
@@ -83,8 +82,7 @@ final class ClaimStage {
         refusedForGood(sent).ifPresent(refused -> {
             throw refused(partitions, refused);
         });
-        return new Claimed.NotKnown(end instanceof SlotProducer.End.MaybeDone maybe ? maybe.cause()
-                : ((SlotProducer.End.Transient) end).cause());
+        return new Claimed.NotKnown(((Caused) end).cause());
     }
 
     /** The claims refused for good (not authorised, too large), naming the progress topic, the ACL and the setting. */

@@ -161,8 +161,7 @@ final class OpeningStages {
         if (init instanceof SlotProducer.Init.Fatal fatal) {
             throw new ConnectException("initTransactions of " + ownId + " was refused for good", fatal.cause());
         } else if (!(init instanceof SlotProducer.Init.Done)) {
-            return Optional.of(init instanceof SlotProducer.Init.Transient t ? t.cause()
-                    : ((SlotProducer.Init.Fenced) init).cause());
+            return Optional.of(((Caused) init).cause());
         }
         needsInit = false;
         claimsStale = true;

@@ -57,15 +57,15 @@ public interface SlotProducer extends AutoCloseable {
         }
 
         /** Another producer of the id holds a newer epoch (never the answer of a fresh init, kept for the model). */
-        record Fenced(Throwable cause) implements Init {
+        record Fenced(Throwable cause) implements Init, Caused {
         }
 
         /** Timed out or refused for now (a transaction of the id still completing); retried at a later put. */
-        record Transient(Throwable cause) implements Init {
+        record Transient(Throwable cause) implements Init, Caused {
         }
 
         /** Refused for good: an ACL, a broken cluster. */
-        record Fatal(Throwable cause) implements Init {
+        record Fatal(Throwable cause) implements Init, Caused {
         }
     }
 
@@ -76,11 +76,11 @@ public interface SlotProducer extends AutoCloseable {
         }
 
         /** Left out by {@link TxnSendOption#IGNORE_SEND_ERRORS}: the transaction goes on without it. */
-        record Skipped(Throwable cause) implements Sent {
+        record Skipped(Throwable cause) implements Sent, Caused {
         }
 
         /** The transaction cannot commit any more (fenced, aborted, closed). */
-        record Failed(Throwable cause) implements Sent {
+        record Failed(Throwable cause) implements Sent, Caused {
         }
     }
 
@@ -90,18 +90,18 @@ public interface SlotProducer extends AutoCloseable {
         }
 
         /** The id's epoch moved on: another producer of the id, a fence, the coordinator's timeout. */
-        record Fenced(Throwable cause) implements End {
+        record Fenced(Throwable cause) implements End, Caused {
         }
 
         /** The answer is unknown (a timeout, an answer lost): the transaction may have ended either way. */
-        record MaybeDone(Throwable cause) implements End {
+        record MaybeDone(Throwable cause) implements End, Caused {
         }
 
         /** Not ended, retriable with the same producer. */
-        record Transient(Throwable cause) implements End {
+        record Transient(Throwable cause) implements End, Caused {
         }
 
-        record Fatal(Throwable cause) implements End {
+        record Fatal(Throwable cause) implements End, Caused {
         }
     }
 }

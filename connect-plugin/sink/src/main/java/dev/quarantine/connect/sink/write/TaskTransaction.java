@@ -18,6 +18,7 @@ import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
+import dev.quarantine.connect.sink.ownership.Caused;
 import dev.quarantine.connect.sink.ownership.SlotProducer;
 import dev.quarantine.connect.sink.ownership.SlotProducer.End;
 import dev.quarantine.connect.sink.ownership.SlotProducer.Sent;
@@ -91,19 +92,19 @@ public final class TaskTransaction {
                 implements Outcome {
         }
 
-        record Rejected(TopicPartition source, long offset, Throwable cause) implements Outcome {
+        record Rejected(TopicPartition source, long offset, Throwable cause) implements Outcome, Caused {
         }
 
-        record Fenced(Throwable cause) implements Outcome {
+        record Fenced(Throwable cause) implements Outcome, Caused {
         }
 
-        record Unknown(Throwable cause) implements Outcome {
+        record Unknown(Throwable cause) implements Outcome, Caused {
         }
 
-        record Transient(Throwable cause) implements Outcome {
+        record Transient(Throwable cause) implements Outcome, Caused {
         }
 
-        record Fatal(ConnectException cause) implements Outcome {
+        record Fatal(ConnectException cause) implements Outcome, Caused {
         }
     }
 

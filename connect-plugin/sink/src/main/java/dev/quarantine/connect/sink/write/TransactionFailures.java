@@ -117,17 +117,13 @@ final class TransactionFailures {
         return end instanceof End.Fenced ? new Outcome.Fenced(cause) : new Outcome.Unknown(cause);
     }
 
+    /** The cause of an outcome that ends a transaction still open: not Committed, and not Fenced or Unknown. */
     private static Throwable causeOf(Outcome outcome) {
-        if (outcome instanceof Outcome.Rejected o) {
-            return o.cause();
+        String refusal = "only a transaction still open is aborted: " + outcome;
+        if (outcome instanceof Outcome.Fenced || outcome instanceof Outcome.Unknown) {
+            throw new IllegalStateException(refusal);
         }
-        if (outcome instanceof Outcome.Transient o) {
-            return o.cause();
-        }
-        if (outcome instanceof Outcome.Fatal o) {
-            return o.cause();
-        }
-        throw new IllegalStateException("only a transaction still open is aborted: " + outcome);
+        return SlotAnswers.causeOf(outcome, refusal);
     }
 
     private ConnectException progressFailed(TopicPartition source, Throwable cause) {
