@@ -1,9 +1,10 @@
 package dev.quarantine.connect.rest;
 
 import static dev.quarantine.connect.rest.MonitorAnswers.counts;
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -253,13 +254,5 @@ class EveryDeadLetterFormatIT {
 
     private static JsonNode ok(String path) {
         return MonitorAnswers.ok(worker, path, SETTLED);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package dev.quarantine.connect.rest;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -763,9 +764,5 @@ class MonitorReplaySafetyIT {
     private static String basic(String user, String password) {
         return "Basic " + java.util.Base64.getEncoder().encodeToString((user + ":" + password)
                 .getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }
