@@ -31,7 +31,6 @@ import dev.quarantine.connect.ConnectsOwnDeadLetterQueue;
 import dev.quarantine.replay.RealDeadLetterWriters;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.Await;
-import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -243,13 +242,7 @@ class EveryDeadLetterFormatIT {
 
     /** The detail of {@code dlq} once the monitor counts all its letters. */
     private static JsonNode awaitTotal(String dlq) {
-        JsonNode[] last = new JsonNode[1];
-        Await.until(() -> LETTERS + " dead letters counted in " + dlq + "; last: " + last[0], SETTLED, () -> {
-            Answer answer = worker.rest().get("/dead-letters/" + dlq);
-            last[0] = answer.status() == 200 ? answer.body() : null;
-            return last[0] != null && last[0].path("total").asLong() == LETTERS;
-        });
-        return last[0];
+        return MonitorAnswers.awaitTotal(worker, dlq, LETTERS, SETTLED);
     }
 
     private static JsonNode ok(String path) {
