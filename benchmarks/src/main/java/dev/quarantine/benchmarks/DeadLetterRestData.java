@@ -1,6 +1,7 @@
 package dev.quarantine.benchmarks;
 
-import java.nio.charset.StandardCharsets;
+import static dev.quarantine.sandbox.Utf8.bytes;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -85,9 +86,5 @@ final class DeadLetterRestData {
 
     private static byte[] value(int i) {
         return bytes(("{\"order\":" + i + ",\"note\":\"" + "x".repeat(150) + "\"}"));
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

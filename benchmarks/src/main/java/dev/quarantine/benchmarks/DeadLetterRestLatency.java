@@ -67,9 +67,8 @@ public final class DeadLetterRestLatency {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        Path plugins = RunInputs.existing("plugin.path", "connect-plugin/archive/target/plugin");
-        List<Path> classpath = LocalConnect.readClasspath(RunInputs.existing("worker.classpath",
-                "connect-plugin/archive/target/connect-worker-classpath.txt"));
+        Path plugins = RunInputs.pluginPath();
+        List<Path> classpath = RunInputs.workerClasspath();
         String peerSecret = peerSecret();
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect first = worker(kafka, plugins, classpath, peerSecret);

@@ -59,9 +59,8 @@ public final class ReplayVsSinkThroughput {
 
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        Path plugins = RunInputs.existing("plugin.path", "connect-plugin/archive/target/plugin");
-        List<Path> classpath = LocalConnect.readClasspath(RunInputs.existing("worker.classpath",
-                "connect-plugin/archive/target/connect-worker-classpath.txt"));
+        Path plugins = RunInputs.pluginPath();
+        List<Path> classpath = RunInputs.workerClasspath();
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect worker = LocalConnect.create(kafka, plugins, classpath, Map.of()).start()) {
             new ReplayVsSinkThroughput(kafka, worker).run();

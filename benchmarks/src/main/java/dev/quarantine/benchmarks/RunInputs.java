@@ -3,11 +3,35 @@ package dev.quarantine.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+
+import dev.quarantine.sandbox.LocalConnect;
+import dev.quarantine.sandbox.LocalKafka;
 
 /** What the end-to-end runs on real workers read from the machine and the build: one place for each. */
 final class RunInputs {
 
+    /** Where the archive build leaves the plugin folder, from the repository root. */
+    static final String PLUGIN_PATH_DEFAULT = "connect-plugin/archive/target/plugin";
+
     private RunInputs() {
+    }
+
+    /** The built plugin folder: {@code -Dplugin.path}, else the archive build's. */
+    static Path pluginPath() {
+        return existing("plugin.path", PLUGIN_PATH_DEFAULT);
+    }
+
+    /** The Connect worker's classpath as the archive build lists it: {@code -Dworker.classpath}, else its file. */
+    static List<Path> workerClasspath() {
+        return LocalConnect.readClasspath(existing("worker.classpath",
+                "connect-plugin/archive/target/connect-worker-classpath.txt"));
+    }
+
+    /** The port {@code kafka} listens on, to find the broker's JVM by. */
+    static int brokerPort(LocalKafka kafka) {
+        String servers = kafka.bootstrapServers();
+        return Integer.parseInt(servers.substring(servers.lastIndexOf(':') + 1));
     }
 
     /**

@@ -68,16 +68,14 @@ public final class SinkScaleRun {
      */
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        List<Path> plugins = Arrays.stream(System.getProperty("plugin.path", "connect-plugin/archive/target/plugin")
+        List<Path> plugins = Arrays.stream(System.getProperty("plugin.path", RunInputs.PLUGIN_PATH_DEFAULT)
                 .split(",")).map(p -> RunInputs.checked(p.trim(), "plugin.path")).toList();
-        List<Path> classpath = LocalConnect.readClasspath(RunInputs.existing("worker.classpath",
-                "connect-plugin/archive/target/connect-worker-classpath.txt"));
+        List<Path> classpath = RunInputs.workerClasspath();
         String heap = System.getProperty("worker.heap", "2g");
         Map<String, LocalConnect> workers = new LinkedHashMap<>();
         Map<String, AttachedJvm> jvms = new LinkedHashMap<>();
         try (LocalKafka kafka = LocalKafka.create().start()) {
-            int brokerPort = Integer.parseInt(kafka.bootstrapServers().substring(kafka.bootstrapServers()
-                    .lastIndexOf(':') + 1));
+            int brokerPort = RunInputs.brokerPort(kafka);
             try (AttachedJvm brokerJvm = AttachedJvm.listeningOn("the broker", brokerPort)) {
                 for (int i = 0; i < plugins.size(); i++) {
                     LocalConnect worker = LocalConnect.create(kafka, plugins.get(i), classpath)

@@ -78,15 +78,13 @@ public final class SinkVsMirrorMakerThroughput {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-        Path sinkPlugins = RunInputs.existing("plugin.path", "connect-plugin/archive/target/plugin");
+        Path sinkPlugins = RunInputs.pluginPath();
         Path mirrorPlugins = RunInputs.existing("mirror.plugin.path", "benchmarks/target/mirror-plugin");
-        List<Path> classpath = LocalConnect.readClasspath(RunInputs.existing("worker.classpath",
-                "connect-plugin/archive/target/connect-worker-classpath.txt"));
+        List<Path> classpath = RunInputs.workerClasspath();
         try (LocalKafka kafka = LocalKafka.create().start();
              LocalConnect exactlyOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "enabled");
              LocalConnect atLeastOnce = worker(kafka, sinkPlugins, mirrorPlugins, classpath, "disabled");
-             AttachedJvm brokerJvm = AttachedJvm.listeningOn("the broker", Integer.parseInt(kafka.bootstrapServers()
-                     .substring(kafka.bootstrapServers().lastIndexOf(':') + 1)))) {
+             AttachedJvm brokerJvm = AttachedJvm.listeningOn("the broker", RunInputs.brokerPort(kafka))) {
             new SinkVsMirrorMakerThroughput(kafka, exactlyOnce, atLeastOnce, new BrokerRequests(brokerJvm)).run();
         }
     }

@@ -1,6 +1,7 @@
 package dev.quarantine.replay;
 
-import java.nio.charset.StandardCharsets;
+import static dev.quarantine.sandbox.Utf8.bytes;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,9 +117,5 @@ public final class CliFixtures {
 
     private static Header header(String name, String value) {
         return new RecordHeader(name, bytes(value));
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,7 @@
 package dev.quarantine.replay;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -185,14 +187,6 @@ final class DeadLetterFixtures {
     static String header(ConsumerRecord<byte[], byte[]> record, String name) {
         Header header = record.headers().lastHeader(name);
         return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
-    }
-
-    static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static KafkaProducer<byte[], byte[]> transactional(LocalKafka kafka, String transactionalId) {

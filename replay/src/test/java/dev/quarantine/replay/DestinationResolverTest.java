@@ -1,7 +1,7 @@
 package dev.quarantine.replay;
 
 import static dev.quarantine.replay.Letters.letter;
-import static dev.quarantine.replay.Letters.text;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Optional;

@@ -44,9 +44,11 @@ class DestinationRuleTest {
     }
 
     @Test
-    void refusesEveryReplaysProgressAndParkingTopicByTheirReservedNamesEvenWhenAllowed() {
+    void refusesItsOwnAndEveryReplaysProgressAndParkingTopicByTheirReservedNamesEvenWhenAllowed() {
         DestinationRule rule = rule(Optional.empty(), ".*");
 
+        assertThat(rule.decide("orders.dlq")).as("its dead-letter topic").isEqualTo(Verdict.REPLAYS_OWN);
+        assertThat(rule.decide("orders.dlq.parking")).as("its parking topic").isEqualTo(Verdict.REPLAYS_OWN);
         assertThat(rule.decide("quarantine-replay-progress")).as("the default progress topic")
                 .isEqualTo(Verdict.REPLAYS_OWN);
         assertThat(rule.decide("quarantine-replay-progress-team-a")).as("another replay's own progress topic")
@@ -55,15 +57,6 @@ class DestinationRuleTest {
                 .isEqualTo(Verdict.REPLAYS_OWN);
         assertThat(rule.decide("team-a-replay-progress")).as("not a name a progress topic may have")
                 .isEqualTo(Verdict.ALLOWED);
-    }
-
-    @Test
-    void refusesTheReplaysOwnTopicsEvenWhenAllowed() {
-        DestinationRule rule = rule(Optional.empty(), ".*");
-
-        assertThat(rule.decide("orders.dlq")).isEqualTo(Verdict.REPLAYS_OWN);
-        assertThat(rule.decide("quarantine-replay-progress")).isEqualTo(Verdict.REPLAYS_OWN);
-        assertThat(rule.decide("orders.dlq.parking")).isEqualTo(Verdict.REPLAYS_OWN);
     }
 
     @Test

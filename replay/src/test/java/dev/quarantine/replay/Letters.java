@@ -1,6 +1,7 @@
 package dev.quarantine.replay;
 
-import java.nio.charset.StandardCharsets;
+import static dev.quarantine.sandbox.Utf8.bytes;
+
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -50,13 +51,5 @@ final class Letters {
 
     static Headers headers(String... namesAndValues) {
         return TextHeaders.of(namesAndValues);
-    }
-
-    static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 }

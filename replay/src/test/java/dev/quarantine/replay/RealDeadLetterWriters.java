@@ -1,5 +1,7 @@
 package dev.quarantine.replay;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -161,9 +163,5 @@ public final class RealDeadLetterWriters {
         } finally {
             app.close(Duration.ofSeconds(30));
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

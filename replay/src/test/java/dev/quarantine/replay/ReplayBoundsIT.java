@@ -2,11 +2,11 @@ package dev.quarantine.replay;
 
 import static dev.quarantine.replay.DeadLetterFixtures.committed;
 import static dev.quarantine.replay.DeadLetterFixtures.header;
-import static dev.quarantine.replay.DeadLetterFixtures.text;
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -289,9 +289,5 @@ class ReplayBoundsIT {
 
     private static Map<String, Long> perKey(List<ConsumerRecord<byte[], byte[]>> records) {
         return records.stream().collect(Collectors.groupingBy(r -> text(r.key()), Collectors.counting()));
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,7 +1,7 @@
 package dev.quarantine.replay;
 
 import static dev.quarantine.replay.DeadLetterFixtures.committed;
-import static dev.quarantine.replay.DeadLetterFixtures.text;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;

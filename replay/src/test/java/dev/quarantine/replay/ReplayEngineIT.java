@@ -3,7 +3,7 @@ package dev.quarantine.replay;
 import static dev.quarantine.replay.DeadLetterFixtures.TRACE;
 import static dev.quarantine.replay.DeadLetterFixtures.committed;
 import static dev.quarantine.replay.DeadLetterFixtures.header;
-import static dev.quarantine.replay.DeadLetterFixtures.text;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

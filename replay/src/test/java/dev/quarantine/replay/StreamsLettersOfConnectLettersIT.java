@@ -1,10 +1,10 @@
 package dev.quarantine.replay;
 
-import static dev.quarantine.replay.DeadLetterFixtures.bytes;
 import static dev.quarantine.replay.DeadLetterFixtures.committed;
 import static dev.quarantine.replay.DeadLetterFixtures.header;
-import static dev.quarantine.replay.DeadLetterFixtures.text;
 import static dev.quarantine.replay.ReplayEngineIT.runToEnd;
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

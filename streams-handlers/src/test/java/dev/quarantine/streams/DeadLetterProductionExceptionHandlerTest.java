@@ -1,5 +1,6 @@
 package dev.quarantine.streams;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -282,9 +283,5 @@ class DeadLetterProductionExceptionHandlerTest {
     private static String header(Headers headers, String name) {
         return headers.lastHeader(name) == null ? null
                 : new String(headers.lastHeader(name).value(), StandardCharsets.UTF_8);
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

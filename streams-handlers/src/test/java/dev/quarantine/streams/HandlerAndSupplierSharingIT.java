@@ -1,9 +1,9 @@
 package dev.quarantine.streams;
 
+import static dev.quarantine.sandbox.Utf8.text;
 import static dev.quarantine.streams.RunningApp.await;
 import static dev.quarantine.streams.RunningApp.committed;
 import static dev.quarantine.streams.RunningApp.header;
-import static dev.quarantine.streams.RunningApp.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

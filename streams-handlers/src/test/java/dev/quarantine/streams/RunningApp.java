@@ -1,8 +1,8 @@
 package dev.quarantine.streams;
 
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -96,10 +96,6 @@ record RunningApp(KafkaStreams streams, List<String> transitions, List<Throwable
     static String header(ConsumerRecord<byte[], byte[]> record, String name) {
         Header header = record.headers().lastHeader(name);
         return header == null ? null : text(header.value());
-    }
-
-    static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** The messages of {@code error} and its causes, one per line. */

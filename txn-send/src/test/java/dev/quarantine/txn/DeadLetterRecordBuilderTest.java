@@ -1,5 +1,6 @@
 package dev.quarantine.txn;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -250,10 +251,6 @@ class DeadLetterRecordBuilderTest {
     void refusesALimitTooSmallForTheContextHeaders() {
         assertThatThrownBy(() -> new DeadLetterRecordBuilder("dlq", DeadLetterRecordBuilder.HeaderStyle.CONNECT, 100))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBytes");
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     private static String text(Headers headers, String name) {

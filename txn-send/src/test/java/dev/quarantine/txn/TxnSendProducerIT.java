@@ -1,5 +1,6 @@
 package dev.quarantine.txn;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static dev.quarantine.txn.PoisonCase.StockFailure.SEND_THROWS;
 import static dev.quarantine.txn.PoisonCase.StockFailure.TRANSACTION_FAILS;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -283,10 +284,6 @@ class TxnSendProducerIT {
 
     private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
         return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static void sendPoisonAsStock(PoisonCase poison, TxnSendProducer<String, Object> producer, String topic) {

@@ -1,8 +1,8 @@
 package dev.quarantine.replay.cli;
 
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -93,9 +93,5 @@ class SpringDeadLettersCliIT {
         } finally {
             process.destroyForcibly();
         }
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -11,6 +11,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.sandbox.TextHeaders;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 class DeadLetterReaderTest {
@@ -19,7 +20,7 @@ class DeadLetterReaderTest {
 
     @Test
     void readsKafkaConnectsHeaders() {
-        DeadLetterContext read = DeadLetterReader.read(headers(DeadLetterHeaders.CONNECT_EXCEPTION,
+        DeadLetterContext read = DeadLetterReader.read(TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION,
                 "org.apache.kafka.connect.errors.DataException", DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, "bad",
                 DeadLetterHeaders.CONNECT_TOPIC, "orders", DeadLetterHeaders.CONNECT_PARTITION, "2",
                 DeadLetterHeaders.CONNECT_OFFSET, "41", DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "copy",
@@ -40,8 +41,8 @@ class DeadLetterReaderTest {
     void readsKafkaStreamsHeadersWithAClassNameOrAnExceptionsToString() {
         for (String exception : new String[] {"org.apache.kafka.common.errors.SerializationException",
                 "org.apache.kafka.common.errors.SerializationException: Size of data received is not 4"}) {
-            DeadLetterContext read = DeadLetterReader.read(headers(DeadLetterHeaders.STREAMS_EXCEPTION, exception,
-                    DeadLetterHeaders.STREAMS_TOPIC, "clicks", DeadLetterHeaders.STREAMS_PARTITION, "0",
+            DeadLetterContext read = DeadLetterReader.read(TextHeaders.of(DeadLetterHeaders.STREAMS_EXCEPTION,
+                    exception, DeadLetterHeaders.STREAMS_TOPIC, "clicks", DeadLetterHeaders.STREAMS_PARTITION, "0",
                     DeadLetterHeaders.STREAMS_OFFSET, "7", DeadLetterHeaders.APPLICATION_ID, "billing",
                     DeadLetterHeaders.ERROR_CATEGORY, "RECORD"));
 
@@ -57,16 +58,16 @@ class DeadLetterReaderTest {
     void takesAnErrorClassOnlyWhenItIsAJavaClassNameElseItIsUnknown() {
         for (String hostile : new String[] {"not a class: x", "<script>alert(1)</script>", "a b.C", "a..B", "",
                 "org.example.E" + "x".repeat(10_000), "1a.B", "a.B.:x"}) {
-            assertThat(DeadLetterReader.read(headers(DeadLetterHeaders.STREAMS_EXCEPTION, hostile)).errorClass())
-                    .as(hostile.length() > 40 ? hostile.substring(0, 40) : hostile).isEmpty();
+            assertThat(DeadLetterReader.read(TextHeaders.of(DeadLetterHeaders.STREAMS_EXCEPTION, hostile))
+                    .errorClass()).as(hostile.length() > 40 ? hostile.substring(0, 40) : hostile).isEmpty();
         }
         String longest = "a." + "B".repeat(HeaderText.MAX_NAME_CHARS - 2);
-        assertThat(DeadLetterReader.read(headers(DeadLetterHeaders.CONNECT_EXCEPTION, longest)).errorClass())
+        assertThat(DeadLetterReader.read(TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, longest)).errorClass())
                 .contains(longest);
-        assertThat(DeadLetterReader.read(headers(DeadLetterHeaders.CONNECT_EXCEPTION, longest + "C")).errorClass())
-                .isEmpty();
-        assertThat(DeadLetterReader.read(headers(DeadLetterHeaders.CONNECT_EXCEPTION, "a.Outer$Inner")).errorClass())
-                .contains("a.Outer$Inner");
+        assertThat(DeadLetterReader.read(TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, longest + "C"))
+                .errorClass()).isEmpty();
+        assertThat(DeadLetterReader.read(TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, "a.Outer$Inner"))
+                .errorClass()).contains("a.Outer$Inner");
     }
 
     @Test
@@ -74,7 +75,7 @@ class DeadLetterReaderTest {
         for (long[] row : new long[][] {{0L, 0L}, {DeadLetterReader.MAX_ORIGINAL_TIMESTAMP,
                 DeadLetterReader.MAX_ORIGINAL_TIMESTAMP}, {DeadLetterReader.MAX_ORIGINAL_TIMESTAMP + 1, -1L},
                 {Long.MAX_VALUE, -1L}, {-5L, -1L}}) {
-            RecordHeaders headers = headers(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders");
+            RecordHeaders headers = TextHeaders.of(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders");
             headers.add(ForeignHeaders.SPRING_ORIGINAL_TIMESTAMP, ByteBuffer.allocate(8).putLong(row[0]).array());
 
             DeadLetterContext read = DeadLetterReader.read(headers);
@@ -89,7 +90,7 @@ class DeadLetterReaderTest {
 
     @Test
     void readsShareGroupHeadersWrittenByTheBroker() {
-        DeadLetterContext read = DeadLetterReader.read(headers(ForeignHeaders.SHARE_TOPIC, "payments",
+        DeadLetterContext read = DeadLetterReader.read(TextHeaders.of(ForeignHeaders.SHARE_TOPIC, "payments",
                 ForeignHeaders.SHARE_PARTITION, "1", ForeignHeaders.SHARE_OFFSET, "12", ForeignHeaders.SHARE_GROUP,
                 "payers", ForeignHeaders.SHARE_DELIVERY_COUNT, "3", ForeignHeaders.SHARE_MESSAGE, "rejected"));
 
@@ -104,7 +105,7 @@ class DeadLetterReaderTest {
 
     @Test
     void readsSpringKafkasBinaryNumbersAndTheRootCause() {
-        RecordHeaders headers = headers(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders",
+        RecordHeaders headers = TextHeaders.of(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders",
                 ForeignHeaders.SPRING_EXCEPTION, "org.springframework.kafka.listener.ListenerExecutionFailedException",
                 ForeignHeaders.SPRING_EXCEPTION_CAUSE, "java.lang.IllegalStateException",
                 ForeignHeaders.SPRING_EXCEPTION_MESSAGE, "Listener failed; bad order",
@@ -127,15 +128,15 @@ class DeadLetterReaderTest {
 
     @Test
     void takesSpringsExceptionOrKeyExceptionWhenThereIsNoCause() {
-        assertThat(DeadLetterReader.read(headers(ForeignHeaders.SPRING_EXCEPTION, "a.B")).errorClass())
+        assertThat(DeadLetterReader.read(TextHeaders.of(ForeignHeaders.SPRING_EXCEPTION, "a.B")).errorClass())
                 .contains("a.B");
-        assertThat(DeadLetterReader.read(headers(ForeignHeaders.SPRING_KEY_EXCEPTION, "a.K")).errorClass())
+        assertThat(DeadLetterReader.read(TextHeaders.of(ForeignHeaders.SPRING_KEY_EXCEPTION, "a.K")).errorClass())
                 .contains("a.K");
     }
 
     @Test
     void readsSpringNumbersOfTheWrongSizeOrSignAsIllegal() {
-        RecordHeaders headers = headers(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders",
+        RecordHeaders headers = TextHeaders.of(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders",
                 ForeignHeaders.SPRING_ORIGINAL_PARTITION, "3", ForeignHeaders.SPRING_ORIGINAL_TIMESTAMP_TYPE,
                 "Tuesday");
         headers.add(ForeignHeaders.SPRING_ORIGINAL_OFFSET, ByteBuffer.allocate(8).putLong(-1L).array());
@@ -152,9 +153,9 @@ class DeadLetterReaderTest {
 
     @Test
     void readsOursWithoutAFamilyAsQuarantineAndNothingAsUnknown() {
-        DeadLetterContext ours = DeadLetterReader.read(headers(DeadLetterHeaders.ERROR_CATEGORY, "RECORD",
+        DeadLetterContext ours = DeadLetterReader.read(TextHeaders.of(DeadLetterHeaders.ERROR_CATEGORY, "RECORD",
                 DeadLetterHeaders.TARGET_TOPIC, "out", DeadLetterHeaders.TARGET_PARTITION, "4"));
-        DeadLetterContext unknown = DeadLetterReader.read(headers("trace-id", "t1"));
+        DeadLetterContext unknown = DeadLetterReader.read(TextHeaders.of("trace-id", "t1"));
 
         assertThat(ours.format()).isEqualTo(DeadLetterFormat.QUARANTINE);
         assertThat(ours.targetTopic().value()).contains("out");
@@ -255,7 +256,7 @@ class DeadLetterReaderTest {
 
     @Test
     void aNullHeaderValueDoesNotMarkAFamily() {
-        RecordHeaders headers = headers(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders");
+        RecordHeaders headers = TextHeaders.of(ForeignHeaders.SPRING_ORIGINAL_TOPIC, "orders");
         headers.add(DeadLetterHeaders.CONNECT_EXCEPTION, null);
         headers.add(DeadLetterHeaders.CONNECT_TOPIC, null);
 
@@ -265,10 +266,10 @@ class DeadLetterReaderTest {
     @Test
     void readsHostileValuesAsIllegalOrBoundedNeverFailing() {
         String huge = "x".repeat(1_000_000);
-        RecordHeaders headers = headers(DeadLetterHeaders.CONNECT_EXCEPTION, huge, DeadLetterHeaders.CONNECT_TOPIC,
-                "orders/../x", DeadLetterHeaders.CONNECT_PARTITION, "-1", DeadLetterHeaders.CONNECT_OFFSET,
-                "9".repeat(30), DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "c".repeat(250),
-                DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, huge);
+        RecordHeaders headers = TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, huge,
+                DeadLetterHeaders.CONNECT_TOPIC, "orders/../x", DeadLetterHeaders.CONNECT_PARTITION, "-1",
+                DeadLetterHeaders.CONNECT_OFFSET, "9".repeat(30), DeadLetterHeaders.CONNECT_CONNECTOR_NAME,
+                "c".repeat(250), DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, huge);
         headers.add(DeadLetterHeaders.CONNECT_TASK_ID, new byte[] {(byte) 0xC3, 0x28});
 
         DeadLetterContext read = DeadLetterReader.read(headers);
@@ -289,7 +290,8 @@ class DeadLetterReaderTest {
 
     @Test
     void readsAHugeTopicHeaderAsIllegalWithABoundedText() {
-        DeadLetterContext read = DeadLetterReader.read(headers(ForeignHeaders.SHARE_TOPIC, "t".repeat(100_000)));
+        DeadLetterContext read = DeadLetterReader.read(TextHeaders.of(ForeignHeaders.SHARE_TOPIC,
+                "t".repeat(100_000)));
 
         assertThat(read.originalTopic().illegal()).isTrue();
         assertThat(read.originalTopic().shown().orElseThrow())
@@ -298,7 +300,7 @@ class DeadLetterReaderTest {
 
     @Test
     void theLastOfRepeatedHeadersCounts() {
-        DeadLetterContext read = DeadLetterReader.read(headers(ForeignHeaders.SHARE_TOPIC, "first",
+        DeadLetterContext read = DeadLetterReader.read(TextHeaders.of(ForeignHeaders.SHARE_TOPIC, "first",
                 ForeignHeaders.SHARE_TOPIC, "last"));
 
         assertThat(read.originalTopic().value()).contains("last");
@@ -328,13 +330,5 @@ class DeadLetterReaderTest {
             }
         }
         return DeadLetterReader.read(headers);
-    }
-
-    private static RecordHeaders headers(String... namesAndValues) {
-        RecordHeaders headers = new RecordHeaders();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], namesAndValues[i + 1].getBytes(StandardCharsets.UTF_8));
-        }
-        return headers;
     }
 }

@@ -1,8 +1,8 @@
 package dev.quarantine.replay.letters;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
@@ -48,9 +48,5 @@ class HeaderTextTest {
         assertThat(HeaderText.number(headers, "text")).isNull();
         assertThat(HeaderText.last(headers, "null", 10)).isNull();
         assertThat(HeaderText.last(headers, "absent", 10)).isNull();
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

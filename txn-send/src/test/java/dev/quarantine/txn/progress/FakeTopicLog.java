@@ -1,6 +1,7 @@
 package dev.quarantine.txn.progress;
 
-import java.nio.charset.StandardCharsets;
+import static dev.quarantine.sandbox.Utf8.bytes;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,10 +44,6 @@ final class FakeTopicLog implements TopicLog {
         openAt.putIfAbsent(partition, offset);
         highWatermarks.put(partition, offset + records);
         return this;
-    }
-
-    private static byte[] bytes(String text) {
-        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 
     private long stable(TopicPartition partition) {

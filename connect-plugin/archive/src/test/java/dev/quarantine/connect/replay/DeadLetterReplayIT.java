@@ -1,5 +1,7 @@
 package dev.quarantine.connect.replay;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
@@ -275,10 +277,6 @@ class DeadLetterReplayIT {
         return record;
     }
 
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
     @Test
     void aReplayRequestNeedsTheWorkersCredentialsAndNamesABadField() {
         assertThat(post("/dead-letters/" + DLQ + "/replays", "{}", null).statusCode()).isEqualTo(401);
@@ -417,10 +415,6 @@ class DeadLetterReplayIT {
             names.add(header.key());
         }
         return names;
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     private static LocalConnect worker() {

@@ -57,17 +57,27 @@ public final class BasicAuthWorkers {
 
     /** {@code worker} with the JAAS file of {@link #USER} in its JVM and its REST calls signed in as that user. */
     public static LocalConnect signedIn(LocalConnect worker) {
-        return worker.withJvmOptions("-Djava.security.auth.login.config=" + jaasConfig())
-                .withBasicAuth(USER, PASSWORD);
+        return signedIn(worker, Map.of(USER, PASSWORD));
     }
 
-    private static Path jaasConfig() {
+    /**
+     * {@code worker} with a JAAS file of {@code users} (name to password) in its JVM and its REST calls signed in as
+     * {@link #USER}, one of them.
+     */
+    public static LocalConnect signedIn(LocalConnect worker, Map<String, String> users) {
+        return worker.withJvmOptions("-Djava.security.auth.login.config=" + jaasConfig(users))
+                .withBasicAuth(USER, users.get(USER));
+    }
+
+    private static Path jaasConfig(Map<String, String> users) {
+        StringBuilder lines = new StringBuilder();
+        users.forEach((user, password) -> lines.append(user).append('=').append(password).append('\n'));
         try {
             Path dir = Files.createTempDirectory("basic-auth-workers");
-            Path users = Files.writeString(dir.resolve("users.properties"), USER + "=" + PASSWORD + "\n");
+            Path file = Files.writeString(dir.resolve("users.properties"), lines);
             return Files.writeString(dir.resolve("connect.jaas"), "KafkaConnect {\n"
                     + "  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n"
-                    + "  file=\"" + users + "\";\n};\n");
+                    + "  file=\"" + file + "\";\n};\n");
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.rest;
 
 import static dev.quarantine.connect.rest.MonitorAnswers.counts;
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -688,9 +689,5 @@ class DeadLetterMonitorIT {
             props.put(keysAndValues[i], keysAndValues[i + 1]);
         }
         return props;
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

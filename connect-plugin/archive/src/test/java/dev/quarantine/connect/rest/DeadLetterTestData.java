@@ -1,6 +1,7 @@
 package dev.quarantine.connect.rest;
 
-import java.nio.charset.StandardCharsets;
+import static dev.quarantine.sandbox.Utf8.bytes;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -101,9 +102,5 @@ final class DeadLetterTestData {
                         SCRIPT + IMAGE))).get();
             }
         }
-    }
-
-    static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

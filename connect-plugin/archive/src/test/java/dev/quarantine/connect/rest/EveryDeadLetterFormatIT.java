@@ -1,9 +1,10 @@
 package dev.quarantine.connect.rest;
 
 import static dev.quarantine.connect.rest.MonitorAnswers.counts;
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -30,7 +31,6 @@ import dev.quarantine.connect.ConnectsOwnDeadLetterQueue;
 import dev.quarantine.replay.RealDeadLetterWriters;
 import dev.quarantine.replay.letters.DeadLetterFormat;
 import dev.quarantine.sandbox.Await;
-import dev.quarantine.sandbox.ConnectRest.Answer;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -242,24 +242,10 @@ class EveryDeadLetterFormatIT {
 
     /** The detail of {@code dlq} once the monitor counts all its letters. */
     private static JsonNode awaitTotal(String dlq) {
-        JsonNode[] last = new JsonNode[1];
-        Await.until(() -> LETTERS + " dead letters counted in " + dlq + "; last: " + last[0], SETTLED, () -> {
-            Answer answer = worker.rest().get("/dead-letters/" + dlq);
-            last[0] = answer.status() == 200 ? answer.body() : null;
-            return last[0] != null && last[0].path("total").asLong() == LETTERS;
-        });
-        return last[0];
+        return MonitorAnswers.awaitTotal(worker, dlq, LETTERS, SETTLED);
     }
 
     private static JsonNode ok(String path) {
         return MonitorAnswers.ok(worker, path, SETTLED);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

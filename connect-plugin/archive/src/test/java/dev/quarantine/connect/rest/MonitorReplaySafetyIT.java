@@ -1,5 +1,6 @@
 package dev.quarantine.connect.rest;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -7,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,6 +41,7 @@ import dev.quarantine.replay.ReplayEngine;
 import dev.quarantine.replay.ReplayListener;
 import dev.quarantine.replay.ReplayState;
 import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.ConnectRest;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
@@ -60,8 +61,8 @@ class MonitorReplaySafetyIT {
 
     private static final String OPERATOR = ConnectorWritesForOperators.OPERATOR;
     private static final String VIEWER = "viewer";
-    private static final String OPERATOR_AUTH = basic(OPERATOR, "s3cret");
-    private static final String VIEWER_AUTH = basic(VIEWER, "look-only");
+    private static final String OPERATOR_AUTH = ConnectRest.basicAuth(OPERATOR, "s3cret");
+    private static final String VIEWER_AUTH = ConnectRest.basicAuth(VIEWER, "look-only");
     private static final String TRUSTSTORE_PASSWORD = "truststore-secret-0123";
     private static final String TRUSTSTORE_CERTIFICATES = "-----BEGIN CERTIFICATE----- not-a-real-one";
     private static final Duration LANDED = Duration.ofSeconds(120);
@@ -93,10 +94,9 @@ class MonitorReplaySafetyIT {
         // broad on purpose: the worker's and the monitor's own topics match it too, and must still be refused
         settings.put(MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, PREFIX + "-.*|__.*|"
                 + ReplayConfig.PROGRESS_TOPIC_DEFAULT);
-        worker = LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH,
-                BasicAuthWorkers.classpath(BuiltPlugin.workerClasspath()), settings)
-                .withJvmOptions("-Djava.security.auth.login.config=" + jaas())
-                .withBasicAuth(OPERATOR, "s3cret").start();
+        worker = BasicAuthWorkers.signedIn(LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH,
+                BasicAuthWorkers.classpath(BuiltPlugin.workerClasspath()), settings),
+                Map.of(OPERATOR, "s3cret", VIEWER, "look-only")).start();
     }
 
     @AfterAll
@@ -745,27 +745,5 @@ class MonitorReplaySafetyIT {
             headers.put("Idempotency-Key", idempotencyKey);
         }
         return HttpRequests.send(worker.restUrl(), method, path, body, headers);
-    }
-
-    private static Path jaas() {
-        try {
-            Path dir = Files.createTempDirectory("monitor-replay-safety");
-            Path users = Files.writeString(dir.resolve("users.properties"),
-                    OPERATOR + "=s3cret\n" + VIEWER + "=look-only\n");
-            return Files.writeString(dir.resolve("connect.jaas"), "KafkaConnect {\n"
-                    + "  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n"
-                    + "  file=\"" + users + "\";\n};\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String basic(String user, String password) {
-        return "Basic " + java.util.Base64.getEncoder().encodeToString((user + ":" + password)
-                .getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

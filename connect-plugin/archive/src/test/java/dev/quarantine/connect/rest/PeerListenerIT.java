@@ -136,8 +136,8 @@ class PeerListenerIT {
         DeadLetterTestData.produceToEachPartition(kafka, dlq, 2, 3, "org.example.PoisonException");
         try (LocalConnect one = forwardingWorker(group, dlq).start();
              LocalConnect two = forwardingWorker(group, dlq).start()) {
-            awaitTotal(one, dlq, 6);
-            awaitTotal(two, dlq, 6);
+            MonitorAnswers.awaitTotal(one, dlq, 6, SETTLED);
+            MonitorAnswers.awaitTotal(two, dlq, 6, SETTLED);
 
             // each worker's listener full of one-byte connections; whichever worker holds a partition, the other
             // asks it for that partition's share, and answers 503 unless that share comes within forward.timeout.ms
@@ -287,16 +287,6 @@ class PeerListenerIT {
             hosts.add("127.0.0." + (10 + host));
         }
         return hosts;
-    }
-
-    /** Until {@code worker}'s cluster-wide answer for {@code dlq} counts {@code total} dead letters. */
-    private static void awaitTotal(LocalConnect worker, String dlq, long total) {
-        Answer[] last = new Answer[1];
-        Await.until(() -> total + " dead letters of " + dlq + " on " + worker.restUrl() + "; last: " + last[0],
-                SETTLED, () -> {
-                    last[0] = worker.rest().get("/dead-letters/" + dlq);
-                    return last[0].status() == 200 && last[0].body().path("total").asLong() == total;
-                });
     }
 
     private static void closeAll(List<Socket> sockets) {

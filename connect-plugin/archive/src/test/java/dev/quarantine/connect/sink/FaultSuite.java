@@ -1,7 +1,7 @@
 package dev.quarantine.connect.sink;
 
 import static dev.quarantine.connect.sink.TestData.props;
-import static dev.quarantine.connect.sink.TestData.text;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

@@ -21,6 +21,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.Utf8;
 
 /**
  * Numbered input records of the fault tests: record {@code i} goes to source partition {@code i % partitions} with key
@@ -112,7 +113,7 @@ final class NumberedRecords {
         List<Integer> copiedIds = copied.stream().map(NumberedRecords::id).toList();
         assertThat(copiedIds).as("target: each good record exactly once").doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(good);
-        assertThat(copied.stream().map(r -> TestData.text(r.key())).toList()).as("target: each key once")
+        assertThat(copied.stream().map(r -> Utf8.text(r.key())).toList()).as("target: each key once")
                 .doesNotHaveDuplicates();
         assertThat(letters.stream().map(NumberedRecords::id).toList()).as("dead letters: each poison record once")
                 .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(bad);

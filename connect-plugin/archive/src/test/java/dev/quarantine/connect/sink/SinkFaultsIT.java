@@ -6,7 +6,7 @@ import static dev.quarantine.connect.sink.FaultSuite.connectorConfig;
 import static dev.quarantine.connect.sink.FaultSuite.produce;
 import static dev.quarantine.connect.sink.FaultSuite.value;
 import static dev.quarantine.connect.sink.TestData.header;
-import static dev.quarantine.connect.sink.TestData.text;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

@@ -44,6 +44,7 @@ import dev.quarantine.sandbox.LocalCluster;
 import dev.quarantine.sandbox.LocalConnect;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.TopicReader;
+import dev.quarantine.sandbox.Utf8;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /**
@@ -111,7 +112,7 @@ class TransactionalKafkaSinkConnectorIT {
             List<ConsumerRecord<byte[], byte[]>> all = copied.drain(Duration.ofSeconds(3));
             assertExactlyOnce(all, letters.drain(Duration.ZERO), 10_000, poison);
             assertThat(all).allSatisfy(r -> assertThat(header(r, "via")).as("the SMT ran").isEqualTo("quarantine"));
-            assertThat(all).allSatisfy(r -> assertThat(TestData.text(r.key())).startsWith("key-"));
+            assertThat(all).allSatisfy(r -> assertThat(Utf8.text(r.key())).startsWith("key-"));
             ConsumerRecord<byte[], byte[]> letter = letters.drain(Duration.ZERO).get(0);
             assertThat(header(letter, DeadLetterHeaders.CONNECT_TOPIC)).startsWith(topics.prefix);
             assertThat(header(letter, DeadLetterHeaders.CONNECT_CONNECTOR_NAME)).isEqualTo(topics.name);

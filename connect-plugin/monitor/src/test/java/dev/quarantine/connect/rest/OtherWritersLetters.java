@@ -1,12 +1,12 @@
 package dev.quarantine.connect.rest;
 
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quarantine.replay.ReplayConfig;
@@ -43,14 +43,6 @@ public final class OtherWritersLetters {
 
     public static ConsumerRecord<byte[], byte[]> byKey(List<ConsumerRecord<byte[], byte[]>> records, byte[] key) {
         return records.stream().filter(r -> text(r.key()).equals(text(key))).findFirst().orElseThrow();
-    }
-
-    public static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    public static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
     /**

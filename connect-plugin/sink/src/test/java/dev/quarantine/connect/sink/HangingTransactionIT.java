@@ -26,6 +26,7 @@ import org.junit.jupiter.api.TestInstance;
 import dev.quarantine.connect.sink.StagedEnds.Stage;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.AtFirst;
 import dev.quarantine.sandbox.Await;
+import dev.quarantine.sandbox.Utf8;
 
 /**
  * A transaction of a task's id left hanging by skipped markers (docs/design/sink-ownership.md 2.7.1, "When Kafka 4.4
@@ -259,7 +260,7 @@ class HangingTransactionIT {
         copyWithARestartedTask(2, 20);
 
         Map<Integer, List<String>> copied = committed(cluster.first, fixture.target).stream().collect(
-                Collectors.groupingBy(ConsumerRecord::partition, Collectors.mapping(r -> TestData.text(r.value()),
+                Collectors.groupingBy(ConsumerRecord::partition, Collectors.mapping(r -> Utf8.text(r.value()),
                         Collectors.toList())));
         assertThat(copied).as("each record of each partition once on the target read_committed")
                 .containsOnlyKeys(0, 1);

@@ -1,10 +1,10 @@
 package dev.quarantine.connect.sink;
 
-import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.sinkRecord;
 import static dev.quarantine.connect.sink.TestData.values;
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -31,6 +31,7 @@ import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.Utf8;
 
 /**
  * Ownership per task on a real broker (docs/design/sink-ownership.md 5.4): tasks claim the partitions Connect gives
@@ -255,7 +256,7 @@ class OwnershipIT {
     }
 
     private static List<String> sinkValues(List<SinkRecord> records) {
-        return records.stream().map(r -> TestData.text((byte[]) r.value())).collect(Collectors.toList());
+        return records.stream().map(r -> Utf8.text((byte[]) r.value())).collect(Collectors.toList());
     }
 
     private int epoch(String transactionalId) throws Exception {

@@ -1,9 +1,9 @@
 package dev.quarantine.connect.sink;
 
-import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.values;
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -40,6 +40,7 @@ import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.Utf8;
 
 /**
  * The progress as records of the progress topic, on a real broker: reading past transactions of other partitions
@@ -244,7 +245,7 @@ class ProgressRecordIT {
         task.put(records(source, 0, 10, 20));
 
         List<ProgressRecord> progress = committed(kafka, fixture.progress).stream()
-                .filter(r -> r.partition() == 0 && transactionalId.equals(TestData.text(r.key())))
+                .filter(r -> r.partition() == 0 && transactionalId.equals(Utf8.text(r.key())))
                 .map(r -> ProgressRecord.parse(r.value())).toList();
         assertThat(context.seeks).as("today's reader takes next and ignores the lines it does not know")
                 .containsExactly(Map.entry(partition, 10L));

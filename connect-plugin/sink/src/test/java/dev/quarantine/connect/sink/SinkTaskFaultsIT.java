@@ -1,12 +1,12 @@
 package dev.quarantine.connect.sink;
 
-import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.header;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.sinkRecord;
-import static dev.quarantine.connect.sink.TestData.text;
 import static dev.quarantine.connect.sink.TestData.values;
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

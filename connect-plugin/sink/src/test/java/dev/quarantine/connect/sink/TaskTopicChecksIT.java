@@ -20,6 +20,7 @@ import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.Utf8;
 
 /** A task's partitions' producers check records against their topics through one admin client of the task. */
 @ExtendWith(LocalKafkaExtension.class)
@@ -49,7 +50,7 @@ class TaskTopicChecksIT {
         task.open(partitions);
         List<SinkRecord> records = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {
-            records.add(sinkRecord(source, p, 0, "k", TestData.bytes("good-" + p), System.currentTimeMillis()));
+            records.add(sinkRecord(source, p, 0, "k", Utf8.bytes("good-" + p), System.currentTimeMillis()));
             records.add(sinkRecord(source, p, 1, "k", new byte[10_000], System.currentTimeMillis()));
         }
         task.put(records);

@@ -1,6 +1,8 @@
 package dev.quarantine.connect.sink;
 
-import java.nio.charset.StandardCharsets;
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,14 +45,6 @@ public final class TestData {
         return new TargetTopics(new TopicFormat("${topic}"), new TargetTopicSettings(false, Optional.empty(),
                 Optional.empty(), Map.of(), PartitionMapping.HASH), new ClusterAdmins(Map.of(), Map.of()),
                 Duration.ofSeconds(1));
-    }
-
-    public static byte[] bytes(String text) {
-        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    public static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** A sink record as ByteArrayConverter delivers it, with a header {@code id}. */

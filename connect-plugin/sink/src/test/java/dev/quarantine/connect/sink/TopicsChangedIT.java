@@ -2,8 +2,8 @@ package dev.quarantine.connect.sink;
 
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.records;
-import static dev.quarantine.connect.sink.TestData.text;
 import static dev.quarantine.connect.sink.TestData.values;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.Utf8;
 
 /**
  * The task against a real broker when topics change under it between runs: a source topic deleted and created again
@@ -118,7 +119,7 @@ class TopicsChangedIT {
         TransactionalKafkaSinkTask second = fixture.start(new FakeSinkTaskContext());
         second.open(partitions);
         second.put(Stream.of(2, 3).flatMap(p -> records(fixture.source, p, 10, 20).stream()
-                .map(r -> r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), TestData.bytes("k"
+                .map(r -> r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), Utf8.bytes("k"
                         + (r.kafkaOffset() - 10)), r.valueSchema(), r.value(), r.timestamp()))).toList());
 
         List<ConsumerRecord<byte[], byte[]>> all = committed(kafka, fixture.target);

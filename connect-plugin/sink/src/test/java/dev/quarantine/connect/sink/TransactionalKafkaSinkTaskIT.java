@@ -1,11 +1,11 @@
 package dev.quarantine.connect.sink;
 
-import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.header;
 import static dev.quarantine.connect.sink.TestData.records;
 import static dev.quarantine.connect.sink.TestData.sinkRecord;
 import static dev.quarantine.connect.sink.TestData.values;
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
+import dev.quarantine.sandbox.Utf8;
 import dev.quarantine.txn.DeadLetterHeaders;
 
 /** The task against a real broker, without a worker: transactions, progress, fencing, broker-side rejections. */
@@ -72,7 +73,7 @@ class TransactionalKafkaSinkTaskIT {
         assertThat(copied.get(10).value()).as("tombstone").isNull();
         assertThat(copied.get(10).timestamp()).isEqualTo(42L);
         assertThat(header(copied.get(3), "id")).isEqualTo("3");
-        assertThat(TestData.text(copied.get(3).key())).isEqualTo("k3");
+        assertThat(Utf8.text(copied.get(3).key())).isEqualTo("k3");
     }
 
     @Test

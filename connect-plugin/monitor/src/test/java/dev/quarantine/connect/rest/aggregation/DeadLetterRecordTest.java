@@ -1,8 +1,8 @@
 package dev.quarantine.connect.rest.aggregation;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
+import dev.quarantine.sandbox.TextHeaders;
 import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.connect.rest.discovery.MonitoredTopics;
 
@@ -20,7 +21,7 @@ class DeadLetterRecordTest {
 
     @Test
     void readsKafkaConnectsHeaders() {
-        RecordHeaders headers = headers(DeadLetterHeaders.CONNECT_TOPIC, "orders",
+        RecordHeaders headers = TextHeaders.of(DeadLetterHeaders.CONNECT_TOPIC, "orders",
                 DeadLetterHeaders.CONNECT_PARTITION, "3", DeadLetterHeaders.CONNECT_OFFSET, "42",
                 DeadLetterHeaders.CONNECT_CONNECTOR_NAME, "copy", DeadLetterHeaders.CONNECT_EXCEPTION,
                 "org.apache.kafka.connect.errors.DataException", DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, "bad");
@@ -40,7 +41,7 @@ class DeadLetterRecordTest {
 
     @Test
     void readsKafkaStreamsHeadersAndAttributesToTheConnectorNamingTheTopic() {
-        RecordHeaders headers = headers(DeadLetterHeaders.STREAMS_EXCEPTION, "java.lang.IllegalStateException",
+        RecordHeaders headers = TextHeaders.of(DeadLetterHeaders.STREAMS_EXCEPTION, "java.lang.IllegalStateException",
                 DeadLetterHeaders.STREAMS_TOPIC, "clicks", DeadLetterHeaders.STREAMS_PARTITION, "not a number");
 
         DeadLetterRecord record = parse(headers, "from-config", false);
@@ -72,7 +73,7 @@ class DeadLetterRecordTest {
 
     @Test
     void survivesTheStoreCodecAndMergesPartitionsByAddingUp() {
-        DeadLetterRecord record = parse(headers(DeadLetterHeaders.CONNECT_EXCEPTION, "E"), null, true);
+        DeadLetterRecord record = parse(TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, "E"), null, true);
         DeadLetterRecord copy = Codec.decode(Codec.encode(record, DeadLetterRecord::write), DeadLetterRecord::read);
         TopicStats a = new TopicStats();
         a.add(record);
@@ -99,17 +100,5 @@ class DeadLetterRecordTest {
 
     private static DeadLetterRecord parse(RecordHeaders headers, String hint, boolean payload) {
         return DeadLetterRecord.parse("dlq", 0, 7, 1_000L, bytes("key"), bytes("value"), headers, hint, payload, 1);
-    }
-
-    private static RecordHeaders headers(String... namesAndValues) {
-        RecordHeaders headers = new RecordHeaders();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], bytes(namesAndValues[i + 1]));
-        }
-        return headers;
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

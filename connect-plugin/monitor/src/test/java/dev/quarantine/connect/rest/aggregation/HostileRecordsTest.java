@@ -1,8 +1,8 @@
 package dev.quarantine.connect.rest.aggregation;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +21,7 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
 import dev.quarantine.replay.letters.HeaderText;
+import dev.quarantine.sandbox.TextHeaders;
 import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.connect.rest.discovery.MonitoredTopics;
 
@@ -57,8 +58,8 @@ class HostileRecordsTest {
                         random.nextInt(5) == 0 ? null : randomBytes(random, 2_000), record.headers,
                         NOW.minusSeconds(random.nextInt(600))));
             }
-            dlq.pipeInput(new TestRecord<>(null, bytes("v"), headers(DeadLetterHeaders.CONNECT_EXCEPTION, "LAST"),
-                    NOW));
+            dlq.pipeInput(new TestRecord<>(null, bytes("v"),
+                    TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, "LAST"), NOW));
 
             KeyValueStore<String, TopicStats> stats = driver.getKeyValueStore(MonitorTopology.STATS_STORE);
             KeyValueStore<String, DeadLetterRecord> recent = driver.getKeyValueStore(MonitorTopology.RECENT_STORE);
@@ -102,20 +103,20 @@ class HostileRecordsTest {
             }
             case 1: {
                 String errorClass = "C" + random.nextInt(3);
-                return new Hostile(headers(DeadLetterHeaders.CONNECT_EXCEPTION, errorClass,
+                return new Hostile(TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, errorClass,
                         DeadLetterHeaders.CONNECT_TOPIC, "orders", DeadLetterHeaders.CONNECT_PARTITION, "1"),
                         errorClass, "orders");
             }
             case 2:
-                return new Hostile(headers(DeadLetterHeaders.STREAMS_EXCEPTION, "S",
+                return new Hostile(TextHeaders.of(DeadLetterHeaders.STREAMS_EXCEPTION, "S",
                         DeadLetterHeaders.STREAMS_TOPIC, "clicks"), "S", "clicks");
             case 3: // both families: the one whose marker comes last (Kafka Connect's) wins
-                return new Hostile(headers(DeadLetterHeaders.STREAMS_EXCEPTION, "X", DeadLetterHeaders.STREAMS_TOPIC,
-                        "clicks", DeadLetterHeaders.CONNECT_EXCEPTION, "M", DeadLetterHeaders.CONNECT_TOPIC,
-                        "orders"), "M", "orders");
+                return new Hostile(TextHeaders.of(DeadLetterHeaders.STREAMS_EXCEPTION, "X",
+                        DeadLetterHeaders.STREAMS_TOPIC, "clicks", DeadLetterHeaders.CONNECT_EXCEPTION, "M",
+                        DeadLetterHeaders.CONNECT_TOPIC, "orders"), "M", "orders");
             case 4: { // every header far over 64 KB
                 String big = "x".repeat(65_536 + random.nextInt(100_000));
-                return new Hostile(headers(DeadLetterHeaders.CONNECT_EXCEPTION, "H" + big,
+                return new Hostile(TextHeaders.of(DeadLetterHeaders.CONNECT_EXCEPTION, "H" + big,
                         DeadLetterHeaders.CONNECT_TOPIC, "T" + big.replace('x', 't'),
                         DeadLetterHeaders.CONNECT_EXCEPTION_MESSAGE, big, DeadLetterHeaders.CONNECT_CONNECTOR_NAME,
                         big, DeadLetterHeaders.CONNECT_TASK_ID, big, DeadLetterHeaders.CONNECT_STAGE, big,
@@ -137,7 +138,7 @@ class HostileRecordsTest {
                 return new Hostile(headers, UNKNOWN, UNPARSEABLE); // not UTF-8: no class name
             }
             case 7: // a family without its exception header
-                return new Hostile(headers(DeadLetterHeaders.CONNECT_TOPIC, "orders"), UNKNOWN, "orders");
+                return new Hostile(TextHeaders.of(DeadLetterHeaders.CONNECT_TOPIC, "orders"), UNKNOWN, "orders");
             case 8: { // null header values
                 RecordHeaders headers = new RecordHeaders();
                 headers.add(DeadLetterHeaders.CONNECT_EXCEPTION, null);
@@ -145,9 +146,9 @@ class HostileRecordsTest {
                 return new Hostile(headers, UNKNOWN, UNKNOWN);
             }
             default: // numbers that are not numbers
-                return new Hostile(headers(DeadLetterHeaders.STREAMS_EXCEPTION, "N", DeadLetterHeaders.STREAMS_TOPIC,
-                        "clicks", DeadLetterHeaders.STREAMS_PARTITION, "abc", DeadLetterHeaders.STREAMS_OFFSET,
-                        "9".repeat(100)), "N", "clicks");
+                return new Hostile(TextHeaders.of(DeadLetterHeaders.STREAMS_EXCEPTION, "N",
+                        DeadLetterHeaders.STREAMS_TOPIC, "clicks", DeadLetterHeaders.STREAMS_PARTITION, "abc",
+                        DeadLetterHeaders.STREAMS_OFFSET, "9".repeat(100)), "N", "clicks");
         }
     }
 
@@ -158,21 +159,9 @@ class HostileRecordsTest {
         return props;
     }
 
-    private static RecordHeaders headers(String... namesAndValues) {
-        RecordHeaders headers = new RecordHeaders();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], bytes(namesAndValues[i + 1]));
-        }
-        return headers;
-    }
-
     private static byte[] randomBytes(Random random, int maxLength) {
         byte[] data = new byte[random.nextInt(maxLength + 1)];
         random.nextBytes(data);
         return data;
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,8 +1,8 @@
 package dev.quarantine.connect.rest.aggregation;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,9 +106,5 @@ class MonitorTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "monitor-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         return props;
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,7 +1,7 @@
 package dev.quarantine.connect.rest.aggregation;
 
 import static dev.quarantine.connect.rest.OtherWritersLetters.byKey;
-import static dev.quarantine.connect.rest.OtherWritersLetters.text;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.quarantine.connect.rest.discovery;
 
 import static dev.quarantine.connect.rest.OtherWritersLetters.byKey;
-import static dev.quarantine.connect.rest.OtherWritersLetters.bytes;
-import static dev.quarantine.connect.rest.OtherWritersLetters.text;
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

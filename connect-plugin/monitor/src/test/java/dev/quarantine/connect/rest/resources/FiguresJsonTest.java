@@ -1,8 +1,8 @@
 package dev.quarantine.connect.rest.resources;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -106,9 +106,5 @@ class FiguresJsonTest {
         assertThat(known).containsEntry("position", "dlq-1@7");
         assertThat((Map<String, Object>) known.get("original")).containsEntry("position", "orders-3@1042");
         assertThat((Map<String, Object>) unknown.get("original")).containsEntry("position", null);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,6 +1,6 @@
 package dev.quarantine.connect.sink.config;
 
-import static dev.quarantine.connect.sink.TestData.bytes;
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.kafka.common.utils.Utils;

@@ -1,9 +1,10 @@
 package dev.quarantine.connect.sink.progress;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -47,13 +48,5 @@ class CommitCompletionTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("producer.epoch");
         assertThatThrownBy(() -> CommitCompletion.parse(bytes("format=1\nproducer.epoch=x\nproducer.id=7000\n")))
                 .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,9 +1,10 @@
 package dev.quarantine.connect.sink.progress;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -119,13 +120,5 @@ class OwnershipRecordTest {
 
     private static ConsumerRecord<byte[], byte[]> consumed(byte[] key, byte[] value, long offset) {
         return new ConsumerRecord<>(TOPIC, OwnershipRecord.PARTITION, offset, key, value);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,7 @@
 package dev.quarantine.connect.sink.progress;
 
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -221,13 +223,5 @@ class ProgressRecordTest {
 
     private static String base() {
         return "format=1\nfrom=7\nnext=7\ntopic.id=" + TOPIC_ID + "\n";
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -1,6 +1,6 @@
 package dev.quarantine.connect.sink.write;
 
-import static dev.quarantine.connect.sink.TestData.text;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package dev.quarantine.connect.sink.write;
 
-import static dev.quarantine.connect.sink.TestData.bytes;
+import static dev.quarantine.sandbox.Utf8.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.OptionalLong;

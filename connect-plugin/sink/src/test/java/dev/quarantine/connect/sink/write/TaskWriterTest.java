@@ -1,8 +1,8 @@
 package dev.quarantine.connect.sink.write;
 
-import static dev.quarantine.connect.sink.TestData.bytes;
 import static dev.quarantine.connect.sink.TestData.records;
-import static dev.quarantine.connect.sink.TestData.text;
+import static dev.quarantine.sandbox.Utf8.bytes;
+import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
