@@ -127,10 +127,15 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** Stops the child with SIGTERM, as an operator does (its shutdown hooks run), and waits until it has exited. */
+    /**
+     * Stops the child with SIGTERM, as an operator does (its shutdown hooks run), and waits until it has exited. Not
+     * {@code Process.destroy()}: that also closes the child's standard input, on which {@link #exitWhenParentGoes}
+     * halts the child at once, before its shutdown hooks have run (a worker then left its groups only after their
+     * session timeouts).
+     */
     synchronized void stop(Duration timeout) {
         if (process != null) {
-            process.destroy();
+            signal("TERM");
             awaitExit(timeout, "did not stop in " + timeout.toSeconds() + " s");
         }
     }

@@ -16,7 +16,7 @@ class ChildJvmTest {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
     @Test
-    void pausesKillsAndRelaunchesAChildKeepingOneLogAndDeletesItsDirectoryOnClose() {
+    void pausesKillsAndRelaunchesAChildKeepingOneLogAndDeletesItsDirectoryOnClose() throws IOException {
         ChildJvm child = ChildJvm.inTempDir("the test child", "quarantine-child-test-", "child.log");
         Path dir = child.workDir();
         try {
@@ -35,6 +35,7 @@ class ChildJvmTest {
 
             child.stop(DEADLINE);
             assertThat(child.isAlive()).as("after SIGTERM").isFalse();
+            assertThat(Files.readAllLines(child.log())).as("its shutdown hook ran").endsWith("child stopped");
         } finally {
             child.close();
         }

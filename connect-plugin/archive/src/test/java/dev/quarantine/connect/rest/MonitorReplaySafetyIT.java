@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -25,6 +26,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -91,6 +93,15 @@ class MonitorReplaySafetyIT {
                 MonitorConfig.REPLAY_DRY_RUN_MAX_CONCURRENT_CONFIG, "1",
                 "ssl.truststore.password", TRUSTSTORE_PASSWORD,
                 "ssl.truststore.certificates", TRUSTSTORE_CERTIFICATES));
+        // every test waits until the aggregation reads the topic it has just created, which it finds at its
+        // consumer's next metadata refresh: within 5 s, not the monitor's 30 s
+        settings.put(MonitorConfig.STREAMS_PREFIX + StreamsConfig.consumerPrefix(
+                ConsumerConfig.METADATA_MAX_AGE_CONFIG), "5000");
+        // a test that deletes a monitored topic makes the aggregation replace its stream thread, whose member stays
+        // in the group until its session times out: 6 s, as in DeadLetterMonitorIT, not Kafka's 45 s (twice in a
+        // row, a later test waited 90 s for the aggregation to read its topic)
+        settings.put(MonitorConfig.STREAMS_PREFIX + "session.timeout.ms", "6000");
+        settings.put(MonitorConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "2000");
         // broad on purpose: the worker's and the monitor's own topics match it too, and must still be refused
         settings.put(MonitorConfig.REPLAY_DESTINATIONS_ALLOWED_CONFIG, PREFIX + "-.*|__.*|"
                 + ReplayConfig.PROGRESS_TOPIC_DEFAULT);
