@@ -3,6 +3,7 @@ package dev.quarantine.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.quarantine.sandbox.LocalConnect;
@@ -54,6 +55,12 @@ final class RunInputs {
     }
 
     /** The 1, 5 and 15 minute load averages, as printed beside each figure. */
+    /** A comma-separated list of whole numbers in {@code -D<property>}, such as partition counts. */
+    static List<Integer> integers(String property, String fallback) {
+        return Arrays.stream(System.getProperty(property, fallback).split(",")).map(String::trim)
+                .map(Integer::valueOf).toList();
+    }
+
     static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).trim().replaceAll(" \\S+ \\S+$", "");

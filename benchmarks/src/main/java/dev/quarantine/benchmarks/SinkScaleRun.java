@@ -41,8 +41,7 @@ import dev.quarantine.sandbox.LocalKafka;
  */
 public final class SinkScaleRun {
 
-    private static final List<Integer> SIZES = Arrays.stream(System.getProperty("scale.partitions", "8,64,512,2000")
-            .split(",")).map(String::trim).map(Integer::valueOf).toList();
+    private static final List<Integer> SIZES = RunInputs.integers("scale.partitions", "8,64,512,2000");
     private static final int RECORDS = Integer.getInteger("records", 40_000);
     private static final int TASKS = Integer.getInteger("tasks", 2);
     private static final Duration RUN_CAP = Duration.ofSeconds(Long.getLong("run.cap.seconds", 300));

@@ -51,6 +51,18 @@ final class SinkVsMirrorMakerResults {
                 SinkVsMirrorMakerMode.MIRROR_AT_LEAST_ONCE, false);
     }
 
+    /**
+     * Each connector's rate in these runs as a ratio of its own in {@code smaller}'s runs of the same rounds: how
+     * much of its rate each keeps as the partitions grow, side by side.
+     */
+    void printScaling(SinkVsMirrorMakerResults smaller) {
+        for (SinkVsMirrorMakerMode mode : SinkVsMirrorMakerMode.values()) {
+            System.out.printf("  %-42s from creation %.2f, from first record %.2f%n", mode.label,
+                    medianRatio(byMode.get(mode), smaller.byMode.get(mode), Result::fromCreation),
+                    medianRatio(byMode.get(mode), smaller.byMode.get(mode), Result::fromFirstRecord));
+        }
+    }
+
     private void ratio(String what, SinkVsMirrorMakerMode numerator, SinkVsMirrorMakerMode denominator,
                        boolean judged) {
         double fromCreation = medianRatio(numerator, denominator, Result::fromCreation);
@@ -65,8 +77,11 @@ final class SinkVsMirrorMakerResults {
 
     private double medianRatio(SinkVsMirrorMakerMode numerator, SinkVsMirrorMakerMode denominator,
                                ToDoubleFunction<Result> rate) {
-        List<Result> top = byMode.get(numerator);
-        List<Result> bottom = byMode.get(denominator);
+        return medianRatio(byMode.get(numerator), byMode.get(denominator), rate);
+    }
+
+    /** The median of the ratios of the rates of runs at the same index (the same round). */
+    private static double medianRatio(List<Result> top, List<Result> bottom, ToDoubleFunction<Result> rate) {
         double[] ratios = new double[top.size()];
         for (int i = 0; i < ratios.length; i++) {
             ratios[i] = rate.applyAsDouble(top.get(i)) / rate.applyAsDouble(bottom.get(i));

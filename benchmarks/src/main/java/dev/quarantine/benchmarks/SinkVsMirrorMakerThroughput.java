@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -38,7 +39,8 @@ import dev.quarantine.sandbox.LocalKafka;
  * mvn -B -q -pl connect-plugin/archive,benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar dev.quarantine.benchmarks.SinkVsMirrorMakerThroughput
  * </pre>
- * {@code -Drecords=200000 -Drounds=3 -Dpartitions=4 -Dtasks=2} change the run; {@code -Dsink.config=k=v,...} and
+ * {@code -Drecords=200000 -Drounds=3 -Dpartitions=4 -Dtasks=2} change the run ({@code -Dpartitions=8,2000}: each
+ * size in every round, and each connector's rate at the later sizes as a ratio of its own at the first); {@code -Dsink.config=k=v,...} and
  * {@code -Dmirror.config=k=v,...} add connector settings to one side; {@code -Dplugin.path},
  * {@code -Dmirror.plugin.path}, {@code -Dworker.classpath} the inputs.
  */
@@ -55,7 +57,8 @@ public final class SinkVsMirrorMakerThroughput {
     private static final int RECORDS = Integer.getInteger("records", 200_000);
     private static final int WARM_UP_RECORDS = Integer.getInteger("warmup.records", 20_000);
     private static final int ROUNDS = Integer.getInteger("rounds", 3);
-    private static final int PARTITIONS = Integer.getInteger("partitions", 4);
+    /** The source (and target) topic's partition counts: each size is copied in every round. */
+    private static final List<Integer> SIZES = RunInputs.integers("partitions", "4");
     private static final int TASKS = Integer.getInteger("tasks", 2);
     private static final int RECORD_BYTES = 1024;
     private static final int POISON_EVERY = 100;
@@ -91,30 +94,51 @@ public final class SinkVsMirrorMakerThroughput {
 
     private void run() {
         printSetup();
-        produce("bench-warmup", WARM_UP_RECORDS);
-        produce("bench-input", RECORDS);
+        int first = SIZES.get(0);
+        produce(input("bench-warmup", first), WARM_UP_RECORDS, first);
+        for (int partitions : SIZES) {
+            produce(input("bench-input", partitions), RECORDS, partitions);
+        }
         System.out.printf("load average before the runs: %s%n", RunInputs.loadAverage());
         System.out.println("warm-up, not counted:");
         for (SinkVsMirrorMakerMode mode : SinkVsMirrorMakerMode.values()) {
-            runOne(mode, mode.slug + "-warmup", "bench-warmup", WARM_UP_RECORDS);
+            runOne(mode, mode.slug + "-warmup", input("bench-warmup", first), WARM_UP_RECORDS, first);
         }
-        SinkVsMirrorMakerResults results = new SinkVsMirrorMakerResults();
+        List<SinkVsMirrorMakerResults> results = new ArrayList<>();
+        SIZES.forEach(size -> results.add(new SinkVsMirrorMakerResults()));
         SinkVsMirrorMakerMode[] modes = SinkVsMirrorMakerMode.values();
         for (int round = 0; round < ROUNDS; round++) {
             System.out.printf("round %d (load average %s):%n", round + 1, RunInputs.loadAverage());
-            for (int i = 0; i < modes.length; i++) {
-                SinkVsMirrorMakerMode mode = modes[(i + round) % modes.length];
-                results.add(mode, runOne(mode, mode.slug + "-r" + (round + 1), "bench-input", RECORDS));
+            for (int size = 0; size < SIZES.size(); size++) {
+                int partitions = SIZES.get(size);
+                for (int i = 0; i < modes.length; i++) {
+                    SinkVsMirrorMakerMode mode = modes[(i + round) % modes.length];
+                    String name = mode.slug + "-p" + partitions + "-r" + (round + 1);
+                    results.get(size).add(mode, runOne(mode, name, input("bench-input", partitions), RECORDS,
+                            partitions));
+                }
             }
         }
-        results.print();
+        for (int size = 0; size < SIZES.size(); size++) {
+            System.out.printf("%n%d partitions:%n", SIZES.get(size));
+            results.get(size).print();
+        }
+        for (int size = 1; size < SIZES.size(); size++) {
+            System.out.printf("%n%d / %d partitions, each connector against itself (median of the ratios within each"
+                    + " round):%n", SIZES.get(size), first);
+            results.get(size).printScaling(results.get(0));
+        }
         System.out.printf("load average after the runs: %s%n", RunInputs.loadAverage());
     }
 
+    private static String input(String prefix, int partitions) {
+        return prefix + "-p" + partitions;
+    }
+
     /** Copies {@code records} of {@code input} with a new connector named {@code name}; returns its rates. */
-    private Result runOne(SinkVsMirrorMakerMode mode, String name, String input, int records) {
+    private Result runOne(SinkVsMirrorMakerMode mode, String name, String input, int records, int partitions) {
         List<String> counted = mode.countedTopics(name, input);
-        kafka.createTopic(mode.targetTopic(name, input), PARTITIONS, mode.targetTopicConfigs());
+        kafka.createTopic(mode.targetTopic(name, input), partitions, mode.targetTopicConfigs());
         if (mode == SinkVsMirrorMakerMode.SINK) {
             kafka.createTopic(SinkVsMirrorMakerMode.deadLetterTopic(name), 1, Map.of());
         }
@@ -168,8 +192,8 @@ public final class SinkVsMirrorMakerThroughput {
     }
 
     /** {@code records} of 1 KiB; every 100th is two days old, which the sink's target topic rejects. */
-    private void produce(String topic, int records) {
-        kafka.createTopic(topic, PARTITIONS, Map.of());
+    private void produce(String topic, int records, int partitions) {
+        kafka.createTopic(topic, partitions, Map.of());
         Properties props = kafka.clientProps();
         props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
@@ -195,8 +219,8 @@ public final class SinkVsMirrorMakerThroughput {
     }
 
     private void printSetup() {
-        System.out.printf("%,d records of %d B, 1%% poison for the sink, %d partitions, tasks.max=%d, %d rounds"
-                        + " (median), %d cores, JDK %s%n", RECORDS, RECORD_BYTES, PARTITIONS, TASKS, ROUNDS,
+        System.out.printf("%,d records of %d B, 1%% poison for the sink, %s partitions, tasks.max=%d, %d rounds"
+                        + " (median), %d cores, JDK %s%n", RECORDS, RECORD_BYTES, SIZES, TASKS, ROUNDS,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         JsonNode plugins = exactlyOnceWorker.get("/connector-plugins?connectorsOnly=true");
         for (String type : List.of(SinkVsMirrorMakerMode.MIRROR_CONNECTOR, SinkVsMirrorMakerMode.SINK_CONNECTOR)) {
