@@ -50,6 +50,8 @@ public final class TwoBrokers implements AutoCloseable {
     final LocalKafka first;
     final LocalKafka second;
     final Admin admin;
+    /** An admin client bootstrapped on node 2, which it asks while it is up: node 2's view of the metadata. */
+    private final Admin secondAdmin;
     private final Set<TopicPartition> onSecond = new HashSet<>();
     private final Optional<Short> transactionVersion;
     /** False from a kill of node 2 until node 2 is back and leads its partitions again. */
@@ -59,6 +61,7 @@ public final class TwoBrokers implements AutoCloseable {
         this.first = first;
         this.second = second;
         this.admin = first.admin();
+        this.secondAdmin = second.admin();
         this.transactionVersion = transactionVersion;
     }
 
@@ -134,7 +137,29 @@ public final class TwoBrokers implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("could not create " + topic + " on nodes " + nodes, e);
         }
+        awaitKnown(topic, nodes.size());
         awaitLeaders();
+    }
+
+    /**
+     * Waits until both nodes answer for {@code topic} with a leader for each of its {@code partitions}: a node whose
+     * metadata lags behind (node 2 right after it joined) tells a task's admin client that the topic does not exist,
+     * which stops the task as if its progress topic had been deleted.
+     */
+    private void awaitKnown(String topic, int partitions) {
+        for (Admin asked : List.of(admin, secondAdmin)) {
+            Await.until("topic " + topic + " with " + partitions + " led partitions in the metadata of each node",
+                    TIMEOUT, () -> {
+                        try {
+                            TopicDescription description = asked.describeTopics(List.of(topic)).allTopicNames()
+                                    .get(10, TimeUnit.SECONDS).get(topic);
+                            return description.partitions().size() == partitions && description.partitions()
+                                    .stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                        } catch (Exception notYet) {
+                            return false;
+                        }
+                    });
+        }
     }
 
     /**
@@ -237,6 +262,7 @@ public final class TwoBrokers implements AutoCloseable {
     @Override
     public void close() {
         admin.close(Duration.ofSeconds(5));
+        secondAdmin.close(Duration.ofSeconds(5));
         second.close();
         first.close();
     }
