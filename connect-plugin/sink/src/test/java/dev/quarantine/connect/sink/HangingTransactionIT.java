@@ -5,8 +5,6 @@ import static dev.quarantine.connect.sink.TestData.committed;
 import static dev.quarantine.connect.sink.TestData.records;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,56 +13,23 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.RetriableException;
-import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 import dev.quarantine.connect.sink.StagedEnds.Stage;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.AtFirst;
-import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.Utf8;
 
 /**
- * A transaction of a task's id left hanging by skipped markers (docs/design/sink-ownership.md 2.7.1, "When Kafka 4.4
- * skips markers"): an abort whose records stay open on the target (the id's next commit there would commit them), or
- * a commit C (records 10..14) whose records or progress record stay open; then the task writes on, or stops and a
- * task restarts. Each test stages its premise on {@link TwoBrokers} (the partition on node 2, killed while the
- * transaction ends) and checks it before the task acts: the transaction's first record there is held back. The
- * promise, read {@code read_committed}: each source record once on the target, none lost, none twice, and nothing left
- * open that holds readers back. On Kafka 4.4's default {@code transaction.version} (2);
- * {@link HangingTransactionVersion1IT} runs the same on version 1.
+ * An abort of a task's id left hanging by skipped markers (docs/design/sink-ownership.md 2.7.1, "When Kafka 4.4 skips
+ * markers"): its records stay open on the target, where the id's next commit would commit them; and a commit C
+ * (records 10..14) of a task left open before its partition moves to another task. Each test stages its premise on
+ * {@link TwoBrokers} (the partition on node 2, killed while the transaction ends) and checks it before the task acts:
+ * the transaction's first record there is held back. The promise, read {@code read_committed}: each source record once
+ * on the target, none lost, none twice. On Kafka 4.4's default {@code transaction.version} (2);
+ * {@link HangingTransactionVersion1IT} runs the same on version 1. {@link StoppedTaskCommitLeftOpenIT}: a commit left
+ * open by a task that stops and restarts.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class HangingTransactionIT {
-
-    private TwoBrokers cluster;
-    private TaskFixture fixture;
-
-    /** The cluster's {@code transaction.version}: Kafka's default when empty. */
-    Optional<Short> transactionVersion() {
-        return Optional.empty();
-    }
-
-    @BeforeAll
-    void start() {
-        cluster = TwoBrokers.start(transactionVersion());
-    }
-
-    @AfterEach
-    void stopTasks() {
-        if (fixture != null) {
-            fixture.stopTasks();
-        }
-    }
-
-    @AfterAll
-    void stop() {
-        cluster.close();
-    }
+class HangingTransactionIT extends StoppedTaskChecks {
 
     /**
      * The task stops mid-transaction (10..14 sent, its commit timed out) and its producer's close aborts the
@@ -137,97 +102,6 @@ class HangingTransactionIT {
         assertCopiedOnce(values(0, 20));
     }
 
-    /** C left open on the target, the task stopped; a restarted task copies 15..19: C's records once, none lost. */
-    @Test
-    void copiesOnceAfterARestartWithItsCommitLeftOpenOnTheTarget() throws Exception {
-        createTopics(2, 1);
-        commitLeftOpenAndStop(targetPartition());
-
-        assertARestartedTaskCopiesEachRecordOnce();
-    }
-
-    /**
-     * C left open on the target, the task stopped; a restarted task gets no new record. C's records 10..14 must not
-     * stay open there: read_committed readers of the partition would be held back for good.
-     */
-    @Test
-    void releasesItsCommitLeftOpenOnTheTargetAfterARestartWhenNoRecordFollows() throws Exception {
-        createTopics(2, 1);
-        TopicPartition target = targetPartition();
-        commitLeftOpenAndStop(target);
-
-        TransactionalKafkaSinkTask task = copyWithARestartedTask(15);
-        Await.until("nothing left open on " + target + " after the restart (read_committed readers held back)",
-                TwoBrokers.TIMEOUT, () -> {
-                    try {
-                        task.put(List.of()); // the worker's polls go on with nothing new
-                    } catch (RetriableException notYet) {
-                        return false;
-                    }
-                    return cluster.openFrom(target).isEmpty();
-                });
-
-        assertCopiedOnce(values(0, 15));
-    }
-
-    /**
-     * C left open on progress partition 0 (the target on node 1, where C's markers were written), the task stopped:
-     * a restarted task's progress read is held back by C there. It must resume after C: C's records once.
-     */
-    @Test
-    void copiesOnceAfterARestartWithItsCommitLeftOpenOnTheProgressPartition() throws Exception {
-        createTopics(1, 2);
-        commitLeftOpenAndStop(progressPartition());
-
-        assertARestartedTaskCopiesEachRecordOnce();
-    }
-
-    /**
-     * C left open on the target, then the task stops mid-transaction (15..19 sent, its commit timed out; closing its
-     * producer aborts the transaction, C's records with it); a restarted task must not lose C's records.
-     */
-    @Test
-    void copiesOnceAfterARestartWhenStoppedMidTransactionWithItsCommitLeftOpenOnTheTarget() throws Exception {
-        createTopics(2, 1);
-        try (StagedTask stopped = StagedTask.withCommitLeftOpen(cluster, fixture, targetPartition())) {
-            stopped.ends.arm(Stage.COMMIT_TIMES_OUT);
-            stopped.deliverOnce(records(fixture.source, 0, 15, 20));
-            assertThat(stopped.ends.staged()).endsWith(Stage.COMMIT_TIMES_OUT);
-        }
-
-        assertARestartedTaskCopiesEachRecordOnce();
-    }
-
-    /**
-     * C left open on the target and on progress partition 0 (both on node 2), the task stopped; a restarted task is
-     * held back on both: it must resume after C and copy 15..19, C's records once.
-     */
-    @Test
-    void copiesOnceAfterARestartWithItsCommitLeftOpenOnTheTargetAndTheProgressPartition() throws Exception {
-        createTopics(2, 2);
-        TopicPartition progress = progressPartition();
-        commitLeftOpenAndStop(targetPartition());
-        assertThat(cluster.atOpenTransaction(progress)).as("the premise: C's progress record held back on %s",
-                progress).contains(AtFirst.HELD_BACK);
-
-        assertARestartedTaskCopiesEachRecordOnce();
-    }
-
-    /**
-     * Connect's offsets API moves the progress back to 5 while C is left open on progress partition 0, holding back
-     * the read of the progress: C's records 10..14 stay (committed), and the next task resumes at 5.
-     */
-    @Test
-    void changesTheProgressThroughTheOffsetsApiWithACommitLeftOpenOnTheProgressPartition() throws Exception {
-        createTopics(1, 2);
-        commitLeftOpenAndStop(progressPartition());
-
-        alterTo(5);
-        copyWithARestartedTask(20);
-
-        assertCopiedOnce(concat(values(0, 15), values(5, 20)));
-    }
-
     /**
      * Two source partitions of one task: its commit C of partition 0's 10..14 is left open on target partition 0,
      * then its transaction of partition 1's 10..14 is aborted (the task stopped mid-transaction, its producer's close
@@ -298,33 +172,6 @@ class HangingTransactionIT {
     }
 
     /**
-     * A fresh fixture, its target partition on node {@code targetNode} and progress partition 0 on
-     * {@code progressNode}.
-     */
-    private void createTopics(int targetNode, int progressNode) {
-        createTopics(List.of(targetNode), progressNode);
-    }
-
-    /** As {@link #createTopics(int, int)}, target partition {@code i} on {@code targetNodes.get(i)}. */
-    private void createTopics(List<Integer> targetNodes, int progressNode) {
-        fixture = fixture();
-        cluster.createTopics(fixture, targetNodes, progressNode);
-    }
-
-    private TopicPartition targetPartition() {
-        return new TopicPartition(fixture.target, 0);
-    }
-
-    private TopicPartition progressPartition() {
-        return new TopicPartition(fixture.progress, 0);
-    }
-
-    /** A task whose commit C of 10..14 is left open on {@code leaderless} ({@link StagedTask}), stopped. */
-    private void commitLeftOpenAndStop(TopicPartition leaderless) {
-        StagedTask.withCommitLeftOpen(cluster, fixture, leaderless).close();
-    }
-
-    /**
      * Closes {@code stopped} while node 2 is down: its producer's close aborts the open transaction, and the abort
      * completes with its markers not written there.
      */
@@ -334,60 +181,5 @@ class HangingTransactionIT {
             stopped.close();
             cluster.awaitCompleted(id, TransactionState.COMPLETE_ABORT);
         });
-    }
-
-    private TaskFixture fixture() {
-        // each put commits: the test follows one transaction at a time
-        // a progress read held back fails the task within 30 s, not the default 5 minutes
-        return new TaskFixture(cluster.first, "hang", "commit.interval.ms", "0", "progress.read.timeout.ms", "5000",
-                "transient.errors.timeout.ms", "30000", "target.producer.transaction.timeout.ms", "20000");
-    }
-
-    /**
-     * A task (Connect's, in process) started over the fixture, opening source partition 0 and fed its records
-     * 0..{@code to}-1 from offset 0 as a worker does, until it has taken them all; left running.
-     */
-    private TransactionalKafkaSinkTask copyWithARestartedTask(long to) {
-        return copyWithARestartedTask(1, to);
-    }
-
-    /** As {@link #copyWithARestartedTask(long)}, over source partitions 0..{@code partitions}-1. */
-    private TransactionalKafkaSinkTask copyWithARestartedTask(int partitions, long to) {
-        FakeSinkTaskContext context = new FakeSinkTaskContext();
-        Map<TopicPartition, List<SinkRecord>> source = new LinkedHashMap<>();
-        for (int p = 0; p < partitions; p++) {
-            source.put(new TopicPartition(fixture.source, p), records(fixture.source, p, 0, to));
-        }
-        context.assigned.addAll(source.keySet());
-        TransactionalKafkaSinkTask task = fixture.start(context);
-        task.open(List.copyOf(source.keySet()));
-        WorkerLoop worker = new WorkerLoop(task, context, source);
-        assertThat(worker.drain(10, 200)).as("the restarted task took every record up to %d", to).isTrue();
-        return task;
-    }
-
-    /** Connect's offsets API (KIP-875) altering source partition 0's offset to {@code offset}, as the worker calls it. */
-    private void alterTo(long offset) {
-        assertThat(new TransactionalKafkaSinkConnector().alterOffsets(fixture.config(),
-                Map.of(new TopicPartition(fixture.source, 0), offset))).isTrue();
-    }
-
-    private static <T> List<T> concat(List<T> first, List<T> then) {
-        List<T> both = new ArrayList<>(first);
-        both.addAll(then);
-        return both;
-    }
-
-    /** A restarted task copies 0..19: {@link #assertCopiedOnce} of them. */
-    private void assertARestartedTaskCopiesEachRecordOnce() {
-        copyWithARestartedTask(20);
-
-        assertCopiedOnce(values(0, 20));
-    }
-
-    private void assertCopiedOnce(List<String> expected) {
-        assertThat(TestData.values(committed(cluster.first, fixture.target)))
-                .as("each record once on the target read_committed: none lost, none twice")
-                .containsExactlyInAnyOrderElementsOf(expected);
     }
 }

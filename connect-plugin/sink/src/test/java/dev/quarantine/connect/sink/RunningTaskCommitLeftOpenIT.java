@@ -19,7 +19,6 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -48,12 +47,7 @@ class RunningTaskCommitLeftOpenIT {
 
     @BeforeAll
     void start() {
-        cluster = TwoBrokers.start(transactionVersion());
-    }
-
-    @AfterAll
-    void stop() {
-        cluster.close();
+        cluster = TwoBrokers.shared(transactionVersion());
     }
 
     /**

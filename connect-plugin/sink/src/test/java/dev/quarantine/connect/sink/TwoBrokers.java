@@ -36,20 +36,50 @@ import dev.quarantine.sandbox.LocalKafka;
  * places there. {@link #whileLeaderless} kills node 2, ends a transaction (its markers for node 2's partitions are
  * skipped: those partitions have no leader when they are sent, and the coordinator completes the transaction all the
  * same), and brings node 2 back with the transaction's records still open there. Loopback only.
+ *
+ * <p>The test classes share one ({@link #shared}): each test stages its premise on topics of its own, and every kill
+ * of node 2 ends with node 2 back.
  */
 public final class TwoBrokers implements AutoCloseable {
 
     static final Duration TIMEOUT = Duration.ofSeconds(90);
 
+    /** The cluster the test classes of this JVM share, or null: one at a time ({@link #shared}). */
+    private static TwoBrokers shared;
+
     final LocalKafka first;
     final LocalKafka second;
     final Admin admin;
+    /** An admin client bootstrapped on node 2, which it asks while it is up: node 2's view of the metadata. */
+    private final Admin secondAdmin;
     private final Set<TopicPartition> onSecond = new HashSet<>();
+    private final Optional<Short> transactionVersion;
+    /** False from a kill of node 2 until node 2 is back and leads its partitions again. */
+    private boolean whole = true;
 
-    private TwoBrokers(LocalKafka first, LocalKafka second) {
+    private TwoBrokers(LocalKafka first, LocalKafka second, Optional<Short> transactionVersion) {
         this.first = first;
         this.second = second;
         this.admin = first.admin();
+        this.secondAdmin = second.admin();
+        this.transactionVersion = transactionVersion;
+    }
+
+    /**
+     * The cluster of the test classes of this JVM at {@code transactionVersion}: the one the previous class used when
+     * it has that version and node 2 came back from its last kill, else a new one (the previous one closed), so that a
+     * class starts no broker the class before it already started. The last one is ended with the JVM (the sandbox's
+     * shutdown hooks kill the brokers and delete their directories).
+     */
+    static synchronized TwoBrokers shared(Optional<Short> transactionVersion) {
+        if (shared != null && !(shared.whole && shared.transactionVersion.equals(transactionVersion))) {
+            shared.close();
+            shared = null;
+        }
+        if (shared == null) {
+            shared = start(transactionVersion);
+        }
+        return shared;
     }
 
     /** Both brokers started; the cluster at {@code transaction.version} {@code transactionVersion} when given. */
@@ -60,7 +90,7 @@ public final class TwoBrokers implements AutoCloseable {
         try {
             warmUp(first); // the transaction state topic lands on the only broker there is: every coordinator on node 1
             LocalKafka second = first.joiningBroker(Map.of("broker.heartbeat.interval.ms", "500")).start();
-            return new TwoBrokers(first, second);
+            return new TwoBrokers(first, second, transactionVersion);
         } catch (RuntimeException e) {
             first.close();
             throw e;
@@ -107,7 +137,29 @@ public final class TwoBrokers implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("could not create " + topic + " on nodes " + nodes, e);
         }
+        awaitKnown(topic, nodes.size());
         awaitLeaders();
+    }
+
+    /**
+     * Waits until both nodes answer for {@code topic} with a leader for each of its {@code partitions}: a node whose
+     * metadata lags behind (node 2 right after it joined) tells a task's admin client that the topic does not exist,
+     * which stops the task as if its progress topic had been deleted.
+     */
+    private void awaitKnown(String topic, int partitions) {
+        for (Admin asked : List.of(admin, secondAdmin)) {
+            Await.until("topic " + topic + " with " + partitions + " led partitions in the metadata of each node",
+                    TIMEOUT, () -> {
+                        try {
+                            TopicDescription description = asked.describeTopics(List.of(topic)).allTopicNames()
+                                    .get(10, TimeUnit.SECONDS).get(topic);
+                            return description.partitions().size() == partitions && description.partitions()
+                                    .stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                        } catch (Exception notYet) {
+                            return false;
+                        }
+                    });
+        }
     }
 
     /**
@@ -116,12 +168,14 @@ public final class TwoBrokers implements AutoCloseable {
      * there, so its records stay open on them.
      */
     void whileLeaderless(Runnable endTransaction) {
+        whole = false;
         second.kill();
         try {
             endTransaction.run();
         } finally {
             second.restart();
             awaitLeaders();
+            whole = true;
         }
     }
 
@@ -170,10 +224,21 @@ public final class TwoBrokers implements AutoCloseable {
         }
     }
 
+    /** Waits until node 2 leads each of its partitions (those of every test so far: one look at all of them). */
     private void awaitLeaders() {
-        for (TopicPartition partition : Set.copyOf(onSecond)) {
-            awaitLeader(admin, partition, second.nodeId(), TIMEOUT);
-        }
+        Set<TopicPartition> partitions = Set.copyOf(onSecond);
+        Set<String> topics = new HashSet<>();
+        partitions.forEach(partition -> topics.add(partition.topic()));
+        Await.until(() -> "a leader on node " + second.nodeId() + " for each of " + partitions, TIMEOUT, () -> {
+            try {
+                Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames()
+                        .get(10, TimeUnit.SECONDS);
+                return partitions.stream().allMatch(partition -> ledBy(described.get(partition.topic()),
+                        partition.partition(), second.nodeId()));
+            } catch (Exception notYet) {
+                return false;
+            }
+        });
     }
 
     /** Waits until node {@code nodeId} leads {@code partition} again (after its broker restarted). */
@@ -182,17 +247,22 @@ public final class TwoBrokers implements AutoCloseable {
             try {
                 TopicDescription description = admin.describeTopics(List.of(partition.topic())).allTopicNames()
                         .get(10, TimeUnit.SECONDS).get(partition.topic());
-                var leader = description.partitions().get(partition.partition()).leader();
-                return leader != null && leader.id() == nodeId;
+                return ledBy(description, partition.partition(), nodeId);
             } catch (Exception notYet) {
                 return false;
             }
         });
     }
 
+    private static boolean ledBy(TopicDescription description, int partition, int nodeId) {
+        var leader = description.partitions().get(partition).leader();
+        return leader != null && leader.id() == nodeId;
+    }
+
     @Override
     public void close() {
         admin.close(Duration.ofSeconds(5));
+        secondAdmin.close(Duration.ofSeconds(5));
         second.close();
         first.close();
     }

@@ -1,0 +1,15 @@
+package dev.quarantine.connect.sink;
+
+import java.util.Optional;
+
+/**
+ * {@link StoppedTaskCommitLeftOpenIT} on a cluster formatted with {@code transaction.version=1} (no epoch bump at a
+ * transaction's end; one epoch for a producer session).
+ */
+class StoppedTaskCommitLeftOpenVersion1IT extends StoppedTaskCommitLeftOpenIT {
+
+    @Override
+    Optional<Short> transactionVersion() {
+        return Optional.of((short) 1);
+    }
+}
