@@ -46,4 +46,18 @@ class ReplaySettingsTest {
                 .isInstanceOfSatisfying(MonitorException.class, e -> assertThat(e.status()).isEqualTo(501))
                 .hasMessageContaining("sasl.jaas.config");
     }
+
+    @Test
+    void aSecretThePlaintextWorkersClientsDoNotUseIsWithheldFromTheConnectorWithoutRefusingIt() {
+        ReplaySettings settings = new ReplaySettings(Map.of("bootstrap.servers", "broker:9092",
+                "security.protocol", "PLAINTEXT", "ssl.truststore.password", new Password("changeit")),
+                DESTINATIONS);
+
+        assertThat(settings.forConnector("orders.dlq", "replay-1", Map.of()))
+                .containsEntry("bootstrap.servers", "broker:9092")
+                .doesNotContainKey("ssl.truststore.password")
+                .doesNotContainValue("changeit");
+        assertThat(settings.forOwnEngine("orders.dlq", "replay-1", Map.of()))
+                .containsEntry("ssl.truststore.password", "changeit");
+    }
 }
