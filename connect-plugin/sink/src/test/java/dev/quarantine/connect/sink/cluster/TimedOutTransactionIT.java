@@ -20,7 +20,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -32,7 +31,7 @@ import dev.quarantine.sandbox.LocalKafka;
  * A transaction its coordinator aborted itself (the producer let it run past {@code transaction.timeout.ms}), as
  * {@link HangingTransactions} reads it before a new producer's initTransactions: the producer id and epoch its
  * records carry must be among those {@link LastTransaction} looks for, else what the abort left open (markers a
- * restarting broker skipped) is not repaired. On a broker of its own with Kafka 4.4's default transaction.version 2;
+ * restarting broker skipped) is not repaired. On a broker shared with the classes of its JVM ({@link TimeoutAbortingBroker#shared}) with Kafka 4.4's default transaction.version 2;
  * {@link TimedOutTransactionVersion1IT} runs the same on version 1, where the coordinator's fence bumps the epoch
  * and the abort completes at that epoch, one above the records'.
  */
@@ -41,19 +40,15 @@ class TimedOutTransactionIT {
 
     private LocalKafka kafka;
 
-    /** The broker, not started: one of its own that aborts timed-out transactions promptly. */
-    LocalKafka broker() {
-        return TimeoutAbortingBroker.create();
+    /** The broker's {@code transaction.version}: Kafka's default when empty. */
+    Optional<Short> transactionVersion() {
+        return Optional.empty();
     }
 
+    /** A broker that aborts timed-out transactions promptly, shared with the other classes of this JVM. */
     @BeforeAll
     void start() {
-        kafka = broker().start();
-    }
-
-    @AfterAll
-    void stop() {
-        kafka.close();
+        kafka = TimeoutAbortingBroker.shared(transactionVersion());
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.quarantine.connect.sink.cluster;
 
-import dev.quarantine.sandbox.LocalKafka;
+import java.util.Optional;
 
 /**
  * {@link TimedOutTransactionIT} on a broker formatted with {@code transaction.version=1}: the coordinator's abort
@@ -9,7 +9,7 @@ import dev.quarantine.sandbox.LocalKafka;
 class TimedOutTransactionVersion1IT extends TimedOutTransactionIT {
 
     @Override
-    LocalKafka broker() {
-        return super.broker().withFeature(HangingTransactions.TRANSACTION_VERSION, (short) 1);
+    Optional<Short> transactionVersion() {
+        return Optional.of((short) 1);
     }
 }

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.sink.cluster;
 
 import java.util.Map;
+import java.util.Optional;
 
 import dev.quarantine.sandbox.LocalKafka;
 
@@ -14,8 +15,31 @@ public final class TimeoutAbortingBroker {
     private TimeoutAbortingBroker() {
     }
 
+    /** The broker the test classes of this JVM share, or null: one at a time ({@link #shared}). */
+    private static LocalKafka shared;
+    private static Optional<Short> sharedVersion;
+
     /** The broker, not started, on Kafka's default {@code transaction.version}. */
     public static LocalKafka create() {
         return LocalKafka.create(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"));
+    }
+
+    /**
+     * The started broker of the test classes of this JVM at {@code transactionVersion} (Kafka's default when empty):
+     * the one the previous class used when it has that version, else a new one (the previous one closed). Each test
+     * uses topics and transactional ids of its own; the last broker ends with the JVM (the sandbox's shutdown hooks).
+     */
+    public static synchronized LocalKafka shared(Optional<Short> transactionVersion) {
+        if (shared != null && !sharedVersion.equals(transactionVersion)) {
+            shared.close();
+            shared = null;
+        }
+        if (shared == null) {
+            LocalKafka broker = create();
+            transactionVersion.ifPresent(level -> broker.withFeature(HangingTransactions.TRANSACTION_VERSION, level));
+            shared = broker.start();
+            sharedVersion = transactionVersion;
+        }
+        return shared;
     }
 }

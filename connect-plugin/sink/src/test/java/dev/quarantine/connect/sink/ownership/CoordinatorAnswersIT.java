@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -17,7 +18,6 @@ import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -39,9 +39,9 @@ class CoordinatorAnswersIT {
 
     private LocalKafka kafka;
 
-    /** The broker, not started: one of its own that aborts timed-out transactions promptly. */
-    LocalKafka broker() {
-        return TimeoutAbortingBroker.create();
+    /** The broker's {@code transaction.version}: Kafka's default when empty. */
+    Optional<Short> transactionVersion() {
+        return Optional.empty();
     }
 
     /** What the producer's commit is refused with after the coordinator aborted its transaction on timeout. */
@@ -49,14 +49,10 @@ class CoordinatorAnswersIT {
         return InvalidTxnStateException.class;
     }
 
+    /** A broker that aborts timed-out transactions promptly, shared with the other classes of this JVM. */
     @BeforeAll
     void start() {
-        kafka = broker().start();
-    }
-
-    @AfterAll
-    void stop() {
-        kafka.close();
+        kafka = TimeoutAbortingBroker.shared(transactionVersion());
     }
 
     @Test

@@ -1,9 +1,8 @@
 package dev.quarantine.connect.sink.ownership;
 
-import org.apache.kafka.common.errors.ProducerFencedException;
+import java.util.Optional;
 
-import dev.quarantine.connect.sink.cluster.HangingTransactions;
-import dev.quarantine.sandbox.LocalKafka;
+import org.apache.kafka.common.errors.ProducerFencedException;
 
 /**
  * {@link CoordinatorAnswersIT} on a broker formatted with {@code transaction.version=1}: a commit after the
@@ -13,8 +12,8 @@ import dev.quarantine.sandbox.LocalKafka;
 class CoordinatorAnswersVersion1IT extends CoordinatorAnswersIT {
 
     @Override
-    LocalKafka broker() {
-        return super.broker().withFeature(HangingTransactions.TRANSACTION_VERSION, (short) 1);
+    Optional<Short> transactionVersion() {
+        return Optional.of((short) 1);
     }
 
     @Override
