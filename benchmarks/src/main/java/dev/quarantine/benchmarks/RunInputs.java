@@ -54,13 +54,13 @@ final class RunInputs {
         return path;
     }
 
-    /** The 1, 5 and 15 minute load averages, as printed beside each figure. */
     /** A comma-separated list of whole numbers in {@code -D<property>}, such as partition counts. */
     static List<Integer> integers(String property, String fallback) {
         return Arrays.stream(System.getProperty(property, fallback).split(",")).map(String::trim)
                 .map(Integer::valueOf).toList();
     }
 
+    /** The 1, 5 and 15 minute load averages, as printed beside each figure. */
     static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).trim().replaceAll(" \\S+ \\S+$", "");

@@ -40,8 +40,8 @@ import dev.quarantine.sandbox.LocalKafka;
  * java -cp benchmarks/target/benchmarks.jar dev.quarantine.benchmarks.SinkVsMirrorMakerThroughput
  * </pre>
  * {@code -Drecords=200000 -Drounds=3 -Dpartitions=4 -Dtasks=2} change the run ({@code -Dpartitions=8,2000}: each
- * size in every round, and each connector's rate at the later sizes as a ratio of its own at the first); {@code -Dsink.config=k=v,...} and
- * {@code -Dmirror.config=k=v,...} add connector settings to one side; {@code -Dplugin.path},
+ * size in every round, and each connector's rate at the later sizes as a ratio of its own at the first);
+ * {@code -Dsink.config=k=v,...} and {@code -Dmirror.config=k=v,...} add connector settings to one side; {@code -Dplugin.path},
  * {@code -Dmirror.plugin.path}, {@code -Dworker.classpath} the inputs.
  */
 public final class SinkVsMirrorMakerThroughput {

@@ -104,7 +104,9 @@ abstract class StoppedTaskChecks {
         return task;
     }
 
-    /** Connect's offsets API (KIP-875) altering source partition 0's offset to {@code offset}, as the worker calls it. */
+    /**
+     * Connect's offsets API (KIP-875) altering source partition 0's offset to {@code offset}, as the worker calls it.
+     */
     void alterTo(long offset) {
         assertThat(new TransactionalKafkaSinkConnector().alterOffsets(fixture.config(),
                 Map.of(new TopicPartition(fixture.source, 0), offset))).isTrue();

@@ -31,7 +31,8 @@ import dev.quarantine.sandbox.LocalKafka;
  * A transaction its coordinator aborted itself (the producer let it run past {@code transaction.timeout.ms}), as
  * {@link HangingTransactions} reads it before a new producer's initTransactions: the producer id and epoch its
  * records carry must be among those {@link LastTransaction} looks for, else what the abort left open (markers a
- * restarting broker skipped) is not repaired. On a broker shared with the classes of its JVM ({@link TimeoutAbortingBroker#shared}) with Kafka 4.4's default transaction.version 2;
+ * restarting broker skipped) is not repaired. On a broker shared with the classes of its JVM
+ * ({@link TimeoutAbortingBroker#shared}) with Kafka 4.4's default transaction.version 2;
  * {@link TimedOutTransactionVersion1IT} runs the same on version 1, where the coordinator's fence bumps the epoch
  * and the abort completes at that epoch, one above the records'.
  */
