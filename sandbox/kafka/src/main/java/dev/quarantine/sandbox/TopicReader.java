@@ -106,6 +106,39 @@ public final class TopicReader implements AutoCloseable {
         }
     }
 
+    /**
+     * The records of {@code topic} committed so far: read_committed up to the last stable offsets, so a transaction
+     * still open (its records sent, not committed) is not waited for, and nothing of it is read.
+     */
+    public static List<ConsumerRecord<byte[], byte[]>> committedSoFar(LocalKafka kafka, String topic,
+                                                                      Duration timeout) {
+        try (KafkaConsumer<byte[], byte[]> consumer = committedConsumer(kafka, "topic-reader-")) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> stable = consumer.endOffsets(partitions, timeout);
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            Instant deadline = Instant.now().plus(timeout);
+            while (!reached(consumer, stable)) {
+                if (Instant.now().isAfter(deadline)) {
+                    throw new IllegalStateException("could not read " + topic + " up to its last stable offsets "
+                            + stable + " within " + timeout.toSeconds() + " s");
+                }
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            return records;
+        }
+    }
+
+    /** The log end offsets of {@code topic}'s partitions, as a read_uncommitted reader sees them. */
+    public static Map<TopicPartition, Long> logEndOffsets(LocalKafka kafka, String topic, Duration timeout) {
+        try (KafkaConsumer<byte[], byte[]> consumer = committedConsumer(kafka, "topic-reader-")) {
+            return logEndOffsets(kafka, consumer.partitionsFor(topic, timeout).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList(), timeout);
+        }
+    }
+
     /** Polls until {@code count} records arrived or the timeout passed; fails with how many arrived. */
     public static <K, V> List<ConsumerRecord<K, V>> pollUntil(Consumer<K, V> consumer, int count, Duration timeout) {
         List<ConsumerRecord<K, V>> records = new ArrayList<>();

@@ -134,6 +134,12 @@ final class SinkTaskHandler implements AutoCloseable {
         } catch (RetriableException e) {
             throw transients.failed(e); // nothing taken: Connect delivers the same batch again, within the budget
         }
+        slots.forEach(slot -> {
+            if (slot.writer.aheadSpoilt() || slot.writer.hasAhead() && (slot.ownership.hasStagesToRun()
+                    || opened.anyUnread())) {
+                writes.settle(slot); // the stages and checks may use the slot's producer
+            }
+        });
         Optional<Throwable> opening = advance();
         long now = clock.millis();
         Map<TopicPartition, List<SinkRecord>> notOwned = new LinkedHashMap<>();
@@ -168,6 +174,8 @@ final class SinkTaskHandler implements AutoCloseable {
         if ((due || !rewound.isEmpty()) && writes.startOverReplacedSources(rewound, due) && due) {
             long startStepsBy = putStarted + writeBound.toMillis();
             writes.write(now, () -> clock.millis() <= startStepsBy);
+        } else if (!due) {
+            writes.sendAhead();
         }
         boolean stillOpening = slots.stream().anyMatch(slot -> !slot.ownership.opening().isEmpty())
                 || opened.anyUnread(); // a progress read or rule V check to try again

@@ -122,6 +122,35 @@ final class SlotWrites {
         decide(slot, outcome, "Writing");
     }
 
+    /**
+     * Before {@code slot}'s producer does anything else, or once what it sent changed: abandons the transaction it
+     * began ahead of the commit trigger ({@link dev.quarantine.connect.sink.write.TaskWriter#abandonAhead}). Answers
+     * whether the slot goes on; when not, it was fenced or its abort's outcome is unknown, and it initialises again.
+     */
+    boolean settle(TaskSlot slot) {
+        Optional<Outcome> abandoned = slot.writer.abandonAhead();
+        abandoned.ifPresent(outcome -> decide(slot, outcome, "The transaction begun ahead of the commit trigger by"));
+        return abandoned.isEmpty();
+    }
+
+    /**
+     * After a put that wrote nothing: each slot whose partitions with waiting records are all OWNED and read, with no
+     * stage of its ownership to run and nothing sought in the put, sends what waits in the transaction it begins
+     * ahead of the commit trigger ({@link dev.quarantine.connect.sink.write.TaskWriter#sendAhead}).
+     */
+    void sendAhead() {
+        if (failed || context.soughtSincePutBegan() || opened.anyUnread()) {
+            return;
+        }
+        for (TaskSlot slot : slots) {
+            boolean writable = !slot.ownership.hasStagesToRun() && slot.writer.withRecordsWaiting().stream()
+                    .allMatch(p -> slot.ownership.owns(p) && !opened.awaitsRead(p));
+            if (writable && (!slot.writer.aheadSpoilt() || settle(slot))) {
+                slot.writer.sendAhead(slot::transaction);
+            }
+        }
+    }
+
     /** What a slot's transaction ended in, decided once. */
     private void decide(TaskSlot slot, Outcome outcome, String what) {
         if (outcome instanceof Outcome.Committed committed) {

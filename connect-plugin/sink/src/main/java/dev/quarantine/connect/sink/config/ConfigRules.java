@@ -89,6 +89,11 @@ public final class ConfigRules {
         return TimeoutRules.writeBound(config);
     }
 
+    /** Whether a task's transactions begin ahead of the commit trigger: the rule is {@link TimeoutRules#sendsAhead}. */
+    public static boolean sendsAhead(TransactionalSinkConfig config) {
+        return TimeoutRules.sendsAhead(config);
+    }
+
     /**
      * A connector whose worker consumer may read records of aborted (or still open) source transactions: Connect's
      * sink consumer is read_uncommitted unless the worker or the connector says otherwise, and a connector cannot see

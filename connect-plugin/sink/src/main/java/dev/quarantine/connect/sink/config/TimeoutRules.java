@@ -174,6 +174,9 @@ final class TimeoutRules {
             case SESSION -> longSetting(config, ConfigRules.CONSUMER_OVERRIDE_PREFIX
                     + ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, ConsumerConfig.configDef(),
                     ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+            case TRANSACTION -> longSetting(config, TransactionalSinkConfig.TARGET_PRODUCER_PREFIX
+                    + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, ProducerConfig.configDef(),
+                    ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
         };
         return Duration.ofMillis(ms.orElse(which.fallbackMs));
     }
@@ -181,7 +184,7 @@ final class TimeoutRules {
     /** The settings {@link #clientTimeout} reads, with the clients' defaults. */
     enum ClientTimeout {
         MAX_POLL_INTERVAL(DEFAULT_MAX_POLL_INTERVAL_MS), MAX_BLOCK(DEFAULT_MAX_BLOCK_MS), ADMIN_API(60_000),
-        SESSION(45_000);
+        SESSION(45_000), TRANSACTION(60_000);
 
         private final long fallbackMs;
 
@@ -204,6 +207,17 @@ final class TimeoutRules {
         } catch (NumberFormatException e) {
             return OptionalLong.empty(); // reported on its own key
         }
+    }
+
+    /**
+     * Whether a task begins each transaction ahead of its commit trigger, sending records as the puts deliver them
+     * ({@code TaskWriter#sendAhead}): when {@code commit.interval.ms} is above 0 (at 0 every put is its own trigger)
+     * and at most half of {@code target.producer.transaction.timeout.ms}, so a transaction begun at the first record
+     * of an interval ends well inside the timeout.
+     */
+    static boolean sendsAhead(TransactionalSinkConfig config) {
+        long intervalMs = config.commitTrigger().interval().toMillis();
+        return intervalMs > 0 && 2 * intervalMs <= clientTimeout(config, ClientTimeout.TRANSACTION).toMillis();
     }
 
     /**

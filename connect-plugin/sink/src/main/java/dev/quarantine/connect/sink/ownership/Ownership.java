@@ -186,6 +186,14 @@ public final class Ownership {
         return partitions.lostTotal();
     }
 
+    /**
+     * Whether {@link #advance} has a stage to run (an init, a read, a claim or a fence): the slot's producer may then
+     * be used by it, so nothing of the slot's own may be open on it.
+     */
+    public boolean hasStagesToRun() {
+        return stages.next().isPresent();
+    }
+
     /** Runs the next stages that fit {@code put}'s budget. */
     public Opening advance(StageBudget.Put put) {
         partitions.startAdvance();

@@ -46,6 +46,11 @@ public final class PendingRecords {
         return List.copyOf(records);
     }
 
+    /** The waiting records from the {@code index}-th on, a copy. */
+    List<SinkRecord> from(int index) {
+        return List.copyOf(records.subList(index, records.size()));
+    }
+
     public int count() {
         return records.size();
     }

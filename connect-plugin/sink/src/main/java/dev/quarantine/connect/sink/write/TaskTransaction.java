@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink.write;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -153,59 +154,146 @@ public final class TaskTransaction {
         if (parts.isEmpty()) {
             return new Outcome.Committed(Map.of(), List.of());
         }
-        Set<String> topics = new HashSet<>();
-        parts.forEach(part -> part.writes().forEach(write -> topics.add(write.out().topic())));
+        return begin(topics(parts)).complete(parts);
+    }
+
+    /**
+     * Begins a transaction whose first sends go to {@code topics}: readied, then begun (no round trip). A begin that
+     * failed is a {@link Begun} already ended ({@link Begun#ended}).
+     */
+    Begun begin(Set<String> topics) {
         try {
             producer.prepare(topics);
         } catch (InterruptException e) {
-            return new Outcome.Transient(e); // nothing begun: the put is retried, the slot kept
+            return new Begun(new Outcome.Transient(e), topics); // nothing begun: the put is retried, the slot kept
         }
         try {
             producer.begin();
         } catch (RuntimeException e) {
-            return FailureAction.of(e) == FailureAction.FENCED ? new Outcome.Fenced(e) : new Outcome.Unknown(e);
+            return new Begun(FailureAction.of(e) == FailureAction.FENCED ? new Outcome.Fenced(e)
+                    : new Outcome.Unknown(e), topics);
         }
-        Acks acks = new Acks();
-        List<Poison> deadLettered = new ArrayList<>();
-        for (Part part : parts) {
-            for (Write write : part.writes()) {
-                Optional<Outcome> failed = send(part.source(), write, acks, deadLettered);
+        return new Begun(null, topics);
+    }
+
+    /**
+     * A transaction begun, whose records may be sent over several puts before its commit trigger
+     * ({@link TaskWriter#sendAhead}): each source partition's records are sent once, in offset order; the first send
+     * that ends it (as {@link #run} would answer) ends it for good.
+     */
+    final class Begun {
+        private final Acks acks = new Acks();
+        private final List<Poison> deadLettered = new ArrayList<>();
+        /** Per source partition, the offset after the last record sent. */
+        private final Map<TopicPartition, Long> sentTo = new HashMap<>();
+        /** The topics readied for sends ({@link SlotProducer#prepare}). */
+        private final Set<String> prepared;
+        private Outcome ended;
+
+        private Begun(Outcome ended, Set<String> prepared) {
+            this.ended = ended;
+            this.prepared = new HashSet<>(prepared);
+        }
+
+        /** How the transaction ended before its commit: a failed begin or send. Empty while it is open. */
+        Optional<Outcome> ended() {
+            return Optional.ofNullable(ended);
+        }
+
+        /**
+         * Sends {@code source}'s {@code writes} past those of it sent before; answers how the transaction ended when a
+         * send ended it.
+         */
+        Optional<Outcome> send(TopicPartition source, List<Write> writes) {
+            if (ended != null) {
+                return Optional.of(ended);
+            }
+            long from = sentTo.getOrDefault(source, Long.MIN_VALUE);
+            Set<String> topics = new HashSet<>();
+            writes.forEach(write -> topics.add(write.out().topic()));
+            if (!prepared.containsAll(topics)) {
+                try {
+                    producer.prepare(topics);
+                } catch (InterruptException e) {
+                    ended = failures.abortThen(new Outcome.Transient(e));
+                    return Optional.of(ended);
+                }
+                prepared.addAll(topics);
+            }
+            for (Write write : writes) {
+                if (write.offset() >= from) {
+                    Optional<Outcome> failed = TaskTransaction.this.send(source, write, acks, deadLettered);
+                    if (failed.isPresent()) {
+                        ended = failed.get();
+                        return failed;
+                    }
+                    sentTo.put(source, write.offset() + 1);
+                }
+            }
+            return Optional.empty();
+        }
+
+        /**
+         * Sends what {@code parts} hold past what was sent of them, waits for every acknowledgement, sends each
+         * part's progress and commits (the steps of this class's comment).
+         */
+        Outcome complete(List<Part> parts) {
+            for (Part part : parts) {
+                Optional<Outcome> failed = send(part.source(), part.writes());
                 if (failed.isPresent()) {
                     return failed.get();
                 }
             }
-        }
-        try {
-            producer.flush(); // rule V.2: every send answered before the progress records, without waiting linger.ms
-        } catch (RuntimeException e) {
-            return failures.abortThen(new Outcome.Transient(e)); // interrupted: nothing is known of the sends yet
-        }
-        Acks.Answer answer = acks.await(ackBound);
-        if (answer.failure().isPresent()) {
-            return failures.sendFailed(answer.failure().get().source(), answer.failure().get().write(),
-                    answer.failure().get().cause());
-        }
-        int written = TransactionParts.records(parts) - deadLettered.size();
-        Optional<ConnectException> tripped = breaker.beforeCommit(written, deadLettered);
-        if (tripped.isPresent()) {
-            return failures.abortThen(new Outcome.Fatal(tripped.get()));
-        }
-        Map<TopicPartition, ProgressRecord> committed = new LinkedHashMap<>();
-        Map<TopicPartition, Future<RecordMetadata>> progressSends = new LinkedHashMap<>();
-        for (Part part : parts) {
-            ProgressRecord record = withLines(part, answer.written());
-            committed.put(part.source(), record);
-            Sent sent = producer.send(progress.record(record, part.source()), TxnSendOption.NONE);
-            if (!(sent instanceof Sent.Accepted accepted)) {
-                return failures.progressNotSent(part.source(), SlotAnswers.cause(sent));
+            try {
+                producer.flush(); // rule V.2: every send answered before the progress records, without waiting linger.ms
+            } catch (RuntimeException e) {
+                return failures.abortThen(new Outcome.Transient(e)); // interrupted: nothing is known of the sends yet
             }
-            progressSends.put(part.source(), accepted.metadata());
+            Acks.Answer answer = acks.await(ackBound);
+            if (answer.failure().isPresent()) {
+                return failures.sendFailed(answer.failure().get().source(), answer.failure().get().write(),
+                        answer.failure().get().cause());
+            }
+            int written = TransactionParts.records(parts) - deadLettered.size();
+            Optional<ConnectException> tripped = breaker.beforeCommit(written, deadLettered);
+            if (tripped.isPresent()) {
+                return failures.abortThen(new Outcome.Fatal(tripped.get()));
+            }
+            Map<TopicPartition, ProgressRecord> committed = new LinkedHashMap<>();
+            Map<TopicPartition, Future<RecordMetadata>> progressSends = new LinkedHashMap<>();
+            for (Part part : parts) {
+                ProgressRecord record = withLines(part, answer.written());
+                committed.put(part.source(), record);
+                Sent sent = producer.send(progress.record(record, part.source()), TxnSendOption.NONE);
+                if (!(sent instanceof Sent.Accepted accepted)) {
+                    return failures.progressNotSent(part.source(), SlotAnswers.cause(sent));
+                }
+                progressSends.put(part.source(), accepted.metadata());
+            }
+            End end = producer.commit();
+            if (end instanceof End.Done) {
+                return new Outcome.Committed(committed, deadLettered);
+            }
+            return failures.commitNotDone(end, parts.size(), progressSends);
         }
-        End end = producer.commit();
-        if (end instanceof End.Done) {
-            return new Outcome.Committed(committed, deadLettered);
+
+        /**
+         * Aborts the transaction, still open, before its commit trigger: Transient({@code why}) once aborted, else
+         * Fenced or Unknown (the abort failed).
+         */
+        Outcome abandon(Throwable why) {
+            if (ended != null) {
+                throw new IllegalStateException("only a transaction still open is abandoned: " + ended);
+            }
+            ended = failures.abortThen(new Outcome.Transient(why));
+            return ended;
         }
-        return failures.commitNotDone(end, parts.size(), progressSends);
+    }
+
+    private static Set<String> topics(List<Part> parts) {
+        Set<String> topics = new HashSet<>();
+        parts.forEach(part -> part.writes().forEach(write -> topics.add(write.out().topic())));
+        return topics;
     }
 
     private Optional<Outcome> send(TopicPartition source, Write write, Acks acks, List<Poison> deadLettered) {

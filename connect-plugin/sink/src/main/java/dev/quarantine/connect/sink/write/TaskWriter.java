@@ -2,6 +2,7 @@ package dev.quarantine.connect.sink.write;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,12 +11,14 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
+import dev.quarantine.connect.sink.ownership.Caused;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
 import dev.quarantine.connect.sink.write.IsolationPlan.Position;
 import dev.quarantine.connect.sink.write.IsolationPlan.Range;
@@ -47,6 +50,33 @@ public final class TaskWriter {
      * (so every put moves an isolation on by at least one transaction); dropped when a partition's records change.
      */
     private Unfinished unfinished;
+    /** Whether transactions begin ahead of the trigger ({@link #sendAhead}; {@code ConfigRules.sendsAhead}). */
+    private final boolean sendsAhead;
+    /** The transaction begun ahead of the trigger, if one is; written or abandoned at the next write. */
+    private Ahead ahead;
+    /** A record could not be converted ahead of the trigger: nothing more is sent ahead until the next write. */
+    private boolean stoppedAhead;
+
+    /**
+     * A transaction begun ahead of the commit trigger and what it sent of each partition: the first waiting records;
+     * {@code spoilt} once the waiting records of a partition it sent changed other than by records added after them
+     * (it can then only be abandoned).
+     */
+    private static final class Ahead {
+        final TaskTransaction.Begun begun;
+        final Map<TopicPartition, TransactionParts.Sent> sent = new LinkedHashMap<>();
+        boolean spoilt;
+
+        Ahead(TaskTransaction.Begun begun) {
+            this.begun = begun;
+        }
+
+        List<Part> parts() {
+            List<Part> parts = new ArrayList<>();
+            sent.forEach((source, writes) -> parts.add(new Part(source, writes.writes(), null)));
+            return parts;
+        }
+    }
 
     private record Unfinished(IsolationPlan plan, Map<Position, Throwable> rejections) {
     }
@@ -56,16 +86,18 @@ public final class TaskWriter {
      * its progress records (issue 22 item 7).
      */
     TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
-               Function<TopicPartition, Map<String, Integer>> mapped, Tally tally, AfterAbort afterAbort) {
+               Function<TopicPartition, Map<String, Integer>> mapped, Tally tally, AfterAbort afterAbort,
+               boolean sendsAhead) {
         this.transactionParts = new TransactionParts(convert, letters, mapped);
         this.tally = tally;
         this.ownAbort = new OwnAbortCheck(afterAbort);
+        this.sendsAhead = sendsAhead;
     }
 
     /** For tests: nothing counted. */
     TaskWriter(Function<SinkRecord, ProducerRecord<byte[], byte[]>> convert, TaskTransaction.Letters letters,
-               Function<TopicPartition, Map<String, Integer>> mapped) {
-        this(convert, letters, mapped, Tally.NONE, AfterAbort.TRUSTED);
+               Function<TopicPartition, Map<String, Integer>> mapped, boolean sendsAhead) {
+        this(convert, letters, mapped, Tally.NONE, AfterAbort.TRUSTED, sendsAhead);
     }
 
     /**
@@ -109,6 +141,7 @@ public final class TaskWriter {
 
     /** {@code source} is OWNED by the slot, its committed progress {@code progress}: nothing of it waits. */
     public void open(TopicPartition source, ProgressRecord progress) {
+        spoil(source);
         committed.put(source, progress);
         waiting.put(source, new PendingRecords());
         unfinished = null;
@@ -129,6 +162,7 @@ public final class TaskWriter {
 
     /** {@code source} is no longer written by the slot: its records and progress are forgotten. */
     public void close(TopicPartition source) {
+        spoil(source);
         committed.remove(source);
         waiting.remove(source);
         unfinished = null;
@@ -153,6 +187,17 @@ public final class TaskWriter {
         return waiting.getOrDefault(source, new PendingRecords());
     }
 
+    /** The open partitions with records waiting. */
+    public List<TopicPartition> withRecordsWaiting() {
+        List<TopicPartition> partitions = new ArrayList<>();
+        waiting.forEach((source, pending) -> {
+            if (pending.count() > 0) {
+                partitions.add(source);
+            }
+        });
+        return partitions;
+    }
+
     /** The records waiting in every open partition. */
     public List<PendingRecords> waiting() {
         return List.copyOf(waiting.values());
@@ -164,7 +209,91 @@ public final class TaskWriter {
         if (pending != null) {
             pending.clear();
         }
+        spoil(source);
         unfinished = null;
+    }
+
+    /** What waits in {@code source} changed other than by an add: a transaction begun ahead that sent it is spoilt. */
+    private void spoil(TopicPartition source) {
+        if (ahead != null && ahead.sent.containsKey(source)) {
+            ahead.spoilt = true;
+        }
+    }
+
+    /**
+     * Sends the waiting records not sent yet in a transaction begun ahead of the commit trigger (begun now when none
+     * is), so the target takes them while the worker polls for more; the write at the trigger sends what was added
+     * since, waits for the acknowledgements and commits ({@link #write}). Sends nothing when transactions do not
+     * begin ahead, an isolation is unfinished, a transaction begun ahead ended or is spoilt (settled first: {@link
+     * #abandonAhead}), or a waiting partition has a redo pending (its sends depend on what the lost commit wrote).
+     * A record that cannot be converted stops the sends until the next write, which meets it again and decides.
+     */
+    public void sendAhead(Supplier<TaskTransaction> transaction) {
+        if (!sendsAhead || stoppedAhead || unfinished != null
+                || ahead != null && (ahead.spoilt || ahead.begun.ended().isPresent())) {
+            return;
+        }
+        Map<TopicPartition, TransactionParts.Sent> more = new LinkedHashMap<>();
+        for (Map.Entry<TopicPartition, PendingRecords> entry : waiting.entrySet()) {
+            TopicPartition source = entry.getKey();
+            int sent = ahead == null ? 0 : ahead.sent.getOrDefault(source, TransactionParts.Sent.NONE).writes().size();
+            if (entry.getValue().count() == sent) {
+                continue;
+            }
+            if (committed.get(source).redo().isPresent()) {
+                return;
+            }
+            try {
+                more.put(source, transactionParts.ahead(source, entry.getValue().from(sent)));
+            } catch (RuntimeException e) {
+                stoppedAhead = true; // converting again at every put would fail again: the write decides
+                return;
+            }
+        }
+        if (more.isEmpty()) {
+            return;
+        }
+        if (ahead == null) {
+            Set<String> topics = new HashSet<>();
+            more.values().forEach(sent -> sent.writes().forEach(write -> topics.add(write.out().topic())));
+            ahead = new Ahead(transaction.get().begin(topics));
+        }
+        for (Map.Entry<TopicPartition, TransactionParts.Sent> entry : more.entrySet()) {
+            ahead.sent.merge(entry.getKey(), entry.getValue(), TransactionParts.Sent::and);
+            if (ahead.begun.send(entry.getKey(), entry.getValue().writes()).isPresent()) {
+                return;
+            }
+        }
+    }
+
+    /** Whether a transaction begun ahead of the trigger is open or ended unsettled (see {@link #abandonAhead}). */
+    public boolean hasAhead() {
+        return ahead != null;
+    }
+
+    /** Whether the transaction begun ahead can only be abandoned: spoilt, or ended by a failed send. */
+    public boolean aheadSpoilt() {
+        return ahead != null && (ahead.spoilt || ahead.begun.ended().isPresent());
+    }
+
+    /**
+     * Ends the transaction begun ahead of the trigger without committing it, before the slot's producer does anything
+     * else (a claim, an intent, a move of the progress) or what it sent changed: aborted, then rule V's check after an
+     * own abort ({@link OwnAbortCheck}). Empty when nothing was begun, or once it is aborted and the slot's commits
+     * still read visible; else the outcome the slot decides on (Fenced or Unknown). Its records keep waiting.
+     */
+    public Optional<Outcome> abandonAhead() {
+        Ahead abandoned = ahead;
+        ahead = null;
+        if (abandoned == null) {
+            return Optional.empty();
+        }
+        Outcome ended = abandoned.begun.ended().orElseGet(() -> abandoned.begun.abandon(new ConnectException(
+                "The transaction begun ahead of the commit trigger was abandoned")));
+        if (ended instanceof Outcome.Fenced || ended instanceof Outcome.Unknown) {
+            return Optional.of(ended);
+        }
+        return ownAbort.after(abandoned.parts(), ((Caused) ended).cause(), committed);
     }
 
     /** The committed progress of {@code source}, if it is open (no copy: asked per partition of a put). */
@@ -186,6 +315,15 @@ public final class TaskWriter {
      * after). The first transaction of a write always starts.
      */
     public Outcome write(TaskTransaction transaction, long nowMs, BooleanSupplier mayGoOn) {
+        stoppedAhead = false;
+        if (ahead != null && (ahead.spoilt || ahead.begun.ended().isPresent()
+                && !(ahead.begun.ended().get() instanceof Outcome.Rejected))) {
+            Optional<Outcome> settled = abandonAhead(); // what it sent changed, or it failed other than by a rejection
+            if (settled.isPresent()) {
+                return settled.get();
+            }
+        }
+        Ahead started = ahead;
         IsolationPlan plan;
         Map<Position, Throwable> rejections;
         if (unfinished != null) {
@@ -212,16 +350,26 @@ public final class TaskWriter {
                 unfinished = new Unfinished(plan, rejections);
                 return new Outcome.Committed(written, deadLettered);
             }
+            // the first step is the transaction begun ahead, if one was: its sends are not converted again
+            TaskTransaction.Begun begun = first && started != null ? started.begun : null;
             first = false;
             StepParts stepParts;
             try {
-                stepParts = transactionParts.of(step.get(), rejections, committed, waiting);
+                stepParts = begun == null ? transactionParts.of(step.get(), rejections, committed, waiting)
+                        : transactionParts.of(step.get(), rejections, committed, waiting, started.sent);
             } catch (WriterErrors.PoisonInStrictMode e) {
+                abandonAhead();
                 return new Outcome.Fatal(e);
-            }
+            } // another failure to convert leaves what was begun ahead as it was, for the write that follows
+            ahead = null;
             List<Part> parts = stepParts.parts();
             long began = System.nanoTime();
-            Outcome outcome = transaction.run(parts);
+            Outcome outcome;
+            if (begun == null) {
+                outcome = transaction.run(parts);
+            } else {
+                outcome = begun.ended().orElseGet(() -> begun.complete(parts)); // ended: Rejected, aborted
+            }
             if (outcome instanceof Outcome.Committed done) {
                 plan.committed();
                 committed(done, nowMs);
@@ -257,6 +405,10 @@ public final class TaskWriter {
      * of the slot, without records (design 2.7.1 step 3).
      */
     public Outcome intents(TaskTransaction transaction, Map<TopicPartition, ProgressRecord> intents) {
+        Optional<Outcome> abandoned = abandonAhead();
+        if (abandoned.isPresent()) {
+            return abandoned.get();
+        }
         List<Part> parts = new ArrayList<>();
         intents.forEach((source, intent) -> parts.add(new Part(source, List.of(), intent)));
         return transaction.run(parts);
@@ -269,6 +421,10 @@ public final class TaskWriter {
      * lines (a transaction of the progress alone writes no partition).
      */
     public Outcome move(TaskTransaction transaction, Map<TopicPartition, Long> positions) {
+        Optional<Outcome> abandoned = abandonAhead();
+        if (abandoned.isPresent()) {
+            return abandoned.get();
+        }
         Outcome outcome = transaction.run(TransactionParts.moved(positions, committed, waiting));
         if (outcome instanceof Outcome.Committed done) {
             committed.putAll(done.progress());

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -68,13 +69,26 @@ final class TransactionParts {
      */
     StepParts of(Step step, Map<Position, Throwable> rejections, Map<TopicPartition, ProgressRecord> committed,
                  Map<TopicPartition, PendingRecords> waiting) {
+        return of(step, rejections, committed, waiting, Map.of());
+    }
+
+    /**
+     * As above, for the first step of a write whose transaction began ahead of the trigger ({@link
+     * TaskWriter#sendAhead}): {@code sent} holds what it sent of each partition, the first waiting records, as they
+     * were converted then; they are not converted again, and their causes join the step's.
+     */
+    StepParts of(Step step, Map<Position, Throwable> rejections, Map<TopicPartition, ProgressRecord> committed,
+                 Map<TopicPartition, PendingRecords> waiting, Map<TopicPartition, Sent> sent) {
         List<Part> parts = new ArrayList<>();
         Map<Position, Throwable> causes = new HashMap<>();
+        sent.values().forEach(ahead -> causes.putAll(ahead.causes()));
         step.ranges().forEach((source, range) -> {
             ProgressRecord last = committed.get(source);
             Optional<RedoRange> redo = last.redo();
-            List<Write> writes = new ArrayList<>();
-            for (SinkRecord record : waiting.get(source).records()) {
+            Sent ahead = sent.getOrDefault(source, Sent.NONE);
+            List<Write> writes = new ArrayList<>(ahead.writes());
+            List<SinkRecord> records = waiting.get(source).records();
+            for (SinkRecord record : records.subList(ahead.writes().size(), records.size())) {
                 if (range.holds(record.originalKafkaOffset())) {
                     Write write = write(source, record, step, rejections, causes);
                     if (redo.isEmpty() || redo.get().sends(write.offset(), write.out().topic(),
@@ -88,6 +102,36 @@ final class TransactionParts {
                     redo.filter(r -> r.pendingAt(range.to())), Optional.empty(), last.written(), Optional.empty())));
         });
         return new StepParts(parts, causes);
+    }
+
+    /**
+     * What a transaction begun ahead of the trigger sent of one source partition: the writes of its first waiting
+     * records, in order, and why each that it dead-letters is poison.
+     */
+    record Sent(List<Write> writes, Map<Position, Throwable> causes) {
+        static final Sent NONE = new Sent(List.of(), Map.of());
+
+        Sent and(Sent more) {
+            List<Write> all = new ArrayList<>(writes);
+            all.addAll(more.writes());
+            Map<Position, Throwable> allCauses = new HashMap<>(causes);
+            allCauses.putAll(more.causes());
+            return new Sent(List.copyOf(all), Map.copyOf(allCauses));
+        }
+    }
+
+    /**
+     * The writes of {@code records}, waiting records of {@code source} with no redo pending, sent ahead of the trigger
+     * as the first step of a write would send them (no record known as poison yet).
+     */
+    Sent ahead(TopicPartition source, List<SinkRecord> records) {
+        List<Write> writes = new ArrayList<>();
+        Map<Position, Throwable> causes = new HashMap<>();
+        Step first = new Step(Map.of(), Set.of());
+        for (SinkRecord record : records) {
+            writes.add(write(source, record, first, Map.of(), causes));
+        }
+        return new Sent(List.copyOf(writes), Map.copyOf(causes));
     }
 
     /** How many records {@code parts} write as themselves (not as dead letters). */

@@ -18,6 +18,7 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
+import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.ownership.ProducerEpoch;
@@ -222,7 +223,7 @@ public final class WriterFactory implements AutoCloseable {
         return new TaskWriter(record -> setup.converter().convert(record, target.mappedPartitions(
                 new TopicPartition(record.originalTopic(), record.originalKafkaPartition()))),
                 (record, refused, error) -> letters(producer.get()).of(record, refused, error),
-                target::mappedPartitions, tally, afterAbort);
+                target::mappedPartitions, tally, afterAbort, ConfigRules.sendsAhead(config));
     }
 
     /**

@@ -33,7 +33,13 @@ class TaskWriterTest {
 
     private final ScriptedProducer mock = new ScriptedProducer();
     private Optional<String> dlqTopic = Optional.of("dlq");
-    private final TaskWriter writer = new TaskWriter(TaskWriterTest::convert, this::letter, source -> Map.of());
+    private final TaskWriter writer = new TaskWriter(TaskWriterTest::convert, this::letter, source -> Map.of(), false);
+    /** Converts as {@link #convert}, counting each record converted. */
+    private final List<Long> converted = new java.util.ArrayList<>();
+    private final TaskWriter ahead = new TaskWriter(record -> {
+        converted.add(record.kafkaOffset());
+        return convert(record);
+    }, this::letter, source -> Map.of(), true);
 
     @Test
     void writesTheWaitingRecordsOfEveryOpenPartitionInOneTransactionAndMovesTheirProgress() {
@@ -202,7 +208,7 @@ class TaskWriterTest {
                 TaskWriter.Tally.NONE, progress -> {
                     asked.add(progress);
                     return false;
-                });
+                }, false);
         mock.broker = r -> "v1".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
         looking.open(P0, progress(0));
         looking.add(P0, records("orders", 0, 0, 3), 0);
@@ -222,13 +228,138 @@ class TaskWriterTest {
         TaskWriter looking = new TaskWriter(TaskWriterTest::convert, this::letter, source -> Map.of(),
                 TaskWriter.Tally.NONE, progress -> {
                     throw new org.apache.kafka.connect.errors.RetriableException("the target did not answer");
-                });
+                }, false);
         mock.broker = r -> "v1".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
         looking.open(P0, progress(0));
         looking.add(P0, records("orders", 0, 0, 3), 0);
 
         assertThat(looking.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Unknown.class);
         assertThat(values()).isEmpty();
+    }
+
+    /**
+     * Issue 23 (8 partitions at MirrorMaker 2's rate): the records of a put are sent in a transaction begun ahead of
+     * the commit trigger; the write sends only what came after, waits and commits: one transaction, each record
+     * converted once.
+     */
+    @Test
+    void sendsAheadOfTheTriggerAndCommitsWhatItSentWithTheRestInOneTransaction() {
+        ahead.open(P0, progress(0));
+        ahead.open(P1, progress(5));
+        ahead.add(P0, records("orders", 0, 0, 2), 0);
+        ahead.add(P1, records("orders", 1, 5, 7), 0);
+        TaskTransaction transaction = transaction(mock);
+
+        ahead.sendAhead(() -> transaction);
+
+        assertThat(mock.uncommittedRecords()).extracting(r -> text(r.value())).containsExactly("v0", "v1", "v5", "v6");
+        assertThat(values()).as("nothing committed before the trigger").isEmpty();
+        ahead.add(P1, records("orders", 1, 7, 9), 0);
+        ahead.sendAhead(() -> transaction);
+        ahead.add(P0, records("orders", 0, 2, 3), 0);
+
+        assertThat(ahead.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Committed.class);
+
+        assertThat(values()).containsExactly("v0", "v1", "v5", "v6", "v7", "v8", "v2");
+        assertThat(mock.commitCount()).isEqualTo(1);
+        assertThat(mock.progressHistory()).hasSize(2);
+        assertThat(ahead.committed().get(P0).next()).isEqualTo(3);
+        assertThat(ahead.committed().get(P1).next()).isEqualTo(9);
+        assertThat(converted).as("each record converted once").containsExactly(0L, 1L, 5L, 6L, 7L, 8L, 2L);
+        assertThat(ahead.hasAhead()).isFalse();
+    }
+
+    /** A partition closed (or sought back) after its records were sent ahead: nothing of it may commit without it. */
+    @Test
+    void abandonsWhatItSentAheadWhenAPartitionItSentIsClosedAndWritesTheOthersAgain() {
+        ahead.open(P0, progress(0));
+        ahead.open(P1, progress(5));
+        ahead.add(P0, records("orders", 0, 0, 2), 0);
+        ahead.add(P1, records("orders", 1, 5, 7), 0);
+        ahead.sendAhead(() -> transaction(mock));
+
+        ahead.close(P0);
+
+        assertThat(ahead.aheadSpoilt()).isTrue();
+        assertThat(ahead.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Committed.class);
+        assertThat(mock.aborts).isEqualTo(1);
+        assertThat(values()).as("P0's sends aborted with the transaction").containsExactly("v5", "v6");
+        assertThat(ahead.committed()).containsOnlyKeys(P1);
+    }
+
+    /** A record the broker rejects in a transaction begun ahead is isolated at the trigger as without it. */
+    @Test
+    void isolatesARecordRejectedAheadOfTheTriggerAsTheWriteWould() {
+        mock.broker = r -> "v6".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
+        ahead.open(P0, progress(0));
+        ahead.open(P1, progress(5));
+        ahead.add(P0, records("orders", 0, 0, 2), 0);
+        ahead.add(P1, records("orders", 1, 5, 8), 0);
+        ahead.sendAhead(() -> transaction(mock));
+        ahead.add(P1, records("orders", 1, 8, 9), 0);
+        ahead.sendAhead(() -> transaction(mock));
+
+        assertThat(ahead.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Committed.class);
+
+        assertThat(values()).containsExactly("v0", "v1", "v5", "letter of 6", "v7", "v8");
+        assertThat(ahead.committed().get(P1).next()).isEqualTo(9);
+    }
+
+    /** preCommit's move of the progress uses the slot's producer: what was sent ahead is abandoned first. */
+    @Test
+    void abandonsWhatItSentAheadBeforeMovingTheProgress() {
+        ahead.open(P0, progress(0));
+        ahead.open(P1, progress(5));
+        ahead.add(P0, records("orders", 0, 0, 2), 0);
+        ahead.sendAhead(() -> transaction(mock));
+
+        assertThat(ahead.move(transaction(mock), Map.of(P1, 9L))).isInstanceOf(Outcome.Committed.class);
+
+        assertThat(mock.aborts).isEqualTo(1);
+        assertThat(values()).isEmpty();
+        assertThat(ahead.committed().get(P1).next()).isEqualTo(9);
+        assertThat(ahead.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Committed.class);
+        assertThat(values()).as("P0's records still waited").containsExactly("v0", "v1");
+    }
+
+    /** Fenced from outside while a transaction was begun ahead: the abandon answers Fenced, nothing commits. */
+    @Test
+    void answersFencedWhenTheTransactionBegunAheadCannotBeAborted() {
+        ahead.open(P0, progress(0));
+        ahead.add(P0, records("orders", 0, 0, 2), 0);
+        ahead.sendAhead(() -> transaction(mock));
+        mock.abortFailures.add(new ProducerFencedException("fenced from outside"));
+
+        assertThat(ahead.abandonAhead()).hasValueSatisfying(o -> assertThat(o).isInstanceOf(Outcome.Fenced.class));
+        assertThat(values()).isEmpty();
+        assertThat(ahead.waiting(P0).count()).isEqualTo(2);
+    }
+
+    /** Rule V (c) holds for an abandon: an own abort that ended a commit behind the progress re-initialises. */
+    @Test
+    void answersUnknownWhenACommitBehindTheProgressNoLongerReadsVisibleAfterAnAbandon() {
+        TaskWriter looking = new TaskWriter(TaskWriterTest::convert, this::letter, source -> Map.of(),
+                TaskWriter.Tally.NONE, progress -> false, true);
+        looking.open(P0, progress(0));
+        looking.add(P0, records("orders", 0, 0, 2), 0);
+        looking.sendAhead(() -> transaction(mock));
+        looking.dropWaiting(P0);
+
+        assertThat(looking.write(transaction(mock), 0, () -> true)).isInstanceOf(Outcome.Unknown.class);
+        assertThat(mock.aborts).isEqualTo(1);
+        assertThat(values()).isEmpty();
+    }
+
+    /** A redo sends only where the lost commit wrote, decided at the write: such a partition is not sent ahead. */
+    @Test
+    void sendsNothingAheadWhileAPartitionHasARedoPending() {
+        ahead.open(P0, progress(0).redoing(0, 3, Map.of(new TopicPartition("copy.orders", 0), 0L)));
+        ahead.add(P0, records("orders", 0, 0, 2), 0);
+
+        ahead.sendAhead(() -> transaction(mock));
+
+        assertThat(ahead.hasAhead()).isFalse();
+        assertThat(mock.uncommittedRecords()).isEmpty();
     }
 
     /** P0 opened at 0 with 0..1 waiting, P1 opened at 5 with 5..{@code p1To}-1 waiting. */
