@@ -154,6 +154,9 @@ final class SinkTaskHandler implements AutoCloseable {
                 notOwned.put(partition, batch);
             }
         });
+        if (opening.isPresent() && !notOwned.isEmpty()) {
+            writes.settleAll(); // the put fails (retried up to transient.errors.timeout.ms): nothing is left open
+        }
         if (opening.isPresent() && !notOwned.isEmpty() && !context.soughtSincePutBegan()) {
             context.timeout(RETRY_BACKOFF_MS);
             throw transients.failed(new RetriableException("Could not open " + notOwned.keySet() + " now: "
@@ -170,11 +173,14 @@ final class SinkTaskHandler implements AutoCloseable {
                 opened.dropped(partition, batch);
             }
         });
-        boolean due = trigger.dueInMs(waiting(), now).orElse(-1) == 0;
-        if ((due || !rewound.isEmpty()) && writes.startOverReplacedSources(rewound, due) && due) {
+        boolean due = trigger.dueInMs(waiting(), now).orElse(-1) == 0 || writes.anyAheadEnded();
+        boolean checked = !(due || !rewound.isEmpty()) || writes.startOverReplacedSources(rewound, due);
+        if (due && checked) {
             long startStepsBy = putStarted + writeBound.toMillis();
             writes.write(now, () -> clock.millis() <= startStepsBy);
-        } else if (!due) {
+        } else if (due) {
+            writes.settleAll(); // not written in this put: nothing is left open meanwhile
+        } else if (checked) {
             writes.sendAhead();
         }
         boolean stillOpening = slots.stream().anyMatch(slot -> !slot.ownership.opening().isEmpty())

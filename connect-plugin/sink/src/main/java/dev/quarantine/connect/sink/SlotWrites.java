@@ -127,6 +127,20 @@ final class SlotWrites {
      * began ahead of the commit trigger ({@link dev.quarantine.connect.sink.write.TaskWriter#abandonAhead}). Answers
      * whether the slot goes on; when not, it was fenced or its abort's outcome is unknown, and it initialises again.
      */
+    /** Settles every slot's transaction begun ahead ({@link #settle}): the put ends without a write. */
+    void settleAll() {
+        slots.forEach(slot -> {
+            if (slot.writer.hasAhead()) {
+                settle(slot);
+            }
+        });
+    }
+
+    /** Whether a slot's transaction begun ahead ended before its trigger: its write is due now. */
+    boolean anyAheadEnded() {
+        return slots.stream().anyMatch(slot -> slot.writer.aheadEnded());
+    }
+
     boolean settle(TaskSlot slot) {
         Optional<Outcome> abandoned = slot.writer.abandonAhead();
         abandoned.ifPresent(outcome -> decide(slot, outcome, "The transaction begun ahead of the commit trigger by"));

@@ -271,16 +271,25 @@ public final class TaskWriter {
         return ahead != null;
     }
 
-    /** Whether the transaction begun ahead can only be abandoned: spoilt, or ended by a failed send. */
+    /** Whether the transaction begun ahead is spoilt: what it sent changed, it can only be abandoned. */
     public boolean aheadSpoilt() {
-        return ahead != null && (ahead.spoilt || ahead.begun.ended().isPresent());
+        return ahead != null && ahead.spoilt;
+    }
+
+    /**
+     * Whether the transaction begun ahead ended before its trigger (a send failed): the write is due now, and decides
+     * as it would have at the trigger (a rejected record is isolated, a fence re-initialises the slot).
+     */
+    public boolean aheadEnded() {
+        return ahead != null && ahead.begun.ended().isPresent();
     }
 
     /**
      * Ends the transaction begun ahead of the trigger without committing it, before the slot's producer does anything
      * else (a claim, an intent, a move of the progress) or what it sent changed: aborted, then rule V's check after an
      * own abort ({@link OwnAbortCheck}). Empty when nothing was begun, or once it is aborted and the slot's commits
-     * still read visible; else the outcome the slot decides on (Fenced or Unknown). Its records keep waiting.
+     * still read visible; else the outcome the slot decides on (Fenced or Unknown; Fatal when a send ahead met a
+     * failure for good). Its records keep waiting.
      */
     public Optional<Outcome> abandonAhead() {
         Ahead abandoned = ahead;
@@ -290,10 +299,12 @@ public final class TaskWriter {
         }
         Outcome ended = abandoned.begun.ended().orElseGet(() -> abandoned.begun.abandon(new ConnectException(
                 "The transaction begun ahead of the commit trigger was abandoned")));
-        if (ended instanceof Outcome.Fenced || ended instanceof Outcome.Unknown) {
-            return Optional.of(ended);
+        Optional<Outcome> lost = ended instanceof Outcome.Fenced || ended instanceof Outcome.Unknown ? Optional.empty()
+                : ownAbort.after(abandoned.parts(), ((Caused) ended).cause(), committed);
+        if (lost.isPresent() || ended instanceof Outcome.Transient || ended instanceof Outcome.Rejected) {
+            return lost;
         }
-        return ownAbort.after(abandoned.parts(), ((Caused) ended).cause(), committed);
+        return Optional.of(ended); // Fenced, Unknown, or Fatal (aborted, the rule V look made)
     }
 
     /** The committed progress of {@code source}, if it is open (no copy: asked per partition of a put). */
@@ -360,7 +371,15 @@ public final class TaskWriter {
             } catch (WriterErrors.PoisonInStrictMode e) {
                 abandonAhead();
                 return new Outcome.Fatal(e);
-            } // another failure to convert leaves what was begun ahead as it was, for the write that follows
+            } catch (RuntimeException e) {
+                // a converter failed (transiently, or for good): what was begun ahead is not left open meanwhile
+                Optional<Outcome> abandoned = abandonAhead();
+                if (abandoned.isPresent()) {
+                    e.addSuppressed(((Caused) abandoned.get()).cause());
+                    return abandoned.get();
+                }
+                throw e;
+            }
             ahead = null;
             List<Part> parts = stepParts.parts();
             long began = System.nanoTime();

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * {@link ConfigRules#writeBound} and the one-attempt rule, row by row: a put's attempts end in time for what the
  * attempt started last may still wait (a send, the wait for its acknowledgements, the commit and the abort, each up to
  * max.block.ms, the look after an abort of the slot's own, up to {@link ConfigRules#AFTER_ABORT_BOUND}, and the
- * readying of the topics it writes, up to {@link ConfigRules#PREPARE_BOUND}).
+ * readying of the topics it writes, up to {@link ConfigRules#PREPARE_BOUND}); and {@link ConfigRules#sendsAhead}.
  */
 class ConfigRulesTest {
 
@@ -65,6 +65,23 @@ class ConfigRulesTest {
     @Test
     void acceptsKafkasDefaults() {
         assertThat(TimeoutRules.timeoutProblems(new TransactionalSinkConfig(valid()))).isEmpty();
+    }
+
+    /** A transaction begun ahead lasts about commit.interval.ms plus the write: kept within the transaction timeout. */
+    @Test
+    void sendsAheadOfTheTriggerOnlyWhenTheIntervalIsAboveZeroAndAtMostHalfTheTransactionTimeout() {
+        assertThat(sendsAhead()).as("100 ms, 60 s").isTrue();
+        assertThat(sendsAhead("commit.interval.ms", "0")).as("every put is its own trigger").isFalse();
+        assertThat(sendsAhead("commit.interval.ms", "30000")).as("30 s of 60 s").isTrue();
+        assertThat(sendsAhead("commit.interval.ms", "30001")).isFalse();
+        assertThat(sendsAhead("commit.interval.ms", "500", "target.producer.transaction.timeout.ms", "900"))
+                .isFalse();
+        assertThat(sendsAhead("commit.interval.ms", "500", "target.producer.transaction.timeout.ms", "1000"))
+                .isTrue();
+    }
+
+    private static boolean sendsAhead(String... settings) {
+        return ConfigRules.sendsAhead(new TransactionalSinkConfig(valid(settings)));
     }
 
     private static Duration bound(String... settings) {

@@ -350,6 +350,46 @@ class TaskWriterTest {
         assertThat(values()).isEmpty();
     }
 
+    /** A send ahead left out as poison in strict mode ends the transaction; the write fails the task as it would. */
+    @Test
+    void answersFatalAtTheWriteWhenASendAheadMetPoisonWithoutADeadLetterTopic() {
+        dlqTopic = Optional.empty();
+        ahead.open(P0, progress(0));
+        List<SinkRecord> batch = new java.util.ArrayList<>(records("orders", 0, 0, 2));
+        batch.set(1, dev.quarantine.connect.sink.TestData.sinkRecord("orders", 0, 1, "k1", new byte[5_000], 1L));
+        ahead.add(P0, batch, 0);
+
+        ahead.sendAhead(() -> transaction(mock));
+
+        assertThat(ahead.aheadEnded()).as("the write is due at once").isTrue();
+        assertThat(mock.aborts).isEqualTo(1);
+        assertThat(ahead.write(transaction(mock), 0, () -> true)).isInstanceOfSatisfying(Outcome.Fatal.class,
+                fatal -> assertThat(fatal.cause()).hasMessageContaining("orders-0@1"));
+        assertThat(values()).isEmpty();
+    }
+
+    /** A record the write cannot convert (a schema registry down) does not leave what was sent ahead open. */
+    @Test
+    void abandonsWhatItSentAheadWhenTheWriteCannotConvertARecordAddedSince() {
+        TaskWriter failing = new TaskWriter(record -> {
+            if (record.kafkaOffset() == 2) {
+                throw new org.apache.kafka.connect.errors.RetriableException("the schema registry is down");
+            }
+            return convert(record);
+        }, this::letter, source -> Map.of(), true);
+        failing.open(P0, progress(0));
+        failing.add(P0, records("orders", 0, 0, 2), 0);
+        failing.sendAhead(() -> transaction(mock));
+        failing.add(P0, records("orders", 0, 2, 3), 0);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> failing.write(transaction(mock), 0, () -> true))
+                .isInstanceOf(org.apache.kafka.connect.errors.RetriableException.class);
+
+        assertThat(mock.aborts).isEqualTo(1);
+        assertThat(failing.hasAhead()).isFalse();
+        assertThat(failing.waiting(P0).count()).as("they keep waiting for the put delivered again").isEqualTo(3);
+    }
+
     /** A redo sends only where the lost commit wrote, decided at the write: such a partition is not sent ahead. */
     @Test
     void sendsNothingAheadWhileAPartitionHasARedoPending() {
