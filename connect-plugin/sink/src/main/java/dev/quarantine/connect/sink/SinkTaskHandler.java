@@ -124,7 +124,8 @@ final class SinkTaskHandler implements AutoCloseable {
 
     /**
      * Runs the slots' opening stages that fit the put's budget, takes the records of OWNED partitions, and writes what
-     * waits once it is due ({@link CommitTrigger}): one transaction per slot.
+     * waits once it is due ({@link CommitTrigger}): one transaction per slot, begun ahead of the trigger by the puts
+     * before it ({@link SlotWrites#sendAhead}).
      */
     void put(Collection<SinkRecord> records) {
         long putStarted = clock.millis();

@@ -19,8 +19,9 @@ import dev.quarantine.connect.sink.write.TaskTransaction.Outcome;
 
 /**
  * The task's transactions, one per slot, and what their outcomes mean (docs/design/sink-ownership.md 2.5, 2.6): a
- * put's write of what waits (after the sources replaced under the worker start over), and {@code preCommit}'s move of
- * the progress past records that never reached the task. Each outcome is decided once: committed, fenced or unknown
+ * put's write of what waits (after the sources replaced under the worker start over), the sends of a put below the
+ * trigger in the transaction begun ahead of it, and {@code preCommit}'s move of the progress past records that never
+ * reached the task. Each outcome is decided once: committed, fenced or unknown
  * (the slot initialised again, its partitions sought back), transient (retried within
  * {@code transient.errors.timeout.ms}) or fatal. It keeps whether a write failed for good, which stops
  * {@code preCommit} from moving any progress on.
