@@ -160,7 +160,8 @@ class SpanningTransactionsIT {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
         // three failures: the first put's send ahead of the trigger meets the first (and stops sending ahead)
         TransactionalKafkaSinkTask task = fixture.start(context, "commit.max.records", "6",
-                "target.value.converter", FaultyConverter.class.getName(), "target.value.converter.flaky.failures", "3");
+                "target.value.converter", FaultyConverter.class.getName(),
+                "target.value.converter.flaky.failures", "3");
         task.open(List.of(first));
         List<SinkRecord> earlier = records(source, 0, 0, 3);
         earlier.set(1, TestData.sinkRecord(source, 0, 1, "k1", bytes("flaky-" + source), 1L));

@@ -245,7 +245,7 @@ public final class TaskTransaction {
                 }
             }
             try {
-                producer.flush(); // rule V.2: every send answered before the progress records, without waiting linger.ms
+                producer.flush(); // rule V.2: every send answered before the progress records, not after linger.ms
             } catch (RuntimeException e) {
                 return failures.abortThen(new Outcome.Transient(e)); // interrupted: nothing is known of the sends yet
             }
