@@ -244,10 +244,7 @@ class TaskWriterTest {
      */
     @Test
     void sendsAheadOfTheTriggerAndCommitsWhatItSentWithTheRestInOneTransaction() {
-        ahead.open(P0, progress(0));
-        ahead.open(P1, progress(5));
-        ahead.add(P0, records("orders", 0, 0, 2), 0);
-        ahead.add(P1, records("orders", 1, 5, 7), 0);
+        openBothWithRecordsWaiting(ahead, 7);
         TaskTransaction transaction = transaction(mock);
 
         ahead.sendAhead(() -> transaction);
@@ -272,10 +269,7 @@ class TaskWriterTest {
     /** A partition closed (or sought back) after its records were sent ahead: nothing of it may commit without it. */
     @Test
     void abandonsWhatItSentAheadWhenAPartitionItSentIsClosedAndWritesTheOthersAgain() {
-        ahead.open(P0, progress(0));
-        ahead.open(P1, progress(5));
-        ahead.add(P0, records("orders", 0, 0, 2), 0);
-        ahead.add(P1, records("orders", 1, 5, 7), 0);
+        openBothWithRecordsWaiting(ahead, 7);
         ahead.sendAhead(() -> transaction(mock));
 
         ahead.close(P0);
@@ -291,10 +285,7 @@ class TaskWriterTest {
     @Test
     void isolatesARecordRejectedAheadOfTheTriggerAsTheWriteWould() {
         mock.broker = r -> "v6".equals(text(r.value())) ? new InvalidRecordException("refused") : null;
-        ahead.open(P0, progress(0));
-        ahead.open(P1, progress(5));
-        ahead.add(P0, records("orders", 0, 0, 2), 0);
-        ahead.add(P1, records("orders", 1, 5, 8), 0);
+        openBothWithRecordsWaiting(ahead, 8);
         ahead.sendAhead(() -> transaction(mock));
         ahead.add(P1, records("orders", 1, 8, 9), 0);
         ahead.sendAhead(() -> transaction(mock));
@@ -404,10 +395,15 @@ class TaskWriterTest {
 
     /** P0 opened at 0 with 0..1 waiting, P1 opened at 5 with 5..{@code p1To}-1 waiting. */
     private void openBothWithRecordsWaiting(long p1To) {
-        open(P0, 0);
-        open(P1, 5);
-        writer.add(P0, records("orders", 0, 0, 2), 0);
-        writer.add(P1, records("orders", 1, 5, p1To), 0);
+        openBothWithRecordsWaiting(writer, p1To);
+    }
+
+    /** As above, in {@code into}. */
+    private static void openBothWithRecordsWaiting(TaskWriter into, long p1To) {
+        into.open(P0, progress(0));
+        into.open(P1, progress(5));
+        into.add(P0, records("orders", 0, 0, 2), 0);
+        into.add(P1, records("orders", 1, 5, p1To), 0);
     }
 
     private void open(TopicPartition source, long next) {
