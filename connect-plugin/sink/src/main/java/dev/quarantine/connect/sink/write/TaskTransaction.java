@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -154,7 +155,7 @@ public final class TaskTransaction {
         if (parts.isEmpty()) {
             return new Outcome.Committed(Map.of(), List.of());
         }
-        return begin(topics(parts)).complete(parts);
+        return begin(topics(parts.stream().flatMap(part -> part.writes().stream()))).complete(parts);
     }
 
     /**
@@ -209,17 +210,22 @@ public final class TaskTransaction {
                 return Optional.of(ended);
             }
             long from = sentTo.getOrDefault(source, Long.MIN_VALUE);
-            Set<String> topics = new HashSet<>();
-            writes.forEach(write -> topics.add(write.out().topic()));
-            if (!prepared.containsAll(topics)) {
+            Set<String> unprepared = new HashSet<>();
+            for (Write write : writes) {
+                if (write.offset() >= from && !prepared.contains(write.out().topic())) {
+                    unprepared.add(write.out().topic());
+                }
+            }
+            if (!unprepared.isEmpty()) {
                 try {
-                    producer.prepare(topics);
+                    producer.prepare(unprepared);
                 } catch (InterruptException e) {
                     ended = failures.abortThen(new Outcome.Transient(e));
                     return Optional.of(ended);
                 }
-                prepared.addAll(topics);
+                prepared.addAll(unprepared);
             }
+            long next = from;
             for (Write write : writes) {
                 if (write.offset() >= from) {
                     Optional<Outcome> failed = TaskTransaction.this.send(source, write, acks, deadLettered);
@@ -227,9 +233,10 @@ public final class TaskTransaction {
                         ended = failed.get();
                         return failed;
                     }
-                    sentTo.put(source, write.offset() + 1);
+                    next = write.offset() + 1;
                 }
             }
+            sentTo.put(source, next);
             return Optional.empty();
         }
 
@@ -290,9 +297,10 @@ public final class TaskTransaction {
         }
     }
 
-    private static Set<String> topics(List<Part> parts) {
+    /** The topics {@code writes} go to. */
+    static Set<String> topics(Stream<Write> writes) {
         Set<String> topics = new HashSet<>();
-        parts.forEach(part -> part.writes().forEach(write -> topics.add(write.out().topic())));
+        writes.forEach(write -> topics.add(write.out().topic()));
         return topics;
     }
 

@@ -2,7 +2,6 @@ package dev.quarantine.connect.sink.write;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -254,9 +253,8 @@ public final class TaskWriter {
             return;
         }
         if (ahead == null) {
-            Set<String> topics = new HashSet<>();
-            more.values().forEach(sent -> sent.writes().forEach(write -> topics.add(write.out().topic())));
-            ahead = new Ahead(transaction.get().begin(topics));
+            ahead = new Ahead(transaction.get().begin(TaskTransaction.topics(more.values().stream()
+                    .flatMap(sent -> sent.writes().stream()))));
         }
         for (Map.Entry<TopicPartition, TransactionParts.Sent> entry : more.entrySet()) {
             ahead.sent.merge(entry.getKey(), entry.getValue(), TransactionParts.Sent::and);
