@@ -15,6 +15,7 @@ import org.apache.kafka.connect.storage.HeaderConverter;
 import dev.quarantine.connect.sink.cluster.ClusterAdmins;
 import dev.quarantine.connect.sink.cluster.HangingTransactions;
 import dev.quarantine.connect.sink.cluster.TargetTopics;
+import dev.quarantine.connect.sink.cluster.TopicIds;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.metrics.SinkMetrics;
 import dev.quarantine.connect.sink.metrics.TaskMetrics;
@@ -61,14 +62,15 @@ public class TransactionalKafkaSinkTask extends SinkTask {
                 new SourceTopics(admins::source, config.sourceOffsetReset(), TargetTopics.ADMIN_TIMEOUT,
                         config.unnamedSourceGroup()),
                 config.progressReadTimeout());
+        TopicIds topicIds = new TopicIds(admins::target, config.dlqTopic().stream().toList());
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(), admins,
-                TargetTopics.ADMIN_TIMEOUT);
+                TargetTopics.ADMIN_TIMEOUT, topicIds);
         RecordConverter converter = new RecordConverter(config.topicFormat(), targetTopics, keyConverter,
                 valueConverter, headerConverter);
         WriteSetup setup = new WriteSetup(converter, deadLetters, metrics,
                 new DeadLetterBreaker(config.dlqWindowRecords(), config.dlqMaxRatio()), progress.target(),
                 new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT,
-                        config.progressTopic()));
+                        config.progressTopic()), topicIds);
         handler = TaskSlots.handler(context, config, new WriterFactory(config, setup), progress, targetTopics,
                 admins, Clock.systemUTC());
     }

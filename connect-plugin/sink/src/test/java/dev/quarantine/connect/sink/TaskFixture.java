@@ -24,6 +24,7 @@ import dev.quarantine.connect.sink.cluster.ClusterAdmins;
 import dev.quarantine.connect.sink.cluster.HangingTransactionCheck;
 import dev.quarantine.connect.sink.cluster.HangingTransactions;
 import dev.quarantine.connect.sink.cluster.TargetTopics;
+import dev.quarantine.connect.sink.cluster.TopicIds;
 import dev.quarantine.connect.sink.cluster.WrittenCheck;
 import dev.quarantine.connect.sink.cluster.WrittenChecks;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
@@ -136,13 +137,15 @@ final class TaskFixture implements AfterEachCallback {
         ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
         ProgressStore store = new ProgressStore(config.adminConfigs(), progress,
                 new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30)), progressReadTimeout);
+        TopicIds topicIds = new TopicIds(admins::target, config.dlqTopic().stream().toList());
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
-                admins, TargetTopics.ADMIN_TIMEOUT);
+                admins, TargetTopics.ADMIN_TIMEOUT, topicIds);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), deadLetters(config),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),
                 store.target(),
-                hanging.orElseGet(() -> new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT, progress)));
+                hanging.orElseGet(() -> new HangingTransactions(admins, TargetTopics.ADMIN_TIMEOUT, progress)),
+                topicIds);
         return TaskSlots.handler(context, config, new WriterFactory(config, setup, producers), store, targetTopics,
                 admins, Clock.systemUTC(), hanging.map(scripted -> NOTHING_ON_THE_BROKER));
     }

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -16,7 +17,11 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -99,6 +104,36 @@ class TopicsChangedIT {
         assertThat(copied).hasSize(1_010);
         assertThat(copied.subList(1_000, 1_010)).as("all 10 of the new topic")
                 .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
+    }
+
+    @Test
+    void writesNothingAgainWhenTheTargetTopicWasCreatedAgainWithAnAbortedTransactionWhereTheLastCommitWrote()
+            throws Exception {
+        TransactionalKafkaSinkTask first = copyFromTheOldTopic(new FakeSinkTaskContext(), 10);
+        fixture.stop(first);
+        fixture.recreate(fixture.target, Map.of());
+        // as a task still running through the re-creation leaves it: its open transaction's sends went to the new
+        // topic, then it was stopped (aborted), at the offsets where the old topic holds the last commit's records
+        Properties props = kafka.clientProps();
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, fixture.source + "-other");
+        try (KafkaProducer<byte[], byte[]> other = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            other.initTransactions();
+            other.beginTransaction();
+            for (int i = 0; i < 3; i++) {
+                other.send(new ProducerRecord<>(fixture.target, 0, null, Utf8.bytes("aborted-" + i))).get();
+            }
+            other.abortTransaction();
+        }
+
+        TransactionalKafkaSinkTask second = fixture.start(new FakeSinkTaskContext());
+        second.open(List.of(partition));
+        second.put(records(fixture.source, 0, 10, 15));
+
+        assertThat(values(committed(kafka, fixture.target)))
+                .as("the new topic holds what came after only: the last commit's records went with the old topic,"
+                        + " they were not lost to the abort read at their offsets in the new one")
+                .containsExactlyElementsOf(IntStream.range(10, 15).mapToObj(i -> "v" + i).toList());
     }
 
     @Test

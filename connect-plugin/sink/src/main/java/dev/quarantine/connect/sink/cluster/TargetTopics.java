@@ -54,12 +54,21 @@ public final class TargetTopics implements AutoCloseable {
     private final Duration timeout;
     private final Map<String, Integer> partitions = new ConcurrentHashMap<>();
     private final Map<String, Instant> missingSince = new ConcurrentHashMap<>();
+    private final TopicIds ids;
 
+    /** Target topics whose ids are not kept ({@link TopicIds#NONE}). */
     public TargetTopics(TopicFormat format, TargetTopicSettings settings, ClusterAdmins admins, Duration timeout) {
+        this(format, settings, admins, timeout, TopicIds.NONE);
+    }
+
+    /** @param ids kept with each target topic's describe here, and described again as {@link TopicIds} says */
+    public TargetTopics(TopicFormat format, TargetTopicSettings settings, ClusterAdmins admins, Duration timeout,
+                        TopicIds ids) {
         this.format = format;
         this.settings = settings;
         this.admins = admins;
         this.timeout = timeout;
+        this.ids = ids;
     }
 
     /**
@@ -72,11 +81,13 @@ public final class TargetTopics implements AutoCloseable {
     public void ensure(Collection<SinkRecord> records) {
         Map<String, String> unknown = new LinkedHashMap<>();
         Set<String> seen = new HashSet<>();
+        Set<String> targets = new HashSet<>();
         for (SinkRecord record : records) {
             if (record.topic() == null || !seen.add(record.topic())) {
                 continue; // a record an SMT left without a topic fails the task in its writer, naming the record
             }
             String target = format.targetTopic(record.topic());
+            targets.add(target);
             if (!partitions.containsKey(target) && !unknown.containsKey(target) && !recentlyMissing(target)) {
                 unknown.put(target, record.originalTopic());
             }
@@ -85,6 +96,7 @@ public final class TargetTopics implements AutoCloseable {
             Map<String, Optional<TopicDescription>> described = describe(admins.target(), unknown.keySet());
             unknown.forEach((target, source) -> resolve(target, source, described.get(target)));
         }
+        ids.refresh(targets);
     }
 
     /**
@@ -111,6 +123,7 @@ public final class TargetTopics implements AutoCloseable {
         }
         if (described.isPresent()) {
             partitions.put(target, described.get().partitions().size());
+            ids.described(target, described.get().topicId());
             missingSince.remove(target);
         } else {
             missingSince.put(target, Instant.now());

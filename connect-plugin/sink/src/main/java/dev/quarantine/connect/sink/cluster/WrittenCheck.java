@@ -34,8 +34,9 @@ import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
  *     <td>C is lost there: commit the intent (next back at the smallest {@code from} of the lost lines, redo up to
  *     this progress's {@code next}, each lost partition from its own line's {@code from}), then redo</td></tr>
  * <tr><td>otherwise (every record at {@code first} visible, deleted by retention, removed by compaction, or gone:
- *     {@code first} at or past the partition's end, its topic deleted and created again, or an unclean
- *     election)</td><td>{@link Clean}</td>
+ *     {@code first} at or past the partition's end, its topic deleted (and created again: a line naming another
+ *     topic id than the topic's now, read {@link AtFirst#DELETED} without a look at the new topic's offsets), or an
+ *     unclean election)</td><td>{@link Clean}</td>
  *     <td>nothing to redo (what is gone cannot be read to tell); those lines are named for a WARN</td></tr>
  * </table>
  */

@@ -15,9 +15,11 @@ import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
 import org.apache.kafka.clients.admin.DescribeTransactionsResult;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -116,41 +118,50 @@ public final class WrittenRepair implements WrittenChecks {
     }
 
     private Map<TopicPartition, Verdict> look(Map<TopicPartition, ProgressRecord> progress) {
+        Set<TopicPartition> partitions = new HashSet<>();
+        progress.values().forEach(record -> partitions.addAll(record.written().keySet()));
+        Map<String, Uuid> ids = new HashMap<>();
+        Set<TopicPartition> gone = gone(partitions, ids);
         Map<TopicPartition, Set<Long>> firsts = new HashMap<>();
-        progress.values().forEach(record -> record.written().forEach((tp, line) ->
-                firsts.computeIfAbsent(tp, k -> new HashSet<>()).add(line.first())));
-        Set<TopicPartition> gone = gone(firsts.keySet());
+        progress.values().forEach(record -> record.written().forEach((tp, line) -> {
+            if (!gone.contains(tp) && !line.ofAnotherTopicThan(ids.get(tp.topic()))) {
+                firsts.computeIfAbsent(tp, k -> new HashSet<>()).add(line.first());
+            }
+        }));
         Map<TopicPartition, Map<Long, AtFirst>> found;
         try {
-            found = probe.lookAll(without(firsts, gone), timeout);
+            found = probe.lookAll(firsts, timeout);
         } catch (org.apache.kafka.common.KafkaException e) {
             throw failure("read " + firsts.keySet() + " read_committed", e);
         }
-        gone.forEach(tp -> {
-            Map<Long, AtFirst> deleted = new HashMap<>();
-            firsts.get(tp).forEach(first -> deleted.put(first, AtFirst.DELETED)); // deleted with their topic
-            found.put(tp, deleted);
-        });
         Map<TopicPartition, Verdict> verdicts = new LinkedHashMap<>();
         progress.forEach((source, record) -> {
             if (record.written().isEmpty()) {
                 return;
             }
             Map<TopicPartition, Look> looks = new HashMap<>();
-            record.written().forEach((tp, line) -> looks.put(tp, Look.of(found.get(tp).get(line.first()))));
+            // a line of a topic deleted, perhaps created again since (the new topic's offsets say nothing of it)
+            record.written().forEach((tp, line) -> looks.put(tp, Look.of(gone.contains(tp)
+                    || line.ofAnotherTopicThan(ids.get(tp.topic())) ? AtFirst.DELETED
+                    : found.get(tp).get(line.first()))));
             verdicts.put(source, WrittenCheck.decide(record, looks));
         });
         return verdicts;
     }
 
-    /** Of {@code partitions}, those whose topic no longer exists or no longer has them (deleted by an operator). */
-    private Set<TopicPartition> gone(Set<TopicPartition> partitions) {
+    /**
+     * Of {@code partitions}, those whose topic no longer exists or no longer has them (deleted by an operator); the id
+     * of each topic that exists goes into {@code ids}.
+     */
+    private Set<TopicPartition> gone(Set<TopicPartition> partitions, Map<String, Uuid> ids) {
         Set<String> topics = new HashSet<>();
         partitions.forEach(tp -> topics.add(tp.topic()));
         Map<String, Integer> counts = new HashMap<>();
         admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
             try {
-                counts.put(topic, AdminWait.await(described, timeout, "describe topic " + topic).partitions().size());
+                TopicDescription description = AdminWait.await(described, timeout, "describe topic " + topic);
+                counts.put(topic, description.partitions().size());
+                ids.put(topic, description.topicId());
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
                     throw failure("describe topic " + topic, e.getCause());
@@ -167,12 +178,6 @@ public final class WrittenRepair implements WrittenChecks {
         return gone;
     }
 
-    private static Map<TopicPartition, Set<Long>> without(Map<TopicPartition, Set<Long>> firsts,
-                                                          Set<TopicPartition> gone) {
-        Map<TopicPartition, Set<Long>> kept = new HashMap<>(firsts);
-        kept.keySet().removeAll(gone);
-        return kept;
-    }
 
     /**
      * Aborts, on the partitions {@code waiting}'s lines are held back on, the open ranges that their writers' producer

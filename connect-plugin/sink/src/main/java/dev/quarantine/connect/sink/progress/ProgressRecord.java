@@ -87,9 +87,11 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
 
     /**
      * Where the last transaction of the source partition that wrote a partition put its records there:
-     * {@code [first, end)}, and that transaction's {@code from}.
+     * {@code [first, end)}, that transaction's {@code from}, and the id of the partition's topic as the writer knew it
+     * (empty when it did not, or the record is older): offsets of a topic deleted and created again under the same
+     * name say nothing of the new topic's records.
      */
-    public record Written(long first, long end, long from) {
+    public record Written(long first, long end, long from, Optional<Uuid> topicId) {
 
         /** @throws IllegalArgumentException when the range is empty or an offset is negative */
         public Written {
@@ -97,6 +99,15 @@ public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> 
                 throw new IllegalArgumentException("first " + first + ", end " + end + " and from " + from
                         + " are not a range of offsets");
             }
+        }
+
+        public Written(long first, long end, long from) {
+            this(first, end, from, Optional.empty());
+        }
+
+        /** Whether this line is of a topic other than the one with {@code current} id (deleted and created again). */
+        public boolean ofAnotherTopicThan(Uuid current) {
+            return topicId.isPresent() && !topicId.get().equals(current);
         }
     }
 

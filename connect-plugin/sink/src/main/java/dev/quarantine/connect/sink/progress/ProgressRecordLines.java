@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 import dev.quarantine.connect.sink.progress.ProgressRecord.Holder;
 import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
@@ -15,7 +16,7 @@ import dev.quarantine.txn.TopicNames;
 
 /**
  * The ownership lines of a progress record ({@link ProgressRecord}): {@code holder} and {@code claim} (design 2.2)
- * and {@code written.<tp>=<first>,<end>,<from>} (design 2.7.1, rule V), written and read here only. Every number is
+ * and {@code written.<tp>=<first>,<end>,<from>[,id=<topic id>]} (design 2.7.1, rule V), written and read here only. Every number is
  * plain decimal without sign or leading zero, every {@code <tp>} a legal topic name, a dash and a partition, exactly
  * as written; a line of that shape that does not read is refused, never echoed (the lines are input from the topic,
  * not ours until read).
@@ -23,7 +24,9 @@ import dev.quarantine.txn.TopicNames;
  * <p>Later versions, by format 1's rule (unknown lines are ignored; a change older readers must not ignore is a new
  * {@code format}): a {@code written.} key whose rest is not exactly a {@code <topic>-<partition>} (a later version's
  * {@code written.<tp>.<field>}, say) is not a line of this version and is ignored; a value's fields after the third
- * are a later version's additions and are ignored, the first three read as here. So a later writer may add
+ * are a later version's additions and are ignored, the first three read as here (and this version's own
+ * {@code id=<topic id>}, the id of the line's topic as its writer knew it, which a reader before it ignores). So a
+ * later writer may add
  * {@code written.*} keys and append fields without stopping this reader, and may not change what the three fields
  * mean without a new format.
  */
@@ -32,6 +35,8 @@ final class ProgressRecordLines {
     static final String HOLDER = "holder";
     static final String CLAIM = "claim";
     static final String WRITTEN = "written.";
+    /** The field after the three offsets that names the topic's id: {@code id=<topic id>}. */
+    static final String TOPIC_ID = "id=";
     /** More lines than a record can need: one per target and dead-letter partition a transaction wrote. */
     static final int MAX_WRITTEN = 10_000;
     static final Comparator<TopicPartition> ORDER = Comparator.comparing(TopicPartition::topic)
@@ -48,8 +53,12 @@ final class ProgressRecordLines {
 
     /** The lines in {@code written}'s order, which the record keeps sorted by topic and partition. */
     static void appendWritten(StringBuilder value, Map<TopicPartition, Written> written) {
-        written.forEach((tp, w) -> value.append(WRITTEN).append(tp).append('=').append(w.first()).append(',')
-                .append(w.end()).append(',').append(w.from()).append('\n'));
+        written.forEach((tp, w) -> {
+            value.append(WRITTEN).append(tp).append('=').append(w.first()).append(',').append(w.end()).append(',')
+                    .append(w.from());
+            w.topicId().ifPresent(id -> value.append(',').append(TOPIC_ID).append(id));
+            value.append('\n');
+        });
     }
 
     /** @throws IllegalArgumentException when only one of the two lines is there, or one cannot be read */
@@ -86,7 +95,7 @@ final class ProgressRecordLines {
             }
             try {
                 written.put(tp, new Written(number(offsets[0], "first"), number(offsets[1], "end"),
-                        number(offsets[2], "from")));
+                        number(offsets[2], "from"), topicId(offsets)));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("the " + WRITTEN + tp + " line: " + e.getMessage(), e);
             }
@@ -102,6 +111,20 @@ final class ProgressRecordLines {
             long partition = Long.parseLong(text.substring(dash + 1));
             if (partition <= Integer.MAX_VALUE) {
                 return Optional.of(new TopicPartition(text.substring(0, dash), (int) partition));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The {@code id=} field among those after the third; empty when there is none. */
+    private static Optional<Uuid> topicId(String[] fields) {
+        for (int i = 3; i < fields.length; i++) {
+            if (fields[i].startsWith(TOPIC_ID)) {
+                try {
+                    return Optional.of(Uuid.fromString(fields[i].substring(TOPIC_ID.length())));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(TOPIC_ID + " is not a topic id");
+                }
             }
         }
         return Optional.empty();

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -117,6 +118,7 @@ public final class TaskTransaction {
     private final Letters letters;
     private final Duration ackBound;
     private final Breaker breaker;
+    private final Function<String, Optional<Uuid>> topicIds;
 
     /**
      * Asked before the commit with what the transaction wrote: the records written and the records the up-front
@@ -137,12 +139,14 @@ public final class TaskTransaction {
      */
     TaskTransaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders, ProgressKeys progress,
                     Letters letters, Duration ackBound) {
-        this(producer, id, holders, progress, letters, ackBound, Breaker.NONE);
+        this(producer, id, holders, progress, letters, ackBound, Breaker.NONE, topic -> Optional.empty());
     }
 
+    /** ... and {@code topicIds}: the id of each topic written as known now, for the written lines (rule V). */
     TaskTransaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders, ProgressKeys progress,
-                    Letters letters, Duration ackBound, Breaker breaker) {
+                    Letters letters, Duration ackBound, Breaker breaker, Function<String, Optional<Uuid>> topicIds) {
         this.breaker = breaker;
+        this.topicIds = topicIds;
         this.producer = producer;
         this.failures = new TransactionFailures(producer, id, progress);
         this.holders = holders;
@@ -344,7 +348,8 @@ public final class TaskTransaction {
     private ProgressRecord withLines(Part part, Map<TopicPartition, Map<TopicPartition, Acks.Range>> written) {
         Map<TopicPartition, Written> lines = new LinkedHashMap<>(part.progress().written());
         written.getOrDefault(part.source(), Map.of()).forEach((tp, range) ->
-                lines.put(tp, new Written(range.first(), range.end(), part.progress().from())));
+                lines.put(tp, new Written(range.first(), range.end(), part.progress().from(),
+                        topicIds.apply(tp.topic()))));
         return part.progress().withOwnership(holders.apply(part.source()), lines);
     }
 }

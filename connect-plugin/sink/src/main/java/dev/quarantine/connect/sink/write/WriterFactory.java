@@ -232,7 +232,7 @@ public final class WriterFactory implements AutoCloseable {
      */
     public TaskTransaction transaction(SlotProducer producer, String id, Function<TopicPartition, Holder> holders) {
         return new TaskTransaction(producer, id, holders, new ProgressKeys(setup.progress().partition(),
-                config.transactionalIdPrefix()), letters(producer), config.maxBlock(), tally);
+                config.transactionalIdPrefix()), letters(producer), config.maxBlock(), tally, setup.topicIds()::of);
     }
 
     /** Dead letters within what {@code producer} accepts for the dead-letter topic; none in strict mode. */

@@ -211,6 +211,36 @@ class ProgressRecordTest {
     }
 
     @Test
+    void writesTheTopicIdOfALineAsItsIdFieldAndReadsItBackAmongALaterVersionsFields() {
+        Uuid target = Uuid.randomUuid();
+        ProgressRecord progress = new ProgressRecord(1000, 1043, TOPIC_ID, Optional.empty(), Map.of(),
+                Optional.empty()).withOwnership(new ProgressRecord.Holder(HOLDER, 17),
+                Map.of(TARGET, new ProgressRecord.Written(500, 543, 1000, Optional.of(target)),
+                        DLQ, new ProgressRecord.Written(7, 8, 990)));
+
+        String value = text(progress.toRecord(PROGRESS, "sink:orders-3", SOURCE).value());
+
+        assertThat(value).contains("\nwritten.copy.orders-3=500,543,1000,id=" + target + "\nwritten.dlq-0=7,8,990\n");
+        assertThat(ProgressRecord.parse(bytes(value))).isEqualTo(progress);
+        assertThat(ProgressRecord.parse(bytes(value.replace(",id=", ",later=x,id="))).written().get(TARGET).topicId())
+                .as("wherever it stands after the three offsets").contains(target);
+        assertThatThrownBy(() -> ProgressRecord.parse(bytes(base() + "written.copy-0=1,2,3,id=not-an-id\n")))
+                .hasMessage("format 1 but the written.copy-0 line: id= is not a topic id");
+    }
+
+    @Test
+    void aLineOfATopicIsOfAnotherTopicOnlyWhenItNamesAnotherId() {
+        Uuid id = Uuid.randomUuid();
+
+        assertThat(new ProgressRecord.Written(1, 2, 3, Optional.of(id)).ofAnotherTopicThan(id)).isFalse();
+        assertThat(new ProgressRecord.Written(1, 2, 3, Optional.of(id)).ofAnotherTopicThan(Uuid.randomUuid()))
+                .isTrue();
+        assertThat(new ProgressRecord.Written(1, 2, 3, Optional.of(id)).ofAnotherTopicThan(null))
+                .as("its topic gone").isTrue();
+        assertThat(new ProgressRecord.Written(1, 2, 3).ofAnotherTopicThan(id)).as("an older line: no id").isFalse();
+    }
+
+    @Test
     void refusesMoreWrittenLinesThanARecordCanNeed() {
         StringBuilder text = new StringBuilder(base());
         for (int partition = 0; partition <= ProgressRecordLines.MAX_WRITTEN; partition++) {

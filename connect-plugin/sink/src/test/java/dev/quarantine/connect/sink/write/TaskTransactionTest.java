@@ -117,6 +117,17 @@ class TaskTransactionTest {
     }
 
     @Test
+    void namesInEachLineTheIdItsTopicIsKnownByNow() {
+        Uuid target = Uuid.randomUuid();
+        new TaskTransaction(slot, HOLDER.id(), source -> HOLDER, PROGRESS, this::letter, Duration.ofSeconds(30),
+                TaskTransaction.Breaker.NONE, topic -> topic.equals(TARGET.topic()) ? Optional.of(target)
+                : Optional.empty()).run(List.of(part(P0, 0, 2)));
+
+        assertThat(ProgressRecord.parse(mock.progressHistory().get(0).value()).written())
+                .isEqualTo(Map.of(TARGET, new Written(0, 2, 0, Optional.of(target))));
+    }
+
+    @Test
     void sendsTheProgressRecordsOnlyOnceEveryRecordIsAcknowledged() throws Exception {
         MockProducer<byte[], byte[]> manual = new MockProducer<>(false, null, new ByteArraySerializer(),
                 new ByteArraySerializer());
