@@ -66,6 +66,10 @@ import org.apache.kafka.common.Uuid;
  *     know</td><td>ignores them by format 1's rule and reads the {@code written.<tp>} lines it knows, their first three
  *     fields ({@link ProgressRecordLines}); a later version that changes what those mean writes a new
  *     {@code format}</td></tr>
+ * <tr><td>a task from a46fa6c until the {@code id=} field</td><td>with {@code ,id=<topic id>} after a line's three
+ *     offsets</td><td>ignores the field by the row above (reads the line by its offsets; its next record carries
+ *     the line without the id, which only removes the check by id). A task between 5aed3b0 and a46fa6c (never
+ *     released) required exactly three fields and would refuse the record</td></tr>
  * </table>
  */
 public record ProgressRecord(long from, long next, Uuid topicId, Optional<Uuid> sourceTopicId,

@@ -193,6 +193,8 @@ public final class TaskTransaction {
         private final Map<TopicPartition, Long> sentTo = new HashMap<>();
         /** The topics readied for sends ({@link SlotProducer#prepare}). */
         private final Set<String> prepared;
+        /** Each topic's id as known at the transaction's first send there, for the written lines. */
+        private final Map<String, Optional<Uuid>> ids = new HashMap<>();
         private Outcome ended;
 
         private Begun(Outcome ended, Set<String> prepared) {
@@ -232,7 +234,7 @@ public final class TaskTransaction {
             long next = from;
             for (Write write : writes) {
                 if (write.offset() >= from) {
-                    Optional<Outcome> failed = TaskTransaction.this.send(source, write, acks, deadLettered);
+                    Optional<Outcome> failed = TaskTransaction.this.send(source, write, acks, deadLettered, ids);
                     if (failed.isPresent()) {
                         ended = failed.get();
                         return failed;
@@ -273,7 +275,7 @@ public final class TaskTransaction {
             Map<TopicPartition, ProgressRecord> committed = new LinkedHashMap<>();
             Map<TopicPartition, Future<RecordMetadata>> progressSends = new LinkedHashMap<>();
             for (Part part : parts) {
-                ProgressRecord record = withLines(part, answer.written());
+                ProgressRecord record = withLines(part, answer.written(), ids);
                 committed.put(part.source(), record);
                 Sent sent = producer.send(progress.record(record, part.source()), TxnSendOption.NONE);
                 if (!(sent instanceof Sent.Accepted accepted)) {
@@ -308,7 +310,9 @@ public final class TaskTransaction {
         return topics;
     }
 
-    private Optional<Outcome> send(TopicPartition source, Write write, Acks acks, List<Poison> deadLettered) {
+    private Optional<Outcome> send(TopicPartition source, Write write, Acks acks, List<Poison> deadLettered,
+                                   Map<String, Optional<Uuid>> ids) {
+        ids.computeIfAbsent(write.out().topic(), topicIds);
         Sent sent = producer.send(write.out(), TxnSendOption.IGNORE_SEND_ERRORS);
         if (sent instanceof Sent.Accepted accepted) {
             acks.add(source, write, accepted.metadata());
@@ -341,15 +345,19 @@ public final class TaskTransaction {
                     write.out().topic(), leftOut))));
         }
         deadLettered.add(new Poison(source, write.offset(), leftOut));
-        return send(source, new Write(write.record(), letter.get(), true), acks, deadLettered);
+        return send(source, new Write(write.record(), letter.get(), true), acks, deadLettered, ids);
     }
 
-    /** The part's progress as this transaction commits it: by the slot, with the lines of what it wrote. */
-    private ProgressRecord withLines(Part part, Map<TopicPartition, Map<TopicPartition, Acks.Range>> written) {
+    /**
+     * The part's progress as this transaction commits it: by the slot, with the lines of what it wrote, each naming its
+     * topic's id as known at the transaction's first send there ({@code ids}).
+     */
+    private ProgressRecord withLines(Part part, Map<TopicPartition, Map<TopicPartition, Acks.Range>> written,
+                                     Map<String, Optional<Uuid>> ids) {
         Map<TopicPartition, Written> lines = new LinkedHashMap<>(part.progress().written());
         written.getOrDefault(part.source(), Map.of()).forEach((tp, range) ->
                 lines.put(tp, new Written(range.first(), range.end(), part.progress().from(),
-                        topicIds.apply(tp.topic()))));
+                        ids.getOrDefault(tp.topic(), Optional.empty()))));
         return part.progress().withOwnership(holders.apply(part.source()), lines);
     }
 }

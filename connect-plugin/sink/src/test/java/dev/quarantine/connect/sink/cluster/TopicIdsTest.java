@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsResult;
@@ -61,7 +62,7 @@ class TopicIdsTest {
         Uuid dlq = Uuid.randomUuid();
         topics.putAll(Map.of("copy", copy, "dlq", dlq));
         Admin admin = admin();
-        TopicIds ids = new TopicIds(() -> admin, List.of("dlq"), Duration.ofHours(1));
+        TopicIds ids = new TopicIds(() -> admin, List.of("dlq"), Duration.ofHours(1), Duration.ofSeconds(5));
 
         ids.refresh(List.of("copy"));
         ids.refresh(List.of("copy"));
@@ -78,7 +79,7 @@ class TopicIdsTest {
         Uuid old = Uuid.randomUuid();
         Uuid again = Uuid.randomUuid();
         Admin admin = admin();
-        TopicIds ids = new TopicIds(() -> admin, List.of(), Duration.ZERO);
+        TopicIds ids = new TopicIds(() -> admin, List.of(), Duration.ZERO, Duration.ofSeconds(5));
         ids.described("copy", old); // as TargetTopics keeps it from its first describe
 
         topics.put("copy", again);
@@ -88,24 +89,86 @@ class TopicIdsTest {
     }
 
     @Test
-    void aTopicDescribedMissingHasNoIdAndOneThatCouldNotBeDescribedKeepsItsIdUntilItIs() {
+    void aTopicDescribedMissingOrNotDescribedKeepsItsIdUntilItIsDescribedAgain() {
         Uuid copy = Uuid.randomUuid();
         Uuid dlq = Uuid.randomUuid();
         Admin admin = admin();
-        TopicIds ids = new TopicIds(() -> admin, List.of(), Duration.ZERO);
+        TopicIds ids = new TopicIds(() -> admin, List.of(), Duration.ZERO, Duration.ofSeconds(5));
         ids.described("copy", copy);
         ids.described("dlq", dlq);
         fails.put("dlq", new TimeoutException("no answer"));
 
         ids.refresh(List.of("copy", "dlq")); // copy deleted, dlq's describe timed out
 
-        assertThat(ids.of("copy")).as("deleted: its lines are checked by their offsets").isEmpty();
+        assertThat(ids.of("copy")).as("deleted: a transaction whose records landed in it still names it")
+                .contains(copy);
         assertThat(ids.of("dlq")).contains(dlq);
         fails.clear();
+        Uuid copyAgain = Uuid.randomUuid();
+        Uuid dlqAgain = Uuid.randomUuid();
+        topics.putAll(Map.of("copy", copyAgain, "dlq", dlqAgain));
+        ids.refresh(List.of("copy", "dlq"));
+        assertThat(ids.of("copy")).as("created again: described at the next refresh").contains(copyAgain);
+        assertThat(ids.of("dlq")).contains(dlqAgain);
+    }
+
+    @Test
+    void aTopicNeverFoundHasNoIdAndIsNotDescribedAgainBeforeTheRecheck() {
+        Admin admin = admin();
+        TopicIds ids = new TopicIds(() -> admin, List.of("dlq"), Duration.ofHours(1), Duration.ofSeconds(5));
+
+        ids.refresh(List.of());
+        ids.refresh(List.of());
+
+        assertThat(ids.of("dlq")).isEmpty();
+        assertThat(described).as("one describe, not one per put").hasSize(1);
+    }
+
+    @Test
+    void theFirstRefreshWaitsForTheIdOfATopicNeverDescribedAndLaterOnesDoNot() throws Exception {
+        Uuid dlq = Uuid.randomUuid();
+        List<KafkaFutureImpl<TopicDescription>> asked = new CopyOnWriteArrayList<>();
+        Admin admin = (Admin) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{Admin.class},
+                (proxy, method, args) -> {
+                    KafkaFutureImpl<TopicDescription> answer = new KafkaFutureImpl<>();
+                    asked.add(answer);
+                    return new DescribeTopicsResult(null, Map.of("dlq", answer)) { };
+                });
+        TopicIds ids = new TopicIds(() -> admin, List.of("dlq"), Duration.ZERO, Duration.ofSeconds(30));
+        Thread answering = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            asked.get(0).complete(new TopicDescription("dlq", false, List.of(), null, dlq));
+        });
+        answering.start();
+
+        ids.refresh(List.of()); // the first put: its dead letters' lines name the topic's id
+        assertThat(ids.of("dlq")).contains(dlq);
+        answering.join();
+
+        ids.refresh(List.of()); // due again (recheck 0), answered never: not waited for
+        assertThat(asked).hasSize(2);
+        assertThat(ids.of("dlq")).contains(dlq);
+    }
+
+    @Test
+    void anAnswerToAnEarlierDescribeDoesNotReplaceALaterOnesId() {
+        Uuid old = Uuid.randomUuid();
         Uuid again = Uuid.randomUuid();
-        topics.put("dlq", again);
-        ids.refresh(List.of("dlq"));
-        assertThat(ids.of("dlq")).as("described again at the next refresh").contains(again);
+        KafkaFutureImpl<TopicDescription> late = new KafkaFutureImpl<>();
+        Admin admin = (Admin) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{Admin.class},
+                (proxy, method, args) -> new DescribeTopicsResult(null, Map.of("copy", late)) { });
+        TopicIds ids = new TopicIds(() -> admin, List.of(), Duration.ZERO, Duration.ofSeconds(5));
+        ids.described("copy", old);
+        ids.refresh(List.of("copy")); // its answer comes late
+
+        ids.described("copy", again); // TargetTopics' own describe, issued later
+        late.complete(new TopicDescription("copy", false, List.of(), null, old));
+
+        assertThat(ids.of("copy")).contains(again);
     }
 
     @Test
