@@ -22,4 +22,19 @@ class FreePortsTest {
 
         assertThat(ports).doesNotHaveDuplicates().allMatch(port -> port > 0 && port < 65_536);
     }
+
+    /**
+     * A port in the ephemeral range, picked and released, can become the local port of any client connection before
+     * the server binds it ("Address already in use" at a broker's start in CI): every pick is below that range, where
+     * the kernel never picks a client's port.
+     */
+    @Test
+    void picksBelowTheKernelsEphemeralRange() {
+        int ephemeral = FreePorts.ephemeralStart();
+
+        assertThat(ephemeral).isGreaterThan(10_000);
+        for (int i = 0; i < 200; i++) {
+            assertThat(FreePorts.next()).isBetween(10_000, ephemeral - 1);
+        }
+    }
 }
