@@ -58,10 +58,11 @@ final class FaultSuite {
         List<Path> classpath = new ArrayList<>(BuiltPlugin.workerClasspath());
         String file = FaultyConverter.class.getName().replace('.', '/') + ".class";
         try (InputStream bytes = FaultyConverter.class.getResourceAsStream("/" + file)) {
-            Path folder = Files.createTempDirectory("quarantine-faulty-converter-");
+            // under the module's target/, not /tmp: a folder with files in it outlives deleteOnExit
+            Path folder = Files.createTempDirectory(Files.createDirectories(Path.of("target").toAbsolutePath()),
+                    "faulty-converter-");
             Files.createDirectories(folder.resolve(file).getParent());
             Files.copy(bytes, folder.resolve(file));
-            folder.toFile().deleteOnExit();
             classpath.add(folder);
             return classpath;
         } catch (IOException e) {
