@@ -333,16 +333,6 @@ class SinkTaskFaultsIT {
     /** A handler over the real broker for progress, whose writers' producers {@code producers} builds. */
     private SinkTaskHandler handler(FakeSinkTaskContext context,
                                     Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
-        return fixture.handler(context, producers, Optional.of(new HangingTransactionCheck() {
-            // scripted producers leave no transactions on the broker
-            @Override
-            public boolean lastTransactionAborted(String transactionalId) {
-                return false;
-            }
-
-            @Override
-            public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
-            }
-        }));
+        return fixture.scriptedHandler(context, producers);
     }
 }

@@ -16,6 +16,7 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -24,11 +25,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.connect.faults.FaultyConverter;
+import dev.quarantine.connect.sink.write.ScriptedProducer;
 import dev.quarantine.connect.sink.write.WriterFactory;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.LocalKafka;
 import dev.quarantine.sandbox.LocalKafkaExtension;
 import dev.quarantine.sandbox.TopicReader;
+import dev.quarantine.sandbox.Utf8;
 
 /**
  * Transactions larger than one put, against a real broker: the records of several puts commit in one transaction
@@ -85,6 +88,39 @@ class SpanningTransactionsIT {
                 .containsExactlyElementsOf(IntStream.range(0, 10).mapToObj(i -> "v" + i).toList());
         assertThat(task.preCommit(Map.of())).containsEntry(first, new OffsetAndMetadata(20))
                 .containsEntry(second, new OffsetAndMetadata(10));
+    }
+
+    @Test
+    void aRecordTheTargetRefusedWhileSentAheadIsDeadLetteredAtTheTriggerAndTheRestCommitOnce() {
+        List<ScriptedProducer> producers = new ArrayList<>();
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        context.assigned.add(first);
+        SinkTaskHandler handler = fixture.scriptedHandler(context, configs -> {
+            ScriptedProducer producer = new ScriptedProducer();
+            producer.refusesSendsAfterARejection = true;
+            producer.broker = r -> r.topic().equals(fixture.target) && "v2".equals(Utf8.text(r.value()))
+                    ? new InvalidRecordException("refused by the target") : null;
+            producers.add(producer);
+            return producer;
+        }, "commit.max.records", "8");
+        handler.open(List.of(first));
+
+        handler.put(records(source, 0, 0, 4)); // below the trigger: sent ahead, and v2 refused
+        handler.put(records(source, 0, 4, 6)); // its next send meets the refusal: the write is due at once
+        handler.close();
+
+        assertThat(producers).as("one producer: nothing fenced or initialised again").hasSize(1);
+        ScriptedProducer producer = producers.get(0);
+        assertThat(valuesSent(producer, fixture.target)).containsExactly("v0", "v1", "v3", "v4", "v5");
+        assertThat(valuesSent(producer, fixture.dlq)).containsExactly("v2");
+        // the same test with commit.interval.ms=0 (nothing sent ahead) aborts twice: the refused first step, then the
+        // refused record alone; a refusal met ahead is that first step, not abandoned and sent again (a third)
+        assertThat(producer.aborts).as("aborts, as many as a write that sends nothing ahead").isEqualTo(2);
+    }
+
+    private static List<String> valuesSent(ScriptedProducer producer, String topic) {
+        return producer.history().stream().filter(r -> r.topic().equals(topic)).map(r -> Utf8.text(r.value()))
+                .toList();
     }
 
     @Test

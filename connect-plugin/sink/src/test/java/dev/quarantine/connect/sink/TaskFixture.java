@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -124,6 +125,28 @@ final class TaskFixture implements AfterEachCallback {
         return handler(TransactionalSinkConfig.parse(config()), progress, Duration.ofSeconds(30), context, producers,
                 hanging);
     }
+
+    /**
+     * A task's handler over this test's topics ({@link #config}{@code (overrides)}) whose writers' producers
+     * {@code producers} builds: scripted producers, which leave no transactions on the broker for the checks to find.
+     */
+    SinkTaskHandler scriptedHandler(FakeSinkTaskContext context,
+                                    Function<Map<String, Object>, Producer<byte[], byte[]>> producers,
+                                    String... overrides) {
+        return handler(TransactionalSinkConfig.parse(config(overrides)), progress, Duration.ofSeconds(30), context,
+                producers, Optional.of(NO_TRANSACTIONS_ON_THE_BROKER));
+    }
+
+    private static final HangingTransactionCheck NO_TRANSACTIONS_ON_THE_BROKER = new HangingTransactionCheck() {
+        @Override
+        public boolean lastTransactionAborted(String transactionalId) {
+            return false;
+        }
+
+        @Override
+        public void abortBeforeWriting(String transactionalId, Collection<String> topics) {
+        }
+    };
 
     /**
      * A handler as {@link TransactionalKafkaSinkTask#start} builds it from {@code config} (progress topic

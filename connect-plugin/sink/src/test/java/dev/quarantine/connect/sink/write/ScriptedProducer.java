@@ -26,8 +26,13 @@ public class ScriptedProducer extends MockProducer<byte[], byte[]> {
     final Deque<RuntimeException> commitFailures = new ArrayDeque<>();
     /** Aborts that fail (once each, in order) without aborting. */
     final Deque<RuntimeException> abortFailures = new ArrayDeque<>();
-    Function<ProducerRecord<byte[], byte[]>, RuntimeException> broker = record -> null;
-    int aborts;
+    public Function<ProducerRecord<byte[], byte[]>, RuntimeException> broker = record -> null;
+    public int aborts;
+    /**
+     * As the real transaction manager: once a record was refused, its answer arrives (the callback runs) and every
+     * later send of the transaction throws, until the abort. Off: the refusal is answered at the commit only.
+     */
+    public boolean refusesSendsAfterARejection;
     private final List<Runnable> pendingRejections = new ArrayList<>();
     private RuntimeException rejected;
 
@@ -52,6 +57,11 @@ public class ScriptedProducer extends MockProducer<byte[], byte[]> {
 
     @Override
     public synchronized Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
+        if (refusesSendsAfterARejection && rejected != null) {
+            answerRejections();
+            throw new KafkaException("Cannot perform send because at least one previous transactional or"
+                    + " idempotent request has failed with errors.", rejected);
+        }
         RuntimeException error = broker.apply(record);
         if (error == null) {
             return super.send(record, callback);
@@ -59,6 +69,19 @@ public class ScriptedProducer extends MockProducer<byte[], byte[]> {
         rejected = error;
         pendingRejections.add(() -> callback.onCompletion(null, error));
         return CompletableFuture.failedFuture(error);
+    }
+
+    @Override
+    public synchronized void flush() {
+        if (refusesSendsAfterARejection) {
+            answerRejections();
+        }
+        super.flush();
+    }
+
+    private void answerRejections() {
+        pendingRejections.forEach(Runnable::run);
+        pendingRejections.clear();
     }
 
     @Override
@@ -70,8 +93,7 @@ public class ScriptedProducer extends MockProducer<byte[], byte[]> {
 
     @Override
     public void commitTransaction() {
-        pendingRejections.forEach(Runnable::run);
-        pendingRejections.clear();
+        answerRejections();
         if (rejected != null) {
             throw new KafkaException("Cannot execute transactional method because we are in an error state", rejected);
         }
