@@ -48,6 +48,7 @@ import dev.quarantine.txn.DeadLetterHeaders;
 import dev.quarantine.txn.RecordPositions;
 import dev.quarantine.connect.rest.http.MonitorException;
 import dev.quarantine.connect.rest.discovery.MonitoredTopics;
+import dev.quarantine.connect.rest.discovery.SubscriptionWidth;
 import dev.quarantine.connect.rest.peers.PeerAuth;
 import dev.quarantine.connect.rest.http.BrowserLoginChallenge;
 import dev.quarantine.connect.rest.dashboard.DashboardResource;
@@ -635,10 +636,12 @@ class DeadLetterMonitorIT {
         return new PeerAuth(Optional.of(new Password(PEER_SECRET)), clock);
     }
 
-    /** The application.id the workers' aggregation has once it monitors every test topic. */
+    /** The application.id the workers' aggregation has once it monitors every test topic, as wide as they are now. */
     private static String monitorApplicationId() {
-        return PREFIX + "-connect" + WorkerSettings.APPLICATION_ID_SUFFIX + "-"
-                + new MonitoredTopics(Map.of(), DLQS, WORKERS_PATTERN).fingerprint();
+        try (SubscriptionWidth width = new SubscriptionWidth(kafka::admin)) {
+            return PREFIX + "-connect" + WorkerSettings.APPLICATION_ID_SUFFIX + "-"
+                    + width.of(new MonitoredTopics(Map.of(), DLQS, WORKERS_PATTERN)).fingerprint();
+        }
     }
 
     /** What every dead-letter topic holds now. */

@@ -16,6 +16,7 @@ import dev.quarantine.connect.rest.resources.DeadLetterResource;
 import dev.quarantine.connect.rest.replays.DryRunSlots;
 import dev.quarantine.connect.rest.http.KnownHosts;
 import dev.quarantine.connect.rest.aggregation.Monitor;
+import dev.quarantine.connect.rest.aggregation.MonitorStreams;
 import dev.quarantine.connect.rest.peers.PeerAnswers;
 import dev.quarantine.connect.rest.peers.PeerAuth;
 import dev.quarantine.connect.rest.peers.PeerBinding;
@@ -28,6 +29,7 @@ import dev.quarantine.connect.rest.replays.Replays;
 import dev.quarantine.connect.rest.http.RequestGuardFilter;
 import dev.quarantine.connect.rest.discovery.ShareGroupDlqs;
 import dev.quarantine.connect.rest.discovery.ShareGroupTopicRule;
+import dev.quarantine.connect.rest.discovery.SubscriptionWidth;
 import dev.quarantine.connect.rest.discovery.TopicDiscovery;
 import dev.quarantine.connect.rest.replays.WorkerRestClient;
 
@@ -65,7 +67,9 @@ final class RunningMonitor implements AutoCloseable {
         ReplayDestinations destinations = ReplayDestinations.of(config, workerConfigs, worker.applicationId());
         Monitor monitor = new Monitor(config, reachable, new TopicDiscovery(context.clusterState(), config,
                 Optional.of(new ShareGroupDlqs(() -> Admin.create(reachable.clientConfigs()),
-                        new ShareGroupTopicRule(Pattern.compile(destinations.denied()))))));
+                        new ShareGroupTopicRule(Pattern.compile(destinations.denied())))),
+                Optional.of(new SubscriptionWidth(() -> Admin.create(MonitorStreams.adminConfigs(config,
+                        reachable))))));
         PeerAuth auth = new PeerAuth(config.peerSecret(), Clock.systemUTC());
         Peers peers = new Peers(reachable, auth, config.forwardTimeout(), config.maxPeerAnswerBytes());
         ClusterReader reader = new ClusterReader(monitor, reachable, peers, auth.enabled(), Clock.systemUTC());

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
@@ -65,6 +66,11 @@ public final class MonitorStreams implements AutoCloseable {
             // run stops, keeping the Error for the monitor's next round to say (Kafka Streams logs it at ERROR)
             AtomicReference<Throwable> stoppedBy = new AtomicReference<>();
             streams.setUncaughtExceptionHandler(error -> {
+                Optional<IllegalStateException> misfit = ChangelogMisfit.of(applicationId, error);
+                if (misfit.isPresent()) { // every new thread would meet it too: the run stops, the next round says why
+                    stoppedBy.compareAndSet(null, misfit.get());
+                    return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+                }
                 if (error instanceof Exception) {
                     return StreamThreadExceptionResponse.REPLACE_THREAD;
                 }
@@ -84,6 +90,17 @@ public final class MonitorStreams implements AutoCloseable {
     /** The worker's base application.id and the digest of the topics: one aggregation per set of topics. */
     static String applicationId(WorkerSettings worker, MonitoredTopics topics) {
         return worker.applicationId() + "-" + topics.fingerprint();
+    }
+
+    /**
+     * The admin client settings of this worker's aggregation (the worker's client settings and
+     * {@code quarantine.monitor.streams.*}, as Kafka Streams derives them), for other reads of the cluster it reads,
+     * which must see the topics it sees.
+     */
+    public static Map<String, Object> adminConfigs(MonitorConfig config, WorkerSettings worker) {
+        String clientId = worker.applicationId() + "-" + worker.self().port() + "-topics";
+        return new StreamsConfig(properties(config, worker, worker.applicationId(), Path.of("unused")))
+                .getAdminConfigs(clientId);
     }
 
     static Properties properties(MonitorConfig config, WorkerSettings worker, String applicationId, Path stateDir) {

@@ -1,6 +1,7 @@
 package dev.quarantine.connect.rest.discovery;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,14 +20,27 @@ public final class MonitoredTopics {
     private final SortedMap<String, SortedSet<String>> connectorsByTopic;
     private final SortedSet<String> names;
     private final String regex;
+    /** The most partitions among the topics read now ({@link SubscriptionWidth}); 0 when not known or none. */
+    private final int width;
 
     public MonitoredTopics(Map<String, ? extends SortedSet<String>> connectorsByTopic, List<String> configured,
                     Optional<Pattern> regex) {
+        this(connectorsByTopic, configured, regex, 0);
+    }
+
+    private MonitoredTopics(Map<String, ? extends SortedSet<String>> connectorsByTopic, Collection<String> configured,
+                            Optional<Pattern> regex, int width) {
         this.connectorsByTopic = new TreeMap<>();
         connectorsByTopic.forEach((topic, connectors) -> this.connectorsByTopic.put(topic, new TreeSet<>(connectors)));
         this.names = new TreeSet<>(configured);
         this.names.addAll(connectorsByTopic.keySet());
         this.regex = regex.map(Pattern::pattern).orElse(null);
+        this.width = width;
+    }
+
+    /** These topics, read {@code width} partitions wide (the most partitions among them now). */
+    public MonitoredTopics withWidth(int width) {
+        return new MonitoredTopics(connectorsByTopic, names, Optional.ofNullable(regex).map(Pattern::compile), width);
     }
 
     public static MonitoredTopics none() {
@@ -67,28 +81,35 @@ public final class MonitoredTopics {
     }
 
     /**
-     * A short digest of the subscription. It suffixes the Streams application.id: a task exists per partition number
-     * of the monitored topics, so a new set of topics (which may have more partitions) starts a new aggregation,
-     * with its own changelog topics, rebuilt from the dead-letter topics' contents. Workers that see the same
-     * topics compute the same digest, hence join the same aggregation.
+     * A short digest of the subscription and its width. It suffixes the Streams application.id: a task exists per
+     * partition number of the monitored topics, and Kafka Streams fixes that count into the changelog topics it
+     * creates, so a new set of topics, or the same ones now wider or narrower ({@link SubscriptionWidth}), starts a new
+     * aggregation, with its own changelog topics, rebuilt from the dead-letter topics' contents. Workers that see the
+     * same topics compute the same digest, hence join the same aggregation.
      */
     public String fingerprint() {
         try {
             byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(subscription().pattern().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    .digest(key().getBytes(java.nio.charset.StandardCharsets.UTF_8));
             return java.util.HexFormat.of().formatHex(digest, 0, 4);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }
 
-    /** Whether {@code other} reads the same topics (the connectors naming them may differ). */
+    /** Whether {@code other} reads the same topics as wide (the connectors naming them may differ). */
     public boolean subscribesSame(MonitoredTopics other) {
-        return other != null && subscription().pattern().equals(other.subscription().pattern());
+        return other != null && key().equals(other.key());
+    }
+
+    /** The subscription's pattern, and its width when known. */
+    private String key() {
+        return subscription().pattern() + (width == 0 ? "" : "\n" + width);
     }
 
     @Override
     public String toString() {
-        return names + (regex == null ? "" : " and topics matching " + regex);
+        return names + (regex == null ? "" : " and topics matching " + regex)
+                + (width == 0 ? "" : ", " + width + " partitions wide");
     }
 }

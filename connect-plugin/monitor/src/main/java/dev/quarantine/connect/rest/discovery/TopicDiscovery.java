@@ -37,17 +37,23 @@ public final class TopicDiscovery implements AutoCloseable {
     private final ConnectClusterState cluster;
     private final MonitorConfig config;
     private final Optional<ShareGroupDlqs> shareGroups;
+    private final Optional<SubscriptionWidth> widths;
 
-    /** @param shareGroups used when {@code quarantine.monitor.discover.share.groups} is set */
-    public TopicDiscovery(ConnectClusterState cluster, MonitorConfig config, Optional<ShareGroupDlqs> shareGroups) {
+    /**
+     * @param shareGroups used when {@code quarantine.monitor.discover.share.groups} is set
+     * @param widths      how wide the topics found are now (empty: not known, for tests of the rest)
+     */
+    public TopicDiscovery(ConnectClusterState cluster, MonitorConfig config, Optional<ShareGroupDlqs> shareGroups,
+                          Optional<SubscriptionWidth> widths) {
         this.cluster = cluster;
         this.config = config;
         this.shareGroups = config.discoverShareGroups() ? shareGroups : Optional.empty();
+        this.widths = widths;
     }
 
-    /** Discovery without share groups. */
+    /** Discovery without share groups, nor widths. */
     public TopicDiscovery(ConnectClusterState cluster, MonitorConfig config) {
-        this(cluster, config, Optional.empty());
+        this(cluster, config, Optional.empty(), Optional.empty());
     }
 
     /**
@@ -74,12 +80,14 @@ public final class TopicDiscovery implements AutoCloseable {
         }
         shareGroups.ifPresent(groups -> groups.discover().forEach((topic, group) ->
                 byTopic.putIfAbsent(topic, new TreeSet<>(Set.of(group)))));
-        return new MonitoredTopics(byTopic, config.topics(), config.topicsRegex());
+        MonitoredTopics found = new MonitoredTopics(byTopic, config.topics(), config.topicsRegex());
+        return widths.map(width -> width.of(found)).orElse(found);
     }
 
     @Override
     public void close() {
         shareGroups.ifPresent(ShareGroupDlqs::close);
+        widths.ifPresent(SubscriptionWidth::close);
     }
 
     /** The dead-letter topics one connector config names. */

@@ -142,7 +142,7 @@ class ShareGroupDeadLettersIT {
         try (KafkaShareConsumer<byte[], byte[]> member = new KafkaShareConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
              TopicDiscovery discovery = new TopicDiscovery(InProcessMonitor.noConnectors(),
-                     new MonitorConfig(worker), Optional.of(shareGroupDlqs(kafka, worker)))) {
+                     new MonitorConfig(worker), Optional.of(shareGroupDlqs(kafka, worker)), Optional.empty())) {
             member.subscribe(List.of(topic));
             MonitoredTopics found = Await.value("the share group's DLQ topic discovered", DEADLINE, () -> {
                 member.poll(Duration.ofMillis(200));
@@ -155,7 +155,7 @@ class ShareGroupDeadLettersIT {
         }
         worker.put(MonitorConfig.DISCOVER_SHARE_GROUPS_CONFIG, "false");
         try (TopicDiscovery off = new TopicDiscovery(InProcessMonitor.noConnectors(), new MonitorConfig(worker),
-                Optional.of(shareGroupDlqs(kafka, worker)))) {
+                Optional.of(shareGroupDlqs(kafka, worker)), Optional.empty())) {
             assertThat(off.discover().names()).doesNotContain(dlq);
         }
     }
@@ -188,7 +188,7 @@ class ShareGroupDeadLettersIT {
         ConnectClusterState cluster = oneConnector("orders-copy", Map.of("connector.class", "FileStreamSink",
                 "errors.deadletterqueue.topic.name", connectorDlq));
         try (TopicDiscovery discovery = new TopicDiscovery(cluster, new MonitorConfig(worker),
-                Optional.of(shareGroupDlqs(kafka, worker)))) {
+                Optional.of(shareGroupDlqs(kafka, worker)), Optional.empty())) {
             for (String group : concat("good", hostile.keySet())) {
                 members.add(member(kafka, group, topic));
             }
