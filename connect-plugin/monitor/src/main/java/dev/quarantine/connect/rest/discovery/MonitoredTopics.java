@@ -20,6 +20,7 @@ public final class MonitoredTopics {
     private final SortedMap<String, SortedSet<String>> connectorsByTopic;
     private final SortedSet<String> names;
     private final String regex;
+    private final Pattern compiled;
     /** The most partitions among the topics read now ({@link SubscriptionWidth}); 0 when not known or none. */
     private final int width;
 
@@ -35,12 +36,13 @@ public final class MonitoredTopics {
         this.names = new TreeSet<>(configured);
         this.names.addAll(connectorsByTopic.keySet());
         this.regex = regex.map(Pattern::pattern).orElse(null);
+        this.compiled = regex.orElse(null);
         this.width = width;
     }
 
     /** These topics, read {@code width} partitions wide (the most partitions among them now). */
     public MonitoredTopics withWidth(int width) {
-        return new MonitoredTopics(connectorsByTopic, names, Optional.ofNullable(regex).map(Pattern::compile), width);
+        return new MonitoredTopics(connectorsByTopic, names, Optional.ofNullable(compiled), width);
     }
 
     public static MonitoredTopics none() {
@@ -64,7 +66,7 @@ public final class MonitoredTopics {
 
     /** Whether {@code topic} is named or matches the pattern. */
     public boolean matches(String topic) {
-        return names.contains(topic) || (regex != null && Pattern.matches(regex, topic));
+        return names.contains(topic) || (compiled != null && compiled.matcher(topic).matches());
     }
 
     /**
