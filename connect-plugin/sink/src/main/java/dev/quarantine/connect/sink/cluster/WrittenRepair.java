@@ -32,6 +32,7 @@ import dev.quarantine.connect.sink.cluster.WrittenCheck.Look;
 import dev.quarantine.connect.sink.cluster.WrittenCheck.Verdict;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.progress.ProgressRecord;
+import dev.quarantine.connect.sink.progress.ProgressRecord.Written;
 import dev.quarantine.txn.SendErrors;
 
 /**
@@ -124,7 +125,7 @@ public final class WrittenRepair implements WrittenChecks {
         Set<TopicPartition> gone = gone(partitions, ids);
         Map<TopicPartition, Set<Long>> firsts = new HashMap<>();
         progress.values().forEach(record -> record.written().forEach((tp, line) -> {
-            if (!gone.contains(tp) && !line.ofAnotherTopicThan(ids.get(tp.topic()))) {
+            if (!goneWithItsTopic(tp, line, gone, ids)) {
                 firsts.computeIfAbsent(tp, k -> new HashSet<>()).add(line.first());
             }
         }));
@@ -140,13 +141,20 @@ public final class WrittenRepair implements WrittenChecks {
                 return;
             }
             Map<TopicPartition, Look> looks = new HashMap<>();
-            // a line of a topic deleted, perhaps created again since (the new topic's offsets say nothing of it)
-            record.written().forEach((tp, line) -> looks.put(tp, Look.of(gone.contains(tp)
-                    || line.ofAnotherTopicThan(ids.get(tp.topic())) ? AtFirst.DELETED
-                    : found.get(tp).get(line.first()))));
+            record.written().forEach((tp, line) -> looks.put(tp, Look.of(goneWithItsTopic(tp, line, gone, ids)
+                    ? AtFirst.DELETED : found.get(tp).get(line.first()))));
             verdicts.put(source, WrittenCheck.decide(record, looks));
         });
         return verdicts;
+    }
+
+    /**
+     * Whether {@code line}'s records went with their topic: {@code tp} is {@code gone}, or the line names another id
+     * than its topic's now ({@code ids}: deleted and created again, the new topic's offsets say nothing of them).
+     */
+    private static boolean goneWithItsTopic(TopicPartition tp, Written line, Set<TopicPartition> gone,
+                                            Map<String, Uuid> ids) {
+        return gone.contains(tp) || line.ofAnotherTopicThan(ids.get(tp.topic()));
     }
 
     /**

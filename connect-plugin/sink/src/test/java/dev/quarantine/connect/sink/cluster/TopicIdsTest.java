@@ -56,13 +56,18 @@ class TopicIdsTest {
                 });
     }
 
+    /** Ids over {@link #admin()}, described again once older than {@code recheck}; first answers waited 5 s. */
+    private TopicIds scripted(List<String> alwaysWritten, Duration recheck) {
+        Admin admin = admin();
+        return new TopicIds(() -> admin, alwaysWritten, recheck, Duration.ofSeconds(5));
+    }
+
     @Test
     void describesTheTopicsWrittenAndTheAlwaysWrittenOnesInOneCallThenNotWhileTheirIdsAreFresh() {
         Uuid copy = Uuid.randomUuid();
         Uuid dlq = Uuid.randomUuid();
         topics.putAll(Map.of("copy", copy, "dlq", dlq));
-        Admin admin = admin();
-        TopicIds ids = new TopicIds(() -> admin, List.of("dlq"), Duration.ofHours(1), Duration.ofSeconds(5));
+        TopicIds ids = scripted(List.of("dlq"), Duration.ofHours(1));
 
         ids.refresh(List.of("copy"));
         ids.refresh(List.of("copy"));
@@ -78,8 +83,7 @@ class TopicIdsTest {
     void aTopicCreatedAgainIsKnownByItsNewIdOnceItsIdIsDescribedAgain() {
         Uuid old = Uuid.randomUuid();
         Uuid again = Uuid.randomUuid();
-        Admin admin = admin();
-        TopicIds ids = new TopicIds(() -> admin, List.of(), Duration.ZERO, Duration.ofSeconds(5));
+        TopicIds ids = scripted(List.of(), Duration.ZERO);
         ids.described("copy", old); // as TargetTopics keeps it from its first describe
 
         topics.put("copy", again);
@@ -92,8 +96,7 @@ class TopicIdsTest {
     void aTopicDescribedMissingOrNotDescribedKeepsItsIdUntilItIsDescribedAgain() {
         Uuid copy = Uuid.randomUuid();
         Uuid dlq = Uuid.randomUuid();
-        Admin admin = admin();
-        TopicIds ids = new TopicIds(() -> admin, List.of(), Duration.ZERO, Duration.ofSeconds(5));
+        TopicIds ids = scripted(List.of(), Duration.ZERO);
         ids.described("copy", copy);
         ids.described("dlq", dlq);
         fails.put("dlq", new TimeoutException("no answer"));
@@ -114,8 +117,7 @@ class TopicIdsTest {
 
     @Test
     void aTopicNeverFoundHasNoIdAndIsNotDescribedAgainBeforeTheRecheck() {
-        Admin admin = admin();
-        TopicIds ids = new TopicIds(() -> admin, List.of("dlq"), Duration.ofHours(1), Duration.ofSeconds(5));
+        TopicIds ids = scripted(List.of("dlq"), Duration.ofHours(1));
 
         ids.refresh(List.of());
         ids.refresh(List.of());
