@@ -6,8 +6,10 @@ import java.time.Duration;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 
+import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.ownership.FailureClock;
+import dev.quarantine.connect.sink.progress.SourceTopics;
 
 /**
  * Bounds the retries of transient failures: a put that fails with a RetriableException is delivered again by
@@ -45,7 +47,17 @@ final class TransientFailures {
         return new ConnectException("Writing has kept failing with transient errors for " + failing.toSeconds()
                 + " s, longer than " + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + "="
                 + timeout.toMillis() + "; the task stops. The last error: " + failure.getMessage()
-                + ". Check the target cluster and converters, or raise "
+                + ". Check " + (sourceClusterUnanswered(failure) ? "the source cluster ("
+                + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + ")" : "the target cluster and converters") + ", or raise "
                 + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, failure);
+    }
+
+    private static boolean sourceClusterUnanswered(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SourceTopics.Unanswered) {
+                return true;
+            }
+        }
+        return false;
     }
 }

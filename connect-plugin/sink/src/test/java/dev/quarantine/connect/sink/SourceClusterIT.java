@@ -11,6 +11,9 @@ import java.util.Map;
 import java.util.stream.LongStream;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -104,7 +107,8 @@ class SourceClusterIT {
     @Test
     void keepsTheRecordsWaitingWhenTheSourceClusterDoesNotAnswerTheRecreationCheckAndWritesThemOnceItDoes() {
         FakeSinkTaskContext context = new FakeSinkTaskContext();
-        TransactionalKafkaSinkTask task = fixture.startAssigned(context, partition);
+        // the check is retried within this bound, then the put returns with the records waiting (default 60 s)
+        TransactionalKafkaSinkTask task = fixture.startAssigned(context, partition, "progress.read.timeout.ms", "5000");
 
         source.pause();
         assertThatCode(() -> task.put(records(fixture.source, 0, 0, 10))).as("the put while the source cluster"
@@ -114,5 +118,37 @@ class SourceClusterIT {
 
         assertThat(values(committed(target, fixture.target))).as("each record once")
                 .isEqualTo(LongStream.range(0, 10).mapToObj(offset -> "v" + offset).toList());
+    }
+
+    /**
+     * A source cluster that keeps not answering the re-creation check fails the task once
+     * transient.errors.timeout.ms has passed, and the error names the source cluster and its setting, not the target
+     * cluster (which answered: it was blamed before, for the progress read).
+     */
+    @Test
+    void failsNamingTheSourceClusterWhenItDoesNotAnswerTheRecreationCheckForLongerThanTheTransientErrorsTimeout() {
+        FakeSinkTaskContext context = new FakeSinkTaskContext();
+        TransactionalKafkaSinkTask task = fixture.startAssigned(context, partition, "progress.read.timeout.ms", "1000",
+                "target.producer.transaction.timeout.ms", "2000", "transient.errors.timeout.ms", "3000");
+
+        source.pause();
+        List<SinkRecord> records = records(fixture.source, 0, 0, 10);
+        Throwable failure = null;
+        for (int put = 0; put < 10 && failure == null; put++) {
+            try {
+                task.put(put == 0 ? records : List.of());
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+
+        assertThat(failure).as("the task failed within 10 puts of about a second each").isNotNull()
+                .isInstanceOf(ConnectException.class).isNotInstanceOf(RetriableException.class)
+                .hasMessageContaining("transient.errors.timeout.ms=3000")
+                .hasMessageContaining("Could not check the source topics of [" + partition + "] on the source cluster")
+                .hasMessageContaining("Check the source cluster (consumer.override.bootstrap.servers)")
+                .hasMessageNotContaining("Check the target cluster");
+        source.resume();
+        assertThat(committed(target, fixture.target)).as("nothing written while the check was not answered").isEmpty();
     }
 }

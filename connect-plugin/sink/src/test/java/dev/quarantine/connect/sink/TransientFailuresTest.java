@@ -7,9 +7,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.junit.jupiter.api.Test;
+
+import dev.quarantine.connect.sink.progress.SourceTopics;
 
 class TransientFailuresTest {
 
@@ -49,6 +52,21 @@ class TransientFailuresTest {
 
         assertThat(fatal).isInstanceOf(ConnectException.class).isNotInstanceOf(RetriableException.class)
                 .hasMessageContaining("transient.errors.timeout.ms").hasMessageContaining("orders-0");
+    }
+
+    @Test
+    void namesTheClusterToCheckByTheFailure() {
+        failures.failed(new RetriableException("first"));
+        now = now.plus(Duration.ofMinutes(6));
+
+        RuntimeException target = failures.failed(new RetriableException("Could not read the progress"));
+        RuntimeException source = failures.failed(new RetriableException("Could not check the source topics",
+                new SourceTopics.Unanswered("describing source topic orders", new TimeoutException("no node"))));
+
+        assertThat(target).hasMessageContaining("Check the target cluster and converters")
+                .hasMessageNotContaining("source cluster");
+        assertThat(source).hasMessageContaining("Check the source cluster (consumer.override.bootstrap.servers)")
+                .hasMessageNotContaining("Check the target cluster");
     }
 
     @Test

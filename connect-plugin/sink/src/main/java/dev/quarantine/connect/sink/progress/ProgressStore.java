@@ -29,6 +29,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 
 /**
@@ -120,13 +121,7 @@ public final class ProgressStore implements AutoCloseable {
                 if (Instant.now().plus(RETRY_BACKOFF).isAfter(deadline)) {
                     // transient (an unreachable cluster, another writer's transaction holding the read back):
                     // the partitions are opened again when their records are delivered, as any transient failure
-                    throw new org.apache.kafka.connect.errors.RetriableException("Could not read the progress of "
-                            + sources.values() + " (keys " + sources.keySet() + ") from the target cluster within "
-                            + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + "=" + timeout.toMillis()
-                            + "; not guessing a starting offset, trying again until "
-                            + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + ". Check the target"
-                            + " cluster, or raise " + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + " ("
-                            + e.getMessage() + ")", e);
+                    throw new org.apache.kafka.connect.errors.RetriableException(unread(sources, e), e);
                 }
                 pause();
             } catch (KafkaException e) {
@@ -138,6 +133,21 @@ public final class ProgressStore implements AutoCloseable {
                         + "*: Describe, DescribeConfigs and Read on the topic " + target.topic() + ")", e);
             }
         }
+    }
+
+    /**
+     * Why the progress of {@code sources} is not known yet, naming the cluster that did not answer: the target cluster
+     * holds the progress, the source cluster the topics whose re-creation is checked.
+     */
+    private String unread(Map<String, TopicPartition> sources, RetriableException e) {
+        boolean source = e instanceof SourceTopics.Unanswered;
+        return "Could not " + (source ? "check the source topics of " + sources.values() + " on the source cluster"
+                : "read the progress of " + sources.values() + " (keys " + sources.keySet() + ") from the target"
+                + " cluster") + " within " + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + "="
+                + timeout.toMillis() + "; not guessing a starting offset, trying again until "
+                + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + ". Check the "
+                + (source ? "source cluster (" + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + ")" : "target cluster")
+                + ", or raise " + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + " (" + e.getMessage() + ")";
     }
 
     private Map<String, ProgressRecord> readOnce(Map<String, TopicPartition> sources, Instant deadline) {

@@ -21,7 +21,6 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -97,7 +96,7 @@ public final class SourceTopics {
                     }
                 } else if (e.getCause() instanceof RetriableException retriable
                         && !(retriable instanceof UnknownTopicOrPartitionException)) {
-                    throw retriable;
+                    throw new Unanswered("describing source topic " + topic, retriable);
                 } else if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                     throw new ConnectException("Could not describe source topic " + topic, e.getCause());
                 }
@@ -130,7 +129,7 @@ public final class SourceTopics {
             description = await(admin.get().describeConsumerGroups(List.of(group)).describedGroups().get(group));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw retriable;
+                throw new Unanswered("describing consumer group " + group, retriable);
             }
             description = null; // not found (GroupIdNotFoundException), or denied: not known as the source cluster
         }
@@ -158,7 +157,7 @@ public final class SourceTopics {
                     .keySet());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw retriable;
+                throw new Unanswered("listing the offsets of consumer group " + group, retriable);
             }
             throw new ConnectException("Could not list the offsets of consumer group " + group + " on the source"
                     + " cluster", e.getCause());
@@ -177,7 +176,7 @@ public final class SourceTopics {
             return await(admin.get().listOffsets(Map.of(partition, spec)).partitionResult(partition)).offset();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw retriable;
+                throw new Unanswered("listing the " + spec + " offset of " + partition, retriable);
             }
             throw new ConnectException("Could not find the " + spec + " offset of " + partition, e.getCause());
         }
@@ -187,10 +186,24 @@ public final class SourceTopics {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new TimeoutException("The source cluster did not answer within " + timeout.toMillis() + " ms", e);
+            throw new Unanswered("within " + timeout.toMillis() + " ms", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectException("Interrupted while describing source topics", e);
+        }
+    }
+
+    /**
+     * The source cluster did not answer for now (a timeout, a connection lost, a leader moving): retried, and named
+     * apart from the target cluster's failures, whose settings and checks are others.
+     */
+    public static final class Unanswered extends RetriableException {
+
+        private static final long serialVersionUID = 1L;
+
+        public Unanswered(String asked, Exception cause) {
+            super("The source cluster (" + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + ", else the target cluster) did not"
+                    + " answer " + asked + (cause.getMessage() == null ? "" : ": " + cause.getMessage()), cause);
         }
     }
 
