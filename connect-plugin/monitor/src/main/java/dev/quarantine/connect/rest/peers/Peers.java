@@ -43,6 +43,10 @@ public final class Peers {
 
     static final String PARTIALS_PATH = "~partials";
     public static final String PARTIALS_FULL_PATH = "/dead-letters/" + PARTIALS_PATH;
+    /** The request parameter naming the aggregation the requester reads. */
+    public static final String AGGREGATION_PARAM = "aggregation";
+    /** A peer's answer to a request of another aggregation than it runs (409 Conflict). */
+    public static final int OTHER_AGGREGATION = 409;
 
     private final HttpClient http;
     private final WorkerSettings worker;
@@ -60,7 +64,7 @@ public final class Peers {
                 .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
-    /** The query parameters of a request for {@code partitions}, as signed and as sent. */
+    /** The query parameters of a request for {@code partitions}, as signed and as sent; no aggregation named. */
     public static Map<String, String> params(Collection<Integer> partitions, PartitionFigures.Query query) {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("partitions", partitions.stream().map(String::valueOf).collect(Collectors.joining(",")));
@@ -68,6 +72,18 @@ public final class Peers {
         if (query.topic() != null) {
             params.put("topic", query.topic());
         }
+        return params;
+    }
+
+    /**
+     * As {@link #params(Collection, PartitionFigures.Query)}, naming the aggregation the partitions are of (its
+     * {@link dev.quarantine.connect.rest.discovery.MonitoredTopics#fingerprint()}): a peer that runs another one
+     * answers {@value #OTHER_AGGREGATION} instead of figures of other topics under the same partition numbers.
+     */
+    public static Map<String, String> params(Collection<Integer> partitions, PartitionFigures.Query query,
+                                             String aggregation) {
+        Map<String, String> params = params(partitions, query);
+        params.put(AGGREGATION_PARAM, aggregation);
         return params;
     }
 
@@ -88,8 +104,9 @@ public final class Peers {
      * data is elsewhere, 500 when it fails or refuses this worker's proof.
      */
     public CompletableFuture<PartitionFigures> fetch(HostInfo peer, Collection<Integer> partitions,
-            PartitionFigures.Query query) {
-        return fetch(peer, partitions, query, System.nanoTime() + deadline.toNanos(), OVERLOAD_RETRIES);
+            PartitionFigures.Query query, String aggregation) {
+        return fetch(peer, params(partitions, query, aggregation), new TreeSet<>(partitions),
+                System.nanoTime() + deadline.toNanos(), OVERLOAD_RETRIES);
     }
 
     /**
@@ -98,11 +115,10 @@ public final class Peers {
      * connections, see {@link PeerLimits#makesRoom}): such an answer is sent again, {@code retries} times at most,
      * on a new connection, which is then the newest.
      */
-    private CompletableFuture<PartitionFigures> fetch(HostInfo peer, Collection<Integer> partitions,
-            PartitionFigures.Query query,
-                                             long deadlineNanos, int retries) {
+    private CompletableFuture<PartitionFigures> fetch(HostInfo peer, Map<String, String> params,
+            SortedSet<Integer> wanted, long deadlineNanos, int retries) {
         Duration left = Duration.ofNanos(Math.max(1_000_000, deadlineNanos - System.nanoTime()));
-        String rawQuery = rawQuery(params(partitions, query));
+        String rawQuery = rawQuery(params);
         PeerAuth.Proof proof = auth.signRequest(address(worker.self()), address(peer), "GET", PARTIALS_FULL_PATH,
                 rawQuery, new byte[0]);
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(worker.url(peer) + PARTIALS_FULL_PATH + "?"
@@ -112,10 +128,9 @@ public final class Peers {
         CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(request, BoundedBody.handler(maxAnswerBytes));
         // cancelling aborts the exchange (connect, answer or a slow body); the deadline covers all of it
         CompletableFuture.delayedExecutor(left.toMillis(), TimeUnit.MILLISECONDS).execute(() -> sent.cancel(true));
-        SortedSet<Integer> wanted = new TreeSet<>(partitions);
         return sent.handle((response, error) -> retries > 0 && overloaded(response)
                         && System.nanoTime() < deadlineNanos
-                ? fetch(peer, partitions, query, deadlineNanos, retries - 1)
+                ? fetch(peer, params, wanted, deadlineNanos, retries - 1)
                 : CompletableFuture.completedFuture(response).thenApply(r -> answer(peer, proof, wanted, r, error)))
                 .thenCompose(answer -> answer);
     }
@@ -169,6 +184,11 @@ public final class Peers {
         }
         if (status == 503) {
             throw MonitorException.retryable("worker " + url + " is not ready", null);
+        }
+        if (status == OTHER_AGGREGATION) {
+            throw MonitorException.unavailable("the workers do not read the same dead-letter topics yet (a topic"
+                    + " was created, deleted or widened, and not every worker has seen it); retry later", "worker "
+                    + url + " runs another aggregation than this worker's", null);
         }
         if (status == MonitorException.MISDIRECTED) {
             throw MonitorException.migrated("worker " + url + " no longer holds partitions " + wanted, null);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -70,7 +71,7 @@ public final class ClusterReader {
                 return;
             }
             if (trustPeers) {
-                remote.put(host, peers.fetch(host, partitions, query));
+                remote.put(host, peers.fetch(host, partitions, query, run.topics().fingerprint()));
             } else {
                 total.missing().addAll(partitions);
             }
@@ -111,9 +112,19 @@ public final class ClusterReader {
         }
     }
 
-    /** The figures of {@code partitions} from this worker's stores only (a peer's request). */
-    PartitionFigures readLocal(Set<Integer> partitions, PartitionFigures.Query query) {
+    /**
+     * The figures of {@code partitions} from this worker's stores only (a peer's request), of the aggregation the peer
+     * reads ({@code aggregation}, a {@link dev.quarantine.connect.rest.discovery.MonitoredTopics#fingerprint()};
+     * empty from a worker that does not name it): when this worker runs another one, for now, a conflict, never
+     * figures of other topics under the same partition numbers.
+     */
+    PartitionFigures readLocal(Set<Integer> partitions, PartitionFigures.Query query, Optional<String> aggregation) {
         MonitorStreams run = monitor.current();
+        String own = run.topics().fingerprint();
+        if (aggregation.isPresent() && !aggregation.get().equals(own)) {
+            throw MonitorException.conflict("this worker runs aggregation " + own + " (" + run.topics() + "), not "
+                    + aggregation.get() + ": the workers do not read the same dead-letter topics yet");
+        }
         long deadline = clock.millis() + monitor.config().queryRetry().toMillis();
         PartitionFigures total = new PartitionFigures();
         for (int partition : partitions) {
@@ -155,7 +166,7 @@ public final class ClusterReader {
                         + (owner == null ? " and no worker holds it yet" : " and no peer secret is set"), e);
             }
             try {
-                return peers.fetch(owner, List.of(partition), query).join();
+                return peers.fetch(owner, List.of(partition), query, run.topics().fingerprint()).join();
             } catch (CompletionException forwarding) {
                 // the owner did not answer, or could not prove it is a peer (a forged group member): the client can
                 // do nothing but wait for the group to settle, so 503 with Retry-After, never a 421 to an unproven owner

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,7 @@ import dev.quarantine.connect.rest.peers.Peers;
 public final class PeerEndpoint implements PeerServer.Endpoint {
 
     private static final Logger log = LoggerFactory.getLogger(PeerEndpoint.class);
+    private static final Pattern AGGREGATION = Pattern.compile("[0-9a-f]{8}");
 
     private final Monitor monitor;
     private final ClusterReader reader;
@@ -58,8 +60,8 @@ public final class PeerEndpoint implements PeerServer.Endpoint {
             }
             PartitionFigures.Query query = new PartitionFigures.Query(topic, DeadLetterResource.intParam("records",
                     params.get("records"), 0, 0, monitor.config().recentRecords()));
-            return Codec.encode(reader.readLocal(DeadLetterResource.partitionList(params.get("partitions")), query),
-                    PartitionFigures::write);
+            return Codec.encode(reader.readLocal(DeadLetterResource.partitionList(params.get("partitions")), query,
+                    aggregation(params.get(Peers.AGGREGATION_PARAM))), PartitionFigures::write);
         });
     }
 
@@ -86,6 +88,17 @@ public final class PeerEndpoint implements PeerServer.Endpoint {
         }
         logOtherProtocolOnce(refusal.get());
         throw refusal.get().toException();
+    }
+
+    /** The aggregation a request names: a fingerprint (8 hex digits), or none from a worker that names none. */
+    static Optional<String> aggregation(String param) {
+        if (param == null) {
+            return Optional.empty();
+        }
+        if (!AGGREGATION.matcher(param).matches()) {
+            throw MonitorException.badRequest("a malformed aggregation");
+        }
+        return Optional.of(param);
     }
 
     /** The decoded query parameters; of a repeated one the last. */

@@ -36,6 +36,7 @@ class PeersTest {
     private static final String SECRET = "peers-test-secret-0123456789-abcdefgh";
     private static final PeerAuth AUTH = new PeerAuth(Optional.of(new Password(SECRET)), Clock.systemUTC());
     private static final PartitionFigures.Query QUERY = new PartitionFigures.Query(null, 0);
+    private static final String AGGREGATION = "0a1b2c3d";
 
     private final List<Map<String, List<String>>> received = new CopyOnWriteArrayList<>();
     private final CountDownLatch released = new CountDownLatch(1);
@@ -53,12 +54,32 @@ class PeersTest {
     void usesASignedShareAndSendsNoUserCredential() {
         HostInfo peer = serve(exchange -> respondSigned(exchange, AUTH, nonce(exchange), share(0, 1)));
 
-        PartitionFigures share = peers(Duration.ofSeconds(5), 1 << 20).fetch(peer, List.of(0, 1), QUERY).join();
+        PartitionFigures share = peers(Duration.ofSeconds(5), 1 << 20).fetch(peer, List.of(0, 1), QUERY, AGGREGATION)
+                .join();
 
         assertThat(share.partitions()).containsExactly(0, 1);
         assertThat(received).singleElement().satisfies(headers -> assertThat(headers.keySet())
                 .noneMatch(name -> name.equalsIgnoreCase("Authorization"))
                 .anyMatch(name -> name.equalsIgnoreCase(PeerAuth.SIGNATURE_HEADER)));
+    }
+
+    @Test
+    void namesTheAggregationItReadsInTheSignedQueryAndAnswers503WhenThePeerRunsAnotherOne() {
+        List<String> queries = new CopyOnWriteArrayList<>();
+        HostInfo peer = serve(exchange -> {
+            queries.add(exchange.getRequestURI().getRawQuery());
+            byte[] body = "{\"error\":\"another aggregation\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, AUTH.signAnswer(nonce(exchange),
+                    Peers.OTHER_AGGREGATION, body));
+            respond(exchange, Peers.OTHER_AGGREGATION, body);
+        });
+
+        assertThatThrownBy(() -> peers(Duration.ofSeconds(5), 1 << 20).fetch(peer, List.of(0), QUERY, AGGREGATION)
+                .join()).cause().isInstanceOfSatisfying(MonitorException.class, e -> {
+                    assertThat(e.status()).isEqualTo(503);
+                    assertThat(e.publicMessage()).contains("do not read the same dead-letter topics yet");
+                });
+        assertThat(queries).singleElement().asString().contains("aggregation=" + AGGREGATION);
     }
 
     @Test
@@ -122,7 +143,8 @@ class PeersTest {
             respondSigned(exchange, AUTH, nonce(exchange), share(0));
         });
 
-        PartitionFigures share = peers(Duration.ofSeconds(5), 1 << 20).fetch(peer, List.of(0), QUERY).join();
+        PartitionFigures share = peers(Duration.ofSeconds(5), 1 << 20).fetch(peer, List.of(0), QUERY, AGGREGATION)
+                .join();
 
         assertThat(share.partitions()).containsExactly(0);
         assertThat(received).hasSize(2);
@@ -164,7 +186,7 @@ class PeersTest {
         HostInfo peer = serve(exchange -> respond(exchange, 401, new byte[0]));
         Peers peers = peers(Duration.ofSeconds(5), 1 << 20);
 
-        assertThatThrownBy(() -> peers.fetch(peer, List.of(0), QUERY).join()).cause()
+        assertThatThrownBy(() -> peers.fetch(peer, List.of(0), QUERY, AGGREGATION).join()).cause()
                 .isInstanceOfSatisfying(MonitorException.class, e -> assertThat(e.status()).isEqualTo(503))
                 .hasMessageContaining(MonitorConfig.PEER_SECRET_CONFIG);
     }
@@ -177,7 +199,7 @@ class PeersTest {
     }
 
     private static void assertFailsWith(Peers peers, HostInfo peer, int status) {
-        assertThatThrownBy(() -> peers.fetch(peer, List.of(0), QUERY).join())
+        assertThatThrownBy(() -> peers.fetch(peer, List.of(0), QUERY, AGGREGATION).join())
                 .isInstanceOf(CompletionException.class).cause()
                 .isInstanceOfSatisfying(MonitorException.class, e -> assertThat(e.status()).isEqualTo(status));
     }
