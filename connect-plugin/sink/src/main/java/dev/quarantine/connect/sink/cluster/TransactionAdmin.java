@@ -95,7 +95,8 @@ final class TransactionAdmin {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectException("Interrupted while describing the last transactions of "
-                    + described.size() + " transactional ids", e);
+                    + described.size() + " transactional ids " + described.keySet().stream().limit(3).toList()
+                    + (described.size() > 3 ? " and more" : ""), e);
         } catch (ExecutionException e) {
             throw new IllegalStateException("Answers that failed were turned into none", e);
         }
