@@ -2,11 +2,11 @@ package dev.quarantine.connect.sink;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 
-import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 import dev.quarantine.connect.sink.ownership.FailureClock;
 import dev.quarantine.connect.sink.progress.SourceTopics;
@@ -47,17 +47,18 @@ final class TransientFailures {
         return new ConnectException("Writing has kept failing with transient errors for " + failing.toSeconds()
                 + " s, longer than " + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + "="
                 + timeout.toMillis() + "; the task stops. The last error: " + failure.getMessage()
-                + ". Check " + (sourceClusterUnanswered(failure) ? "the source cluster ("
-                + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + ")" : "the target cluster and converters") + ", or raise "
+                + ". Check " + unanswered(failure).map(SourceTopics.Unanswered::cluster)
+                .orElse("the target cluster and converters") + ", or raise "
                 + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG, failure);
     }
 
-    private static boolean sourceClusterUnanswered(Throwable failure) {
+    /** The source-topic check's failure the put's failure comes from, if it does. */
+    private static Optional<SourceTopics.Unanswered> unanswered(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SourceTopics.Unanswered) {
-                return true;
+            if (cause instanceof SourceTopics.Unanswered unanswered) {
+                return Optional.of(unanswered);
             }
         }
-        return false;
+        return Optional.empty();
     }
 }

@@ -61,7 +61,8 @@ class TransientFailuresTest {
 
         RuntimeException target = failures.failed(new RetriableException("Could not read the progress"));
         RuntimeException source = failures.failed(new RetriableException("Could not check the source topics",
-                new SourceTopics.Unanswered("describing source topic orders", new TimeoutException("no node"))));
+                new SourceTopics.Unanswered("the source cluster (consumer.override.bootstrap.servers)",
+                        "describing source topic orders", new TimeoutException("no node"))));
 
         assertThat(target).hasMessageContaining("Check the target cluster and converters")
                 .hasMessageNotContaining("source cluster");

@@ -120,11 +120,7 @@ public final class ClusterReader {
      */
     PartitionFigures readLocal(Set<Integer> partitions, PartitionFigures.Query query, Optional<String> aggregation) {
         MonitorStreams run = monitor.current();
-        String own = run.topics().fingerprint();
-        if (aggregation.isPresent() && !aggregation.get().equals(own)) {
-            throw MonitorException.conflict("this worker runs aggregation " + own + " (" + run.topics() + "), not "
-                    + aggregation.get() + ": the workers do not read the same dead-letter topics yet");
-        }
+        requireAggregation(run, aggregation);
         long deadline = clock.millis() + monitor.config().queryRetry().toMillis();
         PartitionFigures total = new PartitionFigures();
         for (int partition : partitions) {
@@ -135,6 +131,19 @@ public final class ClusterReader {
             }
         }
         return total;
+    }
+
+    /** Fails with a conflict (409) when this worker runs another aggregation now than {@code aggregation} names. */
+    void requireAggregation(Optional<String> aggregation) {
+        requireAggregation(monitor.current(), aggregation);
+    }
+
+    private static void requireAggregation(MonitorStreams run, Optional<String> aggregation) {
+        String own = run.topics().fingerprint();
+        if (aggregation.isPresent() && !aggregation.get().equals(own)) {
+            throw MonitorException.conflict("this worker runs aggregation " + own + ", not " + aggregation.get()
+                    + ": the workers do not read the same dead-letter topics yet");
+        }
     }
 
     /** Every topic the aggregation reads or is told to: the monitored names and the topics it has partitions of. */
@@ -171,7 +180,8 @@ public final class ClusterReader {
                 // the owner did not answer, or could not prove it is a peer (a forged group member): the client can
                 // do nothing but wait for the group to settle, so 503 with Retry-After, never a 421 to an unproven owner
                 throw MonitorException.retryable("partition " + partition + " of the aggregation moved to "
-                        + worker.url(owner) + ", which did not answer: " + forwarding.getCause().getMessage(), e);
+                        + worker.url(owner) + ", which could not answer for it: " + forwarding.getCause().getMessage(),
+                        e);
             }
         } catch (InvalidStateStoreException e) {
             throw monitor.answerFor(run, e);

@@ -54,6 +54,9 @@ public final class PeerEndpoint implements PeerServer.Endpoint {
             } catch (IllegalArgumentException e) {
                 throw MonitorException.badRequest("a malformed query");
             }
+            Optional<String> aggregation = aggregation(params.get(Peers.AGGREGATION_PARAM));
+            // before the topic: a topic another aggregation reads is unknown here, which is no 404 but a conflict
+            reader.requireAggregation(aggregation);
             String topic = params.get("topic");
             if (topic != null) {
                 DeadLetterResource.checkTopic(monitor, reader, topic);
@@ -61,7 +64,7 @@ public final class PeerEndpoint implements PeerServer.Endpoint {
             PartitionFigures.Query query = new PartitionFigures.Query(topic, DeadLetterResource.intParam("records",
                     params.get("records"), 0, 0, monitor.config().recentRecords()));
             return Codec.encode(reader.readLocal(DeadLetterResource.partitionList(params.get("partitions")), query,
-                    aggregation(params.get(Peers.AGGREGATION_PARAM))), PartitionFigures::write);
+                    aggregation), PartitionFigures::write);
         });
     }
 

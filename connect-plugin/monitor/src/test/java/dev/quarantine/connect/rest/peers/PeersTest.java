@@ -66,8 +66,15 @@ class PeersTest {
     @Test
     void namesTheAggregationItReadsInTheSignedQueryAndAnswers503WhenThePeerRunsAnotherOne() {
         List<String> queries = new CopyOnWriteArrayList<>();
+        List<Optional<PeerAuth.Refusal>> verified = new CopyOnWriteArrayList<>();
         HostInfo peer = serve(exchange -> {
             queries.add(exchange.getRequestURI().getRawQuery());
+            Map<String, String> headers = new HashMap<>();
+            exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(
+                    java.util.Locale.ROOT), values.get(0)));
+            verified.add(AUTH.verifyRequest("127.0.0.1:" + exchange.getLocalAddress().getPort(), "GET",
+                    exchange.getRequestURI().getRawPath(), exchange.getRequestURI().getRawQuery(), new byte[0],
+                    headers));
             byte[] body = "{\"error\":\"another aggregation\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add(PeerAuth.SIGNATURE_HEADER, AUTH.signAnswer(nonce(exchange),
                     Peers.OTHER_AGGREGATION, body));
@@ -80,6 +87,8 @@ class PeersTest {
                     assertThat(e.publicMessage()).contains("do not read the same dead-letter topics yet");
                 });
         assertThat(queries).singleElement().asString().contains("aggregation=" + AGGREGATION);
+        assertThat(verified).as("the query, aggregation included, is what the signature covers")
+                .containsExactly(Optional.empty());
     }
 
     @Test

@@ -56,31 +56,39 @@ class PeerEndpointAggregationIT {
             ClusterReader reader = new ClusterReader(monitor, monitor.worker(), null, true, Clock.systemUTC());
             PeerEndpoint endpoint = new PeerEndpoint(monitor, reader, auth, new PeerAnswers(monitor.config(), auth));
             Await.until("the aggregation answering for its partition 0", DEADLINE,
-                    () -> ask(endpoint, auth, monitor, Optional.empty()).status() == 200);
+                    () -> ask(endpoint, auth, monitor, Optional.empty(), null).status() == 200);
             String own = monitor.current().topics().fingerprint();
 
-            PeerServer.Answer ofOwn = ask(endpoint, auth, monitor, Optional.of(own));
-            PeerServer.Answer unnamed = ask(endpoint, auth, monitor, Optional.empty());
+            PeerServer.Answer ofOwn = ask(endpoint, auth, monitor, Optional.of(own), null);
+            PeerServer.Answer unnamed = ask(endpoint, auth, monitor, Optional.empty(), null);
             String other = own.equals("00000000") ? "00000001" : "00000000";
-            PeerServer.Answer ofAnother = ask(endpoint, auth, monitor, Optional.of(other));
-            PeerServer.Answer malformed = ask(endpoint, auth, monitor, Optional.of("<script>"));
+            PeerServer.Answer ofAnother = ask(endpoint, auth, monitor, Optional.of(other), null);
+            // a topic only the other aggregation reads: the conflict, not "not monitored" (404, a failure for good)
+            PeerServer.Answer topicOfAnother = ask(endpoint, auth, monitor, Optional.of(other), dlq + "-other");
+            PeerServer.Answer topicNotMonitored = ask(endpoint, auth, monitor, Optional.of(own), dlq + "-other");
+            PeerServer.Answer malformed = ask(endpoint, auth, monitor, Optional.of("<script>"), null);
 
             assertThat(ofOwn.status()).isEqualTo(200);
             assertThat(Codec.decode(ofOwn.body(), PartitionFigures::read).stats().get(dlq).total()).isEqualTo(3);
             assertThat(unnamed.status()).as("a worker that names no aggregation (an older one)").isEqualTo(200);
             assertThat(ofAnother.status()).isEqualTo(Peers.OTHER_AGGREGATION);
             assertThat(ofAnother.signature()).as("signed, so the asking worker trusts the conflict").isNotNull();
-            assertThat(new String(ofAnother.body(), StandardCharsets.UTF_8)).contains("runs aggregation " + own)
-                    .contains("not " + other);
+            assertThat(new String(ofAnother.body(), StandardCharsets.UTF_8)).contains("runs aggregation " + own
+                    + ", not " + other);
+            assertThat(topicOfAnother.status()).isEqualTo(Peers.OTHER_AGGREGATION);
+            assertThat(topicNotMonitored.status()).isEqualTo(404);
             assertThat(malformed.status()).isEqualTo(400);
             assertThat(new String(malformed.body(), StandardCharsets.UTF_8)).doesNotContain("<script>");
         }
     }
 
-    /** A signed request for partition 0, naming {@code aggregation} when given, as another worker sends it. */
+    /**
+     * A signed request for partition 0 (of {@code topic}, or of every topic when null), naming {@code aggregation}
+     * when given, as another worker sends it.
+     */
     private static PeerServer.Answer ask(PeerEndpoint endpoint, PeerAuth auth, Monitor monitor,
-                                         Optional<String> aggregation) {
-        PartitionFigures.Query query = new PartitionFigures.Query(null, 0);
+                                         Optional<String> aggregation, String topic) {
+        PartitionFigures.Query query = new PartitionFigures.Query(topic, 0);
         Map<String, String> params = aggregation.map(a -> Peers.params(List.of(0), query, a))
                 .orElseGet(() -> Peers.params(List.of(0), query));
         String rawQuery = Peers.rawQuery(params);

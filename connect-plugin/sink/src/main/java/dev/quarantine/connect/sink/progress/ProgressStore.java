@@ -29,7 +29,6 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.quarantine.connect.sink.config.ConfigRules;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
 
 /**
@@ -140,14 +139,14 @@ public final class ProgressStore implements AutoCloseable {
      * holds the progress, the source cluster the topics whose re-creation is checked.
      */
     private String unread(Map<String, TopicPartition> sources, RetriableException e) {
-        boolean source = e instanceof SourceTopics.Unanswered;
-        return "Could not " + (source ? "check the source topics of " + sources.values() + " on the source cluster"
+        String asked = e instanceof SourceTopics.Unanswered unanswered ? unanswered.cluster() : null;
+        return "Could not " + (asked != null ? "check the source topics of " + sources.values() + " on " + asked
                 : "read the progress of " + sources.values() + " (keys " + sources.keySet() + ") from the target"
                 + " cluster") + " within " + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + "="
                 + timeout.toMillis() + "; not guessing a starting offset, trying again until "
-                + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + ". Check the "
-                + (source ? "source cluster (" + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + ")" : "target cluster")
-                + ", or raise " + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + " (" + e.getMessage() + ")";
+                + TransactionalSinkConfig.TRANSIENT_ERRORS_TIMEOUT_MS_CONFIG + ". Check "
+                + (asked != null ? asked : "the target cluster") + ", or raise "
+                + TransactionalSinkConfig.PROGRESS_READ_TIMEOUT_MS_CONFIG + " (" + e.getMessage() + ")";
     }
 
     private Map<String, ProgressRecord> readOnce(Map<String, TopicPartition> sources, Instant deadline) {

@@ -85,7 +85,7 @@ public final class SourceTopics {
         Map<String, Uuid> ids = new HashMap<>();
         described.forEach((topic, future) -> {
             try {
-                ids.put(topic, await(future).topicId());
+                ids.put(topic, await(future, "describing source topic " + topic).topicId());
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof TopicAuthorizationException) {
                     if (deniedLogged.add(topic)) {
@@ -96,7 +96,7 @@ public final class SourceTopics {
                     }
                 } else if (e.getCause() instanceof RetriableException retriable
                         && !(retriable instanceof UnknownTopicOrPartitionException)) {
-                    throw new Unanswered("describing source topic " + topic, retriable);
+                    throw unanswered("describing source topic " + topic, retriable);
                 } else if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                     throw new ConnectException("Could not describe source topic " + topic, e.getCause());
                 }
@@ -126,10 +126,11 @@ public final class SourceTopics {
     private boolean holdsGroup(String group) {
         ConsumerGroupDescription description;
         try {
-            description = await(admin.get().describeConsumerGroups(List.of(group)).describedGroups().get(group));
+            description = await(admin.get().describeConsumerGroups(List.of(group)).describedGroups().get(group),
+                    "describing consumer group " + group);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw new Unanswered("describing consumer group " + group, retriable);
+                throw unanswered("describing consumer group " + group, retriable);
             }
             description = null; // not found (GroupIdNotFoundException), or denied: not known as the source cluster
         }
@@ -153,11 +154,11 @@ public final class SourceTopics {
      */
     public Set<TopicPartition> committedBy(String group) {
         try {
-            return Set.copyOf(await(admin.get().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata())
-                    .keySet());
+            return Set.copyOf(await(admin.get().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
+                    "listing the offsets of consumer group " + group).keySet());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw new Unanswered("listing the offsets of consumer group " + group, retriable);
+                throw unanswered("listing the offsets of consumer group " + group, retriable);
             }
             throw new ConnectException("Could not list the offsets of consumer group " + group + " on the source"
                     + " cluster", e.getCause());
@@ -173,37 +174,58 @@ public final class SourceTopics {
         }
         OffsetSpec spec = "latest".equals(reset) ? OffsetSpec.latest() : OffsetSpec.earliest();
         try {
-            return await(admin.get().listOffsets(Map.of(partition, spec)).partitionResult(partition)).offset();
+            return await(admin.get().listOffsets(Map.of(partition, spec)).partitionResult(partition),
+                    "listing the " + spec + " offset of " + partition).offset();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw new Unanswered("listing the " + spec + " offset of " + partition, retriable);
+                throw unanswered("listing the " + spec + " offset of " + partition, retriable);
             }
             throw new ConnectException("Could not find the " + spec + " offset of " + partition, e.getCause());
         }
     }
 
-    private <T> T await(KafkaFuture<T> future) throws ExecutionException {
+    private <T> T await(KafkaFuture<T> future, String asked) throws ExecutionException {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new Unanswered("within " + timeout.toMillis() + " ms", e);
+            throw unanswered(asked + " within " + timeout.toMillis() + " ms", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ConnectException("Interrupted while describing source topics", e);
+            throw new ConnectException("Interrupted while " + asked, e);
         }
     }
 
     /**
-     * The source cluster did not answer for now (a timeout, a connection lost, a leader moving): retried, and named
-     * apart from the target cluster's failures, whose settings and checks are others.
+     * The cluster this admin asks, for messages: the source cluster named by consumer.override.bootstrap.servers, or
+     * the target cluster, asked in its place while it holds the connector's consumer group.
+     */
+    private Unanswered unanswered(String asked, Exception cause) {
+        return new Unanswered(unnamedSourceGroup.isPresent() ? "the target cluster (asked for the source topics, as "
+                + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + " is not set)" : "the source cluster ("
+                + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + ")", asked, cause);
+    }
+
+    /**
+     * The cluster asked for the source topics did not answer for now (a timeout, a connection lost, a leader moving):
+     * retried, and named apart from the progress reads and writes on the target cluster, whose settings and checks
+     * are others.
      */
     public static final class Unanswered extends RetriableException {
 
         private static final long serialVersionUID = 1L;
 
-        public Unanswered(String asked, Exception cause) {
-            super("The source cluster (" + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + ", else the target cluster) did not"
-                    + " answer " + asked + (cause.getMessage() == null ? "" : ": " + cause.getMessage()), cause);
+        private final String cluster;
+
+        /** @param cluster the cluster asked, with the setting that names it, e.g. "the source cluster (...)" */
+        public Unanswered(String cluster, String asked, Exception cause) {
+            super(Character.toUpperCase(cluster.charAt(0)) + cluster.substring(1) + " did not answer " + asked
+                    + (cause.getMessage() == null ? "" : ": " + cause.getMessage()), cause);
+            this.cluster = cluster;
+        }
+
+        /** The cluster that did not answer, with the setting that names it: what to check. */
+        public String cluster() {
+            return cluster;
         }
     }
 
