@@ -58,13 +58,13 @@ public class TransactionalKafkaSinkTask extends SinkTask {
                 : Optional.empty();
         metrics = new SinkMetrics(TaskMetrics.of(context, config.connectorName(), config.taskId()));
         ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
-        ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(),
-                new SourceTopics(admins::source, config.sourceOffsetReset(), TargetTopics.ADMIN_TIMEOUT,
-                        config.unnamedSourceGroup()),
+        SourceTopics sources = new SourceTopics(admins::source, config.sourceOffsetReset(), TargetTopics.ADMIN_TIMEOUT,
+                config.unnamedSourceGroup());
+        ProgressStore progress = new ProgressStore(config.adminConfigs(), config.progressTopic(), sources,
                 config.progressReadTimeout());
         TopicIds topicIds = new TopicIds(admins::target, config.dlqTopic().stream().toList());
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(), admins,
-                TargetTopics.ADMIN_TIMEOUT, topicIds);
+                TargetTopics.ADMIN_TIMEOUT, topicIds, sources);
         RecordConverter converter = new RecordConverter(config.topicFormat(), targetTopics, keyConverter,
                 valueConverter, headerConverter);
         WriteSetup setup = new WriteSetup(converter, deadLetters, metrics,

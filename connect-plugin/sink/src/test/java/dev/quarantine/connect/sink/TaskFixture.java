@@ -158,11 +158,11 @@ final class TaskFixture implements AfterEachCallback {
                                    Function<Map<String, Object>, Producer<byte[], byte[]>> producers,
                                    Optional<HangingTransactionCheck> hanging) {
         ClusterAdmins admins = new ClusterAdmins(config.adminConfigs(), config.sourceAdminConfigs());
-        ProgressStore store = new ProgressStore(config.adminConfigs(), progress,
-                new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30)), progressReadTimeout);
+        SourceTopics sources = new SourceTopics(admins::source, "earliest", Duration.ofSeconds(30));
+        ProgressStore store = new ProgressStore(config.adminConfigs(), progress, sources, progressReadTimeout);
         TopicIds topicIds = new TopicIds(admins::target, config.dlqTopic().stream().toList());
         TargetTopics targetTopics = new TargetTopics(config.topicFormat(), config.targetTopicSettings(),
-                admins, TargetTopics.ADMIN_TIMEOUT, topicIds);
+                admins, TargetTopics.ADMIN_TIMEOUT, topicIds, sources);
         WriteSetup setup = new WriteSetup(new RecordConverter(config.topicFormat(), targetTopics, config.keyConverter(),
                 config.valueConverter(), config.headerConverter()), deadLetters(config),
                 new SinkMetrics(new WorkerPluginMetrics(new TestPluginMetrics())), new DeadLetterBreaker(10, 1.0),

@@ -29,6 +29,7 @@ import dev.quarantine.connect.sink.config.PartitionMapping;
 import dev.quarantine.connect.sink.config.TargetTopicSettings;
 import dev.quarantine.connect.sink.config.TopicFormat;
 import dev.quarantine.connect.sink.config.TransactionalSinkConfig;
+import dev.quarantine.connect.sink.progress.SourceTopics;
 
 /**
  * The target topics of a task, as MirrorMaker 2 keeps them: a missing target topic is created, with as many
@@ -55,20 +56,28 @@ public final class TargetTopics implements AutoCloseable {
     private final Map<String, Integer> partitions = new ConcurrentHashMap<>();
     private final Map<String, Instant> missingSince = new ConcurrentHashMap<>();
     private final TopicIds ids;
+    private final SourceTopics sources;
 
-    /** Target topics whose ids are not kept ({@link TopicIds#NONE}). */
+    /**
+     * Target topics whose ids are not kept ({@link TopicIds#NONE}), the source topics' partition counts asked of the
+     * cluster {@code admins} names the source (taken for one named by consumer.override.bootstrap.servers in messages).
+     */
     public TargetTopics(TopicFormat format, TargetTopicSettings settings, ClusterAdmins admins, Duration timeout) {
-        this(format, settings, admins, timeout, TopicIds.NONE);
+        this(format, settings, admins, timeout, TopicIds.NONE, new SourceTopics(admins::source, "earliest", timeout));
     }
 
-    /** @param ids kept with each target topic's describe here, and described again as {@link TopicIds} says */
+    /**
+     * @param ids     kept with each target topic's describe here, and described again as {@link TopicIds} says
+     * @param sources where a target topic created with as many partitions as its source topic learns that count
+     */
     public TargetTopics(TopicFormat format, TargetTopicSettings settings, ClusterAdmins admins, Duration timeout,
-                        TopicIds ids) {
+                        TopicIds ids, SourceTopics sources) {
         this.format = format;
         this.settings = settings;
         this.admins = admins;
         this.timeout = timeout;
         this.ids = ids;
+        this.sources = sources;
     }
 
     /**
@@ -131,8 +140,7 @@ public final class TargetTopics implements AutoCloseable {
     }
 
     private void create(String target, String source) {
-        Optional<Integer> count = settings.partitions().or(() -> describe(admins.source(), List.of(source)).get(source)
-                .map(d -> d.partitions().size()));
+        Optional<Integer> count = settings.partitions().or(() -> sourcePartitions(source, target));
         NewTopic topic = new NewTopic(target, count, settings.replicationFactor()).configs(settings.topicConfigs());
         try {
             AdminWait.await(admins.target().createTopics(List.of(topic)).all(), timeout, "create the target topic "
@@ -151,6 +159,17 @@ public final class TargetTopics implements AutoCloseable {
                     + e.getCause() + ". Check the " + TransactionalSinkConfig.TARGET_TOPIC_CREATION_PREFIX
                     + "* settings and the ACLs of " + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "* (Create on the"
                     + " topic), or create the topic yourself", e.getCause());
+        }
+    }
+
+    /** The partition count of {@code source}, for {@code target} created with as many; a failure names the cluster. */
+    private Optional<Integer> sourcePartitions(String source, String target) {
+        try {
+            return sources.partitionCount(source);
+        } catch (SourceTopics.Unanswered e) {
+            throw new org.apache.kafka.connect.errors.RetriableException("Could not learn the partition count of"
+                    + " source topic " + source + " on time, to create target topic " + target + " with as many;"
+                    + " the batch is delivered again", e);
         }
     }
 

@@ -106,6 +106,34 @@ public final class SourceTopics {
     }
 
     /**
+     * The partition count of {@code topic} on the cluster this admin asks: the source cluster, else the target cluster,
+     * which the source then is assumed to be (a target topic created for {@code topic} gets as many); empty when that
+     * cluster does not show it.
+     *
+     * @throws Unanswered      when it did not answer in time
+     * @throws ConnectException when it refused (naming the ACL to grant and the setting that avoids the call)
+     */
+    public Optional<Integer> partitionCount(String topic) {
+        String asked = "describing source topic " + topic;
+        try {
+            return Optional.of(await(admin.get().describeTopics(List.of(topic)).topicNameValues().get(topic), asked)
+                    .partitions().size());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return Optional.empty();
+            }
+            if (e.getCause() instanceof RetriableException retriable) {
+                throw unanswered(asked, retriable);
+            }
+            throw new ConnectException("Could not describe source topic " + topic + " on " + cluster() + ": "
+                    + e.getCause() + "; allow Describe on it for the source admin's principal ("
+                    + ConfigRules.CONSUMER_OVERRIDE_PREFIX + "* settings, else "
+                    + TransactionalSinkConfig.TARGET_ADMIN_PREFIX + "*), or set "
+                    + TransactionalSinkConfig.TARGET_TOPIC_CREATION_PREFIX + "partitions", e.getCause());
+        }
+    }
+
+    /**
      * Whether the admin's cluster is the one the worker's consumer reads: a cluster named by
      * consumer.override.bootstrap.servers is; the target cluster, asked in its place, only when it holds the
      * connector's consumer group with members (the group lives on the cluster the consumer reads, and a task is asked
@@ -200,9 +228,13 @@ public final class SourceTopics {
      * the target cluster, asked in its place while it holds the connector's consumer group.
      */
     private Unanswered unanswered(String asked, Exception cause) {
-        return new Unanswered(unnamedSourceGroup.isPresent() ? "the target cluster (asked for the source topics, as "
+        return new Unanswered(cluster(), asked, cause);
+    }
+
+    private String cluster() {
+        return unnamedSourceGroup.isPresent() ? "the target cluster (asked for the source topics, as "
                 + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + " is not set)" : "the source cluster ("
-                + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + ")", asked, cause);
+                + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + ")";
     }
 
     /**

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import dev.quarantine.connect.sink.config.PartitionMapping;
 import dev.quarantine.connect.sink.config.TargetTopicSettings;
 import dev.quarantine.connect.sink.config.TopicFormat;
+import dev.quarantine.connect.sink.progress.SourceTopics;
 
 /**
  * {@link TargetTopics} against a scripted admin client: which topics it describes and creates, in how many calls, and
@@ -162,6 +164,33 @@ class TargetTopicsTest {
         assertThat(source.described).containsExactly(List.of("a"));
         assertThat(target.described).containsExactly(List.of("copy.a"), List.of("copy.a"));
         assertThat(topics.partition("copy.a", 7, null, new HashMap<>())).isEqualTo(1);
+    }
+
+    @Test
+    void aSourceClusterThatDoesNotAnswerForThePartitionCountIsNamedAndNothingIsCreated() {
+        source.describeFails.put("a", new TimeoutException("Timed out waiting for a node assignment"));
+        TargetTopics topics = targetTopics(true, PartitionMapping.HASH);
+
+        assertThatThrownBy(() -> topics.ensure(List.of(record("a", 0))))
+                .isInstanceOf(RetriableException.class)
+                .hasMessageContaining("partition count of source topic a").hasMessageContaining("copy.a")
+                .cause().isInstanceOfSatisfying(SourceTopics.Unanswered.class, e -> assertThat(e.cluster())
+                        .isEqualTo("the source cluster (consumer.override.bootstrap.servers)"));
+        assertThat(target.created).isEmpty();
+    }
+
+    @Test
+    void aSourceClusterThatRefusesTheDescribeNamesTheSourceAdminsSettingsNotTheTargetAdmins() {
+        source.describeFails.put("a", new TopicAuthorizationException("denied"));
+        TargetTopics topics = targetTopics(true, PartitionMapping.HASH);
+
+        assertThatThrownBy(() -> topics.ensure(List.of(record("a", 0))))
+                .isInstanceOf(ConnectException.class)
+                .isNotInstanceOf(RetriableException.class)
+                .hasMessageContaining("Could not describe source topic a on the source cluster")
+                .hasMessageContaining("consumer.override.* settings, else target.admin.*")
+                .hasMessageContaining("target.topic.creation.partitions");
+        assertThat(target.created).isEmpty();
     }
 
     @Test
