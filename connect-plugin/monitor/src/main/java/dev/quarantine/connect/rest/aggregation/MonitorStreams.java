@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -31,6 +32,9 @@ import dev.quarantine.connect.rest.WorkerSettings;
  * in the changelog topics.
  */
 public final class MonitorStreams implements AutoCloseable {
+
+    /** The aggregation's producer's max.block.ms unless quarantine.monitor.streams.* sets it. */
+    static final int MAX_BLOCK_MS = 15_000;
 
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(20);
 
@@ -123,6 +127,10 @@ public final class MonitorStreams implements AutoCloseable {
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
         // new topics matching the subscription are found at the next metadata refresh
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), 30_000);
+        // a commit that cannot complete (its offsets of a DLQ topic deleted meanwhile, a coordinator away) fails the
+        // task after this, not Kafka's 60 s per call: the aggregation is rebuilt from the DLQs and answers 503
+        // meanwhile, so a long wait only prolongs the 503s (two such calls held one run for 2 minutes)
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_BLOCK_MS_CONFIG), MAX_BLOCK_MS);
         props.putAll(config.streamsOverrides());
         return props;
     }

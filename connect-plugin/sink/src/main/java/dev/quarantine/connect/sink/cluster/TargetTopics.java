@@ -59,8 +59,9 @@ public final class TargetTopics implements AutoCloseable {
     private final SourceTopics sources;
 
     /**
-     * Target topics whose ids are not kept ({@link TopicIds#NONE}), the source topics' partition counts asked of the
-     * cluster {@code admins} names the source (taken for one named by consumer.override.bootstrap.servers in messages).
+     * For tests: target topics whose ids are not kept ({@link TopicIds#NONE}), the source topics' partition counts
+     * asked of the cluster {@code admins} names the source (taken for one named by consumer.override.bootstrap.servers
+     * in messages; a task passes its {@link SourceTopics}, which knows).
      */
     public TargetTopics(TopicFormat format, TargetTopicSettings settings, ClusterAdmins admins, Duration timeout) {
         this(format, settings, admins, timeout, TopicIds.NONE, new SourceTopics(admins::source, "earliest", timeout));
@@ -84,7 +85,9 @@ public final class TargetTopics implements AutoCloseable {
      * Makes sure the target topic of every record exists (creating it when target.topic.creation.enable), and knows
      * its partition count.
      *
-     * @throws org.apache.kafka.connect.errors.RetriableException when the target cluster did not answer in time
+     * @throws org.apache.kafka.connect.errors.RetriableException when the target cluster did not answer in time, or
+     *                                                            the source cluster, asked for a partition count
+     *                                                            ({@link SourceTopics.Unanswered} its cause)
      * @throws ConnectException when a topic could not be created (naming it and the settings to check)
      */
     public void ensure(Collection<SinkRecord> records) {
