@@ -84,8 +84,9 @@ public final class SourceTopics {
                 .topicNameValues();
         Map<String, Uuid> ids = new HashMap<>();
         described.forEach((topic, future) -> {
+            String asked = "describing source topic " + topic;
             try {
-                ids.put(topic, await(future, "describing source topic " + topic).topicId());
+                ids.put(topic, await(future, asked).topicId());
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof TopicAuthorizationException) {
                     if (deniedLogged.add(topic)) {
@@ -96,7 +97,7 @@ public final class SourceTopics {
                     }
                 } else if (e.getCause() instanceof RetriableException retriable
                         && !(retriable instanceof UnknownTopicOrPartitionException)) {
-                    throw unanswered("describing source topic " + topic, retriable);
+                    throw unanswered(asked, retriable);
                 } else if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                     throw new ConnectException("Could not describe source topic " + topic, e.getCause());
                 }
@@ -153,12 +154,13 @@ public final class SourceTopics {
 
     private boolean holdsGroup(String group) {
         ConsumerGroupDescription description;
+        String asked = "describing consumer group " + group;
         try {
             description = await(admin.get().describeConsumerGroups(List.of(group)).describedGroups().get(group),
-                    "describing consumer group " + group);
+                    asked);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw unanswered("describing consumer group " + group, retriable);
+                throw unanswered(asked, retriable);
             }
             description = null; // not found (GroupIdNotFoundException), or denied: not known as the source cluster
         }
@@ -181,12 +183,13 @@ public final class SourceTopics {
      * @throws RetriableException when the source cluster did not answer in time
      */
     public Set<TopicPartition> committedBy(String group) {
+        String asked = "listing the offsets of consumer group " + group;
         try {
             return Set.copyOf(await(admin.get().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
-                    "listing the offsets of consumer group " + group).keySet());
+                    asked).keySet());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw unanswered("listing the offsets of consumer group " + group, retriable);
+                throw unanswered(asked, retriable);
             }
             throw new ConnectException("Could not list the offsets of consumer group " + group + " on the source"
                     + " cluster", e.getCause());
@@ -201,12 +204,13 @@ public final class SourceTopics {
                     + " to earliest or latest, or reset the connector's offsets");
         }
         OffsetSpec spec = "latest".equals(reset) ? OffsetSpec.latest() : OffsetSpec.earliest();
+        String asked = "listing the " + spec + " offset of " + partition;
         try {
-            return await(admin.get().listOffsets(Map.of(partition, spec)).partitionResult(partition),
-                    "listing the " + spec + " offset of " + partition).offset();
+            return await(admin.get().listOffsets(Map.of(partition, spec)).partitionResult(partition), asked)
+                    .offset();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RetriableException retriable) {
-                throw unanswered("listing the " + spec + " offset of " + partition, retriable);
+                throw unanswered(asked, retriable);
             }
             throw new ConnectException("Could not find the " + spec + " offset of " + partition, e.getCause());
         }
@@ -223,14 +227,15 @@ public final class SourceTopics {
         }
     }
 
-    /**
-     * The cluster this admin asks, for messages: the source cluster named by consumer.override.bootstrap.servers, or
-     * the target cluster, asked in its place while it holds the connector's consumer group.
-     */
+    /** {@code asked} not answered for now by the cluster this admin asks, naming it. */
     private Unanswered unanswered(String asked, Exception cause) {
         return new Unanswered(cluster(), asked, cause);
     }
 
+    /**
+     * The cluster this admin asks, for messages: the source cluster named by consumer.override.bootstrap.servers, or
+     * the target cluster, asked in its place while it holds the connector's consumer group.
+     */
     private String cluster() {
         return unnamedSourceGroup.isPresent() ? "the target cluster (asked for the source topics, as "
                 + ConfigRules.SOURCE_BOOTSTRAP_OVERRIDE + " is not set)" : "the source cluster ("
