@@ -1,7 +1,9 @@
 package dev.quarantine.sandbox;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,6 +40,8 @@ final class ChildJvm implements AutoCloseable {
     private final Path log;
     private Process process;
     private Thread shutdownHook;
+    /** The class archive this start dumps once it answers ({@link #answering()}), or null. */
+    private ClassArchive dumps;
 
     private ChildJvm(String what, Path workDir, String logName) {
         this.what = what;
@@ -91,11 +95,44 @@ final class ChildJvm implements AutoCloseable {
             shutdownHook = new Thread(this::destroy, "sandbox-child-shutdown");
             Runtime.getRuntime().addShutdownHook(shutdownHook);
         }
+        List<String> launched = new ArrayList<>(command);
+        dumps = null;
+        ClassArchive.of(command).ifPresent(archive -> {
+            if (archive.exists()) {
+                launched.addAll(1, archive.useOptions());
+            } else if (archive.claimed()) {
+                dumps = archive;
+                launched.addAll(1, archive.dumpOptions());
+            }
+        });
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
+            process = new ProcessBuilder(launched).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + what, e);
+        }
+    }
+
+    /**
+     * Called by the owner once the child answers: a child that claimed its class archive at launch dumps it now, and
+     * the call returns when the archive is in place ({@link ClassArchive#dumpWhenAnswering}).
+     */
+    synchronized void answering() {
+        if (dumps != null) {
+            ClassArchive archive = dumps;
+            dumps = null;
+            archive.dumpWhenAnswering(this);
+        }
+    }
+
+    /** Writes {@code line} to the child's standard input (read by {@link #exitWhenParentGoes}). */
+    synchronized void tell(String line) {
+        try {
+            var in = running().getOutputStream();
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write to " + what, e);
         }
     }
 
@@ -188,13 +225,18 @@ final class ChildJvm implements AutoCloseable {
 
     /**
      * In the child: halts the JVM as soon as its standard input closes, so it never outlives the JVM that started
-     * it, even when that one is killed.
+     * it, even when that one is killed. The parent writes nothing else there but a request to dump the class archive
+     * ({@link ClassArchive#DUMP_REQUEST}).
      */
     static void exitWhenParentGoes(InputStream parentPipe) {
         Thread watchdog = new Thread(() -> {
             try {
-                while (parentPipe.read() >= 0) {
-                    // the parent writes nothing; end of stream means it is gone
+                BufferedReader lines = new BufferedReader(new InputStreamReader(parentPipe, StandardCharsets.UTF_8));
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    String[] request = line.split("\t");
+                    if (request.length == 3 && request[0].equals(ClassArchive.DUMP_REQUEST)) {
+                        ClassArchive.dumpThisJvm(Path.of(request[1]), Path.of(request[2]));
+                    }
                 }
             } catch (IOException e) {
                 // the pipe broke: the parent is gone as well

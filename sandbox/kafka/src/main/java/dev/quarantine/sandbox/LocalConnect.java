@@ -245,6 +245,7 @@ public final class LocalConnect implements AutoCloseable {
                 return rest.answers();
             });
             ProcSockets.requireOwnListener("the Connect worker " + id, child.pid(), restPort);
+            child.answering();
         } catch (AssertionError e) {
             throw child.failure(e.getMessage());
         }

@@ -7,6 +7,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -25,7 +26,7 @@ import org.apache.kafka.common.Uuid;
  * A real single-node Apache Kafka broker in KRaft combined mode (broker and controller in one process), started
  * as a child JVM from Kafka's own Maven artifacts, listening on 127.0.0.1 only.
  *
- * <p>The broker runs on this JVM's classpath, or, when the system property {@value #BROKER_CLASSPATH_PROPERTY} names
+ * <p>The broker runs on this JVM's jars, or, when the system property {@value #BROKER_CLASSPATH_PROPERTY} names
  * a classpath file (as {@code maven-dependency-plugin:build-classpath} writes it; this module's build writes
  * {@code target/broker-classpath.txt}), on that one: so tests whose own classpath holds another kafka-clients
  * version (the compatibility tests) still get a Kafka 4.4 broker.
@@ -244,20 +245,33 @@ public final class LocalKafka implements AutoCloseable {
         return command;
     }
 
+    /**
+     * The sandbox's classes, then the classpath file's entries or this JVM's jars (its class directories, a test's
+     * own classes, are no broker's business, and a classpath of jars only can have a class archive: {@link
+     * ClassArchive}).
+     */
     private static String brokerClasspath() {
+        String own;
+        try {
+            own = Path.of(BrokerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the sandbox classes", e);
+        }
         String file = System.getProperty(BROKER_CLASSPATH_PROPERTY);
         if (file == null || file.isBlank()) {
-            return System.getProperty("java.class.path");
+            List<String> entries = new ArrayList<>(List.of(own));
+            for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+                if (!entry.equals(own) && Files.isRegularFile(Path.of(entry))) {
+                    entries.add(entry);
+                }
+            }
+            return String.join(File.pathSeparator, entries);
         }
         try {
-            String own = Path.of(BrokerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                    .toString();
             return own + File.pathSeparator + Files.readString(Path.of(file)).trim();
         } catch (IOException e) {
             throw new UncheckedIOException("could not read the broker classpath file " + file + " ("
                     + BROKER_CLASSPATH_PROPERTY + ")", e);
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the sandbox classes", e);
         }
     }
 
@@ -270,6 +284,7 @@ public final class LocalKafka implements AutoCloseable {
                 child.requireAlive("starting");
                 return answers(admin);
             });
+            child.answering();
         } catch (AssertionError e) {
             throw child.failure(e.getMessage());
         }

@@ -10,13 +10,19 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -53,20 +59,33 @@ final class FaultSuite {
         return LocalConnect.create(kafka, BuiltPlugin.PLUGIN_PATH, workerClasspath(), overrides);
     }
 
-    /** The worker's classpath (Kafka's jars only) plus a folder with the test converter, never the plugin. */
+    /**
+     * The worker's classpath (Kafka's jars only) plus a jar with the test converter, never the plugin. The jar is
+     * named by the converter's bytes and written once into the module's target/ (a classpath of jars whose sizes and
+     * times stay put keeps the sandbox's class archive of the worker).
+     */
     private static List<Path> workerClasspath() {
         List<Path> classpath = new ArrayList<>(BuiltPlugin.workerClasspath());
         String file = FaultyConverter.class.getName().replace('.', '/') + ".class";
-        try (InputStream bytes = FaultyConverter.class.getResourceAsStream("/" + file)) {
-            // under the module's target/, not /tmp: a folder with files in it outlives deleteOnExit
-            Path folder = Files.createTempDirectory(Files.createDirectories(Path.of("target").toAbsolutePath()),
-                    "faulty-converter-");
-            Files.createDirectories(folder.resolve(file).getParent());
-            Files.copy(bytes, folder.resolve(file));
-            classpath.add(folder);
+        try (InputStream in = FaultyConverter.class.getResourceAsStream("/" + file)) {
+            byte[] bytes = in.readAllBytes();
+            String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 8);
+            Path jar = Path.of("target", "faulty-converter-" + digest + ".jar").toAbsolutePath();
+            if (!Files.isRegularFile(jar)) {
+                Path writing = Files.createTempFile(jar.getParent(), "faulty-converter-", ".tmp");
+                try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(writing))) {
+                    out.putNextEntry(new JarEntry(file));
+                    out.write(bytes);
+                    out.closeEntry();
+                }
+                Files.move(writing, jar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            classpath.add(jar);
             return classpath;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
