@@ -89,8 +89,16 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** Starts the child with {@code command}, its output appended to the log. */
+    /** Starts the child with {@code command}, its output appended to the log; it may dump its class archive. */
     synchronized void launch(List<String> command) {
+        launch(command, true);
+    }
+
+    /**
+     * As {@link #launch(List)}; {@code mayDump} false when the child must not pause to dump its class archive once it
+     * answers (a broker that joins a running cluster: the controller fences it after its session timeout).
+     */
+    synchronized void launch(List<String> command, boolean mayDump) {
         if (shutdownHook == null) {
             shutdownHook = new Thread(this::destroy, "sandbox-child-shutdown");
             Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -100,9 +108,14 @@ final class ChildJvm implements AutoCloseable {
         ClassArchive.of(command).ifPresent(archive -> {
             if (archive.exists()) {
                 launched.addAll(1, archive.useOptions());
-            } else if (archive.claimed()) {
-                dumps = archive;
-                launched.addAll(1, archive.dumpOptions());
+            } else if (mayDump && archive.claimed()) {
+                if (archive.exists()) { // dumped by another child between the look and the claim
+                    archive.release();
+                    launched.addAll(1, archive.useOptions());
+                } else {
+                    dumps = archive;
+                    launched.addAll(1, archive.dumpOptions());
+                }
             }
         });
         try {
@@ -115,13 +128,15 @@ final class ChildJvm implements AutoCloseable {
 
     /**
      * Called by the owner once the child answers: a child that claimed its class archive at launch dumps it now, and
-     * the call returns when the archive is in place ({@link ClassArchive#dumpWhenAnswering}).
+     * the call returns when the archive is in place ({@link ClassArchive#dumpWhenAnswering}); fails like {@link
+     * #requireAlive} if the child died meanwhile.
      */
     synchronized void answering() {
         if (dumps != null) {
             ClassArchive archive = dumps;
             dumps = null;
             archive.dumpWhenAnswering(this);
+            requireAlive("dumping its class archive");
         }
     }
 
@@ -158,6 +173,7 @@ final class ChildJvm implements AutoCloseable {
 
     /** Kills the child with SIGKILL (kill -9), as in a crash, and waits until it is gone. */
     synchronized void kill() {
+        releaseClaim();
         if (process != null) {
             process.destroyForcibly();
             awaitExit(Duration.ofSeconds(30), "did not die");
@@ -234,8 +250,8 @@ final class ChildJvm implements AutoCloseable {
                 BufferedReader lines = new BufferedReader(new InputStreamReader(parentPipe, StandardCharsets.UTF_8));
                 for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                     String[] request = line.split("\t");
-                    if (request.length == 3 && request[0].equals(ClassArchive.DUMP_REQUEST)) {
-                        ClassArchive.dumpThisJvm(Path.of(request[1]), Path.of(request[2]));
+                    if (request.length == 4 && request[0].equals(ClassArchive.DUMP_REQUEST)) {
+                        ClassArchive.dumpThisJvm(Path.of(request[1]), Path.of(request[2]), Path.of(request[3]));
                     }
                 }
             } catch (IOException e) {
@@ -247,6 +263,14 @@ final class ChildJvm implements AutoCloseable {
         watchdog.start();
     }
 
+    /** A child that claimed its class archive and goes before it answered gives the claim back. */
+    private void releaseClaim() {
+        if (dumps != null) {
+            dumps.release();
+            dumps = null;
+        }
+    }
+
     private Process running() {
         if (process == null) {
             throw new IllegalStateException(what + " was never started or is closed");
@@ -255,6 +279,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     private synchronized void destroy() {
+        releaseClaim();
         if (process != null) {
             process.destroyForcibly();
             try {

@@ -40,7 +40,10 @@ final class ClassArchive {
     /** System property naming the directory of the archives; unset or blank: children run without one. */
     static final String DIR_PROPERTY = "sandbox.cds.dir";
 
-    /** The line a child reads on its standard input, then a tab, the file to dump into, a tab and the archive. */
+    /**
+     * The line a child reads on its standard input, then, each after a tab, the file to dump into, the archive, and
+     * the file to write when the dump failed.
+     */
     static final String DUMP_REQUEST = "cds-dump";
 
     private static final Duration STALE_CLAIM = Duration.ofMinutes(5);
@@ -51,22 +54,27 @@ final class ClassArchive {
     private final Path archive;
     private final Path claim;
     private final Path seen;
+    /** Written when a dump failed or took too long: the command line runs without an archive from then on. */
+    private final Path failed;
 
     private ClassArchive(Path archive) {
         String name = archive.getFileName().toString().replace(".jsa", "");
         this.archive = archive;
         this.claim = archive.resolveSibling(name + ".claim");
         this.seen = archive.resolveSibling(name + ".seen");
+        this.failed = archive.resolveSibling(name + ".failed");
     }
 
     /**
      * The archive of {@code command} ({@code java}, options, {@code -cp}, a classpath, the main class, arguments) in
-     * the directory of {@value #DIR_PROPERTY}; empty when that is unset or the classpath is not all jars.
+     * the directory of {@value #DIR_PROPERTY}; empty when that is unset or has blanks in its path (the JDK's
+     * diagnostic command splits its arguments at blanks), or when the classpath is not all jars.
      */
     static Optional<ClassArchive> of(List<String> command) {
         String dir = System.getProperty(DIR_PROPERTY, "").strip();
         int cp = command.indexOf("-cp");
-        if (dir.isEmpty() || cp < 0 || cp + 2 >= command.size()) {
+        if (dir.isEmpty() || cp < 0 || cp + 2 >= command.size()
+                || Path.of(dir).toAbsolutePath().toString().chars().anyMatch(Character::isWhitespace)) {
             return Optional.empty();
         }
         try {
@@ -121,6 +129,9 @@ final class ClassArchive {
      * first to ask since the last claim was released, or since it went stale (its owner died while dumping).
      */
     boolean claimed() {
+        if (Files.exists(failed)) {
+            return false;
+        }
         try {
             Files.createFile(seen);
             return false;
@@ -151,33 +162,46 @@ final class ClassArchive {
 
     /**
      * Asks {@code child}, started with {@link #dumpOptions()} and answering now, to dump the classes it has loaded,
-     * waits until the archive is in place (or the child is gone, or 30 s passed), then releases the claim. Never fails the child's start: without an archive the next children run as before.
+     * waits until the archive is in place, the child reports it failed (or is gone), or 30 s passed, then releases
+     * the claim. A dump that failed or took too long is not tried again for this command line. Never fails the
+     * child's start itself: without an archive the next children run as before.
      */
     void dumpWhenAnswering(ChildJvm child) {
         Path dumping = archive.resolveSibling(archive.getFileName() + "." + child.pid() + ".tmp");
         try {
-            child.tell(DUMP_REQUEST + "\t" + dumping + "\t" + archive);
+            child.tell(DUMP_REQUEST + "\t" + dumping + "\t" + archive + "\t" + failed);
             Instant deadline = Instant.now().plus(DUMP_TIMEOUT);
-            while (!exists() && child.isAlive() && Instant.now().isBefore(deadline)) {
+            while (!exists() && !Files.exists(failed) && child.isAlive() && Instant.now().isBefore(deadline)) {
                 Thread.sleep(50);
+            }
+            if (!exists()) {
+                markFailed(failed);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            try {
-                Files.deleteIfExists(claim);
-            } catch (IOException e) {
-                // goes stale
-            }
+            release();
+        }
+    }
+
+    /** Gives the claim back (a child that claimed it and never answered, or has dumped). */
+    void release() {
+        try {
+            Files.deleteIfExists(claim);
+        } catch (IOException e) {
+            // goes stale
         }
     }
 
     /**
      * In the child, on a {@link #DUMP_REQUEST}: dumps this JVM's loaded classes into {@code dumping}, then moves it
-     * to {@code archive} in one step, so that no child ever maps half an archive. A failure is printed to the child's
-     * log and leaves no archive.
+     * to {@code archive} in one step, so that no child ever maps half an archive; nothing when another child's
+     * archive is there already. A failure is printed to the child's log and written as {@code failed}.
      */
-    static void dumpThisJvm(Path dumping, Path archive) {
+    static void dumpThisJvm(Path dumping, Path archive, Path failed) {
+        if (Files.isRegularFile(archive)) {
+            return;
+        }
         try {
             ManagementFactory.getPlatformMBeanServer().invoke(
                     new ObjectName("com.sun.management:type=DiagnosticCommand"), "vmCds",
@@ -186,11 +210,20 @@ final class ClassArchive {
             Files.move(dumping, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (Exception e) {
             System.err.println("sandbox: no class archive " + archive + ": " + e);
+            markFailed(failed);
             try {
                 Files.deleteIfExists(dumping);
             } catch (IOException ignored) {
                 // in target/, removed by the next clean
             }
+        }
+    }
+
+    private static void markFailed(Path failed) {
+        try {
+            Files.writeString(failed, "");
+        } catch (IOException ignored) {
+            // the next claim tries again
         }
     }
 }

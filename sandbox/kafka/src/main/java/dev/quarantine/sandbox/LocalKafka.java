@@ -233,7 +233,8 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     private void launch() {
-        child.launch(command(child.workDir().resolve("server.properties")));
+        // a broker joining a running cluster must not pause to dump its class archive: its session would time out
+        child.launch(command(child.workDir().resolve("server.properties")), nodeId == 1);
         awaitReady();
     }
 

@@ -50,6 +50,9 @@ class ClassArchiveTest {
         System.setProperty(ClassArchive.DIR_PROPERTY, " ");
         assertThat(ClassArchive.of(command(List.of(), jar.toString()))).isEmpty();
 
+        System.setProperty(ClassArchive.DIR_PROPERTY, dir.resolve("c ds").toString());
+        assertThat(ClassArchive.of(command(List.of(), jar.toString()))).as("a blank in the directory's path").isEmpty();
+
         System.setProperty(ClassArchive.DIR_PROPERTY, dir.resolve("cds").toString());
         assertThat(ClassArchive.of(command(List.of(), jar.toString()))).isPresent();
         assertThat(ClassArchive.of(command(List.of(), jar + ":" + dir))).as("a class directory").isEmpty();
@@ -123,6 +126,46 @@ class ClassArchiveTest {
                     .as("the child maps the archive").contains(archive.path().toString());
             assertThat(log(mapping)).as("the JDK's archive messages kept out of the log").doesNotContain("[cds");
         }
+    }
+
+    /**
+     * A dump that fails (here its archive's path is taken by a folder) is written down: the child goes on, and the
+     * command line is not claimed again, so that no later start waits for a dump.
+     */
+    @Test
+    void aDumpThatFailsIsNotTriedAgainAndTheChildGoesOn() throws IOException {
+        String classpath = jarOfTheSandboxClasses().toString();
+        ClassArchive archive = ClassArchive.of(command(List.of("-Xmx64m"), classpath)).orElseThrow();
+        Files.createDirectories(archive.path().resolve("in-the-way"));
+        assertThat(archive.claimed()).as("the first launch").isFalse();
+
+        try (ChildJvm dumping = ChildJvm.inTempDir("the dumping child", "quarantine-cds-test-", "child.log")) {
+            dumping.launch(command(List.of("-Xmx64m"), classpath));
+            Await.until("the child up", DEADLINE, () -> log(dumping).contains("child up"));
+
+            dumping.answering();
+
+            assertThat(dumping.isAlive()).as("the child after its failed dump").isTrue();
+            assertThat(log(dumping)).contains("sandbox: no class archive " + archive.path());
+        }
+        assertThat(archive.exists()).isFalse();
+        assertThat(archive.claimed()).as("claimed again after a failed dump").isFalse();
+    }
+
+    /** A child launched as one that must not pause (a joining broker) neither claims nor dumps. */
+    @Test
+    void aChildThatMustNotPauseDoesNotClaim() throws IOException {
+        String classpath = jarOfTheSandboxClasses().toString();
+        ClassArchive archive = ClassArchive.of(command(List.of("-Xmx64m"), classpath)).orElseThrow();
+        assertThat(archive.claimed()).as("the first launch").isFalse();
+
+        try (ChildJvm child = ChildJvm.inTempDir("the joining child", "quarantine-cds-test-", "child.log")) {
+            child.launch(command(List.of("-Xmx64m"), classpath), false);
+            Await.until("the child up", DEADLINE, () -> log(child).contains("child up"));
+            child.answering();
+        }
+        assertThat(archive.exists()).isFalse();
+        assertThat(archive.claimed()).as("still free to claim").isTrue();
     }
 
     private static List<String> command(List<String> options, String classpath) {
