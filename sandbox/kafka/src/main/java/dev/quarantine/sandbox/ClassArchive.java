@@ -77,10 +77,11 @@ final class ClassArchive {
                 || Path.of(dir).toAbsolutePath().toString().chars().anyMatch(Character::isWhitespace)) {
             return Optional.empty();
         }
+        String main = command.get(cp + 2);
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             List<String> named = new ArrayList<>(List.of(System.getProperty("java.home"),
-                    System.getProperty("java.vm.version"), command.get(cp + 2)));
+                    System.getProperty("java.vm.version"), main));
             command.subList(1, cp).stream().filter(option -> option.startsWith("-X")).forEach(named::add);
             for (String entry : command.get(cp + 1).split(File.pathSeparator)) {
                 Path jar = Path.of(entry);
@@ -90,7 +91,6 @@ final class ClassArchive {
                 named.add(entry + "|" + Files.size(jar) + "|" + Files.getLastModifiedTime(jar).toMillis());
             }
             named.forEach(part -> digest.update((part + "\n").getBytes(StandardCharsets.UTF_8)));
-            String main = command.get(cp + 2);
             String name = main.substring(main.lastIndexOf('.') + 1) + "-"
                     + HexFormat.of().formatHex(digest.digest(), 0, 8);
             Path directory = Files.createDirectories(Path.of(dir));

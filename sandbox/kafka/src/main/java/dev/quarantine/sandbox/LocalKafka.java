@@ -3,7 +3,6 @@ package dev.quarantine.sandbox;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -252,12 +251,7 @@ public final class LocalKafka implements AutoCloseable {
      * ClassArchive}).
      */
     private static String brokerClasspath() {
-        String own;
-        try {
-            own = Path.of(BrokerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the sandbox classes", e);
-        }
+        String own = WorkerClasspath.codeSource(BrokerMain.class);
         String file = System.getProperty(BROKER_CLASSPATH_PROPERTY);
         if (file == null || file.isBlank()) {
             List<String> entries = new ArrayList<>(List.of(own));

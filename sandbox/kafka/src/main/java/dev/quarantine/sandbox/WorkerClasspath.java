@@ -48,7 +48,8 @@ final class WorkerClasspath {
         return String.join(File.pathSeparator, entries);
     }
 
-    private static String codeSource(Class<?> type) {
+    /** The jar (or class folder) {@code type} was loaded from: the entry of a child's classpath that holds it. */
+    static String codeSource(Class<?> type) {
         try {
             return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (URISyntaxException e) {
