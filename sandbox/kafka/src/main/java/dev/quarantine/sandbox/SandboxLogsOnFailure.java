@@ -16,8 +16,9 @@ import org.opentest4j.TestAbortedException;
  * Says which broker and worker logs to read when a test fails. On a failure of a test or of a {@code @BeforeAll},
  * {@code @BeforeEach}, {@code @AfterEach} or {@code @AfterAll} method, it copies the log of every sandbox child JVM
  * not closed yet (the broker, Connect workers) to {@code <sandbox.logs.dir>/<test class>/<test method>/}, before the
- * class's clean-up deletes the children's directories, and adds their paths to the failure as a suppressed exception:
- * the failure Maven prints ends with them. The failure itself is rethrown unchanged; aborted tests pass through.
+ * class's clean-up deletes the children's directories, and adds their paths to the failure as a suppressed exception,
+ * each with its last lines at WARN or above or of this project's code ({@link LogExcerpt}): the failure Maven prints
+ * ends with them, so a CI run that keeps no files still says what the broker and workers said. The failure itself is rethrown unchanged; aborted tests pass through.
  *
  * <p>Registered for every test of the build by JUnit's extension auto-detection: this jar's
  * {@code META-INF/services/org.junit.jupiter.api.extension.Extension} and the root pom's
@@ -71,6 +72,7 @@ public final class SandboxLogsOnFailure implements TestExecutionExceptionHandler
         StringBuilder paths = new StringBuilder("read the sandbox's logs, copied when this failed:");
         for (ChildJvm child : children) {
             paths.append("\n  ").append(child.what()).append(": ").append(copy(child, dir));
+            LogExcerpt.of(child.log()).forEach(line -> paths.append("\n    | ").append(line));
         }
         failure.addSuppressed(new SandboxLogs(paths.toString()));
         return failure;

@@ -7,6 +7,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import org.apache.kafka.connect.errors.NotFoundException;
 import org.apache.kafka.connect.health.ConnectClusterState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +39,8 @@ public final class TopicDiscovery implements AutoCloseable {
     private final MonitorConfig config;
     private final Optional<ShareGroupDlqs> shareGroups;
     private final Optional<SubscriptionWidth> widths;
+    /** The dead-letter topics each connector named at the last round that read its config (the monitor's thread). */
+    private Map<String, Set<String>> topicsByConnector = Map.of();
 
     /**
      * @param shareGroups used when {@code quarantine.monitor.discover.share.groups} is set
@@ -57,7 +60,9 @@ public final class TopicDiscovery implements AutoCloseable {
     }
 
     /**
-     * The topics to monitor now. A connector deleted while being read is skipped.
+     * The topics to monitor now. A connector deleted while being read is skipped; one whose config cannot be read
+     * now (the worker rebalancing, its herder busy) keeps the topics it named at the last round that read it: a
+     * topic that left the subscription for a round would start a new aggregation, and another when it came back.
      *
      * @throws RuntimeException when the worker cannot list its connectors (not yet joined, Kafka unreachable):
      *                          the caller keeps what it had
@@ -65,18 +70,22 @@ public final class TopicDiscovery implements AutoCloseable {
     public MonitoredTopics discover() {
         Map<String, SortedSet<String>> byTopic = new TreeMap<>();
         if (config.discoverConnectors()) {
+            Map<String, Set<String>> read = new TreeMap<>();
             for (String connector : cluster.connectors()) {
-                Map<String, String> connectorConfig;
+                Set<String> topics;
                 try {
-                    connectorConfig = cluster.connectorConfig(connector);
+                    topics = dlqTopics(cluster.connectorConfig(connector));
                 } catch (RuntimeException e) {
-                    log.debug("Connector {} could not be read (deleted meanwhile?): {}", LogText.escape(connector),
-                            LogText.escape(e));
-                    continue;
+                    topics = deleted(e) ? null : topicsByConnector.get(connector);
+                    log.debug("Connector {} could not be read ({}); {}", LogText.escape(connector), LogText.escape(e),
+                            topics == null ? "skipped" : "keeping its dead-letter topics " + topics);
                 }
-                dlqTopics(connectorConfig).forEach(topic ->
-                        byTopic.computeIfAbsent(topic, t -> new TreeSet<>()).add(connector));
+                if (topics != null) {
+                    read.put(connector, topics);
+                    topics.forEach(topic -> byTopic.computeIfAbsent(topic, t -> new TreeSet<>()).add(connector));
+                }
             }
+            topicsByConnector = read;
         }
         shareGroups.ifPresent(groups -> groups.discover().forEach((topic, group) ->
                 byTopic.putIfAbsent(topic, new TreeSet<>(Set.of(group)))));
@@ -88,6 +97,16 @@ public final class TopicDiscovery implements AutoCloseable {
     public void close() {
         shareGroups.ifPresent(ShareGroupDlqs::close);
         widths.ifPresent(SubscriptionWidth::close);
+    }
+
+    /** Whether a failed read of a connector's config says it does not exist (any more). */
+    private static boolean deleted(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof NotFoundException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The dead-letter topics one connector config names. */
