@@ -18,7 +18,8 @@ import org.opentest4j.TestAbortedException;
  * not closed yet (the broker, Connect workers) to {@code <sandbox.logs.dir>/<test class>/<test method>/}, before the
  * class's clean-up deletes the children's directories, and adds their paths to the failure as a suppressed exception,
  * each with its last lines at WARN or above or of this project's code ({@link LogExcerpt}): the failure Maven prints
- * ends with them, so a CI run that keeps no files still says what the broker and workers said. The failure itself is rethrown unchanged; aborted tests pass through.
+ * ends with them, so a CI run that keeps no files still says what the broker and workers said. The failure itself is
+ * rethrown unchanged; aborted tests pass through.
  *
  * <p>Registered for every test of the build by JUnit's extension auto-detection: this jar's
  * {@code META-INF/services/org.junit.jupiter.api.extension.Extension} and the root pom's
