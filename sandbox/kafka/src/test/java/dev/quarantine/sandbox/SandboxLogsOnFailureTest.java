@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 
@@ -20,10 +21,12 @@ class SandboxLogsOnFailureTest {
     Path logs;
 
     @Test
-    void addsTheCopiedLogOfEveryOpenChildToTheFailureAndRethrowsTheSameFailure() {
+    void addsTheCopiedLogOfEveryOpenChildToTheFailureAndRethrowsTheSameFailure() throws IOException {
         try (ChildJvm child = ChildJvm.inTempDir("the test child", "quarantine-child-test-", "child.log")) {
             child.launch(command());
             Await.until("the child's line in its log", DEADLINE, () -> logSays(child, "child up"));
+            String warning = "03:00:00.000 [main] WARN org.example.Worker - the task failed";
+            Files.writeString(child.log(), warning + "\n", StandardOpenOption.APPEND);
             AssertionError failure = new AssertionError("expected 3 records");
 
             Throwable thrown = SandboxLogsOnFailure.withLogs(logs, failure);
@@ -31,7 +34,7 @@ class SandboxLogsOnFailureTest {
             Path copy = logs.resolve(child.workDir().getFileName() + "-child.log");
             assertThat(thrown).isSameAs(failure).hasMessage("expected 3 records");
             assertThat(thrown.getSuppressed()).singleElement().extracting(Throwable::getMessage).asString()
-                    .contains("the test child: " + copy.toAbsolutePath());
+                    .contains("the test child: " + copy.toAbsolutePath() + "\n    | " + warning);
             assertThat(copy).content().contains("child up");
         }
     }

@@ -34,6 +34,7 @@ public final class TopicDiscovery implements AutoCloseable {
     private static final Set<String> SINK_ALIASES = Set.of(SINK_CLASS, "TransactionalKafkaSinkConnector",
             "TransactionalKafkaSink");
     private static final Logger log = LoggerFactory.getLogger(TopicDiscovery.class);
+    private static final int MAX_CAUSES = 16;
 
     private final ConnectClusterState cluster;
     private final MonitorConfig config;
@@ -41,6 +42,8 @@ public final class TopicDiscovery implements AutoCloseable {
     private final Optional<SubscriptionWidth> widths;
     /** The dead-letter topics each connector named at the last round that read its config (the monitor's thread). */
     private Map<String, Set<String>> topicsByConnector = Map.of();
+    /** The connectors whose topics the last round kept without reading their config (WARN once per spell). */
+    private Set<String> unreadableLastRound = Set.of();
 
     /**
      * @param shareGroups used when {@code quarantine.monitor.discover.share.groups} is set
@@ -71,14 +74,21 @@ public final class TopicDiscovery implements AutoCloseable {
         Map<String, SortedSet<String>> byTopic = new TreeMap<>();
         if (config.discoverConnectors()) {
             Map<String, Set<String>> read = new TreeMap<>();
+            Set<String> unreadable = new TreeSet<>();
             for (String connector : cluster.connectors()) {
                 Set<String> topics;
                 try {
                     topics = dlqTopics(cluster.connectorConfig(connector));
                 } catch (RuntimeException e) {
-                    topics = deleted(e) ? null : topicsByConnector.get(connector);
-                    log.debug("Connector {} could not be read ({}); {}", LogText.escape(connector), LogText.escape(e),
-                            topics == null ? "skipped" : "keeping its dead-letter topics " + topics);
+                    if (causes(e, InterruptedException.class)) { // the monitor is closing: no more herder calls
+                        Thread.currentThread().interrupt();
+                        throw e;
+                    }
+                    topics = causes(e, NotFoundException.class) ? null : topicsByConnector.get(connector);
+                    if (topics != null) {
+                        unreadable.add(connector);
+                    }
+                    unreadable(connector, topics, e);
                 }
                 if (topics != null) {
                     read.put(connector, topics);
@@ -86,6 +96,7 @@ public final class TopicDiscovery implements AutoCloseable {
                 }
             }
             topicsByConnector = read;
+            unreadableLastRound = unreadable;
         }
         shareGroups.ifPresent(groups -> groups.discover().forEach((topic, group) ->
                 byTopic.putIfAbsent(topic, new TreeSet<>(Set.of(group)))));
@@ -99,10 +110,27 @@ public final class TopicDiscovery implements AutoCloseable {
         widths.ifPresent(SubscriptionWidth::close);
     }
 
-    /** Whether a failed read of a connector's config says it does not exist (any more). */
-    private static boolean deleted(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof NotFoundException) {
+    /** Logs a connector whose config could not be read: at WARN when its topics are kept from now on, else DEBUG. */
+    private void unreadable(String connector, Set<String> kept, RuntimeException e) {
+        if (kept != null && !unreadableLastRound.contains(connector)) {
+            log.warn("Dead-letter monitor: the config of connector {} could not be read ({}); monitoring the"
+                    + " dead-letter topics it named before, {}, until it can be", LogText.escape(connector),
+                    LogText.escape(e), LogText.escape(kept));
+        } else {
+            log.debug("Connector {} could not be read ({}); {}", LogText.escape(connector), LogText.escape(e),
+                    kept == null ? "skipped" : "still keeping its dead-letter topics " + LogText.escape(kept));
+        }
+    }
+
+    /**
+     * Whether {@code type} is among the causes of {@code e}: a {@code NotFoundException} says the connector is gone
+     * (ConnectClusterStateImpl wraps the herder's in an ExecutionException), an {@code InterruptedException} that the
+     * monitor is closing. At most {@link #MAX_CAUSES} deep, so a cycle of causes cannot hold the monitor's thread.
+     */
+    private static boolean causes(Throwable e, Class<? extends Throwable> type) {
+        Throwable cause = e;
+        for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
                 return true;
             }
         }

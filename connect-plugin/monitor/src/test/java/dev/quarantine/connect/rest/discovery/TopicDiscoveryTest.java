@@ -1,12 +1,16 @@
 package dev.quarantine.connect.rest.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 
 import org.apache.kafka.connect.errors.ConnectException;
@@ -49,9 +53,51 @@ class TopicDiscoveryTest {
         cluster.failing.add("copy");
         MonitoredTopics unreadable = discovery.discover();
 
+        MonitoredTopics stillUnreadable = discovery.discover();
+        cluster.failing.clear();
+        cluster.configs.put("copy", Map.of("connector.class", TopicDiscovery.SINK_CLASS, "dlq.topic.name", "new-dlq"));
+        MonitoredTopics readAgain = discovery.discover();
+
         assertThat(before.names()).containsExactly("copy-dlq", "json-dlq");
         assertThat(unreadable.subscribesSame(before)).as(unreadable.toString()).isTrue();
         assertThat(unreadable.connectorOf("copy-dlq")).isEqualTo("copy");
+        assertThat(stillUnreadable.subscribesSame(before)).as("a second round: " + stillUnreadable).isTrue();
+        assertThat(readAgain.names()).as("read again, its config now names another topic")
+                .containsExactly("json-dlq", "new-dlq");
+    }
+
+    @Test
+    void aCycleOfCausesDoesNotHoldTheMonitorsThread() {
+        Cluster cluster = Cluster.ofTwoConnectors();
+        TopicDiscovery discovery = new TopicDiscovery(cluster, cluster.config());
+        discovery.discover();
+        RuntimeException first = new RuntimeException("first");
+        RuntimeException second = new RuntimeException("second", first);
+        first.initCause(second);
+        cluster.throwing.put("copy", first);
+
+        MonitoredTopics kept = assertTimeoutPreemptively(Duration.ofSeconds(5), discovery::discover);
+
+        assertThat(kept.names()).containsExactly("copy-dlq", "json-dlq");
+    }
+
+    @Test
+    void anInterruptedReadEndsTheRoundAndKeepsTheInterrupt() {
+        Cluster cluster = Cluster.ofTwoConnectors();
+        TopicDiscovery discovery = new TopicDiscovery(cluster, cluster.config());
+        discovery.discover();
+        cluster.read.clear();
+        // ConnectClusterStateImpl catches the InterruptedException of Monitor.close()'s shutdownNow and wraps it
+        cluster.throwing.put("copy", new ConnectException("Failed to retrieve configuration for connector 'copy'",
+                new InterruptedException()));
+
+        try {
+            assertThatThrownBy(discovery::discover).isInstanceOf(ConnectException.class);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(cluster.read).as("no herder call after the interrupt").containsExactly("copy");
     }
 
     @Test
@@ -74,6 +120,8 @@ class TopicDiscoveryTest {
         final Map<String, Map<String, String>> configs = new HashMap<>();
         final List<String> failing = new ArrayList<>();
         final List<String> deleted = new ArrayList<>();
+        final Map<String, RuntimeException> throwing = new HashMap<>();
+        final List<String> read = new ArrayList<>();
 
         /** "copy", our sink with its dead-letter topic, and "json", another sink with Connect's. */
         static Cluster ofTwoConnectors() {
@@ -91,7 +139,7 @@ class TopicDiscoveryTest {
 
         @Override
         public Collection<String> connectors() {
-            return configs.keySet();
+            return new TreeMap<>(configs).keySet();
         }
 
         @Override
@@ -101,6 +149,10 @@ class TopicDiscoveryTest {
 
         @Override
         public Map<String, String> connectorConfig(String connName) {
+            read.add(connName);
+            if (throwing.containsKey(connName)) {
+                throw throwing.get(connName);
+            }
             if (deleted.contains(connName)) {
                 throw new ConnectException("Failed to retrieve configuration for connector '" + connName + "'",
                         new ExecutionException(new NotFoundException("Connector " + connName + " not found")));
