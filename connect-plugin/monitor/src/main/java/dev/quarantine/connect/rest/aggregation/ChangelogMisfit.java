@@ -2,6 +2,8 @@ package dev.quarantine.connect.rest.aggregation;
 
 import java.util.Optional;
 
+import dev.quarantine.connect.rest.http.Causes;
+
 /**
  * A stream thread's failure that every thread of the run would meet again: an internal topic of the run's
  * application.id exists with another partition count than the topics read now give its tasks (Kafka Streams:
@@ -19,7 +21,7 @@ final class ChangelogMisfit {
 
     /** The failure to stop the run with, naming what to delete; empty when {@code error} is not such a misfit. */
     static Optional<IllegalStateException> of(String applicationId, Throwable error) {
-        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+        for (Throwable cause : Causes.of(error)) {
             if (cause.getMessage() != null && cause.getMessage().contains(MARK)) {
                 return Optional.of(new IllegalStateException("The dead-letter aggregation's internal topics (named "
                         + applicationId + "-...) were created for dead-letter topics of another partition count than"

@@ -11,6 +11,7 @@ import org.apache.kafka.connect.errors.NotFoundException;
 import org.apache.kafka.connect.health.ConnectClusterState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.quarantine.connect.rest.http.Causes;
 import dev.quarantine.connect.rest.http.LogText;
 import dev.quarantine.connect.rest.MonitorConfig;
 
@@ -34,7 +35,6 @@ public final class TopicDiscovery implements AutoCloseable {
     private static final Set<String> SINK_ALIASES = Set.of(SINK_CLASS, "TransactionalKafkaSinkConnector",
             "TransactionalKafkaSink");
     private static final Logger log = LoggerFactory.getLogger(TopicDiscovery.class);
-    private static final int MAX_CAUSES = 16;
 
     private final ConnectClusterState cluster;
     private final MonitorConfig config;
@@ -80,11 +80,11 @@ public final class TopicDiscovery implements AutoCloseable {
                 try {
                     topics = dlqTopics(cluster.connectorConfig(connector));
                 } catch (RuntimeException e) {
-                    if (causes(e, InterruptedException.class)) { // the monitor is closing: no more herder calls
+                    if (Causes.include(e, InterruptedException.class)) { // the monitor is closing: no more herder calls
                         Thread.currentThread().interrupt();
                         throw e;
                     }
-                    topics = causes(e, NotFoundException.class) ? null : topicsByConnector.get(connector);
+                    topics = Causes.include(e, NotFoundException.class) ? null : topicsByConnector.get(connector);
                     if (topics != null) {
                         unreadable.add(connector);
                     }
@@ -120,21 +120,6 @@ public final class TopicDiscovery implements AutoCloseable {
             log.debug("Connector {} could not be read ({}); {}", LogText.escape(connector), LogText.escape(e),
                     kept == null ? "skipped" : "still keeping its dead-letter topics " + LogText.escape(kept));
         }
-    }
-
-    /**
-     * Whether {@code type} is among the causes of {@code e}: a {@code NotFoundException} says the connector is gone
-     * (ConnectClusterStateImpl wraps the herder's in an ExecutionException), an {@code InterruptedException} that the
-     * monitor is closing. At most {@link #MAX_CAUSES} deep, so a cycle of causes cannot hold the monitor's thread.
-     */
-    private static boolean causes(Throwable e, Class<? extends Throwable> type) {
-        Throwable cause = e;
-        for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
-            if (type.isInstance(cause)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The dead-letter topics one connector config names. */

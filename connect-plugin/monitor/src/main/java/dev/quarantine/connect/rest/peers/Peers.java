@@ -21,6 +21,7 @@ import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import dev.quarantine.connect.rest.http.BoundedBody;
+import dev.quarantine.connect.rest.http.Causes;
 import dev.quarantine.connect.rest.aggregation.Codec;
 import dev.quarantine.connect.rest.aggregation.PartitionFigures;
 import dev.quarantine.connect.rest.WorkerSettings;
@@ -197,10 +198,7 @@ public final class Peers {
     }
 
     private static String rootCause(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = Causes.root(error);
         return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
     }
 }
