@@ -88,7 +88,7 @@ public final class TopicDiscovery implements AutoCloseable {
                     if (topics != null) {
                         unreadable.add(connector);
                     }
-                    unreadable(connector, topics, e);
+                    logUnreadable(connector, topics, e);
                 }
                 if (topics != null) {
                     read.put(connector, topics);
@@ -111,7 +111,7 @@ public final class TopicDiscovery implements AutoCloseable {
     }
 
     /** Logs a connector whose config could not be read: at WARN when its topics are kept from now on, else DEBUG. */
-    private void unreadable(String connector, Set<String> kept, RuntimeException e) {
+    private void logUnreadable(String connector, Set<String> kept, RuntimeException e) {
         if (kept != null && !unreadableLastRound.contains(connector)) {
             log.warn("Dead-letter monitor: the config of connector {} could not be read ({}); monitoring the"
                     + " dead-letter topics it named before, {}, until it can be", LogText.escape(connector),
