@@ -76,6 +76,7 @@ class SkippedMarkersIT {
         c.beginTransaction();
         Written line = WrittenProbeIT.send(c, target, 3);
         second.kill();
+        TwoBrokers.awaitFenced(admin, second.nodeId(), TIMEOUT);
         c.commitTransaction(); // its markers for the leaderless partition are skipped; the coordinator completes it
         c.close(Duration.ZERO);
         second.restart();
