@@ -18,7 +18,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 
 import dev.quarantine.streams.query.StoreQueries;
@@ -115,9 +114,9 @@ public final class MonitorStreams implements AutoCloseable {
         props.put(StreamsConfig.CLIENT_ID_CONFIG, applicationId + "-" + worker.self().port());
         StreamsFeatures.putIfKnown(props, StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         // the processor catches what a record can cause; should anything still escape, the record is skipped (and
-        // logged by its coordinates) rather than retried forever by a replaced thread
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                LogAndContinueProcessingExceptionHandler.class);
+        // logged by its coordinates) rather than retried forever by a replaced thread; a failure of Kafka's clients
+        // fails the task instead (its transaction aborts, nothing is skipped): RecordFaultsOnly
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordFaultsOnly.class);
         // read_committed, and counts that stay exact across crashes: a dead letter of an aborted transaction is
         // never counted, a committed one exactly once
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);

@@ -22,6 +22,11 @@ class MonitorStreamsTest {
                 .get("producer.max.block.ms")).isEqualTo("40000");
     }
 
+    @Test
+    void skipsOnlyWhatARecordCausedAndFailsTheTaskOnKafkasFailures() {
+        assertThat(properties(Map.of()).get("processing.exception.handler")).isEqualTo(RecordFaultsOnly.class);
+    }
+
     private static Properties properties(Map<String, String> monitorSettings) {
         Map<String, Object> settings = new HashMap<>(Map.of("group.id", "connect-cluster", "bootstrap.servers",
                 "127.0.0.1:9092", "listeners", "http://127.0.0.1:8083"));
