@@ -2,6 +2,7 @@ package dev.quarantine.connect.rest.aggregation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -40,6 +41,14 @@ class RecordFaultsOnlyTest {
         // Kafka's common utilities (a header's bytes decoded) are not its clients: a record can cause that
         assertThat(RecordFaultsOnly.fromKafka(thrownFrom(new IllegalArgumentException("bad varint"),
                 "org.apache.kafka.common.utils.ByteUtils"))).isFalse();
+    }
+
+    @Test
+    void bytesThatDoNotDecodeAreDataNotKafkaEvenWhenKafkasTypeSaysSo() {
+        // Codec's refusal of a store value it cannot read: failing would replace the thread on it for ever
+        assertThat(RecordFaultsOnly.fromKafka(thrownFrom(new SerializationException("not a stats value"),
+                "dev.quarantine.connect.rest.aggregation.Codec"))).isFalse();
+        assertThat(RecordFaultsOnly.fromKafka(new StreamsException(new SerializationException("wrapped")))).isFalse();
     }
 
     @Test
