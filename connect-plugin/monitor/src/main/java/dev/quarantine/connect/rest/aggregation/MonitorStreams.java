@@ -115,7 +115,8 @@ public final class MonitorStreams implements AutoCloseable {
         StreamsFeatures.putIfKnown(props, StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         // the processor catches what a record can cause; should anything still escape, the record is skipped (and
         // logged by its coordinates) rather than retried forever by a replaced thread; a failure of Kafka's clients
-        // fails the task instead (its transaction aborts, nothing is skipped): RecordFaultsOnly
+        // fails the stream thread instead (a new one reads again from the last commit, nothing is skipped):
+        // RecordFaultsOnly
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordFaultsOnly.class);
         // read_committed, and counts that stay exact across crashes: a dead letter of an aborted transaction is
         // never counted, a committed one exactly once

@@ -27,7 +27,7 @@ import dev.quarantine.sandbox.LocalKafka;
 class RecordFaultsOnlyIT {
 
     @Test
-    @SuppressWarnings("deprecation") // handle, the method Kafka Streams 3.9 calls (handleError delegates to it)
+    @SuppressWarnings("deprecation") // handle, the method older Kafka Streams call (handleError delegates to it)
     void failsTheTaskWhenASendFollowsACommitThatTimedOut() {
         LocalKafka kafka = LocalKafka.create().start();
         try {

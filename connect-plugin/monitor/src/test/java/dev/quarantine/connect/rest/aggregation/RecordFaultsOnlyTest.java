@@ -60,7 +60,7 @@ class RecordFaultsOnlyTest {
     }
 
     @Test
-    @SuppressWarnings("deprecation") // handle, the method Kafka Streams 3.9 calls (handleError delegates to it)
+    @SuppressWarnings("deprecation") // handle, the method older Kafka Streams call (handleError delegates to it)
     void theHandlerFailsTheTaskOnKafkasFailureAndSkipsARecordsOwn() {
         RecordFaultsOnly handler = new RecordFaultsOnly();
         assertThat(handler.handle(at("orders-dlq", 0, 7), null,
