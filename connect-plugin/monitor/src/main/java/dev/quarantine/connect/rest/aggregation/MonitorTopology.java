@@ -12,7 +12,8 @@ import dev.quarantine.connect.rest.discovery.MonitoredTopics;
 
 /**
  * The aggregation: every record of the monitored topics goes to {@link DeadLetterProcessor}, which keeps three
- * in-memory stores (backed by changelog topics, so a moved task restores them). No repartitioning: the task for
+ * in-memory stores (backed by changelog topics, so a moved task restores them), at each letter's
+ * {@link LetterTimestamp}. No repartitioning: the task for
  * partition p of every monitored topic holds that partition's figures, and a request adds up all tasks.
  */
 public final class MonitorTopology {
@@ -47,7 +48,7 @@ public final class MonitorTopology {
 
     public static Topology build(MonitoredTopics topics, Limits limits, Supplier<MonitoredTopics> current) {
         Topology topology = new Topology();
-        topology.addSource(AutoOffsetReset.earliest(), SOURCE, Serdes.ByteArray().deserializer(),
+        topology.addSource(AutoOffsetReset.earliest(), SOURCE, new LetterTimestamp(), Serdes.ByteArray().deserializer(),
                 Serdes.ByteArray().deserializer(), topics.subscription());
         topology.addProcessor(PROCESSOR, () -> new DeadLetterProcessor(limits, current), SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STATS_STORE),
