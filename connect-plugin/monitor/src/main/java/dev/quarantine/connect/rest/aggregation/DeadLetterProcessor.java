@@ -54,24 +54,46 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
         this.recent = context.getStateStore(MonitorTopology.RECENT_STORE);
     }
 
+    /**
+     * Counts {@code record}. What the record's content could make fail (reading it, adding it to the figures) runs in
+     * {@link #ours}, which throws a {@link RecordFault}; the stores' reads and writes do not: a failure of theirs is
+     * Kafka's (a changelog send after a commit that timed out), and fails the stream thread ({@link RecordFaultsOnly}).
+     */
     @Override
     public void process(Record<byte[], byte[]> record) {
         RecordMetadata where = context.recordMetadata().orElseThrow(() ->
                 new IllegalStateException("a dead-letter record without its topic: the topology reads topics only"));
-        TopicStats topicStats = stats.get(where.topic());
-        if (topicStats == null && overCap()) {
-            countOverCap(where, record.timestamp());
+        TopicStats held = stats.get(where.topic());
+        if (held == null && overCap()) {
+            TopicStats over = stats.get(OVER_CAP);
+            TopicStats counted = ours(where, () -> {
+                TopicStats figures = over == null ? new TopicStats() : over;
+                figures.addUncounted(where.topic(), record.timestamp());
+                return figures;
+            });
+            stats.put(OVER_CAP, counted);
+            warnOverCap(where);
             return;
         }
-        DeadLetterRecord letter = read(where, record);
-        if (topicStats == null) {
-            topicStats = new TopicStats();
-        }
-        topicStats.add(letter);
+        TopicStats topicStats = held == null ? new TopicStats() : held;
+        DeadLetterRecord letter = ours(where, () -> {
+            DeadLetterRecord read = read(where, record);
+            topicStats.add(read);
+            return read;
+        });
         stats.put(letter.topic(), topicStats);
         countInWindow(letter);
         long slot = (topicStats.total() - 1) % limits.recentRecords();
         recent.put(MonitorTopology.recentKey(letter.topic(), slot), letter);
+    }
+
+    /** Runs what a record's content may make fail; its failure is the record's: a {@link RecordFault}. */
+    private static <T> T ours(RecordMetadata where, Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (RuntimeException e) {
+            throw new RecordFault(RecordPositions.of(where.topic(), where.partition(), where.offset()), e);
+        }
     }
 
     private DeadLetterRecord read(RecordMetadata where, Record<byte[], byte[]> record) {
@@ -93,13 +115,7 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
         return held >= limits.maxTopics();
     }
 
-    private void countOverCap(RecordMetadata where, long timestamp) {
-        TopicStats over = stats.get(OVER_CAP);
-        if (over == null) {
-            over = new TopicStats();
-        }
-        over.addUncounted(where.topic(), timestamp);
-        stats.put(OVER_CAP, over);
+    private void warnOverCap(RecordMetadata where) {
         if (warned.size() < MAX_WARNED && warned.add(where.topic())) {
             log.warn("Dead-letter monitor: not keeping figures of topic {} (partition {}): this worker already"
                     + " monitors {} topics; raise {} to monitor more", where.topic(), where.partition(),

@@ -21,7 +21,7 @@ import dev.quarantine.sandbox.LocalKafka;
  * The failure the aggregation's changelog writes met in a loaded run, made by a real producer against a real broker:
  * its {@code commitTransaction} times out (the broker stopped with SIGSTOP past the producer's {@code max.block.ms}),
  * and its next {@code send} fails with the producer's own {@code IllegalStateException}. {@link RecordFaultsOnly}
- * must fail the task on it, not skip the record (Kafka's {@code LogAndContinueProcessingExceptionHandler} skipped it,
+ * must fail the stream thread on it, not skip the record (Kafka's {@code LogAndContinueProcessingExceptionHandler} skipped it,
  * and the dead letter was never counted). Its own broker: this one is stopped.
  */
 class RecordFaultsOnlyIT {
@@ -56,7 +56,7 @@ class RecordFaultsOnlyIT {
 
             assertThat(afterTimeout).as("the producer's own failure, a JDK type")
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("must be retried");
-            assertThat(RecordFaultsOnly.fromKafka(afterTimeout)).isTrue();
+            assertThat(RecordFaultsOnly.causedByRecord(afterTimeout)).isFalse();
             assertThat(new RecordFaultsOnly().handle(RecordFaultsOnlyTest.at("orders-dlq", 0, 7), null,
                     (Exception) afterTimeout)).isEqualTo(ProcessingHandlerResponse.FAIL);
         } finally {

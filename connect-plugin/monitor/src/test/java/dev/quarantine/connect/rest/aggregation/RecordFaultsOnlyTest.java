@@ -13,63 +13,62 @@ import org.apache.kafka.streams.processor.TaskId;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which failures of the aggregation's processor skip the record and which fail the task, row by row; the real
- * producer's failure after a {@code commitTransaction} that timed out is {@code RecordFaultsOnlyIT}'s.
+ * Which failures of the aggregation's processor skip the record and which fail the stream thread, row by row; the real
+ * producer's failure after a {@code commitTransaction} that timed out is {@code RecordFaultsOnlyIT}'s, the processor's
+ * marking of its own failures {@code DeadLetterProcessorFaultsTest}'s.
  */
 class RecordFaultsOnlyTest {
 
-    @Test
-    void aKafkaExceptionAnywhereAmongTheCausesIsKafkas() {
-        assertThat(RecordFaultsOnly.fromKafka(new TimeoutException("EndTxn"))).isTrue();
-        assertThat(RecordFaultsOnly.fromKafka(new RuntimeException(new StreamsException("store")))).isTrue();
-    }
+    private static final String AT = "orders-dlq-0@7";
 
     @Test
-    void aJdkExceptionThrownFromKafkasClientsOrStreamsIsKafkas() {
-        assertThat(RecordFaultsOnly.fromKafka(thrownFrom(new IllegalStateException("must be retried"),
-                "org.apache.kafka.clients.producer.internals.TransactionManager"))).isTrue();
-        assertThat(RecordFaultsOnly.fromKafka(new RuntimeException(thrownFrom(new IllegalStateException("closed"),
-                "org.apache.kafka.streams.state.internals.RocksDBStore")))).isTrue();
-    }
-
-    @Test
-    void whatOurProcessorThrowsOnARecordIsTheRecords() {
-        assertThat(RecordFaultsOnly.fromKafka(thrownFrom(new NullPointerException(),
-                "dev.quarantine.connect.rest.aggregation.TopicStats"))).isFalse();
-        assertThat(RecordFaultsOnly.fromKafka(thrownFrom(new IllegalArgumentException("bad header"),
-                "java.util.Base64$Decoder"))).isFalse();
-        // Kafka's common utilities (a header's bytes decoded) are not its clients: a record can cause that
-        assertThat(RecordFaultsOnly.fromKafka(thrownFrom(new IllegalArgumentException("bad varint"),
-                "org.apache.kafka.common.utils.ByteUtils"))).isFalse();
+    void whatOurProcessorMarkedIsTheRecordsHoweverWrapped() {
+        assertThat(RecordFaultsOnly.causedByRecord(new RecordFault(AT, new NullPointerException()))).isTrue();
+        assertThat(RecordFaultsOnly.causedByRecord(new StreamsException(new RecordFault(AT,
+                new IllegalArgumentException("bad header"))))).isTrue();
     }
 
     @Test
     void bytesThatDoNotDecodeAreDataNotKafkaEvenWhenKafkasTypeSaysSo() {
         // Codec's refusal of a store value it cannot read: failing would replace the thread on it for ever
-        assertThat(RecordFaultsOnly.fromKafka(thrownFrom(new SerializationException("not a stats value"),
-                "dev.quarantine.connect.rest.aggregation.Codec"))).isFalse();
-        assertThat(RecordFaultsOnly.fromKafka(new StreamsException(new SerializationException("wrapped")))).isFalse();
+        assertThat(RecordFaultsOnly.causedByRecord(new SerializationException("not a stats value"))).isTrue();
+        assertThat(RecordFaultsOnly.causedByRecord(new StreamsException(new SerializationException("wrapped"))))
+                .isTrue();
+    }
+
+    @Test
+    void anythingUnmarkedFailsTheThreadWhereverItWasThrown() {
+        // the producer's own failure after a commit that timed out: a JDK type, thrown from Kafka's clients
+        assertThat(RecordFaultsOnly.causedByRecord(thrownFrom(new IllegalStateException("must be retried"),
+                "org.apache.kafka.clients.producer.internals.TransactionManager"))).isFalse();
+        // the same through a JDK helper, or with no stack trace at all (the JIT's fast throw): still not a record's
+        assertThat(RecordFaultsOnly.causedByRecord(thrownFrom(new IllegalStateException("closed"),
+                "java.util.Objects"))).isFalse();
+        IllegalStateException noTrace = new IllegalStateException();
+        noTrace.setStackTrace(new StackTraceElement[0]);
+        assertThat(RecordFaultsOnly.causedByRecord(noTrace)).isFalse();
+        assertThat(RecordFaultsOnly.causedByRecord(new TimeoutException("EndTxn"))).isFalse();
+        assertThat(RecordFaultsOnly.causedByRecord(new RuntimeException(new StreamsException("store")))).isFalse();
     }
 
     @Test
     void aCycleOfCausesEndsTheWalk() {
-        RuntimeException a = thrownFrom(new RuntimeException("a"), "dev.quarantine.X");
-        RuntimeException b = thrownFrom(new RuntimeException("b", a), "dev.quarantine.Y");
+        RuntimeException a = new RuntimeException("a");
+        RuntimeException b = new RuntimeException("b", a);
         a.initCause(b);
-        assertThat(RecordFaultsOnly.fromKafka(a)).isFalse();
+        assertThat(RecordFaultsOnly.causedByRecord(a)).isFalse();
     }
 
     @Test
     @SuppressWarnings("deprecation") // handle, the method older Kafka Streams call (handleError delegates to it)
-    void theHandlerFailsTheTaskOnKafkasFailureAndSkipsARecordsOwn() {
+    void theHandlerFailsTheThreadOnAnythingUnmarkedAndSkipsARecordsOwn() {
         RecordFaultsOnly handler = new RecordFaultsOnly();
         assertThat(handler.handle(at("orders-dlq", 0, 7), null,
                 thrownFrom(new IllegalStateException("must be retried"),
                         "org.apache.kafka.clients.producer.internals.TransactionManager")))
                 .isEqualTo(ProcessingHandlerResponse.FAIL);
-        assertThat(handler.handle(at("orders-dlq", 0, 8), null,
-                thrownFrom(new NullPointerException(), "dev.quarantine.connect.rest.aggregation.TopicStats")))
-                .isEqualTo(ProcessingHandlerResponse.CONTINUE);
+        assertThat(handler.handle(at("orders-dlq", 0, 8), null, new RecordFault("orders-dlq-0@8",
+                new NullPointerException()))).isEqualTo(ProcessingHandlerResponse.CONTINUE);
     }
 
     static ErrorHandlerContext at(String topic, int partition, long offset) {
