@@ -28,7 +28,8 @@ import dev.quarantine.connect.rest.WorkerSettings;
 /**
  * One run of the embedded Kafka Streams aggregation over a fixed set of topics, with its {@link StoreQueries}. A new
  * set of topics means a new run (Kafka Streams cannot change its subscription while running); the figures carry over
- * in the changelog topics.
+ * in the changelog topics. Its clients are {@link BoundedCloseClients}: a stream thread that failed lets go of its tasks
+ * within a bounded time.
  */
 public final class MonitorStreams implements AutoCloseable {
 
@@ -64,7 +65,7 @@ public final class MonitorStreams implements AutoCloseable {
         try {
             KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, MonitorTopology.Limits.of(config),
                     current),
-                    properties(config, worker, applicationId, stateDir));
+                    properties(config, worker, applicationId, stateDir), new BoundedCloseClients());
             // a new thread for what a thread met; but an Error (a linkage error) would meet every new thread too: the
             // run stops, keeping the Error for the monitor's next round to say (Kafka Streams logs it at ERROR)
             AtomicReference<Throwable> stoppedBy = new AtomicReference<>();
@@ -113,10 +114,9 @@ public final class MonitorStreams implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, worker.self().host() + ":" + worker.self().port());
         props.put(StreamsConfig.CLIENT_ID_CONFIG, applicationId + "-" + worker.self().port());
         StreamsFeatures.putIfKnown(props, StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
-        // the processor catches what a record can cause; should anything still escape, the record is skipped (and
-        // logged by its coordinates) rather than retried forever by a replaced thread; a failure of Kafka's clients
-        // fails the stream thread instead (a new one reads again from the last commit, nothing is skipped):
-        // RecordFaultsOnly
+        // what a record's content made fail in the processor (it marks it) is skipped, logged by its position, rather
+        // than retried for ever by a replaced thread; anything else fails the stream thread (a new one reads again
+        // from the last commit, nothing is skipped): RecordFaultsOnly
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordFaultsOnly.class);
         // read_committed, and counts that stay exact across crashes: a dead letter of an aborted transaction is
         // never counted, a committed one exactly once
