@@ -3,15 +3,9 @@ package dev.quarantine.streams;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Configurable;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -26,10 +20,11 @@ import dev.quarantine.txn.TxnSendOption;
  * producer or its topic would reject is left out of the transaction and handed to the production exception handler,
  * instead of dooming the transaction; a record to one of the app's internal topics (changelog, repartition) is never
  * left out. Enable with {@code default.client.supplier} alone. Non-transactional producers,
- * consumers and admin clients are Kafka's own. {@code txn.send.*} settings may be given with the {@code producer.}
+ * consumers and admin clients are Kafka's own; every producer closes within
+ * {@link BoundedCloseClientSupplier#PRODUCER_CLOSE_TIMEOUT} (why: {@link BoundedCloseClientSupplier}). {@code txn.send.*} settings may be given with the {@code producer.}
  * prefix.
  */
-public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Configurable {
+public class IgnoreSendErrorsClientSupplier extends BoundedCloseClientSupplier implements Configurable {
 
     private static final Logger log = LoggerFactory.getLogger(IgnoreSendErrorsClientSupplier.class);
 
@@ -52,8 +47,7 @@ public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Conf
     @Override
     public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
         if (!config.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
-            return new KafkaProducer<>(TxnSendConfig.withoutOurs(config), new ByteArraySerializer(),
-                    new ByteArraySerializer());
+            return super.getProducer(TxnSendConfig.withoutOurs(config));
         }
         if (!configured && !warnedUnconfigured) {
             warnedUnconfigured = true;
@@ -66,25 +60,5 @@ public class IgnoreSendErrorsClientSupplier implements KafkaClientSupplier, Conf
         Map<String, Object> configs = new HashMap<>(config);
         configs.put(TxnSendConfig.DEFAULT_OPTION_CONFIG, TxnSendOption.IGNORE_SEND_ERRORS.name());
         return new StreamsTxnSendProducer(configs, app);
-    }
-
-    @Override
-    public Admin getAdmin(Map<String, Object> config) {
-        return Admin.create(config);
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
-        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 }

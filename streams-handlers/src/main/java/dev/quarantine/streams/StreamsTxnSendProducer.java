@@ -54,6 +54,12 @@ final class StreamsTxnSendProducer extends TxnSendProducer<byte[], byte[]> {
         return all;
     }
 
+    /** What Kafka Streams calls: waits at most {@link BoundedCloseClientSupplier#PRODUCER_CLOSE_TIMEOUT} (why: there). */
+    @Override
+    public void close() {
+        close(BoundedCloseClientSupplier.PRODUCER_CLOSE_TIMEOUT);
+    }
+
     @Override
     public void close(Duration timeout) {
         app.closed(this);

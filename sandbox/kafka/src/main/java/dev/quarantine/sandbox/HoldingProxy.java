@@ -28,6 +28,9 @@ import org.apache.kafka.common.protocol.ApiKeys;
  */
 public final class HoldingProxy implements AutoCloseable {
 
+    /** The largest request it reads: Kafka's own limit of a request ({@code socket.request.max.bytes}). */
+    private static final int MAX_REQUEST_BYTES = 100 * 1024 * 1024;
+
     private final ServerSocket server;
     private final Set<Short> held = ConcurrentHashMap.newKeySet();
     private final AtomicInteger heldRequests = new AtomicInteger();
@@ -103,6 +106,11 @@ public final class HoldingProxy implements AutoCloseable {
                 Socket broker = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
                 sockets.add(client);
                 sockets.add(broker);
+                if (closed) { // closed while this pair was accepted: close() may have missed it
+                    closeQuietly(client);
+                    closeQuietly(broker);
+                    return;
+                }
                 daemon("holding-proxy-requests", () -> requests(client, broker)).start();
                 daemon("holding-proxy-responses", () -> copy(broker, client)).start();
             } catch (IOException brokerDown) { // a broker stopped or gone: its clients see a connection closed
@@ -117,6 +125,9 @@ public final class HoldingProxy implements AutoCloseable {
              OutputStream out = broker.getOutputStream()) {
             while (true) {
                 int size = in.readInt();
+                if (size < 2 || size > MAX_REQUEST_BYTES) {
+                    throw new IOException("not a Kafka request: size " + size);
+                }
                 byte[] request = new byte[size];
                 in.readFully(request);
                 short api = (short) (((request[0] & 0xff) << 8) | (request[1] & 0xff));
@@ -132,13 +143,15 @@ public final class HoldingProxy implements AutoCloseable {
                 out.write(request);
                 out.flush();
             }
-        } catch (IOException | InterruptedException e) {
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            // the connection ends (a client or the broker closed it, or the proxy closes)
+        } finally {
             closeQuietly(client);
             closeQuietly(broker);
         }
     }
 
-    private static void copy(Socket from, Socket to) {
+    private void copy(Socket from, Socket to) {
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             in.transferTo(out);
         } catch (IOException e) {
@@ -155,7 +168,8 @@ public final class HoldingProxy implements AutoCloseable {
         return thread;
     }
 
-    private static void closeQuietly(Socket socket) {
+    private void closeQuietly(Socket socket) {
+        sockets.remove(socket);
         try {
             socket.close();
         } catch (IOException e) {
@@ -172,6 +186,6 @@ public final class HoldingProxy implements AutoCloseable {
         } catch (IOException e) {
             // closing
         }
-        sockets.forEach(HoldingProxy::closeQuietly);
+        sockets.forEach(this::closeQuietly);
     }
 }

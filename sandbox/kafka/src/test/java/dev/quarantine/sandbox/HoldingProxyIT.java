@@ -32,7 +32,8 @@ class HoldingProxyIT {
             kafka.createTopic("held");
             Properties props = kafka.clientProps();
             props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "holding-proxy-it");
-            props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000);
+            // the held commit times out after this; the one retried after the release has as long, a loaded machine
+            props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
                     new StringSerializer()); Admin admin = kafka.admin()) {
                 producer.initTransactions();
@@ -41,7 +42,7 @@ class HoldingProxyIT {
                 proxy.hold(ApiKeys.END_TXN);
 
                 assertThat(catchThrowable(producer::commitTransaction)).isInstanceOf(TimeoutException.class);
-                assertThat(proxy.heldRequests()).isEqualTo(1);
+                assertThat(proxy.heldRequests()).isPositive();
                 assertThat(admin.listTopics().names().get()).as("other connections go on").contains("held");
 
                 proxy.release();

@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -36,6 +37,7 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
     private final MonitorTopology.Limits limits;
     private final Supplier<MonitoredTopics> topics;
     private final Set<String> warned = new HashSet<>();
+    private final Set<String> undecodable = new HashSet<>();
     private ProcessorContext<Void, Void> context;
     private KeyValueStore<String, TopicStats> stats;
     private WindowStore<String, Long> minutes;
@@ -63,9 +65,9 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
     public void process(Record<byte[], byte[]> record) {
         RecordMetadata where = context.recordMetadata().orElseThrow(() ->
                 new IllegalStateException("a dead-letter record without its topic: the topology reads topics only"));
-        TopicStats held = stats.get(where.topic());
+        TopicStats held = held(where.topic());
         if (held == null && overCap()) {
-            TopicStats over = stats.get(OVER_CAP);
+            TopicStats over = held(OVER_CAP);
             TopicStats counted = ours(where, () -> {
                 TopicStats figures = over == null ? new TopicStats() : over;
                 figures.addUncounted(where.topic(), record.timestamp());
@@ -110,8 +112,26 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
         }
     }
 
+    /**
+     * The figures kept under {@code key}, or null when there are none, or when the stored value does not decode
+     * (another release's, a changelog written by something else): logged at ERROR once per key, and counting starts
+     * again from this letter, whose figures replace it. Skipping the letter instead would skip every later letter of
+     * the topic the same way, for good.
+     */
+    private TopicStats held(String key) {
+        try {
+            return stats.get(key);
+        } catch (SerializationException e) {
+            if (undecodable.size() < MAX_WARNED && undecodable.add(key)) {
+                log.error("Dead-letter monitor: the figures kept for {} do not decode ({}); counting {} again from"
+                        + " its next dead letter", key, e.getMessage(), key);
+            }
+            return null;
+        }
+    }
+
     private boolean overCap() {
-        long held = stats.approximateNumEntries() - (stats.get(OVER_CAP) == null ? 0 : 1);
+        long held = stats.approximateNumEntries() - (held(OVER_CAP) == null ? 0 : 1);
         return held >= limits.maxTopics();
     }
 
@@ -126,8 +146,15 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
     private void countInWindow(DeadLetterRecord letter) {
         long windowMs = MonitorTopology.WINDOW.toMillis();
         long start = letter.timestamp() - Math.floorMod(letter.timestamp(), windowMs);
-        if (start + windowMs < context.currentSystemTimeMs() - MonitorTopology.WINDOW_RETENTION.toMillis()) {
+        long now = context.currentSystemTimeMs();
+        if (start + windowMs < now - MonitorTopology.WINDOW_RETENTION.toMillis()) {
             return; // older than any rate the monitor shows
+        }
+        if (start > now + windowMs) {
+            // dated ahead of this worker's clock by more than a window (a producer's clock, or anyone who may write a
+            // DLQ): kept, the window store would take its time as the present and drop every window of the rates,
+            // of every topic of this partition number
+            return;
         }
         Long count = minutes.fetch(letter.topic(), start);
         minutes.put(letter.topic(), count == null ? 1L : count + 1, start);

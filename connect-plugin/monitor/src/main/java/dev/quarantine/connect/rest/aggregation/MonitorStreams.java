@@ -20,6 +20,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 
+import dev.quarantine.streams.BoundedCloseClientSupplier;
 import dev.quarantine.streams.query.StoreQueries;
 import dev.quarantine.connect.rest.MonitorConfig;
 import dev.quarantine.connect.rest.discovery.MonitoredTopics;
@@ -28,8 +29,8 @@ import dev.quarantine.connect.rest.WorkerSettings;
 /**
  * One run of the embedded Kafka Streams aggregation over a fixed set of topics, with its {@link StoreQueries}. A new
  * set of topics means a new run (Kafka Streams cannot change its subscription while running); the figures carry over
- * in the changelog topics. Its clients are {@link BoundedCloseClients}: a stream thread that failed lets go of its tasks
- * within a bounded time.
+ * in the changelog topics. Its clients are {@link BoundedCloseClientSupplier}'s: a stream thread that failed lets go of
+ * its tasks within a bounded time.
  */
 public final class MonitorStreams implements AutoCloseable {
 
@@ -65,7 +66,7 @@ public final class MonitorStreams implements AutoCloseable {
         try {
             KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, MonitorTopology.Limits.of(config),
                     current),
-                    properties(config, worker, applicationId, stateDir), new BoundedCloseClients());
+                    properties(config, worker, applicationId, stateDir), new BoundedCloseClientSupplier());
             // a new thread for what a thread met; but an Error (a linkage error) would meet every new thread too: the
             // run stops, keeping the Error for the monitor's next round to say (Kafka Streams logs it at ERROR)
             AtomicReference<Throwable> stoppedBy = new AtomicReference<>();

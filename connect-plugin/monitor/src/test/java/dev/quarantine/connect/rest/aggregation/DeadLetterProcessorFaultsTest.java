@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -57,7 +60,7 @@ class DeadLetterProcessorFaultsTest {
     @Test
     void aRecordIsCountedWhenNothingFails() {
         MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
-        DeadLetterProcessor processor = processor(context, () -> TOPICS, false);
+        DeadLetterProcessor processor = processor(context, () -> TOPICS, store -> store);
 
         processor.process(new Record<>(null, SECRET_VALUE, NOW));
 
@@ -65,18 +68,33 @@ class DeadLetterProcessorFaultsTest {
         assertThat(stats.get("dlq").total()).isEqualTo(1);
     }
 
+    @Test
+    void storedFiguresThatDoNotDecodeAreReplacedNotEveryLaterLetterSkipped() {
+        MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
+        List<String> written = new ArrayList<>();
+        DeadLetterProcessor processor = processor(context, () -> TOPICS, store -> failing(store, "get",
+                new SerializationException("not a stats value"), written));
+
+        processor.process(new Record<>(null, SECRET_VALUE, NOW));
+        processor.process(new Record<>(null, SECRET_VALUE, NOW));
+
+        assertThat(written).as("the figures written, counting again from the first letter").containsExactly("dlq",
+                "dlq");
+    }
+
     private static DeadLetterProcessor processor(Supplier<MonitoredTopics> topics, boolean statsPutFails) {
-        return processor(new MockProcessorContext<>(), topics, statsPutFails);
+        return processor(new MockProcessorContext<>(), topics, statsPutFails ? PUT_FAILS : store -> store);
     }
 
     private static DeadLetterProcessor processor(MockProcessorContext<Void, Void> context,
-                                                 Supplier<MonitoredTopics> topics, boolean statsPutFails) {
+                                                 Supplier<MonitoredTopics> topics,
+                                                 UnaryOperator<KeyValueStore<String, TopicStats>> statsStore) {
         context.setRecordMetadata("dlq", 0, 7L);
         context.setCurrentSystemTimeMs(NOW);
         KeyValueStore<String, TopicStats> stats = Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore(MonitorTopology.STATS_STORE), Serdes.String(), TopicStats.SERDE)
                 .withLoggingDisabled().build();
-        add(context, statsPutFails ? putFails(stats) : stats);
+        add(context, statsStore.apply(stats));
         add(context, Stores.windowStoreBuilder(Stores.inMemoryWindowStore(MonitorTopology.MINUTES_STORE,
                 MonitorTopology.WINDOW_RETENTION, MonitorTopology.WINDOW, false), Serdes.String(), Serdes.Long())
                 .withLoggingDisabled().build());
@@ -94,18 +112,28 @@ class DeadLetterProcessorFaultsTest {
         context.addStateStore(store);
     }
 
-    /** {@code store}, whose writes fail as a changelog send after a commit that timed out does. */
+    private static final UnaryOperator<KeyValueStore<String, TopicStats>> PUT_FAILS = store -> failing(store, "put",
+            new IllegalStateException("the previous call to commitTransaction timed out and must be retried"),
+            new ArrayList<>());
+
+    /**
+     * {@code store}, whose calls of {@code method} throw {@code error} (a changelog send after a commit that timed out,
+     * a value that does not decode), and whose writes' keys go to {@code written}.
+     */
     @SuppressWarnings("unchecked")
-    private static KeyValueStore<String, TopicStats> putFails(KeyValueStore<String, TopicStats> store) {
+    private static KeyValueStore<String, TopicStats> failing(KeyValueStore<String, TopicStats> store, String method,
+                                                             RuntimeException error, List<String> written) {
         return (KeyValueStore<String, TopicStats>) Proxy.newProxyInstance(
                 DeadLetterProcessorFaultsTest.class.getClassLoader(), new Class<?>[] {KeyValueStore.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("put")) {
-                        throw new IllegalStateException("the previous call to commitTransaction timed out and must"
-                                + " be retried");
+                (proxy, called, args) -> {
+                    if (called.getName().equals(method)) {
+                        throw error;
+                    }
+                    if (called.getName().equals("put")) {
+                        written.add((String) args[0]);
                     }
                     try {
-                        return method.invoke(store, args);
+                        return called.invoke(store, args);
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }

@@ -32,6 +32,29 @@ class MonitorTopologyTest {
     private static final Instant NOW = Instant.parse("2026-01-01T10:00:30Z");
 
     @Test
+    void aLetterDatedAnHourAheadIsCountedButLeavesTheRatesOfEveryTopicAlone() {
+        MonitoredTopics topics = new MonitoredTopics(Map.of(), List.of("dlq", "other-dlq"), Optional.empty());
+        try (TopologyTestDriver driver = new TopologyTestDriver(MonitorTopology.build(topics,
+                new MonitorTopology.Limits(3, false, 0, 10), () -> topics), props(), NOW)) {
+            TestInputTopic<byte[], byte[]> dlq = driver.createInputTopic("dlq", new ByteArraySerializer(),
+                    new ByteArraySerializer());
+            TestInputTopic<byte[], byte[]> other = driver.createInputTopic("other-dlq", new ByteArraySerializer(),
+                    new ByteArraySerializer());
+            other.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(null, bytes("v"), new RecordHeaders(), NOW));
+            dlq.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(null, bytes("v"), new RecordHeaders(),
+                    NOW.plusSeconds(61 * 60)));
+            other.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(null, bytes("v"), new RecordHeaders(), NOW));
+            other.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(null, bytes("v"), new RecordHeaders(), NOW));
+
+            KeyValueStore<String, TopicStats> stats = driver.getKeyValueStore(MonitorTopology.STATS_STORE);
+            WindowStore<String, Long> minutes = driver.getWindowStore(MonitorTopology.MINUTES_STORE);
+            long minute = NOW.toEpochMilli() - Math.floorMod(NOW.toEpochMilli(), MonitorTopology.WINDOW.toMillis());
+            assertThat(stats.get("dlq").total()).as("the letter from the future counted").isEqualTo(1);
+            assertThat(minutes.fetch("other-dlq", minute)).as("this minute's count of the other topic").isEqualTo(3L);
+        }
+    }
+
+    @Test
     void countsEveryRecordAndKeepsOnlyTheNewestInItsRing() {
         MonitoredTopics topics = new MonitoredTopics(Map.of(), List.of("dlq"), Optional.empty());
         try (TopologyTestDriver driver = new TopologyTestDriver(MonitorTopology.build(topics,
