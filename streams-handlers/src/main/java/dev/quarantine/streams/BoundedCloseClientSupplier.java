@@ -24,8 +24,9 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * transaction, never to be sent ({@code delivery.timeout.ms} is unbounded under exactly-once). The stream thread dies
  * on it, its producer never finishes closing, the thread never ends, and its consumer, still in the group, holds up
  * the next rebalance for {@code max.poll.interval.ms}: the app stays RUNNING and processes nothing of those tasks
- * meanwhile ({@code CommitTimeoutIT}). What a bounded close drops belongs to no transaction: the records after the last
- * commit are processed again.
+ * meanwhile ({@code CommitTimeoutIT}). A forced close sends nothing more, neither what it holds nor an end of its
+ * transaction, which the coordinator aborts after {@code transaction.timeout.ms}: the records after the last commit are
+ * processed again.
  */
 public class BoundedCloseClientSupplier implements KafkaClientSupplier {
 

@@ -18,9 +18,10 @@ import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
  * A TCP proxy on 127.0.0.1 in front of one {@link LocalKafka} broker that can hold the requests of chosen Kafka APIs:
- * a held request, and whatever its client sends after it on that connection, waits until {@link #release()}; every
- * other connection goes on. So a test makes one step of a protocol slow (the transaction coordinator's answer to
- * {@code EndTxn}, say) while the broker answers everything else, which stopping the broker cannot do.
+ * a held request, and whatever its client sends after it on that connection, waits until {@link #release()}, then
+ * goes to the broker (even when its client has given up on it meanwhile); every other connection goes on. So a test
+ * makes one step of a protocol slow (a producer's {@code EndTxn} request, say) while the broker answers everything
+ * else, which stopping the broker cannot do.
  *
  * <p>Clients reach it through the broker's advertised listener: create the broker with
  * {@code advertised.listeners=PLAINTEXT://127.0.0.1:<port()>}, then {@link #forwardTo} its address, then start it.
@@ -137,6 +138,9 @@ public final class HoldingProxy implements AutoCloseable {
                         while (held.contains(api) && !closed) {
                             releases.wait(100);
                         }
+                    }
+                    if (closed) { // a request held until the proxy closes is never sent
+                        return;
                     }
                 }
                 out.write(new byte[] {(byte) (size >>> 24), (byte) (size >>> 16), (byte) (size >>> 8), (byte) size});

@@ -1,5 +1,6 @@
 package dev.quarantine.connect.rest.aggregation;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -32,12 +33,21 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
     /** Stats store key of the records of topics beyond the cap, by topic (not a legal topic name). */
     public static final String OVER_CAP = "~over-cap";
     private static final int MAX_WARNED = 1_000;
+    /**
+     * How far ahead of the worker's clock a letter's window may start and still count in the rates: the window store
+     * keeps {@link MonitorTopology#WINDOW_RETENTION} before the latest window it holds, and the rates read the last
+     * {@link LocalReader#HISTORY} and one window more (and a letter's window starts up to a window before it), so a
+     * window this far ahead drops none of them.
+     */
+    static final Duration FUTURE_WINDOWS =
+            MonitorTopology.WINDOW_RETENTION.minus(LocalReader.HISTORY).minus(MonitorTopology.WINDOW.multipliedBy(2));
     private static final Logger log = LoggerFactory.getLogger(DeadLetterProcessor.class);
 
     private final MonitorTopology.Limits limits;
     private final Supplier<MonitoredTopics> topics;
     private final Set<String> warned = new HashSet<>();
     private final Set<String> undecodable = new HashSet<>();
+    private final Set<String> aheadWarned = new HashSet<>();
     private ProcessorContext<Void, Void> context;
     private KeyValueStore<String, TopicStats> stats;
     private WindowStore<String, Long> minutes;
@@ -65,9 +75,9 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
     public void process(Record<byte[], byte[]> record) {
         RecordMetadata where = context.recordMetadata().orElseThrow(() ->
                 new IllegalStateException("a dead-letter record without its topic: the topology reads topics only"));
-        TopicStats held = held(where.topic());
-        if (held == null && overCap()) {
-            TopicStats over = held(OVER_CAP);
+        Kept kept = kept(where.topic());
+        if (!kept.present() && overCap()) {
+            TopicStats over = kept(OVER_CAP).figures();
             TopicStats counted = ours(where, () -> {
                 TopicStats figures = over == null ? new TopicStats() : over;
                 figures.addUncounted(where.topic(), record.timestamp());
@@ -77,7 +87,7 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
             warnOverCap(where);
             return;
         }
-        TopicStats topicStats = held == null ? new TopicStats() : held;
+        TopicStats topicStats = kept.figures() == null ? new TopicStats() : kept.figures();
         DeadLetterRecord letter = ours(where, () -> {
             DeadLetterRecord read = read(where, record);
             topicStats.add(read);
@@ -112,26 +122,31 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
         }
     }
 
+    /** What is kept under a key of the stats store: whether there is a value, and its figures when it decodes. */
+    private record Kept(boolean present, TopicStats figures) {
+    }
+
     /**
-     * The figures kept under {@code key}, or null when there are none, or when the stored value does not decode
-     * (another release's, a changelog written by something else): logged at ERROR once per key, and counting starts
-     * again from this letter, whose figures replace it. Skipping the letter instead would skip every later letter of
-     * the topic the same way, for good.
+     * The figures kept under {@code key}. A stored value that does not decode (written by a newer release of the
+     * monitor during a rolling upgrade, or by something else) counts as present without figures: logged at ERROR once
+     * per key, and counting starts again from this letter, whose figures replace it. Skipping the letter instead would
+     * skip every later letter of the topic the same way, for good.
      */
-    private TopicStats held(String key) {
+    private Kept kept(String key) {
         try {
-            return stats.get(key);
+            TopicStats figures = stats.get(key);
+            return new Kept(figures != null, figures);
         } catch (SerializationException e) {
             if (undecodable.size() < MAX_WARNED && undecodable.add(key)) {
-                log.error("Dead-letter monitor: the figures kept for {} do not decode ({}); counting {} again from"
-                        + " its next dead letter", key, e.getMessage(), key);
+                log.error("Dead-letter monitor: the figures kept for {} do not decode ({}; written by a newer release?);"
+                        + " counting {} again from its next dead letter", key, e.getMessage(), key);
             }
-            return null;
+            return new Kept(true, null);
         }
     }
 
     private boolean overCap() {
-        long held = stats.approximateNumEntries() - (held(OVER_CAP) == null ? 0 : 1);
+        long held = stats.approximateNumEntries() - (kept(OVER_CAP).present() ? 1 : 0);
         return held >= limits.maxTopics();
     }
 
@@ -150,10 +165,15 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
         if (start + windowMs < now - MonitorTopology.WINDOW_RETENTION.toMillis()) {
             return; // older than any rate the monitor shows
         }
-        if (start > now + windowMs) {
-            // dated ahead of this worker's clock by more than a window (a producer's clock, or anyone who may write a
-            // DLQ): kept, the window store would take its time as the present and drop every window of the rates,
-            // of every topic of this partition number
+        if (start > now + FUTURE_WINDOWS.toMillis()) {
+            // dated so far ahead of this worker's clock (a producer's clock, or anyone who may write a DLQ) that the
+            // window store, taking its time as the present, would drop windows the rates read, of every topic of this
+            // partition number: counted in the totals only
+            if (aheadWarned.size() < MAX_WARNED && aheadWarned.add(letter.topic())) {
+                log.warn("Dead-letter monitor: a dead letter of {} is dated {} ms ahead of this worker's clock; counted,"
+                        + " but left out of the rates (as is any letter of a topic dated more than {} ahead)",
+                        letter.topic(), letter.timestamp() - now, FUTURE_WINDOWS);
+            }
             return;
         }
         Long count = minutes.fetch(letter.topic(), start);

@@ -32,7 +32,7 @@ class MonitorTopologyTest {
     private static final Instant NOW = Instant.parse("2026-01-01T10:00:30Z");
 
     @Test
-    void aLetterDatedAnHourAheadIsCountedButLeavesTheRatesOfEveryTopicAlone() {
+    void aLetterDatedAnHourAheadIsCountedButLeavesTheRatesOfEveryTopicAloneTenMinutesAheadCountsInThem() {
         MonitoredTopics topics = new MonitoredTopics(Map.of(), List.of("dlq", "other-dlq"), Optional.empty());
         try (TopologyTestDriver driver = new TopologyTestDriver(MonitorTopology.build(topics,
                 new MonitorTopology.Limits(3, false, 0, 10), () -> topics), props(), NOW)) {
@@ -45,12 +45,18 @@ class MonitorTopologyTest {
                     NOW.plusSeconds(61 * 60)));
             other.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(null, bytes("v"), new RecordHeaders(), NOW));
             other.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(null, bytes("v"), new RecordHeaders(), NOW));
+            // a producer's clock ten minutes ahead: in the rates once the worker's clock gets there
+            Instant ahead = NOW.plusSeconds(10 * 60);
+            dlq.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(null, bytes("v"), new RecordHeaders(), ahead));
 
             KeyValueStore<String, TopicStats> stats = driver.getKeyValueStore(MonitorTopology.STATS_STORE);
             WindowStore<String, Long> minutes = driver.getWindowStore(MonitorTopology.MINUTES_STORE);
             long minute = NOW.toEpochMilli() - Math.floorMod(NOW.toEpochMilli(), MonitorTopology.WINDOW.toMillis());
-            assertThat(stats.get("dlq").total()).as("the letter from the future counted").isEqualTo(1);
+            assertThat(stats.get("dlq").total()).as("both letters from the future counted").isEqualTo(2);
             assertThat(minutes.fetch("other-dlq", minute)).as("this minute's count of the other topic").isEqualTo(3L);
+            long aheadMinute = ahead.toEpochMilli() - Math.floorMod(ahead.toEpochMilli(),
+                    MonitorTopology.WINDOW.toMillis());
+            assertThat(minutes.fetch("dlq", aheadMinute)).as("ten minutes ahead: kept for the rates").isEqualTo(1L);
         }
     }
 
