@@ -19,14 +19,14 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  *
  * <p>Kafka Streams closes a stream thread's producer without a timeout. Under exactly-once, after a
  * {@code commitTransaction} that timed out (a coordinator slower than {@code max.block.ms}), Kafka Streams revives the
- * tasks and goes on with the same producer; its next {@code send} throws "the previous call to {@code commitTransaction}
- * timed out and must be retried" after leaving the record in the producer's buffer, for a partition outside any
- * transaction, never to be sent ({@code delivery.timeout.ms} is unbounded under exactly-once). The stream thread dies
- * on it, its producer never finishes closing, the thread never ends, and its consumer, still in the group, holds up
- * the next rebalance for {@code max.poll.interval.ms}: the app stays RUNNING and processes nothing of those tasks
- * meanwhile ({@code CommitTimeoutIT}). A forced close sends nothing more, neither what it holds nor an end of its
- * transaction, which the coordinator aborts after {@code transaction.timeout.ms}: the records after the last commit are
- * processed again.
+ * tasks and goes on with the same producer; its next {@code send} throws "the previous call to
+ * {@code commitTransaction} timed out and must be retried", and can leave the record in the producer's buffer, for a
+ * partition outside the transaction, never to be sent ({@code delivery.timeout.ms} is unbounded under exactly-once).
+ * The stream thread dies on it; such a producer never finishes closing, the thread never ends, and its consumer, still
+ * in the group, holds up the next rebalance for {@code max.poll.interval.ms}: the app stays RUNNING and processes
+ * nothing of those tasks meanwhile ({@code CommitTimeoutIT}). A forced close sends nothing more, neither what it holds
+ * nor an end of its transaction, which the coordinator aborts after {@code transaction.timeout.ms}: the records after
+ * the last commit are processed again.
  */
 public class BoundedCloseClientSupplier implements KafkaClientSupplier {
 

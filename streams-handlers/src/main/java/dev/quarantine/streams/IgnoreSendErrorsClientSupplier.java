@@ -19,9 +19,9 @@ import dev.quarantine.txn.TxnSendOption;
  * {@link TxnSendOption#IGNORE_SEND_ERRORS} as their default option, so under {@code exactly_once_v2} a record the
  * producer or its topic would reject is left out of the transaction and handed to the production exception handler,
  * instead of dooming the transaction; a record to one of the app's internal topics (changelog, repartition) is never
- * left out. Enable with {@code default.client.supplier} alone. Non-transactional producers,
- * consumers and admin clients are Kafka's own; every producer closes within
- * {@link BoundedCloseClientSupplier#PRODUCER_CLOSE_TIMEOUT} (why: {@link BoundedCloseClientSupplier}). {@code txn.send.*} settings may be given with the {@code producer.}
+ * left out. Enable with {@code default.client.supplier} alone. Non-transactional producers, consumers and admin
+ * clients are Kafka's own; every producer closes within {@link BoundedCloseClientSupplier#PRODUCER_CLOSE_TIMEOUT}
+ * (why: {@link BoundedCloseClientSupplier}). {@code txn.send.*} settings may be given with the {@code producer.}
  * prefix.
  */
 public class IgnoreSendErrorsClientSupplier extends BoundedCloseClientSupplier implements Configurable {

@@ -54,7 +54,7 @@ final class StreamsTxnSendProducer extends TxnSendProducer<byte[], byte[]> {
         return all;
     }
 
-    /** What Kafka Streams calls: waits at most {@link BoundedCloseClientSupplier#PRODUCER_CLOSE_TIMEOUT} (why: there). */
+    /** What Kafka Streams calls: waits at most {@link BoundedCloseClientSupplier#PRODUCER_CLOSE_TIMEOUT} (its why). */
     @Override
     public void close() {
         close(BoundedCloseClientSupplier.PRODUCER_CLOSE_TIMEOUT);

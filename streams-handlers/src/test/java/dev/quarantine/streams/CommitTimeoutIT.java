@@ -41,10 +41,7 @@ class CommitTimeoutIT {
     @Test
     void anAppWhoseCommitTimedOutGoesOnAndWritesEachOutputOnce(@TempDir Path stateDir) throws Exception {
         try (HoldingProxy proxy = HoldingProxy.listen();
-             LocalKafka kafka = LocalKafka.create(Map.of("advertised.listeners",
-                     "PLAINTEXT://127.0.0.1:" + proxy.port()))) {
-            proxy.forwardTo(kafka.bootstrapServers());
-            kafka.start();
+             LocalKafka kafka = proxy.startBroker()) {
             kafka.createTopic("ct-input", 2, Map.of());
             kafka.createTopic("ct-output", 2, Map.of());
             kafka.createTopic("ct-dlq", 1, Map.of());

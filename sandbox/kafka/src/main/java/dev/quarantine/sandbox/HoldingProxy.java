@@ -1,6 +1,7 @@
 package dev.quarantine.sandbox;
 
 import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,8 +25,9 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * makes one step of a protocol slow (a producer's {@code EndTxn} request, say) while the broker answers everything
  * else, which stopping the broker cannot do.
  *
- * <p>Clients reach it through the broker's advertised listener: create the broker with
- * {@code advertised.listeners=PLAINTEXT://127.0.0.1:<port()>}, then {@link #forwardTo} its address, then start it.
+ * <p>Clients reach it through the broker's advertised listener: {@link #startBroker} starts a broker so (or, by hand,
+ * create one with {@code advertised.listeners=PLAINTEXT://127.0.0.1:<port()>}, {@link #forwardTo} its address, then
+ * start it).
  * Requests are read by Kafka's framing (a 4-byte size, then the request header, whose first field is the API key).
  */
 public final class HoldingProxy implements AutoCloseable {
@@ -67,6 +70,16 @@ public final class HoldingProxy implements AutoCloseable {
             daemon("holding-proxy-accept", this::accept).start();
         }
         return this;
+    }
+
+    /**
+     * A sandbox broker whose clients all reach it through this proxy (its advertised listener), started; the caller
+     * closes it.
+     */
+    public LocalKafka startBroker() {
+        LocalKafka kafka = LocalKafka.create(Map.of("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port()));
+        forwardTo(kafka.bootstrapServers());
+        return kafka.start();
     }
 
     /** From now on, requests of {@code api} wait (each with what follows it on its connection) until released. */
@@ -123,7 +136,7 @@ public final class HoldingProxy implements AutoCloseable {
     /** Client to broker, request by request, holding those of a held API. */
     private void requests(Socket client, Socket broker) {
         try (DataInputStream in = new DataInputStream(client.getInputStream());
-             OutputStream out = broker.getOutputStream()) {
+             DataOutputStream out = new DataOutputStream(broker.getOutputStream())) {
             while (true) {
                 int size = in.readInt();
                 if (size < 2 || size > MAX_REQUEST_BYTES) {
@@ -143,7 +156,7 @@ public final class HoldingProxy implements AutoCloseable {
                         return;
                     }
                 }
-                out.write(new byte[] {(byte) (size >>> 24), (byte) (size >>> 16), (byte) (size >>> 8), (byte) size});
+                out.writeInt(size);
                 out.write(request);
                 out.flush();
             }

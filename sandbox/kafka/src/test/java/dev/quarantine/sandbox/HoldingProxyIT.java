@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -25,10 +24,7 @@ class HoldingProxyIT {
     @Test
     void holdsOneApisRequestsWhileTheBrokerAnswersTheRestAndReleasesThem() throws Exception {
         try (HoldingProxy proxy = HoldingProxy.listen();
-             LocalKafka kafka = LocalKafka.create(Map.of("advertised.listeners",
-                     "PLAINTEXT://127.0.0.1:" + proxy.port()))) {
-            proxy.forwardTo(kafka.bootstrapServers());
-            kafka.start();
+             LocalKafka kafka = proxy.startBroker()) {
             kafka.createTopic("held");
             Properties props = kafka.clientProps();
             props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "holding-proxy-it");

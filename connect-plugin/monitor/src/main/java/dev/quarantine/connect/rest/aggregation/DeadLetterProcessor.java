@@ -76,16 +76,18 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
         RecordMetadata where = context.recordMetadata().orElseThrow(() ->
                 new IllegalStateException("a dead-letter record without its topic: the topology reads topics only"));
         Kept kept = kept(where.topic());
-        if (!kept.present() && overCap()) {
-            TopicStats over = kept(OVER_CAP).figures();
-            TopicStats counted = ours(where, () -> {
-                TopicStats figures = over == null ? new TopicStats() : over;
-                figures.addUncounted(where.topic(), record.timestamp());
-                return figures;
-            });
-            stats.put(OVER_CAP, counted);
-            warnOverCap(where);
-            return;
+        if (!kept.present()) {
+            Kept over = kept(OVER_CAP);
+            if (overCap(over)) {
+                TopicStats counted = ours(where, () -> {
+                    TopicStats figures = over.figures() == null ? new TopicStats() : over.figures();
+                    figures.addUncounted(where.topic(), record.timestamp());
+                    return figures;
+                });
+                stats.put(OVER_CAP, counted);
+                warnOverCap(where);
+                return;
+            }
         }
         TopicStats topicStats = kept.figures() == null ? new TopicStats() : kept.figures();
         DeadLetterRecord letter = ours(where, () -> {
@@ -104,7 +106,7 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
         try {
             return step.get();
         } catch (RuntimeException e) {
-            throw new RecordFault(RecordPositions.of(where.topic(), where.partition(), where.offset()), e);
+            throw new RecordFault(position(where), e);
         }
     }
 
@@ -116,10 +118,14 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
                     limits.payloadMaxBytes());
         } catch (RuntimeException e) {
             log.warn("Dead-letter monitor: the headers of {} could not be read ({}); counted as {}",
-                    RecordPositions.of(where.topic(), where.partition(), where.offset()), e.getClass().getName(), HeaderText.UNPARSEABLE);
+                    position(where), e.getClass().getName(), HeaderText.UNPARSEABLE);
             return DeadLetterRecord.unparseable(where.topic(), where.partition(), where.offset(), record.timestamp(),
                     hint);
         }
+    }
+
+    private static String position(RecordMetadata where) {
+        return RecordPositions.of(where.topic(), where.partition(), where.offset());
     }
 
     /** What is kept under a key of the stats store: whether there is a value, and its figures when it decodes. */
@@ -138,15 +144,16 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
             return new Kept(figures != null, figures);
         } catch (SerializationException e) {
             if (undecodable.size() < MAX_WARNED && undecodable.add(key)) {
-                log.error("Dead-letter monitor: the figures kept for {} do not decode ({}; written by a newer release?);"
-                        + " counting {} again from its next dead letter", key, e.getMessage(), key);
+                log.error("Dead-letter monitor: the figures kept for {} do not decode ({}; written by a newer"
+                        + " release?); counting {} again from its next dead letter", key, e.getMessage(), key);
             }
             return new Kept(true, null);
         }
     }
 
-    private boolean overCap() {
-        long held = stats.approximateNumEntries() - (kept(OVER_CAP).present() ? 1 : 0);
+    /** Whether the topics kept are at the cap, {@code over} being what is kept under {@link #OVER_CAP}. */
+    private boolean overCap(Kept over) {
+        long held = stats.approximateNumEntries() - (over.present() ? 1 : 0);
         return held >= limits.maxTopics();
     }
 
@@ -170,8 +177,8 @@ public final class DeadLetterProcessor implements Processor<byte[], byte[], Void
             // window store, taking its time as the present, would drop windows the rates read, of every topic of this
             // partition number: counted in the totals only
             if (aheadWarned.size() < MAX_WARNED && aheadWarned.add(letter.topic())) {
-                log.warn("Dead-letter monitor: a dead letter of {} is dated {} ms ahead of this worker's clock; counted,"
-                        + " but left out of the rates (as is any letter of a topic dated more than {} ahead)",
+                log.warn("Dead-letter monitor: a dead letter of {} is dated {} ms ahead of this worker's clock;"
+                        + " counted, but left out of the rates (as is any letter of a topic dated more than {} ahead)",
                         letter.topic(), letter.timestamp() - now, FUTURE_WINDOWS);
             }
             return;

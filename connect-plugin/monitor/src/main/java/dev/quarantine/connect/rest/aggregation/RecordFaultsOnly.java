@@ -20,9 +20,9 @@ import dev.quarantine.txn.RecordPositions;
  * fail the same way on every attempt. Anything else fails the stream thread, which Kafka Streams replaces: the new one
  * reads the records after the last committed offsets again, so nothing is skipped.
  *
- * <p>Kafka's {@code LogAndContinueProcessingExceptionHandler} skipped everything: after a {@code commitTransaction} that
- * timed out (a coordinator slower than the producer's {@code max.block.ms}), Kafka Streams went on processing, every
- * store write's changelog send failed with "the previous call to {@code commitTransaction} timed out and must be
+ * <p>Kafka's {@code LogAndContinueProcessingExceptionHandler} skipped everything: after a {@code commitTransaction}
+ * that timed out (a coordinator slower than the producer's {@code max.block.ms}), Kafka Streams went on processing,
+ * every store write's changelog send failed with "the previous call to {@code commitTransaction} timed out and must be
  * retried" (a plain {@code IllegalStateException}), and each such dead letter was skipped, then committed as read:
  * counted never, for good (seen in a loaded test run: 360 letters of nine topics in one second). Telling Kafka's
  * failures from a record's by where they were thrown misses those thrown through the JDK's helpers or with no stack

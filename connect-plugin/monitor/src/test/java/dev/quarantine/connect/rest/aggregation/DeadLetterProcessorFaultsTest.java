@@ -106,7 +106,7 @@ class DeadLetterProcessorFaultsTest {
         return processor;
     }
 
-    @SuppressWarnings("deprecation") // StateStore#init(StateStoreContext, StateStore) is what MockProcessorContext offers
+    @SuppressWarnings("deprecation") // StateStore#init(StateStoreContext, StateStore): what MockProcessorContext takes
     private static void add(MockProcessorContext<Void, Void> context, StateStore store) {
         store.init(context.getStateStoreContext(), store);
         context.addStateStore(store);

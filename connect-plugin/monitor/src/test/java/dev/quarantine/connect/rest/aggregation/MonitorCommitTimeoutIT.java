@@ -18,14 +18,15 @@ import dev.quarantine.sandbox.HoldingProxy;
 import dev.quarantine.sandbox.LocalKafka;
 
 /**
- * The aggregation's {@code commitTransaction} times out while it reads a backlog (the coordinator's answer to
- * {@code EndTxn} held past the producer's {@code max.block.ms} by a proxy, as a loaded coordinator did in a test run;
- * a stopped broker cannot stage it: the commit then waits in its flush, which has no timeout): every dead letter is
- * still counted exactly once. Kafka Streams revives the tasks and goes on processing with the producer whose commit
- * is pending; each changelog write fails with the producer's "must be retried", and Kafka's
- * {@code LogAndContinueProcessingExceptionHandler} skipped those letters and then committed them as read
- * ({@code -Dmonitor.it.processing.exception.handler=org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler}
- * makes this test fail). On a real broker of its own (behind the proxy), the monitor in process.
+ * The aggregation's {@code commitTransaction} times out while it reads a backlog (its {@code EndTxn} request held
+ * past the producer's {@code max.block.ms} by a proxy, as a loaded coordinator did in a test run; a stopped broker
+ * cannot stage it: the commit then waits in its flush, which has no timeout): every dead letter is still counted
+ * exactly once. Kafka Streams revives the tasks and goes on processing with the producer whose commit is pending; each
+ * changelog write fails with the producer's "must be retried", and Kafka's
+ * {@code LogAndContinueProcessingExceptionHandler} skipped those letters and then committed them as read (the system
+ * property {@code monitor.it.processing.exception.handler} set to
+ * {@code org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler} makes this test fail). On a real
+ * broker of its own (behind the proxy), the monitor in process.
  */
 class MonitorCommitTimeoutIT {
 
@@ -37,10 +38,7 @@ class MonitorCommitTimeoutIT {
     @Test
     void everyDeadLetterIsCountedOnceWhenACommitTimesOutWhileABacklogIsRead() {
         try (HoldingProxy proxy = HoldingProxy.listen();
-             LocalKafka kafka = LocalKafka.create(Map.of("advertised.listeners",
-                     "PLAINTEXT://127.0.0.1:" + proxy.port()))) {
-            proxy.forwardTo(kafka.bootstrapServers());
-            kafka.start();
+             LocalKafka kafka = proxy.startBroker()) {
             kafka.createTopic(DLQ, 2, Map.of());
             InProcessMonitor.produceDeadLetters(kafka, DLQ, BACKLOG, 1);
             Map<String, Object> settings = new HashMap<>(Map.of("group.id", "commit-timeout", "bootstrap.servers",
@@ -63,8 +61,8 @@ class MonitorCommitTimeoutIT {
                 // the commit times out, and so does each commit after it while EndTxn is held; Kafka Streams revives
                 // the tasks and processes these letters with the producer whose commit is pending
                 InProcessMonitor.produceDeadLetters(kafka, DLQ, LATER, 2);
-                Await.value("the premise: a changelog write failed after the commit timed out (a stream thread failed on"
-                        + " it, or, with another handler, a letter was dropped)", DEADLINE,
+                Await.value("the premise: a changelog write failed after the commit timed out (a stream thread"
+                        + " failed on it, or, with another handler, a letter was dropped)", DEADLINE,
                         () -> sum(monitor, "failed-stream-threads") + sum(monitor, "dropped-records-total") > 0
                                 ? true : null);
                 proxy.release();

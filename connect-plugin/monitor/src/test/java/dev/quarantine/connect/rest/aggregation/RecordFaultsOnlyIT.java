@@ -21,8 +21,8 @@ import dev.quarantine.sandbox.LocalKafka;
  * The failure the aggregation's changelog writes met in a loaded run, made by a real producer against a real broker:
  * its {@code commitTransaction} times out (the broker stopped with SIGSTOP past the producer's {@code max.block.ms}),
  * and its next {@code send} fails with the producer's own {@code IllegalStateException}. {@link RecordFaultsOnly}
- * must fail the stream thread on it, not skip the record (Kafka's {@code LogAndContinueProcessingExceptionHandler} skipped it,
- * and the dead letter was never counted). Its own broker: this one is stopped.
+ * must fail the stream thread on it, not skip the record (Kafka's {@code LogAndContinueProcessingExceptionHandler}
+ * skipped it, and the dead letter was never counted). Its own broker: this one is stopped.
  */
 class RecordFaultsOnlyIT {
 
