@@ -39,7 +39,7 @@ public final class LocalCluster implements BeforeAllCallback, AfterAllCallback {
         this.ownBrokerOverrides = ownBrokerOverrides;
     }
 
-    /** Workers on the broker every test class of the module shares (the one of {@link LocalKafkaExtension}). */
+    /** Workers on the broker every test class of the test JVM shares (the one of {@link LocalKafkaExtension}). */
     public static LocalCluster sharedBroker() {
         return new LocalCluster(null);
     }
@@ -74,7 +74,7 @@ public final class LocalCluster implements BeforeAllCallback, AfterAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) {
         if (ownBrokerOverrides == null) {
-            kafka = LocalKafkaExtension.sharedBroker(context);
+            kafka = LocalKafkaExtension.sharedBroker();
         } else {
             ownBroker = LocalKafka.create(ownBrokerOverrides).start();
             kafka = ownBroker;

@@ -6,7 +6,11 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * JUnit 5 extension that hands a running {@link LocalKafka} to test constructors, {@code @BeforeAll} methods and
- * test methods. One broker is shared by every test class of the module (the test JVM) and closed when the run ends.
+ * test methods. One broker is shared by every test class the test JVM runs: started on first use, closed when the JVM
+ * exits ({@link ChildJvm}'s shutdown hook; the broker also exits by itself when this JVM goes). Not JUnit's root
+ * context store: failsafe runs each test class of a forked JVM in a launch of its own, whose root store closes when the
+ * class ends, so a broker kept there was started again for every class. Test classes sharing it name their topics,
+ * groups and transactional ids apart (a random suffix), and leave no broker-wide setting changed.
  *
  * <pre>{@code
  * @ExtendWith(LocalKafkaExtension.class)
@@ -18,7 +22,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class LocalKafkaExtension implements ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(LocalKafkaExtension.class);
+    private static LocalKafka shared;
 
     @Override
     public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
@@ -27,20 +31,14 @@ public final class LocalKafkaExtension implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        return sharedBroker(extensionContext);
+        return sharedBroker();
     }
 
-    /** The broker of the test JVM, started on first use and closed when the run ends. */
-    static LocalKafka sharedBroker(ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE)
-                .getOrComputeIfAbsent("broker", key -> new SharedBroker(LocalKafka.create().start()), SharedBroker.class)
-                .kafka;
-    }
-
-    private record SharedBroker(LocalKafka kafka) implements ExtensionContext.Store.CloseableResource {
-        @Override
-        public void close() {
-            kafka.close();
+    /** The broker of the test JVM, started on first use and closed when the JVM exits. */
+    static synchronized LocalKafka sharedBroker() {
+        if (shared == null) {
+            shared = LocalKafka.create().start();
         }
+        return shared;
     }
 }
