@@ -38,6 +38,7 @@ public final class HoldingProxy implements AutoCloseable {
     private final ServerSocket server;
     private final Set<Short> held = ConcurrentHashMap.newKeySet();
     private final AtomicInteger heldRequests = new AtomicInteger();
+    private final AtomicInteger forwardedHeld = new AtomicInteger();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final Object releases = new Object();
     private volatile int upstreamPort;
@@ -105,6 +106,15 @@ public final class HoldingProxy implements AutoCloseable {
         Await.value("a request held by the proxy", timeout, () -> heldRequests.get() > 0 ? true : null);
     }
 
+    /**
+     * Waits until every request held so far has been written to the broker, after {@link #release()} (its answer may
+     * not have come yet; a client that gave up on it never reads it).
+     */
+    public void awaitForwarded(Duration timeout) {
+        Await.value("the held requests forwarded to the broker", timeout,
+                () -> forwardedHeld.get() == heldRequests.get() ? true : null);
+    }
+
     private void accept() {
         while (!closed) {
             Socket client;
@@ -145,7 +155,8 @@ public final class HoldingProxy implements AutoCloseable {
                 byte[] request = new byte[size];
                 in.readFully(request);
                 short api = (short) (((request[0] & 0xff) << 8) | (request[1] & 0xff));
-                if (held.contains(api)) {
+                boolean wasHeld = held.contains(api);
+                if (wasHeld) {
                     heldRequests.incrementAndGet();
                     synchronized (releases) {
                         while (held.contains(api) && !closed) {
@@ -159,6 +170,9 @@ public final class HoldingProxy implements AutoCloseable {
                 out.writeInt(size);
                 out.write(request);
                 out.flush();
+                if (wasHeld) {
+                    forwardedHeld.incrementAndGet();
+                }
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
             // the connection ends (a client or the broker closed it, or the proxy closes)

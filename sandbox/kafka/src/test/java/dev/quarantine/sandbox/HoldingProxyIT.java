@@ -42,6 +42,7 @@ class HoldingProxyIT {
                 assertThat(admin.listTopics().names().get()).as("other connections go on").contains("held");
 
                 proxy.release();
+                proxy.awaitForwarded(Duration.ofSeconds(30));
                 producer.commitTransaction();
             }
             assertThat(TopicReader.readCommitted(kafka, "held", Duration.ofSeconds(30))).hasSize(1);
