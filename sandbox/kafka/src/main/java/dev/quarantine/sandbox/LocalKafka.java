@@ -162,6 +162,11 @@ public final class LocalKafka implements AutoCloseable {
         child.resume();
     }
 
+    /** Whether the broker's process runs (one stopped with {@link #pause()} does; one killed or gone does not). */
+    public synchronized boolean isRunning() {
+        return child != null && child.isAlive();
+    }
+
     /** {@code host:port} of the broker's PLAINTEXT listener on 127.0.0.1. */
     public String bootstrapServers() {
         return "127.0.0.1:" + brokerPort;

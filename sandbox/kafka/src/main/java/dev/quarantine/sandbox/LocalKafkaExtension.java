@@ -34,8 +34,15 @@ public final class LocalKafkaExtension implements ParameterResolver {
         return sharedBroker();
     }
 
-    /** The broker of the test JVM, started on first use and closed when the JVM exits. */
+    /**
+     * The broker of the test JVM, started on first use and closed when the JVM exits; started anew when its process
+     * is gone (killed, out of memory), so one class's fault does not fail every class after it.
+     */
     static synchronized LocalKafka sharedBroker() {
+        if (shared != null && !shared.isRunning()) {
+            shared.close();
+            shared = null;
+        }
         if (shared == null) {
             shared = LocalKafka.create().start();
         }

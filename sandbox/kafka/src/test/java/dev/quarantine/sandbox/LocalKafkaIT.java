@@ -7,9 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -28,7 +31,12 @@ class LocalKafkaIT {
     @Test
     void startsOnLoopbackServesRecordsAndLeavesNothingBehind() throws Exception {
         Path dataDir;
+        Set<Long> before = childPids(); // the JVM's shared broker (LocalKafkaExtension) may run beside it
+        Set<Long> started;
         try (LocalKafka kafka = LocalKafka.create().start()) {
+            started = childPids();
+            started.removeAll(before);
+            assertThat(started).as("the broker's process").hasSize(1);
             dataDir = kafka.dataDir();
             assertThat(kafka.bootstrapServers()).startsWith("127.0.0.1:");
             kafka.createTopic("sandbox-smoke");
@@ -56,8 +64,12 @@ class LocalKafkaIT {
             }
         }
         assertThat(Files.exists(dataDir)).as("data dir %s deleted", dataDir).isFalse();
-        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count())
-                .as("no broker process left").isZero();
+        assertThat(childPids()).as("no broker process left").doesNotContainAnyElementsOf(started);
+    }
+
+    private static Set<Long> childPids() {
+        return ProcessHandle.current().children().filter(ProcessHandle::isAlive).map(ProcessHandle::pid)
+                .collect(Collectors.toCollection(HashSet::new));
     }
 
     @Test
@@ -104,5 +116,22 @@ class LocalKafkaIT {
                 assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
             }
         }
+    }
+
+    /**
+     * The extension's broker is one per test JVM (a static, not JUnit's root store, which failsafe closes after every
+     * class), and a new one starts when its process is gone.
+     */
+    @Test
+    void sharesOneBrokerPerTestJvmAndStartsANewOneWhenItsProcessIsGone() {
+        LocalKafka shared = LocalKafkaExtension.sharedBroker();
+        assertThat(LocalKafkaExtension.sharedBroker()).isSameAs(shared);
+
+        shared.kill();
+        LocalKafka next = LocalKafkaExtension.sharedBroker();
+
+        assertThat(next).isNotSameAs(shared);
+        assertThat(next.isRunning()).isTrue();
+        next.createTopic("after-the-kill");
     }
 }
