@@ -96,6 +96,14 @@ public final class HoldingProxy implements AutoCloseable {
         }
     }
 
+    /** Lets the held requests of {@code api} go on and holds no more of them; other APIs stay held. */
+    public void release(ApiKeys api) {
+        held.remove(api.id);
+        synchronized (releases) {
+            releases.notifyAll();
+        }
+    }
+
     /** How many requests have been held so far. */
     public int heldRequests() {
         return heldRequests.get();
