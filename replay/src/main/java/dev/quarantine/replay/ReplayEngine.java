@@ -206,6 +206,11 @@ public final class ReplayEngine implements AutoCloseable {
      * @throws ConfigException naming {@code replay.id} when the dead-letter topic was deleted (and maybe created
      *         again) since the range was captured, or naming {@code replay.written.ranges.max} when the batch would
      *         pass it; nothing of the batch is written
+     * <p>A commit whose answer does not come within the producer's {@code max.block.ms} throws Kafka's
+     * TimeoutException and is not aborted: the coordinator may still commit it. The next step calls
+     * {@code commitTransaction} again first (Kafka's producer allows nothing else until it knows), and goes on from the
+     * progress that commit wrote, or, when it failed, from the committed progress before it.
+     *
      * @throws KafkaException after aborting the transaction; on a retriable one (a
      *         TimeoutException) call again
      */

@@ -40,6 +40,8 @@ final class ReplayTransactions implements AutoCloseable {
     private ReplayWriter writer;
     private boolean committedSinceInit;
     private ReplayProgress lastCommitted;
+    /** What the batch of a commit that waits for its answer told, for when it turns out committed. */
+    private Runnable afterPendingCommit = () -> { };
 
     /** @throws org.apache.kafka.common.config.ConfigException from the producer's own settings */
     ReplayTransactions(ReplayConfig config, ReplayTopics topics, ReplayListener listener) {
@@ -61,8 +63,11 @@ final class ReplayTransactions implements AutoCloseable {
         writer.init();
     }
 
-    /** Commits {@code progress} in a transaction of its own. */
+    /** Commits {@code progress} in a transaction of its own (after a commit that waits for its answer, if any). */
     ReplayProgress commitAlone(ReplayProgress progress) {
+        if (writer.commitPending()) {
+            completePendingCommit(progress);
+        }
         writer.begin();
         try {
             ReplayProgress committed = writer.commit(progress);
@@ -83,6 +88,10 @@ final class ReplayTransactions implements AutoCloseable {
      * @throws KafkaException after aborting the transaction
      */
     Written write(ReplayProgress progress, List<Planned> batch, Map<Integer, Long> next) {
+        if (writer.commitPending()) {
+            // the batch is not written: the engine reads it again from the progress the retried commit answers
+            return new Written(completePendingCommit(progress), false);
+        }
         List<RecordReport> reports = new ArrayList<>();
         BatchTally tally = new BatchTally(progress, previousRead);
         ReplayWriter w = writer;
@@ -102,10 +111,40 @@ final class ReplayTransactions implements AutoCloseable {
         } catch (ReplayWriter.BatchRejected e) {
             return new Written(progress, false);
         } catch (RuntimeException e) {
+            if (w.commitPending()) {
+                afterPendingCommit = () -> {
+                    previousRead.putAll(tally.read());
+                    reports.forEach(listener::onRecord);
+                };
+            }
             return new Written(afterFailure(progress, w.abort(e)), false);
         }
         reports.forEach(listener::onRecord);
         return new Written(committed, true);
+    }
+
+    /**
+     * Calls {@code commitTransaction} again for the commit whose answer did not come in time (Kafka's producer allows
+     * nothing else meanwhile), and answers the progress it committed; when it failed (aborted), what
+     * {@link #afterFailure} decides from {@code progress}, the progress before it.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException when the answer does not come in time again
+     */
+    private ReplayProgress completePendingCommit(ReplayProgress progress) {
+        ReplayProgress committed;
+        try {
+            committed = writer.retryCommit();
+        } catch (RuntimeException e) {
+            if (!writer.commitPending()) {
+                afterPendingCommit = () -> { };
+            }
+            return afterFailure(progress, writer.abort(e));
+        }
+        committed(committed);
+        afterPendingCommit.run();
+        afterPendingCommit = () -> { };
+        log.info("Replay {}: the commit whose answer had not come in time is committed", config.replayId());
+        return committed;
     }
 
     @Override

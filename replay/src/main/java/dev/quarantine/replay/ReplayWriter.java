@@ -13,7 +13,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
 
 import dev.quarantine.txn.DeadLetter;
 import dev.quarantine.txn.DeadLetterHeaders;
@@ -58,6 +60,8 @@ final class ReplayWriter implements AutoCloseable {
     private boolean inTransaction;
     private boolean abortedSinceCommit;
     private boolean commitRefused;
+    /** The progress of a commit whose answer did not come in time: its outcome unknown until it is retried. */
+    private ReplayProgress pendingCommit;
 
     ReplayWriter(TxnSendProducer<byte[], byte[]> producer, ReplayConfig config) {
         this.producer = producer;
@@ -134,15 +138,48 @@ final class ReplayWriter implements AutoCloseable {
             sendProgressTopic(segment.key().getBytes(StandardCharsets.UTF_8), segment.value());
         }
         sendProgressTopic(replayKey, value);
+        return endCommit(fitted.progress());
+    }
+
+    /**
+     * Whether the last commit's answer did not come in time ({@code max.block.ms}; or the thread was interrupted):
+     * the coordinator may still commit it, or an abort may end it, so nothing else is done with this producer until
+     * {@link #retryCommit} learns its outcome (Kafka's producer refuses another operation meanwhile).
+     */
+    boolean commitPending() {
+        return pendingCommit != null;
+    }
+
+    /**
+     * Calls {@code commitTransaction} again for a commit whose answer did not come in time (as Kafka's producer asks):
+     * returns the progress it committed once the answer comes.
+     *
+     * @throws TimeoutException when it does not come in time again (still pending)
+     * @throws KafkaException as {@link #commit} does when the commit failed (the transaction then aborted)
+     */
+    ReplayProgress retryCommit() {
+        if (pendingCommit == null) {
+            throw new IllegalStateException("no commit of replay " + new String(replayKey, StandardCharsets.UTF_8)
+                    + " waits for its answer");
+        }
+        ReplayProgress pending = pendingCommit;
+        pendingCommit = null;
+        return endCommit(pending);
+    }
+
+    private ReplayProgress endCommit(ReplayProgress progress) {
         try {
             producer.commitTransaction();
             inTransaction = false;
             abortedSinceCommit = false;
+        } catch (TimeoutException | InterruptException e) {
+            pendingCommit = progress; // the request may have reached the coordinator: neither done nor to abort
+            throw e;
         } catch (KafkaException e) {
             commitRefused = true;
             throw afterFailedCommit(e);
         }
-        return fitted.progress();
+        return progress;
     }
 
     private void sendProgressTopic(byte[] key, byte[] value) {
@@ -155,9 +192,13 @@ final class ReplayWriter implements AutoCloseable {
 
     /**
      * Aborts the open transaction, if any, after {@code error}; returns the error to throw. A fenced producer cannot
-     * abort: the instance that fenced it aborts what it left open.
+     * abort: the instance that fenced it aborts what it left open. A commit that waits for its answer is not aborted
+     * ({@link #commitPending}).
      */
     RuntimeException abort(RuntimeException error) {
+        if (pendingCommit != null) {
+            return error; // a commit waits for its answer: retried, not aborted (Kafka's producer refuses the abort)
+        }
         if (!inTransaction || SendErrors.isFencing(error)) {
             inTransaction = false;
             return error;
