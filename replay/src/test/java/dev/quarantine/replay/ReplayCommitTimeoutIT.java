@@ -17,15 +17,13 @@ import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.HoldingProxy;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.ProxiedBroker;
 
 /**
  * A replay whose commit times out on a real broker: a proxy in front of it ({@link HoldingProxy}, the broker's
@@ -35,34 +33,17 @@ import dev.quarantine.sandbox.LocalKafka;
  * as {@link ReplayEngine#step} asks; the held request reaches the coordinator before that step, or after it. Each dead
  * letter replayed once, read {@code read_committed}, either way.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReplayCommitTimeoutIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final int LETTERS = 10;
 
-    private HoldingProxy proxy;
-    private LocalKafka kafka;
-    private Admin admin;
+    @RegisterExtension
+    static final ProxiedBroker cluster = new ProxiedBroker();
 
-    @BeforeAll
-    void startBroker() {
-        proxy = HoldingProxy.listen();
-        kafka = proxy.startBroker();
-        admin = kafka.admin();
-    }
-
-    @AfterAll
-    void close() {
-        admin.close(Duration.ofSeconds(5));
-        kafka.close();
-        proxy.close();
-    }
-
-    @AfterEach
-    void release() {
-        proxy.release();
-    }
+    private final HoldingProxy proxy = cluster.proxy();
+    private final LocalKafka kafka = cluster.kafka();
+    private final Admin admin = cluster.admin();
 
     /** The held commit completes before the caller steps again: nothing of its batch is replayed twice. */
     @Test

@@ -18,16 +18,15 @@ import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.HoldingProxy;
 import dev.quarantine.sandbox.LocalKafka;
+import dev.quarantine.sandbox.ProxiedBroker;
 import dev.quarantine.sandbox.TopicReader;
 
 /**
@@ -42,31 +41,19 @@ import dev.quarantine.sandbox.TopicReader;
  * {@code read_committed}, every way. No stage decides by timing: each waits for the fact it needs (a request held,
  * the coordinator's state).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CommitTimeoutIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-    private HoldingProxy proxy;
-    private LocalKafka kafka;
-    private Admin admin;
+    @RegisterExtension
+    static final ProxiedBroker cluster = new ProxiedBroker();
+
+    private final HoldingProxy proxy = cluster.proxy();
+    private final LocalKafka kafka = cluster.kafka();
+    private final Admin admin = cluster.admin();
     private TaskFixture fixture;
     private TopicPartition partition;
     private FakeSinkTaskContext context;
-
-    @BeforeAll
-    void startBroker() {
-        proxy = HoldingProxy.listen();
-        kafka = proxy.startBroker();
-        admin = kafka.admin();
-    }
-
-    @AfterAll
-    void close() {
-        admin.close(Duration.ofSeconds(5));
-        kafka.close();
-        proxy.close();
-    }
 
     @BeforeEach
     void topics() {
@@ -82,7 +69,7 @@ class CommitTimeoutIT {
 
     @AfterEach
     void stopTasks() {
-        proxy.release();
+        proxy.release(); // before the tasks' producers close
         fixture.stopTasks();
     }
 
