@@ -206,13 +206,11 @@ public final class ReplayEngine implements AutoCloseable {
      * @throws ConfigException naming {@code replay.id} when the dead-letter topic was deleted (and maybe created
      *         again) since the range was captured, or naming {@code replay.written.ranges.max} when the batch would
      *         pass it; nothing of the batch is written
-     * <p>A commit whose answer does not come within the producer's {@code max.block.ms} throws Kafka's
-     * TimeoutException and is not aborted: the coordinator may still commit it. The next step calls
-     * {@code commitTransaction} again first (Kafka's producer allows nothing else until it knows), and goes on from the
-     * progress that commit wrote, or, when it failed, from the committed progress before it.
-     *
-     * @throws KafkaException after aborting the transaction; on a retriable one (a
-     *         TimeoutException) call again
+     * @throws KafkaException after aborting the transaction; on a retriable one (a TimeoutException) call again. A
+     *         commit whose answer does not come within the producer's {@code max.block.ms} throws Kafka's
+     *         TimeoutException and is not aborted (the coordinator may still commit it): the next step calls
+     *         {@code commitTransaction} again first (Kafka's producer allows nothing else until it knows), and goes on
+     *         from the progress that commit wrote, or, when it failed, as after any failed commit
      */
     public ReplayProgress step() {
         if (progress == null) {
@@ -233,8 +231,14 @@ public final class ReplayEngine implements AutoCloseable {
         return batch.isEmpty() ? progress : write(writer.get(), batch.get());
     }
 
-    /** Commits the progress as CANCELLED (unless already finished): nothing more is written under this id. */
+    /**
+     * Commits the progress as CANCELLED (unless already finished): nothing more is written under this id. A commit
+     * whose answer had not come in time is settled first, so the CANCELLED progress is built on what it committed.
+     */
     public ReplayProgress cancel() {
+        if (progress != null && !progress.finished() && writer.isPresent()) {
+            progress = writer.get().settled(progress);
+        }
         if (progress != null && !progress.finished()) {
             ReplayProgress cancelled = progress.withState(ReplayState.CANCELLED, Instant.now());
             progress = writer.map(w -> w.commitAlone(cancelled)).orElse(cancelled);

@@ -42,6 +42,12 @@ final class ReplayTransactions implements AutoCloseable {
     private ReplayProgress lastCommitted;
     /** What the batch of a commit that waits for its answer told, for when it turns out committed. */
     private Runnable afterPendingCommit = () -> { };
+    /**
+     * The progress of a commit whose answer had not come in time and whose retry failed: it may have committed all the
+     * same (a resent {@code EndTxn} answered with an error after the first one committed), so the ownership check
+     * takes it as this producer's too.
+     */
+    private ReplayProgress maybeCommitted;
 
     /** @throws org.apache.kafka.common.config.ConfigException from the producer's own settings */
     ReplayTransactions(ReplayConfig config, ReplayTopics topics, ReplayListener listener) {
@@ -63,10 +69,26 @@ final class ReplayTransactions implements AutoCloseable {
         writer.init();
     }
 
-    /** Commits {@code progress} in a transaction of its own (after a commit that waits for its answer, if any). */
+    /**
+     * The progress to go on from: {@code progress}, or, when a commit waits for its answer, what {@link #write} answers
+     * after calling {@code commitTransaction} again.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException when the answer does not come in time again
+     */
+    ReplayProgress settled(ReplayProgress progress) {
+        return writer.commitPending() ? completePendingCommit(progress) : progress;
+    }
+
+    /**
+     * Commits {@code progress} in a transaction of its own.
+     *
+     * @throws IllegalStateException when a commit waits for its answer: {@link #settled} it first, and build
+     *         {@code progress} on what it answers
+     */
     ReplayProgress commitAlone(ReplayProgress progress) {
         if (writer.commitPending()) {
-            completePendingCommit(progress);
+            throw new IllegalStateException("a commit of replay " + config.replayId() + " waits for its answer:"
+                    + " settle it before committing " + progress.state());
         }
         writer.begin();
         try {
@@ -131,14 +153,24 @@ final class ReplayTransactions implements AutoCloseable {
      * @throws org.apache.kafka.common.errors.TimeoutException when the answer does not come in time again
      */
     private ReplayProgress completePendingCommit(ReplayProgress progress) {
+        ReplayProgress pending = writer.pendingProgress().orElseThrow();
         ReplayProgress committed;
         try {
             committed = writer.retryCommit();
+        } catch (ReplayWriter.BatchRejected e) {
+            afterPendingCommit = () -> { };
+            return progress; // aborted: the batch is read again, its rejected record dead-lettered this time
         } catch (RuntimeException e) {
-            if (!writer.commitPending()) {
-                afterPendingCommit = () -> { };
+            if (writer.commitPending()) {
+                return afterFailure(progress, e); // no answer again: thrown, retriable
             }
-            return afterFailure(progress, writer.abort(e));
+            afterPendingCommit = () -> { };
+            maybeCommitted = pending;
+            try {
+                return afterFailure(progress, writer.abort(e));
+            } finally {
+                maybeCommitted = null;
+            }
         }
         committed(committed);
         afterPendingCommit.run();
@@ -188,9 +220,10 @@ final class ReplayTransactions implements AutoCloseable {
         String transactionalId = ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId();
         try {
             TransactionState state = topics.transactionState(transactionalId);
+            ReplayProgress read = topics.readReplays(false, true).get(config.replayId());
             boolean progressIsOurs = (state == TransactionState.COMPLETE_COMMIT
                     || state == TransactionState.COMPLETE_ABORT)
-                    && sameCommit(lastCommitted, topics.readReplays(false, true).get(config.replayId()));
+                    && (sameCommit(lastCommitted, read) || maybeCommitted != null && sameCommit(maybeCommitted, read));
             ProducerRestarts.Ownership ownership = ProducerRestarts.ownership(state, writer.abortedSinceCommit(),
                     progressIsOurs);
             log.info("Replay {}: after this producer's failure the coordinator holds {} in state {}, the committed"

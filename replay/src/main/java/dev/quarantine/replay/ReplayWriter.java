@@ -150,6 +150,11 @@ final class ReplayWriter implements AutoCloseable {
         return pendingCommit != null;
     }
 
+    /** The progress of the commit that waits for its answer ({@link #commitPending}). */
+    Optional<ReplayProgress> pendingProgress() {
+        return Optional.ofNullable(pendingCommit);
+    }
+
     /**
      * Calls {@code commitTransaction} again for a commit whose answer did not come in time (as Kafka's producer asks):
      * returns the progress it committed once the answer comes.

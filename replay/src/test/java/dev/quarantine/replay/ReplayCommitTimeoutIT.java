@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -45,12 +47,16 @@ class ReplayCommitTimeoutIT {
     private final LocalKafka kafka = cluster.kafka();
     private final Admin admin = cluster.admin();
 
-    /** The held commit completes before the caller steps again: nothing of its batch is replayed twice. */
+    /**
+     * The held commit completes before the caller steps again: nothing of its batch is replayed twice, and the
+     * listener hears each letter once.
+     */
     @Test
     void replaysEachLetterOnceWhenTheCommitThatTimedOutCompletesBeforeTheNextStep() {
         String prefix = "late-commit";
         String dlq = CliFixtures.sinkDlq(kafka, prefix, LETTERS, i -> new RecordTooLargeException("too large"));
-        try (ReplayEngine engine = engine(prefix, dlq)) {
+        List<RecordReport> heard = new CopyOnWriteArrayList<>();
+        try (ReplayEngine engine = engine(prefix, dlq, heard::add)) {
             commitTimesOutInTheSecondStep(engine, prefix);
 
             proxy.release();
@@ -59,7 +65,36 @@ class ReplayCommitTimeoutIT {
 
             assertThat(stepToTheEnd(engine).counts().replayed()).isEqualTo(LETTERS);
         }
-        assertReplayedOnce(prefix);
+        assertReplayedOnce(prefix, LETTERS);
+        assertThat(heard).as("the listener hears each letter once, after its commit")
+                .extracting(RecordReport::position).doesNotHaveDuplicates().hasSize(LETTERS);
+        assertThat(heard).extracting(RecordReport::outcome).containsOnly(Outcome.REPLAYED);
+    }
+
+    /**
+     * The replay is cancelled after the held commit completed: the CANCELLED progress is built on what that commit
+     * wrote (ten letters), not on the progress before it, whose written ranges would let a later replay of the topic
+     * replay its five letters again.
+     */
+    @Test
+    void cancelsOnTheProgressTheCommitThatTimedOutWroteOnceItCompleted() {
+        String prefix = "cancel-late";
+        String dlq = CliFixtures.sinkDlq(kafka, prefix, 15, i -> new RecordTooLargeException("too large"));
+        try (ReplayEngine engine = engine(prefix, dlq, ReplayListener.NONE)) {
+            commitTimesOutInTheSecondStep(engine, prefix);
+            proxy.release();
+            Await.until("the late commit completed", DEADLINE,
+                    () -> state(prefix) == TransactionState.COMPLETE_COMMIT);
+
+            ReplayProgress cancelled = engine.cancel();
+
+            assertThat(cancelled.state()).isEqualTo(ReplayState.CANCELLED);
+            assertThat(cancelled.counts().replayed()).as("the late commit's letters counted").isEqualTo(10);
+        }
+        try (ReplayProgressReader reader = ReplayEngineIT.reader(kafka)) {
+            assertThat(reader.latest(prefix + "-1")).get().extracting(p -> p.counts().replayed()).isEqualTo(10L);
+        }
+        assertReplayedOnce(prefix, 10);
     }
 
     /**
@@ -71,21 +106,26 @@ class ReplayCommitTimeoutIT {
     void replaysEachLetterOnceWhenTheCallerStepsAgainWhileTheCommitThatTimedOutIsHeld() {
         String prefix = "held-commit";
         String dlq = CliFixtures.sinkDlq(kafka, prefix, LETTERS, i -> new RecordTooLargeException("too large"));
-        try (ReplayEngine engine = engine(prefix, dlq)) {
+        try (ReplayEngine engine = engine(prefix, dlq, ReplayListener.NONE)) {
             commitTimesOutInTheSecondStep(engine, prefix);
 
-            Throwable again = catchThrowable(engine::step);
-            assertThat(again).as("the step after the timeout: retried by its callers, or done").satisfiesAnyOf(
-                    e -> assertThat(e).isNull(), e -> assertThat(e).isInstanceOf(RetriableException.class));
+            Throwable again = Await.value("a step that retries the commit", DEADLINE,
+                    () -> catchThrowable(engine::step)); // one whose read found no batch retries nothing
+            assertThat(again).as("the commit retried, still without an answer: retriable again")
+                    .isInstanceOf(RetriableException.class);
 
             proxy.release();
             assertThat(stepToTheEnd(engine).counts().replayed()).isEqualTo(LETTERS);
         }
-        assertReplayedOnce(prefix);
+        assertReplayedOnce(prefix, LETTERS);
     }
 
-    /** A write engine of replay {@code <prefix>-1}, five letters a transaction, a commit given up after 8 s. */
-    private ReplayEngine engine(String prefix, String dlq) {
+    /**
+     * A write engine of replay {@code <prefix>-1}, five letters a transaction; a request is sent again after 3 s
+     * without an answer (as after Kafka's 30 s by default: a held commit's {@code EndTxn} is sent twice) and a commit
+     * given up after 8 s.
+     */
+    private ReplayEngine engine(String prefix, String dlq, ReplayListener listener) {
         Map<String, Object> settings = new HashMap<>();
         settings.put(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         settings.put(ReplayConfig.REPLAY_ID_CONFIG, prefix + "-1");
@@ -93,7 +133,8 @@ class ReplayCommitTimeoutIT {
         settings.put(ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, prefix + "-output");
         settings.put(ReplayConfig.BATCH_SIZE_CONFIG, "5");
         settings.put("max.block.ms", "8000");
-        return new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE, ReplayListener.NONE);
+        settings.put("request.timeout.ms", "3000");
+        return new ReplayEngine(new ReplayConfig(settings), ReplayEngine.Mode.WRITE, listener);
     }
 
     /**
@@ -103,12 +144,15 @@ class ReplayCommitTimeoutIT {
      */
     private void commitTimesOutInTheSecondStep(ReplayEngine engine, String prefix) {
         engine.start();
-        ReplayProgress first = engine.step();
+        // a step whose read finds nothing yet writes nothing: step until one has
+        ReplayProgress first = Await.value("the first batch committed", DEADLINE,
+                () -> Optional.of(engine.step()).filter(p -> p.counts().replayed() > 0).orElse(null));
         assertThat(first.counts().replayed()).as("the first batch committed").isEqualTo(5);
         int heldBefore = proxy.heldRequests();
         proxy.hold(ApiKeys.END_TXN);
 
-        Throwable timedOut = catchThrowable(engine::step);
+        Throwable timedOut = Await.value("a step that writes the next batch", DEADLINE,
+                () -> catchThrowable(engine::step));
 
         assertThat(timedOut).as("the commit timed out").isInstanceOf(RetriableException.class);
         assertThat(proxy.heldRequests()).as("the premise: its EndTxn held").isGreaterThan(heldBefore);
@@ -139,10 +183,10 @@ class ReplayCommitTimeoutIT {
         }
     }
 
-    private void assertReplayedOnce(String prefix) {
+    private void assertReplayedOnce(String prefix, int letters) {
         Map<String, Long> perKey = committed(kafka, prefix + "-output").stream()
                 .collect(Collectors.groupingBy(r -> text(r.key()), Collectors.counting()));
-        assertThat(perKey).as("each dead letter replayed once, read_committed").hasSize(LETTERS)
+        assertThat(perKey).as("each dead letter replayed once, read_committed").hasSize(letters)
                 .allSatisfy((key, n) -> assertThat(n).isOne());
     }
 }

@@ -66,7 +66,8 @@ final class ReplayRun {
         try {
             progress = step.get();
         } catch (RetriableException e) {
-            log.warn("Replay {}: a step failed and was aborted; trying again: {}", progress.replayId(), e.toString());
+            log.warn("Replay {}: a step failed (its transaction aborted, or its commit still awaiting its answer);"
+                    + " trying again: {}", progress.replayId(), e.toString());
             return true;
         } catch (KafkaException e) {
             if (e instanceof ReplayTakenOverException) {
