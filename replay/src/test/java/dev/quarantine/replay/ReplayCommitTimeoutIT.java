@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -118,6 +119,30 @@ class ReplayCommitTimeoutIT {
             assertThat(stepToTheEnd(engine).counts().replayed()).isEqualTo(LETTERS);
         }
         assertReplayedOnce(prefix, LETTERS);
+    }
+
+    /**
+     * The replay's id is fenced from outside (as another instance's {@code initTransactions} does) while its commit
+     * waits for its answer: the fence aborts the transaction, the late request is refused, and the retried commit
+     * says so: the replay stops as taken over, its aborted letters nowhere.
+     */
+    @Test
+    void stopsAsTakenOverWhenFencedWhileItsCommitWaitsForItsAnswer() throws Exception {
+        String prefix = "fenced-late";
+        String dlq = CliFixtures.sinkDlq(kafka, prefix, LETTERS, i -> new RecordTooLargeException("too large"));
+        try (ReplayEngine engine = engine(prefix, dlq, ReplayListener.NONE)) {
+            commitTimesOutInTheSecondStep(engine, prefix);
+            admin.fenceProducers(List.of(ReplayEngine.TRANSACTIONAL_ID_PREFIX + prefix + "-1")).all()
+                    .get(30, TimeUnit.SECONDS);
+            proxy.release();
+
+            Throwable stopped = Await.value("a step that retries the commit", DEADLINE,
+                    () -> catchThrowable(engine::step));
+
+            assertThat(stopped).isInstanceOf(ReplayTakenOverException.class)
+                    .hasRootCauseInstanceOf(ProducerFencedException.class); // the retried commit's answer
+        }
+        assertReplayedOnce(prefix, 5);
     }
 
     /**
