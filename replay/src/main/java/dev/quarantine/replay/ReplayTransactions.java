@@ -70,8 +70,9 @@ final class ReplayTransactions implements AutoCloseable {
     }
 
     /**
-     * The progress to go on from: {@code progress}, or, when a commit waits for its answer, what {@link #write} answers
-     * after calling {@code commitTransaction} again.
+     * The progress to go on from: {@code progress}, or, when a commit waits for its answer, what calling
+     * {@code commitTransaction} again settles: the progress it committed, or, when it failed, what a failed commit
+     * leads to.
      *
      * @throws org.apache.kafka.common.errors.TimeoutException when the answer does not come in time again
      */

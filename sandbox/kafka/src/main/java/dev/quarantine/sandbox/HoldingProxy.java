@@ -91,14 +91,17 @@ public final class HoldingProxy implements AutoCloseable {
     /** Lets every held request go on, and holds nothing more. */
     public void release() {
         held.clear();
-        synchronized (releases) {
-            releases.notifyAll();
-        }
+        wakeHeld();
     }
 
     /** Lets the held requests of {@code api} go on and holds no more of them; other APIs stay held. */
     public void release(ApiKeys api) {
         held.remove(api.id);
+        wakeHeld();
+    }
+
+    /** The held requests look again at whether their API is still held. */
+    private void wakeHeld() {
         synchronized (releases) {
             releases.notifyAll();
         }
