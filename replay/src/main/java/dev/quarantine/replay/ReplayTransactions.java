@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.admin.TransactionState;
@@ -42,12 +43,6 @@ final class ReplayTransactions implements AutoCloseable {
     private ReplayProgress lastCommitted;
     /** What the batch of a commit that waits for its answer told, for when it turns out committed. */
     private Runnable afterPendingCommit = () -> { };
-    /**
-     * The progress of a commit whose answer had not come in time and whose retry failed: it may have committed all the
-     * same (a resent {@code EndTxn} answered with an error after the first one committed), so the ownership check
-     * takes it as this producer's too.
-     */
-    private ReplayProgress maybeCommitted;
 
     /** @throws org.apache.kafka.common.config.ConfigException from the producer's own settings */
     ReplayTransactions(ReplayConfig config, ReplayTopics topics, ReplayListener listener) {
@@ -140,7 +135,7 @@ final class ReplayTransactions implements AutoCloseable {
                     reports.forEach(listener::onRecord);
                 };
             }
-            return new Written(afterFailure(progress, w.abort(e)), false);
+            return new Written(afterFailure(progress, w.abort(e), Optional.empty()), false);
         }
         reports.forEach(listener::onRecord);
         return new Written(committed, true);
@@ -163,15 +158,11 @@ final class ReplayTransactions implements AutoCloseable {
             return progress; // aborted: the batch is read again, its rejected record dead-lettered this time
         } catch (RuntimeException e) {
             if (writer.commitPending()) {
-                return afterFailure(progress, e); // no answer again: thrown, retriable
+                return afterFailure(progress, e, Optional.empty()); // no answer again: thrown, retriable
             }
             afterPendingCommit = () -> { };
-            maybeCommitted = pending;
-            try {
-                return afterFailure(progress, writer.abort(e));
-            } finally {
-                maybeCommitted = null;
-            }
+            // it may have committed all the same: a resent EndTxn answered with an error after the first one committed
+            return afterFailure(progress, writer.abort(e), Optional.of(pending));
         }
         committed(committed);
         afterPendingCommit.run();
@@ -191,10 +182,15 @@ final class ReplayTransactions implements AutoCloseable {
         restarts.committed();
     }
 
-    /** See {@link ProducerRestarts}: a new producer, the error thrown, or the takeover said. */
-    private ReplayProgress afterFailure(ReplayProgress progress, RuntimeException error) {
+    /**
+     * See {@link ProducerRestarts}: a new producer, the error thrown, or the takeover said. {@code maybeCommitted}: the
+     * progress of a failed commit that may have committed all the same, which the ownership check takes as this
+     * producer's too.
+     */
+    private ReplayProgress afterFailure(ReplayProgress progress, RuntimeException error,
+                                        Optional<ReplayProgress> maybeCommitted) {
         boolean afterCommit = committedSinceInit;
-        switch (restarts.after(error, afterCommit, writer.commitRefused(), () -> ownership(error))) {
+        switch (restarts.after(error, afterCommit, writer.commitRefused(), () -> ownership(error, maybeCommitted))) {
             case RESTART -> {
                 log.warn("Replay {}: {} ({}); no other instance of the replay has started since, resuming with a new"
                         + " producer from the committed progress ({} of {})", config.replayId(), afterCommit
@@ -215,16 +211,16 @@ final class ReplayTransactions implements AutoCloseable {
     /**
      * Whether the replay's transactional.id is still this producer's after it committed
      * ({@link ProducerRestarts#ownership}). UNKNOWN when the coordinator or the progress topic cannot be read; the
-     * reason is added to {@code error}.
+     * reason is added to {@code error}. {@code maybeCommitted} counts as this producer's commit as well.
      */
-    private ProducerRestarts.Ownership ownership(RuntimeException error) {
+    private ProducerRestarts.Ownership ownership(RuntimeException error, Optional<ReplayProgress> maybeCommitted) {
         String transactionalId = ReplayEngine.TRANSACTIONAL_ID_PREFIX + config.replayId();
         try {
             TransactionState state = topics.transactionState(transactionalId);
             ReplayProgress read = topics.readReplays(false, true).get(config.replayId());
             boolean progressIsOurs = (state == TransactionState.COMPLETE_COMMIT
                     || state == TransactionState.COMPLETE_ABORT)
-                    && (sameCommit(lastCommitted, read) || maybeCommitted != null && sameCommit(maybeCommitted, read));
+                    && (sameCommit(lastCommitted, read) || maybeCommitted.filter(m -> sameCommit(m, read)).isPresent());
             ProducerRestarts.Ownership ownership = ProducerRestarts.ownership(state, writer.abortedSinceCommit(),
                     progressIsOurs);
             log.info("Replay {}: after this producer's failure the coordinator holds {} in state {}, the committed"
