@@ -1,11 +1,15 @@
 package dev.quarantine.connect.rest;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -17,8 +21,10 @@ import org.openqa.selenium.logging.LoggingPreferences;
 /**
  * Debian's Chromium and its chromedriver for the dashboard's browser test. A machine that lacks them gets them from
  * the OS package registry ({@code apt-get install chromium chromium-driver}, as root), so {@code mvn verify} stays all
- * a newcomer runs; where that is impossible the test fails with {@link #HOW_TO_INSTALL}, it is never skipped. Other
- * locations: {@code -Dquarantine.chromium=...} and {@code -Dquarantine.chromedriver=...}.
+ * a newcomer runs; where that is impossible the test fails with {@link #HOW_TO_INSTALL}, it is never skipped. The test
+ * JVMs of one build (failsafe's forks) and of other builds on the machine install one at a time ({@link #INSTALL_LOCK}):
+ * two apt-get runs at once fail on apt's own locks, and did in a fresh machine's first run. Other locations:
+ * {@code -Dquarantine.chromium=...} and {@code -Dquarantine.chromedriver=...}.
  */
 final class HeadlessChromium {
 
@@ -27,6 +33,9 @@ final class HeadlessChromium {
     static final String HOW_TO_INSTALL = "install Chromium and its driver with `sudo apt-get install -y chromium"
             + " chromium-driver` (Debian; on Ubuntu the same packages), or point -Dquarantine.chromium and"
             + " -Dquarantine.chromedriver at a Chromium and the chromedriver of the same version";
+    /** The lock file the installing JVM holds (every JVM of the machine uses the same temporary directory). */
+    static final Path INSTALL_LOCK = Path.of(System.getProperty("java.io.tmpdir"),
+            "quarantine-chromium-install.lock");
     private static final long INSTALL_MINUTES = 15;
 
     private HeadlessChromium() {
@@ -37,7 +46,7 @@ final class HeadlessChromium {
         if (installed()) {
             return;
         }
-        String outcome = install();
+        String outcome = onceOnThisMachine(INSTALL_LOCK, HeadlessChromium::installed, HeadlessChromium::install);
         if (!installed()) {
             throw new AssertionError("The dashboard test needs headless Chromium (" + BROWSER + ") and chromedriver ("
                     + DRIVER + "), and they could not be installed here (" + outcome + "): " + HOW_TO_INSTALL);
@@ -62,6 +71,22 @@ final class HeadlessChromium {
         return new ChromeDriver(service, options);
     }
 
+    /**
+     * Runs {@code install} holding {@code lockFile}'s lock, which other JVMs of the machine wait for, unless
+     * {@code installed} is true once the lock is held (another JVM installed meanwhile). Threads of one JVM must not
+     * call it at once (a JVM holds a file's lock once): {@link #ensureInstalled} is synchronized.
+     *
+     * @return what {@code install} said, or why it did not run
+     */
+    static String onceOnThisMachine(Path lockFile, BooleanSupplier installed, Supplier<String> install) {
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            channel.lock(); // released when the channel closes
+            return installed.getAsBoolean() ? "installed by another JVM while this one waited" : install.get();
+        } catch (IOException e) {
+            return "could not lock " + lockFile + " to install: " + e.getMessage();
+        }
+    }
+
     private static boolean installed() {
         return Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER);
     }
@@ -74,7 +99,9 @@ final class HeadlessChromium {
             return "not root, so apt-get cannot install";
         }
         String update = run(List.of("apt-get", "update", "-qq"));
-        String install = run(List.of("apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"));
+        // waits for apt's lock when something outside this build holds it (unattended upgrades)
+        String install = run(List.of("apt-get", "install", "-y", "-qq", "-o", "DPkg::Lock::Timeout=600", "chromium",
+                "chromium-driver"));
         return "apt-get said: " + tail(update) + " / " + tail(install);
     }
 
