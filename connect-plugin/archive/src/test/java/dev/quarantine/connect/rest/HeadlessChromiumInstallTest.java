@@ -24,9 +24,9 @@ class HeadlessChromiumInstallTest {
 
     @Test
     void jvmsOfOneMachineInstallOneAtATimeAndOnlyOnce(@TempDir Path dir) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
         List<Process> jvms = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            String java = ProcessHandle.current().info().command().orElse("java");
             jvms.add(new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                     Installer.class.getName(), dir.toString()).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("jvm-" + i + ".log").toFile()).start());
