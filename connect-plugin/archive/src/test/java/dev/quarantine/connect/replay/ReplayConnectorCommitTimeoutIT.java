@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -22,7 +22,6 @@ import dev.quarantine.connect.BuiltPlugin;
 import dev.quarantine.replay.CliFixtures;
 import dev.quarantine.replay.ReplayConfig;
 import dev.quarantine.replay.ReplayProgress;
-import dev.quarantine.replay.ReplayProgressReader;
 import dev.quarantine.replay.ReplayState;
 import dev.quarantine.sandbox.Await;
 import dev.quarantine.sandbox.HoldingProxy;
@@ -44,8 +43,15 @@ class ReplayConnectorCommitTimeoutIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(120);
     private static final int LETTERS = 10;
-    private static final String RETRIED = "a step failed (its transaction aborted, or its commit still awaiting its"
-            + " answer); trying again: org.apache.kafka.common.errors.TimeoutException";
+    private static final String NAME = "held-commit-connector";
+    /** What the task logs when it steps again after its commit got no answer in time. */
+    private static final String RETRIED = "Replay " + NAME + ": a step failed (its transaction aborted, or its commit"
+            + " still awaiting its answer); trying again: org.apache.kafka.common.errors.TimeoutException";
+    /** What the engine logs when the retried commit is answered: committed, not aborted or replaced. */
+    private static final String LATE_COMMIT = "Replay " + NAME + ": the commit whose answer had not come in time is"
+            + " committed";
+    /** What it logs when it gives a producer up and resumes with a new one (the pending commit not retried). */
+    private static final String NEW_PRODUCER = "resuming with a new producer";
 
     @RegisterExtension
     static final ProxiedBroker cluster = new ProxiedBroker();
@@ -68,7 +74,7 @@ class ReplayConnectorCommitTimeoutIT {
     void aTaskWhoseCommitTimesOutStepsAgainAndReplaysEachLetterOnce() throws IOException {
         LocalKafka kafka = cluster.kafka();
         HoldingProxy proxy = cluster.proxy();
-        String name = "held-commit-connector";
+        String name = NAME;
         String dlq = CliFixtures.sinkDlq(kafka, name, LETTERS, i -> new RecordTooLargeException("too large"));
         worker.createConnector(name, Map.of(
                 "connector.class", DeadLetterReplayConnector.class.getName(),
@@ -80,30 +86,38 @@ class ReplayConnectorCommitTimeoutIT {
                 ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "1",
                 // a request without an answer is sent again after 3 s, a commit given up after 8 s
                 "request.timeout.ms", "3000",
-                "max.block.ms", "8000"));
+                "max.block.ms", "8000",
+                // the held transaction is not aborted by the coordinator's timeout while the test waits
+                "transaction.timeout.ms", "300000"));
 
-        ReplayProgress first = Await.value("the replay's first transaction committed", DEADLINE,
-                () -> progress(kafka, name).filter(p -> p.counts().replayed() > 0).orElse(null));
+        Await.until("the replay's first transaction committed", DEADLINE,
+                () -> CliFixtures.progress(kafka, name).filter(p -> p.counts().replayed() > 0).isPresent());
         int heldBefore = proxy.heldRequests();
+        long retriedBefore = count(RETRIED);
         proxy.hold(ApiKeys.END_TXN);
-        assertThat(first.counts().replayed()).as("the premise: the replay not done before the hold")
-                .isLessThan(LETTERS);
+        Await.until("an EndTxn held (or was the replay done before the hold?)", DEADLINE,
+                () -> proxy.heldRequests() > heldBefore);
+        assertThat(CliFixtures.progress(kafka, name)).as("the premise: a commit held mid-way, the replay not done")
+                .get().extracting(ReplayProgress::finished).isEqualTo(false);
 
         Await.until(() -> "the task stepping again after its commit timed out, twice, or failing (its log: "
-                + worker.logFile() + ")", DEADLINE, () -> retries() >= 2 || !running(name));
+                + worker.logFile() + ")", DEADLINE, () -> count(RETRIED) >= retriedBefore + 2 || !running(name));
         assertThat(running(name)).as("still running while its commit is held: %s", worker.status(name)).isTrue();
-        assertThat(proxy.heldRequests()).as("the premise: a commit's EndTxn held").isGreaterThan(heldBefore);
 
         proxy.release();
         ReplayProgress done = Await.value("the replay DONE once the commit's answer came", DEADLINE,
-                () -> progress(kafka, name).filter(ReplayProgress::finished).orElse(null));
+                () -> CliFixtures.progress(kafka, name).filter(ReplayProgress::finished).orElse(null));
 
         assertThat(done.state()).isEqualTo(ReplayState.DONE);
         assertThat(done.counts().replayed()).isEqualTo(LETTERS);
+        assertThat(done.counts().deadLetteredAgain() + done.counts().parked()).isZero();
         assertThat(running(name)).as("%s", worker.status(name)).isTrue();
+        assertThat(count(LATE_COMMIT)).as("the held commit retried and committed (the worker's log)").isOne();
+        assertThat(count(NEW_PRODUCER)).as("no producer given up (the worker's log)").isZero();
         Map<String, Long> perKey = TopicReader.readCommitted(kafka, name + "-output", Duration.ofSeconds(30)).stream()
                 .collect(Collectors.groupingBy(r -> text(r.key()), Collectors.counting()));
-        assertThat(perKey).as("each dead letter replayed once, read_committed").hasSize(LETTERS)
+        assertThat(perKey).as("each dead letter replayed once, read_committed")
+                .containsOnlyKeys(IntStream.range(0, LETTERS).mapToObj(i -> name + "-" + i).toArray(String[]::new))
                 .allSatisfy((key, n) -> assertThat(n).isOne());
         worker.deleteConnector(name);
     }
@@ -112,18 +126,11 @@ class ReplayConnectorCommitTimeoutIT {
         return LocalConnect.isRunning(worker.status(connector), 1);
     }
 
-    private static Optional<ReplayProgress> progress(LocalKafka kafka, String replayId) {
-        try (ReplayProgressReader reader = new ReplayProgressReader(Map.of(ReplayConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers()), "quarantine-replay-progress", Duration.ofSeconds(30))) {
-            return reader.latest(replayId);
-        }
-    }
-
-    /** How many times the task logged that it steps again after a commit without an answer. */
-    private static long retries() {
+    /** How many lines of the worker's log contain {@code text}. */
+    private static long count(String text) {
         try {
             return Files.readAllLines(worker.logFile(), StandardCharsets.UTF_8).stream()
-                    .filter(line -> line.contains(RETRIED)).count();
+                    .filter(line -> line.contains(text)).count();
         } catch (IOException e) {
             throw new IllegalStateException("could not read the worker's log " + worker.logFile(), e);
         }
