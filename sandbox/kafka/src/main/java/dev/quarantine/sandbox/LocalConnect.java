@@ -1,5 +1,9 @@
 package dev.quarantine.sandbox;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -170,6 +174,15 @@ public final class LocalConnect implements AutoCloseable {
     /** The worker's log (stdout and stderr of every start). */
     public Path logFile() {
         return child.log();
+    }
+
+    /** The lines of {@link #logFile()} so far. */
+    public List<String> logLines() {
+        try {
+            return Files.readAllLines(logFile(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read the worker's log " + logFile(), e);
+        }
     }
 
     /** {@link ConnectRest#createConnector}. */

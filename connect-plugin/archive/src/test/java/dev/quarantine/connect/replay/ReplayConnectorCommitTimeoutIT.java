@@ -3,9 +3,6 @@ package dev.quarantine.connect.replay;
 import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -71,17 +68,16 @@ class ReplayConnectorCommitTimeoutIT {
     }
 
     @Test
-    void aTaskWhoseCommitTimesOutStepsAgainAndReplaysEachLetterOnce() throws IOException {
+    void aTaskWhoseCommitTimesOutStepsAgainAndReplaysEachLetterOnce() {
         LocalKafka kafka = cluster.kafka();
         HoldingProxy proxy = cluster.proxy();
-        String name = NAME;
-        String dlq = CliFixtures.sinkDlq(kafka, name, LETTERS, i -> new RecordTooLargeException("too large"));
-        worker.createConnector(name, Map.of(
+        String dlq = CliFixtures.sinkDlq(kafka, NAME, LETTERS, i -> new RecordTooLargeException("too large"));
+        worker.createConnector(NAME, Map.of(
                 "connector.class", DeadLetterReplayConnector.class.getName(),
                 "tasks.max", "1",
                 ReplayConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ReplayConfig.DLQ_TOPIC_CONFIG, dlq,
-                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, name + "-output",
+                ReplayConfig.DESTINATIONS_ALLOWED_CONFIG, NAME + "-output",
                 // a letter a second, each in a transaction of its own: time to hold the end of the next one
                 ReplayConfig.MAX_RECORDS_PER_SECOND_CONFIG, "1",
                 // a request without an answer is sent again after 3 s, a commit given up after 8 s
@@ -91,35 +87,35 @@ class ReplayConnectorCommitTimeoutIT {
                 "transaction.timeout.ms", "300000"));
 
         Await.until("the replay's first transaction committed", DEADLINE,
-                () -> CliFixtures.progress(kafka, name).filter(p -> p.counts().replayed() > 0).isPresent());
+                () -> CliFixtures.progress(kafka, NAME).filter(p -> p.counts().replayed() > 0).isPresent());
         int heldBefore = proxy.heldRequests();
         long retriedBefore = count(RETRIED);
         proxy.hold(ApiKeys.END_TXN);
         Await.until("an EndTxn held (or was the replay done before the hold?)", DEADLINE,
                 () -> proxy.heldRequests() > heldBefore);
-        assertThat(CliFixtures.progress(kafka, name)).as("the premise: a commit held mid-way, the replay not done")
+        assertThat(CliFixtures.progress(kafka, NAME)).as("the premise: a commit held mid-way, the replay not done")
                 .get().extracting(ReplayProgress::finished).isEqualTo(false);
 
         Await.until(() -> "the task stepping again after its commit timed out, twice, or failing (its log: "
-                + worker.logFile() + ")", DEADLINE, () -> count(RETRIED) >= retriedBefore + 2 || !running(name));
-        assertThat(running(name)).as("still running while its commit is held: %s", worker.status(name)).isTrue();
+                + worker.logFile() + ")", DEADLINE, () -> count(RETRIED) >= retriedBefore + 2 || !running(NAME));
+        assertThat(running(NAME)).as("still running while its commit is held: %s", worker.status(NAME)).isTrue();
 
         proxy.release();
         ReplayProgress done = Await.value("the replay DONE once the commit's answer came", DEADLINE,
-                () -> CliFixtures.progress(kafka, name).filter(ReplayProgress::finished).orElse(null));
+                () -> CliFixtures.progress(kafka, NAME).filter(ReplayProgress::finished).orElse(null));
 
         assertThat(done.state()).isEqualTo(ReplayState.DONE);
         assertThat(done.counts().replayed()).isEqualTo(LETTERS);
         assertThat(done.counts().deadLetteredAgain() + done.counts().parked()).isZero();
-        assertThat(running(name)).as("%s", worker.status(name)).isTrue();
+        assertThat(running(NAME)).as("%s", worker.status(NAME)).isTrue();
         assertThat(count(LATE_COMMIT)).as("the held commit retried and committed (the worker's log)").isOne();
         assertThat(count(NEW_PRODUCER)).as("no producer given up (the worker's log)").isZero();
-        Map<String, Long> perKey = TopicReader.readCommitted(kafka, name + "-output", Duration.ofSeconds(30)).stream()
+        Map<String, Long> perKey = TopicReader.readCommitted(kafka, NAME + "-output", Duration.ofSeconds(30)).stream()
                 .collect(Collectors.groupingBy(r -> text(r.key()), Collectors.counting()));
         assertThat(perKey).as("each dead letter replayed once, read_committed")
-                .containsOnlyKeys(IntStream.range(0, LETTERS).mapToObj(i -> name + "-" + i).toArray(String[]::new))
+                .containsOnlyKeys(IntStream.range(0, LETTERS).mapToObj(i -> NAME + "-" + i).toArray(String[]::new))
                 .allSatisfy((key, n) -> assertThat(n).isOne());
-        worker.deleteConnector(name);
+        worker.deleteConnector(NAME);
     }
 
     private static boolean running(String connector) {
@@ -128,11 +124,6 @@ class ReplayConnectorCommitTimeoutIT {
 
     /** How many lines of the worker's log contain {@code text}. */
     private static long count(String text) {
-        try {
-            return Files.readAllLines(worker.logFile(), StandardCharsets.UTF_8).stream()
-                    .filter(line -> line.contains(text)).count();
-        } catch (IOException e) {
-            throw new IllegalStateException("could not read the worker's log " + worker.logFile(), e);
-        }
+        return worker.logLines().stream().filter(line -> line.contains(text)).count();
     }
 }

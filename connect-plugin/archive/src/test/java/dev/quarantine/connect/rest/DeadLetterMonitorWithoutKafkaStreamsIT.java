@@ -2,7 +2,6 @@ package dev.quarantine.connect.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 
@@ -30,7 +29,7 @@ class DeadLetterMonitorWithoutKafkaStreamsIT {
                 Map.of("rest.extension.classes", DeadLetterRestExtension.class.getName())).start()) {
             Answer summary = worker.rest().get("/dead-letters");
             Answer records = worker.rest().get("/dead-letters/orders-dlq/records");
-            List<String> errors = Files.readAllLines(worker.logFile()).stream()
+            List<String> errors = worker.logLines().stream()
                     .filter(line -> line.contains(" ERROR ")).toList();
 
             assertThat(worker.get("/connectors").isArray()).as("the worker's own REST API answers").isTrue();

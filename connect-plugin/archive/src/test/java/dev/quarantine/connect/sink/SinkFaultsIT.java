@@ -9,7 +9,6 @@ import static dev.quarantine.connect.sink.TestData.header;
 import static dev.quarantine.sandbox.Utf8.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -109,7 +108,7 @@ class SinkFaultsIT {
             awaitEachOnce(target, dlq, 200, Set.of());
             other.close(Duration.ZERO);
         }
-        long heldBack = Files.readAllLines(cluster.worker().logFile()).stream()
+        long heldBack = cluster.worker().logLines().stream()
                 .filter(line -> line.contains("the read of the progress was held back"))
                 .filter(line -> line.contains(topics.source())).count();
         assertThat(heldBack).as("the premise: reads of %s's progress held back by the other writer's transaction,"

@@ -3,7 +3,6 @@ package dev.quarantine.connect.sink;
 import static dev.quarantine.connect.sink.FaultSuite.LANDED;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,7 +117,7 @@ class TopicFaultsIT {
         // the new topic's offsets start at 0 again
         Run run = copyAcrossARecreatedSource("source-again", 2_500);
 
-        List<String> warnings = Files.readAllLines(cluster.worker().logFile()).stream()
+        List<String> warnings = cluster.worker().logLines().stream()
                 .filter(line -> line.contains("WARN") && line.contains("Source topic " + run.name + " (topic id"))
                 .toList();
         assertThat(warnings).as("one WARN per partition's task naming the topic").hasSize(2)
